@@ -1,0 +1,129 @@
+//! Verilog emission for any block: the text, its top module name and its ports.
+
+use std::fmt;
+
+use rust_hdl::core::check_error::CheckError;
+use rust_hdl::core::module_defines::ModuleDefines;
+use rust_hdl::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// Direction of a top-level port.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PortDirection {
+    /// Driven from outside the module.
+    Input,
+    /// Driven by the module.
+    Output,
+}
+
+/// One top-level port of an emitted module.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Port {
+    /// The port's Verilog name, e.g. `read_reg$0`.
+    pub name: String,
+    /// Input or output.
+    pub direction: PortDirection,
+    /// Width in bits, 1 or more.
+    pub width: usize,
+}
+
+/// An emitted design: Verilog text, its top module and that module's ports in declaration order.
+#[derive(Clone, Debug)]
+pub struct Emitted {
+    /// Name of the top module.
+    pub top: String,
+    /// The Verilog text: the top module and every sub-module.
+    pub verilog: String,
+    /// Ports of the top module, in declaration order.
+    pub ports: Vec<Port>,
+}
+
+/// rust-hdl refused a design: it is not fully connected, has a combinational loop, or writes
+/// its own inputs. This is a bug in a block, not bad user input.
+#[derive(Debug)]
+pub struct EmitError(String);
+
+impl fmt::Display for EmitError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "rust-hdl rejected the design: {}", self.0)
+    }
+}
+
+impl std::error::Error for EmitError {}
+
+/// Connects, checks and emits `block` as Verilog with top module `top`.
+pub fn emit<B: Block>(block: &mut B, top: &str) -> Result<Emitted, EmitError> {
+    block.connect_all();
+    check_all(block).map_err(|e| EmitError(describe(&e)))?;
+    let mut defines = ModuleDefines::default();
+    block.accept(top, &mut defines);
+    let mut ports = PortLister::default();
+    block.accept(top, &mut ports);
+    Ok(Emitted {
+        top: top.to_string(),
+        verilog: defines.defines(),
+        ports: ports.ports,
+    })
+}
+
+fn describe(error: &CheckError) -> String {
+    let names = |list: &[rust_hdl::core::check_error::PathedName]| {
+        list.iter()
+            .map(|n| format!("{}.{}", n.path, n.name))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match error {
+        CheckError::OpenSignal(map) => {
+            let open: Vec<_> = map.values().cloned().collect();
+            format!("undriven signals: {}", names(&open))
+        }
+        CheckError::LogicLoops(list) => format!("combinational loops through {}", names(list)),
+        CheckError::WritesToInputs(list) => format!("inputs written: {}", names(list)),
+    }
+}
+
+/// Collects the atoms of the top scope that are module parameters.
+#[derive(Default)]
+struct PortLister {
+    depth: usize,
+    ports: Vec<Port>,
+}
+
+impl Probe for PortLister {
+    fn visit_start_scope(&mut self, _name: &str, _node: &dyn Block) {
+        self.depth += 1;
+    }
+
+    fn visit_atom(&mut self, name: &str, signal: &dyn Atom) {
+        if self.depth != 1 {
+            return;
+        }
+        let direction = match signal.kind() {
+            AtomKind::InputParameter => PortDirection::Input,
+            AtomKind::OutputParameter | AtomKind::OutputPassthrough => PortDirection::Output,
+            _ => return,
+        };
+        self.ports.push(Port {
+            name: name.to_string(),
+            direction,
+            width: signal.bits(),
+        });
+    }
+
+    fn visit_end_scope(&mut self, _name: &str, _node: &dyn Block) {
+        self.depth -= 1;
+    }
+}
+
+/// The Verilator configuration shipped beside an emitted design: lint waivers scoped to the
+/// generated file `<top>.v`, each with the reason it is there.
+pub fn waivers(top: &str) -> String {
+    format!(
+        "`verilator_config\n\
+         // rust-hdl writes every sub-module of a design into the one file named for the top\n\
+         // module, so the sub-modules cannot match their file name.\n\
+         lint_off -rule DECLFILENAME -file \"*{top}.v\"\n"
+    )
+}

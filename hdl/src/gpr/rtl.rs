@@ -1,0 +1,277 @@
+//! RTL of the banked GPR: B single-port banks behind a write crossbar and a read crossbar.
+
+use rust_hdl::prelude::*;
+
+use crate::crossbar::Crossbar;
+use crate::params::GprParams;
+use crate::regs::Registers;
+use crate::sram::SramBank1r1w;
+
+/// Banked general-purpose register file (SPEC S1): `banks` 1W1R SRAM banks, `write_ports`
+/// writers through a write crossbar, `read_ports` readers through a read crossbar.
+///
+/// Register `n` lives in bank `n mod banks`, row `n div banks`. Each cycle every port may carry
+/// one request; grants are combinational (same cycle). Arbitration, in this order:
+/// 1. Writes: per bank, the lowest-numbered requesting write port wins.
+/// 2. Reads of a register that a granted write writes this cycle are not granted (the bank
+///    cannot read and write one row in one cycle).
+/// 3. Reads: per bank, the lowest-numbered remaining read port wins.
+///
+/// A request that is not granted is not performed; the requester retries. Read data appears on
+/// `read_data` after the next rising edge and is zero for a port not granted in the previous
+/// cycle. A granted read returns the value of the last write granted in an earlier cycle.
+///
+/// `E` is the element width, `A` the row-address width (`2^A` rows per bank), `RI` the register
+/// index width (`A + log2(banks)`).
+#[derive(LogicBlock)]
+pub struct BankedGpr<const E: usize, const A: usize, const RI: usize> {
+    /// Clock: writes and read launches take effect on its rising edge.
+    pub clock: Signal<In, Clock>,
+    /// Read request valid, one per read port.
+    pub read_valid: Vec<Signal<In, Bit>>,
+    /// Register index of each read request, 0..registers-1.
+    pub read_reg: Vec<Signal<In, Bits<RI>>>,
+    /// Read grant, same cycle: the read is performed; data follows after the rising edge.
+    pub read_grant: Vec<Signal<Out, Bit>>,
+    /// Read data, port-major (`p * lanes + l`), for the reads granted in the previous cycle.
+    pub read_data: Vec<Signal<Out, Bits<E>>>,
+    /// Write request valid, one per write port.
+    pub write_valid: Vec<Signal<In, Bit>>,
+    /// Register index of each write request, 0..registers-1.
+    pub write_reg: Vec<Signal<In, Bits<RI>>>,
+    /// Write data, port-major (`w * lanes + l`).
+    pub write_data: Vec<Signal<In, Bits<E>>>,
+    /// Write grant, same cycle: the write is stored on the rising edge.
+    pub write_grant: Vec<Signal<Out, Bit>>,
+    /// The banks, bank-major (`b * lanes + l`): one narrow SRAM per bank and lane.
+    banks: Vec<SramBank1r1w<E, A>>,
+    /// Read crossbar: inputs are the banks, outputs the read ports.
+    read_xbar: Crossbar<E>,
+    /// Write crossbar: inputs are the write ports, outputs the banks.
+    write_xbar: Crossbar<E>,
+    /// `write_hit[w * banks + b]`: write port `w` requests a register of bank `b`.
+    write_hit: Vec<Signal<Local, Bit>>,
+    /// `write_taken[w * banks + b]`: a write port below `w` requests bank `b`.
+    write_taken: Vec<Signal<Local, Bit>>,
+    /// `write_win[w * banks + b]`: write port `w` is granted bank `b`.
+    write_win: Vec<Signal<Local, Bit>>,
+    /// `write_won[w * banks + b]`: write port `w` is granted one of banks `0..=b`.
+    write_won: Vec<Signal<Local, Bit>>,
+    /// `read_clash[p * write_ports + w]`: read port `p` reads the register that one of the
+    /// granted write ports `0..=w` writes.
+    read_clash: Vec<Signal<Local, Bit>>,
+    /// `read_hit[p * banks + b]`: read port `p` requests a register of bank `b` and does not
+    /// clash with a granted write.
+    read_hit: Vec<Signal<Local, Bit>>,
+    /// `read_taken[p * banks + b]`: a read port below `p` requests bank `b`.
+    read_taken: Vec<Signal<Local, Bit>>,
+    /// `read_win[p * banks + b]`: read port `p` is granted bank `b`.
+    read_win: Vec<Signal<Local, Bit>>,
+    /// `read_won[p * banks + b]`: read port `p` is granted one of banks `0..=b`.
+    read_won: Vec<Signal<Local, Bit>>,
+    /// The read wins of the previous cycle: the read crossbar's selects.
+    read_route: Registers<Bit>,
+    /// Row read from each bank this cycle.
+    bank_read_row: Vec<Signal<Local, Bits<A>>>,
+    /// Whether each bank is read this cycle.
+    bank_read_enable: Vec<Signal<Local, Bit>>,
+    /// Row written in each bank this cycle.
+    bank_write_row: Vec<Signal<Local, Bits<A>>>,
+    /// Whether each bank is written this cycle.
+    bank_write_enable: Vec<Signal<Local, Bit>>,
+    /// `banks - 1`: masks a register index down to its bank number.
+    bank_mask: Constant<Bits<RI>>,
+    _banks: usize,
+    _bank_bits: usize,
+    _lanes: usize,
+    _read_ports: usize,
+    _write_ports: usize,
+}
+
+fn signals<D: Direction, T: Synth>(count: usize) -> Vec<Signal<D, T>> {
+    (0..count).map(|_| Signal::default()).collect()
+}
+
+impl<const E: usize, const A: usize, const RI: usize> BankedGpr<E, A, RI> {
+    /// Builds the GPR for `params`; the widths `E`, `A`, `RI` must match them.
+    pub fn new(params: &GprParams) -> Self {
+        assert_eq!(E, params.element_bits);
+        assert_eq!(A, params.row_bits());
+        assert_eq!(RI, params.register_bits());
+        let (b, l) = (params.banks, params.lanes);
+        let (p, w) = (params.read_ports, params.write_ports);
+        Self {
+            clock: Signal::default(),
+            read_valid: signals(p),
+            read_reg: signals(p),
+            read_grant: signals(p),
+            read_data: signals(p * l),
+            write_valid: signals(w),
+            write_reg: signals(w),
+            write_data: signals(w * l),
+            write_grant: signals(w),
+            banks: (0..b * l).map(|_| SramBank1r1w::default()).collect(),
+            read_xbar: Crossbar::new(b, p, l),
+            write_xbar: Crossbar::new(w, b, l),
+            write_hit: signals(w * b),
+            write_taken: signals(w * b),
+            write_win: signals(w * b),
+            write_won: signals(w * b),
+            read_clash: signals(p * w),
+            read_hit: signals(p * b),
+            read_taken: signals(p * b),
+            read_win: signals(p * b),
+            read_won: signals(p * b),
+            read_route: Registers::new(p * b),
+            bank_read_row: signals(b),
+            bank_read_enable: signals(b),
+            bank_write_row: signals(b),
+            bank_write_enable: signals(b),
+            bank_mask: Constant::new(((b - 1) as u64).into()),
+            _banks: b,
+            _bank_bits: params.bank_bits(),
+            _lanes: l,
+            _read_ports: p,
+            _write_ports: w,
+        }
+    }
+}
+
+impl<const E: usize, const A: usize, const RI: usize> Logic for BankedGpr<E, A, RI> {
+    // Loops over a single value (`nb`, `nl`, `nw`, `bb`) bind run-time sizes to loop variables:
+    // rust-hdl evaluates index arithmetic over loop variables only (docs/rust-hdl.md). Every
+    // local is written once per evaluation, so rust-hdl's simulator agrees with the Verilog.
+    #[hdl_gen]
+    fn update(&mut self) {
+        for nb in self._banks..(self._banks + 1) {
+            for nl in self._lanes..(self._lanes + 1) {
+                for nw in self._write_ports..(self._write_ports + 1) {
+                    for bb in self._bank_bits..(self._bank_bits + 1) {
+                        // 1. Writes: per bank, the lowest-numbered write port wins.
+                        for w in 0..self._write_ports {
+                            for b in 0..self._banks {
+                                self.write_hit[w * nb + b].next = self.write_valid[w].val()
+                                    & ((self.write_reg[w].val() & self.bank_mask.val())
+                                        == b.to_bits());
+                            }
+                        }
+                        for b in 0..self._banks {
+                            self.write_taken[b].next = false;
+                        }
+                        for w in 1..self._write_ports {
+                            for b in 0..self._banks {
+                                self.write_taken[w * nb + b].next =
+                                    self.write_taken[(w - 1) * nb + b].val()
+                                        | self.write_hit[(w - 1) * nb + b].val();
+                            }
+                        }
+                        for w in 0..self._write_ports {
+                            for b in 0..self._banks {
+                                self.write_win[w * nb + b].next = self.write_hit[w * nb + b].val()
+                                    & !self.write_taken[w * nb + b].val();
+                            }
+                            self.write_won[w * nb].next = self.write_win[w * nb].val();
+                            for b in 1..self._banks {
+                                self.write_won[w * nb + b].next = self.write_won[w * nb + b - 1]
+                                    .val()
+                                    | self.write_win[w * nb + b].val();
+                            }
+                            self.write_grant[w].next = self.write_won[w * nb + nb - 1].val();
+                        }
+                        // 2. Reads clashing with a granted write drop out.
+                        for p in 0..self._read_ports {
+                            self.read_clash[p * nw].next = self.write_grant[0].val()
+                                & (self.write_reg[0].val() == self.read_reg[p].val());
+                            for w in 1..self._write_ports {
+                                self.read_clash[p * nw + w].next = self.read_clash[p * nw + w - 1]
+                                    .val()
+                                    | (self.write_grant[w].val()
+                                        & (self.write_reg[w].val() == self.read_reg[p].val()));
+                            }
+                            for b in 0..self._banks {
+                                self.read_hit[p * nb + b].next = self.read_valid[p].val()
+                                    & !self.read_clash[p * nw + nw - 1].val()
+                                    & ((self.read_reg[p].val() & self.bank_mask.val())
+                                        == b.to_bits());
+                            }
+                        }
+                        // 3. Reads: per bank, the lowest-numbered read port wins.
+                        for b in 0..self._banks {
+                            self.read_taken[b].next = false;
+                        }
+                        for p in 1..self._read_ports {
+                            for b in 0..self._banks {
+                                self.read_taken[p * nb + b].next =
+                                    self.read_taken[(p - 1) * nb + b].val()
+                                        | self.read_hit[(p - 1) * nb + b].val();
+                            }
+                        }
+                        for p in 0..self._read_ports {
+                            for b in 0..self._banks {
+                                self.read_win[p * nb + b].next = self.read_hit[p * nb + b].val()
+                                    & !self.read_taken[p * nb + b].val();
+                            }
+                            self.read_won[p * nb].next = self.read_win[p * nb].val();
+                            for b in 1..self._banks {
+                                self.read_won[p * nb + b].next = self.read_won[p * nb + b - 1]
+                                    .val()
+                                    | self.read_win[p * nb + b].val();
+                            }
+                            self.read_grant[p].next = self.read_won[p * nb + nb - 1].val();
+                        }
+                        // Bank ports: the winner's row (port 0's row when idle).
+                        for b in 0..self._banks {
+                            self.bank_read_enable[b].next = false;
+                            self.bank_read_row[b].next = self.read_reg[0].val().get_bits::<A>(bb);
+                            for p in 0..self._read_ports {
+                                if self.read_win[p * nb + b].val() {
+                                    self.bank_read_enable[b].next = true;
+                                    self.bank_read_row[b].next =
+                                        self.read_reg[p].val().get_bits::<A>(bb);
+                                }
+                            }
+                            self.bank_write_enable[b].next = false;
+                            self.bank_write_row[b].next = self.write_reg[0].val().get_bits::<A>(bb);
+                            for w in 0..self._write_ports {
+                                if self.write_win[w * nb + b].val() {
+                                    self.bank_write_enable[b].next = true;
+                                    self.bank_write_row[b].next =
+                                        self.write_reg[w].val().get_bits::<A>(bb);
+                                }
+                                self.write_xbar.select[b * nw + w].next =
+                                    self.write_win[w * nb + b].val();
+                            }
+                            for l in 0..self._lanes {
+                                self.banks[b * nl + l].clock.next = self.clock.val();
+                                self.banks[b * nl + l].read_enable.next =
+                                    self.bank_read_enable[b].val();
+                                self.banks[b * nl + l].read_address.next =
+                                    self.bank_read_row[b].val();
+                                self.banks[b * nl + l].write_enable.next =
+                                    self.bank_write_enable[b].val();
+                                self.banks[b * nl + l].write_address.next =
+                                    self.bank_write_row[b].val();
+                                self.banks[b * nl + l].write_data.next =
+                                    self.write_xbar.outputs[b * nl + l].val();
+                                self.read_xbar.inputs[b * nl + l].next =
+                                    self.banks[b * nl + l].read_data.val();
+                            }
+                        }
+                        // Crossbars: write data in; read data out one cycle after the grant.
+                        for k in 0..(self._write_ports * self._lanes) {
+                            self.write_xbar.inputs[k].next = self.write_data[k].val();
+                        }
+                        self.read_route.clock.next = self.clock.val();
+                        for k in 0..(self._read_ports * self._banks) {
+                            self.read_route.d[k].next = self.read_win[k].val();
+                            self.read_xbar.select[k].next = self.read_route.q[k].val();
+                        }
+                        for k in 0..(self._read_ports * self._lanes) {
+                            self.read_data[k].next = self.read_xbar.outputs[k].val();
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,102 @@
+//! The memory primitive: one behavioural, synthesizable 1W1R SRAM bank.
+//!
+//! This module is the single place where a vendor SRAM macro would be swapped in.
+
+use rust_hdl::prelude::*;
+
+/// A 1W1R SRAM bank: one write port and one synchronous read port on one clock.
+///
+/// * Read latency: one cycle. `read_data` shows the row addressed in the cycle `read_enable`
+///   was high, from the next rising edge on, and holds it while `read_enable` is low.
+/// * A read and a write of the same row in the same cycle **collide**: the read data is
+///   undefined (`x` in the Verilog, so that `--x-assign unique` simulation exposes any reliance
+///   on it). Callers must not let this happen. Block RAMs (iCE40's among them) leave the
+///   collision undefined too; promising old or new data would cost a bypass register per bit.
+/// * Power-up contents are all zero (an `initial` block; FPGA block RAM is initialised this
+///   way, ASIC flows must not rely on it).
+///
+/// `E` is the entry width in bits, `A` the address width (depth `2^A` rows).
+#[derive(LogicBlock, Default)]
+pub struct SramBank1r1w<const E: usize, const A: usize> {
+    /// Clock: reads and writes take effect on its rising edge.
+    pub clock: Signal<In, Clock>,
+    /// Read enable: when high, the row at `read_address` is read this cycle.
+    pub read_enable: Signal<In, Bit>,
+    /// Read row, 0..2^A-1.
+    pub read_address: Signal<In, Bits<A>>,
+    /// Read data, valid one cycle after `read_enable`.
+    pub read_data: Signal<Out, Bits<E>>,
+    /// Write enable: when high, `write_data` is stored at `write_address` on the rising edge.
+    pub write_enable: Signal<In, Bit>,
+    /// Write row, 0..2^A-1.
+    pub write_address: Signal<In, Bits<A>>,
+    /// Write data, one entry.
+    pub write_data: Signal<In, Bits<E>>,
+    _contents: Vec<Bits<E>>,
+}
+
+impl<const E: usize, const A: usize> Logic for SramBank1r1w<E, A> {
+    fn update(&mut self) {
+        if self._contents.is_empty() {
+            self._contents = vec![Bits::default(); 1 << A];
+        }
+        if self.clock.pos_edge() {
+            // rust-hdl has no `x`: a colliding read returns the old contents here.
+            if self.read_enable.val() {
+                self.read_data.next = self._contents[self.read_address.val().index()];
+            }
+            if self.write_enable.val() {
+                self._contents[self.write_address.val().index()] = self.write_data.val();
+            }
+        }
+    }
+
+    fn connect(&mut self) {
+        self.read_data.connect();
+    }
+
+    fn hdl(&self) -> Verilog {
+        Verilog::Custom(format!(
+            "\
+reg [{msb}:0] mem [0:{last}];
+integer row;
+
+initial begin
+   for (row = 0; row <= {last}; row = row + 1) begin
+      mem[row] = {E}'d0;
+   end
+end
+
+always @(posedge clock) begin
+   if (read_enable) begin
+      if (write_enable && write_address == read_address) begin
+         read_data <= {E}'bx;
+      end else begin
+         read_data <= mem[read_address];
+      end
+   end
+   if (write_enable) begin
+      mem[write_address] <= write_data;
+   end
+end
+",
+            msb = E - 1,
+            last = (1usize << A) - 1,
+        ))
+    }
+
+    fn timing(&self) -> Vec<TimingInfo> {
+        vec![TimingInfo {
+            name: "sram_bank".into(),
+            clock: "clock".into(),
+            inputs: vec![
+                "read_enable".into(),
+                "read_address".into(),
+                "write_enable".into(),
+                "write_address".into(),
+                "write_data".into(),
+            ],
+            outputs: vec!["read_data".into()],
+        }]
+    }
+}

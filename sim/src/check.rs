@@ -1,0 +1,40 @@
+//! Comparing the RTL with a golden model: what a mismatch says.
+
+use std::fmt;
+
+use serde::Serialize;
+
+/// The first difference between RTL and golden model in a lock-step run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Mismatch {
+    /// Cycle number, from 0.
+    pub cycle: u64,
+    /// The RTL port (or model quantity) that differs.
+    pub port: String,
+    /// The golden model's value.
+    pub expected: u64,
+    /// The RTL's value.
+    pub actual: u64,
+}
+
+impl Mismatch {
+    /// A mismatch at `cycle` on the port `port()` names (built only when there is one).
+    pub fn new(cycle: u64, port: impl FnOnce() -> String, expected: u64, actual: u64) -> Self {
+        Self {
+            cycle,
+            port: port(),
+            expected,
+            actual,
+        }
+    }
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "mismatch at cycle {} on {}: expected {:#x}, got {:#x}",
+            self.cycle, self.port, self.expected, self.actual
+        )
+    }
+}

@@ -1,0 +1,219 @@
+//! Golden model of the banked GPR, written from SPEC S1 and the documented port rules.
+//!
+//! It keeps one flat array of registers; banks appear only in the arbitration rule
+//! (register `n` is in bank `n mod banks`).
+
+use grfgen_hdl::params::GprParams;
+
+/// One cycle's requests at the GPR's ports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GprRequests {
+    /// Per read port: the register to read, if any.
+    pub reads: Vec<Option<usize>>,
+    /// Per write port: the register to write, if any.
+    pub writes: Vec<Option<usize>>,
+    /// Write data, port-major: `w * lanes + l` is lane `l` of write port `w`.
+    pub write_data: Vec<u64>,
+}
+
+impl GprRequests {
+    /// No requests, sized for `params`.
+    pub fn idle(params: &GprParams) -> Self {
+        Self {
+            reads: vec![None; params.read_ports],
+            writes: vec![None; params.write_ports],
+            write_data: vec![0; params.write_ports * params.lanes],
+        }
+    }
+}
+
+/// What the GPR answers in one cycle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GprResponse {
+    /// Per read port: granted this cycle.
+    pub read_grants: Vec<bool>,
+    /// Per write port: granted this cycle.
+    pub write_grants: Vec<bool>,
+    /// Read data after this cycle's clock edge, port-major (`p * lanes + l`); zero for a port
+    /// not granted this cycle.
+    pub read_data: Vec<u64>,
+}
+
+impl GprResponse {
+    /// An all-zero response sized for `params`.
+    pub fn new(params: &GprParams) -> Self {
+        Self {
+            read_grants: vec![false; params.read_ports],
+            write_grants: vec![false; params.write_ports],
+            read_data: vec![0; params.read_ports * params.lanes],
+        }
+    }
+}
+
+/// The banked GPR as the specification describes it.
+#[derive(Clone, Debug)]
+pub struct GprModel {
+    params: GprParams,
+    /// Register `n`, lane `l` at `n * lanes + l`. All zero at power-up.
+    values: Vec<u64>,
+}
+
+impl GprModel {
+    /// A GPR with every register zero.
+    pub fn new(params: &GprParams) -> Self {
+        Self {
+            params: params.clone(),
+            values: vec![0; params.registers * params.lanes],
+        }
+    }
+
+    /// The lanes of register `n`.
+    pub fn register(&self, n: usize) -> &[u64] {
+        let lanes = self.params.lanes;
+        &self.values[n * lanes..(n + 1) * lanes]
+    }
+
+    /// Runs one clock cycle: arbitrates `requests`, performs the granted reads and writes and
+    /// fills `response`.
+    ///
+    /// Rules: per bank at most one write (lowest write port first); a read of a register that a
+    /// granted write writes in the same cycle is refused; then per bank at most one read
+    /// (lowest read port first). Reads see the registers as they were before this cycle.
+    pub fn step(&mut self, requests: &GprRequests, response: &mut GprResponse) {
+        let banks = self.params.banks;
+        let lanes = self.params.lanes;
+        let element_mask = mask(self.params.element_bits);
+
+        let mut banks_writing = 0u32;
+        for (grant, request) in response.write_grants.iter_mut().zip(&requests.writes) {
+            *grant = match *request {
+                Some(register) if banks_writing & (1 << (register % banks)) == 0 => {
+                    banks_writing |= 1 << (register % banks);
+                    true
+                }
+                _ => false,
+            };
+        }
+        let written = |register: usize| {
+            requests
+                .writes
+                .iter()
+                .zip(&response.write_grants)
+                .any(|(w, &granted)| granted && *w == Some(register))
+        };
+
+        let mut banks_reading = 0u32;
+        for (port, request) in requests.reads.iter().enumerate() {
+            let out = &mut response.read_data[port * lanes..(port + 1) * lanes];
+            let granted = match *request {
+                Some(register)
+                    if !written(register) && banks_reading & (1 << (register % banks)) == 0 =>
+                {
+                    banks_reading |= 1 << (register % banks);
+                    out.copy_from_slice(&self.values[register * lanes..(register + 1) * lanes]);
+                    true
+                }
+                _ => {
+                    out.fill(0);
+                    false
+                }
+            };
+            response.read_grants[port] = granted;
+        }
+
+        for (port, request) in requests.writes.iter().enumerate() {
+            if let (Some(register), true) = (*request, response.write_grants[port]) {
+                let data = &requests.write_data[port * lanes..(port + 1) * lanes];
+                for (value, &datum) in self.values[register * lanes..(register + 1) * lanes]
+                    .iter_mut()
+                    .zip(data)
+                {
+                    *value = datum & element_mask;
+                }
+            }
+        }
+    }
+}
+
+/// Ones in the low `bits` bits.
+pub(crate) fn mask(bits: usize) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1 << bits) - 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params() -> GprParams {
+        GprParams::default()
+    }
+
+    fn write(model: &mut GprModel, register: usize, value: u64) {
+        let p = params();
+        let mut req = GprRequests::idle(&p);
+        req.writes[0] = Some(register);
+        req.write_data[..p.lanes].fill(value);
+        let mut resp = GprResponse::new(&p);
+        model.step(&req, &mut resp);
+        assert!(resp.write_grants[0]);
+    }
+
+    #[test]
+    fn the_documents_conflict_r0_plus_r4_needs_two_cycles() {
+        let p = params();
+        let mut model = GprModel::new(&p);
+        write(&mut model, 0, 10);
+        write(&mut model, 4, 44);
+        let mut req = GprRequests::idle(&p);
+        req.reads[0] = Some(0);
+        req.reads[1] = Some(4);
+        req.reads[2] = Some(5);
+        let mut resp = GprResponse::new(&p);
+        model.step(&req, &mut resp);
+        assert_eq!(resp.read_grants, vec![true, false, true, false]);
+        assert_eq!(&resp.read_data[0..4], &[10; 4]);
+        assert_eq!(&resp.read_data[4..8], &[0; 4]);
+        req.reads = vec![None, Some(4), None, None];
+        model.step(&req, &mut resp);
+        assert_eq!(resp.read_grants, vec![false, true, false, false]);
+        assert_eq!(&resp.read_data[4..8], &[44; 4]);
+    }
+
+    #[test]
+    fn writes_to_one_bank_serialise_and_a_clashing_read_waits() {
+        let p = params();
+        let mut model = GprModel::new(&p);
+        write(&mut model, 8, 1);
+        let mut req = GprRequests::idle(&p);
+        req.writes = vec![Some(8), Some(12)];
+        req.write_data = vec![2, 2, 2, 2, 3, 3, 3, 3];
+        req.reads[0] = Some(8);
+        req.reads[1] = Some(12);
+        let mut resp = GprResponse::new(&p);
+        model.step(&req, &mut resp);
+        assert_eq!(resp.write_grants, vec![true, false]);
+        // R8 is being written: refused. R12 is in the same bank but not written: granted.
+        assert_eq!(resp.read_grants, vec![false, true, false, false]);
+        assert_eq!(model.register(8), &[2; 4]);
+        assert_eq!(model.register(12), &[0; 4]);
+    }
+
+    #[test]
+    fn values_are_masked_to_the_element_width() {
+        let p = GprParams {
+            element_bits: 16,
+            ..params()
+        };
+        let mut model = GprModel::new(&p);
+        let mut req = GprRequests::idle(&p);
+        req.writes[0] = Some(3);
+        req.write_data[..4].fill(0x1_2345);
+        let mut resp = GprResponse::new(&p);
+        model.step(&req, &mut resp);
+        assert_eq!(model.register(3), &[0x2345; 4]);
+    }
+}

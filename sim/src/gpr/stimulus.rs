@@ -1,0 +1,100 @@
+//! Request streams for the banked GPR: seeded random traffic and scripted sequences.
+
+use grfgen_hdl::params::GprParams;
+
+use super::model::{GprRequests, GprResponse};
+use crate::rng::Rng;
+
+/// A source of GPR requests, one cycle at a time.
+pub trait GprStimulus {
+    /// Fills `requests` for cycle `cycle`; `last` is the GPR's answer to the previous cycle.
+    /// Returns false when the stream has ended.
+    fn next(&mut self, cycle: u64, last: &GprResponse, requests: &mut GprRequests) -> bool;
+}
+
+/// Seeded random traffic. Every port requests with probability `load`/100; a quarter of the
+/// requests (`hot`/100) go to a few hot registers so that bank conflicts and same-register
+/// read/write pairs are frequent; with `retry` a refused request is repeated unchanged, as a
+/// real requester must.
+#[derive(Clone, Debug)]
+pub struct RandomTraffic {
+    rng: Rng,
+    registers: usize,
+    hot_registers: usize,
+    lanes: usize,
+    /// Percent of ports that request in a cycle.
+    pub load: u32,
+    /// Percent of requests aimed at the hot registers.
+    pub hot: u32,
+    /// Whether refused requests are repeated.
+    pub retry: bool,
+}
+
+impl RandomTraffic {
+    /// Random traffic for `params` from `seed`, with load 75%, hot 25% and retries.
+    pub fn new(params: &GprParams, seed: u64) -> Self {
+        Self {
+            rng: Rng::new(seed),
+            registers: params.registers,
+            hot_registers: (2 * params.banks).min(params.registers),
+            lanes: params.lanes,
+            load: 75,
+            hot: 25,
+            retry: true,
+        }
+    }
+
+    fn register(&mut self) -> usize {
+        if self.rng.chance(self.hot, 100) {
+            self.rng.below(self.hot_registers)
+        } else {
+            self.rng.below(self.registers)
+        }
+    }
+}
+
+impl GprStimulus for RandomTraffic {
+    fn next(&mut self, _cycle: u64, last: &GprResponse, requests: &mut GprRequests) -> bool {
+        for port in 0..requests.reads.len() {
+            if self.retry && requests.reads[port].is_some() && !last.read_grants[port] {
+                continue;
+            }
+            requests.reads[port] = self.rng.chance(self.load, 100).then(|| self.register());
+        }
+        for port in 0..requests.writes.len() {
+            if self.retry && requests.writes[port].is_some() && !last.write_grants[port] {
+                continue;
+            }
+            requests.writes[port] = self.rng.chance(self.load, 100).then(|| self.register());
+            for lane in 0..self.lanes {
+                requests.write_data[port * self.lanes + lane] = self.rng.next_u64();
+            }
+        }
+        true
+    }
+}
+
+/// A fixed list of cycles, played once.
+#[derive(Clone, Debug, Default)]
+pub struct Script {
+    cycles: Vec<GprRequests>,
+}
+
+impl Script {
+    /// A script playing `cycles` in order.
+    pub fn new(cycles: Vec<GprRequests>) -> Self {
+        Self { cycles }
+    }
+}
+
+impl GprStimulus for Script {
+    fn next(&mut self, cycle: u64, _last: &GprResponse, requests: &mut GprRequests) -> bool {
+        match self.cycles.get(cycle as usize) {
+            Some(next) => {
+                requests.clone_from(next);
+                true
+            }
+            None => false,
+        }
+    }
+}

@@ -1,0 +1,7 @@
+//! grfgen's simulation side: independent golden models written from the specification,
+//! stimulus, the run-time Verilator layer, and lock-step co-simulation of RTL and model.
+
+pub mod check;
+pub mod gpr;
+pub mod rng;
+pub mod verilator;

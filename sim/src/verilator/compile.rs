@@ -1,0 +1,324 @@
+//! Verilating, compiling and caching models.
+
+use std::fmt;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use sha2::{Digest, Sha256};
+
+use super::model::VerilatedModel;
+use super::shim;
+use super::{Design, TraceFormat};
+
+/// Changes whenever the shim or the build recipe changes, so old cache entries are not reused.
+const RECIPE_VERSION: &str = "grfgen-verilator-4";
+
+/// How to build and start a model.
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    /// Waveform support compiled in; a file is written only when a path is given at start.
+    pub trace: Option<TraceFormat>,
+    /// Seed for Verilator's randomisation of `x` values and uninitialised state.
+    pub seed: u32,
+    /// Where built models are cached; `None` uses [`cache_dir`].
+    pub cache: Option<PathBuf>,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        Self {
+            trace: None,
+            seed: 1,
+            cache: None,
+        }
+    }
+}
+
+/// A failure to verilate, compile or load a model.
+#[derive(Debug)]
+pub enum VerilatorError {
+    /// A tool is not installed.
+    Missing {
+        /// The program that was not found.
+        tool: &'static str,
+    },
+    /// A tool ran and failed; `log` holds its output.
+    Failed {
+        /// What was being done.
+        step: &'static str,
+        /// The tool's standard output and error.
+        log: String,
+    },
+    /// A file-system error.
+    Io(io::Error),
+    /// The shared library could not be loaded or lacks an entry point.
+    Load(String),
+}
+
+impl fmt::Display for VerilatorError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VerilatorError::Missing { tool } => write!(
+                f,
+                "{tool} not found; install it with: sudo apt-get install -y verilator g++"
+            ),
+            VerilatorError::Failed { step, log } => write!(f, "{step} failed:\n{log}"),
+            VerilatorError::Io(e) => write!(f, "model cache: {e}"),
+            VerilatorError::Load(e) => write!(f, "loading the model: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for VerilatorError {}
+
+impl From<io::Error> for VerilatorError {
+    fn from(e: io::Error) -> Self {
+        VerilatorError::Io(e)
+    }
+}
+
+/// The model cache: `$GRFGEN_CACHE`, else `$XDG_CACHE_HOME/grfgen`, else `~/.cache/grfgen`,
+/// else `grfgen-cache` in the system temporary directory.
+pub fn cache_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("GRFGEN_CACHE") {
+        return PathBuf::from(dir);
+    }
+    if let Some(dir) = std::env::var_os("XDG_CACHE_HOME") {
+        return PathBuf::from(dir).join("grfgen");
+    }
+    if let Some(home) = std::env::var_os("HOME") {
+        return PathBuf::from(home).join(".cache").join("grfgen");
+    }
+    std::env::temp_dir().join("grfgen-cache")
+}
+
+/// Builds (or finds in the cache) the model of `design` and starts one instance of it.
+/// `trace_path` names the waveform file to write, if any; it needs `options.trace`.
+pub fn build(
+    design: &Design,
+    options: &BuildOptions,
+    trace_path: Option<&Path>,
+) -> Result<VerilatedModel, VerilatorError> {
+    let root = options.cache.clone().unwrap_or_else(cache_dir);
+    let key = cache_key(design, options.trace)?;
+    let entry = root.join(format!("model-{key}"));
+    let library = entry.join("libmodel.so");
+    if !library.exists() {
+        fs::create_dir_all(&root)?;
+        let staging = root.join(format!("staging-{key}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&staging);
+        fs::create_dir_all(&staging)?;
+        let built = compile(design, options.trace, &staging);
+        if let Err(e) = built {
+            let _ = fs::remove_dir_all(&staging);
+            return Err(e);
+        }
+        // Another process may have built the same entry meanwhile: keep theirs.
+        if fs::rename(&staging, &entry).is_err() {
+            let _ = fs::remove_dir_all(&staging);
+        }
+        if !library.exists() {
+            return Err(VerilatorError::Load(format!(
+                "{} missing after build",
+                library.display()
+            )));
+        }
+    }
+    VerilatedModel::load(&library, design.ports, options.seed, trace_path)
+}
+
+/// The installed Verilator's version line, read once.
+fn verilator_version() -> Result<&'static str, VerilatorError> {
+    static VERSION: OnceLock<Option<String>> = OnceLock::new();
+    VERSION
+        .get_or_init(|| {
+            let out = Command::new("verilator").arg("--version").output().ok()?;
+            out.status
+                .success()
+                .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+        })
+        .as_deref()
+        .ok_or(VerilatorError::Missing { tool: "verilator" })
+}
+
+fn cache_key(design: &Design, trace: Option<TraceFormat>) -> Result<String, VerilatorError> {
+    let mut hash = Sha256::new();
+    for part in [
+        RECIPE_VERSION,
+        verilator_version()?,
+        &format!("{trace:?}"),
+        design.top,
+        design.verilog,
+        design.waivers,
+    ] {
+        hash.update(part.as_bytes());
+        hash.update([0]);
+    }
+    for port in design.ports {
+        hash.update(port.name.as_bytes());
+        hash.update([0]);
+    }
+    let digest = hash.finalize();
+    Ok(digest[..12].iter().map(|b| format!("{b:02x}")).collect())
+}
+
+fn run(step: &'static str, command: &mut Command) -> Result<(), VerilatorError> {
+    let tool = match command.get_program().to_str() {
+        Some("verilator") => "verilator",
+        _ => "g++",
+    };
+    let out = command.output().map_err(|e| match e.kind() {
+        io::ErrorKind::NotFound => VerilatorError::Missing { tool },
+        _ => VerilatorError::Io(e),
+    })?;
+    if out.status.success() {
+        return Ok(());
+    }
+    let mut log = String::from_utf8_lossy(&out.stdout).into_owned();
+    log.push_str(&String::from_utf8_lossy(&out.stderr));
+    Err(VerilatorError::Failed { step, log })
+}
+
+/// Verilates `design` and links it with the shim into `dir/libmodel.so`.
+fn compile(design: &Design, trace: Option<TraceFormat>, dir: &Path) -> Result<(), VerilatorError> {
+    let source = dir.join(format!("{}.v", design.top));
+    fs::write(&source, design.verilog)?;
+    let mut verilate = Command::new("verilator");
+    verilate
+        .args(["--cc", "--build", "-j", "2", "--prefix", shim::PREFIX])
+        .arg("--Mdir")
+        .arg(dir.join("obj"))
+        .args(["-CFLAGS", "-fPIC -O2", "-O3", "-Wno-fatal"])
+        .args(["--x-assign", "unique", "--x-initial", "unique"])
+        .args(["--top-module", design.top]);
+    match trace {
+        Some(TraceFormat::Vcd) => {
+            verilate.arg("--trace");
+        }
+        Some(TraceFormat::Fst) => {
+            verilate.arg("--trace-fst");
+        }
+        None => {}
+    }
+    if !design.waivers.is_empty() {
+        let waivers = dir.join(format!("{}.vlt", design.top));
+        fs::write(&waivers, design.waivers)?;
+        verilate.arg(waivers);
+    }
+    verilate.arg(&source);
+    run("verilator", &mut verilate)?;
+
+    let shim_path = dir.join("shim.cpp");
+    fs::write(&shim_path, shim::source(design.ports, trace))?;
+    let runtime = runtime_objects(dir.parent().unwrap_or(dir), trace)?;
+    let mut link = compiler(trace)?;
+    link.arg("-shared")
+        .arg(format!("-I{}", dir.join("obj").display()))
+        .arg(&shim_path)
+        .args(&runtime)
+        .arg(dir.join("obj").join(archive_name(&dir.join("obj"))?))
+        .args(["-Wl,--exclude-libs,ALL", "-Wl,--no-undefined"])
+        .args(["-pthread", "-latomic"]);
+    if trace == Some(TraceFormat::Fst) {
+        link.arg("-lz");
+    }
+    link.arg("-o").arg(dir.join("libmodel.so"));
+    run("compiling the model", &mut link)
+}
+
+/// `g++` with the flags Verilator's own makefile uses for a model with `trace` support.
+fn compiler(trace: Option<TraceFormat>) -> Result<Command, VerilatorError> {
+    let include = verilator_root()?.join("include");
+    let flag = |on: bool| if on { "1" } else { "0" };
+    let mut gxx = Command::new("g++");
+    gxx.args(["-fPIC", "-O2", "-std=gnu++17", "-faligned-new"])
+        .arg(format!("-I{}", include.display()))
+        .arg(format!("-I{}", include.join("vltstd").display()))
+        .arg("-DVM_COVERAGE=0")
+        .arg("-DVM_SC=0")
+        .arg(format!("-DVM_TRACE={}", flag(trace.is_some())))
+        .arg(format!(
+            "-DVM_TRACE_VCD={}",
+            flag(trace == Some(TraceFormat::Vcd))
+        ))
+        .arg(format!(
+            "-DVM_TRACE_FST={}",
+            flag(trace == Some(TraceFormat::Fst))
+        ));
+    Ok(gxx)
+}
+
+/// Verilator's run-time library compiled once per trace variant and shared by every model in
+/// the cache (it takes longer to compile than a small model).
+fn runtime_objects(
+    root: &Path,
+    trace: Option<TraceFormat>,
+) -> Result<Vec<PathBuf>, VerilatorError> {
+    let mut sources = vec!["verilated.cpp", "verilated_threads.cpp"];
+    match trace {
+        Some(TraceFormat::Vcd) => sources.push("verilated_vcd_c.cpp"),
+        Some(TraceFormat::Fst) => sources.push("verilated_fst_c.cpp"),
+        None => {}
+    }
+    let mut hash = Sha256::new();
+    hash.update(format!("{RECIPE_VERSION}{}{trace:?}", verilator_version()?).as_bytes());
+    let key: String = hash.finalize()[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    let dir = root.join(format!("runtime-{key}"));
+    let objects: Vec<PathBuf> = sources
+        .iter()
+        .map(|s| dir.join(s.replace(".cpp", ".o")))
+        .collect();
+    if objects.iter().all(|o| o.exists()) {
+        return Ok(objects);
+    }
+    let staging = root.join(format!("runtime-{key}-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&staging);
+    fs::create_dir_all(&staging)?;
+    let include = verilator_root()?.join("include");
+    for source in &sources {
+        let mut gxx = compiler(trace)?;
+        gxx.arg("-c")
+            .arg(include.join(source))
+            .arg("-o")
+            .arg(staging.join(source.replace(".cpp", ".o")));
+        if let Err(e) = run("compiling Verilator's run-time library", &mut gxx) {
+            let _ = fs::remove_dir_all(&staging);
+            return Err(e);
+        }
+    }
+    if fs::rename(&staging, &dir).is_err() {
+        let _ = fs::remove_dir_all(&staging);
+    }
+    Ok(objects)
+}
+
+/// The model archive: `Vgrf__ALL.a` (Verilator 5.006) or `libVgrf.a` (newer).
+fn archive_name(obj: &Path) -> Result<String, VerilatorError> {
+    [
+        format!("{}__ALL.a", shim::PREFIX),
+        format!("lib{}.a", shim::PREFIX),
+    ]
+    .into_iter()
+    .find(|name| obj.join(name).exists())
+    .ok_or_else(|| VerilatorError::Failed {
+        step: "verilator",
+        log: format!("no model archive in {}", obj.display()),
+    })
+}
+
+fn verilator_root() -> Result<PathBuf, VerilatorError> {
+    if let Some(root) = std::env::var_os("VERILATOR_ROOT") {
+        return Ok(PathBuf::from(root));
+    }
+    let out = Command::new("verilator")
+        .args(["--getenv", "VERILATOR_ROOT"])
+        .output()
+        .map_err(|_| VerilatorError::Missing { tool: "verilator" })?;
+    Ok(PathBuf::from(String::from_utf8_lossy(&out.stdout).trim()))
+}
