@@ -1,25 +1,269 @@
+//! Lock-step co-simulation of the emitted GPR Verilog (in Verilator) against the golden model.
+//! Needs `verilator` and `g++` (the Makefile and .ci/run install them).
+
 use grfgen_hdl::params::GprParams;
-use grfgen_sim::gpr::{run, GprRtl, RandomTraffic};
+use grfgen_sim::gpr::{
+    run, GprModel, GprRequests, GprResponse, GprRtl, GprSimReport, RandomTraffic, Script,
+};
 use grfgen_sim::verilator::BuildOptions;
 
+fn gpr(
+    banks: usize,
+    registers: usize,
+    lanes: usize,
+    bits: usize,
+    rp: usize,
+    wp: usize,
+) -> GprParams {
+    GprParams {
+        banks,
+        registers,
+        lanes,
+        element_bits: bits,
+        read_ports: rp,
+        write_ports: wp,
+    }
+}
+
+fn rtl(params: &GprParams, seed: u64) -> GprRtl {
+    let options = BuildOptions {
+        seed: seed as u32 + 1,
+        ..Default::default()
+    };
+    GprRtl::build(params, &options, None).expect("Verilator builds the emitted GPR")
+}
+
+fn random_run(params: &GprParams, seed: u64, cycles: u64) -> GprSimReport {
+    eprintln!("{}: seed {seed}", params.module_name());
+    let mut model = rtl(params, seed);
+    let mut stimulus = RandomTraffic::new(params, seed);
+    let report = run(
+        params,
+        &mut stimulus,
+        cycles,
+        seed,
+        Some(&mut model),
+        &mut |_| {},
+    );
+    assert_eq!(
+        report.mismatches,
+        0,
+        "{}: {} (seed {seed})",
+        params.module_name(),
+        report.first_mismatch.as_ref().unwrap()
+    );
+    assert_eq!(report.cycles, cycles);
+    assert!(report.conflicts > 0 && report.grants > 0, "{report:?}");
+    report
+}
+
 #[test]
-fn default_config_100k() {
-    let p = GprParams::default();
-    let seed = 7;
-    let t = std::time::Instant::now();
-    let mut rtl = GprRtl::build(
-        &p,
-        &BuildOptions {
-            seed: seed as u32,
-            ..Default::default()
-        },
-        None,
-    )
-    .unwrap();
-    eprintln!("build {:?}", t.elapsed());
-    let t = std::time::Instant::now();
-    let mut stim = RandomTraffic::new(&p, seed);
-    let report = run(&p, &mut stim, 100_000, seed, Some(&mut rtl), &mut |_| {});
-    eprintln!("run {:?} {:?}", t.elapsed(), report);
+fn one_bank_100k_random_cycles() {
+    random_run(&gpr(1, 256, 4, 32, 4, 2), 101, 100_000);
+}
+
+#[test]
+fn two_banks_one_read_port_100k_random_cycles() {
+    random_run(&gpr(2, 256, 4, 32, 1, 2), 102, 100_000);
+}
+
+#[test]
+fn default_100k_random_cycles() {
+    random_run(&GprParams::default(), 103, 100_000);
+}
+
+#[test]
+fn eight_banks_eight_lanes_16_bit_100k_random_cycles() {
+    random_run(&gpr(8, 256, 8, 16, 4, 2), 104, 100_000);
+}
+
+#[test]
+fn light_load_without_retries_and_wide_elements() {
+    let p = gpr(16, 64, 2, 64, 8, 4);
+    let mut model = rtl(&p, 5);
+    let mut stimulus = RandomTraffic::new(&p, 5);
+    stimulus.load = 30;
+    stimulus.retry = false;
+    let report = run(&p, &mut stimulus, 50_000, 5, Some(&mut model), &mut |_| {});
     assert_eq!(report.mismatches, 0, "{:?}", report.first_mismatch);
+}
+
+/// Plays `cycles` through RTL and model in lock step (zero mismatches) and returns the model's
+/// responses, so that a test can also check them against the rules.
+fn directed(params: &GprParams, cycles: Vec<GprRequests>) -> Vec<GprResponse> {
+    let mut model = rtl(params, 9);
+    let mut script = Script::new(cycles.clone());
+    let report = run(
+        params,
+        &mut script,
+        u64::MAX,
+        9,
+        Some(&mut model),
+        &mut |_| {},
+    );
+    assert_eq!(report.mismatches, 0, "{:?}", report.first_mismatch);
+    assert_eq!(report.cycles, cycles.len() as u64);
+    let mut golden = GprModel::new(params);
+    cycles
+        .iter()
+        .map(|requests| {
+            let mut response = GprResponse::new(params);
+            golden.step(requests, &mut response);
+            response
+        })
+        .collect()
+}
+
+#[test]
+fn every_register_written_then_read_back_on_every_port() {
+    let p = gpr(4, 64, 2, 16, 4, 2);
+    let value = |reg: usize, lane: usize| (reg * 7 + lane * 1000 + 1) as u64;
+    let mut cycles = Vec::new();
+    // Writes to registers in different banks: both ports granted every cycle.
+    for pair in (0..p.registers).collect::<Vec<_>>().chunks(2) {
+        let mut r = GprRequests::idle(&p);
+        for (port, &reg) in pair.iter().enumerate() {
+            r.writes[port] = Some(reg);
+            for lane in 0..p.lanes {
+                r.write_data[port * p.lanes + lane] = value(reg, lane);
+            }
+        }
+        cycles.push(r);
+    }
+    for reg in 0..p.registers {
+        let mut r = GprRequests::idle(&p);
+        r.reads[reg % p.read_ports] = Some(reg);
+        cycles.push(r);
+    }
+    cycles.push(GprRequests::idle(&p));
+    let responses = directed(&p, cycles);
+    let writes = p.registers / 2;
+    assert!(responses[..writes]
+        .iter()
+        .all(|r| r.write_grants == [true, true]));
+    for reg in 0..p.registers {
+        let response = &responses[writes + reg];
+        let port = reg % p.read_ports;
+        assert!(response.read_grants[port]);
+        let data = &response.read_data[port * p.lanes..(port + 1) * p.lanes];
+        assert_eq!(data, [value(reg, 0), value(reg, 1)], "register {reg}");
+    }
+}
+
+#[test]
+fn all_read_ports_on_one_bank_lowest_port_wins() {
+    let p = GprParams::default();
+    let mut r = GprRequests::idle(&p);
+    r.reads = vec![Some(12), Some(0), Some(4), Some(8)]; // all in bank 0
+    let mut retry = r.clone();
+    retry.reads[0] = None;
+    let responses = directed(&p, vec![r, retry]);
+    assert_eq!(responses[0].read_grants, [true, false, false, false]);
+    assert_eq!(responses[1].read_grants, [false, true, false, false]);
+}
+
+#[test]
+fn a_read_and_a_write_of_one_register_the_write_goes_first() {
+    let p = GprParams::default();
+    let mut first = GprRequests::idle(&p);
+    first.writes[0] = Some(5);
+    first.write_data[..4].copy_from_slice(&[1, 2, 3, 4]);
+    first.reads[0] = Some(5);
+    first.reads[1] = Some(9); // same bank as R5, not written: granted
+    let mut second = GprRequests::idle(&p);
+    second.reads[0] = Some(5);
+    let responses = directed(&p, vec![first, second]);
+    assert_eq!(responses[0].write_grants, [true, false]);
+    assert_eq!(responses[0].read_grants, [false, true, false, false]);
+    assert_eq!(responses[1].read_grants, [true, false, false, false]);
+    assert_eq!(&responses[1].read_data[..4], &[1, 2, 3, 4]);
+}
+
+#[test]
+fn two_writes_to_one_bank_lowest_port_wins_and_the_other_retries() {
+    let p = GprParams::default();
+    let mut first = GprRequests::idle(&p);
+    first.writes = vec![Some(2), Some(2)];
+    first.write_data = vec![10, 10, 10, 10, 20, 20, 20, 20];
+    let mut second = first.clone();
+    second.writes[0] = None;
+    let mut third = GprRequests::idle(&p);
+    third.reads[3] = Some(2);
+    let responses = directed(&p, vec![first, second, third]);
+    assert_eq!(responses[0].write_grants, [true, false]);
+    assert_eq!(responses[1].write_grants, [false, true]);
+    assert_eq!(&responses[2].read_data[12..16], &[20, 20, 20, 20]);
+}
+
+#[test]
+fn the_comparison_catches_a_model_that_differs_from_the_rtl() {
+    // RTL with 4 banks, model with 8 (same register count, same ports): the arbitration
+    // differs, and the lock-step comparison must say where.
+    let rtl_params = GprParams::default();
+    let model_params = GprParams {
+        banks: 8,
+        ..GprParams::default()
+    };
+    let mut model = rtl(&rtl_params, 3);
+    let mut stimulus = RandomTraffic::new(&model_params, 3);
+    let report = run(
+        &model_params,
+        &mut stimulus,
+        10_000,
+        3,
+        Some(&mut model),
+        &mut |_| {},
+    );
+    assert_eq!(report.mismatches, 1);
+    let m = report.first_mismatch.unwrap();
+    assert!(
+        m.port.contains("grant") || m.port.contains("read_data"),
+        "{m}"
+    );
+    assert!(m.cycle < 10_000);
+    assert!(
+        report.cycles == m.cycle + 1,
+        "the run stops at the mismatch"
+    );
+}
+
+#[test]
+fn a_seed_replays_the_same_run() {
+    let p = gpr(2, 64, 1, 8, 3, 2);
+    let a = random_run(&p, 77, 20_000);
+    let b = random_run(&p, 77, 20_000);
+    let c = random_run(&p, 78, 20_000);
+    assert_eq!(
+        (a.requests, a.grants, a.conflicts),
+        (b.requests, b.grants, b.conflicts)
+    );
+    assert_ne!((a.requests, a.grants), (c.requests, c.grants));
+}
+
+#[test]
+fn waveforms_are_written_on_request() {
+    let p = gpr(2, 16, 1, 8, 2, 1);
+    let dir = tempfile::tempdir().unwrap();
+    for (name, trace) in [
+        ("run.vcd", grfgen_sim::verilator::TraceFormat::Vcd),
+        ("run.fst", grfgen_sim::verilator::TraceFormat::Fst),
+    ] {
+        let path = dir.path().join(name);
+        let options = BuildOptions {
+            trace: Some(trace),
+            ..Default::default()
+        };
+        let mut model = GprRtl::build(&p, &options, Some(&path)).unwrap();
+        let mut stimulus = RandomTraffic::new(&p, 1);
+        let report = run(&p, &mut stimulus, 200, 1, Some(&mut model), &mut |_| {});
+        assert_eq!(report.mismatches, 0);
+        drop(model);
+        let bytes = std::fs::read(&path).unwrap();
+        assert!(bytes.len() > 1000, "{name}: {} bytes", bytes.len());
+        if trace == grfgen_sim::verilator::TraceFormat::Vcd {
+            let text = String::from_utf8_lossy(&bytes);
+            assert!(text.contains("$enddefinitions"));
+            assert!(text.contains("read_grant"));
+        }
+    }
 }

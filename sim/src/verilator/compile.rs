@@ -5,7 +5,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 use sha2::{Digest, Sha256};
 
@@ -14,7 +14,9 @@ use super::shim;
 use super::{Design, TraceFormat};
 
 /// Changes whenever the shim or the build recipe changes, so old cache entries are not reused.
-const RECIPE_VERSION: &str = "grfgen-verilator-4";
+const RECIPE_VERSION: &str = "grfgen-verilator-6";
+
+static BUILD_LOCK: Mutex<()> = Mutex::new(());
 
 /// How to build and start a model.
 #[derive(Clone, Debug)]
@@ -106,6 +108,9 @@ pub fn build(
     let key = cache_key(design, options.trace)?;
     let entry = root.join(format!("model-{key}"));
     let library = entry.join("libmodel.so");
+    // One build at a time in this process: concurrent callers of one design wait for the
+    // first build instead of repeating it. Other processes are kept apart by staging names.
+    let _guard = BUILD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
     if !library.exists() {
         fs::create_dir_all(&root)?;
         let staging = root.join(format!("staging-{key}-{}", std::process::id()));
@@ -191,7 +196,7 @@ fn compile(design: &Design, trace: Option<TraceFormat>, dir: &Path) -> Result<()
         .args(["--cc", "--build", "-j", "2", "--prefix", shim::PREFIX])
         .arg("--Mdir")
         .arg(dir.join("obj"))
-        .args(["-CFLAGS", "-fPIC -O2", "-O3", "-Wno-fatal"])
+        .args(["-CFLAGS", "-fPIC", "-O3", "-Wno-fatal"])
         .args(["--x-assign", "unique", "--x-initial", "unique"])
         .args(["--top-module", design.top]);
     match trace {

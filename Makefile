@@ -1,0 +1,43 @@
+# The commands a person types. Every target installs the system tools it needs first.
+#   make run    emit the default banked GPR, lint, synthesize and co-simulate it
+#   make test   the whole test suite
+CARGO ?= cargo
+GRFGEN = $(CARGO) run --quiet --release -p grfgen --
+OUT ?= out
+
+.PHONY: run test tools lint synth sweep bench doc clean
+
+run: tools
+	$(GRFGEN) flow gpr --out $(OUT)/gpr
+
+test: tools
+	$(CARGO) test --release --workspace
+
+tools:
+	@scripts/ensure-tools.sh
+
+# Emit the default GPR and lint it with every Verilator warning on.
+lint: tools
+	$(GRFGEN) emit gpr --out $(OUT)/gpr
+	cd $(OUT)/gpr && verilator --lint-only -Wall *.vlt *.v
+
+# Synthesize the default GPR for iCE40 and print the cell counts.
+synth: tools
+	$(GRFGEN) emit gpr --out $(OUT)/gpr
+	cd $(OUT)/gpr && top=$$(basename $$(ls *.v) .v) && \
+		yosys -q -p "read_verilog $$top.v; synth_ice40 -top $$top; tee -o /dev/stdout stat"
+
+# Conflict rate and resources over bank and read-port counts.
+sweep: tools
+	$(GRFGEN) sweep gpr --banks 1,2,4,8,16 --read-ports 2,4,8 --synth
+
+# Simulation speed: golden model alone and lock-step co-simulation.
+bench: tools
+	$(GRFGEN) bench gpr
+
+doc:
+	$(CARGO) doc --workspace --no-deps
+
+clean:
+	$(CARGO) clean
+	rm -rf $(OUT)

@@ -1,0 +1,205 @@
+//! The files `grfgen emit` writes: Verilog, Verilator waivers, XDC and SDC constraints and a
+//! manifest; written atomically.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+
+use grfgen_hdl::emit::{waivers, Emitted, Port, PortDirection};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::error::CliError;
+
+const XDC_TEMPLATE: &str = include_str!("../../constraints/timing.xdc");
+const SDC_TEMPLATE: &str = include_str!("../../constraints/timing.sdc");
+
+/// The clock the constraint files describe.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Timing {
+    /// Clock frequency in MHz.
+    pub mhz: f64,
+    /// Input and output delay in ns outside the module.
+    pub io_delay_ns: f64,
+}
+
+impl Timing {
+    /// A clock of `mhz` MHz (0 < mhz <= 2000) with `io_delay_ns` (default a quarter period,
+    /// at most one period) of external delay.
+    pub fn new(mhz: f64, io_delay_ns: Option<f64>) -> Result<Self, CliError> {
+        if !(mhz > 0.0 && mhz <= 2000.0) {
+            return Err(CliError::Input(format!(
+                "invalid value {mhz} for --clock-mhz: allowed more than 0 and at most 2000"
+            )));
+        }
+        let period = 1000.0 / mhz;
+        let io_delay_ns = io_delay_ns.unwrap_or(period / 4.0);
+        if !(0.0..=period).contains(&io_delay_ns) {
+            return Err(CliError::Input(format!(
+                "invalid value {io_delay_ns} for --io-delay-ns: allowed 0..={period:.3} (one period)"
+            )));
+        }
+        Ok(Self { mhz, io_delay_ns })
+    }
+
+    /// The clock period in ns.
+    pub fn period_ns(&self) -> f64 {
+        1000.0 / self.mhz
+    }
+}
+
+/// A vector of ports sharing a base name (`read_data$0`, `read_data$1`, ...).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct PortGroup {
+    /// Base name, before `$`.
+    pub name: String,
+    /// Input or output.
+    pub direction: PortDirection,
+    /// Width of each port in bits.
+    pub width: usize,
+    /// Number of ports (1 for a scalar port).
+    pub count: usize,
+}
+
+/// Groups `ports` by base name, in first-appearance order.
+pub fn port_groups(ports: &[Port]) -> Vec<PortGroup> {
+    let mut groups: Vec<PortGroup> = Vec::new();
+    for port in ports {
+        let base = port.name.split('$').next().unwrap_or(&port.name);
+        match groups.iter_mut().find(|g| g.name == base) {
+            Some(group) => group.count += 1,
+            None => groups.push(PortGroup {
+                name: base.to_string(),
+                direction: port.direction,
+                width: port.width,
+                count: 1,
+            }),
+        }
+    }
+    groups
+}
+
+#[derive(Serialize)]
+struct Manifest<'a> {
+    generator: String,
+    block: &'a str,
+    top: &'a str,
+    parameters: Value,
+    derived: Value,
+    clock: ClockEntry<'a>,
+    files: BTreeMap<&'static str, String>,
+    port_groups: Vec<PortGroup>,
+    ports: &'a [Port],
+}
+
+#[derive(Serialize)]
+struct ClockEntry<'a> {
+    port: &'a str,
+    mhz: f64,
+    period_ns: f64,
+    io_delay_ns: f64,
+}
+
+/// The file set of an emitted design: `(file name, contents)` pairs, manifest last.
+pub fn design_files(
+    block: &str,
+    emitted: &Emitted,
+    parameters: Value,
+    derived: Value,
+    timing: Timing,
+) -> Vec<(String, String)> {
+    let top = emitted.top.as_str();
+    let names = |ext: &str| format!("{top}.{ext}");
+    let clock = "clock";
+    let list = |direction: PortDirection| {
+        emitted
+            .ports
+            .iter()
+            .filter(|p| p.direction == direction && p.name != clock)
+            .map(|p| p.name.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let fill = |template: &str| {
+        template
+            .replace("{{top}}", top)
+            .replace("{{version}}", env!("CARGO_PKG_VERSION"))
+            .replace("{{clock}}", clock)
+            .replace("{{mhz}}", &format!("{}", timing.mhz))
+            .replace("{{period_ns}}", &format!("{:.3}", timing.period_ns()))
+            .replace("{{io_delay_ns}}", &format!("{:.3}", timing.io_delay_ns))
+            .replace("{{inputs}}", &list(PortDirection::Input))
+            .replace("{{outputs}}", &list(PortDirection::Output))
+    };
+    let files = BTreeMap::from([
+        ("verilog", names("v")),
+        ("waivers", names("vlt")),
+        ("xdc", names("xdc")),
+        ("sdc", names("sdc")),
+    ]);
+    let manifest = Manifest {
+        generator: format!("grfgen {}", env!("CARGO_PKG_VERSION")),
+        block,
+        top,
+        parameters,
+        derived,
+        clock: ClockEntry {
+            port: clock,
+            mhz: timing.mhz,
+            period_ns: timing.period_ns(),
+            io_delay_ns: timing.io_delay_ns,
+        },
+        files: files.clone(),
+        port_groups: port_groups(&emitted.ports),
+        ports: &emitted.ports,
+    };
+    let header = format!(
+        "// {top}: generated by grfgen {} from rust-hdl. Do not edit; regenerate.\n",
+        env!("CARGO_PKG_VERSION")
+    );
+    vec![
+        (files["verilog"].clone(), header + &emitted.verilog),
+        (files["waivers"].clone(), waivers(top)),
+        (files["xdc"].clone(), fill(XDC_TEMPLATE)),
+        (files["sdc"].clone(), fill(SDC_TEMPLATE)),
+        (
+            "manifest.json".to_string(),
+            serde_json::to_string_pretty(&manifest).expect("manifest serialises") + "\n",
+        ),
+    ]
+}
+
+/// Writes `files` into `dir` so that a failure leaves `dir` as it was: everything is written
+/// to a staging directory beside `dir` first, then moved into place (the whole directory when
+/// `dir` is new, file by file otherwise).
+pub fn write_atomically(dir: &Path, files: &[(String, String)]) -> Result<(), CliError> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(CliError::Input(format!(
+            "invalid value {} for --out: it exists and is not a directory",
+            dir.display()
+        )));
+    }
+    let parent = match dir.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => Path::new(".").to_path_buf(),
+    };
+    fs::create_dir_all(&parent)?;
+    let staging = tempfile::Builder::new()
+        .prefix(".grfgen-staging-")
+        .tempdir_in(&parent)?;
+    for (name, contents) in files {
+        fs::write(staging.path().join(name), contents)?;
+    }
+    if !dir.exists() {
+        let staged = staging.keep();
+        if let Err(e) = fs::rename(&staged, dir) {
+            let _ = fs::remove_dir_all(&staged);
+            return Err(e.into());
+        }
+        return Ok(());
+    }
+    for (name, _) in files {
+        fs::rename(staging.path().join(name), dir.join(name))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,296 @@
+//! The `grfgen` command line as a user meets it: files written, JSON fields, exit statuses,
+//! one-line errors, and nothing written on bad input.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn grfgen(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_grfgen"))
+        .args(args)
+        .output()
+        .expect("grfgen runs")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Bad input: exit 2, exactly one line on stderr naming what is wrong, no output directory.
+fn assert_rejected(args: &[&str], dir: &Path, expected: &[&str]) {
+    let out = grfgen(args);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    for part in expected {
+        assert!(err.contains(part), "{args:?}: {err:?} lacks {part:?}");
+    }
+    assert!(!dir.exists(), "{args:?} wrote {}", dir.display());
+}
+
+#[test]
+fn bad_input_is_one_line_exit_2_and_writes_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let out_s = out.to_str().unwrap();
+    assert_rejected(
+        &["emit", "gpr", "--banks", "3", "--out", out_s],
+        &out,
+        &["--banks", "3", "1, 2, 4, 8 or 16"],
+    );
+    assert_rejected(
+        &["emit", "gpr", "--lanes", "0", "--out", out_s],
+        &out,
+        &["--lanes", "0", "1..=64"],
+    );
+    assert_rejected(
+        &["emit", "gpr", "--registers", "100", "--out", out_s],
+        &out,
+        &["--registers", "100", "16..=4096"],
+    );
+    assert_rejected(
+        &["emit", "gpr", "--element-bits", "12", "--out", out_s],
+        &out,
+        &["--element-bits", "12", "8, 16, 32 or 64"],
+    );
+    assert_rejected(
+        &["emit", "gpr", "--read-ports", "9", "--out", out_s],
+        &out,
+        &["--read-ports", "9", "1..=8"],
+    );
+    assert_rejected(
+        &["emit", "gpr", "--frobnicate", "--out", out_s],
+        &out,
+        &["--frobnicate"],
+    );
+    assert_rejected(
+        &["emit", "gpr", "--banks", "four", "--out", out_s],
+        &out,
+        &["--banks", "four"],
+    );
+    assert_rejected(
+        &["emit", "gpr", "--clock-mhz", "0", "--out", out_s],
+        &out,
+        &["--clock-mhz", "0"],
+    );
+    assert_rejected(
+        &["emit", "gpr", "--top", "9lives", "--out", out_s],
+        &out,
+        &["--top", "9lives", "identifier"],
+    );
+    let config = tmp.path().join("bad.json");
+    std::fs::write(&config, "{\"banks\": 4,").unwrap();
+    assert_rejected(
+        &[
+            "emit",
+            "gpr",
+            "--config",
+            config.to_str().unwrap(),
+            "--out",
+            out_s,
+        ],
+        &out,
+        &["--config", "bad.json"],
+    );
+    std::fs::write(&config, "{\"bankz\": 4}").unwrap();
+    assert_rejected(
+        &[
+            "emit",
+            "gpr",
+            "--config",
+            config.to_str().unwrap(),
+            "--out",
+            out_s,
+        ],
+        &out,
+        &["--config", "bankz"],
+    );
+    std::fs::write(&config, "{\"banks\": 5}").unwrap();
+    assert_rejected(
+        &[
+            "emit",
+            "gpr",
+            "--config",
+            config.to_str().unwrap(),
+            "--out",
+            out_s,
+        ],
+        &out,
+        &["--banks", "5"],
+    );
+    assert_rejected(
+        &["sim", "gpr", "--load", "101", "--cycles", "10"],
+        &out,
+        &["--load", "101", "0..=100"],
+    );
+}
+
+#[test]
+fn a_failed_emit_leaves_an_existing_directory_untouched() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("design");
+    std::fs::create_dir(&dir).unwrap();
+    std::fs::write(dir.join("keep.txt"), "mine").unwrap();
+    let out = grfgen(&[
+        "emit",
+        "gpr",
+        "--banks",
+        "6",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let entries: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert_eq!(entries.len(), 1);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("keep.txt")).unwrap(),
+        "mine"
+    );
+    // No staging directory is left beside it either.
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn emit_writes_verilog_waivers_constraints_and_manifest() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("gpr");
+    let out = grfgen(&[
+        "emit",
+        "gpr",
+        "--banks",
+        "8",
+        "--lanes",
+        "2",
+        "--clock-mhz",
+        "250",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    let top = manifest["top"].as_str().unwrap();
+    assert_eq!(top, "gpr_b8_r256_l2_e32_rp4_wp2");
+    assert_eq!(manifest["parameters"]["banks"], 8);
+    assert_eq!(manifest["parameters"]["lanes"], 2);
+    assert_eq!(manifest["derived"]["rows"], 32);
+    assert_eq!(manifest["clock"]["period_ns"], 4.0);
+    let ports = manifest["ports"].as_array().unwrap();
+    let port = |name: &str| ports.iter().find(|p| p["name"] == name).unwrap().clone();
+    assert_eq!(port("read_reg$0")["width"], 8);
+    assert_eq!(port("read_reg$0")["direction"], "input");
+    assert_eq!(port("read_data$7")["direction"], "output");
+    for file in manifest["files"].as_object().unwrap().values() {
+        assert!(dir.join(file.as_str().unwrap()).exists(), "{file}");
+    }
+    let verilog = std::fs::read_to_string(dir.join(format!("{top}.v"))).unwrap();
+    assert!(verilog.contains(&format!("module {top}(")));
+    for ext in ["xdc", "sdc"] {
+        let text = std::fs::read_to_string(dir.join(format!("{top}.{ext}"))).unwrap();
+        assert!(text.contains("create_clock -name clock -period 4.000 [get_ports {clock}]"));
+        assert!(text.contains("set_input_delay"), "{ext}");
+        assert!(text.contains("set_output_delay"), "{ext}");
+        assert!(text.contains("read_valid$0"), "{ext}");
+        assert!(
+            text.contains("1.000"),
+            "{ext}: a quarter period of I/O delay"
+        );
+    }
+}
+
+#[test]
+fn flags_override_the_config_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = tmp.path().join("gpr.json");
+    std::fs::write(&config, r#"{"banks": 2, "lanes": 8, "read_ports": 1}"#).unwrap();
+    let dir = tmp.path().join("out");
+    let out = grfgen(&[
+        "emit",
+        "gpr",
+        "--config",
+        config.to_str().unwrap(),
+        "--lanes",
+        "3",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["parameters"]["banks"], 2);
+    assert_eq!(manifest["parameters"]["lanes"], 3);
+    assert_eq!(manifest["parameters"]["read_ports"], 1);
+    assert_eq!(manifest["parameters"]["write_ports"], 2);
+}
+
+#[test]
+fn sim_json_reports_the_contract_fields_and_replays_by_seed() {
+    let run = || {
+        let out = grfgen(&[
+            "sim",
+            "gpr",
+            "--banks",
+            "2",
+            "--registers",
+            "32",
+            "--cycles",
+            "3000",
+            "--seed",
+            "11",
+            "--json",
+        ]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let a = run();
+    for field in [
+        "cycles",
+        "seed",
+        "requests",
+        "grants",
+        "conflicts",
+        "mismatches",
+    ] {
+        assert!(a[field].is_u64(), "{field} missing in {a}");
+    }
+    assert_eq!(a["cycles"], 3000);
+    assert_eq!(a["seed"], 11);
+    assert_eq!(a["mismatches"], 0);
+    assert_eq!(a["rtl"], true);
+    let b = run();
+    assert_eq!(a["requests"], b["requests"]);
+    assert_eq!(a["conflicts"], b["conflicts"]);
+}
+
+#[test]
+fn sim_prints_its_seed_when_none_is_given() {
+    let out = grfgen(&["sim", "gpr", "--cycles", "100", "--no-rtl"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("seed ") && text.contains("replay with --seed"),
+        "{text}"
+    );
+}
+
+#[test]
+fn blocks_lists_the_gpr_with_ranges_and_defaults() {
+    let out = grfgen(&["blocks", "--json"]);
+    assert!(out.status.success());
+    let blocks: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let gpr = blocks
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["name"] == "gpr")
+        .unwrap();
+    let banks = gpr["params"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["flag"] == "--banks")
+        .unwrap();
+    assert_eq!(banks["default"], "4");
+    assert!(banks["allowed"].as_str().unwrap().contains("16"));
+    let text = grfgen(&["blocks"]);
+    assert!(String::from_utf8_lossy(&text.stdout).contains("--write-ports"));
+}

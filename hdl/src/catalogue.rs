@@ -1,0 +1,125 @@
+//! The block catalogue: every block, its parameters, their ranges and defaults.
+
+use serde::Serialize;
+
+use crate::params::GprParams;
+
+/// One parameter of a block.
+#[derive(Clone, Debug, Serialize)]
+pub struct ParamInfo {
+    /// Command-line flag, e.g. `--banks`.
+    pub flag: &'static str,
+    /// Default value.
+    pub default: String,
+    /// Allowed values, in words.
+    pub allowed: String,
+    /// What it sets, with its unit.
+    pub meaning: &'static str,
+}
+
+/// One block of the catalogue.
+#[derive(Clone, Debug, Serialize)]
+pub struct BlockInfo {
+    /// Name used on the command line (`grfgen emit <name>`), or the component's name.
+    pub name: &'static str,
+    /// One-line description.
+    pub title: &'static str,
+    /// The specification section it implements.
+    pub spec: &'static str,
+    /// Whether `grfgen emit`/`sim` take it as a top level; components are emitted inside one.
+    pub top_level: bool,
+    /// Its parameters.
+    pub params: Vec<ParamInfo>,
+}
+
+fn param(flag: &'static str, default: usize, allowed: String, meaning: &'static str) -> ParamInfo {
+    ParamInfo {
+        flag,
+        default: default.to_string(),
+        allowed,
+        meaning,
+    }
+}
+
+/// Every block, top levels first.
+pub fn catalogue() -> Vec<BlockInfo> {
+    let gpr = GprParams::default();
+    let range = |(low, high): (usize, usize)| format!("{low}..={high}");
+    let set = |values: &[usize]| {
+        values
+            .iter()
+            .map(|v| v.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    vec![
+        BlockInfo {
+            name: "gpr",
+            title: "Banked GPR: 1W1R SRAM banks joined by a write and a read crossbar",
+            spec: "S1",
+            top_level: true,
+            params: vec![
+                param("--banks", gpr.banks, set(GprParams::BANKS), "1W1R banks"),
+                param(
+                    "--registers",
+                    gpr.registers,
+                    format!(
+                        "banks x rows, rows a power of two in {}",
+                        range(GprParams::ROWS)
+                    ),
+                    "registers; register n is in bank n mod banks, row n div banks",
+                ),
+                param(
+                    "--lanes",
+                    gpr.lanes,
+                    range(GprParams::LANES),
+                    "lanes per register entry",
+                ),
+                param(
+                    "--element-bits",
+                    gpr.element_bits,
+                    set(GprParams::ELEMENT_BITS),
+                    "bits per lane",
+                ),
+                param(
+                    "--read-ports",
+                    gpr.read_ports,
+                    range(GprParams::READ_PORTS),
+                    "readers per cycle",
+                ),
+                param(
+                    "--write-ports",
+                    gpr.write_ports,
+                    range(GprParams::WRITE_PORTS),
+                    "writers per cycle",
+                ),
+            ],
+        },
+        BlockInfo {
+            name: "sram-bank",
+            title: "1W1R SRAM bank, 1-cycle synchronous read, read/write collision undefined",
+            spec: "S1",
+            top_level: false,
+            params: vec![
+                param(
+                    "entry width",
+                    32,
+                    "8, 16, 32 or 64 bits (one lane)".into(),
+                    "bits",
+                ),
+                param("depth", 64, "4..=1024 rows, a power of two".into(), "rows"),
+            ],
+        },
+        BlockInfo {
+            name: "crossbar",
+            title: "I x O crossbar with a one-hot source select per output (broadcast allowed)",
+            spec: "S1, S2",
+            top_level: false,
+            params: vec![
+                param("inputs", 4, "1 or more".into(), "sources"),
+                param("outputs", 4, "1 or more".into(), "destinations"),
+                param("lanes", 4, "1 or more".into(), "elements moved per source"),
+            ],
+        },
+    ]
+}

@@ -1,0 +1,72 @@
+//! Emission of the banked GPR: ports, widths, module structure, for configurations across the
+//! whole width dispatch table.
+
+use grfgen_hdl::emit::PortDirection;
+use grfgen_hdl::gpr::emit_gpr;
+use grfgen_hdl::params::GprParams;
+
+fn params(banks: usize, rows: usize, lanes: usize, bits: usize, rp: usize, wp: usize) -> GprParams {
+    GprParams {
+        banks,
+        registers: banks * rows,
+        lanes,
+        element_bits: bits,
+        read_ports: rp,
+        write_ports: wp,
+    }
+}
+
+#[test]
+fn default_gpr_has_the_documented_ports() {
+    let p = GprParams::default();
+    let e = emit_gpr(&p, "gpr_top").unwrap();
+    assert_eq!(e.top, "gpr_top");
+    let find = |name: &str| e.ports.iter().find(|q| q.name == name).unwrap();
+    assert_eq!(find("clock").direction, PortDirection::Input);
+    assert_eq!(find("read_reg$3").width, 8);
+    assert_eq!(find("read_data$15").width, 32);
+    assert_eq!(find("read_data$15").direction, PortDirection::Output);
+    assert_eq!(find("write_data$7").width, 32);
+    assert_eq!(find("write_grant$1").direction, PortDirection::Output);
+    // 1 clock + 4 x (valid, reg, grant) + 16 read lanes + 2 x (valid, reg, grant) + 8 write lanes
+    assert_eq!(e.ports.len(), 1 + 12 + 16 + 6 + 8);
+    assert!(e.verilog.contains("module gpr_top("));
+    // One SRAM module per bank and lane, each with a memory of 64 rows.
+    assert_eq!(e.verilog.matches("reg [31:0] mem [0:63];").count(), 16);
+}
+
+#[test]
+fn every_element_width_and_extreme_shapes_emit() {
+    for (b, rows, l, bits, rp, wp) in [
+        (1, 4, 1, 8, 1, 1),
+        (16, 1024, 1, 64, 8, 4),
+        (2, 16, 3, 16, 1, 1),
+        (8, 32, 8, 16, 4, 2),
+        (4, 64, 64, 8, 2, 1),
+        (16, 4, 2, 32, 8, 4),
+    ] {
+        let p = params(b, rows, l, bits, rp, wp);
+        let e = emit_gpr(&p, &p.module_name()).unwrap();
+        let find = |name: &str| e.ports.iter().find(|q| q.name == name).unwrap();
+        assert_eq!(find("read_reg$0").width, p.register_bits(), "{p:?}");
+        assert_eq!(find("write_data$0").width, bits, "{p:?}");
+        assert_eq!(
+            e.ports.len(),
+            1 + 3 * rp + rp * l + 3 * wp + wp * l,
+            "{p:?}"
+        );
+        let depth = format!("mem [0:{}];", rows - 1);
+        assert_eq!(e.verilog.matches(&depth).count(), b * l, "{p:?}");
+    }
+}
+
+#[test]
+fn invalid_parameters_are_errors_not_panics() {
+    let bad = params(3, 64, 4, 32, 4, 2);
+    assert_eq!(emit_gpr(&bad, "x").unwrap_err().param, "banks");
+    let bad = GprParams {
+        element_bits: 12,
+        ..GprParams::default()
+    };
+    assert_eq!(emit_gpr(&bad, "x").unwrap_err().param, "element_bits");
+}

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Makes sure the system tools grfgen runs are installed: Verilator (5.x), Yosys, a C++
+# compiler, make and zlib (for FST waveforms). Installs the missing ones with apt when it can
+# (as root, or with password-less sudo); otherwise prints the exact command and fails.
+set -euo pipefail
+
+missing=()
+command -v verilator >/dev/null 2>&1 || missing+=(verilator)
+command -v yosys >/dev/null 2>&1 || missing+=(yosys)
+command -v g++ >/dev/null 2>&1 || missing+=(g++)
+command -v make >/dev/null 2>&1 || missing+=(make)
+[ -e /usr/include/zlib.h ] || missing+=(zlib1g-dev)
+
+if [ ${#missing[@]} -gt 0 ]; then
+  packages="${missing[*]}"
+  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then
+    echo "installing: $packages" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $packages >/dev/null
+  elif command -v apt-get >/dev/null 2>&1 && command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+    echo "installing: $packages" >&2
+    sudo DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $packages >/dev/null
+  else
+    echo "grfgen needs: $packages" >&2
+    echo "install them with: sudo apt-get install -y $packages" >&2
+    exit 1
+  fi
+fi
+
+major=$(verilator --version | sed -n 's/^Verilator \([0-9]*\)\..*/\1/p')
+if [ -z "$major" ] || [ "$major" -lt 5 ]; then
+  echo "grfgen needs Verilator 5.x; found: $(verilator --version)" >&2
+  echo "Debian 12 and Ubuntu 24.04 ship it (sudo apt-get install -y verilator); elsewhere build it:" >&2
+  echo "https://verilator.org/guide/latest/install.html" >&2
+  exit 1
+fi
+
+if ! command -v cargo >/dev/null 2>&1; then
+  echo "cargo not found; install Rust with: curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh" >&2
+  exit 1
+fi
