@@ -1,35 +1,47 @@
-//! A generic crossbar with a one-hot source select per output.
+//! A generic crossbar with a one-hot source select per output, optionally several side by side.
 
 use rust_hdl::prelude::*;
 
-/// An `inputs` x `outputs` crossbar moving entries of `lanes` elements of `E` bits.
+use crate::signals;
+
+/// `groups` independent `inputs` x `outputs` crossbars side by side, each moving entries of
+/// `lanes` elements of `E` bits (the GPR uses one group; the shift-and-fill router uses one
+/// group per quad).
 ///
-/// Output `o` copies input `i` when `select[o * inputs + i]` is high. Selects are one-hot per
-/// output; an output with no select bit high is zero. Several outputs may select the same input
-/// (broadcast). Purely combinational. Sizes are chosen at run time by [`Crossbar::new`].
+/// Output `o` of group `g` copies input `i` of the same group when
+/// `select[(g * outputs + o) * inputs + i]` is high. Selects are one-hot per output; an output
+/// with no select bit high is zero. Several outputs may select the same input (broadcast).
+/// Purely combinational. Sizes are chosen at run time.
 #[derive(LogicBlock)]
 pub struct Crossbar<const E: usize> {
-    /// Input entries, input-major: element `i * lanes + l` is lane `l` of input `i`.
+    /// Input entries: element `(g * inputs + i) * lanes + l` is lane `l` of input `i` of group `g`.
     pub inputs: Vec<Signal<In, Bits<E>>>,
-    /// One-hot source selects, output-major: bit `o * inputs + i` routes input `i` to output `o`.
+    /// One-hot source selects: bit `(g * outputs + o) * inputs + i` routes input `i` to output `o`.
     pub select: Vec<Signal<In, Bit>>,
-    /// Output entries, output-major: element `o * lanes + l` is lane `l` of output `o`.
+    /// Output entries: element `(g * outputs + o) * lanes + l` is lane `l` of output `o`.
     pub outputs: Vec<Signal<Out, Bits<E>>>,
     /// Zero of width `E`: the value of an output with no source.
     zero: Constant<Bits<E>>,
+    _groups: usize,
     _inputs: usize,
     _outputs: usize,
     _lanes: usize,
 }
 
 impl<const E: usize> Crossbar<E> {
-    /// A crossbar with `inputs` sources and `outputs` destinations of `lanes` elements each.
+    /// One crossbar with `inputs` sources and `outputs` destinations of `lanes` elements each.
     pub fn new(inputs: usize, outputs: usize, lanes: usize) -> Self {
+        Self::grouped(1, inputs, outputs, lanes)
+    }
+
+    /// `groups` independent crossbars of `inputs` x `outputs`, `lanes` elements per entry.
+    pub fn grouped(groups: usize, inputs: usize, outputs: usize, lanes: usize) -> Self {
         Self {
-            inputs: (0..inputs * lanes).map(|_| Default::default()).collect(),
-            select: (0..outputs * inputs).map(|_| Default::default()).collect(),
-            outputs: (0..outputs * lanes).map(|_| Default::default()).collect(),
+            inputs: signals(groups * inputs * lanes),
+            select: signals(groups * outputs * inputs),
+            outputs: signals(groups * outputs * lanes),
             zero: Constant::new(Bits::default()),
+            _groups: groups,
             _inputs: inputs,
             _outputs: outputs,
             _lanes: lanes,
@@ -38,18 +50,23 @@ impl<const E: usize> Crossbar<E> {
 }
 
 impl<const E: usize> Logic for Crossbar<E> {
-    // The single-pass loops over `ni` and `nl` bind the run-time sizes to loop variables:
+    // The single-pass loops over `ni`, `no` and `nl` bind the run-time sizes to loop variables:
     // rust-hdl evaluates index arithmetic with loop variables only (see docs/rust-hdl.md).
     #[hdl_gen]
     fn update(&mut self) {
         for ni in self._inputs..(self._inputs + 1) {
-            for nl in self._lanes..(self._lanes + 1) {
-                for o in 0..self._outputs {
-                    for l in 0..self._lanes {
-                        self.outputs[o * nl + l].next = self.zero.val();
-                        for i in 0..self._inputs {
-                            if self.select[o * ni + i].val() {
-                                self.outputs[o * nl + l].next = self.inputs[i * nl + l].val();
+            for no in self._outputs..(self._outputs + 1) {
+                for nl in self._lanes..(self._lanes + 1) {
+                    for g in 0..self._groups {
+                        for o in 0..self._outputs {
+                            for l in 0..self._lanes {
+                                self.outputs[(g * no + o) * nl + l].next = self.zero.val();
+                                for i in 0..self._inputs {
+                                    if self.select[(g * no + o) * ni + i].val() {
+                                        self.outputs[(g * no + o) * nl + l].next =
+                                            self.inputs[(g * ni + i) * nl + l].val();
+                                    }
+                                }
                             }
                         }
                     }

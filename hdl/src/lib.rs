@@ -7,4 +7,12 @@ pub mod emit;
 pub mod gpr;
 pub mod params;
 pub mod regs;
+pub mod route;
 pub mod sram;
+
+use rust_hdl::prelude::{Direction, Signal, Synth};
+
+/// `count` fresh signals: the ports or locals of a run-time-sized vector.
+pub(crate) fn signals<D: Direction, T: Synth>(count: usize) -> Vec<Signal<D, T>> {
+    (0..count).map(|_| Signal::default()).collect()
+}

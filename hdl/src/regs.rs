@@ -2,6 +2,8 @@
 
 use rust_hdl::prelude::*;
 
+use crate::signals;
+
 /// `count` D flip-flops of type `T` on one clock, emitted as a single module (rust-hdl's `DFF`
 /// makes one module per flip-flop). Power-up value zero; no reset.
 #[derive(LogicBlock, Default)]
@@ -19,8 +21,8 @@ impl<T: Synth> Registers<T> {
     pub fn new(count: usize) -> Self {
         Self {
             clock: Signal::default(),
-            d: (0..count).map(|_| Signal::default()).collect(),
-            q: (0..count).map(|_| Signal::default()).collect(),
+            d: signals(count),
+            q: signals(count),
         }
     }
 }

@@ -4,4 +4,5 @@
 pub mod check;
 pub mod gpr;
 pub mod rng;
+pub mod route;
 pub mod verilator;

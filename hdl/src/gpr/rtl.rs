@@ -2,6 +2,8 @@
 
 use rust_hdl::prelude::*;
 
+use crate::signals;
+
 use crate::crossbar::Crossbar;
 use crate::params::GprParams;
 use crate::regs::Registers;
@@ -86,10 +88,6 @@ pub struct BankedGpr<const E: usize, const A: usize, const RI: usize> {
     _lanes: usize,
     _read_ports: usize,
     _write_ports: usize,
-}
-
-fn signals<D: Direction, T: Synth>(count: usize) -> Vec<Signal<D, T>> {
-    (0..count).map(|_| Signal::default()).collect()
 }
 
 impl<const E: usize, const A: usize, const RI: usize> BankedGpr<E, A, RI> {

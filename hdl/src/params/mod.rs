@@ -2,8 +2,10 @@
 //! models (the only thing the two sides share).
 
 mod gpr;
+mod route;
 
 pub use gpr::GprParams;
+pub use route::{FillCode, RouteOpCode, RouteParams};
 
 use std::fmt;
 

@@ -1,0 +1,225 @@
+//! The document's 2-D window example (Figs. 3a-3b): a 3x3 convolution of an 8-row x 16-column
+//! tile held by a 32-lane group in four registers, built only from shift-and-fill operations
+//! and per-lane arithmetic.
+//!
+//! Register `r1`..`r4` holds columns `4(r-1)..4(r-1)+3` of the tile, lane = row * 4 + column
+//! within the register (row pitch 4). For each output register and each of the nine
+//! neighbours `(dy, dx)`:
+//! - a horizontal neighbour comes from `shff.left.mod4 h, r, r_next, #1` (dx = +1) or
+//!   `shff.right.mod4 h, r, r_prev, #1` (dx = -1): within each row of 4 lanes, the missing
+//!   column comes from the next (previous) register, as in Fig. 3a;
+//! - a vertical neighbour comes from a plain shift by the row pitch, `shff.left v, h, 0, #4`
+//!   (dy = +1) or `shff.right v, h, 0, #4` (dy = -1), as in Fig. 3b;
+//! - `acc += weight * v` per lane.
+//!
+//! Outside the tile the shifts fill zero; only the interior (rows 1..=6, columns 1..=14) has all
+//! nine neighbours and is compared with a direct computation.
+
+use super::model::{apply, element_mask, Direction, Fill, LaneOp, Pass};
+use super::rtl::RouterRtl;
+
+/// Tile rows.
+pub const ROWS: usize = 8;
+/// Tile columns.
+pub const COLUMNS: usize = 16;
+/// Lanes of the SIMD group.
+pub const LANES: usize = 32;
+/// Columns per register (the row pitch in lanes).
+pub const PITCH: usize = 4;
+
+/// Executes one lane operation: the golden model or the RTL router.
+pub trait LaneRouter {
+    /// `op` applied to `rs` and `rf`.
+    fn route(&mut self, op: &LaneOp, rs: &[u64], rf: &[u64]) -> Vec<u64>;
+}
+
+/// The golden model as a [`LaneRouter`].
+pub struct GoldenRouter {
+    /// Element width in bits.
+    pub element_bits: usize,
+}
+
+impl LaneRouter for GoldenRouter {
+    fn route(&mut self, op: &LaneOp, rs: &[u64], rf: &[u64]) -> Vec<u64> {
+        apply(op, rs, rf, self.element_bits)
+    }
+}
+
+impl LaneRouter for RouterRtl {
+    fn route(&mut self, op: &LaneOp, rs: &[u64], rf: &[u64]) -> Vec<u64> {
+        self.cycle(true, &Pass::Lane(op.clone()), rs, rf);
+        self.lanes()
+    }
+}
+
+/// The tile's four registers (`r1`..`r4`), 32 lanes each.
+pub fn registers(tile: &[Vec<u64>]) -> Vec<Vec<u64>> {
+    (0..COLUMNS / PITCH)
+        .map(|r| {
+            (0..LANES)
+                .map(|lane| tile[lane / PITCH][r * PITCH + lane % PITCH])
+                .collect()
+        })
+        .collect()
+}
+
+/// A filtered tile: `Some` on the interior, `None` on the border.
+pub type Filtered = Vec<Vec<Option<u64>>>;
+
+/// The result of [`convolve`]: the filtered tile and the operations, in order.
+pub struct WindowRun {
+    /// The filtered tile.
+    pub output: Filtered,
+    /// Every operation, in the document's syntax (`shff...`) or as per-lane arithmetic.
+    pub steps: Vec<String>,
+    /// Router passes used.
+    pub passes: usize,
+}
+
+fn shift(direction: Direction, m: usize, amount: usize, fill: Fill) -> LaneOp {
+    LaneOp::Shff {
+        direction,
+        m,
+        amount,
+        fill,
+    }
+}
+
+/// Convolves `tile` (8 x 16) with `weights` (row-major 3x3, `weights[(dy+1)*3 + dx+1]`) using
+/// `router` for every data movement. Arithmetic wraps at `element_bits`.
+pub fn convolve(
+    tile: &[Vec<u64>],
+    weights: &[i64; 9],
+    router: &mut dyn LaneRouter,
+    element_bits: usize,
+) -> WindowRun {
+    let mask = element_mask(element_bits);
+    let regs = registers(tile);
+    let zero = vec![0; LANES];
+    let mut steps = Vec::new();
+    let mut passes = 0;
+    let mut output = vec![vec![None; COLUMNS]; ROWS];
+    for (k, reg) in regs.iter().enumerate() {
+        let mut acc = vec![0u64; LANES];
+        for dx in -1i64..=1 {
+            let horizontal = match dx {
+                0 => reg.clone(),
+                _ => {
+                    let (direction, neighbour) = if dx > 0 {
+                        (Direction::Left, k + 1)
+                    } else {
+                        (Direction::Right, k.wrapping_sub(1))
+                    };
+                    let (fill, rf, fill_name) = match regs.get(neighbour) {
+                        Some(r) => (Fill::Register, r, format!("r{}", neighbour + 1)),
+                        None => (Fill::Zero, &zero, "#0".to_string()),
+                    };
+                    steps.push(format!(
+                        "shff.{}.mod4 h, r{}, {fill_name}, #1",
+                        name(direction),
+                        k + 1
+                    ));
+                    passes += 1;
+                    router.route(&shift(direction, PITCH, 1, fill), reg, rf)
+                }
+            };
+            for dy in -1i64..=1 {
+                let vertical = match dy {
+                    0 => horizontal.clone(),
+                    _ => {
+                        let direction = if dy > 0 {
+                            Direction::Left
+                        } else {
+                            Direction::Right
+                        };
+                        steps.push(format!("shff.{} v, h, #0, #{PITCH}", name(direction)));
+                        passes += 1;
+                        router.route(
+                            &shift(direction, LANES, PITCH, Fill::Zero),
+                            &horizontal,
+                            &zero,
+                        )
+                    }
+                };
+                let weight = weights[((dy + 1) * 3 + dx + 1) as usize] as u64;
+                let source = if dy == 0 { "h" } else { "v" };
+                steps.push(format!(
+                    "mad acc, {source}, #{}, acc   (dy {dy:+}, dx {dx:+})",
+                    weight as i64
+                ));
+                for (a, v) in acc.iter_mut().zip(&vertical) {
+                    *a = a.wrapping_add(v.wrapping_mul(weight)) & mask;
+                }
+            }
+        }
+        for (lane, &value) in acc.iter().enumerate() {
+            let (row, column) = (lane / PITCH, k * PITCH + lane % PITCH);
+            if interior(row, column) {
+                output[row][column] = Some(value);
+            }
+        }
+    }
+    WindowRun {
+        output,
+        steps,
+        passes,
+    }
+}
+
+fn name(direction: Direction) -> &'static str {
+    match direction {
+        Direction::Left => "left",
+        Direction::Right => "right",
+    }
+}
+
+fn interior(row: usize, column: usize) -> bool {
+    (1..ROWS - 1).contains(&row) && (1..COLUMNS - 1).contains(&column)
+}
+
+/// The same convolution computed directly on the image.
+pub fn convolve_direct(tile: &[Vec<u64>], weights: &[i64; 9], element_bits: usize) -> Filtered {
+    let mask = element_mask(element_bits);
+    (0..ROWS)
+        .map(|row| {
+            (0..COLUMNS)
+                .map(|column| {
+                    interior(row, column).then(|| {
+                        let mut sum = 0u64;
+                        for dy in 0..3 {
+                            for dx in 0..3 {
+                                let pixel = tile[row + dy - 1][column + dx - 1];
+                                sum = sum
+                                    .wrapping_add(pixel.wrapping_mul(weights[dy * 3 + dx] as u64));
+                            }
+                        }
+                        sum & mask
+                    })
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    #[test]
+    fn shift_and_fill_convolution_equals_the_direct_one() {
+        let mut rng = Rng::new(5);
+        for weights in [
+            [1; 9],
+            [1, 2, 1, 2, 4, 2, 1, 2, 1],
+            [0, -1, 0, -1, 4, -1, 0, -1, 0],
+        ] {
+            let tile: Vec<Vec<u64>> = (0..ROWS)
+                .map(|_| (0..COLUMNS).map(|_| rng.below(256) as u64).collect())
+                .collect();
+            let run = convolve(&tile, &weights, &mut GoldenRouter { element_bits: 32 }, 32);
+            assert_eq!(run.output, convolve_direct(&tile, &weights, 32));
+            assert_eq!(run.passes, 32);
+        }
+    }
+}

@@ -1,0 +1,153 @@
+//! The emitted shift-and-fill router in Verilator against the golden model.
+//! Needs `verilator` and `g++` (the Makefile and .ci/run install them).
+
+use grfgen_hdl::params::RouteParams;
+use grfgen_sim::rng::Rng;
+use grfgen_sim::route::window::{convolve, convolve_direct, COLUMNS, ROWS};
+use grfgen_sim::route::{apply, plan, run, Direction, Fill, LaneOp, Pass, RouterRtl};
+use grfgen_sim::verilator::BuildOptions;
+
+fn router(lanes: usize, crossbar: usize, bits: usize, registered: bool) -> (RouteParams, RouterRtl) {
+    let params = RouteParams {
+        lanes,
+        crossbar,
+        element_bits: bits,
+        registered,
+    };
+    let rtl = RouterRtl::build(&params, &BuildOptions::default(), None)
+        .expect("Verilator builds the emitted router");
+    (params, rtl)
+}
+
+fn letters(text: &str) -> Vec<u64> {
+    text.bytes().map(u64::from).collect()
+}
+
+fn shff(direction: Direction, m: usize, amount: usize) -> LaneOp {
+    LaneOp::Shff {
+        direction,
+        m,
+        amount,
+        fill: Fill::Register,
+    }
+}
+
+#[test]
+fn the_documents_five_examples_through_the_rtl() {
+    let (_, mut rtl) = router(8, 4, 8, true);
+    let (r0, r1) = (letters("abcdefgh"), letters("ijklmnop"));
+    for (op, expected) in [
+        (shff(Direction::Left, 8, 1), "bcdefghi"),
+        (shff(Direction::Left, 8, 3), "defghijk"),
+        (shff(Direction::Right, 8, 2), "opabcdef"),
+        (shff(Direction::Left, 2, 1), "bidkfmho"),
+        (shff(Direction::Left, 4, 2), "cdijghmn"),
+    ] {
+        rtl.cycle(true, &Pass::Lane(op.clone()), &r0, &r1);
+        let got: String = rtl.lanes().iter().map(|&v| v as u8 as char).collect();
+        assert_eq!(got, expected, "{op:?}");
+        assert_eq!(apply(&op, &r0, &r1, 8), letters(expected));
+    }
+}
+
+/// Every one-pass operation, at every subset size, with every amount up to past the clamp,
+/// matches the formula, at every group size.
+#[test]
+fn every_one_pass_op_at_every_size_matches_the_formula() {
+    for (lanes, crossbar) in [(4, 4), (8, 4), (16, 4), (32, 4), (64, 4), (16, 2), (32, 8)] {
+        let (params, mut rtl) = router(lanes, crossbar, 16, true);
+        let mut rng = Rng::new(lanes as u64);
+        let mut checked = 0;
+        let mut m = 2;
+        while m <= lanes {
+            for amount in 0..=m + 1 {
+                let ops = [
+                    shff(Direction::Left, m, amount),
+                    shff(Direction::Right, m, amount),
+                    LaneOp::Shff {
+                        direction: Direction::Left,
+                        m,
+                        amount,
+                        fill: [Fill::Zero, Fill::One, Fill::Ones][amount % 3],
+                    },
+                    LaneOp::Rotate {
+                        direction: Direction::Left,
+                        m,
+                        amount,
+                    },
+                    LaneOp::Rotate {
+                        direction: Direction::Right,
+                        m,
+                        amount,
+                    },
+                    LaneOp::Broadcast { m, lane: amount % m },
+                    LaneOp::Butterfly { m, mask: amount % m },
+                ];
+                for op in ops {
+                    let rs: Vec<u64> = (0..lanes).map(|_| rng.below(65536) as u64).collect();
+                    let rf: Vec<u64> = (0..lanes).map(|_| rng.below(65536) as u64).collect();
+                    rtl.cycle(true, &Pass::Lane(op.clone()), &rs, &rf);
+                    assert_eq!(rtl.lanes(), apply(&op, &rs, &rf, params.element_bits), "{op:?}");
+                    checked += 1;
+                }
+            }
+            m *= 2;
+        }
+        assert!(checked > 50);
+    }
+}
+
+#[test]
+fn a_million_random_passes_across_8_32_and_64_lanes() {
+    for (lanes, passes) in [(8, 300_000), (32, 400_000), (64, 300_000)] {
+        let (params, mut rtl) = router(lanes, 4, 32, true);
+        let seed = 900 + lanes as u64;
+        let report = run(&params, &mut rtl, passes, seed, &mut |_| {});
+        assert_eq!(
+            report.mismatches, 0,
+            "{lanes} lanes, seed {seed}: {}",
+            report.first_mismatch.unwrap()
+        );
+        assert!(report.lane_passes > passes / 2 && report.shuffle_passes > passes / 8);
+    }
+}
+
+#[test]
+fn the_combinational_network_matches_too() {
+    let (params, mut rtl) = router(16, 4, 8, false);
+    let report = run(&params, &mut rtl, 50_000, 4, &mut |_| {});
+    assert_eq!(report.mismatches, 0, "{:?}", report.first_mismatch);
+}
+
+#[test]
+fn planned_shuffles_run_exactly_on_the_rtl() {
+    let (params, mut rtl) = router(32, 4, 32, true);
+    let mut rng = Rng::new(31);
+    let rs: Vec<u64> = (0..32).map(|v| 1000 + v).collect();
+    let mut most = 0;
+    for _ in 0..300 {
+        let map: Vec<usize> = (0..32).map(|_| rng.below(32)).collect();
+        let plan = plan(&params, &map).unwrap();
+        for pass in &plan.passes {
+            rtl.cycle(true, &Pass::Shuffle(pass.to_pass()), &rs, &rs);
+        }
+        let expected: Vec<u64> = map.iter().map(|&s| rs[s]).collect();
+        assert_eq!(rtl.lanes(), expected, "{map:?}");
+        assert!(plan.passes.len() <= 4);
+        most = most.max(plan.passes.len());
+    }
+    assert!(most > 1, "random mappings need more than one pass");
+}
+
+#[test]
+fn the_window_filter_through_the_rtl_equals_the_direct_computation() {
+    let (params, mut rtl) = router(32, 4, 32, true);
+    let mut rng = Rng::new(8);
+    let tile: Vec<Vec<u64>> = (0..ROWS)
+        .map(|_| (0..COLUMNS).map(|_| rng.below(1 << 12) as u64).collect())
+        .collect();
+    let weights = [1, 2, 1, 2, 4, 2, 1, 2, 1];
+    let run = convolve(&tile, &weights, &mut rtl, params.element_bits);
+    assert_eq!(run.output, convolve_direct(&tile, &weights, params.element_bits));
+    assert_eq!(run.passes, 32);
+}
