@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::config::GprArgs;
+use crate::config::{GprArgs, RouteArgs};
 
 /// grfgen: synthesizable register-file RTL for GPU shader cores, from rust-hdl to Verilog,
 /// co-simulated in Verilator against golden models.
@@ -43,7 +43,13 @@ pub enum Command {
         #[command(subcommand)]
         block: SweepBlock,
     },
-    /// Measure simulation speed
+    /// Run lane operations, shuffles and the 2-D window filter on the shift-and-fill router
+    Route {
+        /// What to run.
+        #[command(subcommand)]
+        command: RouteCommand,
+    },
+    /// Measure simulation speed (GPR) or planner pass counts and cell counts (router)
     Bench {
         /// The block.
         #[command(subcommand)]
@@ -86,17 +92,37 @@ pub enum EmitBlock {
         #[command(flatten)]
         output: OutputArgs,
     },
+    /// The SIMD shift-and-fill operand router
+    Route {
+        /// Parameters.
+        #[command(flatten)]
+        params: RouteArgs,
+        /// Emit the comparison design instead: one full N x N crossbar, combinational
+        #[arg(long)]
+        full_crossbar: bool,
+        /// Output.
+        #[command(flatten)]
+        output: OutputArgs,
+    },
 }
 
-/// Options of a co-simulation run.
+/// Length and seed of a random run.
 #[derive(Args, Debug, Clone)]
-pub struct RunArgs {
+pub struct CycleArgs {
     /// Cycles to simulate
     #[arg(long, value_name = "N", default_value_t = 100_000)]
     pub cycles: u64,
     /// Seed of the random stimulus and of Verilator's x randomisation [default: fresh, printed]
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
+}
+
+/// Options of a GPR co-simulation run.
+#[derive(Args, Debug, Clone)]
+pub struct RunArgs {
+    /// Length and seed.
+    #[command(flatten)]
+    pub cycles: CycleArgs,
     /// Percent of ports requesting in a cycle (0..=100)
     #[arg(long, value_name = "PCT", default_value_t = 75)]
     pub load: u32,
@@ -126,6 +152,18 @@ pub enum SimBlock {
         #[arg(long)]
         json: bool,
     },
+    /// The shift-and-fill router: random passes of every kind
+    Route {
+        /// Parameters.
+        #[command(flatten)]
+        params: RouteArgs,
+        /// Length and seed.
+        #[command(flatten)]
+        run: CycleArgs,
+        /// Print one JSON object instead of text
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Blocks `flow` knows.
@@ -145,6 +183,24 @@ pub enum FlowBlock {
         /// Run options.
         #[command(flatten)]
         run: RunArgs,
+        /// Print one JSON object instead of a table
+        #[arg(long)]
+        json: bool,
+    },
+    /// The shift-and-fill router
+    Route {
+        /// Parameters.
+        #[command(flatten)]
+        params: RouteArgs,
+        /// Directory for the emitted files
+        #[arg(long, value_name = "DIR", default_value = "out/route")]
+        out: PathBuf,
+        /// Clock frequency for the constraint files, in MHz
+        #[arg(long, value_name = "MHZ", default_value_t = 200.0)]
+        clock_mhz: f64,
+        /// Length and seed.
+        #[command(flatten)]
+        run: CycleArgs,
         /// Print one JSON object instead of a table
         #[arg(long)]
         json: bool,
@@ -208,6 +264,148 @@ pub enum BenchBlock {
         #[arg(long, value_name = "N", default_value_t = 2_000_000)]
         cycles: u64,
         /// Print one JSON object instead of text
+        #[arg(long)]
+        json: bool,
+    },
+    /// The router: planner passes over random and common mappings, and yosys cell counts
+    Route {
+        /// Random mappings per group size
+        #[arg(long, value_name = "N", default_value_t = 10_000)]
+        mappings: usize,
+        /// Also synthesize the two-stage and the full-crossbar networks for 16, 32, 64 lanes
+        #[arg(long)]
+        synth: bool,
+        /// Print one JSON object instead of text
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Lane operations `route eval` runs, in the document's spelling.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LaneOpName {
+    /// Shift towards lane 0, fill the top lanes of each subset.
+    #[value(name = "shff.left")]
+    ShffLeft,
+    /// Shift away from lane 0, fill the bottom lanes of each subset.
+    #[value(name = "shff.right")]
+    ShffRight,
+    /// Rotate towards lane 0 within each subset.
+    #[value(name = "rotate.left")]
+    RotateLeft,
+    /// Rotate away from lane 0 within each subset.
+    #[value(name = "rotate.right")]
+    RotateRight,
+    /// Every lane takes lane K of its subset.
+    #[value(name = "broadcast")]
+    Broadcast,
+    /// Lane t takes lane t xor X.
+    #[value(name = "butterfly")]
+    Butterfly,
+}
+
+/// Fill sources `route eval` accepts.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FillName {
+    /// The fill register `--rf`.
+    Rf,
+    /// The constant 0.
+    Zero,
+    /// The constant 1.
+    One,
+    /// All bits set.
+    Ones,
+}
+
+/// One lane operation as `route eval` takes it.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct LaneOpArgs {
+    /// The operation
+    #[arg(long, value_enum)]
+    pub op: LaneOpName,
+    /// Subset size m: a power of two from 2 to N [default: N]
+    #[arg(long = "mod", value_name = "M")]
+    pub m: Option<usize>,
+    /// Shift or rotate amount in lanes (shifts clamp at m)
+    #[arg(long, value_name = "S")]
+    pub amount: Option<usize>,
+    /// Lane of each subset to broadcast (0..m-1)
+    #[arg(long, value_name = "K")]
+    pub lane: Option<usize>,
+    /// Butterfly XOR mask (0..m-1)
+    #[arg(long, value_name = "X")]
+    pub mask: Option<usize>,
+    /// What fills vacated lanes of a shift
+    #[arg(long, value_enum, default_value = "rf")]
+    pub fill: FillName,
+}
+
+/// What `grfgen route` runs.
+#[derive(Subcommand, Debug)]
+pub enum RouteCommand {
+    /// One lane operation on given lane values (golden model, and the RTL with --rtl)
+    Eval {
+        /// Router parameters.
+        #[command(flatten)]
+        params: RouteArgs,
+        /// The operation.
+        #[command(flatten)]
+        op: LaneOpArgs,
+        /// The shifted register: N unsigned values, comma separated
+        #[arg(long, value_name = "LIST", value_delimiter = ',', required = true)]
+        rs: Vec<u64>,
+        /// The fill register: N unsigned values, comma separated [default: zeros]
+        #[arg(long, value_name = "LIST", value_delimiter = ',')]
+        rf: Vec<u64>,
+        /// Also run it on the Verilated router and fail if the two disagree
+        #[arg(long)]
+        rtl: bool,
+        /// Print JSON
+        #[arg(long)]
+        json: bool,
+    },
+    /// Any lane mapping, planned into router passes
+    Shuffle {
+        /// Router parameters.
+        #[command(flatten)]
+        params: RouteArgs,
+        /// Source lane of every lane: N values, comma separated
+        #[arg(long, value_name = "LIST", value_delimiter = ',', required = true)]
+        map: Vec<usize>,
+        /// The register to shuffle: N unsigned values, comma separated
+        #[arg(long, value_name = "LIST", value_delimiter = ',', required = true)]
+        rs: Vec<u64>,
+        /// Also run the plan on the Verilated router and fail if it disagrees
+        #[arg(long)]
+        rtl: bool,
+        /// Print JSON
+        #[arg(long)]
+        json: bool,
+    },
+    /// A 3x3 convolution of an 8 x 16 tile from shift-and-fill operations (32 lanes)
+    Window {
+        /// Crossbar size q of the router [default 4]
+        #[arg(long, value_name = "Q", default_value_t = 4)]
+        crossbar: usize,
+        /// Bits per lane: 8, 16, 32 or 64
+        #[arg(long, value_name = "N", default_value_t = 32)]
+        element_bits: usize,
+        /// The nine weights, row by row, comma separated [default: box filter]
+        #[arg(
+            long,
+            value_name = "LIST",
+            value_delimiter = ',',
+            allow_negative_numbers = true,
+            default_value = "1,1,1,1,1,1,1,1,1"
+        )]
+        weights: Vec<i64>,
+        /// Seed of the random tile [default: fresh, printed]
+        #[arg(long, value_name = "S")]
+        seed: Option<u64>,
+        /// Also run every operation on the Verilated router
+        #[arg(long)]
+        rtl: bool,
+        /// Print JSON
         #[arg(long)]
         json: bool,
     },

@@ -9,8 +9,8 @@ pub mod error;
 pub mod progress;
 pub mod tools;
 
-use cli::{BenchBlock, Cli, Command, EmitBlock, FlowBlock, SimBlock, SweepBlock};
-use commands::{blocks, gpr};
+use cli::{BenchBlock, Cli, Command, EmitBlock, FlowBlock, RouteCommand, SimBlock, SweepBlock};
+use commands::{blocks, gpr, route};
 use error::CliError;
 
 /// Runs a parsed command line; returns what to print.
@@ -18,6 +18,11 @@ pub fn execute(cli: &Cli) -> Result<String, CliError> {
     match &cli.command {
         Command::Emit { block } => match block {
             EmitBlock::Gpr { params, output } => gpr::emit(&params.resolve()?, output),
+            EmitBlock::Route {
+                params,
+                full_crossbar,
+                output,
+            } => route::emit(&params.resolve()?, *full_crossbar, output),
         },
         Command::Sim { block } => match block {
             SimBlock::Gpr {
@@ -27,6 +32,7 @@ pub fn execute(cli: &Cli) -> Result<String, CliError> {
                 no_rtl,
                 json,
             } => gpr::sim(&params.resolve()?, run, vcd.as_ref(), !no_rtl, *json),
+            SimBlock::Route { params, run, json } => route::sim(&params.resolve()?, run, *json),
         },
         Command::Flow { block } => match block {
             FlowBlock::Gpr {
@@ -36,6 +42,13 @@ pub fn execute(cli: &Cli) -> Result<String, CliError> {
                 run,
                 json,
             } => gpr::flow(&params.resolve()?, out, *clock_mhz, run, *json),
+            FlowBlock::Route {
+                params,
+                out,
+                clock_mhz,
+                run,
+                json,
+            } => route::flow(&params.resolve()?, out, *clock_mhz, run, *json),
         },
         Command::Sweep { block } => match block {
             SweepBlock::Gpr {
@@ -68,6 +81,40 @@ pub fn execute(cli: &Cli) -> Result<String, CliError> {
                 cycles,
                 json,
             } => gpr::bench(&params.resolve()?, *cycles, *json),
+            BenchBlock::Route {
+                mappings,
+                synth,
+                json,
+            } => route::bench(*mappings, *synth, *json),
+        },
+        Command::Route { command } => match command {
+            RouteCommand::Eval {
+                params,
+                op,
+                rs,
+                rf,
+                rtl,
+                json,
+            } => {
+                let params = params.resolve()?;
+                let op = route::lane_op(&params, op)?;
+                route::eval(&params, &op, rs, rf, *rtl, *json)
+            }
+            RouteCommand::Shuffle {
+                params,
+                map,
+                rs,
+                rtl,
+                json,
+            } => route::shuffle(&params.resolve()?, map, rs, *rtl, *json),
+            RouteCommand::Window {
+                crossbar,
+                element_bits,
+                weights,
+                seed,
+                rtl,
+                json,
+            } => route::window(*crossbar, *element_bits, weights, *seed, *rtl, *json),
         },
         Command::Blocks { json } => Ok(blocks::blocks(*json)),
     }

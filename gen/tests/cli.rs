@@ -294,3 +294,160 @@ fn blocks_lists_the_gpr_with_ranges_and_defaults() {
     let text = grfgen(&["blocks"]);
     assert!(String::from_utf8_lossy(&text.stdout).contains("--write-ports"));
 }
+
+#[test]
+fn route_eval_runs_the_documents_example_through_golden_model_and_rtl() {
+    // shff.left d, r0, r1, #3 with r0 = a..h, r1 = i..p gives d..k (letters as numbers).
+    let r0 = "97,98,99,100,101,102,103,104";
+    let r1 = "105,106,107,108,109,110,111,112";
+    let out = grfgen(&[
+        "route",
+        "eval",
+        "--lanes",
+        "8",
+        "--op",
+        "shff.left",
+        "--amount",
+        "3",
+        "--rs",
+        r0,
+        "--rf",
+        r1,
+        "--rtl",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        v["result"],
+        serde_json::json!([100, 101, 102, 103, 104, 105, 106, 107])
+    );
+    assert_eq!(v["passes"], 1);
+    assert_eq!(v["rtl_checked"], true);
+}
+
+#[test]
+fn route_shuffle_reports_its_plan() {
+    let out = grfgen(&[
+        "route",
+        "shuffle",
+        "--lanes",
+        "8",
+        "--map",
+        "0,0,0,0,5,1,2,3",
+        "--rs",
+        "10,11,12,13,14,15,16,17",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        v["result"],
+        serde_json::json!([10, 10, 10, 10, 15, 11, 12, 13])
+    );
+    assert_eq!(v["passes"], 2);
+    assert_eq!(v["plan"].as_array().unwrap().len(), 2);
+    assert_eq!(v["rtl_checked"], false);
+}
+
+#[test]
+fn route_bad_input_is_one_line_exit_2() {
+    let none = Path::new("/nonexistent/never-written");
+    let rs8 = "1,2,3,4,5,6,7,8";
+    for (args, expected) in [
+        (
+            vec![
+                "route",
+                "eval",
+                "--lanes",
+                "8",
+                "--op",
+                "butterfly",
+                "--mod",
+                "3",
+                "--mask",
+                "1",
+                "--rs",
+                rs8,
+            ],
+            vec!["--mod", "3", "power of two"],
+        ),
+        (
+            vec![
+                "route",
+                "eval",
+                "--lanes",
+                "8",
+                "--op",
+                "broadcast",
+                "--mod",
+                "4",
+                "--lane",
+                "4",
+                "--rs",
+                rs8,
+            ],
+            vec!["--lane", "4", "0..=3"],
+        ),
+        (
+            vec![
+                "route",
+                "eval",
+                "--lanes",
+                "8",
+                "--op",
+                "rotate.left",
+                "--amount",
+                "1",
+                "--rs",
+                "1,2",
+            ],
+            vec!["--rs", "2 values", "exactly 8"],
+        ),
+        (
+            vec![
+                "route",
+                "eval",
+                "--lanes",
+                "8",
+                "--op",
+                "shff.sideways",
+                "--rs",
+                rs8,
+            ],
+            vec!["shff.sideways"],
+        ),
+        (
+            vec![
+                "route",
+                "shuffle",
+                "--lanes",
+                "8",
+                "--map",
+                "0,1,2,3,4,5,6,8",
+                "--rs",
+                rs8,
+            ],
+            vec!["--map", "8", "0..=7"],
+        ),
+        (
+            vec![
+                "route", "shuffle", "--lanes", "8", "--map", "0,1", "--rs", rs8,
+            ],
+            vec!["--map", "exactly 8"],
+        ),
+        (
+            vec![
+                "emit",
+                "route",
+                "--crossbar",
+                "3",
+                "--out",
+                "/nonexistent/never-written",
+            ],
+            vec!["--crossbar", "3"],
+        ),
+    ] {
+        assert_rejected(&args, none, &expected);
+    }
+}

@@ -1,13 +1,15 @@
-//! The emitted GPR Verilog against the tools: Verilator's linter with every warning on, Yosys
-//! generic synthesis, and iCE40 synthesis with the banks mapped to block RAM.
+//! The emitted Verilog against the tools: Verilator's linter with every warning on, Yosys
+//! generic synthesis, and iCE40 synthesis (the GPR's banks mapped to block RAM).
 //! Needs `verilator` and `yosys` (the Makefile and .ci/run install them).
 
 use std::path::Path;
 
 use grfgen::design_files::{design_files, write_atomically, Timing};
 use grfgen::tools::{lint, synth, SynthTarget};
+use grfgen_hdl::emit::Emitted;
 use grfgen_hdl::gpr::emit_gpr;
-use grfgen_hdl::params::GprParams;
+use grfgen_hdl::params::{GprParams, RouteParams};
+use grfgen_hdl::route::{emit_route, RouteVariant};
 
 fn gpr(banks: usize, rows: usize, lanes: usize, bits: usize, rp: usize, wp: usize) -> GprParams {
     GprParams {
@@ -20,18 +22,76 @@ fn gpr(banks: usize, rows: usize, lanes: usize, bits: usize, rp: usize, wp: usiz
     }
 }
 
-fn emit_to(dir: &Path, params: &GprParams) -> String {
-    let top = params.module_name();
-    let emitted = emit_gpr(params, &top).unwrap();
+fn write(dir: &Path, block: &str, emitted: &Emitted) -> String {
     let files = design_files(
-        "gpr",
-        &emitted,
-        serde_json::to_value(params).unwrap(),
+        block,
+        emitted,
+        serde_json::Value::Null,
         serde_json::Value::Null,
         Timing::new(200.0, None).unwrap(),
     );
     write_atomically(dir, &files).unwrap();
-    top
+    emitted.top.clone()
+}
+
+fn emit_to(dir: &Path, params: &GprParams) -> String {
+    write(
+        dir,
+        "gpr",
+        &emit_gpr(params, &params.module_name()).unwrap(),
+    )
+}
+
+fn route(lanes: usize, crossbar: usize, bits: usize, registered: bool) -> RouteParams {
+    RouteParams {
+        lanes,
+        crossbar,
+        element_bits: bits,
+        registered,
+    }
+}
+
+fn emit_route_to(dir: &Path, params: &RouteParams, variant: RouteVariant) -> String {
+    let top = format!("{}_{variant:?}", params.module_name()).to_lowercase();
+    write(dir, "route", &emit_route(params, variant, &top).unwrap())
+}
+
+#[test]
+fn router_lint_is_clean_with_all_warnings_on() {
+    for (p, variant) in [
+        (RouteParams::default(), RouteVariant::TwoStage),
+        (route(4, 4, 8, true), RouteVariant::TwoStage),
+        (route(64, 8, 64, true), RouteVariant::TwoStage),
+        (route(8, 1, 16, false), RouteVariant::TwoStage),
+        (route(16, 16, 16, false), RouteVariant::TwoStage),
+        (route(16, 4, 32, false), RouteVariant::FullCrossbar),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let top = emit_route_to(dir.path(), &p, variant);
+        let findings = lint(dir.path(), &top).unwrap();
+        assert!(
+            findings.is_empty(),
+            "{p:?} {variant:?}:\n{}",
+            findings.join("\n")
+        );
+    }
+}
+
+#[test]
+fn the_router_synthesizes_with_only_its_result_register_as_state() {
+    let p = route(8, 4, 8, true);
+    let dir = tempfile::tempdir().unwrap();
+    let top = emit_route_to(dir.path(), &p, RouteVariant::TwoStage);
+    assert!(synth(dir.path(), &top, SynthTarget::Generic).unwrap().cells > 0);
+    let stats = synth(dir.path(), &top, SynthTarget::Ice40).unwrap();
+    let flops: u64 = stats
+        .by_type
+        .iter()
+        .filter(|(k, _)| k.starts_with("SB_DFF"))
+        .map(|(_, n)| n)
+        .sum();
+    assert_eq!(flops as usize, p.lanes * p.element_bits, "{stats:?}");
+    assert_eq!(stats.count("SB_RAM40_4K"), 0);
 }
 
 #[test]

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::params::GprParams;
+use crate::params::{GprParams, RouteParams};
 
 /// One parameter of a block.
 #[derive(Clone, Debug, Serialize)]
@@ -32,7 +32,12 @@ pub struct BlockInfo {
     pub params: Vec<ParamInfo>,
 }
 
-fn param(flag: &'static str, default: usize, allowed: String, meaning: &'static str) -> ParamInfo {
+fn param(
+    flag: &'static str,
+    default: impl ToString,
+    allowed: String,
+    meaning: &'static str,
+) -> ParamInfo {
     ParamInfo {
         flag,
         default: default.to_string(),
@@ -44,6 +49,7 @@ fn param(flag: &'static str, default: usize, allowed: String, meaning: &'static 
 /// Every block, top levels first.
 pub fn catalogue() -> Vec<BlockInfo> {
     let gpr = GprParams::default();
+    let route = RouteParams::default();
     let range = |(low, high): (usize, usize)| format!("{low}..={high}");
     let set = |values: &[usize]| {
         values
@@ -92,6 +98,33 @@ pub fn catalogue() -> Vec<BlockInfo> {
                     gpr.write_ports,
                     range(GprParams::WRITE_PORTS),
                     "writers per cycle",
+                ),
+            ],
+        },
+        BlockInfo {
+            name: "route",
+            title: "SIMD shift-and-fill operand router: N/q quad crossbars, register select, per-lane (N/q):1 muxes",
+            spec: "S2",
+            top_level: true,
+            params: vec![
+                param("--lanes", route.lanes, set(RouteParams::LANES), "SIMD lanes N"),
+                param(
+                    "--crossbar",
+                    route.crossbar,
+                    "a power of two from 1 to N".into(),
+                    "lanes per first-stage crossbar (q)",
+                ),
+                param(
+                    "--element-bits",
+                    route.element_bits,
+                    set(RouteParams::ELEMENT_BITS),
+                    "bits per lane operand",
+                ),
+                param(
+                    "--registered",
+                    route.registered,
+                    "true, false".into(),
+                    "result register (a pipeline stage; multi-pass shuffles need it)",
                 ),
             ],
         },

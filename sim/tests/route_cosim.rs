@@ -7,7 +7,12 @@ use grfgen_sim::route::window::{convolve, convolve_direct, COLUMNS, ROWS};
 use grfgen_sim::route::{apply, plan, run, Direction, Fill, LaneOp, Pass, RouterRtl};
 use grfgen_sim::verilator::BuildOptions;
 
-fn router(lanes: usize, crossbar: usize, bits: usize, registered: bool) -> (RouteParams, RouterRtl) {
+fn router(
+    lanes: usize,
+    crossbar: usize,
+    bits: usize,
+    registered: bool,
+) -> (RouteParams, RouterRtl) {
     let params = RouteParams {
         lanes,
         crossbar,
@@ -80,14 +85,24 @@ fn every_one_pass_op_at_every_size_matches_the_formula() {
                         m,
                         amount,
                     },
-                    LaneOp::Broadcast { m, lane: amount % m },
-                    LaneOp::Butterfly { m, mask: amount % m },
+                    LaneOp::Broadcast {
+                        m,
+                        lane: amount % m,
+                    },
+                    LaneOp::Butterfly {
+                        m,
+                        mask: amount % m,
+                    },
                 ];
                 for op in ops {
                     let rs: Vec<u64> = (0..lanes).map(|_| rng.below(65536) as u64).collect();
                     let rf: Vec<u64> = (0..lanes).map(|_| rng.below(65536) as u64).collect();
                     rtl.cycle(true, &Pass::Lane(op.clone()), &rs, &rf);
-                    assert_eq!(rtl.lanes(), apply(&op, &rs, &rf, params.element_bits), "{op:?}");
+                    assert_eq!(
+                        rtl.lanes(),
+                        apply(&op, &rs, &rf, params.element_bits),
+                        "{op:?}"
+                    );
                     checked += 1;
                 }
             }
@@ -104,7 +119,8 @@ fn a_million_random_passes_across_8_32_and_64_lanes() {
         let seed = 900 + lanes as u64;
         let report = run(&params, &mut rtl, passes, seed, &mut |_| {});
         assert_eq!(
-            report.mismatches, 0,
+            report.mismatches,
+            0,
             "{lanes} lanes, seed {seed}: {}",
             report.first_mismatch.unwrap()
         );
@@ -148,6 +164,9 @@ fn the_window_filter_through_the_rtl_equals_the_direct_computation() {
         .collect();
     let weights = [1, 2, 1, 2, 4, 2, 1, 2, 1];
     let run = convolve(&tile, &weights, &mut rtl, params.element_bits);
-    assert_eq!(run.output, convolve_direct(&tile, &weights, params.element_bits));
+    assert_eq!(
+        run.output,
+        convolve_direct(&tile, &weights, params.element_bits)
+    );
     assert_eq!(run.passes, 32);
 }

@@ -11,12 +11,15 @@ use grfgen_sim::verilator::{BuildOptions, TraceFormat};
 use serde::Serialize;
 use serde_json::json;
 
-use super::{check_run, check_top, seed, verilator_seed};
+use super::{
+    check_design, check_percent, check_top, emit_step, emitted_summary, finish_flow, flip_flops,
+    seed, verilator_seed, write_design, Step,
+};
 use crate::cli::{OutputArgs, RunArgs};
-use crate::design_files::{design_files, write_atomically, Timing};
+use crate::design_files::Timing;
 use crate::error::CliError;
 use crate::progress::Progress;
-use crate::tools::{lint, synth, SynthStats, SynthTarget};
+use crate::tools::{synth, SynthStats, SynthTarget};
 
 /// Derived quantities recorded in the manifest.
 fn derived(params: &GprParams) -> serde_json::Value {
@@ -38,14 +41,7 @@ fn emit_into(
     timing: Timing,
 ) -> Result<Emitted, CliError> {
     let emitted = emit_gpr(params, top)?;
-    let files = design_files(
-        "gpr",
-        &emitted,
-        serde_json::to_value(params).expect("parameters serialise"),
-        derived(params),
-        timing,
-    );
-    write_atomically(out, &files)?;
+    write_design("gpr", &emitted, params, derived(params), out, timing)?;
     Ok(emitted)
 }
 
@@ -55,12 +51,7 @@ pub fn emit(params: &GprParams, output: &OutputArgs) -> Result<String, CliError>
     let top = output.top.clone().unwrap_or_else(|| params.module_name());
     check_top(&top)?;
     let emitted = emit_into(params, &output.out, &top, timing)?;
-    Ok(format!(
-        "wrote {dir}: {top}.v ({lines} lines, {ports} ports), {top}.vlt, {top}.xdc, {top}.sdc, manifest.json",
-        dir = output.out.display(),
-        lines = emitted.verilog.lines().count(),
-        ports = emitted.ports.len(),
-    ))
+    Ok(emitted_summary(&output.out, &emitted))
 }
 
 /// Everything a GPR simulation reports.
@@ -83,7 +74,8 @@ fn simulate(
     rtl: bool,
     trace: Option<&Path>,
 ) -> Result<(GprSimReport, f64), CliError> {
-    check_run(run_args)?;
+    check_percent("load", run_args.load)?;
+    check_percent("hot", run_args.hot)?;
     let mut model = if rtl {
         let options = BuildOptions {
             trace: trace.map(TraceFormat::for_path),
@@ -97,12 +89,12 @@ fn simulate(
     let mut stimulus = RandomTraffic::new(params, seed);
     stimulus.load = run_args.load;
     stimulus.hot = run_args.hot;
-    let mut progress = Progress::new("gpr", run_args.cycles);
+    let mut progress = Progress::new("gpr", run_args.cycles.cycles);
     let start = Instant::now();
     let report = run(
         params,
         &mut stimulus,
-        run_args.cycles,
+        run_args.cycles.cycles,
         seed,
         model.as_mut(),
         &mut |done| progress.update(done),
@@ -133,7 +125,7 @@ pub fn sim(
             "invalid value --vcd with --no-rtl: allowed only when the RTL runs".into(),
         ));
     }
-    let seed = seed(run_args);
+    let seed = seed(&run_args.cycles);
     let (report, seconds) = simulate(params, run_args, seed, rtl, vcd.map(|p| p.as_path()))?;
     let text = if as_json {
         let output = SimOutput {
@@ -174,14 +166,6 @@ pub fn sim(
     }
 }
 
-/// One checked step of `flow`.
-#[derive(Serialize)]
-struct Step {
-    step: &'static str,
-    ok: bool,
-    detail: String,
-}
-
 /// `grfgen flow gpr`: emit, lint, synthesize (generic and iCE40) and co-simulate.
 pub fn flow(
     params: &GprParams,
@@ -191,49 +175,24 @@ pub fn flow(
     as_json: bool,
 ) -> Result<String, CliError> {
     let timing = Timing::new(clock_mhz, None)?;
-    check_run(run_args)?;
+    check_percent("load", run_args.load)?;
+    check_percent("hot", run_args.hot)?;
     let top = params.module_name();
     let emitted = emit_into(params, out, &top, timing)?;
-    let mut steps = vec![Step {
-        step: "emit",
-        ok: true,
-        detail: format!(
-            "{}: {top}.v ({} lines, {} ports), .vlt, .xdc, .sdc ({} MHz), manifest.json",
-            out.display(),
-            emitted.verilog.lines().count(),
-            emitted.ports.len(),
-            clock_mhz
-        ),
-    }];
-    let findings = lint(out, &top)?;
-    steps.push(Step {
-        step: "lint",
-        ok: findings.is_empty(),
-        detail: if findings.is_empty() {
-            "verilator --lint-only -Wall: clean (waivers in the .vlt)".into()
-        } else {
-            findings.join("; ")
-        },
-    });
-    let generic = synth(out, &top, SynthTarget::Generic)?;
-    steps.push(Step {
-        step: "synth",
-        ok: true,
-        detail: format!("yosys synth: {} cells, check passed", generic.cells),
-    });
-    let ice40 = synth(out, &top, SynthTarget::Ice40)?;
-    let brams = ice40.count("SB_RAM40_4K");
+    let mut steps = vec![emit_step(out, &emitted, clock_mhz)];
     let srams = params.banks * params.lanes;
-    steps.push(Step {
-        step: "ice40",
-        ok: brams > 0,
-        detail: format!(
-            "yosys synth_ice40: {brams} SB_RAM40_4K for {srams} banks x lanes, {} SB_LUT4, {} flip-flops",
-            ice40.count("SB_LUT4"),
-            flip_flops(&ice40)
-        ),
-    });
-    let seed = seed(run_args);
+    steps.extend(check_design(out, &top, |ice40| {
+        let brams = ice40.count("SB_RAM40_4K");
+        (
+            brams > 0,
+            format!(
+                "{brams} SB_RAM40_4K for {srams} banks x lanes, {} SB_LUT4, {} flip-flops",
+                ice40.count("SB_LUT4"),
+                flip_flops(ice40)
+            ),
+        )
+    })?);
+    let seed = seed(&run_args.cycles);
     let (report, seconds) = simulate(params, run_args, seed, true, None)?;
     steps.push(Step {
         step: "co-sim",
@@ -246,41 +205,7 @@ pub fn flow(
             Some(m) => format!("{m}; replay with --seed {seed}"),
         },
     });
-    let all_ok = steps.iter().all(|s| s.ok);
-    let text = if as_json {
-        serde_json::to_string_pretty(&json!({
-            "block": "gpr",
-            "top": top,
-            "parameters": params,
-            "ok": all_ok,
-            "steps": steps,
-        }))
-        .expect("flow serialises")
-    } else {
-        let mut text = format!("grfgen flow gpr: {top}\n");
-        for s in &steps {
-            let mark = if s.ok { "ok  " } else { "FAIL" };
-            text += &format!("  {mark}  {:7} {}\n", s.step, s.detail);
-        }
-        text.trim_end().to_string()
-    };
-    if all_ok {
-        Ok(text)
-    } else {
-        println!("{text}");
-        Err(CliError::Failed(
-            "flow failed: see the FAIL lines above".into(),
-        ))
-    }
-}
-
-fn flip_flops(stats: &SynthStats) -> u64 {
-    stats
-        .by_type
-        .iter()
-        .filter(|(kind, _)| kind.starts_with("SB_DFF"))
-        .map(|(_, n)| n)
-        .sum()
+    finish_flow("gpr", &top, params, &steps, as_json)
 }
 
 /// The lists `sweep` takes, one per parameter.
@@ -350,9 +275,10 @@ pub fn sweep(
     with_synth: bool,
     as_json: bool,
 ) -> Result<String, CliError> {
-    check_run(run_args)?;
+    check_percent("load", run_args.load)?;
+    check_percent("hot", run_args.hot)?;
     let points = lists.points()?;
-    let seed = seed(run_args);
+    let seed = seed(&run_args.cycles);
     let work = tempfile::tempdir()?;
     let mut rows = Vec::new();
     for (i, params) in points.iter().enumerate() {
@@ -393,7 +319,7 @@ pub fn sweep(
     let mut text = format!(
         "seed {seed}, {} cycles per point, load {}%, hot {}%\n\
          banks  regs  lanes  bits  rd  wr  conflicts  reads/cyc  writes/cyc  mism{}\n",
-        run_args.cycles,
+        run_args.cycles.cycles,
         run_args.load,
         run_args.hot,
         if with_synth {

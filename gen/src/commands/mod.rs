@@ -1,16 +1,25 @@
-//! One module per command family; each returns the text (or JSON) it prints.
+//! One module per block's commands; the pieces they share are here. Each command returns the
+//! text (or JSON) it prints.
 
 pub mod blocks;
 pub mod gpr;
+pub mod route;
 
+use std::path::Path;
+
+use grfgen_hdl::emit::Emitted;
 use grfgen_hdl::params::ParamError;
 use grfgen_sim::rng::Rng;
+use serde::Serialize;
+use serde_json::{json, Value};
 
-use crate::cli::RunArgs;
+use crate::cli::CycleArgs;
+use crate::design_files::{design_files, write_atomically, Timing};
 use crate::error::CliError;
+use crate::tools::{lint, synth, SynthStats, SynthTarget};
 
 /// The run's seed: the given one or a fresh one (always printed, so it can be replayed).
-pub fn seed(run: &RunArgs) -> u64 {
+pub fn seed(run: &CycleArgs) -> u64 {
     run.seed.unwrap_or_else(Rng::fresh_seed)
 }
 
@@ -20,12 +29,10 @@ pub fn verilator_seed(seed: u64) -> u32 {
     (seed % 0x7fff_fffe) as u32 + 1
 }
 
-/// Checks the stimulus percentages.
-pub fn check_run(run: &RunArgs) -> Result<(), CliError> {
-    for (name, value) in [("load", run.load), ("hot", run.hot)] {
-        if value > 100 {
-            return Err(ParamError::new(name, value, "0..=100").into());
-        }
+/// Checks a percentage flag.
+pub fn check_percent(name: &'static str, value: u32) -> Result<(), CliError> {
+    if value > 100 {
+        return Err(ParamError::new(name, value, "0..=100").into());
     }
     Ok(())
 }
@@ -40,5 +47,141 @@ pub fn check_top(name: &str) -> Result<(), CliError> {
         Ok(())
     } else {
         Err(ParamError::new("top", name, "a Verilog identifier: [A-Za-z_][A-Za-z0-9_]*").into())
+    }
+}
+
+/// Writes an emitted design's files (Verilog, waivers, constraints, manifest) into `out`.
+pub fn write_design(
+    block: &str,
+    emitted: &Emitted,
+    params: &impl Serialize,
+    derived: Value,
+    out: &Path,
+    timing: Timing,
+) -> Result<(), CliError> {
+    let files = design_files(
+        block,
+        emitted,
+        serde_json::to_value(params).expect("parameters serialise"),
+        derived,
+        timing,
+    );
+    write_atomically(out, &files)
+}
+
+/// What `emit` prints after writing a design.
+pub fn emitted_summary(out: &Path, emitted: &Emitted) -> String {
+    let top = &emitted.top;
+    format!(
+        "wrote {}: {top}.v ({} lines, {} ports), {top}.vlt, {top}.xdc, {top}.sdc, manifest.json",
+        out.display(),
+        emitted.verilog.lines().count(),
+        emitted.ports.len(),
+    )
+}
+
+/// One checked step of `flow`.
+#[derive(Serialize)]
+pub struct Step {
+    /// What was done.
+    pub step: &'static str,
+    /// Whether it passed.
+    pub ok: bool,
+    /// What it found.
+    pub detail: String,
+}
+
+/// The emit step of `flow`.
+pub fn emit_step(out: &Path, emitted: &Emitted, clock_mhz: f64) -> Step {
+    Step {
+        step: "emit",
+        ok: true,
+        detail: format!(
+            "{}: {}.v ({} lines, {} ports), .vlt, .xdc, .sdc ({clock_mhz} MHz), manifest.json",
+            out.display(),
+            emitted.top,
+            emitted.verilog.lines().count(),
+            emitted.ports.len(),
+        ),
+    }
+}
+
+/// Flip-flops of an iCE40 netlist.
+pub fn flip_flops(stats: &SynthStats) -> u64 {
+    stats
+        .by_type
+        .iter()
+        .filter(|(kind, _)| kind.starts_with("SB_DFF"))
+        .map(|(_, n)| n)
+        .sum()
+}
+
+/// The lint, generic-synthesis and iCE40 steps of `flow` for the design `top` in `dir`;
+/// `judge` decides whether the iCE40 netlist is right and describes it.
+pub fn check_design(
+    dir: &Path,
+    top: &str,
+    judge: impl FnOnce(&SynthStats) -> (bool, String),
+) -> Result<Vec<Step>, CliError> {
+    let findings = lint(dir, top)?;
+    let generic = synth(dir, top, SynthTarget::Generic)?;
+    let ice40 = synth(dir, top, SynthTarget::Ice40)?;
+    let (ice40_ok, ice40_detail) = judge(&ice40);
+    Ok(vec![
+        Step {
+            step: "lint",
+            ok: findings.is_empty(),
+            detail: if findings.is_empty() {
+                "verilator --lint-only -Wall: clean (waivers in the .vlt)".into()
+            } else {
+                findings.join("; ")
+            },
+        },
+        Step {
+            step: "synth",
+            ok: true,
+            detail: format!("yosys synth: {} cells, check passed", generic.cells),
+        },
+        Step {
+            step: "ice40",
+            ok: ice40_ok,
+            detail: format!("yosys synth_ice40: {ice40_detail}"),
+        },
+    ])
+}
+
+/// Prints `flow`'s steps as a table (or JSON); an error if any failed.
+pub fn finish_flow(
+    block: &str,
+    top: &str,
+    parameters: &impl Serialize,
+    steps: &[Step],
+    as_json: bool,
+) -> Result<String, CliError> {
+    let all_ok = steps.iter().all(|s| s.ok);
+    let text = if as_json {
+        serde_json::to_string_pretty(&json!({
+            "block": block,
+            "top": top,
+            "parameters": parameters,
+            "ok": all_ok,
+            "steps": steps,
+        }))
+        .expect("flow serialises")
+    } else {
+        let mut text = format!("grfgen flow {block}: {top}\n");
+        for s in steps {
+            let mark = if s.ok { "ok  " } else { "FAIL" };
+            text += &format!("  {mark}  {:7} {}\n", s.step, s.detail);
+        }
+        text.trim_end().to_string()
+    };
+    if all_ok {
+        Ok(text)
+    } else {
+        println!("{text}");
+        Err(CliError::Failed(
+            "flow failed: see the FAIL lines above".into(),
+        ))
     }
 }

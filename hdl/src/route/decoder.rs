@@ -43,7 +43,7 @@ pub struct RouteDecoder {
     base: Vec<Signal<Local, Bits<7>>>,
     /// Lane numbers 0..N-1.
     lane_id: Vec<Constant<Bits<7>>>,
-    /// Subset sizes 2^e for e = 0..=log2(N).
+    /// Subset sizes: `subset_size[e - 1]` is 2^e for e = 1..=log2(N).
     subset_size: Vec<Constant<Bits<7>>>,
     /// Operation codes.
     op_shff_left: Constant<Bits<3>>,
@@ -81,7 +81,7 @@ impl RouteDecoder {
             offset: signals(n),
             base: signals(n),
             lane_id: (0..n as u64).map(|t| Constant::new(t.into())).collect(),
-            subset_size: (0..=params.lane_bits())
+            subset_size: (1..=params.lane_bits())
                 .map(|e| Constant::new((1u64 << e).into()))
                 .collect(),
             op_shff_left: code(RouteOpCode::ShffLeft),
@@ -103,11 +103,11 @@ impl Logic for RouteDecoder {
     fn update(&mut self) {
         // Subset size: 2^mod_log2 for mod_log2 in 1..=log2(N), else the whole group.
         for lg in self._lane_bits..(self._lane_bits + 1) {
-            self.m.next = self.subset_size[lg].val();
+            self.m.next = self.subset_size[lg - 1].val();
         }
         for e in 1..(self._lane_bits + 1) {
             if self.mod_log2.val() == e.to_bits() {
-                self.m.next = self.subset_size[e].val();
+                self.m.next = self.subset_size[e - 1].val();
             }
         }
         self.mask.next = self.m.val() - self.one.val();
