@@ -2,6 +2,7 @@
 //! stimulus, the run-time Verilator layer, and lock-step co-simulation of RTL and model.
 
 pub mod check;
+pub mod core;
 pub mod gpr;
 pub mod rng;
 pub mod route;

@@ -1,9 +1,11 @@
 //! Parameter types of every block: plain data, validated once, shared by the RTL and the golden
 //! models (the only thing the two sides share).
 
+mod core;
 mod gpr;
 mod route;
 
+pub use self::core::CoreParams;
 pub use gpr::GprParams;
 pub use route::{FillCode, RouteOpCode, RouteParams};
 

@@ -1,0 +1,128 @@
+//! The lower bound on a program's cycles: a count no schedule on this core can beat.
+
+use grfgen_hdl::params::CoreParams;
+use serde::Serialize;
+
+use super::program::Instruction;
+
+/// The lower bound and the terms it is the largest of.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LowerBound {
+    /// The bound in cycles (0 for an empty program).
+    pub cycles: u64,
+    /// Instructions: one issues per cycle at most.
+    pub instructions: u64,
+    /// GPR reads (distinct source registers of every instruction) / read ports, rounded up.
+    pub read_ports: u64,
+    /// Reads of the busiest bank (one read per bank per cycle); absent on an ideal file.
+    pub busiest_bank: Option<u64>,
+    /// In-order issue: the earliest cycle the last instruction can issue, given one issue per
+    /// cycle in program order, each instruction's own reads of one bank (distinct cycles after
+    /// it is fetched) and its dependences.
+    pub issue_chain: u64,
+}
+
+/// The lower bound of `program` on the core of `params`; `banked` is false for the ideal,
+/// conflict-free register file.
+///
+/// Timing facts it rests on (see `docs/core.md`): instruction `i` enters the window at the end
+/// of cycle `i` at the earliest, so its reads happen from cycle `i + 1` on, in or before its
+/// issue cycle; one bank gives one read per cycle and the GPR `read_ports` in all; at most one
+/// instruction issues per cycle, in program order; a result is written back `alu_latency + 1`
+/// cycles after its issue and can be read the cycle after, so a dependent instruction issues at
+/// least `alu_latency + 2` cycles later; the program is done when its last result is written.
+/// The bound is `max(terms) + alu_latency + 2` (cycles are counted from 0).
+pub fn lower_bound(params: &CoreParams, program: &[Instruction], banked: bool) -> LowerBound {
+    if program.is_empty() {
+        return LowerBound {
+            cycles: 0,
+            instructions: 0,
+            read_ports: 0,
+            busiest_bank: banked.then_some(0),
+            issue_chain: 0,
+        };
+    }
+    let gpr = &params.gpr;
+    let ports = gpr.read_ports as u64;
+    let mut bank_reads = vec![0u64; gpr.banks];
+    let mut reads = 0u64;
+    let mut earliest = vec![0u64; program.len()];
+    let mut last_writer: Vec<Option<usize>> = vec![None; gpr.registers];
+    let hop = params.alu_latency as u64 + 2;
+    for (i, instruction) in program.iter().enumerate() {
+        let mut distinct: Vec<usize> = instruction.src.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        reads += distinct.len() as u64;
+        // Cycles this instruction's own reads need, all after it is fetched.
+        let mut own = vec![0u64; gpr.banks];
+        for &reg in &distinct {
+            bank_reads[reg % gpr.banks] += 1;
+            own[reg % gpr.banks] += 1;
+        }
+        let own_cycles = if banked {
+            own.iter().copied().max().unwrap_or(0)
+        } else {
+            0
+        }
+        .max((distinct.len() as u64).div_ceil(ports))
+        .max(1);
+        let mut start = i as u64 + own_cycles;
+        if i > 0 {
+            start = start.max(earliest[i - 1] + 1);
+        }
+        for &reg in &distinct {
+            if let Some(w) = last_writer[reg] {
+                start = start.max(earliest[w] + hop);
+            }
+        }
+        earliest[i] = start;
+        last_writer[instruction.dst] = Some(i);
+    }
+    let instructions = program.len() as u64;
+    let read_ports = reads.div_ceil(ports);
+    let busiest_bank = banked.then(|| bank_reads.iter().copied().max().unwrap_or(0));
+    let issue_chain = earliest[program.len() - 1];
+    let term = instructions
+        .max(read_ports)
+        .max(busiest_bank.unwrap_or(0))
+        .max(issue_chain);
+    LowerBound {
+        cycles: term + params.alu_latency as u64 + 2,
+        instructions,
+        read_ports,
+        busiest_bank,
+        issue_chain,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::program::parse;
+
+    #[test]
+    fn the_documents_example_is_bound_by_its_busiest_bank() {
+        let params = CoreParams::default();
+        let program = parse("(rpt3) mad R0, R0, R4, R8", 256).unwrap();
+        let bound = lower_bound(&params, &program, true);
+        assert_eq!(bound.instructions, 4);
+        assert_eq!(bound.read_ports, 3); // 12 reads / 4 ports
+        assert_eq!(bound.busiest_bank, Some(3));
+        // MAD0's three bank-0 reads take cycles 1..3, so it issues at 3 at the earliest; the
+        // others follow one per cycle.
+        assert_eq!(bound.issue_chain, 6);
+        assert_eq!(bound.cycles, 6 + 2 + 2);
+        let ideal = lower_bound(&params, &program, false);
+        assert_eq!(ideal.issue_chain, 4);
+    }
+
+    #[test]
+    fn a_chain_costs_alu_latency_plus_two_per_hop() {
+        let params = CoreParams::default();
+        let program = parse("add R1, R0, R0\nadd R2, R1, R1\nadd R3, R2, R2", 256).unwrap();
+        let bound = lower_bound(&params, &program, true);
+        assert_eq!(bound.issue_chain, 1 + 4 + 4);
+        assert_eq!(bound.cycles, 9 + 4);
+    }
+}

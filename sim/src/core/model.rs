@@ -1,0 +1,448 @@
+//! Golden model of the core slice, cycle by cycle, written from the scheduling rules of
+//! `docs/core.md` (SPEC S1). It keeps values, not wires: a read returns the register's value at
+//! once, and only the cycles at which things happen are modelled.
+
+use std::collections::VecDeque;
+
+use grfgen_hdl::params::CoreParams;
+use serde::Serialize;
+
+use super::program::{Instruction, Op};
+
+/// How operand conflicts are handled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Policy {
+    /// Conflicting reads are serialised; no queues.
+    Naive,
+    /// Conflicting operands of later instructions are preloaded into the conflict queue.
+    Cq,
+    /// Conflict queue, and free read ports prefetch operands of later instructions.
+    CqPq,
+    /// A true multi-ported register file: no bank conflicts, no queues (model only).
+    Ideal,
+}
+
+impl Policy {
+    /// Every policy, in report order.
+    pub const ALL: [Policy; 4] = [Policy::Naive, Policy::Cq, Policy::CqPq, Policy::Ideal];
+
+    /// The policy's command-line name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::Naive => "naive",
+            Policy::Cq => "cq",
+            Policy::CqPq => "cq-pq",
+            Policy::Ideal => "ideal",
+        }
+    }
+
+    /// The hardware parameters this policy runs on: queues it does not use have no entries.
+    pub fn hardware(self, params: &CoreParams) -> CoreParams {
+        let mut p = params.clone();
+        match self {
+            Policy::Naive | Policy::Ideal => {
+                p.cq_entries = 0;
+                p.pq_entries = 0;
+            }
+            Policy::Cq => p.pq_entries = 0,
+            Policy::CqPq => {}
+        }
+        p
+    }
+}
+
+/// Where a GPR read's value goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Destination {
+    /// An operand of the instruction being issued.
+    Alu,
+    /// A conflict-queue entry (preload).
+    Cq,
+    /// A prefetch-queue entry (prefetch).
+    Pq,
+}
+
+/// One GPR read of a cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Read {
+    /// Register read.
+    pub reg: usize,
+    /// Its bank.
+    pub bank: usize,
+    /// Read port used.
+    pub port: usize,
+    /// Where the value goes.
+    pub to: Destination,
+}
+
+/// Operands entering the ALU.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AluInput {
+    /// The operation.
+    pub op: Op,
+    /// Per source (`op.sources()` of them), the value of every lane.
+    pub operands: Vec<Vec<u64>>,
+}
+
+/// A result written back to the GPR.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Retire {
+    /// Destination register.
+    pub reg: usize,
+    /// Its value, every lane.
+    pub values: Vec<u64>,
+}
+
+/// What the core receives in one cycle.
+#[derive(Clone, Debug, Default)]
+pub struct CycleInput {
+    /// The next instruction of the stream, if there is one (taken only if the core is ready).
+    pub instruction: Option<Instruction>,
+    /// An external write (EFU or texture return) on write port 1: register and lanes.
+    pub external: Option<(usize, Vec<u64>)>,
+}
+
+/// What the core does in one cycle.
+#[derive(Clone, Debug, Default)]
+pub struct CycleOutput {
+    /// Whether the core can take an instruction this cycle.
+    pub ready: bool,
+    /// GPR reads, one entry per read port.
+    pub reads: Vec<Option<Read>>,
+    /// Whether the head instruction issued (all its operands are read or queued).
+    pub issued: bool,
+    /// Operands entering the ALU (of the instruction issued last cycle).
+    pub alu: Option<AluInput>,
+    /// The result written back on write port 0.
+    pub retire: Option<Retire>,
+    /// Whether the external write was granted.
+    pub external_granted: bool,
+}
+
+/// Where an obtained operand value sits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Place {
+    /// Read by the head instruction itself.
+    Latch,
+    /// Conflict-queue entry.
+    Cq(usize),
+    /// Prefetch-queue entry.
+    Pq(usize),
+}
+
+#[derive(Clone, Debug)]
+enum Operand {
+    /// Still to be read from the GPR.
+    Pending,
+    /// The same register as an earlier source of the instruction.
+    Alias(usize),
+    /// Obtained.
+    Have(Vec<u64>, Place),
+}
+
+#[derive(Clone, Debug)]
+struct Slot {
+    instruction: Instruction,
+    operands: Vec<Operand>,
+    /// Source `s` shares a bank with an earlier, different source: the preload candidates.
+    conflicting: Vec<bool>,
+}
+
+#[derive(Clone, Debug)]
+struct InFlight {
+    dst: usize,
+    values: Vec<u64>,
+    writeback: u64,
+}
+
+/// Counts over a run.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct CoreStats {
+    /// Instructions issued.
+    pub instructions: u64,
+    /// GPR reads by the scheduler.
+    pub gpr_reads: u64,
+    /// Instructions with the source-conflict bit set.
+    pub sc_instructions: u64,
+    /// Instructions with exactly one and with two conflicts (three sources in one bank).
+    pub conflicts: [u64; 2],
+    /// Reads into the conflict queue.
+    pub cq_preloads: u64,
+    /// Reads into the prefetch queue.
+    pub pq_prefetches: u64,
+    /// Cycles with an instruction at the head that could not issue.
+    pub stall_cycles: u64,
+    /// External writes granted.
+    pub external_writes: u64,
+    /// External write requests refused (retried the next cycle).
+    pub external_retries: u64,
+}
+
+/// The core slice under one policy.
+#[derive(Clone, Debug)]
+pub struct CoreModel {
+    params: CoreParams,
+    policy: Policy,
+    values: Vec<u64>,
+    window: VecDeque<Slot>,
+    cq: Vec<bool>,
+    pq: Vec<bool>,
+    in_flight: VecDeque<InFlight>,
+    alu_next: Option<AluInput>,
+    cycle: u64,
+    stats: CoreStats,
+}
+
+impl CoreModel {
+    /// A core with every register zero and nothing in flight.
+    pub fn new(params: &CoreParams, policy: Policy) -> Self {
+        let hardware = policy.hardware(params);
+        Self {
+            values: vec![0; params.gpr.registers * params.gpr.lanes],
+            window: VecDeque::new(),
+            cq: vec![false; hardware.cq_entries],
+            pq: vec![false; hardware.pq_entries],
+            in_flight: VecDeque::new(),
+            alu_next: None,
+            cycle: 0,
+            stats: CoreStats::default(),
+            params: hardware,
+            policy,
+        }
+    }
+
+    /// Counts so far.
+    pub fn stats(&self) -> &CoreStats {
+        &self.stats
+    }
+
+    /// The lanes of register `n`.
+    pub fn register(&self, n: usize) -> &[u64] {
+        let lanes = self.params.gpr.lanes;
+        &self.values[n * lanes..(n + 1) * lanes]
+    }
+
+    /// Whether nothing is in the window or in flight.
+    pub fn idle(&self) -> bool {
+        self.window.is_empty() && self.in_flight.is_empty() && self.alu_next.is_none()
+    }
+
+    fn bank(&self, reg: usize) -> usize {
+        reg % self.params.gpr.banks
+    }
+
+    /// Register `reg` may be read for window slot `slot`: no older slot writes it and no issued
+    /// instruction is still to write it back.
+    fn safe(&self, slot: usize, reg: usize) -> bool {
+        !self.window.iter().take(slot).any(|s| s.instruction.dst == reg)
+            && !self.in_flight.iter().any(|f| f.dst == reg)
+    }
+
+    /// Runs one cycle.
+    pub fn step(&mut self, input: &CycleInput) -> CycleOutput {
+        let lanes = self.params.gpr.lanes;
+        let mut out = CycleOutput {
+            reads: vec![None; self.params.gpr.read_ports],
+            alu: self.alu_next.take(),
+            ..Default::default()
+        };
+
+        // Write-back on port 0; the external writer on port 1 loses a bank to it.
+        if self.in_flight.front().is_some_and(|f| f.writeback == self.cycle) {
+            let f = self.in_flight.front().expect("checked");
+            out.retire = Some(Retire {
+                reg: f.dst,
+                values: f.values.clone(),
+            });
+        }
+        if let Some((reg, _)) = &input.external {
+            let blocked = out
+                .retire
+                .as_ref()
+                .is_some_and(|r| self.bank(r.reg) == self.bank(*reg));
+            out.external_granted = !blocked;
+            if blocked {
+                self.stats.external_retries += 1;
+            } else {
+                self.stats.external_writes += 1;
+            }
+        }
+
+        // Reads: the head first, then preloads, then prefetches, each taking the lowest free
+        // read port and a bank nobody else reads this cycle.
+        self.allocate_reads(&mut out);
+
+        // Issue: the head goes when every operand is obtained.
+        let head_ready = self.window.front().is_some_and(|slot| {
+            slot.operands
+                .iter()
+                .all(|o| !matches!(o, Operand::Pending))
+        });
+        if head_ready {
+            let slot = self.window.pop_front().expect("checked");
+            let operands: Vec<Vec<u64>> = (0..slot.operands.len())
+                .map(|s| match &slot.operands[s] {
+                    Operand::Have(v, _) => v.clone(),
+                    Operand::Alias(t) => match &slot.operands[*t] {
+                        Operand::Have(v, _) => v.clone(),
+                        _ => unreachable!("an alias points at an earlier, obtained source"),
+                    },
+                    Operand::Pending => unreachable!("checked"),
+                })
+                .collect();
+            for operand in &slot.operands {
+                match operand {
+                    Operand::Have(_, Place::Cq(e)) => self.cq[*e] = false,
+                    Operand::Have(_, Place::Pq(e)) => self.pq[*e] = false,
+                    _ => {}
+                }
+            }
+            let mask = element_mask();
+            let op = slot.instruction.op;
+            let values = (0..lanes)
+                .map(|l| {
+                    let lane = |s: usize| operands.get(s).map_or(0, |v| v[l]);
+                    op.apply(lane(0), lane(1), lane(2), mask)
+                })
+                .collect();
+            self.in_flight.push_back(InFlight {
+                dst: slot.instruction.dst,
+                values,
+                writeback: self.cycle + 1 + self.params.alu_latency as u64,
+            });
+            self.alu_next = Some(AluInput { op, operands });
+            self.stats.instructions += 1;
+            out.issued = true;
+        } else if !self.window.is_empty() {
+            self.stats.stall_cycles += 1;
+        }
+
+        // Fetch: one instruction per cycle into a free window slot.
+        out.ready = self.window.len() < self.params.window();
+        if out.ready {
+            if let Some(instruction) = &input.instruction {
+                let slot = self.decode(instruction);
+                self.window.push_back(slot);
+            }
+        }
+
+        // End of cycle: the GPR takes the writes.
+        if let Some(retire) = &out.retire {
+            self.values[retire.reg * lanes..(retire.reg + 1) * lanes]
+                .copy_from_slice(&retire.values);
+            self.in_flight.pop_front();
+        }
+        if let (Some((reg, data)), true) = (&input.external, out.external_granted) {
+            let mask = element_mask();
+            for (l, value) in self.values[reg * lanes..(reg + 1) * lanes].iter_mut().enumerate() {
+                *value = data[l] & mask;
+            }
+        }
+        self.cycle += 1;
+        out
+    }
+
+    fn decode(&mut self, instruction: &Instruction) -> Slot {
+        let n = instruction.src.len();
+        let mut operands = Vec::with_capacity(n);
+        let mut conflicting = vec![false; n];
+        for s in 0..n {
+            let reg = instruction.src[s];
+            match instruction.src[..s].iter().position(|&r| r == reg) {
+                Some(first) => operands.push(Operand::Alias(first)),
+                None => {
+                    conflicting[s] = (0..s).any(|t| {
+                        !matches!(operands[t], Operand::Alias(_))
+                            && self.bank(instruction.src[t]) == self.bank(reg)
+                    });
+                    operands.push(Operand::Pending);
+                }
+            }
+        }
+        let conflicts = conflicting.iter().filter(|&&c| c).count();
+        if conflicts > 0 {
+            self.stats.sc_instructions += 1;
+            self.stats.conflicts[conflicts - 1] += 1;
+        }
+        Slot {
+            instruction: instruction.clone(),
+            operands,
+            conflicting,
+        }
+    }
+
+    fn allocate_reads(&mut self, out: &mut CycleOutput) {
+        let ideal = self.policy == Policy::Ideal;
+        let lanes = self.params.gpr.lanes;
+        let mut ports = 0;
+        let mut banks_busy = vec![false; self.params.gpr.banks];
+        // (slot, source, destination) in priority order.
+        let mut candidates: Vec<(usize, usize, Destination)> = Vec::new();
+        if let Some(head) = self.window.front() {
+            candidates.extend((0..head.operands.len()).map(|s| (0, s, Destination::Alu)));
+        }
+        for (to, queue) in [(Destination::Cq, &self.cq), (Destination::Pq, &self.pq)] {
+            if queue.is_empty() {
+                continue;
+            }
+            for (j, slot) in self.window.iter().enumerate().skip(1) {
+                for s in 0..slot.operands.len() {
+                    if to == Destination::Pq || slot.conflicting[s] {
+                        candidates.push((j, s, to));
+                    }
+                }
+            }
+        }
+        for (j, s, to) in candidates {
+            let reg = self.window[j].instruction.src[s];
+            let bank = self.bank(reg);
+            if !matches!(self.window[j].operands[s], Operand::Pending)
+                || ports == self.params.gpr.read_ports
+                || (!ideal && banks_busy[bank])
+                || !self.safe(j, reg)
+            {
+                continue;
+            }
+            let place = match to {
+                Destination::Alu => Place::Latch,
+                Destination::Cq => match self.cq.iter().position(|&busy| !busy) {
+                    Some(e) => Place::Cq(e),
+                    None => continue,
+                },
+                Destination::Pq => match self.pq.iter().position(|&busy| !busy) {
+                    Some(e) => Place::Pq(e),
+                    None => continue,
+                },
+            };
+            match place {
+                Place::Cq(e) => {
+                    self.cq[e] = true;
+                    self.stats.cq_preloads += 1;
+                }
+                Place::Pq(e) => {
+                    self.pq[e] = true;
+                    self.stats.pq_prefetches += 1;
+                }
+                Place::Latch => {}
+            }
+            let value = self.values[reg * lanes..(reg + 1) * lanes].to_vec();
+            self.window[j].operands[s] = Operand::Have(value, place);
+            banks_busy[bank] = true;
+            out.reads[ports] = Some(Read {
+                reg,
+                bank,
+                port: ports,
+                to,
+            });
+            ports += 1;
+            self.stats.gpr_reads += 1;
+        }
+    }
+}
+
+/// All ones of the ALU's 32-bit lanes.
+pub fn element_mask() -> u64 {
+    (1u64 << CoreParams::ELEMENT_BITS) - 1
+}

@@ -1,0 +1,342 @@
+//! Programs for the core slice: instructions, the text format, `(rptN)` expansion.
+//!
+//! Text format, one instruction per line:
+//!
+//! ```text
+//! // comment            ; comment too
+//! (rpt3) mad.f32 R0, R0, R4, R8     // (rptN): N+1 instructions, every register index +1 each
+//! add.u32 r5, r1, r2                // op[.type] dst, src0[, src1[, src2]]
+//! ```
+//!
+//! Ops and their sources: `mov d, a` (1), `add`/`sub`/`mul d, a, b` (2), `mad d, a, b, c`
+//! (3, `a*b+c`). The type suffix is accepted and ignored: every lane computes on wrapping
+//! integers. Registers are `R<n>` or `r<n>`.
+
+use std::fmt;
+
+/// An ALU operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Op {
+    /// `d = a`.
+    Mov,
+    /// `d = a + b`.
+    Add,
+    /// `d = a - b`.
+    Sub,
+    /// `d = a * b`.
+    Mul,
+    /// `d = a * b + c`.
+    Mad,
+}
+
+impl Op {
+    /// Every op, in code order (the core's 3-bit `op` field).
+    pub const ALL: [Op; 5] = [Op::Mov, Op::Add, Op::Sub, Op::Mul, Op::Mad];
+
+    /// Number of source operands.
+    pub fn sources(self) -> usize {
+        match self {
+            Op::Mov => 1,
+            Op::Add | Op::Sub | Op::Mul => 2,
+            Op::Mad => 3,
+        }
+    }
+
+    /// The op's mnemonic.
+    pub fn name(self) -> &'static str {
+        match self {
+            Op::Mov => "mov",
+            Op::Add => "add",
+            Op::Sub => "sub",
+            Op::Mul => "mul",
+            Op::Mad => "mad",
+        }
+    }
+
+    /// The op's code on the core's `op` input.
+    pub fn code(self) -> u64 {
+        Op::ALL.iter().position(|&o| o == self).expect("listed") as u64
+    }
+
+    /// The result for one lane, wrapping at `mask` (all ones of the element width).
+    pub fn apply(self, a: u64, b: u64, c: u64, mask: u64) -> u64 {
+        let value = match self {
+            Op::Mov => a,
+            Op::Add => a.wrapping_add(b),
+            Op::Sub => a.wrapping_sub(b),
+            Op::Mul => a.wrapping_mul(b),
+            Op::Mad => a.wrapping_mul(b).wrapping_add(c),
+        };
+        value & mask
+    }
+}
+
+/// One decoded instruction.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Instruction {
+    /// The operation.
+    pub op: Op,
+    /// Destination register.
+    pub dst: usize,
+    /// Source registers, `op.sources()` of them.
+    pub src: Vec<usize>,
+}
+
+impl fmt::Display for Instruction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} R{}", self.op.name(), self.dst)?;
+        for s in &self.src {
+            write!(f, ", R{s}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A program error, with its line and column (both from 1).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// Line number.
+    pub line: usize,
+    /// Column number.
+    pub column: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}, column {}: {}", self.line, self.column, self.message)
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Parses a program; registers must be below `registers`.
+pub fn parse(text: &str, registers: usize) -> Result<Vec<Instruction>, ParseError> {
+    let mut program = Vec::new();
+    for (index, raw) in text.lines().enumerate() {
+        let line = index + 1;
+        let code = match (raw.find("//"), raw.find(';')) {
+            (Some(a), Some(b)) => &raw[..a.min(b)],
+            (Some(a), None) | (None, Some(a)) => &raw[..a],
+            (None, None) => raw,
+        };
+        let mut cursor = Cursor { text: code, pos: 0, line };
+        cursor.skip_space();
+        if cursor.at_end() {
+            continue;
+        }
+        let repeat = if cursor.peek() == Some('(') {
+            cursor.parse_repeat()?
+        } else {
+            0
+        };
+        cursor.skip_space();
+        let op = cursor.parse_op()?;
+        let mut registers_seen = Vec::new();
+        for k in 0..=op.sources() {
+            cursor.skip_space();
+            if k > 0 {
+                cursor.expect(',')?;
+                cursor.skip_space();
+            }
+            registers_seen.push(cursor.parse_register(registers)?);
+        }
+        cursor.skip_space();
+        if !cursor.at_end() {
+            return Err(cursor.error(format!(
+                "unexpected `{}`: `{}` takes {} sources",
+                cursor.rest(),
+                op.name(),
+                op.sources()
+            )));
+        }
+        for r in 0..=repeat {
+            let shifted: Vec<usize> = registers_seen.iter().map(|&(n, _)| n + r).collect();
+            if let Some(pos) = shifted.iter().position(|&n| n >= registers) {
+                return Err(ParseError {
+                    line,
+                    column: registers_seen[pos].1,
+                    message: format!(
+                        "(rpt{repeat}) takes R{} to R{}, past the last register R{}",
+                        registers_seen[pos].0,
+                        shifted[pos],
+                        registers - 1
+                    ),
+                });
+            }
+            program.push(Instruction {
+                op,
+                dst: shifted[0],
+                src: shifted[1..].to_vec(),
+            });
+        }
+    }
+    Ok(program)
+}
+
+struct Cursor<'a> {
+    text: &'a str,
+    pos: usize,
+    line: usize,
+}
+
+impl Cursor<'_> {
+    fn error(&self, message: String) -> ParseError {
+        ParseError {
+            line: self.line,
+            column: self.text[..self.pos].chars().count() + 1,
+            message,
+        }
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.text[self.pos..].chars().next()
+    }
+
+    fn at_end(&self) -> bool {
+        self.pos >= self.text.len()
+    }
+
+    fn rest(&self) -> &str {
+        self.text[self.pos..].trim_end()
+    }
+
+    fn skip_space(&mut self) {
+        while self.peek().is_some_and(char::is_whitespace) {
+            self.pos += self.peek().map_or(0, char::len_utf8);
+        }
+    }
+
+    fn expect(&mut self, c: char) -> Result<(), ParseError> {
+        if self.peek() == Some(c) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            let found = self.peek().map_or("end of line".to_string(), |x| format!("`{x}`"));
+            Err(self.error(format!("expected `{c}`, found {found}")))
+        }
+    }
+
+    fn word(&mut self) -> &str {
+        let start = self.pos;
+        while self
+            .peek()
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_')
+        {
+            self.pos += 1;
+        }
+        &self.text[start..self.pos]
+    }
+
+    fn number(&mut self, what: &str) -> Result<usize, ParseError> {
+        let start = self.pos;
+        while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+            self.pos += 1;
+        }
+        let digits = &self.text[start..self.pos];
+        digits.parse().map_err(|_| {
+            self.pos = start;
+            self.error(format!("expected {what}"))
+        })
+    }
+
+    fn parse_repeat(&mut self) -> Result<usize, ParseError> {
+        self.expect('(')?;
+        let start = self.pos;
+        if !self.text[self.pos..].starts_with("rpt") {
+            return Err(self.error("expected `rptN` inside the parentheses".into()));
+        }
+        self.pos += 3;
+        let n = self.number("a repeat count after `rpt`")?;
+        if n > 255 {
+            self.pos = start;
+            return Err(self.error(format!("repeat count {n} is above 255")));
+        }
+        self.expect(')')?;
+        Ok(n)
+    }
+
+    fn parse_op(&mut self) -> Result<Op, ParseError> {
+        let start = self.pos;
+        let word = self.word().to_ascii_lowercase();
+        let mnemonic = word.split('.').next().unwrap_or("");
+        Op::ALL
+            .into_iter()
+            .find(|op| op.name() == mnemonic)
+            .ok_or_else(|| {
+                self.pos = start;
+                self.error(format!(
+                    "unknown operation `{word}`: expected mov, add, sub, mul or mad"
+                ))
+            })
+    }
+
+    fn parse_register(&mut self, registers: usize) -> Result<(usize, usize), ParseError> {
+        let column = self.text[..self.pos].chars().count() + 1;
+        match self.peek() {
+            Some('r') | Some('R') => self.pos += 1,
+            _ => return Err(self.error("expected a register such as R5".into())),
+        }
+        let start = self.pos;
+        let n = self.number("a register number after `R`")?;
+        if n >= registers {
+            self.pos = start - 1;
+            return Err(self.error(format!(
+                "register R{n} does not exist: the GPR has R0..R{}",
+                registers - 1
+            )));
+        }
+        Ok((n, column))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_documents_repeat_expands_to_four_mads() {
+        let program = parse("(rpt3) mad.f32 R0, R0, R4, R8", 256).unwrap();
+        let text: Vec<String> = program.iter().map(|i| i.to_string()).collect();
+        assert_eq!(
+            text,
+            [
+                "mad R0, R0, R4, R8",
+                "mad R1, R1, R5, R9",
+                "mad R2, R2, R6, R10",
+                "mad R3, R3, R7, R11"
+            ]
+        );
+    }
+
+    #[test]
+    fn comments_blank_lines_and_case() {
+        let text = "// header\n\n  add.u32 r5, R1, r2 ; trailing\nmov R0, R9 // copy\n";
+        let program = parse(text, 16).unwrap();
+        assert_eq!(program.len(), 2);
+        assert_eq!(program[0].op, Op::Add);
+        assert_eq!(program[0].src, [1, 2]);
+        assert_eq!(program[1].dst, 0);
+        assert!(parse("", 16).unwrap().is_empty());
+    }
+
+    #[test]
+    fn errors_name_line_and_column() {
+        let err = parse("add R1, R2, R3\nmad R1, R2, X3, R4", 16).unwrap_err();
+        assert_eq!((err.line, err.column), (2, 13));
+        assert!(err.message.contains("register"), "{err}");
+        let err = parse("fma R1, R2, R3", 16).unwrap_err();
+        assert_eq!((err.line, err.column), (1, 1));
+        let err = parse("add R1, R2", 16).unwrap_err();
+        assert_eq!((err.line, err.column), (1, 11));
+        let err = parse("add R1, R2, R3, R4", 16).unwrap_err();
+        assert!(err.message.contains("takes 2 sources"), "{err}");
+        let err = parse("mov R1, R20", 16).unwrap_err();
+        assert_eq!((err.line, err.column), (1, 9));
+        let err = parse("(rpt3) mov R14, R1", 16).unwrap_err();
+        assert!(err.message.contains("past the last register"), "{err}");
+        let err = parse("(rep3) mov R1, R1", 16).unwrap_err();
+        assert_eq!(err.column, 2);
+    }
+}

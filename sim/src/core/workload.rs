@@ -1,0 +1,157 @@
+//! Built-in workloads: the document's example, random programs, three kernels written in the
+//! program format, and a workload with external write traffic.
+
+use grfgen_hdl::params::CoreParams;
+
+use super::program::{parse, Instruction, Op, ParseError};
+use crate::rng::Rng;
+
+/// A program to run, with the external write traffic that accompanies it.
+#[derive(Clone, Debug)]
+pub struct Workload {
+    /// Its name.
+    pub name: String,
+    /// The instructions, in program order.
+    pub program: Vec<Instruction>,
+    /// Percent of cycles in which the external writer (EFU / texture return) starts a write.
+    pub external_rate: u32,
+}
+
+/// The names of the built-in workloads.
+pub const NAMES: [&str; 6] = [
+    "rpt-mad",
+    "random",
+    "conv3x3",
+    "matmul4",
+    "normalize",
+    "texture-return",
+];
+
+/// The document's worst case: `(rpt3) mad.f32 R0, R0, R4, R8`, every MAD's three sources in
+/// one bank (with 4 banks).
+pub const RPT_MAD: &str = "(rpt3) mad.f32 R0, R0, R4, R8\n";
+
+/// A 3x3 convolution producing four neighbouring output pixels of one row. Pixels of a 3-row x
+/// 6-column patch in R0..R17 (row-major), weights in R18..R26, outputs in R28..R31. The four
+/// accumulations are interleaved, as a compiler schedules them, so that each `mad` depends on
+/// the one four instructions earlier.
+pub fn conv3x3_source() -> String {
+    let mut text = String::from("// 3x3 convolution, four outputs R28..R31 of one row\n");
+    for tap in 0..9 {
+        let (dy, dx) = (tap / 3, tap % 3);
+        for out in 0..4 {
+            let pixel = dy * 6 + dx + out;
+            let weight = 18 + tap;
+            let acc = 28 + out;
+            if tap == 0 {
+                text += &format!("mul.u32 R{acc}, R{pixel}, R{weight}\n");
+            } else {
+                text += &format!("mad.u32 R{acc}, R{pixel}, R{weight}, R{acc}\n");
+            }
+        }
+    }
+    text
+}
+
+/// C = A x B for 4x4 matrices: A in R0..R15, B in R16..R31, C in R32..R47 (row-major). The
+/// sixteen dot products are interleaved by the inner index.
+pub fn matmul4_source() -> String {
+    let mut text = String::from("// 4x4 matrix multiply, C[i][j] = sum_k A[i][k] * B[k][j]\n");
+    for k in 0..4 {
+        for i in 0..4 {
+            for j in 0..4 {
+                let (a, b, c) = (i * 4 + k, 16 + k * 4 + j, 32 + i * 4 + j);
+                if k == 0 {
+                    text += &format!("mul.u32 R{c}, R{a}, R{b}\n");
+                } else {
+                    text += &format!("mad.u32 R{c}, R{a}, R{b}, R{c}\n");
+                }
+            }
+        }
+    }
+    text
+}
+
+/// Normalisation of four 3-vectors: x, y, z of vector v in R(3v)..R(3v+2); the squared length
+/// into R12..R15; the reciprocal square root is the EFU's (here it arrives in R16..R19, loaded
+/// before the run); the scaled vectors into R20..R31.
+pub fn normalize_source() -> String {
+    let mut text = String::from("// normalise four vectors: squared lengths, then scale\n");
+    for v in 0..4 {
+        text += &format!("mul.u32 R{}, R{}, R{}\n", 12 + v, 3 * v, 3 * v);
+    }
+    for axis in 1..3 {
+        for v in 0..4 {
+            let c = 3 * v + axis;
+            text += &format!("mad.u32 R{0}, R{c}, R{c}, R{0}\n", 12 + v);
+        }
+    }
+    for axis in 0..3 {
+        for v in 0..4 {
+            text += &format!(
+                "mul.u32 R{}, R{}, R{}\n",
+                20 + 3 * v + axis,
+                3 * v + axis,
+                16 + v
+            );
+        }
+    }
+    text
+}
+
+/// `count` instructions with random ops and uniformly random registers below `registers`.
+pub fn random_program(count: usize, registers: usize, seed: u64) -> Vec<Instruction> {
+    let mut rng = Rng::new(seed);
+    (0..count)
+        .map(|_| {
+            let op = Op::ALL[rng.below(Op::ALL.len())];
+            Instruction {
+                op,
+                dst: rng.below(registers),
+                src: (0..op.sources()).map(|_| rng.below(registers)).collect(),
+            }
+        })
+        .collect()
+}
+
+/// Registers a program may use: all but the 16 highest, which the external writer owns.
+pub fn program_registers(params: &CoreParams) -> usize {
+    params.gpr.registers.saturating_sub(EXTERNAL_REGISTERS)
+}
+
+/// Registers reserved for the external writer (the highest ones).
+pub const EXTERNAL_REGISTERS: usize = 16;
+
+/// The built-in workload `name`; `random` draws from `seed`.
+pub fn builtin(name: &str, params: &CoreParams, seed: u64) -> Result<Workload, String> {
+    let registers = program_registers(params);
+    let source = match name {
+        "rpt-mad" => RPT_MAD.to_string(),
+        "conv3x3" => conv3x3_source(),
+        "matmul4" => matmul4_source(),
+        "normalize" => normalize_source(),
+        "random" | "texture-return" => {
+            return Ok(Workload {
+                name: name.to_string(),
+                program: random_program(256, registers.max(1), seed),
+                external_rate: if name == "random" { 0 } else { 50 },
+            })
+        }
+        other => {
+            return Err(format!(
+                "invalid value {other} for --workload: allowed {}",
+                NAMES.join(", ")
+            ))
+        }
+    };
+    let program = parse(&source, registers).map_err(|e: ParseError| {
+        format!(
+            "invalid value {name} for --workload: it needs more than the {registers} registers left to programs ({e})"
+        )
+    })?;
+    Ok(Workload {
+        name: name.to_string(),
+        program,
+        external_rate: 0,
+    })
+}
