@@ -2,6 +2,7 @@
 //! and Verilog emission. Nothing here simulates; the golden models live in `grfgen-sim`.
 
 pub mod catalogue;
+pub mod core;
 pub mod crossbar;
 pub mod emit;
 pub mod gpr;

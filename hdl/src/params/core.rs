@@ -5,10 +5,9 @@ use super::{check_range, GprParams, ParamError};
 /// Parameters of the shader-core slice (SPEC S1, all of it): a banked GPR with a conflict
 /// detector, conflict queue, prefetch queue, operand muxes, an integer ALU and a scheduler.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct CoreParams {
-    /// The banked GPR underneath. Its elements must be 32 bits (the ALU's lanes); it needs two
-    /// write ports when an external writer is used.
+    /// The banked GPR underneath. Its elements must be 32 bits (the ALU's lanes) and it has two
+    /// write ports (ALU results, external writer).
     #[serde(flatten)]
     pub gpr: GprParams,
     /// Conflict-queue entries: 0..=8 (0: no conflict queue).
@@ -45,6 +44,13 @@ impl CoreParams {
                 "element_bits",
                 self.gpr.element_bits,
                 "32 (the core's ALU lanes are 32-bit integers)",
+            ));
+        }
+        if self.gpr.write_ports != 2 {
+            return Err(ParamError::new(
+                "write_ports",
+                self.gpr.write_ports,
+                "2 (ALU results on port 0, the external writer on port 1)",
             ));
         }
         check_range("cq_entries", self.cq_entries, 0, 8)?;

@@ -1,0 +1,244 @@
+//! The core slice's data side: operand latches and queue entries, the operand muxes, the
+//! integer ALU and its pipeline.
+
+use rust_hdl::prelude::*;
+
+use crate::params::CoreParams;
+use crate::regs::Registers;
+use crate::signals;
+
+/// Operand storage, operand muxes and ALU, all lanes of 32-bit wrapping integers.
+///
+/// The storage is one register file of entries of `lanes` elements: entries 0..2 are the head
+/// instruction's operand latches (one per source), then the conflict-queue entries, then the
+/// prefetch-queue entries. A read's data arrives the cycle after the read; `capture_kind` /
+/// `capture_index` (from the scheduler) say which entry takes each port's data. Each source's
+/// operand mux chooses a read port's data, a latch, a queue entry, or an earlier source's
+/// operand. The ALU computes `mov`, `add`, `sub`, `mul`, `mad` and passes the result through
+/// `alu_latency` pipeline registers to `result`.
+#[derive(LogicBlock)]
+pub struct CoreDatapath {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// GPR read data, port-major (`p * lanes + l`).
+    pub read_data: Vec<Signal<In, Bits<32>>>,
+    /// Per read port: 0 none, 1 operand latch, 2 conflict queue, 3 prefetch queue.
+    pub capture_kind: Vec<Signal<In, Bits<2>>>,
+    /// Per read port: the latch (source number) or queue entry.
+    pub capture_index: Vec<Signal<In, Bits<3>>>,
+    /// The op of the instruction whose operands are at the ALU.
+    pub alu_op: Signal<In, Bits<3>>,
+    /// Per source: 0 read port, 1 latch, 2 conflict queue, 3 prefetch queue, 4/5 same as
+    /// source 0/1.
+    pub alu_kind: Vec<Signal<In, Bits<3>>>,
+    /// Per source: the port, latch or entry.
+    pub alu_index: Vec<Signal<In, Bits<3>>>,
+    /// The operands entering the ALU, source-major (`s * lanes + l`).
+    pub operand: Vec<Signal<Out, Bits<32>>>,
+    /// The result leaving the pipeline, one element per lane.
+    pub result: Vec<Signal<Out, Bits<32>>>,
+    /// Latches, conflict queue, prefetch queue: entry-major (`entry * lanes + l`).
+    buffer: Registers<Bits<32>>,
+    /// ALU pipeline, stage-major.
+    pipe: Registers<Bits<32>>,
+    a_low: Vec<Signal<Local, Bits<16>>>,
+    a_high: Vec<Signal<Local, Bits<16>>>,
+    b_low: Vec<Signal<Local, Bits<16>>>,
+    b_high: Vec<Signal<Local, Bits<16>>>,
+    /// Per lane: the low 32 bits of a * b from 16 x 16 partial products.
+    product: Vec<Signal<Local, Bits<32>>>,
+    op_add: Constant<Bits<3>>,
+    op_sub: Constant<Bits<3>>,
+    op_mul: Constant<Bits<3>>,
+    op_mad: Constant<Bits<3>>,
+    capture_latch: Constant<Bits<2>>,
+    capture_cq: Constant<Bits<2>>,
+    capture_pq: Constant<Bits<2>>,
+    from_port: Constant<Bits<3>>,
+    from_latch: Constant<Bits<3>>,
+    from_cq: Constant<Bits<3>>,
+    from_pq: Constant<Bits<3>>,
+    alias_of_0: Constant<Bits<3>>,
+    alias_of_1: Constant<Bits<3>>,
+    zero: Constant<Bits<32>>,
+    /// Small numbers 0..max(3, entries, read ports).
+    number: Vec<Constant<Bits<3>>>,
+    _lanes: usize,
+    _read_ports: usize,
+    _cq: usize,
+    _pq: usize,
+    _stages: usize,
+}
+
+impl CoreDatapath {
+    /// The data side for `params`.
+    pub fn new(params: &CoreParams) -> Self {
+        let l = params.gpr.lanes;
+        let p = params.gpr.read_ports;
+        let entries = 3 + params.cq_entries + params.pq_entries;
+        let numbers = 3.max(params.cq_entries).max(params.pq_entries).max(p);
+        let code = |n: u64| Constant::new(n.into());
+        Self {
+            clock: Default::default(),
+            read_data: signals(p * l),
+            capture_kind: signals(p),
+            capture_index: signals(p),
+            alu_op: Default::default(),
+            alu_kind: signals(3),
+            alu_index: signals(3),
+            operand: signals(3 * l),
+            result: signals(l),
+            buffer: Registers::new(entries * l),
+            pipe: Registers::new(params.alu_latency * l),
+            a_low: signals(l),
+            a_high: signals(l),
+            b_low: signals(l),
+            b_high: signals(l),
+            product: signals(l),
+            op_add: code(1),
+            op_sub: code(2),
+            op_mul: code(3),
+            op_mad: code(4),
+            capture_latch: Constant::new(1u64.into()),
+            capture_cq: Constant::new(2u64.into()),
+            capture_pq: Constant::new(3u64.into()),
+            from_port: code(0),
+            from_latch: code(1),
+            from_cq: code(2),
+            from_pq: code(3),
+            alias_of_0: code(4),
+            alias_of_1: code(5),
+            zero: Constant::new(Bits::default()),
+            number: (0..numbers as u64).map(code).collect(),
+            _lanes: l,
+            _read_ports: p,
+            _cq: params.cq_entries,
+            _pq: params.pq_entries,
+            _stages: params.alu_latency,
+        }
+    }
+}
+
+impl Logic for CoreDatapath {
+    // Single-value loops bind lanes (nl), conflict-queue entries (nc) and stages (ns).
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.buffer.clock.next = self.clock.val();
+        self.pipe.clock.next = self.clock.val();
+        for nl in self._lanes..(self._lanes + 1) {
+            for nc in self._cq..(self._cq + 1) {
+                for ns in self._stages..(self._stages + 1) {
+                    for l in 0..self._lanes {
+                        // Captures: each entry keeps its value unless a port's data is for it.
+                        for i in 0..3 {
+                            self.buffer.d[i * nl + l].next = self.buffer.q[i * nl + l].val();
+                            for p in 0..self._read_ports {
+                                if (self.capture_kind[p].val() == self.capture_latch.val())
+                                    & (self.capture_index[p].val() == self.number[i].val())
+                                {
+                                    self.buffer.d[i * nl + l].next =
+                                        self.read_data[p * nl + l].val();
+                                }
+                            }
+                        }
+                        for e in 0..self._cq {
+                            self.buffer.d[(3 + e) * nl + l].next =
+                                self.buffer.q[(3 + e) * nl + l].val();
+                            for p in 0..self._read_ports {
+                                if (self.capture_kind[p].val() == self.capture_cq.val())
+                                    & (self.capture_index[p].val() == self.number[e].val())
+                                {
+                                    self.buffer.d[(3 + e) * nl + l].next =
+                                        self.read_data[p * nl + l].val();
+                                }
+                            }
+                        }
+                        for e in 0..self._pq {
+                            self.buffer.d[(3 + nc + e) * nl + l].next =
+                                self.buffer.q[(3 + nc + e) * nl + l].val();
+                            for p in 0..self._read_ports {
+                                if (self.capture_kind[p].val() == self.capture_pq.val())
+                                    & (self.capture_index[p].val() == self.number[e].val())
+                                {
+                                    self.buffer.d[(3 + nc + e) * nl + l].next =
+                                        self.read_data[p * nl + l].val();
+                                }
+                            }
+                        }
+                        // Operand muxes.
+                        for s in 0..3 {
+                            self.operand[s * nl + l].next = self.zero.val();
+                            for p in 0..self._read_ports {
+                                if (self.alu_kind[s].val() == self.from_port.val())
+                                    & (self.alu_index[s].val() == self.number[p].val())
+                                {
+                                    self.operand[s * nl + l].next = self.read_data[p * nl + l].val();
+                                }
+                            }
+                            for i in 0..3 {
+                                if (self.alu_kind[s].val() == self.from_latch.val())
+                                    & (self.alu_index[s].val() == self.number[i].val())
+                                {
+                                    self.operand[s * nl + l].next = self.buffer.q[i * nl + l].val();
+                                }
+                            }
+                            for e in 0..self._cq {
+                                if (self.alu_kind[s].val() == self.from_cq.val())
+                                    & (self.alu_index[s].val() == self.number[e].val())
+                                {
+                                    self.operand[s * nl + l].next =
+                                        self.buffer.q[(3 + e) * nl + l].val();
+                                }
+                            }
+                            for e in 0..self._pq {
+                                if (self.alu_kind[s].val() == self.from_pq.val())
+                                    & (self.alu_index[s].val() == self.number[e].val())
+                                {
+                                    self.operand[s * nl + l].next =
+                                        self.buffer.q[(3 + nc + e) * nl + l].val();
+                                }
+                            }
+                        }
+                        if self.alu_kind[1].val() == self.alias_of_0.val() {
+                            self.operand[nl + l].next = self.operand[l].val();
+                        }
+                        if self.alu_kind[2].val() == self.alias_of_0.val() {
+                            self.operand[2 * nl + l].next = self.operand[l].val();
+                        }
+                        if self.alu_kind[2].val() == self.alias_of_1.val() {
+                            self.operand[2 * nl + l].next = self.operand[nl + l].val();
+                        }
+                        // ALU: a * b from 16 x 16 partial products (rust-hdl multiplies 16-bit
+                        // values only); everything wraps at 32 bits.
+                        self.a_low[l].next = self.operand[l].val().get_bits::<16>(0);
+                        self.a_high[l].next = self.operand[l].val().get_bits::<16>(16);
+                        self.b_low[l].next = self.operand[nl + l].val().get_bits::<16>(0);
+                        self.b_high[l].next = self.operand[nl + l].val().get_bits::<16>(16);
+                        self.product[l].next = (self.a_low[l].val() * self.b_low[l].val())
+                            + (((self.a_low[l].val() * self.b_high[l].val())
+                                + (self.a_high[l].val() * self.b_low[l].val()))
+                                << 16);
+                        self.pipe.d[l].next = self.operand[l].val();
+                        if self.alu_op.val() == self.op_add.val() {
+                            self.pipe.d[l].next = self.operand[l].val() + self.operand[nl + l].val();
+                        }
+                        if self.alu_op.val() == self.op_sub.val() {
+                            self.pipe.d[l].next = self.operand[l].val() - self.operand[nl + l].val();
+                        }
+                        if self.alu_op.val() == self.op_mul.val() {
+                            self.pipe.d[l].next = self.product[l].val();
+                        }
+                        if self.alu_op.val() == self.op_mad.val() {
+                            self.pipe.d[l].next =
+                                self.product[l].val() + self.operand[2 * nl + l].val();
+                        }
+                        for k in 1..self._stages {
+                            self.pipe.d[k * nl + l].next = self.pipe.q[(k - 1) * nl + l].val();
+                        }
+                        self.result[l].next = self.pipe.q[(ns - 1) * nl + l].val();
+                    }
+                }
+            }
+        }
+    }
+}

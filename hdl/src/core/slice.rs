@@ -1,0 +1,173 @@
+//! The core slice: scheduler, data side and banked GPR together.
+
+use rust_hdl::prelude::*;
+
+use super::datapath::CoreDatapath;
+use super::scheduler::CoreScheduler;
+use crate::gpr::BankedGpr;
+use crate::params::CoreParams;
+use crate::signals;
+
+/// A shader-core slice (SPEC S1, document Fig. 4, one processing element): a banked GPR, the
+/// conflict detector and resolver (scheduler), conflict and prefetch queues, operand muxes and
+/// a pipelined integer ALU writing back on GPR write port 0. Write port 1 belongs to an external
+/// writer (EFU or texture return).
+///
+/// `A` and `RI` are the GPR's row-address and register-index widths; lanes are 32 bits.
+#[derive(LogicBlock)]
+pub struct CoreSlice<const A: usize, const RI: usize> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset of the control state (window, queues, pipeline).
+    pub reset: Signal<In, Bit>,
+    /// An instruction is offered.
+    pub instr_valid: Signal<In, Bit>,
+    /// Op code: 0 mov, 1 add, 2 sub, 3 mul, 4 mad.
+    pub instr_op: Signal<In, Bits<3>>,
+    /// Destination register.
+    pub instr_dst: Signal<In, Bits<RI>>,
+    /// Source registers 0..2 (unused ones are ignored).
+    pub instr_src: Vec<Signal<In, Bits<RI>>>,
+    /// The offered instruction is taken at the end of this cycle.
+    pub instr_ready: Signal<Out, Bit>,
+    /// External write request (write port 1).
+    pub ext_valid: Signal<In, Bit>,
+    /// External write register.
+    pub ext_reg: Signal<In, Bits<RI>>,
+    /// External write data, one element per lane.
+    pub ext_data: Vec<Signal<In, Bits<32>>>,
+    /// The external write is performed this cycle; otherwise it must be presented again.
+    pub ext_grant: Signal<Out, Bit>,
+    /// Test access: read `debug_reg` through read port 0 (only while the core is idle).
+    pub debug_valid: Signal<In, Bit>,
+    /// Test access: the register to read.
+    pub debug_reg: Signal<In, Bits<RI>>,
+    /// Test access: the data of the read one cycle earlier, one element per lane.
+    pub debug_data: Vec<Signal<Out, Bits<32>>>,
+    /// Per read port: the GPR performs a read this cycle.
+    pub read_valid: Vec<Signal<Out, Bit>>,
+    /// Per read port: the register read.
+    pub read_reg: Vec<Signal<Out, Bits<RI>>>,
+    /// Number of scheduler reads this cycle.
+    pub reads: Signal<Out, Bits<4>>,
+    /// Banks the scheduler reads this cycle, one bit per bank.
+    pub banks_read: Signal<Out, Bits<16>>,
+    /// The head instruction issues this cycle.
+    pub issue: Signal<Out, Bit>,
+    /// Operands of the instruction issued last cycle are at the ALU.
+    pub alu_valid: Signal<Out, Bit>,
+    /// Its op code.
+    pub alu_op: Signal<Out, Bits<3>>,
+    /// Its operands, source-major (`s * lanes + l`).
+    pub alu_operand: Vec<Signal<Out, Bits<32>>>,
+    /// A result is written back this cycle.
+    pub retire_valid: Signal<Out, Bit>,
+    /// Its register.
+    pub retire_reg: Signal<Out, Bits<RI>>,
+    /// Its value, one element per lane.
+    pub retire_data: Vec<Signal<Out, Bits<32>>>,
+    gpr: BankedGpr<32, A, RI>,
+    scheduler: CoreScheduler<RI>,
+    datapath: CoreDatapath,
+    _lanes: usize,
+    _read_ports: usize,
+}
+
+impl<const A: usize, const RI: usize> CoreSlice<A, RI> {
+    /// The slice for `params` (validated; `A` and `RI` must match its GPR).
+    pub fn new(params: &CoreParams) -> Self {
+        let (l, p) = (params.gpr.lanes, params.gpr.read_ports);
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            instr_valid: Default::default(),
+            instr_op: Default::default(),
+            instr_dst: Default::default(),
+            instr_src: signals(3),
+            instr_ready: Default::default(),
+            ext_valid: Default::default(),
+            ext_reg: Default::default(),
+            ext_data: signals(l),
+            ext_grant: Default::default(),
+            debug_valid: Default::default(),
+            debug_reg: Default::default(),
+            debug_data: signals(l),
+            read_valid: signals(p),
+            read_reg: signals(p),
+            reads: Default::default(),
+            banks_read: Default::default(),
+            issue: Default::default(),
+            alu_valid: Default::default(),
+            alu_op: Default::default(),
+            alu_operand: signals(3 * l),
+            retire_valid: Default::default(),
+            retire_reg: Default::default(),
+            retire_data: signals(l),
+            gpr: BankedGpr::new(&params.gpr),
+            scheduler: CoreScheduler::new(params),
+            datapath: CoreDatapath::new(params),
+            _lanes: l,
+            _read_ports: p,
+        }
+    }
+}
+
+impl<const A: usize, const RI: usize> Logic for CoreSlice<A, RI> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.gpr.clock.next = self.clock.val();
+        self.scheduler.clock.next = self.clock.val();
+        self.datapath.clock.next = self.clock.val();
+        self.scheduler.reset.next = self.reset.val();
+        self.scheduler.instr_valid.next = self.instr_valid.val();
+        self.scheduler.instr_op.next = self.instr_op.val();
+        self.scheduler.instr_dst.next = self.instr_dst.val();
+        for s in 0..3 {
+            self.scheduler.instr_src[s].next = self.instr_src[s].val();
+            self.datapath.alu_kind[s].next = self.scheduler.alu_kind[s].val();
+            self.datapath.alu_index[s].next = self.scheduler.alu_index[s].val();
+        }
+        self.instr_ready.next = self.scheduler.instr_ready.val();
+        self.issue.next = self.scheduler.issue.val();
+        self.reads.next = self.scheduler.reads.val();
+        self.banks_read.next = self.scheduler.banks_read.val();
+        self.datapath.alu_op.next = self.scheduler.alu_op.val();
+        self.alu_valid.next = self.scheduler.alu_valid.val();
+        self.alu_op.next = self.scheduler.alu_op.val();
+        // Reads: the scheduler's, with the test port taking read port 0 when asked.
+        for p in 0..self._read_ports {
+            self.gpr.read_valid[p].next = self.scheduler.read_valid[p].val();
+            self.gpr.read_reg[p].next = self.scheduler.read_reg[p].val();
+            self.datapath.capture_kind[p].next = self.scheduler.capture_kind[p].val();
+            self.datapath.capture_index[p].next = self.scheduler.capture_index[p].val();
+            self.read_valid[p].next = self.gpr.read_grant[p].val();
+            self.read_reg[p].next = self.gpr.read_reg[p].val();
+        }
+        if self.debug_valid.val() {
+            self.gpr.read_valid[0].next = true;
+            self.gpr.read_reg[0].next = self.debug_reg.val();
+        }
+        // Writes: ALU results on port 0, the external writer on port 1.
+        self.gpr.write_valid[0].next = self.scheduler.retire_valid.val();
+        self.gpr.write_reg[0].next = self.scheduler.retire_reg.val();
+        self.gpr.write_valid[1].next = self.ext_valid.val();
+        self.gpr.write_reg[1].next = self.ext_reg.val();
+        self.retire_valid.next = self.gpr.write_grant[0].val();
+        self.retire_reg.next = self.scheduler.retire_reg.val();
+        self.ext_grant.next = self.gpr.write_grant[1].val();
+        for nl in self._lanes..(self._lanes + 1) {
+            for l in 0..self._lanes {
+                self.gpr.write_data[l].next = self.datapath.result[l].val();
+                self.gpr.write_data[nl + l].next = self.ext_data[l].val();
+                self.retire_data[l].next = self.datapath.result[l].val();
+                self.debug_data[l].next = self.gpr.read_data[l].val();
+                for s in 0..3 {
+                    self.alu_operand[s * nl + l].next = self.datapath.operand[s * nl + l].val();
+                }
+            }
+        }
+        for k in 0..(self._read_ports * self._lanes) {
+            self.datapath.read_data[k].next = self.gpr.read_data[k].val();
+        }
+    }
+}

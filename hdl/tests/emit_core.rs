@@ -1,0 +1,19 @@
+//! Emission of the core slice.
+
+use grfgen_hdl::core::emit_core;
+use grfgen_hdl::params::CoreParams;
+
+#[test]
+fn the_core_slice_emits_with_its_ports() {
+    let p = CoreParams::default();
+    let e = emit_core(&p, "core").unwrap();
+    if let Ok(dir) = std::env::var("GRFGEN_DUMP") {
+        std::fs::write(format!("{dir}/core.v"), &e.verilog).unwrap();
+    }
+    let find = |name: &str| e.ports.iter().find(|q| q.name == name).unwrap();
+    assert_eq!(find("instr_dst").width, 8);
+    assert_eq!(find("alu_operand$11").width, 32);
+    assert_eq!(find("retire_data$3").width, 32);
+    assert!(e.verilog.contains("module core$scheduler("));
+    assert!(e.verilog.contains("module core$gpr("));
+}
