@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::config::{GprArgs, RouteArgs};
+use crate::config::{CoreArgs, GprArgs, RouteArgs};
 
 /// grfgen: synthesizable register-file RTL for GPU shader cores, from rust-hdl to Verilog,
 /// co-simulated in Verilator against golden models.
@@ -104,6 +104,41 @@ pub enum EmitBlock {
         #[command(flatten)]
         output: OutputArgs,
     },
+    /// The shader-core slice: banked GPR, conflict queue, prefetch queue, scheduler, ALU
+    Core {
+        /// Parameters.
+        #[command(flatten)]
+        params: CoreArgs,
+        /// Output.
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+}
+
+/// Operand-conflict policies.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PolicyName {
+    /// Serialise conflicting reads, no queues.
+    Naive,
+    /// Conflict queue only.
+    Cq,
+    /// Conflict queue and prefetch queue.
+    #[value(name = "cq-pq")]
+    CqPq,
+    /// A true multi-ported file without bank conflicts (golden model only).
+    Ideal,
+}
+
+/// What program a core run executes.
+#[derive(Args, Debug, Clone)]
+#[group(required = true, multiple = false)]
+pub struct ProgramArgs {
+    /// A built-in workload: rpt-mad, random, conv3x3, matmul4, normalize, texture-return
+    #[arg(long, value_name = "NAME")]
+    pub workload: Option<String>,
+    /// A program file in the documented text format (see docs/core.md)
+    #[arg(long, value_name = "FILE")]
+    pub program: Option<PathBuf>,
 }
 
 /// Length and seed of a random run.
@@ -164,6 +199,34 @@ pub enum SimBlock {
         #[arg(long)]
         json: bool,
     },
+    /// The core slice: run a program under a conflict policy, beside the other policies
+    Core {
+        /// Parameters.
+        #[command(flatten)]
+        params: CoreArgs,
+        /// The operand-conflict policy
+        #[arg(long, value_enum, default_value = "cq-pq")]
+        policy: PolicyName,
+        /// The program.
+        #[command(flatten)]
+        program: ProgramArgs,
+        /// Seed of the initial register values, external traffic and the random workload
+        /// [default: fresh, printed]
+        #[arg(long, value_name = "S")]
+        seed: Option<u64>,
+        /// Co-simulate the RTL (the default when Verilator is installed; not for ideal)
+        #[arg(long, overrides_with = "no_rtl")]
+        rtl: bool,
+        /// Run the golden model only
+        #[arg(long, overrides_with = "rtl")]
+        no_rtl: bool,
+        /// Add the GPR reads of every cycle
+        #[arg(long)]
+        schedule: bool,
+        /// Print one JSON object instead of text
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Blocks `flow` knows.
@@ -183,6 +246,24 @@ pub enum FlowBlock {
         /// Run options.
         #[command(flatten)]
         run: RunArgs,
+        /// Print one JSON object instead of a table
+        #[arg(long)]
+        json: bool,
+    },
+    /// The core slice
+    Core {
+        /// Parameters.
+        #[command(flatten)]
+        params: CoreArgs,
+        /// Directory for the emitted files
+        #[arg(long, value_name = "DIR", default_value = "out/core")]
+        out: PathBuf,
+        /// Clock frequency for the constraint files, in MHz
+        #[arg(long, value_name = "MHZ", default_value_t = 200.0)]
+        clock_mhz: f64,
+        /// Seed of the co-simulated random program [default: fresh, printed]
+        #[arg(long, value_name = "S")]
+        seed: Option<u64>,
         /// Print one JSON object instead of a table
         #[arg(long)]
         json: bool,
@@ -264,6 +345,18 @@ pub enum BenchBlock {
         #[arg(long, value_name = "N", default_value_t = 2_000_000)]
         cycles: u64,
         /// Print one JSON object instead of text
+        #[arg(long)]
+        json: bool,
+    },
+    /// The core slice: every policy on every built-in workload against the lower bound
+    Core {
+        /// Parameters.
+        #[command(flatten)]
+        params: CoreArgs,
+        /// Seed of initial values and the random workloads
+        #[arg(long, value_name = "S", default_value_t = 1)]
+        seed: u64,
+        /// Print JSON instead of a table
         #[arg(long)]
         json: bool,
     },

@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use grfgen_hdl::params::{GprParams, ParamError, RouteParams};
+use grfgen_hdl::params::{CoreParams, GprParams, ParamError, RouteParams};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -152,4 +152,42 @@ pub fn resolve<P: BlockParams>(
         .map_err(|e| CliError::Input(format!("invalid parameters: {e}")))?;
     params.validate()?;
     Ok(params)
+}
+
+impl BlockParams for CoreParams {
+    fn validate(&self) -> Result<(), ParamError> {
+        CoreParams::validate(self)
+    }
+}
+
+/// The core slice's parameter flags: the GPR's and its own.
+#[derive(Args, Clone, Debug, Default, Serialize)]
+pub struct CoreArgs {
+    /// GPR parameters.
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub gpr: GprArgs,
+    /// Conflict-queue entries: 0..=8 [default 2]
+    #[arg(long, value_name = "N")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cq_entries: Option<usize>,
+    /// Prefetch-queue entries: 0..=8 [default 4]
+    #[arg(long, value_name = "N")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pq_entries: Option<usize>,
+    /// Later instructions preloads and prefetches may serve: 1..=4 [default 3]
+    #[arg(long, value_name = "K")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lookahead: Option<usize>,
+    /// ALU pipeline stages: 1..=8 [default 2]
+    #[arg(long, value_name = "N")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alu_latency: Option<usize>,
+}
+
+impl CoreArgs {
+    /// The parameters: defaults, overridden by the config file, overridden by flags; validated.
+    pub fn resolve(&self) -> Result<CoreParams, CliError> {
+        resolve(self.gpr.config.as_deref(), self)
+    }
 }

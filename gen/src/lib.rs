@@ -10,7 +10,7 @@ pub mod progress;
 pub mod tools;
 
 use cli::{BenchBlock, Cli, Command, EmitBlock, FlowBlock, RouteCommand, SimBlock, SweepBlock};
-use commands::{blocks, gpr, route};
+use commands::{blocks, core, gpr, route};
 use error::CliError;
 
 /// Runs a parsed command line; returns what to print.
@@ -23,6 +23,7 @@ pub fn execute(cli: &Cli) -> Result<String, CliError> {
                 full_crossbar,
                 output,
             } => route::emit(&params.resolve()?, *full_crossbar, output),
+            EmitBlock::Core { params, output } => core::emit(&params.resolve()?, output),
         },
         Command::Sim { block } => match block {
             SimBlock::Gpr {
@@ -33,6 +34,25 @@ pub fn execute(cli: &Cli) -> Result<String, CliError> {
                 json,
             } => gpr::sim(&params.resolve()?, run, vcd.as_ref(), !no_rtl, *json),
             SimBlock::Route { params, run, json } => route::sim(&params.resolve()?, run, *json),
+            SimBlock::Core {
+                params,
+                policy,
+                program,
+                seed,
+                rtl,
+                no_rtl,
+                schedule,
+                json,
+            } => core::sim(
+                &params.resolve()?,
+                *policy,
+                program,
+                *seed,
+                *rtl,
+                *no_rtl,
+                *schedule,
+                *json,
+            ),
         },
         Command::Flow { block } => match block {
             FlowBlock::Gpr {
@@ -49,6 +69,13 @@ pub fn execute(cli: &Cli) -> Result<String, CliError> {
                 run,
                 json,
             } => route::flow(&params.resolve()?, out, *clock_mhz, run, *json),
+            FlowBlock::Core {
+                params,
+                out,
+                clock_mhz,
+                seed,
+                json,
+            } => core::flow(&params.resolve()?, out, *clock_mhz, *seed, *json),
         },
         Command::Sweep { block } => match block {
             SweepBlock::Gpr {
@@ -86,6 +113,9 @@ pub fn execute(cli: &Cli) -> Result<String, CliError> {
                 synth,
                 json,
             } => route::bench(*mappings, *synth, *json),
+            BenchBlock::Core { params, seed, json } => {
+                core::bench(&params.resolve()?, *seed, *json)
+            }
         },
         Command::Route { command } => match command {
             RouteCommand::Eval {

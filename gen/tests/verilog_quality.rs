@@ -6,9 +6,10 @@ use std::path::Path;
 
 use grfgen::design_files::{design_files, write_atomically, Timing};
 use grfgen::tools::{lint, synth, SynthTarget};
+use grfgen_hdl::core::emit_core;
 use grfgen_hdl::emit::Emitted;
 use grfgen_hdl::gpr::emit_gpr;
-use grfgen_hdl::params::{GprParams, RouteParams};
+use grfgen_hdl::params::{CoreParams, GprParams, RouteParams};
 use grfgen_hdl::route::{emit_route, RouteVariant};
 
 fn gpr(banks: usize, rows: usize, lanes: usize, bits: usize, rp: usize, wp: usize) -> GprParams {
@@ -165,4 +166,63 @@ fn ice40_maps_every_bank_to_block_ram() {
             .sum();
         assert_eq!(flops as usize, p.read_ports * p.banks, "{p:?}: {stats:?}");
     }
+}
+
+fn core(
+    banks: usize,
+    lanes: usize,
+    read_ports: usize,
+    cq: usize,
+    pq: usize,
+    lookahead: usize,
+    latency: usize,
+) -> CoreParams {
+    CoreParams {
+        gpr: GprParams {
+            banks,
+            registers: 64 * banks.min(4),
+            lanes,
+            read_ports,
+            ..GprParams::default()
+        },
+        cq_entries: cq,
+        pq_entries: pq,
+        lookahead,
+        alu_latency: latency,
+    }
+}
+
+#[test]
+fn core_lint_is_clean_with_all_warnings_on() {
+    for p in [
+        CoreParams::default(),
+        core(4, 4, 4, 0, 0, 3, 2),
+        core(8, 2, 3, 1, 0, 1, 1),
+        core(2, 1, 2, 0, 8, 4, 8),
+        core(16, 1, 8, 8, 8, 4, 3),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let top = write(
+            dir.path(),
+            "core",
+            &emit_core(&p, &p.module_name()).unwrap(),
+        );
+        let findings = lint(dir.path(), &top).unwrap();
+        assert!(findings.is_empty(), "{p:?}:\n{}", findings.join("\n"));
+    }
+}
+
+#[test]
+fn the_core_synthesizes_for_ice40_with_its_gpr_in_block_ram() {
+    let p = core(2, 1, 2, 1, 2, 2, 1);
+    let dir = tempfile::tempdir().unwrap();
+    let top = write(
+        dir.path(),
+        "core",
+        &emit_core(&p, &p.module_name()).unwrap(),
+    );
+    let stats = synth(dir.path(), &top, SynthTarget::Ice40).unwrap();
+    // 2 banks x 1 lane of 64 x 32 bits: two 256 x 16 block RAMs each.
+    assert_eq!(stats.count("SB_RAM40_4K"), 4, "{stats:?}");
+    assert!(stats.count("SB_LUT4") > 0);
 }

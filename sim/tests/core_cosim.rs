@@ -16,8 +16,196 @@ fn workloads_match_on_every_policy() {
         for name in grfgen_sim::core::workload::NAMES {
             let mut device = rtl(&params, policy);
             let workload = builtin(name, &params, 5).unwrap();
-            let report = run(&params, policy, &workload, 5, Some(&mut device as &mut dyn Device), false);
-            assert_eq!(report.mismatches, 0, "{name} {policy:?}: {}", report.first_mismatch.unwrap());
+            let report = run(
+                &params,
+                policy,
+                &workload,
+                5,
+                Some(&mut device as &mut dyn Device),
+                false,
+            );
+            assert_eq!(
+                report.mismatches,
+                0,
+                "{name} {policy:?}: {}",
+                report.first_mismatch.unwrap()
+            );
         }
     }
+}
+
+/// Random programs over few registers (many hazards and bank conflicts), external traffic,
+/// varied queue sizes, lookahead, ALU latency and read ports: at least 1,000,000 cycles in all
+/// across 2, 4 and 8 banks and both queue policies.
+#[test]
+fn a_million_cycles_of_random_programs() {
+    use grfgen_sim::core::workload::random_program;
+    use grfgen_sim::core::Workload;
+    let mut total = 0;
+    for (i, banks) in [2usize, 4, 8].into_iter().enumerate() {
+        for (k, policy) in [Policy::Cq, Policy::CqPq].into_iter().enumerate() {
+            let variant = i * 2 + k;
+            let params = CoreParams {
+                gpr: grfgen_hdl::params::GprParams {
+                    banks,
+                    registers: 64,
+                    lanes: 2,
+                    read_ports: [4, 3, 4, 2, 4, 3][variant],
+                    ..Default::default()
+                },
+                cq_entries: [2, 1, 3, 2, 4, 2][variant],
+                pq_entries: [4, 2, 6, 3, 8, 4][variant],
+                lookahead: [3, 1, 4, 2, 4, 3][variant],
+                alu_latency: [2, 1, 3, 2, 4, 1][variant],
+            };
+            let mut cycles = 0;
+            let mut seed = 100 * variant as u64;
+            while cycles < 170_000 {
+                seed += 1;
+                let workload = Workload {
+                    name: format!("random-{seed}"),
+                    program: random_program(8_000, 24, seed),
+                    external_rate: (seed % 3 * 30) as u32,
+                };
+                let mut device = rtl(&params, policy);
+                let report = run(
+                    &params,
+                    policy,
+                    &workload,
+                    seed,
+                    Some(&mut device as &mut dyn Device),
+                    false,
+                );
+                assert_eq!(
+                    report.mismatches,
+                    0,
+                    "{params:?} {policy:?} seed {seed}: {}",
+                    report.first_mismatch.unwrap()
+                );
+                cycles += report.cycles;
+            }
+            total += cycles;
+        }
+    }
+    assert!(total >= 1_000_000);
+}
+
+fn lockstep(
+    params: &CoreParams,
+    policy: Policy,
+    source: &str,
+    external_rate: u32,
+) -> grfgen_sim::core::CoreRun {
+    let program = grfgen_sim::core::parse(
+        source,
+        grfgen_sim::core::workload::program_registers(params),
+    )
+    .unwrap();
+    let workload = grfgen_sim::core::Workload {
+        name: "directed".into(),
+        program,
+        external_rate,
+    };
+    let mut device = rtl(params, policy);
+    let report = run(
+        params,
+        policy,
+        &workload,
+        3,
+        Some(&mut device as &mut dyn Device),
+        true,
+    );
+    assert_eq!(
+        report.mismatches,
+        0,
+        "{}",
+        report.first_mismatch.as_ref().unwrap()
+    );
+    report
+}
+
+#[test]
+fn a_full_conflict_queue_makes_instructions_wait_and_loses_nothing() {
+    // Eight instructions with three sources in one bank each; one CQ entry.
+    let params = CoreParams {
+        cq_entries: 1,
+        pq_entries: 0,
+        ..CoreParams::default()
+    };
+    let source = "(rpt7) mad R16, R0, R4, R8\n";
+    let small = lockstep(&params, Policy::Cq, source, 0);
+    let roomy = lockstep(
+        &CoreParams {
+            cq_entries: 4,
+            ..params.clone()
+        },
+        Policy::Cq,
+        source,
+        0,
+    );
+    assert_eq!(small.stats.sc_instructions, 8);
+    assert!(small.stats.cq_preloads < 16, "{:?}", small.stats);
+    assert!(small.stats.stall_cycles > roomy.stats.stall_cycles);
+    assert!(small.cycles > roomy.cycles);
+}
+
+#[test]
+fn a_full_prefetch_queue_limits_prefetching_and_loses_nothing() {
+    let params = CoreParams {
+        cq_entries: 0,
+        pq_entries: 1,
+        lookahead: 4,
+        ..CoreParams::default()
+    };
+    let report = lockstep(
+        &params,
+        Policy::CqPq,
+        &grfgen_sim::core::workload::matmul4_source(),
+        0,
+    );
+    let roomy = lockstep(
+        &CoreParams {
+            pq_entries: 8,
+            ..params.clone()
+        },
+        Policy::CqPq,
+        &grfgen_sim::core::workload::matmul4_source(),
+        0,
+    );
+    assert!(report.stats.pq_prefetches < roomy.stats.pq_prefetches);
+    assert!(report.cycles >= roomy.cycles);
+}
+
+#[test]
+fn write_backs_collide_with_the_external_writer_and_both_land() {
+    // Results into bank 0 every cycle; the external writer (registers 240..255, so banks 0..3)
+    // writes every cycle it can; port 0 (results) wins a shared bank.
+    let params = CoreParams::default();
+    let source = "(rpt15) add R0, R64, R65\n(rpt15) add R16, R68, R69\n";
+    let report = lockstep(&params, Policy::CqPq, source, 100);
+    assert!(report.stats.external_retries > 0, "{:?}", report.stats);
+    assert!(report.stats.external_writes > 0);
+}
+
+#[test]
+fn a_dependent_chain_runs_at_the_latency_bound() {
+    let params = CoreParams::default();
+    let report = lockstep(
+        &params,
+        Policy::CqPq,
+        "add R1, R0, R0\nadd R2, R1, R1\nmul R3, R2, R1\nmad R4, R3, R2, R1\n",
+        0,
+    );
+    assert_eq!(report.cycles, report.lower_bound.cycles);
+}
+
+#[test]
+fn one_instruction_and_no_instructions() {
+    let params = CoreParams::default();
+    let one = lockstep(&params, Policy::CqPq, "mad R9, R1, R2, R3\n", 0);
+    assert_eq!(one.stats.instructions, 1);
+    assert_eq!(one.cycles, one.lower_bound.cycles);
+    let none = lockstep(&params, Policy::CqPq, "// nothing\n", 0);
+    assert_eq!(none.stats.instructions, 0);
+    assert_eq!(none.cycles, 0);
 }

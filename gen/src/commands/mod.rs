@@ -2,6 +2,7 @@
 //! text (or JSON) it prints.
 
 pub mod blocks;
+pub mod core;
 pub mod gpr;
 pub mod route;
 

@@ -52,12 +52,13 @@ pub struct CoreDatapath {
     op_mul: Constant<Bits<3>>,
     op_mad: Constant<Bits<3>>,
     capture_latch: Constant<Bits<2>>,
-    capture_cq: Constant<Bits<2>>,
-    capture_pq: Constant<Bits<2>>,
+    /// Queue codes, present only with their queue.
+    capture_cq: Vec<Constant<Bits<2>>>,
+    capture_pq: Vec<Constant<Bits<2>>>,
     from_port: Constant<Bits<3>>,
     from_latch: Constant<Bits<3>>,
-    from_cq: Constant<Bits<3>>,
-    from_pq: Constant<Bits<3>>,
+    from_cq: Vec<Constant<Bits<3>>>,
+    from_pq: Vec<Constant<Bits<3>>>,
     alias_of_0: Constant<Bits<3>>,
     alias_of_1: Constant<Bits<3>>,
     zero: Constant<Bits<32>>,
@@ -100,12 +101,16 @@ impl CoreDatapath {
             op_mul: code(3),
             op_mad: code(4),
             capture_latch: Constant::new(1u64.into()),
-            capture_cq: Constant::new(2u64.into()),
-            capture_pq: Constant::new(3u64.into()),
+            capture_cq: (0..params.cq_entries.min(1))
+                .map(|_| Constant::new(2u64.into()))
+                .collect(),
+            capture_pq: (0..params.pq_entries.min(1))
+                .map(|_| Constant::new(3u64.into()))
+                .collect(),
             from_port: code(0),
             from_latch: code(1),
-            from_cq: code(2),
-            from_pq: code(3),
+            from_cq: (0..params.cq_entries.min(1)).map(|_| code(2)).collect(),
+            from_pq: (0..params.pq_entries.min(1)).map(|_| code(3)).collect(),
             alias_of_0: code(4),
             alias_of_1: code(5),
             zero: Constant::new(Bits::default()),
@@ -145,7 +150,7 @@ impl Logic for CoreDatapath {
                             self.buffer.d[(3 + e) * nl + l].next =
                                 self.buffer.q[(3 + e) * nl + l].val();
                             for p in 0..self._read_ports {
-                                if (self.capture_kind[p].val() == self.capture_cq.val())
+                                if (self.capture_kind[p].val() == self.capture_cq[0].val())
                                     & (self.capture_index[p].val() == self.number[e].val())
                                 {
                                     self.buffer.d[(3 + e) * nl + l].next =
@@ -157,7 +162,7 @@ impl Logic for CoreDatapath {
                             self.buffer.d[(3 + nc + e) * nl + l].next =
                                 self.buffer.q[(3 + nc + e) * nl + l].val();
                             for p in 0..self._read_ports {
-                                if (self.capture_kind[p].val() == self.capture_pq.val())
+                                if (self.capture_kind[p].val() == self.capture_pq[0].val())
                                     & (self.capture_index[p].val() == self.number[e].val())
                                 {
                                     self.buffer.d[(3 + nc + e) * nl + l].next =
@@ -172,7 +177,8 @@ impl Logic for CoreDatapath {
                                 if (self.alu_kind[s].val() == self.from_port.val())
                                     & (self.alu_index[s].val() == self.number[p].val())
                                 {
-                                    self.operand[s * nl + l].next = self.read_data[p * nl + l].val();
+                                    self.operand[s * nl + l].next =
+                                        self.read_data[p * nl + l].val();
                                 }
                             }
                             for i in 0..3 {
@@ -183,7 +189,7 @@ impl Logic for CoreDatapath {
                                 }
                             }
                             for e in 0..self._cq {
-                                if (self.alu_kind[s].val() == self.from_cq.val())
+                                if (self.alu_kind[s].val() == self.from_cq[0].val())
                                     & (self.alu_index[s].val() == self.number[e].val())
                                 {
                                     self.operand[s * nl + l].next =
@@ -191,7 +197,7 @@ impl Logic for CoreDatapath {
                                 }
                             }
                             for e in 0..self._pq {
-                                if (self.alu_kind[s].val() == self.from_pq.val())
+                                if (self.alu_kind[s].val() == self.from_pq[0].val())
                                     & (self.alu_index[s].val() == self.number[e].val())
                                 {
                                     self.operand[s * nl + l].next =
@@ -220,10 +226,12 @@ impl Logic for CoreDatapath {
                                 << 16);
                         self.pipe.d[l].next = self.operand[l].val();
                         if self.alu_op.val() == self.op_add.val() {
-                            self.pipe.d[l].next = self.operand[l].val() + self.operand[nl + l].val();
+                            self.pipe.d[l].next =
+                                self.operand[l].val() + self.operand[nl + l].val();
                         }
                         if self.alu_op.val() == self.op_sub.val() {
-                            self.pipe.d[l].next = self.operand[l].val() - self.operand[nl + l].val();
+                            self.pipe.d[l].next =
+                                self.operand[l].val() - self.operand[nl + l].val();
                         }
                         if self.alu_op.val() == self.op_mul.val() {
                             self.pipe.d[l].next = self.product[l].val();

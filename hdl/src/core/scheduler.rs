@@ -87,9 +87,10 @@ pub struct CoreScheduler<const RI: usize> {
     alu_kind_r: Registers<Bits<3>>,
     alu_index_r: Registers<Bits<3>>,
 
-    /// `slot * 3 + source`: the source exists for the slot's op.
+    /// `slot * 3 + source` for the slots reads can serve (the head, and the lookahead when
+    /// there is a queue): the source exists for the slot's op.
     present: Vec<Signal<Local, Bit>>,
-    /// `slot * 3 + source`: an older slot or an issued instruction still writes the register.
+    /// As `present`: an older slot or an issued instruction still writes the register.
     hazard: Vec<Signal<Local, Bit>>,
     /// Per candidate: may be read this cycle (before port, bank and queue checks).
     eligible: Vec<Signal<Local, Bit>>,
@@ -150,7 +151,8 @@ pub struct CoreScheduler<const RI: usize> {
     /// Op codes with other than two sources.
     op_mov: Constant<Bits<3>>,
     op_mad: Constant<Bits<3>>,
-    one_entry: Constant<Bits<8>>,
+    /// 1, for the lowest-free-entry picks (present when there is a queue).
+    one_entry: Vec<Constant<Bits<8>>>,
     no_entries: Constant<Bits<8>>,
     no_banks: Constant<Bits<16>>,
     bank_mask: Constant<Bits<RI>>,
@@ -164,6 +166,7 @@ pub struct CoreScheduler<const RI: usize> {
     /// Numbers 0..read ports, as port counts.
     port_number: Vec<Constant<Bits<4>>>,
     _window: usize,
+    _served: usize,
     _lookahead: usize,
     _preload_slots: usize,
     _prefetch_slots: usize,
@@ -226,8 +229,8 @@ impl<const RI: usize> CoreScheduler<RI> {
             alu_op_r: Registers::new(1),
             alu_kind_r: Registers::new(3),
             alu_index_r: Registers::new(3),
-            present: signals(3 * w),
-            hazard: signals(3 * w),
+            present: signals(3 * (1 + preload.max(prefetch))),
+            hazard: signals(3 * (1 + preload.max(prefetch))),
             eligible: signals(nc),
             cand_reg: signals(nc),
             cand_bank: signals(nc),
@@ -266,16 +269,23 @@ impl<const RI: usize> CoreScheduler<RI> {
             alias_1: Constant::new(2u64.into()),
             op_mov: Constant::new(0u64.into()),
             op_mad: Constant::new(4u64.into()),
-            one_entry: Constant::new(1u64.into()),
+            one_entry: (0..(preload + prefetch).min(1))
+                .map(|_| Constant::new(1u64.into()))
+                .collect(),
             no_entries: Constant::new(0u64.into()),
             no_banks: Constant::new(0u64.into()),
             bank_mask: Constant::new(((params.gpr.banks - 1) as u64).into()),
             one_bank: Constant::new(1u64.into()),
             queue_mask: vec![mask(params.cq_entries), mask(params.pq_entries)],
-            entry_bit: (0..entries).map(|e| Constant::new((1u64 << e).into())).collect(),
-            number: (0..numbers as u64).map(|n| Constant::new(n.into())).collect(),
+            entry_bit: (0..entries)
+                .map(|e| Constant::new((1u64 << e).into()))
+                .collect(),
+            number: (0..numbers as u64)
+                .map(|n| Constant::new(n.into()))
+                .collect(),
             port_number: (0..=p as u64).map(|n| Constant::new(n.into())).collect(),
             _window: w,
+            _served: 1 + preload.max(prefetch),
             _lookahead: k,
             _preload_slots: preload,
             _prefetch_slots: prefetch,
@@ -318,7 +328,7 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
                     for np in self._read_ports..(self._read_ports + 1) {
                         for nl in self._flight..(self._flight + 1) {
                             // Sources that exist: mov has one, mad three, the others two.
-                            for j in 0..self._window {
+                            for j in 0..self._served {
                                 self.present[j * 3].next = self.slot_valid.q[j].val();
                                 self.present[j * 3 + 1].next = self.slot_valid.q[j].val()
                                     & (self.slot_op.q[j].val() != self.op_mov.val());
@@ -326,7 +336,7 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
                                     & (self.slot_op.q[j].val() == self.op_mad.val());
                             }
                             // Hazards: an older slot or an issued instruction writes the register.
-                            for j in 0..self._window {
+                            for j in 0..self._served {
                                 for s in 0..3 {
                                     self.hazard[j * 3 + s].next = false;
                                     for i in 0..self._window {
@@ -397,11 +407,10 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
                                     self.cand_bank[3 * j + s].next = self.one_bank.val()
                                         << (self.slot_src.q[j * 3 + s].val()
                                             & self.bank_mask.val());
-                                    self.pick_cq[3 * j + s - 3].next = self.chain_cq
-                                        [3 * j + s - 3]
+                                    self.pick_cq[3 * j + s - 3].next = self.chain_cq[3 * j + s - 3]
                                         .val()
                                         & (!self.chain_cq[3 * j + s - 3].val()
-                                            + self.one_entry.val());
+                                            + self.one_entry[0].val());
                                     self.grant[3 * j + s].next = self.eligible[3 * j + s].val()
                                         & !(self.chain_banks[3 * j + s].val()
                                             & self.cand_bank[3 * j + s].val())
@@ -424,18 +433,15 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
                                     self.chain_cq[3 * j + s - 2].next =
                                         self.chain_cq[3 * j + s - 3].val();
                                     if self.grant[3 * j + s].val() {
-                                        self.chain_banks[3 * j + s + 1].next = self.chain_banks
-                                            [3 * j + s]
-                                            .val()
-                                            | self.cand_bank[3 * j + s].val();
-                                        self.chain_ports[3 * j + s + 1].next = self.chain_ports
-                                            [3 * j + s]
-                                            .val()
-                                            + self.port_number[1].val();
-                                        self.chain_cq[3 * j + s - 2].next = self.chain_cq
-                                            [3 * j + s - 3]
-                                            .val()
-                                            & !self.pick_cq[3 * j + s - 3].val();
+                                        self.chain_banks[3 * j + s + 1].next =
+                                            self.chain_banks[3 * j + s].val()
+                                                | self.cand_bank[3 * j + s].val();
+                                        self.chain_ports[3 * j + s + 1].next =
+                                            self.chain_ports[3 * j + s].val()
+                                                + self.port_number[1].val();
+                                        self.chain_cq[3 * j + s - 2].next =
+                                            self.chain_cq[3 * j + s - 3].val()
+                                                & !self.pick_cq[3 * j + s - 3].val();
                                         self.next_state[j * 3 + s].next = self.in_cq.val();
                                         self.next_entry[j * 3 + s].next =
                                             self.cand_index[3 * j + s].val();
@@ -456,22 +462,19 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
                                     self.cand_bank[3 * nk + 3 * j + s].next = self.one_bank.val()
                                         << (self.slot_src.q[j * 3 + s].val()
                                             & self.bank_mask.val());
-                                    self.pick_pq[3 * j + s - 3].next = self.chain_pq
-                                        [3 * j + s - 3]
+                                    self.pick_pq[3 * j + s - 3].next = self.chain_pq[3 * j + s - 3]
                                         .val()
                                         & (!self.chain_pq[3 * j + s - 3].val()
-                                            + self.one_entry.val());
-                                    self.grant[3 * nk + 3 * j + s].next = self.eligible
-                                        [3 * nk + 3 * j + s]
-                                        .val()
-                                        & !(self.chain_banks[3 * nk + 3 * j + s].val()
-                                            & self.cand_bank[3 * nk + 3 * j + s].val())
-                                        .any()
-                                        & (self.chain_ports[3 * nk + 3 * j + s].val()
-                                            < self.port_number[np].val())
-                                        & self.chain_pq[3 * j + s - 3].val().any();
-                                    self.cand_index[3 * nk + 3 * j + s].next =
-                                        self.number[0].val();
+                                            + self.one_entry[0].val());
+                                    self.grant[3 * nk + 3 * j + s].next =
+                                        self.eligible[3 * nk + 3 * j + s].val()
+                                            & !(self.chain_banks[3 * nk + 3 * j + s].val()
+                                                & self.cand_bank[3 * nk + 3 * j + s].val())
+                                            .any()
+                                            & (self.chain_ports[3 * nk + 3 * j + s].val()
+                                                < self.port_number[np].val())
+                                            & self.chain_pq[3 * j + s - 3].val().any();
+                                    self.cand_index[3 * nk + 3 * j + s].next = self.number[0].val();
                                     for e in 0..self._pq {
                                         if self.pick_pq[3 * j + s - 3].val()
                                             == self.entry_bit[e].val()
@@ -487,18 +490,15 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
                                     self.chain_pq[3 * j + s - 2].next =
                                         self.chain_pq[3 * j + s - 3].val();
                                     if self.grant[3 * nk + 3 * j + s].val() {
-                                        self.chain_banks[3 * nk + 3 * j + s + 1].next = self
-                                            .chain_banks[3 * nk + 3 * j + s]
-                                            .val()
-                                            | self.cand_bank[3 * nk + 3 * j + s].val();
-                                        self.chain_ports[3 * nk + 3 * j + s + 1].next = self
-                                            .chain_ports[3 * nk + 3 * j + s]
-                                            .val()
-                                            + self.port_number[1].val();
-                                        self.chain_pq[3 * j + s - 2].next = self.chain_pq
-                                            [3 * j + s - 3]
-                                            .val()
-                                            & !self.pick_pq[3 * j + s - 3].val();
+                                        self.chain_banks[3 * nk + 3 * j + s + 1].next =
+                                            self.chain_banks[3 * nk + 3 * j + s].val()
+                                                | self.cand_bank[3 * nk + 3 * j + s].val();
+                                        self.chain_ports[3 * nk + 3 * j + s + 1].next =
+                                            self.chain_ports[3 * nk + 3 * j + s].val()
+                                                + self.port_number[1].val();
+                                        self.chain_pq[3 * j + s - 2].next =
+                                            self.chain_pq[3 * j + s - 3].val()
+                                                & !self.pick_pq[3 * j + s - 3].val();
                                         self.next_state[j * 3 + s].next = self.in_pq.val();
                                         self.next_entry[j * 3 + s].next =
                                             self.cand_index[3 * nk + 3 * j + s].val();
@@ -621,8 +621,8 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
                             self.flight_valid.d[0].next = self.issue.val();
                             self.flight_dst.d[0].next = self.slot_dst.q[0].val();
                             for f in 1..self._flight {
-                                self.flight_valid.d[f].next = self.flight_valid.q[f - 1].val()
-                                    & !self.reset.val();
+                                self.flight_valid.d[f].next =
+                                    self.flight_valid.q[f - 1].val() & !self.reset.val();
                                 self.flight_dst.d[f].next = self.flight_dst.q[f - 1].val();
                             }
                             self.alu_valid.next = self.flight_valid.q[0].val();
@@ -655,8 +655,7 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
                                     == (self.instr_src[0].val() & self.bank_mask.val()))
                                     | ((self.new_alias[1].val() == self.alias_none.val())
                                         & ((self.instr_src[2].val() & self.bank_mask.val())
-                                            == (self.instr_src[1].val()
-                                                & self.bank_mask.val()))));
+                                            == (self.instr_src[1].val() & self.bank_mask.val()))));
                             // The window moves up on issue; the new instruction takes the first
                             // free slot.
                             for j in 0..(self._window - 1) {
@@ -677,9 +676,9 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
                                     & self.shifted_valid[j - 1].val();
                             }
                             for j in 0..self._window {
-                                self.slot_valid.d[j].next =
-                                    (self.shifted_valid[j].val() | self.insert[j].val())
-                                        & !self.reset.val();
+                                self.slot_valid.d[j].next = (self.shifted_valid[j].val()
+                                    | self.insert[j].val())
+                                    & !self.reset.val();
                             }
                             for j in 0..(self._window - 1) {
                                 self.slot_op.d[j].next = self.slot_op.q[j].val();
@@ -740,8 +739,7 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
                                         if self.new_present[s].val()
                                             & (self.new_alias[s].val() == self.alias_none.val())
                                         {
-                                            self.slot_state.d[j * 3 + s].next =
-                                                self.pending.val();
+                                            self.slot_state.d[j * 3 + s].next = self.pending.val();
                                         }
                                         self.slot_entry.d[j * 3 + s].next = self.number[0].val();
                                     }

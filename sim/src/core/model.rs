@@ -236,7 +236,11 @@ impl CoreModel {
     /// Register `reg` may be read for window slot `slot`: no older slot writes it and no issued
     /// instruction is still to write it back.
     fn safe(&self, slot: usize, reg: usize) -> bool {
-        !self.window.iter().take(slot).any(|s| s.instruction.dst == reg)
+        !self
+            .window
+            .iter()
+            .take(slot)
+            .any(|s| s.instruction.dst == reg)
             && !self.in_flight.iter().any(|f| f.dst == reg)
     }
 
@@ -250,7 +254,11 @@ impl CoreModel {
         };
 
         // Write-back on port 0; the external writer on port 1 loses a bank to it.
-        if self.in_flight.front().is_some_and(|f| f.writeback == self.cycle) {
+        if self
+            .in_flight
+            .front()
+            .is_some_and(|f| f.writeback == self.cycle)
+        {
             let f = self.in_flight.front().expect("checked");
             out.retire = Some(Retire {
                 reg: f.dst,
@@ -275,11 +283,10 @@ impl CoreModel {
         self.allocate_reads(&mut out);
 
         // Issue: the head goes when every operand is obtained.
-        let head_ready = self.window.front().is_some_and(|slot| {
-            slot.operands
-                .iter()
-                .all(|o| !matches!(o, Operand::Pending))
-        });
+        let head_ready = self
+            .window
+            .front()
+            .is_some_and(|slot| slot.operands.iter().all(|o| !matches!(o, Operand::Pending)));
         if head_ready {
             let slot = self.window.pop_front().expect("checked");
             let operands: Vec<Vec<u64>> = (0..slot.operands.len())
@@ -336,7 +343,10 @@ impl CoreModel {
         }
         if let (Some((reg, data)), true) = (&input.external, out.external_granted) {
             let mask = element_mask();
-            for (l, value) in self.values[reg * lanes..(reg + 1) * lanes].iter_mut().enumerate() {
+            for (l, value) in self.values[reg * lanes..(reg + 1) * lanes]
+                .iter_mut()
+                .enumerate()
+            {
                 *value = data[l] & mask;
             }
         }

@@ -105,7 +105,11 @@ pub struct ParseError {
 
 impl fmt::Display for ParseError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}, column {}: {}", self.line, self.column, self.message)
+        write!(
+            f,
+            "line {}, column {}: {}",
+            self.line, self.column, self.message
+        )
     }
 }
 
@@ -121,7 +125,11 @@ pub fn parse(text: &str, registers: usize) -> Result<Vec<Instruction>, ParseErro
             (Some(a), None) | (None, Some(a)) => &raw[..a],
             (None, None) => raw,
         };
-        let mut cursor = Cursor { text: code, pos: 0, line };
+        let mut cursor = Cursor {
+            text: code,
+            pos: 0,
+            line,
+        };
         cursor.skip_space();
         if cursor.at_end() {
             continue;
@@ -213,7 +221,9 @@ impl Cursor<'_> {
             self.pos += 1;
             Ok(())
         } else {
-            let found = self.peek().map_or("end of line".to_string(), |x| format!("`{x}`"));
+            let found = self
+                .peek()
+                .map_or("end of line".to_string(), |x| format!("`{x}`"));
             Err(self.error(format!("expected `{c}`, found {found}")))
         }
     }

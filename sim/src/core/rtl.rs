@@ -60,7 +60,11 @@ impl CoreRtl {
             ports: &emitted.ports,
         };
         let model = verilator::build(&design, options, trace)?;
-        let one = |name: &str| model.port(name).unwrap_or_else(|| panic!("core has {name}"));
+        let one = |name: &str| {
+            model
+                .port(name)
+                .unwrap_or_else(|| panic!("core has {name}"))
+        };
         let many = |name: &str, n: usize| {
             (0..n)
                 .map(|i| one(&format!("{name}${i}")))
@@ -96,6 +100,22 @@ impl CoreRtl {
             retire_data: many("retire_data", l),
             model,
         };
+        // Every input is driven from the start: Verilator randomises undriven ones.
+        for port in [
+            rtl.instr_valid,
+            rtl.ext_valid,
+            rtl.debug_valid,
+            rtl.instr_op,
+            rtl.instr_dst,
+        ] {
+            rtl.model.set(port, 0);
+        }
+        for &port in rtl.instr_src.iter().chain(&rtl.ext_data) {
+            rtl.model.set(port, 0);
+        }
+        for port in [rtl.ext_reg, rtl.debug_reg] {
+            rtl.model.set(port, 0);
+        }
         rtl.model.set(rtl.reset, 1);
         rtl.tick();
         rtl.model.set(rtl.reset, 0);
@@ -116,12 +136,22 @@ impl CoreRtl {
 }
 
 /// The first difference between `expected` and `actual`, named.
-fn differ(cycle: u64, name: impl FnOnce() -> String, expected: u64, actual: u64) -> Option<Mismatch> {
+fn differ(
+    cycle: u64,
+    name: impl FnOnce() -> String,
+    expected: u64,
+    actual: u64,
+) -> Option<Mismatch> {
     (expected != actual).then(|| Mismatch::new(cycle, name, expected, actual))
 }
 
 impl Device for CoreRtl {
-    fn cycle(&mut self, cycle: u64, input: &CycleInput, expected: &CycleOutput) -> Option<Mismatch> {
+    fn cycle(
+        &mut self,
+        cycle: u64,
+        input: &CycleInput,
+        expected: &CycleOutput,
+    ) -> Option<Mismatch> {
         let m = &mut self.model;
         m.set(self.clock, 0);
         m.set(self.debug_valid, 0);
@@ -147,35 +177,41 @@ impl Device for CoreRtl {
             None => m.set(self.ext_valid, 0),
         }
         m.eval();
-        let check = || -> Option<Mismatch> {
-            differ(cycle, || "instr_ready".into(), expected.ready as u64, self.get(self.instr_ready))?;
-            None
-        };
-        if let Some(found) = check() {
-            return Some(found);
-        }
         let mut banks = 0u64;
         for (p, read) in expected.reads.iter().enumerate() {
             let valid = self.get(self.read_valid[p]);
-            if let Some(x) = differ(cycle, || format!("read_valid${p}"), read.is_some() as u64, valid) {
+            if let Some(x) = differ(
+                cycle,
+                || format!("read_valid${p}"),
+                read.is_some() as u64,
+                valid,
+            ) {
                 return Some(x);
             }
             if let Some(r) = read {
                 banks |= 1 << r.bank;
-                if let Some(x) =
-                    differ(cycle, || format!("read_reg${p}"), r.reg as u64, self.get(self.read_reg[p]))
-                {
+                if let Some(x) = differ(
+                    cycle,
+                    || format!("read_reg${p}"),
+                    r.reg as u64,
+                    self.get(self.read_reg[p]),
+                ) {
                     return Some(x);
                 }
             }
         }
         let count = expected.reads.iter().flatten().count() as u64;
         for (name, expected_value, port) in [
+            ("instr_ready", expected.ready as u64, self.instr_ready),
             ("reads", count, self.reads),
             ("banks_read", banks, self.banks_read),
             ("issue", expected.issued as u64, self.issue),
             ("alu_valid", expected.alu.is_some() as u64, self.alu_valid),
-            ("retire_valid", expected.retire.is_some() as u64, self.retire_valid),
+            (
+                "retire_valid",
+                expected.retire.is_some() as u64,
+                self.retire_valid,
+            ),
             (
                 "ext_grant",
                 (input.external.is_some() && expected.external_granted) as u64,
@@ -188,30 +224,44 @@ impl Device for CoreRtl {
         }
         let lanes = self.lanes;
         if let Some(alu) = &expected.alu {
-            if let Some(x) = differ(cycle, || "alu_op".into(), alu.op.code(), self.get(self.alu_op)) {
+            if let Some(x) = differ(
+                cycle,
+                || "alu_op".into(),
+                alu.op.code(),
+                self.get(self.alu_op),
+            ) {
                 return Some(x);
             }
             for (s, values) in alu.operands.iter().enumerate() {
                 for (l, &v) in values.iter().enumerate() {
                     let k = s * lanes + l;
-                    if let Some(x) =
-                        differ(cycle, || format!("alu_operand${k}"), v, self.get(self.alu_operand[k]))
-                    {
+                    if let Some(x) = differ(
+                        cycle,
+                        || format!("alu_operand${k}"),
+                        v,
+                        self.get(self.alu_operand[k]),
+                    ) {
                         return Some(x);
                     }
                 }
             }
         }
         if let Some(retire) = &expected.retire {
-            if let Some(x) =
-                differ(cycle, || "retire_reg".into(), retire.reg as u64, self.get(self.retire_reg))
-            {
+            if let Some(x) = differ(
+                cycle,
+                || "retire_reg".into(),
+                retire.reg as u64,
+                self.get(self.retire_reg),
+            ) {
                 return Some(x);
             }
             for (l, &v) in retire.values.iter().enumerate() {
-                if let Some(x) =
-                    differ(cycle, || format!("retire_data${l}"), v, self.get(self.retire_data[l]))
-                {
+                if let Some(x) = differ(
+                    cycle,
+                    || format!("retire_data${l}"),
+                    v,
+                    self.get(self.retire_data[l]),
+                ) {
                     return Some(x);
                 }
             }

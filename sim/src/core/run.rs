@@ -13,7 +13,8 @@ use crate::rng::Rng;
 pub trait Device {
     /// Runs one cycle with `input` and compares what the device did with `expected`
     /// (the golden model's cycle `cycle`).
-    fn cycle(&mut self, cycle: u64, input: &CycleInput, expected: &CycleOutput) -> Option<Mismatch>;
+    fn cycle(&mut self, cycle: u64, input: &CycleInput, expected: &CycleOutput)
+        -> Option<Mismatch>;
     /// Reads register `n` after the run.
     fn register(&mut self, n: usize) -> Vec<u64>;
 }
@@ -44,7 +45,11 @@ pub struct CoreRun {
 
 /// The registers a program reads: loaded with random values before it runs.
 fn inputs(workload: &Workload) -> Vec<usize> {
-    let mut regs: Vec<usize> = workload.program.iter().flat_map(|i| i.src.clone()).collect();
+    let mut regs: Vec<usize> = workload
+        .program
+        .iter()
+        .flat_map(|i| i.src.clone())
+        .collect();
     regs.sort_unstable();
     regs.dedup();
     regs
@@ -65,7 +70,9 @@ pub fn run(
     let mut rng = Rng::new(seed);
     let mut model = CoreModel::new(params, policy);
     let random_lanes = |rng: &mut Rng| -> Vec<u64> {
-        (0..lanes).map(|_| rng.next_u64() & element_mask()).collect()
+        (0..lanes)
+            .map(|_| rng.next_u64() & element_mask())
+            .collect()
     };
     let mut report = CoreRun {
         policy,
@@ -78,10 +85,10 @@ pub fn run(
         schedule: keep_schedule.then(Vec::new),
     };
     let step = |model: &mut CoreModel,
-                    device: &mut Option<&mut dyn Device>,
-                    cycle: u64,
-                    input: &CycleInput,
-                    report: &mut CoreRun|
+                device: &mut Option<&mut dyn Device>,
+                cycle: u64,
+                input: &CycleInput,
+                report: &mut CoreRun|
      -> Option<CycleOutput> {
         let out = model.step(input);
         if let Some(device) = device.as_deref_mut() {
