@@ -451,3 +451,128 @@ fn route_bad_input_is_one_line_exit_2() {
         assert_rejected(&args, none, &expected);
     }
 }
+
+#[test]
+fn sim_core_reports_the_contract_fields_beside_the_other_policies() {
+    let out = grfgen(&[
+        "sim",
+        "core",
+        "--policy",
+        "cq-pq",
+        "--workload",
+        "conv3x3",
+        "--seed",
+        "2",
+        "--json",
+        "--schedule",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for field in [
+        "cycles",
+        "instructions",
+        "lower_bound",
+        "gpr_reads",
+        "sc_instructions",
+        "cq_preloads",
+        "pq_prefetches",
+        "stall_cycles",
+        "mismatches",
+    ] {
+        assert!(v[field].is_u64(), "{field} missing in {v}");
+    }
+    assert_eq!(v["policy"], "cq-pq");
+    assert_eq!(v["workload"], "conv3x3");
+    assert_eq!(v["mismatches"], 0);
+    assert_eq!(v["rtl"], true);
+    assert_eq!(v["instructions"], 36);
+    let bound = v["lower_bound"].as_u64().unwrap();
+    assert!(v["cycles"].as_u64().unwrap() >= bound);
+    for policy in ["naive", "cq", "cq-pq", "ideal"] {
+        assert!(v["comparison"][policy]["cycles"].is_u64(), "{policy}");
+    }
+    let schedule = v["schedule"].as_array().unwrap();
+    let first_read = schedule
+        .iter()
+        .flat_map(|c| c.as_array().unwrap())
+        .next()
+        .unwrap();
+    for key in ["reg", "bank", "port", "to"] {
+        assert!(!first_read[key].is_null(), "{key} in {first_read}");
+    }
+}
+
+#[test]
+fn sim_core_runs_a_program_file_and_rejects_malformed_ones() {
+    let tmp = tempfile::tempdir().unwrap();
+    let good = tmp.path().join("good.s");
+    std::fs::write(
+        &good,
+        "// test\n(rpt1) add.u32 R1, r2, R3 ; two adds\nmov R9, R1\n",
+    )
+    .unwrap();
+    let out = grfgen(&[
+        "sim",
+        "core",
+        "--program",
+        good.to_str().unwrap(),
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["instructions"], 3);
+    assert_eq!(v["mismatches"], 0);
+
+    let bad = tmp.path().join("bad.s");
+    std::fs::write(&bad, "add R1, R2, R3\nmad R1, R2, Q3, R4\n").unwrap();
+    let none = Path::new("/nonexistent/never-written");
+    assert_rejected(
+        &["sim", "core", "--program", bad.to_str().unwrap()],
+        none,
+        &["bad.s", "line 2", "column 13"],
+    );
+    assert_rejected(
+        &["sim", "core", "--workload", "fft"],
+        none,
+        &["--workload", "fft", "rpt-mad"],
+    );
+    assert_rejected(
+        &[
+            "sim",
+            "core",
+            "--workload",
+            "rpt-mad",
+            "--policy",
+            "ideal",
+            "--rtl",
+        ],
+        none,
+        &["ideal"],
+    );
+    assert_rejected(
+        &[
+            "emit",
+            "core",
+            "--element-bits",
+            "16",
+            "--out",
+            "/nonexistent/x",
+        ],
+        none,
+        &["--element-bits", "16", "32"],
+    );
+    assert_rejected(
+        &[
+            "emit",
+            "core",
+            "--cq-entries",
+            "9",
+            "--out",
+            "/nonexistent/x",
+        ],
+        none,
+        &["--cq-entries", "9", "0..=8"],
+    );
+}

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::params::{GprParams, RouteParams};
+use crate::params::{CoreParams, GprParams, RouteParams};
 
 /// One parameter of a block.
 #[derive(Clone, Debug, Serialize)]
@@ -50,6 +50,7 @@ fn param(
 pub fn catalogue() -> Vec<BlockInfo> {
     let gpr = GprParams::default();
     let route = RouteParams::default();
+    let core = CoreParams::default();
     let range = |(low, high): (usize, usize)| format!("{low}..={high}");
     let set = |values: &[usize]| {
         values
@@ -99,6 +100,29 @@ pub fn catalogue() -> Vec<BlockInfo> {
                     range(GprParams::WRITE_PORTS),
                     "writers per cycle",
                 ),
+            ],
+        },
+        BlockInfo {
+            name: "core",
+            title: "Shader-core slice: banked GPR, conflict detector and queue, prefetch queue, operand muxes, pipelined ALU",
+            spec: "S1",
+            top_level: true,
+            params: vec![
+                param(
+                    "GPR flags",
+                    "as gpr",
+                    "as gpr, with --element-bits 32 and --write-ports 2".into(),
+                    "the banked GPR underneath",
+                ),
+                param("--cq-entries", core.cq_entries, "0..=8".into(), "conflict-queue entries"),
+                param("--pq-entries", core.pq_entries, "0..=8".into(), "prefetch-queue entries"),
+                param(
+                    "--lookahead",
+                    core.lookahead,
+                    "1..=4".into(),
+                    "later instructions preloads and prefetches serve",
+                ),
+                param("--alu-latency", core.alu_latency, "1..=8".into(), "ALU pipeline stages"),
             ],
         },
         BlockInfo {
