@@ -4,6 +4,7 @@
 pub mod check;
 pub mod core;
 pub mod gpr;
+pub mod grf;
 pub mod rng;
 pub mod route;
 pub mod verilator;

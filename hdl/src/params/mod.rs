@@ -3,10 +3,12 @@
 
 mod core;
 mod gpr;
+mod grf;
 mod route;
 
 pub use self::core::CoreParams;
 pub use gpr::GprParams;
+pub use grf::{GrfParams, Mapping};
 pub use route::{FillCode, RouteOpCode, RouteParams};
 
 use std::fmt;
