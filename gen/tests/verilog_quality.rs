@@ -9,7 +9,8 @@ use grfgen::tools::{lint, synth, SynthTarget};
 use grfgen_hdl::core::emit_core;
 use grfgen_hdl::emit::Emitted;
 use grfgen_hdl::gpr::emit_gpr;
-use grfgen_hdl::params::{CoreParams, GprParams, RouteParams};
+use grfgen_hdl::grf::emit_grf;
+use grfgen_hdl::params::{CoreParams, GprParams, GrfParams, Mapping, RouteParams};
 use grfgen_hdl::route::{emit_route, RouteVariant};
 
 fn gpr(banks: usize, rows: usize, lanes: usize, bits: usize, rp: usize, wp: usize) -> GprParams {
@@ -223,6 +224,68 @@ fn the_core_synthesizes_for_ice40_with_its_gpr_in_block_ram() {
     );
     let stats = synth(dir.path(), &top, SynthTarget::Ice40).unwrap();
     // 2 banks x 1 lane of 64 x 32 bits: two 256 x 16 block RAMs each.
+    assert_eq!(stats.count("SB_RAM40_4K"), 4, "{stats:?}");
+    assert!(stats.count("SB_LUT4") > 0);
+}
+
+fn grf(
+    eus: usize,
+    threads: usize,
+    fast: usize,
+    slow: usize,
+    latency: usize,
+    lanes: usize,
+) -> GrfParams {
+    GrfParams {
+        eus,
+        threads,
+        fast_regs: fast,
+        slow_regs: slow,
+        slow_latency: latency,
+        lanes,
+        ..GrfParams::default()
+    }
+}
+
+#[test]
+fn grf_lint_is_clean_with_all_warnings_on() {
+    let small = GrfParams {
+        virtual_blocks: 1,
+        element_bits: 16,
+        ..grf(1, 1, 2, 64, 2, 1)
+    };
+    let two_parts = GrfParams {
+        low_energy_blocks: 4,
+        mapping: Mapping::Fraction(50),
+        ..grf(2, 4, 4, 128, 4, 2)
+    };
+    let by_thread = GrfParams {
+        preallocated: 0,
+        low_energy_blocks: 8,
+        mapping: Mapping::Threads(3),
+        ..grf(3, 3, 16, 512, 5, 1)
+    };
+    for p in [
+        GrfParams::default(),
+        small,
+        two_parts,
+        by_thread,
+        grf(8, 4, 32, 1024, 8, 2),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let top = write(dir.path(), "grf", &emit_grf(&p, &p.module_name()).unwrap());
+        let findings = lint(dir.path(), &top).unwrap();
+        assert!(findings.is_empty(), "{p:?}:\n{}", findings.join("\n"));
+    }
+}
+
+#[test]
+fn the_grf_synthesizes_for_ice40_with_its_slow_grf_in_block_ram() {
+    let p = grf(2, 1, 2, 256, 2, 2);
+    let dir = tempfile::tempdir().unwrap();
+    let top = write(dir.path(), "grf", &emit_grf(&p, &p.module_name()).unwrap());
+    let stats = synth(dir.path(), &top, SynthTarget::Ice40).unwrap();
+    // 2 lanes of 256 x 32 bits: two 256 x 16 block RAMs each.
     assert_eq!(stats.count("SB_RAM40_4K"), 4, "{stats:?}");
     assert!(stats.count("SB_LUT4") > 0);
 }

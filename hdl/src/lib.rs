@@ -6,6 +6,7 @@ pub mod core;
 pub mod crossbar;
 pub mod emit;
 pub mod gpr;
+pub mod grf;
 pub mod params;
 pub mod regs;
 pub mod route;

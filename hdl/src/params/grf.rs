@@ -29,7 +29,8 @@ pub struct GrfParams {
     pub fast_regs: usize,
     /// Slow GRF registers: 64, 128, 256, 512 or 1024 (16 per physical block).
     pub slow_regs: usize,
-    /// Cycles from a slow GRF read to its data: 1..=8.
+    /// Cycles from a slow GRF read to its data: 2..=8 (the block RAM's output register and at
+    /// least one pipeline stage).
     pub slow_latency: usize,
     /// Lanes per register: 1..=8.
     pub lanes: usize,
@@ -79,10 +80,15 @@ impl GrfParams {
         check_range("preallocated", self.preallocated, 0, self.virtual_blocks)?;
         check_one_of("fast_regs", self.fast_regs, Self::FAST_REGS)?;
         check_one_of("slow_regs", self.slow_regs, Self::SLOW_REGS)?;
-        check_range("slow_latency", self.slow_latency, 1, 8)?;
+        check_range("slow_latency", self.slow_latency, 2, 8)?;
         check_range("lanes", self.lanes, 1, 8)?;
         check_one_of("element_bits", self.element_bits, Self::ELEMENT_BITS)?;
-        check_range("low_energy_blocks", self.low_energy_blocks, 0, self.blocks())?;
+        check_range(
+            "low_energy_blocks",
+            self.low_energy_blocks,
+            0,
+            self.blocks(),
+        )?;
         match self.mapping {
             Mapping::None => Ok(()),
             Mapping::Threads(k) => check_range("mapping", k, 0, self.eus * self.threads),
@@ -108,6 +114,17 @@ impl GrfParams {
     /// Bits of a slow GRF row address.
     pub fn slow_bits(&self) -> usize {
         self.slow_regs.trailing_zeros() as usize
+    }
+
+    /// Bits that hold a thread number in the fast GRF index: ceil(log2(threads)).
+    pub fn thread_bits(&self) -> usize {
+        self.threads.next_power_of_two().trailing_zeros() as usize
+    }
+
+    /// The fast GRF entry of a thread's virtual register: `(reg << thread_bits | thread) mod
+    /// fast_regs`.
+    pub fn fast_index(&self, thread: usize, reg: usize) -> usize {
+        ((reg << self.thread_bits()) | thread) % self.fast_regs
     }
 
     /// The physical block pre-allocated to global thread `thread`'s virtual block `block`, if

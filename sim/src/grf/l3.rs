@@ -26,7 +26,11 @@ impl L3Memory {
     /// reads answered after `latency` cycles.
     pub fn new(words: usize, lanes: usize, element_bits: usize, latency: u64, seed: u64) -> Self {
         let mut rng = Rng::new(seed ^ 0x13);
-        let mask = if element_bits >= 64 { u64::MAX } else { (1 << element_bits) - 1 };
+        let mask = if element_bits >= 64 {
+            u64::MAX
+        } else {
+            (1 << element_bits) - 1
+        };
         Self {
             words: (0..words)
                 .map(|_| (0..lanes).map(|_| rng.next_u64() & mask).collect())

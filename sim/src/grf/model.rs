@@ -197,13 +197,26 @@ struct Group {
 enum Controller {
     Idle,
     /// A slow read for `eu`, answered at `at`.
-    SlowRead { at: u64 },
+    SlowRead {
+        at: u64,
+    },
     /// A read served from L3 address `addr`; `answer` is when L3 answers once issued.
-    Redirect { eu: usize, addr: usize, answer: Option<u64> },
+    Redirect {
+        eu: usize,
+        addr: usize,
+        answer: Option<u64>,
+    },
     /// A switch of physical `block` waiting for the refill engine.
-    SwitchWait { eu: usize, block: usize },
+    SwitchWait {
+        eu: usize,
+        block: usize,
+    },
     /// Saving physical `block` from cycle `start`.
-    Save { eu: usize, block: usize, start: u64 },
+    Save {
+        eu: usize,
+        block: usize,
+        start: u64,
+    },
 }
 
 #[derive(Clone, Debug, Default)]
@@ -337,7 +350,7 @@ impl GrfModel {
     }
 
     fn fast_index(&self, thread: usize, reg: usize) -> usize {
-        (reg * self.params.threads + thread) % self.params.fast_regs.max(1)
+        self.params.fast_index(thread, reg)
     }
 
     fn count_slow(&mut self, reg: usize) {
@@ -363,7 +376,13 @@ impl GrfModel {
         let mut next_answers: Vec<Option<Answer>> = vec![None; eus];
         let mut slow_write_now = false;
 
-        self.control(t, &l3_answer, &mut next_answers, &mut out, &mut slow_write_now);
+        self.control(
+            t,
+            &l3_answer,
+            &mut next_answers,
+            &mut out,
+            &mut slow_write_now,
+        );
         self.refill(t, &l3_answer, slow_write_now, pending_at_start, &mut out);
         if let Some(engine) = self.armed.take() {
             self.engine = engine;
@@ -415,7 +434,10 @@ impl GrfModel {
             }
             Front::Victim => {
                 if answer.is_some() {
-                    let fill = self.front[eu].fill.take().expect("victim state keeps the fill");
+                    let fill = self.front[eu]
+                        .fill
+                        .take()
+                        .expect("victim state keeps the fill");
                     self.fill(eu, fill);
                 }
             }
@@ -443,7 +465,10 @@ impl GrfModel {
     }
 
     fn send(&mut self, eu: usize, kind: Kind, data: Vec<u64>, state: Front) {
-        let r = self.front[eu].request.clone().expect("a request is in progress");
+        let r = self.front[eu]
+            .request
+            .clone()
+            .expect("a request is in progress");
         self.front[eu].central = Some(Transaction {
             kind,
             thread: eu * self.params.threads + r.thread,
@@ -501,12 +526,14 @@ impl GrfModel {
 
     /// Switch: write back the next dirty entry of the block, or invalidate and send the switch.
     fn flush_next(&mut self, eu: usize) {
-        let r = self.front[eu].request.clone().expect("a switch is in progress");
+        let r = self.front[eu]
+            .request
+            .clone()
+            .expect("a switch is in progress");
         let block = r.reg / GrfParams::BLOCK;
-        let dirty = self.front[eu]
-            .entries
-            .iter()
-            .position(|e| e.valid && e.dirty && e.thread == r.thread && e.reg / GrfParams::BLOCK == block);
+        let dirty = self.front[eu].entries.iter().position(|e| {
+            e.valid && e.dirty && e.thread == r.thread && e.reg / GrfParams::BLOCK == block
+        });
         match dirty {
             Some(i) => {
                 let e = &mut self.front[eu].entries[i];
@@ -539,10 +566,17 @@ impl GrfModel {
 
     fn access_answered(&mut self, eu: usize, a: Answer) {
         if a.status != Status::Ok || a.shared || self.flat {
-            let data = if a.status == Status::Ok { a.data } else { self.zero() };
+            let data = if a.status == Status::Ok {
+                a.data
+            } else {
+                self.zero()
+            };
             return self.respond(eu, a.status, data);
         }
-        let r = self.front[eu].request.clone().expect("an access is in progress");
+        let r = self.front[eu]
+            .request
+            .clone()
+            .expect("an access is in progress");
         let i = self.fast_index(r.thread, r.reg);
         let victim = self.front[eu].entries[i].clone();
         if victim.valid && victim.dirty {
@@ -561,7 +595,10 @@ impl GrfModel {
     }
 
     fn fill(&mut self, eu: usize, a: Answer) {
-        let r = self.front[eu].request.clone().expect("an access is in progress");
+        let r = self.front[eu]
+            .request
+            .clone()
+            .expect("an access is in progress");
         let i = self.fast_index(r.thread, r.reg);
         let write = r.op == GrfOp::Write;
         self.front[eu].entries[i] = Entry {
@@ -569,7 +606,11 @@ impl GrfModel {
             dirty: write,
             thread: r.thread,
             reg: r.reg,
-            data: if write { r.data.clone() } else { a.data.clone() },
+            data: if write {
+                r.data.clone()
+            } else {
+                a.data.clone()
+            },
         };
         self.stats.fast_accesses += 1;
         let data = if write { self.zero() } else { a.data };
@@ -656,7 +697,13 @@ impl GrfModel {
         let vb = tx.reg / GrfParams::BLOCK;
         let slot = tx.thread * self.params.virtual_blocks + vb;
         let map = self.table[slot];
-        let fault = |status| Some(Answer { status, shared: false, data: vec![0; self.params.lanes] });
+        let fault = |status| {
+            Some(Answer {
+                status,
+                shared: false,
+                data: vec![0; self.params.lanes],
+            })
+        };
         match tx.kind {
             Kind::Read | Kind::WriteMiss | Kind::Write | Kind::Writeback => {
                 if !map.valid {
@@ -674,7 +721,9 @@ impl GrfModel {
                     Kind::Read => {
                         if refilling {
                             self.stats.redirects += 1;
-                            let addr = map.block * 32 + self.engine.area * 16 + tx.reg % 16;
+                            let addr = self.engine.area * self.params.slow_regs
+                                + map.block * GrfParams::BLOCK
+                                + tx.reg % 16;
                             self.controller = Controller::Redirect {
                                 eu,
                                 addr,
@@ -682,7 +731,11 @@ impl GrfModel {
                             };
                             // The redirect can go out this very cycle.
                             if self.engine.in_flight.is_none() {
-                                out.l3 = Some(L3Request { write: false, addr, data: self.zero() });
+                                out.l3 = Some(L3Request {
+                                    write: false,
+                                    addr,
+                                    data: self.zero(),
+                                });
                                 self.controller = Controller::Redirect {
                                     eu,
                                     addr,
@@ -732,14 +785,24 @@ impl GrfModel {
                 let g = tx.group;
                 if g > 0 && self.groups[g].bound {
                     self.groups[g].refs += 1;
-                    self.table[slot] = Mapping { valid: true, block: self.groups[g].block, shared: true, group: g };
+                    self.table[slot] = Mapping {
+                        valid: true,
+                        block: self.groups[g].block,
+                        shared: true,
+                        group: g,
+                    };
                 } else {
                     let Some(block) = self.pick_block(tx.thread, vb) else {
                         next[eu] = fault(Status::NoFreeBlock);
                         return;
                     };
                     self.free[block] = false;
-                    self.table[slot] = Mapping { valid: true, block, shared: g > 0, group: g };
+                    self.table[slot] = Mapping {
+                        valid: true,
+                        block,
+                        shared: g > 0,
+                        group: g,
+                    };
                     if g > 0 {
                         let group = &mut self.groups[g];
                         group.bound = true;
@@ -749,7 +812,11 @@ impl GrfModel {
                         group.passed = 0;
                     }
                 }
-                next[eu] = Some(Answer { status: Status::Ok, shared: false, data: self.zero() });
+                next[eu] = Some(Answer {
+                    status: Status::Ok,
+                    shared: false,
+                    data: self.zero(),
+                });
             }
             Kind::Release => {
                 if !map.valid {
@@ -757,7 +824,11 @@ impl GrfModel {
                     return;
                 }
                 self.table[slot] = Mapping::default();
-                next[eu] = Some(Answer { status: Status::Ok, shared: false, data: self.zero() });
+                next[eu] = Some(Answer {
+                    status: Status::Ok,
+                    shared: false,
+                    data: self.zero(),
+                });
                 if !map.shared {
                     self.free[map.block] = true;
                 } else {
@@ -798,9 +869,16 @@ impl GrfModel {
                     next[eu] = fault(Status::Unmapped);
                     return;
                 }
-                self.controller = Controller::SwitchWait { eu, block: map.block };
+                self.controller = Controller::SwitchWait {
+                    eu,
+                    block: map.block,
+                };
                 if !self.engine.busy {
-                    self.controller = Controller::Save { eu, block: map.block, start: t };
+                    self.controller = Controller::Save {
+                        eu,
+                        block: map.block,
+                        start: t,
+                    };
                     self.save(t, out);
                 }
             }
@@ -809,7 +887,10 @@ impl GrfModel {
 
     /// Whether the register a redirect serves is shared (for the front end's fill decision).
     fn redirect_shared(&self, eu: usize) -> bool {
-        let r = self.front[eu].request.as_ref().expect("a read is in progress");
+        let r = self.front[eu]
+            .request
+            .as_ref()
+            .expect("a read is in progress");
         let thread = eu * self.params.threads + r.thread;
         self.table[thread * self.params.virtual_blocks + r.reg / GrfParams::BLOCK].shared
     }
@@ -825,7 +906,11 @@ impl GrfModel {
             if group.waiting[w] {
                 group.waiting[w] = false;
                 group.passed += 1;
-                next[w] = Some(Answer { status: Status::Ok, shared: false, data: vec![0; lanes] });
+                next[w] = Some(Answer {
+                    status: Status::Ok,
+                    shared: false,
+                    data: vec![0; lanes],
+                });
             }
         }
         if group.passed >= group.refs {
@@ -861,13 +946,20 @@ impl GrfModel {
             let area = self.parity[block] as usize;
             out.l3 = Some(L3Request {
                 write: true,
-                addr: block * 32 + area * 16 + offset,
+                addr: area * self.params.slow_regs + block * GrfParams::BLOCK + offset,
                 data: self.slow[block * GrfParams::BLOCK + offset].clone(),
             });
         }
         if step == latency + 15 {
             // Answer and arm the refill: both visible next cycle.
-            self.answers[eu] = Some((t + 1, Answer { status: Status::Ok, shared: false, data: self.zero() }));
+            self.answers[eu] = Some((
+                t + 1,
+                Answer {
+                    status: Status::Ok,
+                    shared: false,
+                    data: self.zero(),
+                },
+            ));
             self.parity[block] = !self.parity[block];
             self.armed = Some(Engine {
                 busy: true,
@@ -907,12 +999,20 @@ impl GrfModel {
             }
         }
         // The next read, when nothing is outstanding and the port is free.
-        let controller_reading = matches!(self.controller, Controller::Redirect { answer: Some(_), .. });
+        let controller_reading = matches!(
+            self.controller,
+            Controller::Redirect {
+                answer: Some(_),
+                ..
+            }
+        );
         if in_flight.is_none() && held.is_none() && out.l3.is_none() && !controller_reading {
             if let Some(offset) = (0..16).find(|o| pending_at_start & (1 << o) != 0) {
                 out.l3 = Some(L3Request {
                     write: false,
-                    addr: self.engine.block * 32 + self.engine.area * 16 + offset,
+                    addr: self.engine.area * self.params.slow_regs
+                        + self.engine.block * GrfParams::BLOCK
+                        + offset,
                     data: self.zero(),
                 });
                 self.engine.in_flight = Some((offset, t + self.l3.latency()));
@@ -925,7 +1025,8 @@ impl GrfModel {
                 self.engine.hold = Some((offset, l3_answer.clone().expect("L3 answers in time")));
             }
         }
-        if self.engine.pending == 0 && self.engine.in_flight.is_none() && self.engine.hold.is_none() {
+        if self.engine.pending == 0 && self.engine.in_flight.is_none() && self.engine.hold.is_none()
+        {
             self.engine.busy = false;
         }
     }

@@ -151,7 +151,13 @@ pub fn run(
 
 /// The L3 both sides of a run start from: `2 * slow_regs` words (two context areas per block).
 pub fn new_l3(params: &GrfParams, latency: u64, seed: u64) -> L3Memory {
-    L3Memory::new(2 * params.slow_regs, params.lanes, params.element_bits, latency, seed)
+    L3Memory::new(
+        2 * params.slow_regs,
+        params.lanes,
+        params.element_bits,
+        latency,
+        seed,
+    )
 }
 
 #[cfg(test)]
@@ -236,12 +242,34 @@ mod tests {
         let params = GrfParams::default();
         for name in NAMES {
             let trace = builtin(name, &params, 5, 4).unwrap();
-            let hier = run(&params, &trace, false, 10, 5, &Energy::default(), 100_000, None);
-            let flat = run(&params, &trace, true, 10, 5, &Energy::default(), 100_000, None);
+            let hier = run(
+                &params,
+                &trace,
+                false,
+                10,
+                5,
+                &Energy::default(),
+                100_000,
+                None,
+            );
+            let flat = run(
+                &params,
+                &trace,
+                true,
+                10,
+                5,
+                &Energy::default(),
+                100_000,
+                None,
+            );
             assert!(!hier.stuck && !flat.stuck, "{name}");
             assert_eq!(hier.stats.accesses, flat.stats.accesses, "{name}");
             if name == "private-hot" {
-                assert!(hier.stats.fast_hits * 2 > hier.stats.accesses, "{:?}", hier.stats);
+                assert!(
+                    hier.stats.fast_hits * 2 > hier.stats.accesses,
+                    "{:?}",
+                    hier.stats
+                );
                 assert!(hier.energy_pj < flat.energy_pj);
                 assert!(hier.cycles < flat.cycles);
             }
@@ -249,7 +277,11 @@ mod tests {
                 assert!(hier.stats.faults > 0);
             }
             if name == "context-switch" {
-                assert!(hier.stats.l3_writes > 0 && hier.stats.l3_reads > 0 && hier.stats.redirects > 0, "{:?}", hier.stats);
+                assert!(
+                    hier.stats.l3_writes > 0 && hier.stats.l3_reads > 0 && hier.stats.redirects > 0,
+                    "{:?}",
+                    hier.stats
+                );
             }
         }
     }

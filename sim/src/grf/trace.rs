@@ -62,23 +62,44 @@ pub fn parse(text: &str, params: &GrfParams) -> Result<Trace, TraceError> {
     let mut trace: Trace = vec![Vec::new(); params.eus];
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;
-        let code = raw.split('#').next().unwrap_or("").split("//").next().unwrap_or("");
+        let code = raw
+            .split('#')
+            .next()
+            .unwrap_or("")
+            .split("//")
+            .next()
+            .unwrap_or("");
         let words: Vec<&str> = code.split_whitespace().collect();
         if words.is_empty() {
             continue;
         }
         let bad = |message: String| TraceError { line, message };
         if words.len() < 3 {
-            return Err(bad(format!("expected `<eu> <thread> <op> ...`, found `{}`", code.trim())));
+            return Err(bad(format!(
+                "expected `<eu> <thread> <op> ...`, found `{}`",
+                code.trim()
+            )));
         }
         let eu = number(words[0])
             .map(|n| n as usize)
             .filter(|&n| n < params.eus)
-            .ok_or_else(|| bad(format!("EU `{}`: expected 0..={}", words[0], params.eus - 1)))?;
+            .ok_or_else(|| {
+                bad(format!(
+                    "EU `{}`: expected 0..={}",
+                    words[0],
+                    params.eus - 1
+                ))
+            })?;
         let thread = number(words[1])
             .map(|n| n as usize)
             .filter(|&n| n < params.threads)
-            .ok_or_else(|| bad(format!("thread `{}`: expected 0..={}", words[1], params.threads - 1)))?;
+            .ok_or_else(|| {
+                bad(format!(
+                    "thread `{}`: expected 0..={}",
+                    words[1],
+                    params.threads - 1
+                ))
+            })?;
         let operand = |prefix: char, limit: usize, what: &str| -> Result<usize, TraceError> {
             let word = words.get(3).ok_or_else(|| bad(format!("missing {what}")))?;
             word.strip_prefix(prefix)
@@ -86,7 +107,12 @@ pub fn parse(text: &str, params: &GrfParams) -> Result<Trace, TraceError> {
                 .and_then(number)
                 .map(|n| n as usize)
                 .filter(|&n| n < limit)
-                .ok_or_else(|| bad(format!("{what} `{word}`: expected {prefix}0..{prefix}{}", limit - 1)))
+                .ok_or_else(|| {
+                    bad(format!(
+                        "{what} `{word}`: expected {prefix}0..{prefix}{}",
+                        limit - 1
+                    ))
+                })
         };
         let expect_words = |n: usize| -> Result<(), TraceError> {
             if words.len() > n {
@@ -96,7 +122,13 @@ pub fn parse(text: &str, params: &GrfParams) -> Result<Trace, TraceError> {
             }
         };
         let request = |op: GrfOp, reg: usize, group: usize, data: Vec<u64>| {
-            Step::Request(GrfRequest { thread, op, reg, group, data })
+            Step::Request(GrfRequest {
+                thread,
+                op,
+                reg,
+                group,
+                data,
+            })
         };
         let zero = vec![0; params.lanes];
         let vregs = params.virtual_registers();
@@ -108,13 +140,21 @@ pub fn parse(text: &str, params: &GrfParams) -> Result<Trace, TraceError> {
             "write" => {
                 expect_words(5)?;
                 let reg = operand('r', vregs, "register")?;
-                let text = words.get(4).ok_or_else(|| bad("missing the value to write".into()))?;
+                let text = words
+                    .get(4)
+                    .ok_or_else(|| bad("missing the value to write".into()))?;
                 let values: Option<Vec<u64>> = text.split(',').map(number).collect();
-                let values = values.ok_or_else(|| bad(format!("value `{text}`: expected numbers")))?;
+                let values =
+                    values.ok_or_else(|| bad(format!("value `{text}`: expected numbers")))?;
                 let data = match values.len() {
                     1 => vec![values[0]; params.lanes],
                     n if n == params.lanes => values,
-                    n => return Err(bad(format!("{n} values: expected 1 or {} (one per lane)", params.lanes))),
+                    n => {
+                        return Err(bad(format!(
+                            "{n} values: expected 1 or {} (one per lane)",
+                            params.lanes
+                        )))
+                    }
                 };
                 request(GrfOp::Write, reg, 0, data)
             }
@@ -127,7 +167,9 @@ pub fn parse(text: &str, params: &GrfParams) -> Result<Trace, TraceError> {
                         .and_then(number)
                         .map(|n| n as usize)
                         .filter(|&n| n <= GrfParams::GROUPS)
-                        .ok_or_else(|| bad(format!("group `{g}`: expected g0..g{}", GrfParams::GROUPS)))?,
+                        .ok_or_else(|| {
+                            bad(format!("group `{g}`: expected g0..g{}", GrfParams::GROUPS))
+                        })?,
                 };
                 expect_words(5)?;
                 request(GrfOp::Alloc, block * GrfParams::BLOCK, group, zero)
@@ -135,7 +177,11 @@ pub fn parse(text: &str, params: &GrfParams) -> Result<Trace, TraceError> {
             "release" | "switch" => {
                 expect_words(4)?;
                 let block = operand('b', params.virtual_blocks, "virtual block")?;
-                let op = if words[2] == "release" { GrfOp::Release } else { GrfOp::Switch };
+                let op = if words[2] == "release" {
+                    GrfOp::Release
+                } else {
+                    GrfOp::Switch
+                };
                 request(op, block * GrfParams::BLOCK, 0, zero)
             }
             "wait" => {
@@ -151,11 +197,9 @@ pub fn parse(text: &str, params: &GrfParams) -> Result<Trace, TraceError> {
                     .ok_or_else(|| bad("idle: expected a number of cycles".into()))?;
                 Step::Idle(cycles)
             }
-            other => {
-                return Err(bad(format!(
-                    "unknown op `{other}`: expected read, write, alloc, release, wait, switch or idle"
-                )))
-            }
+            other => return Err(bad(format!(
+                "unknown op `{other}`: expected read, write, alloc, release, wait, switch or idle"
+            ))),
         };
         trace[eu].push(step);
     }

@@ -38,14 +38,20 @@ pub fn builtin(name: &str, params: &GrfParams, seed: u64, rounds: usize) -> Resu
         // Each thread works on a few registers of its pre-allocated block: mostly reads.
         "private-hot" | "streaming" => {
             if !needs_prealloc {
-                return Err(format!("invalid value {name} for --workload: it needs --preallocated 1 or more"));
+                return Err(format!(
+                    "invalid value {name} for --workload: it needs --preallocated 1 or more"
+                ));
             }
             let hot = (params.fast_regs / params.threads).max(1);
             for (eu, steps) in trace.iter_mut().enumerate() {
                 for i in 0..rounds * 16 {
                     let thread = i % params.threads;
                     let k = i / params.threads;
-                    let reg = if name == "private-hot" { (eu + k) % hot } else { k % 16 };
+                    let reg = if name == "private-hot" {
+                        (eu + k) % hot
+                    } else {
+                        k % 16
+                    };
                     if k < 16 || rng.chance(1, 4) {
                         steps.push(request(thread, GrfOp::Write, reg, 0, value(&mut rng)));
                     } else {
@@ -78,7 +84,9 @@ pub fn builtin(name: &str, params: &GrfParams, seed: u64, rounds: usize) -> Resu
         // being refilled (reads served from L3), and switch back.
         "context-switch" => {
             if !needs_prealloc {
-                return Err(format!("invalid value {name} for --workload: it needs --preallocated 1 or more"));
+                return Err(format!(
+                    "invalid value {name} for --workload: it needs --preallocated 1 or more"
+                ));
             }
             for steps in trace.iter_mut() {
                 for round in 0..rounds {
@@ -88,7 +96,13 @@ pub fn builtin(name: &str, params: &GrfParams, seed: u64, rounds: usize) -> Resu
                     }
                     steps.push(request(thread, GrfOp::Switch, 0, 0, zero.clone()));
                     for reg in 0..8 {
-                        steps.push(request(thread, GrfOp::Read, (reg * 5) % 16, 0, zero.clone()));
+                        steps.push(request(
+                            thread,
+                            GrfOp::Read,
+                            (reg * 5) % 16,
+                            0,
+                            zero.clone(),
+                        ));
                     }
                     steps.push(request(thread, GrfOp::Write, 3, 0, value(&mut rng)));
                     steps.push(request(thread, GrfOp::Read, 3, 0, zero.clone()));
@@ -106,14 +120,32 @@ pub fn builtin(name: &str, params: &GrfParams, seed: u64, rounds: usize) -> Resu
                     steps.push(request(thread, GrfOp::Wait, 0, 7, zero.clone()));
                     steps.push(request(thread, GrfOp::Alloc, last * 16, 0, zero.clone()));
                     steps.push(request(thread, GrfOp::Alloc, last * 16, 0, zero.clone()));
-                    steps.push(request(thread, GrfOp::Write, last * 16 + 2, 0, value(&mut rng)));
+                    steps.push(request(
+                        thread,
+                        GrfOp::Write,
+                        last * 16 + 2,
+                        0,
+                        value(&mut rng),
+                    ));
                     steps.push(request(thread, GrfOp::Read, last * 16 + 2, 0, zero.clone()));
-                    steps.push(request(thread, GrfOp::Switch, last.saturating_sub(1) * 16, 0, zero.clone()));
+                    steps.push(request(
+                        thread,
+                        GrfOp::Switch,
+                        last.saturating_sub(1) * 16,
+                        0,
+                        zero.clone(),
+                    ));
                     steps.push(request(thread, GrfOp::Release, last * 16, 0, zero.clone()));
                 }
                 // Exhaust the free blocks: the later allocs fail.
                 for v in 0..params.virtual_blocks {
-                    steps.push(request(eu % params.threads, GrfOp::Alloc, v * 16, 0, zero.clone()));
+                    steps.push(request(
+                        eu % params.threads,
+                        GrfOp::Alloc,
+                        v * 16,
+                        0,
+                        zero.clone(),
+                    ));
                 }
             }
         }
@@ -127,16 +159,34 @@ pub fn builtin(name: &str, params: &GrfParams, seed: u64, rounds: usize) -> Resu
                     let roll = rng.below(100);
                     let step = match roll {
                         0..=39 => request(thread, GrfOp::Read, rng.below(vregs), 0, zero.clone()),
-                        40..=79 => request(thread, GrfOp::Write, rng.below(vregs), 0, value(&mut rng)),
+                        40..=79 => {
+                            request(thread, GrfOp::Write, rng.below(vregs), 0, value(&mut rng))
+                        }
                         80..=87 => request(
                             thread,
                             GrfOp::Alloc,
                             rng.below(params.virtual_blocks) * 16,
-                            if rng.chance(1, 2) { 0 } else { 1 + rng.below(3) },
+                            if rng.chance(1, 2) {
+                                0
+                            } else {
+                                1 + rng.below(3)
+                            },
                             zero.clone(),
                         ),
-                        88..=93 => request(thread, GrfOp::Release, rng.below(params.virtual_blocks) * 16, 0, zero.clone()),
-                        94..=96 => request(thread, GrfOp::Switch, rng.below(params.virtual_blocks) * 16, 0, zero.clone()),
+                        88..=93 => request(
+                            thread,
+                            GrfOp::Release,
+                            rng.below(params.virtual_blocks) * 16,
+                            0,
+                            zero.clone(),
+                        ),
+                        94..=96 => request(
+                            thread,
+                            GrfOp::Switch,
+                            rng.below(params.virtual_blocks) * 16,
+                            0,
+                            zero.clone(),
+                        ),
                         _ => Step::Idle(rng.below(6) as u64),
                     };
                     steps.push(step);

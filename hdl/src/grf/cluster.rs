@@ -1,0 +1,150 @@
+//! The hierarchical GRF of one execution cluster: the EUs' front ends and fast GRFs, the
+//! controller and the slow GRF's SRAM banks.
+
+use rust_hdl::prelude::*;
+
+use super::controller::GrfController;
+use super::front::GrfFrontEnds;
+use crate::params::GrfParams;
+use crate::signals;
+use crate::sram::SramBank1r1w;
+
+/// The hierarchical GRF (SPEC S3, `docs/grf.md`). `E` is the element width, `A` the slow GRF's
+/// row-address width (`slow_regs = 2^A`). Vectors indexed by EU and lane are EU-major
+/// (`eu * lanes + l`).
+#[derive(LogicBlock)]
+pub struct GrfCluster<const E: usize, const A: usize> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: fast GRFs empty, table back to its pre-allocation, groups unbound.
+    pub reset: Signal<In, Bit>,
+    /// Per EU: a request is presented.
+    pub req_valid: Vec<Signal<In, Bit>>,
+    /// Per EU: its op: 0 read, 1 write, 2 alloc, 3 release, 4 wait, 5 switch.
+    pub req_op: Vec<Signal<In, Bits<3>>>,
+    /// Per EU: the thread within the EU.
+    pub req_thread: Vec<Signal<In, Bits<2>>>,
+    /// Per EU: the virtual register (read, write) or 16 x virtual block (alloc, release,
+    /// switch).
+    pub req_reg: Vec<Signal<In, Bits<6>>>,
+    /// Per EU: the group: alloc (0 private, 1..7 shared) and wait.
+    pub req_group: Vec<Signal<In, Bits<3>>>,
+    /// Per EU and lane: write data.
+    pub req_data: Vec<Signal<In, Bits<E>>>,
+    /// Per EU: the presented request is taken this cycle.
+    pub req_ready: Vec<Signal<Out, Bit>>,
+    /// Per EU: a response is visible this cycle.
+    pub resp_valid: Vec<Signal<Out, Bit>>,
+    /// Per EU: its status: 0 ok, 1 unmapped, 2 no free block, 3 not owned, 4 already mapped,
+    /// 5 no such group.
+    pub resp_status: Vec<Signal<Out, Bits<3>>>,
+    /// Per EU and lane: the data of a successful read (zero otherwise).
+    pub resp_data: Vec<Signal<Out, Bits<E>>>,
+    /// L3 request.
+    pub l3_valid: Signal<Out, Bit>,
+    /// The L3 request is a write; reads are answered on `l3_rvalid`.
+    pub l3_write: Signal<Out, Bit>,
+    /// L3 area (context image 0 or 1): L3 address = area * slow_regs + row.
+    pub l3_area: Signal<Out, Bit>,
+    /// L3 row.
+    pub l3_row: Signal<Out, Bits<A>>,
+    /// Per lane: L3 write data.
+    pub l3_data: Vec<Signal<Out, Bits<E>>>,
+    /// L3 answers the oldest outstanding read.
+    pub l3_rvalid: Signal<In, Bit>,
+    /// Per lane: the answer's data.
+    pub l3_rdata: Vec<Signal<In, Bits<E>>>,
+    front: GrfFrontEnds<E>,
+    controller: GrfController<E, A>,
+    banks: Vec<SramBank1r1w<E, A>>,
+    _eus: usize,
+    _lanes: usize,
+}
+
+impl<const E: usize, const A: usize> GrfCluster<E, A> {
+    /// The cluster for `params` (validated; `E` and `A` must match).
+    pub fn new(params: &GrfParams) -> Self {
+        let (eus, lanes) = (params.eus, params.lanes);
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            req_valid: signals(eus),
+            req_op: signals(eus),
+            req_thread: signals(eus),
+            req_reg: signals(eus),
+            req_group: signals(eus),
+            req_data: signals(eus * lanes),
+            req_ready: signals(eus),
+            resp_valid: signals(eus),
+            resp_status: signals(eus),
+            resp_data: signals(eus * lanes),
+            l3_valid: Default::default(),
+            l3_write: Default::default(),
+            l3_area: Default::default(),
+            l3_row: Default::default(),
+            l3_data: signals(lanes),
+            l3_rvalid: Default::default(),
+            l3_rdata: signals(lanes),
+            front: GrfFrontEnds::new(params),
+            controller: GrfController::new(params),
+            banks: (0..lanes).map(|_| SramBank1r1w::default()).collect(),
+            _eus: eus,
+            _lanes: lanes,
+        }
+    }
+}
+
+impl<const E: usize, const A: usize> Logic for GrfCluster<E, A> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.front.clock.next = self.clock.val();
+        self.controller.clock.next = self.clock.val();
+        self.front.reset.next = self.reset.val();
+        self.controller.reset.next = self.reset.val();
+        for nl in self._lanes..(self._lanes + 1) {
+            for e in 0..self._eus {
+                self.front.req_valid[e].next = self.req_valid[e].val();
+                self.front.req_op[e].next = self.req_op[e].val();
+                self.front.req_thread[e].next = self.req_thread[e].val();
+                self.front.req_reg[e].next = self.req_reg[e].val();
+                self.front.req_group[e].next = self.req_group[e].val();
+                self.req_ready[e].next = self.front.req_ready[e].val();
+                self.resp_valid[e].next = self.front.resp_valid[e].val();
+                self.resp_status[e].next = self.front.resp_status[e].val();
+                self.controller.tx_valid[e].next = self.front.tx_valid[e].val();
+                self.controller.tx_kind[e].next = self.front.tx_kind[e].val();
+                self.controller.tx_thread[e].next = self.front.tx_thread[e].val();
+                self.controller.tx_reg[e].next = self.front.tx_reg[e].val();
+                self.controller.tx_group[e].next = self.front.tx_group[e].val();
+                self.front.tx_take[e].next = self.controller.tx_take[e].val();
+                self.front.ans_valid[e].next = self.controller.ans_valid[e].val();
+                self.front.ans_status[e].next = self.controller.ans_status[e].val();
+                self.front.ans_shared[e].next = self.controller.ans_shared[e].val();
+                for l in 0..self._lanes {
+                    self.front.req_data[e * nl + l].next = self.req_data[e * nl + l].val();
+                    self.resp_data[e * nl + l].next = self.front.resp_data[e * nl + l].val();
+                    self.controller.tx_data[e * nl + l].next = self.front.tx_data[e * nl + l].val();
+                    self.front.ans_data[e * nl + l].next =
+                        self.controller.ans_data[e * nl + l].val();
+                }
+            }
+        }
+        // The slow GRF: one bank per lane, addressed together by the controller.
+        for l in 0..self._lanes {
+            self.banks[l].clock.next = self.clock.val();
+            self.banks[l].read_enable.next = self.controller.sram_read.val();
+            self.banks[l].read_address.next = self.controller.sram_read_row.val();
+            self.banks[l].write_enable.next = self.controller.sram_write.val();
+            self.banks[l].write_address.next = self.controller.sram_write_row.val();
+            self.banks[l].write_data.next = self.controller.sram_write_data[l].val();
+            self.controller.sram_read_data[l].next = self.banks[l].read_data.val();
+            self.l3_data[l].next = self.controller.l3_data[l].val();
+            self.controller.l3_rdata[l].next = self.l3_rdata[l].val();
+        }
+        self.l3_valid.next = self.controller.l3_valid.val();
+        self.l3_write.next = self.controller.l3_write.val();
+        self.l3_area.next = self.controller.l3_area.val();
+        self.l3_row.next = self.controller.l3_row.val();
+        self.controller.l3_rvalid.next = self.l3_rvalid.val();
+    }
+}
