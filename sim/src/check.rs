@@ -29,6 +29,20 @@ impl Mismatch {
     }
 }
 
+/// Fails with a mismatch at `cycle` on the port `port()` names if `expected` and `actual`
+/// differ.
+pub fn compare(
+    cycle: u64,
+    port: impl FnOnce() -> String,
+    expected: u64,
+    actual: u64,
+) -> Result<(), Mismatch> {
+    match expected == actual {
+        true => Ok(()),
+        false => Err(Mismatch::new(cycle, port, expected, actual)),
+    }
+}
+
 impl fmt::Display for Mismatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(

@@ -8,7 +8,7 @@ use grfgen_hdl::params::CoreParams;
 
 use super::model::{CycleInput, CycleOutput};
 use super::run::Device;
-use crate::check::Mismatch;
+use crate::check::{compare, Mismatch};
 use crate::verilator::{self, BuildOptions, Design, PortId, VerilatedModel, VerilatorError};
 
 /// The Verilated core slice with its ports looked up.
@@ -135,16 +135,6 @@ impl CoreRtl {
     }
 }
 
-/// The first difference between `expected` and `actual`, named.
-fn differ(
-    cycle: u64,
-    name: impl FnOnce() -> String,
-    expected: u64,
-    actual: u64,
-) -> Option<Mismatch> {
-    (expected != actual).then(|| Mismatch::new(cycle, name, expected, actual))
-}
-
 impl Device for CoreRtl {
     fn cycle(
         &mut self,
@@ -180,7 +170,7 @@ impl Device for CoreRtl {
         let mut banks = 0u64;
         for (p, read) in expected.reads.iter().enumerate() {
             let valid = self.get(self.read_valid[p]);
-            if let Some(x) = differ(
+            if let Err(x) = compare(
                 cycle,
                 || format!("read_valid${p}"),
                 read.is_some() as u64,
@@ -190,7 +180,7 @@ impl Device for CoreRtl {
             }
             if let Some(r) = read {
                 banks |= 1 << r.bank;
-                if let Some(x) = differ(
+                if let Err(x) = compare(
                     cycle,
                     || format!("read_reg${p}"),
                     r.reg as u64,
@@ -218,13 +208,13 @@ impl Device for CoreRtl {
                 self.ext_grant,
             ),
         ] {
-            if let Some(x) = differ(cycle, || name.into(), expected_value, self.get(port)) {
+            if let Err(x) = compare(cycle, || name.into(), expected_value, self.get(port)) {
                 return Some(x);
             }
         }
         let lanes = self.lanes;
         if let Some(alu) = &expected.alu {
-            if let Some(x) = differ(
+            if let Err(x) = compare(
                 cycle,
                 || "alu_op".into(),
                 alu.op.code(),
@@ -235,7 +225,7 @@ impl Device for CoreRtl {
             for (s, values) in alu.operands.iter().enumerate() {
                 for (l, &v) in values.iter().enumerate() {
                     let k = s * lanes + l;
-                    if let Some(x) = differ(
+                    if let Err(x) = compare(
                         cycle,
                         || format!("alu_operand${k}"),
                         v,
@@ -247,7 +237,7 @@ impl Device for CoreRtl {
             }
         }
         if let Some(retire) = &expected.retire {
-            if let Some(x) = differ(
+            if let Err(x) = compare(
                 cycle,
                 || "retire_reg".into(),
                 retire.reg as u64,
@@ -256,7 +246,7 @@ impl Device for CoreRtl {
                 return Some(x);
             }
             for (l, &v) in retire.values.iter().enumerate() {
-                if let Some(x) = differ(
+                if let Err(x) = compare(
                     cycle,
                     || format!("retire_data${l}"),
                     v,

@@ -326,6 +326,19 @@ impl GrfModel {
             && !self.engine.busy
     }
 
+    /// Whether nothing can happen without a new request: every front end idle or parked on a
+    /// `wait` (its transaction taken, no answer due), the controller idle, the refill engine
+    /// done.
+    pub fn parked(&self) -> bool {
+        self.front.iter().all(|f| {
+            f.response.is_none()
+                && (f.state == Front::Idle || (f.state == Front::Command && f.central.is_none()))
+        }) && self.answers.iter().all(Option::is_none)
+            && self.controller == Controller::Idle
+            && !self.engine.busy
+            && self.armed.is_none()
+    }
+
     /// The architectural value of global thread `thread`'s virtual register `reg` (the fast
     /// copy when there is one), or `None` if its block is unmapped.
     pub fn value(&self, thread: usize, reg: usize) -> Option<Vec<u64>> {
@@ -712,7 +725,9 @@ impl GrfModel {
                 }
                 let phys = map.block * GrfParams::BLOCK + tx.reg % GrfParams::BLOCK;
                 if map.shared {
-                    self.groups[map.group].count += 1;
+                    // The access count saturates (8 bits in the RTL).
+                    let count = &mut self.groups[map.group].count;
+                    *count = (*count + 1).min(255);
                 }
                 let refilling = self.engine.busy
                     && self.engine.block == map.block

@@ -68,7 +68,8 @@ pub struct GrfRun {
     pub slow_accesses: u64,
     /// Energy of the accesses, pJ.
     pub energy_pj: f64,
-    /// Whether some EU never finished (a barrier that did not open) within the cycle limit.
+    /// Whether some EU never finished: parked on a barrier nobody can open any more, or still
+    /// busy at the cycle limit.
     pub stuck: bool,
     /// Mismatches against the RTL (the run stops at the first).
     pub mismatches: u64,
@@ -96,6 +97,7 @@ pub fn run(
     let mut outstanding = vec![false; eus];
     let mut idle_until = vec![0u64; eus];
     let mut first_mismatch = None;
+    let mut deadlocked = false;
     let mut cycle = 0;
     while cycle < limit {
         let visible = model.visible();
@@ -136,6 +138,12 @@ pub fn run(
         if finished && model.idle() {
             break;
         }
+        // Every EU done or parked on a barrier nobody can open any more.
+        let blocked = (0..eus).all(|eu| next[eu] >= trace[eu].len() || outstanding[eu]);
+        if blocked && model.parked() {
+            deadlocked = true;
+            break;
+        }
     }
     let stats = model.stats().clone();
     GrfRun {
@@ -143,7 +151,7 @@ pub fn run(
         slow_accesses: stats.slow_accesses_low + stats.slow_accesses_high,
         energy_pj: energy.total(&stats, params),
         stats,
-        stuck: cycle >= limit,
+        stuck: deadlocked || cycle >= limit,
         mismatches: first_mismatch.is_some() as u64,
         first_mismatch,
     }

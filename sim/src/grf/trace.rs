@@ -197,9 +197,11 @@ pub fn parse(text: &str, params: &GrfParams) -> Result<Trace, TraceError> {
                     .ok_or_else(|| bad("idle: expected a number of cycles".into()))?;
                 Step::Idle(cycles)
             }
-            other => return Err(bad(format!(
+            other => {
+                return Err(bad(format!(
                 "unknown op `{other}`: expected read, write, alloc, release, wait, switch or idle"
-            ))),
+            )))
+            }
         };
         trace[eu].push(step);
     }

@@ -149,50 +149,8 @@ pub fn builtin(name: &str, params: &GrfParams, seed: u64, rounds: usize) -> Resu
                 }
             }
         }
-        // Random reads, writes, allocs, releases and switches over every thread and block
-        // (no waits: a barrier needs its sharers' cooperation).
-        "random" => {
-            let vregs = params.virtual_registers();
-            for steps in trace.iter_mut() {
-                for _ in 0..rounds * 16 {
-                    let thread = rng.below(params.threads);
-                    let roll = rng.below(100);
-                    let step = match roll {
-                        0..=39 => request(thread, GrfOp::Read, rng.below(vregs), 0, zero.clone()),
-                        40..=79 => {
-                            request(thread, GrfOp::Write, rng.below(vregs), 0, value(&mut rng))
-                        }
-                        80..=87 => request(
-                            thread,
-                            GrfOp::Alloc,
-                            rng.below(params.virtual_blocks) * 16,
-                            if rng.chance(1, 2) {
-                                0
-                            } else {
-                                1 + rng.below(3)
-                            },
-                            zero.clone(),
-                        ),
-                        88..=93 => request(
-                            thread,
-                            GrfOp::Release,
-                            rng.below(params.virtual_blocks) * 16,
-                            0,
-                            zero.clone(),
-                        ),
-                        94..=96 => request(
-                            thread,
-                            GrfOp::Switch,
-                            rng.below(params.virtual_blocks) * 16,
-                            0,
-                            zero.clone(),
-                        ),
-                        _ => Step::Idle(rng.below(6) as u64),
-                    };
-                    steps.push(step);
-                }
-            }
-        }
+        // Random traffic over every op but `wait` (see `random_trace`).
+        "random" => return Ok(random_trace(params, seed, rounds, false)),
         other => {
             return Err(format!(
                 "invalid value {other} for --workload: allowed {}",
@@ -201,4 +159,92 @@ pub fn builtin(name: &str, params: &GrfParams, seed: u64, rounds: usize) -> Resu
         }
     }
     Ok(trace)
+}
+
+/// What a thread of a random trace believes about its virtual blocks: unmapped, or mapped
+/// private (group 0) or into a shared group. Beliefs go wrong when an `alloc` fails.
+type Beliefs = Vec<Option<usize>>;
+
+/// Random traffic, `rounds * 16` steps per EU: reads and writes (mostly of blocks the thread
+/// believes mapped, half of them to four hot registers of the block), allocs (private or into
+/// groups 1..3), releases, switches, short idles and, with `waits`, waits on groups the thread
+/// joined. Most requests are valid; the rest fault. Waits can leave EUs parked at the end
+/// (nobody touches the group any more).
+pub fn random_trace(params: &GrfParams, seed: u64, rounds: usize, waits: bool) -> Trace {
+    let mut rng = Rng::new(seed);
+    let (lanes, vb) = (params.lanes, params.virtual_blocks);
+    let zero = vec![0; lanes];
+    let mut trace: Trace = vec![Vec::new(); params.eus];
+    for (eu, steps) in trace.iter_mut().enumerate() {
+        let mut beliefs: Vec<Beliefs> = (0..params.threads)
+            .map(|t| {
+                let g = eu * params.threads + t;
+                (0..vb)
+                    .map(|v| params.preallocation(g, v).map(|_| 0))
+                    .collect()
+            })
+            .collect();
+        for _ in 0..rounds * 16 {
+            let thread = rng.below(params.threads);
+            let known = &mut beliefs[thread];
+            let mapped: Vec<usize> = (0..vb).filter(|&v| known[v].is_some()).collect();
+            let unmapped: Vec<usize> = (0..vb).filter(|&v| known[v].is_none()).collect();
+            let mut pick = |rng: &mut Rng, from: &[usize]| {
+                if from.is_empty() || rng.chance(1, 10) {
+                    rng.below(vb)
+                } else {
+                    from[rng.below(from.len())]
+                }
+            };
+            let step = match rng.below(100) {
+                0..=74 => {
+                    let block = pick(&mut rng, &mapped);
+                    let offset = if rng.chance(1, 2) {
+                        rng.below(4)
+                    } else {
+                        rng.below(16)
+                    };
+                    let reg = block * 16 + offset;
+                    if rng.below(75) < 40 {
+                        request(thread, GrfOp::Read, reg, 0, zero.clone())
+                    } else {
+                        let value = (0..lanes).map(|_| rng.next_u64()).collect();
+                        request(thread, GrfOp::Write, reg, 0, value)
+                    }
+                }
+                75..=82 => {
+                    let block = pick(&mut rng, &unmapped);
+                    let group = if rng.chance(1, 2) {
+                        0
+                    } else {
+                        1 + rng.below(3)
+                    };
+                    known[block] = Some(group);
+                    request(thread, GrfOp::Alloc, block * 16, group, zero.clone())
+                }
+                83..=88 => {
+                    let block = pick(&mut rng, &mapped);
+                    known[block] = None;
+                    request(thread, GrfOp::Release, block * 16, 0, zero.clone())
+                }
+                89..=91 => {
+                    let block = pick(&mut rng, &mapped);
+                    request(thread, GrfOp::Switch, block * 16, 0, zero.clone())
+                }
+                92..=94 if waits => {
+                    let groups: Vec<usize> =
+                        known.iter().flatten().copied().filter(|&g| g > 0).collect();
+                    let group = if groups.is_empty() || rng.chance(1, 10) {
+                        rng.below(GrfParams::GROUPS + 1)
+                    } else {
+                        groups[rng.below(groups.len())]
+                    };
+                    request(thread, GrfOp::Wait, 0, group, zero.clone())
+                }
+                _ => Step::Idle(rng.below(6) as u64),
+            };
+            steps.push(step);
+        }
+    }
+    trace
 }
