@@ -2,7 +2,9 @@
 
 use grfgen_hdl::params::GrfParams;
 use grfgen_sim::grf::workload::{builtin, random_trace, NAMES};
-use grfgen_sim::grf::{run, Device, Energy, GrfRtl, GrfRun, Trace};
+use grfgen_sim::grf::{
+    parse, run, Device, Energy, GrfCycle, GrfRequest, GrfRtl, GrfRun, Status, Trace,
+};
 use grfgen_sim::verilator::BuildOptions;
 
 const L3_LATENCY: u64 = 10;
@@ -131,5 +133,334 @@ fn the_lock_step_catches_a_design_that_differs_from_the_model() {
         (m.port.as_str(), m.expected, m.actual),
         ("req_ready$0", 1, 0),
         "{m}"
+    );
+}
+
+/// Per EU, the responses of a run as (cycle, status, lane 0 of the data).
+type Log = Vec<Vec<(u64, Status, u64)>>;
+
+/// The RTL, recording the responses it showed (equal to the model's, or the run stops).
+struct Recorder {
+    rtl: GrfRtl,
+    log: Log,
+}
+
+impl Device for Recorder {
+    fn cycle(
+        &mut self,
+        cycle: u64,
+        requests: &[Option<GrfRequest>],
+        expected: &GrfCycle,
+    ) -> Option<grfgen_sim::check::Mismatch> {
+        let mismatch = self.rtl.cycle(cycle, requests, expected);
+        for (eu, response) in expected.responses.iter().enumerate() {
+            if let Some(r) = response {
+                self.log[eu].push((cycle, r.status, r.data[0]));
+            }
+        }
+        mismatch
+    }
+}
+
+/// Runs the trace `text` in lock step (zero mismatches asserted) and returns the report and
+/// the responses.
+fn directed(params: &GrfParams, text: &str) -> (GrfRun, Log) {
+    let trace = parse(text, params).unwrap();
+    let rtl = GrfRtl::build(params, L3_LATENCY, 7, &BuildOptions::default(), None).unwrap();
+    let mut recorder = Recorder {
+        rtl,
+        log: vec![Vec::new(); params.eus],
+    };
+    let report = run(
+        params,
+        &trace,
+        false,
+        L3_LATENCY,
+        7,
+        &Energy::default(),
+        100_000,
+        Some(&mut recorder as &mut dyn Device),
+    );
+    assert_eq!(
+        report.mismatches,
+        0,
+        "{}",
+        report.first_mismatch.as_ref().unwrap()
+    );
+    (report, recorder.log)
+}
+
+fn statuses(log: &[(u64, Status, u64)]) -> Vec<Status> {
+    log.iter().map(|r| r.1).collect()
+}
+
+fn values(log: &[(u64, Status, u64)]) -> Vec<u64> {
+    log.iter().map(|r| r.2).collect()
+}
+
+fn small(eus: usize, threads: usize) -> GrfParams {
+    GrfParams {
+        eus,
+        threads,
+        fast_regs: 2,
+        ..GrfParams::default()
+    }
+}
+
+#[test]
+fn a_dirty_register_is_written_back_when_evicted() {
+    // One thread, two fast entries: r0 and r2 share entry 0.
+    let params = small(1, 1);
+    let (report, log) = directed(
+        &params,
+        "0 0 write r0 0x11\n\
+         0 0 write r2 0x22   # evicts r0 (dirty): write-back, then fill\n\
+         0 0 read r0         # miss: from the slow GRF\n\
+         0 0 read r2         # miss again: r0 evicted it (clean, no write-back)\n\
+         0 0 read r2         # hit\n",
+    );
+    assert!(!report.stuck);
+    assert_eq!(values(&log[0])[2..], [0x11, 0x22, 0x22]);
+    assert_eq!((report.stats.fast_hits, report.stats.fast_misses), (1, 4));
+    let cycles: Vec<u64> = log[0].iter().map(|r| r.0).collect();
+    // A write miss without a victim answers in 2 cycles after being taken; with a dirty
+    // victim it waits for the write-back too; a slow read takes the slow latency.
+    let gaps: Vec<u64> = cycles.windows(2).map(|w| w[1] - w[0]).collect();
+    assert!(gaps[0] > 3, "{cycles:?}");
+    assert_eq!(
+        gaps[3], 1,
+        "a hit answers the cycle after it is taken: {cycles:?}"
+    );
+}
+
+#[test]
+fn a_write_during_a_refill_wins_over_the_refill() {
+    // r3 is written back (evicted by r5) into the slow GRF while block 0 is being refilled
+    // after a switch: the refill must not overwrite it. r4 comes from L3.
+    let params = small(1, 1);
+    let (report, log) = directed(
+        &params,
+        "0 0 switch b0\n\
+         0 0 write r3 0x33\n\
+         0 0 write r5 0x55   # evicts r3 into the slow GRF during the refill\n\
+         0 0 read r3\n\
+         0 0 read r4\n\
+         0 0 idle 100\n\
+         0 0 read r3         # after the refill\n\
+         0 0 read r14\n",
+    );
+    let l3 = grfgen_sim::grf::run::new_l3(&params, L3_LATENCY, 7);
+    // Thread 0's block 0 is physical block 0; the switch loads area 1.
+    let from_l3 = |offset: usize| l3.word(params.slow_regs + offset)[0];
+    let v = values(&log[0]);
+    assert_eq!(v[3..], [0x33, from_l3(4), 0x33, from_l3(14)]);
+    assert!(report.stats.redirects >= 1, "{:?}", report.stats);
+}
+
+#[test]
+fn two_eus_missing_in_the_same_cycle_are_served_in_turn() {
+    // EU 2 opens the barrier EUs 0 and 1 wait on; both then miss on r0 in the same cycle.
+    let params = small(3, 1);
+    let (_, log) = directed(
+        &params,
+        "0 0 write r0 0xa0\n\
+         0 0 write r2 0xa2   # evicts r0 to the slow GRF\n\
+         0 0 read r0         # evicts r2 to the slow GRF\n\
+         0 0 read r2         # r2 clean in the fast GRF: a later r0 miss needs no write-back\n\
+         1 0 write r0 0xb0\n\
+         1 0 write r2 0xb2\n\
+         1 0 read r0\n\
+         1 0 read r2\n\
+         0 0 idle 30\n\
+         1 0 idle 30\n\
+         0 0 wait g1\n\
+         1 0 wait g1\n\
+         0 0 read r0\n\
+         1 0 read r0\n\
+         2 0 alloc b1 g1\n\
+         2 0 idle 60\n\
+         2 0 write r16 1     # the group's one access: the barrier opens\n",
+    );
+    assert_eq!(
+        log[0][4].0, log[1][4].0,
+        "both waits answered in the same cycle"
+    );
+    assert_eq!((log[0][5].2, log[1][5].2), (0xa0, 0xb0));
+    let latency = params.slow_latency as u64;
+    // Both miss the cycle after the barrier; round robin from EU 2 (served last): EU 0 is
+    // taken first and answered a slow read later, EU 1 a slow read after that.
+    assert_eq!(log[0][5].0 - log[0][4].0, 2 + latency);
+    assert_eq!(log[1][5].0 - log[0][5].0, latency);
+}
+
+#[test]
+fn a_shared_block_is_freed_when_its_last_reference_goes() {
+    // Four physical blocks, nothing pre-allocated.
+    let params = GrfParams {
+        slow_regs: 64,
+        preallocated: 0,
+        ..small(2, 1)
+    };
+    let (report, log) = directed(
+        &params,
+        "0 0 alloc b0 g1     # block 0 becomes group 1's\n\
+         0 0 write r0 0x77\n\
+         1 0 idle 20\n\
+         1 0 alloc b2 g1     # the same block: 2 references\n\
+         1 0 read r32        # EU 0's value, through the slow GRF\n\
+         0 0 idle 40\n\
+         0 0 release b0      # 1 reference left: still allocated\n\
+         1 0 idle 40\n\
+         1 0 read r32\n\
+         1 0 alloc b0\n\
+         1 0 alloc b1\n\
+         1 0 alloc b3        # blocks 1, 2, 3 in use\n\
+         1 0 release b2      # last reference: block 0 is free again\n\
+         1 0 alloc b2        # takes block 0\n\
+         1 0 alloc b2        # already mapped\n\
+         0 0 idle 200\n\
+         0 0 alloc b1        # nothing free\n",
+    );
+    use Status::*;
+    assert_eq!(statuses(&log[0]), [Ok, Ok, Ok, NoFreeBlock]);
+    assert_eq!(
+        statuses(&log[1]),
+        [Ok, Ok, Ok, Ok, Ok, Ok, Ok, Ok, AlreadyMapped]
+    );
+    assert_eq!((log[1][1].2, log[1][2].2), (0x77, 0x77));
+    assert_eq!(report.stats.l3_reads + report.stats.l3_writes, 0);
+}
+
+#[test]
+fn a_barrier_with_one_participant_opens_on_its_access_and_rearms() {
+    let params = small(1, 1);
+    let (report, log) = directed(
+        &params,
+        "0 0 alloc b1 g2\n\
+         0 0 write r16 5\n\
+         0 0 wait g2         # one reference, one access: opens at once\n\
+         0 0 wait g2         # re-armed: nobody else can access, so it stays parked\n",
+    );
+    assert_eq!(statuses(&log[0]), [Status::Ok; 3]);
+    assert!(report.stuck, "the second wait parks for good");
+}
+
+#[test]
+fn a_barrier_with_every_eu_opens_after_the_last_access() {
+    let params = small(4, 1);
+    let mut text = String::new();
+    for eu in 0..4 {
+        text += &format!("{eu} 0 alloc b1 g3\n{eu} 0 idle {}\n", 10 + 15 * eu);
+        text += &format!("{eu} 0 write r{} {}\n{eu} 0 wait g3\n", 16 + eu, 100 + eu);
+        text += &format!("{eu} 0 read r{}\n", 16 + (eu + 1) % 4);
+    }
+    let (report, log) = directed(&params, &text);
+    let last_write = (0..4).map(|eu| log[eu][1].0).max().unwrap();
+    for eu in 0..4 {
+        assert_eq!(statuses(&log[eu]), [Status::Ok; 4], "EU {eu}");
+        assert!(log[eu][2].0 >= last_write, "EU {eu} passed early: {log:?}");
+        assert_eq!(log[eu][3].2, 100 + (eu as u64 + 1) % 4, "EU {eu}");
+    }
+    // The exchange went through the slow GRF: no L3 traffic.
+    assert_eq!(report.stats.l3_reads + report.stats.l3_writes, 0);
+}
+
+#[test]
+fn a_context_switch_in_the_middle_of_a_stream_round_trips_through_l3() {
+    let params = GrfParams::default();
+    let mut text = String::new();
+    for r in 0..16 {
+        text += &format!("0 1 write r{r} {}\n", 0x100 + r);
+    }
+    text += "0 1 read r1\n0 1 switch b0\n";
+    for r in 0..16 {
+        text += &format!("0 1 read r{r}\n");
+    }
+    text += "0 1 switch b0\n";
+    for r in 0..16 {
+        text += &format!("0 1 read r{r}\n");
+    }
+    let (report, log) = directed(&params, &text);
+    let l3 = grfgen_sim::grf::run::new_l3(&params, L3_LATENCY, 7);
+    // Thread 1 of EU 0 has physical block 1; its other context is L3 area 1.
+    let other: Vec<u64> = (0..16)
+        .map(|r| l3.word(params.slow_regs + 16 + r)[0])
+        .collect();
+    let mine: Vec<u64> = (0..16).map(|r| 0x100 + r).collect();
+    let v = values(&log[0]);
+    assert_eq!(v[16], 0x101);
+    assert_eq!(v[18..34], other[..]);
+    assert_eq!(v[35..51], mine[..]);
+    assert!(
+        report.stats.redirects > 0 && report.stats.l3_writes == 32,
+        "{:?}",
+        report.stats
+    );
+}
+
+#[test]
+fn every_fault_kind_is_reported_counted_and_harmless() {
+    // Four physical blocks: EU 0's and EU 1's pre-allocated ones and two free.
+    let params = GrfParams {
+        slow_regs: 64,
+        ..small(2, 1)
+    };
+    let (report, log) = directed(
+        &params,
+        "0 0 write r1 0x5a\n\
+         0 0 read r20        # block 1 unmapped\n\
+         0 0 write r33 1     # block 2 unmapped: the value goes nowhere\n\
+         0 0 switch b3       # unmapped\n\
+         0 0 release b1      # not owned\n\
+         0 0 alloc b0        # already mapped\n\
+         0 0 wait g4         # no such group\n\
+         0 0 alloc b1\n\
+         0 0 alloc b2        # the last free block\n\
+         0 0 alloc b3        # no free block\n\
+         0 0 read r1\n\
+         0 0 read r33\n",
+    );
+    use Status::*;
+    assert_eq!(
+        statuses(&log[0]),
+        [
+            Ok,
+            Unmapped,
+            Unmapped,
+            Unmapped,
+            NotOwned,
+            AlreadyMapped,
+            NoSuchGroup,
+            Ok,
+            Ok,
+            NoFreeBlock,
+            Ok,
+            Ok
+        ]
+    );
+    assert_eq!(values(&log[0])[10..], [0x5a, 0], "faults changed nothing");
+    assert_eq!(report.stats.faults, 7);
+    assert!(!report.stuck);
+}
+
+#[test]
+fn a_group_dying_turns_its_waiters_away() {
+    // EU 1 waits on group 5 without belonging to it; the group's only member leaves.
+    let params = small(2, 1);
+    let (report, log) = directed(
+        &params,
+        "0 0 alloc b1 g5\n\
+         0 0 idle 40\n\
+         0 0 release b1\n\
+         1 0 idle 10\n\
+         1 0 wait g5\n\
+         1 0 read r0\n",
+    );
+    assert!(!report.stuck);
+    assert_eq!(statuses(&log[0]), [Status::Ok; 2]);
+    assert_eq!(statuses(&log[1]), [Status::NoSuchGroup, Status::Ok]);
+    assert_eq!(
+        log[1][0].0, log[0][1].0,
+        "turned away when the release is answered"
     );
 }

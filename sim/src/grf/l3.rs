@@ -58,6 +58,11 @@ impl L3Memory {
         }
     }
 
+    /// The word at `addr` now.
+    pub fn word(&self, addr: usize) -> &[u64] {
+        &self.words[addr]
+    }
+
     /// The read latency.
     pub fn latency(&self) -> u64 {
         self.latency

@@ -177,7 +177,7 @@ pub fn parse(text: &str, params: &GrfParams) -> Result<Trace, TraceError> {
             "release" | "switch" => {
                 expect_words(4)?;
                 let block = operand('b', params.virtual_blocks, "virtual block")?;
-                let op = if words[2] == "release" {
+                let op = if words[2].eq_ignore_ascii_case("release") {
                     GrfOp::Release
                 } else {
                     GrfOp::Switch

@@ -189,7 +189,7 @@ pub fn random_trace(params: &GrfParams, seed: u64, rounds: usize, waits: bool) -
             let known = &mut beliefs[thread];
             let mapped: Vec<usize> = (0..vb).filter(|&v| known[v].is_some()).collect();
             let unmapped: Vec<usize> = (0..vb).filter(|&v| known[v].is_none()).collect();
-            let mut pick = |rng: &mut Rng, from: &[usize]| {
+            let pick = |rng: &mut Rng, from: &[usize]| {
                 if from.is_empty() || rng.chance(1, 10) {
                     rng.below(vb)
                 } else {
