@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::config::{CoreArgs, GprArgs, RouteArgs};
+use crate::config::{CoreArgs, GprArgs, GrfArgs, RouteArgs};
 
 /// grfgen: synthesizable register-file RTL for GPU shader cores, from rust-hdl to Verilog,
 /// co-simulated in Verilator against golden models.
@@ -113,6 +113,15 @@ pub enum EmitBlock {
         #[command(flatten)]
         output: OutputArgs,
     },
+    /// The hierarchical GRF: fast GRFs per EU, shared slow GRF, translation table, L3 port
+    Grf {
+        /// Parameters.
+        #[command(flatten)]
+        params: GrfArgs,
+        /// Output.
+        #[command(flatten)]
+        output: OutputArgs,
+    },
 }
 
 /// Operand-conflict policies.
@@ -150,6 +159,79 @@ pub struct CycleArgs {
     /// Seed of the random stimulus and of Verilator's x randomisation [default: fresh, printed]
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
+}
+
+/// What requests a GRF run issues.
+#[derive(Args, Debug, Clone)]
+#[group(required = true, multiple = false)]
+pub struct TraceArgs {
+    /// A built-in workload: private-hot, streaming, producer-consumer, context-switch, faults,
+    /// random
+    #[arg(long, value_name = "NAME")]
+    pub workload: Option<String>,
+    /// A request trace in the documented text format (see docs/grf.md)
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
+}
+
+/// Energy per access of one 32-bit element, in pJ (docs/grf.md gives the sources).
+#[derive(Args, Debug, Clone, Copy)]
+pub struct EnergyArgs {
+    /// Fast GRF access
+    #[arg(
+        long,
+        value_name = "PJ",
+        allow_hyphen_values = true,
+        default_value_t = 0.5
+    )]
+    pub fast_pj: f64,
+    /// Slow GRF access (high-capacity part, or all of it without variant B)
+    #[arg(
+        long,
+        value_name = "PJ",
+        allow_hyphen_values = true,
+        default_value_t = 3.0
+    )]
+    pub slow_pj: f64,
+    /// Slow GRF access in the low-energy part (variant B)
+    #[arg(
+        long,
+        value_name = "PJ",
+        allow_hyphen_values = true,
+        default_value_t = 1.5
+    )]
+    pub slow_low_pj: f64,
+    /// L3 access
+    #[arg(
+        long,
+        value_name = "PJ",
+        allow_hyphen_values = true,
+        default_value_t = 30.0
+    )]
+    pub l3_pj: f64,
+}
+
+/// Options of a GRF run.
+#[derive(Args, Debug, Clone)]
+pub struct GrfRunArgs {
+    /// The requests.
+    #[command(flatten)]
+    pub requests: TraceArgs,
+    /// Length of a built-in workload (steps per EU grow with it): 1..=10000
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    pub rounds: usize,
+    /// Seed of the workload's values and of the L3 contents [default: fresh, printed]
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    /// Cycles from an L3 read to its answer (the test bench's L3): 1..=64
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub l3_latency: u64,
+    /// Stop a run that has not finished after this many cycles
+    #[arg(long, value_name = "N", default_value_t = 10_000_000)]
+    pub max_cycles: u64,
+    /// Energy per access.
+    #[command(flatten)]
+    pub energy: EnergyArgs,
 }
 
 /// Options of a GPR co-simulation run.
@@ -195,6 +277,31 @@ pub enum SimBlock {
         /// Length and seed.
         #[command(flatten)]
         run: CycleArgs,
+        /// Print one JSON object instead of text
+        #[arg(long)]
+        json: bool,
+    },
+    /// The hierarchical GRF: run a workload or trace; accesses per level, L3 traffic, energy
+    Grf {
+        /// Parameters.
+        #[command(flatten)]
+        params: GrfArgs,
+        /// Run options.
+        #[command(flatten)]
+        run: GrfRunArgs,
+        /// Also run the flat design (no fast GRFs: every access goes to the shared slow GRF)
+        /// and show both
+        #[arg(long)]
+        flat: bool,
+        /// Co-simulate the RTL (the default when Verilator is installed)
+        #[arg(long, overrides_with = "no_rtl")]
+        rtl: bool,
+        /// Run the golden model only
+        #[arg(long, overrides_with = "rtl")]
+        no_rtl: bool,
+        /// Write a waveform of the RTL to FILE (.vcd, or .fst for FST)
+        #[arg(long, value_name = "FILE")]
+        vcd: Option<PathBuf>,
         /// Print one JSON object instead of text
         #[arg(long)]
         json: bool,
@@ -262,6 +369,24 @@ pub enum FlowBlock {
         #[arg(long, value_name = "MHZ", default_value_t = 200.0)]
         clock_mhz: f64,
         /// Seed of the co-simulated random program [default: fresh, printed]
+        #[arg(long, value_name = "S")]
+        seed: Option<u64>,
+        /// Print one JSON object instead of a table
+        #[arg(long)]
+        json: bool,
+    },
+    /// The hierarchical GRF
+    Grf {
+        /// Parameters.
+        #[command(flatten)]
+        params: GrfArgs,
+        /// Directory for the emitted files
+        #[arg(long, value_name = "DIR", default_value = "out/grf")]
+        out: PathBuf,
+        /// Clock frequency for the constraint files, in MHz
+        #[arg(long, value_name = "MHZ", default_value_t = 200.0)]
+        clock_mhz: f64,
+        /// Seed of the co-simulated workloads [default: fresh, printed]
         #[arg(long, value_name = "S")]
         seed: Option<u64>,
         /// Print one JSON object instead of a table
@@ -356,6 +481,25 @@ pub enum BenchBlock {
         /// Seed of initial values and the random workloads
         #[arg(long, value_name = "S", default_value_t = 1)]
         seed: u64,
+        /// Print JSON instead of a table
+        #[arg(long)]
+        json: bool,
+    },
+    /// The hierarchical GRF: every built-in workload, hierarchical against flat, and the
+    /// variant-B mappings (golden model)
+    Grf {
+        /// Parameters.
+        #[command(flatten)]
+        params: GrfArgs,
+        /// Length of the workloads
+        #[arg(long, value_name = "N", default_value_t = 16)]
+        rounds: usize,
+        /// Seed of the workloads and the L3 contents
+        #[arg(long, value_name = "S", default_value_t = 1)]
+        seed: u64,
+        /// Energy per access.
+        #[command(flatten)]
+        energy: EnergyArgs,
         /// Print JSON instead of a table
         #[arg(long)]
         json: bool,

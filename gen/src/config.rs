@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use grfgen_hdl::params::{CoreParams, GprParams, ParamError, RouteParams};
+use grfgen_hdl::params::{CoreParams, GprParams, GrfParams, Mapping, ParamError, RouteParams};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -189,5 +189,71 @@ impl CoreArgs {
     /// The parameters: defaults, overridden by the config file, overridden by flags; validated.
     pub fn resolve(&self) -> Result<CoreParams, CliError> {
         resolve(self.gpr.config.as_deref(), self)
+    }
+}
+
+impl BlockParams for GrfParams {
+    fn validate(&self) -> Result<(), ParamError> {
+        GrfParams::validate(self)
+    }
+}
+
+/// The hierarchical GRF's parameter flags.
+#[derive(Args, Clone, Debug, Default, Serialize)]
+pub struct GrfArgs {
+    /// Execution units sharing the slow GRF: 1..=8 [default 4]
+    #[arg(long, value_name = "N")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub eus: Option<usize>,
+    /// Hardware threads per EU: 1..=4 [default 2]
+    #[arg(long, value_name = "N")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub threads: Option<usize>,
+    /// Virtual blocks of 16 registers per thread: 1..=4 [default 4]
+    #[arg(long, value_name = "N")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub virtual_blocks: Option<usize>,
+    /// Virtual blocks every thread has mapped at reset: 0..=virtual blocks [default 1]
+    #[arg(long, value_name = "N")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub preallocated: Option<usize>,
+    /// Fast GRF entries per EU: 2, 4, 8, 16 or 32 [default 8]
+    #[arg(long, value_name = "N")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fast_regs: Option<usize>,
+    /// Slow GRF registers: 64, 128, 256, 512 or 1024 [default 256]
+    #[arg(long, value_name = "N")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slow_regs: Option<usize>,
+    /// Cycles from a slow GRF read to its data: 2..=8 [default 3]
+    #[arg(long, value_name = "N")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slow_latency: Option<usize>,
+    /// Lanes per register: 1..=8 [default 4]
+    #[arg(long, value_name = "N")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lanes: Option<usize>,
+    /// Bits per lane: 16 or 32 [default 32]
+    #[arg(long, value_name = "N")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub element_bits: Option<usize>,
+    /// Physical blocks forming the low-energy part (variant B): 0..=slow regs / 16 [default 0]
+    #[arg(long, value_name = "N")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub low_energy_blocks: Option<usize>,
+    /// Which allocations go to the low-energy part: none, threads:K or fraction:P [default none]
+    #[arg(long, value_name = "POLICY", value_parser = clap::value_parser!(Mapping))]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mapping: Option<Mapping>,
+    /// JSON file with any of the parameters above (snake_case keys); flags override it
+    #[arg(long, value_name = "FILE")]
+    #[serde(skip)]
+    pub config: Option<PathBuf>,
+}
+
+impl GrfArgs {
+    /// The parameters: defaults, overridden by the config file, overridden by flags; validated.
+    pub fn resolve(&self) -> Result<GrfParams, CliError> {
+        resolve(self.config.as_deref(), self)
     }
 }

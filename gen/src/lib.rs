@@ -10,7 +10,7 @@ pub mod progress;
 pub mod tools;
 
 use cli::{BenchBlock, Cli, Command, EmitBlock, FlowBlock, RouteCommand, SimBlock, SweepBlock};
-use commands::{blocks, core, gpr, route};
+use commands::{blocks, core, gpr, grf, route};
 use error::CliError;
 
 /// Runs a parsed command line; returns what to print.
@@ -24,6 +24,7 @@ pub fn execute(cli: &Cli) -> Result<String, CliError> {
                 output,
             } => route::emit(&params.resolve()?, *full_crossbar, output),
             EmitBlock::Core { params, output } => core::emit(&params.resolve()?, output),
+            EmitBlock::Grf { params, output } => grf::emit(&params.resolve()?, output),
         },
         Command::Sim { block } => match block {
             SimBlock::Gpr {
@@ -34,6 +35,23 @@ pub fn execute(cli: &Cli) -> Result<String, CliError> {
                 json,
             } => gpr::sim(&params.resolve()?, run, vcd.as_ref(), !no_rtl, *json),
             SimBlock::Route { params, run, json } => route::sim(&params.resolve()?, run, *json),
+            SimBlock::Grf {
+                params,
+                run,
+                flat,
+                rtl,
+                no_rtl,
+                vcd,
+                json,
+            } => grf::sim(
+                &params.resolve()?,
+                run,
+                *flat,
+                *rtl,
+                *no_rtl,
+                vcd.as_deref(),
+                *json,
+            ),
             SimBlock::Core {
                 params,
                 policy,
@@ -76,6 +94,13 @@ pub fn execute(cli: &Cli) -> Result<String, CliError> {
                 seed,
                 json,
             } => core::flow(&params.resolve()?, out, *clock_mhz, *seed, *json),
+            FlowBlock::Grf {
+                params,
+                out,
+                clock_mhz,
+                seed,
+                json,
+            } => grf::flow(&params.resolve()?, out, *clock_mhz, *seed, *json),
         },
         Command::Sweep { block } => match block {
             SweepBlock::Gpr {
@@ -116,6 +141,13 @@ pub fn execute(cli: &Cli) -> Result<String, CliError> {
             BenchBlock::Core { params, seed, json } => {
                 core::bench(&params.resolve()?, *seed, *json)
             }
+            BenchBlock::Grf {
+                params,
+                rounds,
+                seed,
+                energy,
+                json,
+            } => grf::bench(&params.resolve()?, *rounds, *seed, energy, *json),
         },
         Command::Route { command } => match command {
             RouteCommand::Eval {

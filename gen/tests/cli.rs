@@ -576,3 +576,167 @@ fn sim_core_runs_a_program_file_and_rejects_malformed_ones() {
         &["--cq-entries", "9", "0..=8"],
     );
 }
+
+#[test]
+fn sim_grf_reports_the_contract_fields_and_both_designs_with_flat() {
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "sim",
+            "grf",
+            "--eus",
+            "2",
+            "--workload",
+            "private-hot",
+            "--seed",
+            "5",
+            "--json",
+        ];
+        args.extend(extra);
+        let out = grfgen(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let a = run(&["--flat"]);
+    for field in [
+        "cycles",
+        "accesses",
+        "fast_hits",
+        "fast_misses",
+        "slow_accesses",
+        "l3_reads",
+        "l3_writes",
+        "faults",
+        "mismatches",
+        "seed",
+    ] {
+        assert!(a[field].is_u64(), "{field} missing in {a}");
+        assert!(
+            a["flat"][field].is_u64() || field == "seed",
+            "flat {field} in {a}"
+        );
+    }
+    assert!(a["energy_pj"].is_f64());
+    assert_eq!(a["mismatches"], 0);
+    assert_eq!(a["rtl"], true);
+    assert_eq!(a["flat"]["fast_hits"], 0);
+    assert_eq!(a["accesses"], a["flat"]["accesses"]);
+    assert!(a["energy_pj"].as_f64() < a["flat"]["energy_pj"].as_f64());
+    let b = run(&["--no-rtl"]);
+    assert_eq!(a["cycles"], b["cycles"]);
+    assert_eq!(b["rtl"], false);
+    assert!(b.get("flat").is_none());
+    // Doubling every per-access energy doubles the estimate.
+    let c = run(&[
+        "--no-rtl",
+        "--fast-pj",
+        "1",
+        "--slow-pj",
+        "6",
+        "--slow-low-pj",
+        "3",
+        "--l3-pj",
+        "60",
+    ]);
+    assert_eq!(
+        c["energy_pj"].as_f64().unwrap(),
+        2.0 * b["energy_pj"].as_f64().unwrap()
+    );
+}
+
+#[test]
+fn sim_grf_runs_a_trace_and_rejects_malformed_ones_by_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let good = tmp.path().join("good.trace");
+    std::fs::write(
+        &good,
+        "# two EUs share a block\n0 0 alloc b1 g1\n1 0 idle 5\n1 0 alloc b1 g1\n\
+         0 0 write r16 0x2a   // shared\n1 0 read r16\n0 0 read r40\n",
+    )
+    .unwrap();
+    let out = grfgen(&[
+        "sim",
+        "grf",
+        "--eus",
+        "2",
+        "--trace",
+        good.to_str().unwrap(),
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["accesses"], 3);
+    assert_eq!(v["shared_accesses"], 2);
+    assert_eq!(v["faults"], 1, "block 2 of EU 0 thread 0 is unmapped");
+    assert_eq!(v["mismatches"], 0);
+
+    let none = Path::new("/nonexistent/never-written");
+    for (text, expected) in [
+        (
+            "0 0 read r1\n0 0 rd r2\n",
+            vec!["line 2", "unknown op `rd`"],
+        ),
+        (
+            "0 0 read r1\n\n9 0 read r2\n",
+            vec!["line 3", "EU `9`", "0..=1"],
+        ),
+        ("0 0 write r1\n", vec!["line 1", "missing the value"]),
+        ("0 0 alloc b1 g9\n", vec!["line 1", "group `g9`"]),
+        ("0 0 read r64\n", vec!["line 1", "register `r64`"]),
+    ] {
+        let bad = tmp.path().join("bad.trace");
+        std::fs::write(&bad, text).unwrap();
+        let mut expect = vec!["bad.trace"];
+        expect.extend(expected);
+        assert_rejected(
+            &["sim", "grf", "--eus", "2", "--trace", bad.to_str().unwrap()],
+            none,
+            &expect,
+        );
+    }
+    assert_rejected(
+        &["sim", "grf", "--workload", "hot"],
+        none,
+        &["--workload", "hot", "private-hot"],
+    );
+    assert_rejected(
+        &["sim", "grf", "--workload", "random", "--l3-latency", "0"],
+        none,
+        &["--l3-latency", "0", "1..=64"],
+    );
+    assert_rejected(
+        &["sim", "grf", "--workload", "random", "--fast-pj", "-1"],
+        none,
+        &["--fast-pj", "-1"],
+    );
+}
+
+#[test]
+fn grf_bad_parameters_are_one_line_exit_2_and_write_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let out_s = out.to_str().unwrap();
+    for (flag, value, allowed) in [
+        ("--eus", "9", "1..=8"),
+        ("--threads", "0", "1..=4"),
+        ("--fast-regs", "3", "2, 4, 8, 16 or 32"),
+        ("--slow-regs", "100", "64, 128, 256, 512 or 1024"),
+        ("--slow-latency", "1", "2..=8"),
+        ("--lanes", "9", "1..=8"),
+        ("--element-bits", "8", "16 or 32"),
+        ("--low-energy-blocks", "17", "0..=16"),
+        ("--mapping", "threads:9", "threads:K with K in 0..=8"),
+    ] {
+        assert_rejected(
+            &["emit", "grf", flag, value, "--out", out_s],
+            &out,
+            &[flag, value, allowed],
+        );
+    }
+    assert_rejected(
+        &["emit", "grf", "--mapping", "some", "--out", out_s],
+        &out,
+        &["--mapping", "some", "none, threads:K or fraction:P"],
+    );
+}

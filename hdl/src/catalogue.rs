@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::params::{CoreParams, GprParams, RouteParams};
+use crate::params::{CoreParams, GprParams, GrfParams, RouteParams};
 
 /// One parameter of a block.
 #[derive(Clone, Debug, Serialize)]
@@ -51,6 +51,7 @@ pub fn catalogue() -> Vec<BlockInfo> {
     let gpr = GprParams::default();
     let route = RouteParams::default();
     let core = CoreParams::default();
+    let grf = GrfParams::default();
     let range = |(low, high): (usize, usize)| format!("{low}..={high}");
     let set = |values: &[usize]| {
         values
@@ -149,6 +150,65 @@ pub fn catalogue() -> Vec<BlockInfo> {
                     route.registered,
                     "true, false".into(),
                     "result register (a pipeline stage; multi-pass shuffles need it)",
+                ),
+            ],
+        },
+        BlockInfo {
+            name: "grf",
+            title: "Hierarchical GRF: per-EU fast GRFs, shared slow GRF, translation table with groups and barriers, L3 refill",
+            spec: "S3",
+            top_level: true,
+            params: vec![
+                param("--eus", grf.eus, "1..=8".into(), "execution units sharing the slow GRF"),
+                param("--threads", grf.threads, "1..=4".into(), "hardware threads per EU"),
+                param(
+                    "--virtual-blocks",
+                    grf.virtual_blocks,
+                    "1..=4".into(),
+                    "virtual blocks of 16 registers per thread",
+                ),
+                param(
+                    "--preallocated",
+                    grf.preallocated,
+                    "0..=virtual blocks".into(),
+                    "blocks every thread has mapped at reset",
+                ),
+                param(
+                    "--fast-regs",
+                    grf.fast_regs,
+                    set(GrfParams::FAST_REGS),
+                    "fast GRF entries per EU (direct-mapped, write-back)",
+                ),
+                param(
+                    "--slow-regs",
+                    grf.slow_regs,
+                    set(GrfParams::SLOW_REGS),
+                    "slow GRF registers, 16 per physical block",
+                ),
+                param(
+                    "--slow-latency",
+                    grf.slow_latency,
+                    "2..=8".into(),
+                    "cycles from a slow GRF read to its data",
+                ),
+                param("--lanes", grf.lanes, "1..=8".into(), "lanes per register"),
+                param(
+                    "--element-bits",
+                    grf.element_bits,
+                    set(GrfParams::ELEMENT_BITS),
+                    "bits per lane",
+                ),
+                param(
+                    "--low-energy-blocks",
+                    grf.low_energy_blocks,
+                    "0..=slow regs / 16".into(),
+                    "physical blocks of the low-energy part (variant B)",
+                ),
+                param(
+                    "--mapping",
+                    grf.mapping,
+                    "none, threads:K (0..=eus x threads), fraction:P (0..=100)".into(),
+                    "which allocations go to the low-energy part",
                 ),
             ],
         },

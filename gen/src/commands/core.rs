@@ -1,7 +1,6 @@
 //! The core slice's commands: emit, sim, flow, bench.
 
 use std::path::Path;
-use std::process::Command;
 
 use grfgen_hdl::core::emit_core;
 use grfgen_hdl::emit::Emitted;
@@ -13,8 +12,8 @@ use grfgen_sim::verilator::BuildOptions;
 use serde_json::json;
 
 use super::{
-    check_design, check_top, emit_step, emitted_summary, finish_flow, flip_flops, verilator_seed,
-    write_design, Step,
+    check_design, check_top, emit_step, emitted_summary, finish_flow, flip_flops,
+    verilator_installed, verilator_seed, write_design, Step,
 };
 use crate::cli::{OutputArgs, PolicyName, ProgramArgs};
 use crate::design_files::Timing;
@@ -81,13 +80,6 @@ fn load(params: &CoreParams, program: &ProgramArgs, seed: u64) -> Result<Workloa
         }
         (None, None) => unreachable!("clap requires one of --workload and --program"),
     }
-}
-
-fn verilator_installed() -> bool {
-    Command::new("verilator")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success())
 }
 
 /// Runs `workload` under `policy`, in lock step with the RTL when `with_rtl`.

@@ -4,6 +4,7 @@
 pub mod blocks;
 pub mod core;
 pub mod gpr;
+pub mod grf;
 pub mod route;
 
 use std::path::Path;
@@ -28,6 +29,14 @@ pub fn seed(run: &CycleArgs) -> u64 {
 /// Verilator reads as "pick one").
 pub fn verilator_seed(seed: u64) -> u32 {
     (seed % 0x7fff_fffe) as u32 + 1
+}
+
+/// Whether `verilator` runs (co-simulation is the default where it does).
+pub fn verilator_installed() -> bool {
+    std::process::Command::new("verilator")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
 }
 
 /// Checks a percentage flag.

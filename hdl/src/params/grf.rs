@@ -3,8 +3,9 @@ use serde::{Deserialize, Serialize};
 use super::{check_one_of, check_range, ParamError};
 
 /// Which allocations go to the low-energy part of the slow GRF (variant B).
+/// Written `none`, `threads:K` or `fraction:P`, on the command line and in JSON alike.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase", tag = "kind", content = "value")]
+#[serde(into = "String", try_from = "String")]
 pub enum Mapping {
     /// One part: allocations take the lowest free block.
     None,
@@ -12,6 +13,46 @@ pub enum Mapping {
     Threads(usize),
     /// Each thread's virtual blocks below this percentage of `virtual_blocks` go there.
     Fraction(usize),
+}
+
+impl std::str::FromStr for Mapping {
+    type Err = String;
+
+    /// `none`, `threads:K` or `fraction:P`.
+    fn from_str(text: &str) -> Result<Self, String> {
+        let bad = || format!("`{text}`: expected none, threads:K or fraction:P");
+        let number = |n: &str| n.parse::<usize>().map_err(|_| bad());
+        match text.split_once(':') {
+            None if text == "none" => Ok(Mapping::None),
+            Some(("threads", k)) => Ok(Mapping::Threads(number(k)?)),
+            Some(("fraction", p)) => Ok(Mapping::Fraction(number(p)?)),
+            _ => Err(bad()),
+        }
+    }
+}
+
+impl TryFrom<String> for Mapping {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<Self, String> {
+        text.parse()
+    }
+}
+
+impl From<Mapping> for String {
+    fn from(mapping: Mapping) -> String {
+        mapping.to_string()
+    }
+}
+
+impl std::fmt::Display for Mapping {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Mapping::None => write!(f, "none"),
+            Mapping::Threads(k) => write!(f, "threads:{k}"),
+            Mapping::Fraction(p) => write!(f, "fraction:{p}"),
+        }
+    }
 }
 
 /// Parameters of the hierarchical GRF (SPEC S3).
@@ -89,11 +130,23 @@ impl GrfParams {
             0,
             self.blocks(),
         )?;
+        let all = self.all_threads();
         match self.mapping {
-            Mapping::None => Ok(()),
-            Mapping::Threads(k) => check_range("mapping", k, 0, self.eus * self.threads),
-            Mapping::Fraction(p) => check_range("mapping", p, 0, 100),
+            Mapping::Threads(k) if k > all => Err(self.mapping_error()),
+            Mapping::Fraction(p) if p > 100 => Err(self.mapping_error()),
+            _ => Ok(()),
         }
+    }
+
+    fn mapping_error(&self) -> ParamError {
+        ParamError::new(
+            "mapping",
+            self.mapping,
+            format!(
+                "none, threads:K with K in 0..={}, fraction:P with P in 0..=100",
+                self.all_threads()
+            ),
+        )
     }
 
     /// Physical blocks of the slow GRF.

@@ -110,6 +110,9 @@ pub struct GrfStats {
     pub faults: u64,
     /// Reads served from L3 during a refill.
     pub redirects: u64,
+    /// Reads and writes of shared registers (data exchanged between threads and EUs through
+    /// the slow GRF).
+    pub shared_accesses: u64,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -725,6 +728,7 @@ impl GrfModel {
                 }
                 let phys = map.block * GrfParams::BLOCK + tx.reg % GrfParams::BLOCK;
                 if map.shared {
+                    self.stats.shared_accesses += 1;
                     // The access count saturates (8 bits in the RTL).
                     let count = &mut self.groups[map.group].count;
                     *count = (*count + 1).min(255);
