@@ -12,8 +12,8 @@ use grfgen_sim::verilator::BuildOptions;
 use serde_json::json;
 
 use super::{
-    check_design, check_top, emit_step, emitted_summary, finish_flow, flip_flops,
-    verilator_installed, verilator_seed, write_design, Step,
+    block_ram_steps, emit_command, finish_flow, verilator_installed, verilator_seed, write_design,
+    Step,
 };
 use crate::cli::{OutputArgs, PolicyName, ProgramArgs};
 use crate::design_files::Timing;
@@ -52,11 +52,9 @@ fn emit_into(
 
 /// `grfgen emit core`.
 pub fn emit(params: &CoreParams, output: &OutputArgs) -> Result<String, CliError> {
-    let timing = Timing::new(output.clock_mhz, output.io_delay_ns)?;
-    let top = output.top.clone().unwrap_or_else(|| params.module_name());
-    check_top(&top)?;
-    let emitted = emit_into(params, &output.out, &top, timing)?;
-    Ok(emitted_summary(&output.out, &emitted))
+    emit_command(output, params.module_name(), |out, top, timing| {
+        emit_into(params, out, top, timing)
+    })
 }
 
 /// The workload a run asks for: built-in or read from a file.
@@ -236,18 +234,7 @@ pub fn flow(
     let timing = Timing::new(clock_mhz, None)?;
     let top = params.module_name();
     let emitted = emit_into(params, out, &top, timing)?;
-    let mut steps = vec![emit_step(out, &emitted, clock_mhz)];
-    steps.extend(check_design(out, &top, |ice40| {
-        let brams = ice40.count("SB_RAM40_4K");
-        (
-            brams > 0,
-            format!(
-                "{brams} SB_RAM40_4K (GPR banks), {} SB_LUT4, {} flip-flops",
-                ice40.count("SB_LUT4"),
-                flip_flops(ice40)
-            ),
-        )
-    })?);
+    let mut steps = block_ram_steps(out, &emitted, clock_mhz, "GPR banks")?;
     let seed = seed.unwrap_or_else(Rng::fresh_seed);
     let mut detail = Vec::new();
     let mut ok = true;

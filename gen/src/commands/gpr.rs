@@ -12,8 +12,8 @@ use serde::Serialize;
 use serde_json::json;
 
 use super::{
-    check_design, check_percent, check_top, emit_step, emitted_summary, finish_flow, flip_flops,
-    seed, verilator_seed, write_design, Step,
+    check_design, check_percent, emit_command, emit_step, finish_flow, flip_flops, seed,
+    verilator_seed, write_design, Step,
 };
 use crate::cli::{OutputArgs, RunArgs};
 use crate::design_files::Timing;
@@ -47,11 +47,9 @@ fn emit_into(
 
 /// `grfgen emit gpr`.
 pub fn emit(params: &GprParams, output: &OutputArgs) -> Result<String, CliError> {
-    let timing = Timing::new(output.clock_mhz, output.io_delay_ns)?;
-    let top = output.top.clone().unwrap_or_else(|| params.module_name());
-    check_top(&top)?;
-    let emitted = emit_into(params, &output.out, &top, timing)?;
-    Ok(emitted_summary(&output.out, &emitted))
+    emit_command(output, params.module_name(), |out, top, timing| {
+        emit_into(params, out, top, timing)
+    })
 }
 
 /// Everything a GPR simulation reports.

@@ -15,7 +15,7 @@ use grfgen_sim::rng::Rng;
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::cli::CycleArgs;
+use crate::cli::{CycleArgs, OutputArgs};
 use crate::design_files::{design_files, write_atomically, Timing};
 use crate::error::CliError;
 use crate::tools::{lint, synth, SynthStats, SynthTarget};
@@ -77,6 +77,20 @@ pub fn write_design(
         timing,
     );
     write_atomically(out, &files)
+}
+
+/// `grfgen emit <block>`: checks the timing flags and the top name (`--top`, else
+/// `default_top`), then has `emit_into` emit and write the design; returns the summary line.
+pub fn emit_command(
+    output: &OutputArgs,
+    default_top: String,
+    emit_into: impl FnOnce(&Path, &str, Timing) -> Result<Emitted, CliError>,
+) -> Result<String, CliError> {
+    let timing = Timing::new(output.clock_mhz, output.io_delay_ns)?;
+    let top = output.top.clone().unwrap_or(default_top);
+    check_top(&top)?;
+    let emitted = emit_into(&output.out, &top, timing)?;
+    Ok(emitted_summary(&output.out, &emitted))
 }
 
 /// What `emit` prints after writing a design.
@@ -158,6 +172,29 @@ pub fn check_design(
             detail: format!("yosys synth_ice40: {ice40_detail}"),
         },
     ])
+}
+
+/// The emit, lint, synthesis and iCE40 steps of `flow` for a design whose memories (named
+/// `memories` in the report) must map to block RAM.
+pub fn block_ram_steps(
+    out: &Path,
+    emitted: &Emitted,
+    clock_mhz: f64,
+    memories: &str,
+) -> Result<Vec<Step>, CliError> {
+    let mut steps = vec![emit_step(out, emitted, clock_mhz)];
+    steps.extend(check_design(out, &emitted.top, |ice40| {
+        let brams = ice40.count("SB_RAM40_4K");
+        (
+            brams > 0,
+            format!(
+                "{brams} SB_RAM40_4K ({memories}), {} SB_LUT4, {} flip-flops",
+                ice40.count("SB_LUT4"),
+                flip_flops(ice40)
+            ),
+        )
+    })?);
+    Ok(steps)
 }
 
 /// Prints `flow`'s steps as a table (or JSON); an error if any failed.

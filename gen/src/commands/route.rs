@@ -16,8 +16,8 @@ use grfgen_sim::verilator::BuildOptions;
 use serde_json::json;
 
 use super::{
-    check_design, check_top, emit_step, emitted_summary, finish_flow, flip_flops, seed,
-    verilator_seed, write_design, Step,
+    check_design, emit_command, emit_step, finish_flow, flip_flops, seed, verilator_seed,
+    write_design, Step,
 };
 use crate::cli::{CycleArgs, FillName, LaneOpArgs, LaneOpName, OutputArgs};
 use crate::design_files::Timing;
@@ -49,7 +49,6 @@ fn emit_into(
 
 /// `grfgen emit route`.
 pub fn emit(params: &RouteParams, full: bool, output: &OutputArgs) -> Result<String, CliError> {
-    let timing = Timing::new(output.clock_mhz, output.io_delay_ns)?;
     let (variant, params) = if full {
         let comb = RouteParams {
             registered: false,
@@ -59,15 +58,15 @@ pub fn emit(params: &RouteParams, full: bool, output: &OutputArgs) -> Result<Str
     } else {
         (RouteVariant::TwoStage, params.clone())
     };
-    let top = output.top.clone().unwrap_or_else(|| match variant {
+    let default_top = match variant {
         RouteVariant::TwoStage => params.module_name(),
         RouteVariant::FullCrossbar => {
             format!("route_full_l{}_e{}", params.lanes, params.element_bits)
         }
-    });
-    check_top(&top)?;
-    let emitted = emit_into(&params, variant, &output.out, &top, timing)?;
-    Ok(emitted_summary(&output.out, &emitted))
+    };
+    emit_command(output, default_top, |out, top, timing| {
+        emit_into(&params, variant, out, top, timing)
+    })
 }
 
 fn build_rtl(params: &RouteParams, seed: u64) -> Result<RouterRtl, CliError> {

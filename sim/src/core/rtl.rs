@@ -3,13 +3,12 @@
 use std::path::Path;
 
 use grfgen_hdl::core::emit_core;
-use grfgen_hdl::emit::waivers;
 use grfgen_hdl::params::CoreParams;
 
 use super::model::{CycleInput, CycleOutput};
 use super::run::Device;
 use crate::check::{compare, Mismatch};
-use crate::verilator::{self, BuildOptions, Design, PortId, VerilatedModel, VerilatorError};
+use crate::verilator::{self, BuildOptions, PortId, VerilatedModel, VerilatorError};
 
 /// The Verilated core slice with its ports looked up.
 pub struct CoreRtl {
@@ -52,14 +51,7 @@ impl CoreRtl {
     ) -> Result<Self, VerilatorError> {
         let top = params.module_name();
         let emitted = emit_core(params, &top).expect("parameters were validated");
-        let waivers = waivers(&emitted.top);
-        let design = Design {
-            top: &emitted.top,
-            verilog: &emitted.verilog,
-            waivers: &waivers,
-            ports: &emitted.ports,
-        };
-        let model = verilator::build(&design, options, trace)?;
+        let model = verilator::build_emitted(&emitted, options, trace)?;
         let one = |name: &str| {
             model
                 .port(name)

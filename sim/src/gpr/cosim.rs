@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use grfgen_hdl::emit::{waivers, Emitted};
+use grfgen_hdl::emit::Emitted;
 use grfgen_hdl::gpr::emit_gpr;
 use grfgen_hdl::params::GprParams;
 use serde::Serialize;
@@ -11,7 +11,7 @@ use serde::Serialize;
 use super::model::{GprModel, GprRequests, GprResponse};
 use super::stimulus::GprStimulus;
 use crate::check::Mismatch;
-use crate::verilator::{self, BuildOptions, Design, PortId, VerilatedModel, VerilatorError};
+use crate::verilator::{self, BuildOptions, PortId, VerilatedModel, VerilatorError};
 
 /// The Verilated GPR with its ports looked up once.
 pub struct GprRtl {
@@ -37,14 +37,7 @@ impl GprRtl {
     ) -> Result<Self, VerilatorError> {
         let emitted: Emitted =
             emit_gpr(params, &params.module_name()).expect("parameters were validated");
-        let waivers = waivers(&emitted.top);
-        let design = Design {
-            top: &emitted.top,
-            verilog: &emitted.verilog,
-            waivers: &waivers,
-            ports: &emitted.ports,
-        };
-        let model = verilator::build(&design, options, trace)?;
+        let model = verilator::build_emitted(&emitted, options, trace)?;
         let ports = |name: &str, count: usize| -> Vec<PortId> {
             (0..count)
                 .map(|i| {

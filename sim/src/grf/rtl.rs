@@ -2,7 +2,6 @@
 
 use std::path::Path;
 
-use grfgen_hdl::emit::waivers;
 use grfgen_hdl::grf::emit_grf;
 use grfgen_hdl::params::GrfParams;
 
@@ -10,7 +9,7 @@ use super::l3::{L3Memory, L3Request};
 use super::model::{GrfCycle, GrfRequest};
 use super::run::{new_l3, Device};
 use crate::check::{compare, Mismatch};
-use crate::verilator::{self, BuildOptions, Design, PortId, VerilatedModel, VerilatorError};
+use crate::verilator::{self, BuildOptions, PortId, VerilatedModel, VerilatorError};
 
 /// One EU's ports.
 struct EuPorts {
@@ -54,14 +53,7 @@ impl GrfRtl {
         trace: Option<&Path>,
     ) -> Result<Self, VerilatorError> {
         let emitted = emit_grf(params, &params.module_name()).expect("parameters were validated");
-        let waivers = waivers(&emitted.top);
-        let design = Design {
-            top: &emitted.top,
-            verilog: &emitted.verilog,
-            waivers: &waivers,
-            ports: &emitted.ports,
-        };
-        let model = verilator::build(&design, options, trace)?;
+        let model = verilator::build_emitted(&emitted, options, trace)?;
         let one = |name: &str| model.port(name).unwrap_or_else(|| panic!("grf has {name}"));
         let lanes = params.lanes;
         let lane_ports = |name: &str, first: usize| {

@@ -30,6 +30,19 @@ pub enum Step {
     Idle(u64),
 }
 
+impl Step {
+    /// The request of `thread`: `op` on register (or 16 x block) `reg`, with `group` and `data`.
+    pub fn request(thread: usize, op: GrfOp, reg: usize, group: usize, data: Vec<u64>) -> Self {
+        Step::Request(GrfRequest {
+            thread,
+            op,
+            reg,
+            group,
+            data,
+        })
+    }
+}
+
 /// A trace: per EU, its steps in order.
 pub type Trace = Vec<Vec<Step>>;
 
@@ -121,15 +134,8 @@ pub fn parse(text: &str, params: &GrfParams) -> Result<Trace, TraceError> {
                 Ok(())
             }
         };
-        let request = |op: GrfOp, reg: usize, group: usize, data: Vec<u64>| {
-            Step::Request(GrfRequest {
-                thread,
-                op,
-                reg,
-                group,
-                data,
-            })
-        };
+        let request =
+            |op: GrfOp, reg: usize, group: usize, data| Step::request(thread, op, reg, group, data);
         let zero = vec![0; params.lanes];
         let vregs = params.virtual_registers();
         let step = match words[2].to_ascii_lowercase().as_str() {

@@ -2,7 +2,7 @@
 
 use grfgen_hdl::params::GrfParams;
 
-use super::model::{GrfOp, GrfRequest};
+use super::model::GrfOp;
 use super::trace::{Step, Trace};
 use crate::rng::Rng;
 
@@ -15,16 +15,6 @@ pub const NAMES: [&str; 6] = [
     "faults",
     "random",
 ];
-
-fn request(thread: usize, op: GrfOp, reg: usize, group: usize, data: Vec<u64>) -> Step {
-    Step::Request(GrfRequest {
-        thread,
-        op,
-        reg,
-        group,
-        data,
-    })
-}
 
 /// The built-in workload `name` for `params` from `seed`, `rounds` controlling its length.
 pub fn builtin(name: &str, params: &GrfParams, seed: u64, rounds: usize) -> Result<Trace, String> {
@@ -53,9 +43,9 @@ pub fn builtin(name: &str, params: &GrfParams, seed: u64, rounds: usize) -> Resu
                         k % 16
                     };
                     if k < 16 || rng.chance(1, 4) {
-                        steps.push(request(thread, GrfOp::Write, reg, 0, value(&mut rng)));
+                        steps.push(Step::request(thread, GrfOp::Write, reg, 0, value(&mut rng)));
                     } else {
-                        steps.push(request(thread, GrfOp::Read, reg, 0, zero.clone()));
+                        steps.push(Step::request(thread, GrfOp::Read, reg, 0, zero.clone()));
                     }
                 }
             }
@@ -65,19 +55,19 @@ pub fn builtin(name: &str, params: &GrfParams, seed: u64, rounds: usize) -> Resu
         "producer-consumer" => {
             let vb = params.virtual_blocks - 1;
             for (eu, steps) in trace.iter_mut().enumerate() {
-                steps.push(request(0, GrfOp::Alloc, vb * 16, 1, zero.clone()));
+                steps.push(Step::request(0, GrfOp::Alloc, vb * 16, 1, zero.clone()));
                 steps.push(Step::Idle(8 * params.eus as u64));
                 for phase in 0..rounds * 4 {
                     let reg = vb * 16 + phase % 16;
                     if eu == 0 {
-                        steps.push(request(0, GrfOp::Write, reg, 0, value(&mut rng)));
+                        steps.push(Step::request(0, GrfOp::Write, reg, 0, value(&mut rng)));
                     } else {
                         let prev = vb * 16 + (phase + 15) % 16;
-                        steps.push(request(0, GrfOp::Read, prev, 0, zero.clone()));
+                        steps.push(Step::request(0, GrfOp::Read, prev, 0, zero.clone()));
                     }
-                    steps.push(request(0, GrfOp::Wait, 0, 1, zero.clone()));
+                    steps.push(Step::request(0, GrfOp::Wait, 0, 1, zero.clone()));
                 }
-                steps.push(request(0, GrfOp::Release, vb * 16, 0, zero.clone()));
+                steps.push(Step::request(0, GrfOp::Release, vb * 16, 0, zero.clone()));
             }
         }
         // Threads fill their block, switch its context, work on the new context while it is
@@ -92,11 +82,11 @@ pub fn builtin(name: &str, params: &GrfParams, seed: u64, rounds: usize) -> Resu
                 for round in 0..rounds {
                     let thread = round % params.threads;
                     for reg in 0..4 {
-                        steps.push(request(thread, GrfOp::Write, reg, 0, value(&mut rng)));
+                        steps.push(Step::request(thread, GrfOp::Write, reg, 0, value(&mut rng)));
                     }
-                    steps.push(request(thread, GrfOp::Switch, 0, 0, zero.clone()));
+                    steps.push(Step::request(thread, GrfOp::Switch, 0, 0, zero.clone()));
                     for reg in 0..8 {
-                        steps.push(request(
+                        steps.push(Step::request(
                             thread,
                             GrfOp::Read,
                             (reg * 5) % 16,
@@ -104,8 +94,8 @@ pub fn builtin(name: &str, params: &GrfParams, seed: u64, rounds: usize) -> Resu
                             zero.clone(),
                         ));
                     }
-                    steps.push(request(thread, GrfOp::Write, 3, 0, value(&mut rng)));
-                    steps.push(request(thread, GrfOp::Read, 3, 0, zero.clone()));
+                    steps.push(Step::request(thread, GrfOp::Write, 3, 0, value(&mut rng)));
+                    steps.push(Step::request(thread, GrfOp::Read, 3, 0, zero.clone()));
                 }
             }
         }
@@ -115,31 +105,67 @@ pub fn builtin(name: &str, params: &GrfParams, seed: u64, rounds: usize) -> Resu
             for (eu, steps) in trace.iter_mut().enumerate() {
                 for round in 0..rounds {
                     let thread = (eu + round) % params.threads;
-                    steps.push(request(thread, GrfOp::Read, last * 16 + 1, 0, zero.clone()));
-                    steps.push(request(thread, GrfOp::Release, last * 16, 0, zero.clone()));
-                    steps.push(request(thread, GrfOp::Wait, 0, 7, zero.clone()));
-                    steps.push(request(thread, GrfOp::Alloc, last * 16, 0, zero.clone()));
-                    steps.push(request(thread, GrfOp::Alloc, last * 16, 0, zero.clone()));
-                    steps.push(request(
+                    steps.push(Step::request(
+                        thread,
+                        GrfOp::Read,
+                        last * 16 + 1,
+                        0,
+                        zero.clone(),
+                    ));
+                    steps.push(Step::request(
+                        thread,
+                        GrfOp::Release,
+                        last * 16,
+                        0,
+                        zero.clone(),
+                    ));
+                    steps.push(Step::request(thread, GrfOp::Wait, 0, 7, zero.clone()));
+                    steps.push(Step::request(
+                        thread,
+                        GrfOp::Alloc,
+                        last * 16,
+                        0,
+                        zero.clone(),
+                    ));
+                    steps.push(Step::request(
+                        thread,
+                        GrfOp::Alloc,
+                        last * 16,
+                        0,
+                        zero.clone(),
+                    ));
+                    steps.push(Step::request(
                         thread,
                         GrfOp::Write,
                         last * 16 + 2,
                         0,
                         value(&mut rng),
                     ));
-                    steps.push(request(thread, GrfOp::Read, last * 16 + 2, 0, zero.clone()));
-                    steps.push(request(
+                    steps.push(Step::request(
+                        thread,
+                        GrfOp::Read,
+                        last * 16 + 2,
+                        0,
+                        zero.clone(),
+                    ));
+                    steps.push(Step::request(
                         thread,
                         GrfOp::Switch,
                         last.saturating_sub(1) * 16,
                         0,
                         zero.clone(),
                     ));
-                    steps.push(request(thread, GrfOp::Release, last * 16, 0, zero.clone()));
+                    steps.push(Step::request(
+                        thread,
+                        GrfOp::Release,
+                        last * 16,
+                        0,
+                        zero.clone(),
+                    ));
                 }
                 // Exhaust the free blocks: the later allocs fail.
                 for v in 0..params.virtual_blocks {
-                    steps.push(request(
+                    steps.push(Step::request(
                         eu % params.threads,
                         GrfOp::Alloc,
                         v * 16,
@@ -206,10 +232,10 @@ pub fn random_trace(params: &GrfParams, seed: u64, rounds: usize, waits: bool) -
                     };
                     let reg = block * 16 + offset;
                     if rng.below(75) < 40 {
-                        request(thread, GrfOp::Read, reg, 0, zero.clone())
+                        Step::request(thread, GrfOp::Read, reg, 0, zero.clone())
                     } else {
                         let value = (0..lanes).map(|_| rng.next_u64()).collect();
-                        request(thread, GrfOp::Write, reg, 0, value)
+                        Step::request(thread, GrfOp::Write, reg, 0, value)
                     }
                 }
                 75..=82 => {
@@ -220,16 +246,16 @@ pub fn random_trace(params: &GrfParams, seed: u64, rounds: usize, waits: bool) -
                         1 + rng.below(3)
                     };
                     known[block] = Some(group);
-                    request(thread, GrfOp::Alloc, block * 16, group, zero.clone())
+                    Step::request(thread, GrfOp::Alloc, block * 16, group, zero.clone())
                 }
                 83..=88 => {
                     let block = pick(&mut rng, &mapped);
                     known[block] = None;
-                    request(thread, GrfOp::Release, block * 16, 0, zero.clone())
+                    Step::request(thread, GrfOp::Release, block * 16, 0, zero.clone())
                 }
                 89..=91 => {
                     let block = pick(&mut rng, &mapped);
-                    request(thread, GrfOp::Switch, block * 16, 0, zero.clone())
+                    Step::request(thread, GrfOp::Switch, block * 16, 0, zero.clone())
                 }
                 92..=94 if waits => {
                     let groups: Vec<usize> =
@@ -239,7 +265,7 @@ pub fn random_trace(params: &GrfParams, seed: u64, rounds: usize, waits: bool) -
                     } else {
                         groups[rng.below(groups.len())]
                     };
-                    request(thread, GrfOp::Wait, 0, group, zero.clone())
+                    Step::request(thread, GrfOp::Wait, 0, group, zero.clone())
                 }
                 _ => Step::Idle(rng.below(6) as u64),
             };

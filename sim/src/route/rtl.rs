@@ -2,12 +2,11 @@
 
 use std::path::Path;
 
-use grfgen_hdl::emit::waivers;
 use grfgen_hdl::params::{RouteOpCode, RouteParams};
 use grfgen_hdl::route::{emit_route, RouteVariant};
 
 use super::model::{Direction, LaneOp, Pass};
-use crate::verilator::{self, BuildOptions, Design, PortId, VerilatedModel, VerilatorError};
+use crate::verilator::{self, BuildOptions, PortId, VerilatedModel, VerilatorError};
 
 /// The control fields of one pass, as the router's ports take them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,14 +105,7 @@ impl RouterRtl {
         let top = params.module_name();
         let emitted =
             emit_route(params, RouteVariant::TwoStage, &top).expect("parameters were validated");
-        let waivers = waivers(&emitted.top);
-        let design = Design {
-            top: &emitted.top,
-            verilog: &emitted.verilog,
-            waivers: &waivers,
-            ports: &emitted.ports,
-        };
-        let model = verilator::build(&design, options, trace)?;
+        let model = verilator::build_emitted(&emitted, options, trace)?;
         let n = params.lanes;
         let one = |name: &str| {
             model

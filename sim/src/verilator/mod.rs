@@ -11,7 +11,7 @@ mod shim;
 pub use compile::{build, cache_dir, BuildOptions, VerilatorError};
 pub use model::{PortId, VerilatedModel};
 
-use grfgen_hdl::emit::Port;
+use grfgen_hdl::emit::{waivers, Emitted, Port};
 
 /// Waveform format written on request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -43,4 +43,21 @@ pub struct Design<'a> {
     pub waivers: &'a str,
     /// Top-level ports, in the order [`VerilatedModel::port`] indexes them.
     pub ports: &'a [Port],
+}
+
+/// Verilates a design as `grfgen-hdl` emitted it, with the project's waivers for its top (see
+/// [`build`]).
+pub fn build_emitted(
+    emitted: &Emitted,
+    options: &BuildOptions,
+    trace: Option<&std::path::Path>,
+) -> Result<VerilatedModel, VerilatorError> {
+    let waivers = waivers(&emitted.top);
+    let design = Design {
+        top: &emitted.top,
+        verilog: &emitted.verilog,
+        waivers: &waivers,
+        ports: &emitted.ports,
+    };
+    build(&design, options, trace)
 }
