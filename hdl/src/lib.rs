@@ -12,9 +12,21 @@ pub mod regs;
 pub mod route;
 pub mod sram;
 
-use rust_hdl::prelude::{Direction, Signal, Synth};
+use rust_hdl::prelude::{Bits, Constant, Direction, Signal, Synth};
 
 /// `count` fresh signals: the ports or locals of a run-time-sized vector.
 pub(crate) fn signals<D: Direction, T: Synth>(count: usize) -> Vec<Signal<D, T>> {
     (0..count).map(|_| Signal::default()).collect()
+}
+
+/// An `N`-bit constant of `value`.
+pub(crate) fn constant<const N: usize>(value: u64) -> Constant<Bits<N>> {
+    Constant::new(value.into())
+}
+
+/// `N`-bit constants of `values`, in order: a table indexed by a loop variable.
+pub(crate) fn constants<const N: usize>(
+    values: impl IntoIterator<Item = u64>,
+) -> Vec<Constant<Bits<N>>> {
+    values.into_iter().map(constant).collect()
 }

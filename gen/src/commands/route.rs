@@ -6,8 +6,8 @@ use std::time::Instant;
 use grfgen_hdl::emit::Emitted;
 use grfgen_hdl::params::{ParamError, RouteParams};
 use grfgen_hdl::route::{emit_route, RouteVariant};
+use grfgen_sim::bits::element_mask;
 use grfgen_sim::rng::Rng;
-use grfgen_sim::route::model::element_mask;
 use grfgen_sim::route::window::{self, GoldenRouter, LaneRouter};
 use grfgen_sim::route::{
     apply, plan, run, Direction, Fill, LaneOp, Pass, RouteSimReport, RouterRtl,

@@ -7,7 +7,7 @@ use rust_hdl::prelude::*;
 use super::codes::{kind, status};
 use crate::params::{GrfParams, Mapping};
 use crate::regs::Registers;
-use crate::signals;
+use crate::{constant, constants, signals};
 
 /// Controller states.
 const IDLE: u64 = 0;
@@ -15,14 +15,6 @@ const SLOW_READ: u64 = 1;
 const REDIRECT: u64 = 2;
 const SWITCH_WAIT: u64 = 3;
 const SAVE: u64 = 4;
-
-fn constant<const N: usize>(value: u64) -> Constant<Bits<N>> {
-    Constant::new(value.into())
-}
-
-fn constants<const N: usize>(values: impl IntoIterator<Item = u64>) -> Vec<Constant<Bits<N>>> {
-    values.into_iter().map(constant).collect()
-}
 
 /// The controller (see `docs/grf.md` for every rule and its timing). `E` is the element width,
 /// `A` the slow GRF's row-address width.

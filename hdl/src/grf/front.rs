@@ -6,17 +6,13 @@ use rust_hdl::prelude::*;
 use super::codes::{kind, op, status};
 use crate::params::GrfParams;
 use crate::regs::Registers;
-use crate::signals;
+use crate::{constant, constants, signals};
 
 const IDLE: u64 = 0;
 const ACCESS: u64 = 1;
 const VICTIM: u64 = 2;
 const FLUSH: u64 = 3;
 const COMMAND: u64 = 4;
-
-fn constant<const N: usize>(value: u64) -> Constant<Bits<N>> {
-    Constant::new(value.into())
-}
 
 /// Every EU's front end and fast GRF (see `docs/grf.md`). `E` is the element width.
 #[derive(LogicBlock)]
@@ -229,14 +225,10 @@ impl<const E: usize> GrfFrontEnds<E> {
             zero3: constant(0),
             thread_mask: constant((1u64 << thread_index_bits) - 1),
             reg_mask: constant((1u64 << reg_index_bits) - 1),
-            slot_thread: (0..fast as u64)
-                .map(|i| constant(i & ((1 << thread_index_bits) - 1)))
-                .collect(),
-            slot_reg: (0..fast as u64)
-                .map(|i| constant((i >> tb) & ((1 << reg_index_bits) - 1)))
-                .collect(),
-            global_thread: (0..(eus * threads) as u64).map(constant).collect(),
-            local_thread: (0..threads as u64).map(constant).collect(),
+            slot_thread: constants((0..fast as u64).map(|i| i & ((1 << thread_index_bits) - 1))),
+            slot_reg: constants((0..fast as u64).map(|i| (i >> tb) & ((1 << reg_index_bits) - 1))),
+            global_thread: constants(0..(eus * threads) as u64),
+            local_thread: constants(0..threads as u64),
             block_mask: constant(0x30),
             _eus: eus,
             _lanes: lanes,

@@ -454,5 +454,5 @@ impl CoreModel {
 
 /// All ones of the ALU's 32-bit lanes.
 pub fn element_mask() -> u64 {
-    (1u64 << CoreParams::ELEMENT_BITS) - 1
+    crate::bits::element_mask(CoreParams::ELEMENT_BITS)
 }

@@ -82,7 +82,7 @@ impl GprModel {
     pub fn step(&mut self, requests: &GprRequests, response: &mut GprResponse) {
         let banks = self.params.banks;
         let lanes = self.params.lanes;
-        let element_mask = mask(self.params.element_bits);
+        let element_mask = crate::bits::element_mask(self.params.element_bits);
 
         let mut banks_writing = 0u32;
         for (grant, request) in response.write_grants.iter_mut().zip(&requests.writes) {
@@ -136,13 +136,6 @@ impl GprModel {
 }
 
 /// Ones in the low `bits` bits.
-pub(crate) fn mask(bits: usize) -> u64 {
-    if bits >= 64 {
-        u64::MAX
-    } else {
-        (1 << bits) - 1
-    }
-}
 
 #[cfg(test)]
 mod tests {

@@ -1,5 +1,6 @@
 //! The L3 the test bench provides: in-order, a fixed read latency, one request per cycle.
 
+use crate::bits::element_mask;
 use crate::rng::Rng;
 
 /// A request on the GRF's L3 port.
@@ -26,11 +27,7 @@ impl L3Memory {
     /// reads answered after `latency` cycles.
     pub fn new(words: usize, lanes: usize, element_bits: usize, latency: u64, seed: u64) -> Self {
         let mut rng = Rng::new(seed ^ 0x13);
-        let mask = if element_bits >= 64 {
-            u64::MAX
-        } else {
-            (1 << element_bits) - 1
-        };
+        let mask = element_mask(element_bits);
         Self {
             words: (0..words)
                 .map(|_| (0..lanes).map(|_| rng.next_u64() & mask).collect())

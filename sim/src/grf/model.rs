@@ -8,6 +8,7 @@ use grfgen_hdl::params::GrfParams;
 use serde::Serialize;
 
 use super::l3::{L3Memory, L3Request};
+use crate::bits::element_mask;
 
 /// What an EU asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -340,25 +341,6 @@ impl GrfModel {
             && self.controller == Controller::Idle
             && !self.engine.busy
             && self.armed.is_none()
-    }
-
-    /// The architectural value of global thread `thread`'s virtual register `reg` (the fast
-    /// copy when there is one), or `None` if its block is unmapped.
-    pub fn value(&self, thread: usize, reg: usize) -> Option<Vec<u64>> {
-        let map = self.table[thread * self.params.virtual_blocks + reg / GrfParams::BLOCK];
-        if !map.valid {
-            return None;
-        }
-        let eu = thread / self.params.threads;
-        let local = thread % self.params.threads;
-        if let Some(e) = self.front[eu]
-            .entries
-            .iter()
-            .find(|e| e.valid && e.thread == local && e.reg == reg)
-        {
-            return Some(e.data.clone());
-        }
-        Some(self.slow[map.block * GrfParams::BLOCK + reg % GrfParams::BLOCK].clone())
     }
 
     fn zero(&self) -> Vec<u64> {
@@ -1048,14 +1030,5 @@ impl GrfModel {
         {
             self.engine.busy = false;
         }
-    }
-}
-
-/// Ones in the low `bits` bits.
-pub fn element_mask(bits: usize) -> u64 {
-    if bits >= 64 {
-        u64::MAX
-    } else {
-        (1 << bits) - 1
     }
 }

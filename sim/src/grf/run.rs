@@ -193,7 +193,7 @@ mod tests {
                     let key = (eu, r.thread, r.reg);
                     match r.op {
                         GrfOp::Write => {
-                            let mask = (1u64 << params.element_bits) - 1;
+                            let mask = crate::bits::element_mask(params.element_bits);
                             memory.insert(key, r.data.iter().map(|v| v & mask).collect::<Vec<_>>());
                         }
                         GrfOp::Read => {

@@ -4,8 +4,9 @@
 use grfgen_hdl::params::RouteParams;
 use serde::Serialize;
 
-use super::model::{element_mask, Direction, Fill, LaneOp, Pass, RouterModel, ShufflePass};
+use super::model::{Direction, Fill, LaneOp, Pass, RouterModel, ShufflePass};
 use super::rtl::RouterRtl;
+use crate::bits::element_mask;
 use crate::check::Mismatch;
 use crate::rng::Rng;
 

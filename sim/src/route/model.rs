@@ -3,6 +3,8 @@
 
 use grfgen_hdl::params::{FillCode, RouteParams};
 
+use crate::bits::element_mask;
+
 /// Shift or rotate direction: left moves values towards lane 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Direction {
@@ -86,15 +88,6 @@ impl LaneOp {
             | LaneOp::Broadcast { m, .. }
             | LaneOp::Butterfly { m, .. } => m,
         }
-    }
-}
-
-/// Ones in the low `bits` bits.
-pub fn element_mask(bits: usize) -> u64 {
-    if bits >= 64 {
-        u64::MAX
-    } else {
-        (1 << bits) - 1
     }
 }
 

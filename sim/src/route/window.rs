@@ -15,8 +15,9 @@
 //! Outside the tile the shifts fill zero; only the interior (rows 1..=6, columns 1..=14) has all
 //! nine neighbours and is compared with a direct computation.
 
-use super::model::{apply, element_mask, Direction, Fill, LaneOp, Pass};
+use super::model::{apply, Direction, Fill, LaneOp, Pass};
 use super::rtl::RouterRtl;
+use crate::bits::element_mask;
 
 /// Tile rows.
 pub const ROWS: usize = 8;

@@ -1,5 +1,6 @@
 //! A loaded Verilated model and its ports.
 
+use crate::bits::element_mask;
 use std::collections::HashMap;
 use std::ffi::{c_char, c_void, CString};
 use std::path::Path;
@@ -119,7 +120,7 @@ impl VerilatedModel {
     pub fn set(&mut self, port: PortId, value: u64) {
         let slot = self.slots[port.0];
         debug_assert_eq!(slot.direction, PortDirection::Input);
-        let value = value & mask(slot.width);
+        let value = value & element_mask(slot.width);
         // SAFETY: `ptr` addresses the port's storage, whose type follows from its width.
         unsafe {
             match slot.width {
@@ -163,7 +164,7 @@ impl VerilatedModel {
             *word = words.get(i).copied().unwrap_or(0);
         }
         if slot.width % 32 != 0 {
-            storage[count - 1] &= mask(slot.width % 32) as u32;
+            storage[count - 1] &= element_mask(slot.width % 32) as u32;
         }
     }
 
@@ -197,14 +198,5 @@ impl Drop for VerilatedModel {
     fn drop(&mut self) {
         // SAFETY: the handle came from grf_new and is deleted once.
         unsafe { (self.delete_fn)(self.handle) }
-    }
-}
-
-/// Ones in the low `width` bits.
-fn mask(width: usize) -> u64 {
-    if width >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << width) - 1
     }
 }
