@@ -2,7 +2,10 @@
 
 use std::fmt;
 
+use grfgen_flow::FlowError;
+use grfgen_hdl::emit::{EmitError, WriteError};
 use grfgen_hdl::params::ParamError;
+use grfgen_sim::block::SimError;
 
 /// Why a command failed.
 #[derive(Debug)]
@@ -11,8 +14,14 @@ pub enum CliError {
     Input(String),
     /// The work itself failed: a tool error, an I/O error. Exit status 1.
     Failed(String),
-    /// Co-simulation found the RTL and the golden model disagreeing. Exit status 1.
-    Mismatch(String),
+    /// The work ran and found something wrong (the RTL and the golden model disagree, a flow
+    /// step failed): `report` is printed, then `message`. Exit status 1.
+    Found {
+        /// What the command reports, printed on standard output.
+        report: String,
+        /// What went wrong, printed on standard error.
+        message: String,
+    },
 }
 
 impl CliError {
@@ -20,7 +29,7 @@ impl CliError {
     pub fn exit_code(&self) -> i32 {
         match self {
             CliError::Input(_) => 2,
-            CliError::Failed(_) | CliError::Mismatch(_) => 1,
+            CliError::Failed(_) | CliError::Found { .. } => 1,
         }
     }
 }
@@ -28,7 +37,8 @@ impl CliError {
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CliError::Input(m) | CliError::Failed(m) | CliError::Mismatch(m) => f.write_str(m),
+            CliError::Input(m) | CliError::Failed(m) => f.write_str(m),
+            CliError::Found { message, .. } => f.write_str(message),
         }
     }
 }
@@ -45,8 +55,36 @@ impl From<std::io::Error> for CliError {
     }
 }
 
-impl From<grfgen_sim::verilator::VerilatorError> for CliError {
-    fn from(e: grfgen_sim::verilator::VerilatorError) -> Self {
-        CliError::Failed(e.to_string())
+impl From<SimError> for CliError {
+    fn from(e: SimError) -> Self {
+        match e {
+            SimError::Input(m) => CliError::Input(m),
+            e => CliError::Failed(e.to_string()),
+        }
+    }
+}
+
+impl From<FlowError> for CliError {
+    fn from(e: FlowError) -> Self {
+        match e {
+            FlowError::Input(m) => CliError::Input(m),
+            FlowError::Sim(e) => e.into(),
+            e => CliError::Failed(e.to_string()),
+        }
+    }
+}
+
+impl From<EmitError> for CliError {
+    fn from(e: EmitError) -> Self {
+        match e {
+            EmitError::Param(e) => e.into(),
+            e => CliError::Failed(e.to_string()),
+        }
+    }
+}
+
+impl From<WriteError> for CliError {
+    fn from(e: WriteError) -> Self {
+        FlowError::from(e).into()
     }
 }

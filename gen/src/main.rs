@@ -1,11 +1,10 @@
 //! `grfgen`: see `grfgen --help`.
 
 use clap::error::ErrorKind;
-use clap::Parser;
 
 fn main() {
-    let cli = match grfgen::cli::Cli::try_parse() {
-        Ok(cli) => cli,
+    let matches = match grfgen::cli::command().try_get_matches() {
+        Ok(matches) => matches,
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
             e.exit()
         }
@@ -21,9 +20,12 @@ fn main() {
             std::process::exit(2);
         }
     };
-    match grfgen::execute(&cli) {
+    match grfgen::execute(&matches) {
         Ok(text) => println!("{text}"),
         Err(e) => {
+            if let grfgen::error::CliError::Found { report, .. } = &e {
+                println!("{report}");
+            }
             eprintln!("error: {e}");
             std::process::exit(e.exit_code());
         }

@@ -20,7 +20,7 @@ impl Progress {
     }
 
     /// Shows `done` cycles.
-    pub fn update(&mut self, done: u64) {
+    pub fn update(&self, done: u64) {
         if self.enabled {
             let percent = done * 100 / self.total.max(1);
             eprint!(

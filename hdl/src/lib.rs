@@ -1,9 +1,10 @@
 //! grfgen's hardware: rust-hdl descriptions of the register-file blocks, their parameter types
-//! and Verilog emission. Nothing here simulates; the golden models live in `grfgen-sim`.
+//! and Verilog emission with the files written beside it. Nothing here simulates; the golden
+//! models live in `grfgen-sim`.
 
-pub mod catalogue;
 pub mod core;
 pub mod crossbar;
+pub mod design;
 pub mod emit;
 pub mod gpr;
 pub mod grf;
@@ -11,8 +12,21 @@ pub mod params;
 pub mod regs;
 pub mod route;
 pub mod sram;
+mod widths;
 
 use rust_hdl::prelude::{Bits, Constant, Direction, Signal, Synth};
+
+use design::DesignVisitor;
+
+/// Visits every design, in the order the catalogue lists them: the registry of blocks. A new
+/// block adds its line here.
+pub fn visit_designs(visitor: &mut impl DesignVisitor) {
+    visitor.visit::<gpr::Gpr>();
+    visitor.visit::<core::Core>();
+    visitor.visit::<route::Route>();
+    visitor.visit::<route::RouteFull>();
+    visitor.visit::<grf::Grf>();
+}
 
 /// `count` fresh signals: the ports or locals of a run-time-sized vector.
 pub(crate) fn signals<D: Direction, T: Synth>(count: usize) -> Vec<Signal<D, T>> {

@@ -52,3 +52,19 @@ impl fmt::Display for Mismatch {
         )
     }
 }
+
+/// A Verilated design driven in lock step with a golden model: every cycle it gets the inputs
+/// the model got and must show what the model showed.
+pub trait Device {
+    /// What drives one cycle.
+    type Input;
+    /// What the golden model showed in that cycle.
+    type Expected;
+    /// Runs cycle `cycle` with `input` and compares what the design shows with `expected`.
+    fn cycle(
+        &mut self,
+        cycle: u64,
+        input: &Self::Input,
+        expected: &Self::Expected,
+    ) -> Result<(), Mismatch>;
+}

@@ -1,7 +1,9 @@
 //! grfgen's simulation side: independent golden models written from the specification,
-//! stimulus, the run-time Verilator layer, and lock-step co-simulation of RTL and model.
+//! stimulus, the run-time Verilator layer, lock-step co-simulation of RTL and model, and the
+//! runs and benchmarks of every block.
 
 pub mod bits;
+pub mod block;
 pub mod check;
 pub mod core;
 pub mod gpr;
@@ -9,3 +11,14 @@ pub mod grf;
 pub mod rng;
 pub mod route;
 pub mod verilator;
+
+use block::BlockVisitor;
+
+/// Visits every simulated block, in the order the command line lists them: the registry of
+/// blocks. A new block adds its line here.
+pub fn visit_blocks(visitor: &mut impl BlockVisitor) {
+    visitor.visit::<gpr::Gpr>();
+    visitor.visit::<core::Core>();
+    visitor.visit::<route::Route>();
+    visitor.visit::<grf::Grf>();
+}

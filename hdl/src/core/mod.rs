@@ -1,4 +1,5 @@
-//! The shader-core slice (SPEC S1, all of it): scheduler, data side, banked GPR.
+//! The shader-core slice (SPEC S1, all of it): scheduler, data side, banked GPR, and its
+//! design entry.
 
 mod datapath;
 mod scheduler;
@@ -8,24 +9,47 @@ pub use datapath::CoreDatapath;
 pub use scheduler::CoreScheduler;
 pub use slice::CoreSlice;
 
-use crate::emit::{emit, Emitted};
-use crate::gpr::{with_widths, GprWidths};
-use crate::params::{CoreParams, ParamError};
+use crate::design::Design;
+use crate::emit::{emit, EmitError, Emitted};
+use crate::gpr::with_gpr_widths;
+use crate::params::CoreParams;
+use crate::widths::WidthOp;
 
-/// Emits the core slice for `params` with top module `top`.
-pub fn emit_core(params: &CoreParams, top: &str) -> Result<Emitted, ParamError> {
-    params.validate()?;
-    struct Emit<'a>(&'a CoreParams, &'a str);
-    impl GprWidths for Emit<'_> {
-        type Output = Emitted;
-        fn run<const E: usize, const A: usize, const RI: usize>(
-            self,
-            _: &crate::params::GprParams,
-        ) -> Emitted {
-            // The slice's lanes are 32 bits whatever E is: validation made E = 32.
-            let mut slice = CoreSlice::<A, RI>::new(self.0);
-            emit(&mut slice, self.1).expect("the core slice passes rust-hdl's checks")
-        }
+/// The core slice as a design: `grfgen emit core`.
+pub struct Core;
+
+impl Design for Core {
+    type Params = CoreParams;
+    const NAME: &'static str = "core";
+    const TITLE: &'static str = "Shader-core slice: banked GPR, conflict detector and queue, \
+         prefetch queue, operand muxes, pipelined ALU";
+    const SPEC: &'static str = "S1";
+    const MEMORIES: Option<&'static str> = Some("GPR banks");
+
+    fn top(params: &CoreParams) -> String {
+        params.module_name()
     }
-    with_widths(&params.gpr, Emit(params, top))
+
+    fn build(params: &CoreParams, top: &str) -> Result<Emitted, EmitError> {
+        struct Build<'a>(&'a CoreParams, &'a str);
+        impl WidthOp for Build<'_> {
+            type Output = Result<Emitted, EmitError>;
+            // The slice's lanes are 32 bits whatever E is: validation made E = 32.
+            fn run<const E: usize, const A: usize, const R: usize>(self) -> Self::Output {
+                emit(&mut CoreSlice::<A, R>::new(self.0), self.1)
+            }
+        }
+        with_gpr_widths(&params.gpr, Build(params, top))
+    }
+
+    fn derived(params: &CoreParams) -> Vec<(&'static str, u64)> {
+        vec![
+            ("window", params.window() as u64),
+            ("rows", params.gpr.rows() as u64),
+            ("register_bits", params.gpr.register_bits() as u64),
+            ("entry_bits", params.gpr.entry_bits() as u64),
+            ("program_registers", params.program_registers() as u64),
+            ("external_registers", CoreParams::EXTERNAL_REGISTERS as u64),
+        ]
+    }
 }

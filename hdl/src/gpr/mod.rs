@@ -1,26 +1,69 @@
-//! The banked GPR (SPEC S1): RTL and emission.
+//! The banked GPR (SPEC S1): RTL and its design entry.
 
-mod rtl;
-mod widths;
+mod banked;
 
-pub use rtl::BankedGpr;
-pub use widths::{with_widths, GprWidths};
+pub use banked::BankedGpr;
 
-use crate::emit::{emit, Emitted};
-use crate::params::{GprParams, ParamError};
+use crate::design::Design;
+use crate::emit::{emit, EmitError, Emitted};
+use crate::params::GprParams;
+use crate::widths::{dispatch, WidthOp};
 
-/// Emits the GPR for `params` with top module `top`.
-pub fn emit_gpr(params: &GprParams, top: &str) -> Result<Emitted, ParamError> {
-    struct Emit<'a>(&'a str);
-    impl GprWidths for Emit<'_> {
-        type Output = Emitted;
-        fn run<const E: usize, const A: usize, const RI: usize>(
-            self,
-            params: &GprParams,
-        ) -> Emitted {
-            let mut gpr = BankedGpr::<E, A, RI>::new(params);
-            emit(&mut gpr, self.0).expect("the banked GPR passes rust-hdl's checks")
-        }
+/// The banked GPR as a design: `grfgen emit gpr`.
+pub struct Gpr;
+
+impl Design for Gpr {
+    type Params = GprParams;
+    const NAME: &'static str = "gpr";
+    const TITLE: &'static str = "Banked GPR: 1W1R SRAM banks joined by a write and a read crossbar";
+    const SPEC: &'static str = "S1";
+    const MEMORIES: Option<&'static str> = Some("banks x lanes");
+
+    fn top(params: &GprParams) -> String {
+        params.module_name()
     }
-    with_widths(params, Emit(top))
+
+    fn build(params: &GprParams, top: &str) -> Result<Emitted, EmitError> {
+        struct Build<'a>(&'a GprParams, &'a str);
+        impl WidthOp for Build<'_> {
+            type Output = Result<Emitted, EmitError>;
+            fn run<const E: usize, const A: usize, const R: usize>(self) -> Self::Output {
+                emit(&mut BankedGpr::<E, A, R>::new(self.0), self.1)
+            }
+        }
+        with_gpr_widths(params, Build(params, top))
+    }
+
+    fn derived(params: &GprParams) -> Vec<(&'static str, u64)> {
+        vec![
+            ("rows", params.rows() as u64),
+            ("bank_bits", params.bank_bits() as u64),
+            ("row_bits", params.row_bits() as u64),
+            ("register_bits", params.register_bits() as u64),
+            ("entry_bits", params.entry_bits() as u64),
+            ("srams", (params.banks * params.lanes) as u64),
+        ]
+    }
+}
+
+/// Runs `op` with the GPR's widths: `E` element bits, `A` row bits, `R` register-index bits.
+/// The table holds every valid configuration: 4 element widths x 45 (row bits, register bits)
+/// pairs (row bits 2..=10 for 4..=1024 rows, plus 0..=4 bank bits).
+pub(crate) fn with_gpr_widths<V: WidthOp>(params: &GprParams, op: V) -> V::Output {
+    dispatch!(
+        op,
+        (params.element_bits, params.row_bits(), params.register_bits()),
+        E in [8, 16, 32, 64],
+        (A, R) in [
+            (2, 2), (2, 3), (2, 4), (2, 5), (2, 6),
+            (3, 3), (3, 4), (3, 5), (3, 6), (3, 7),
+            (4, 4), (4, 5), (4, 6), (4, 7), (4, 8),
+            (5, 5), (5, 6), (5, 7), (5, 8), (5, 9),
+            (6, 6), (6, 7), (6, 8), (6, 9), (6, 10),
+            (7, 7), (7, 8), (7, 9), (7, 10), (7, 11),
+            (8, 8), (8, 9), (8, 10), (8, 11), (8, 12),
+            (9, 9), (9, 10), (9, 11), (9, 12), (9, 13),
+            (10, 10), (10, 11), (10, 12), (10, 13), (10, 14)
+        ]
+    )
 }

@@ -10,47 +10,53 @@ pub use cluster::GrfCluster;
 pub use controller::GrfController;
 pub use front::GrfFrontEnds;
 
-use crate::emit::{emit, Emitted};
-use crate::params::{GrfParams, ParamError};
+use crate::design::Design;
+use crate::emit::{emit, EmitError, Emitted};
+use crate::params::GrfParams;
+use crate::widths::{dispatch, WidthOp};
 
-/// An operation on a GRF whose widths are compile-time constants: `E` element bits, `A` slow
-/// GRF row-address bits.
-pub trait GrfWidths {
-    /// What the operation returns.
-    type Output;
-    /// Runs the operation for widths `E` and `A` (matching `params`).
-    fn run<const E: usize, const A: usize>(self, params: &GrfParams) -> Self::Output;
-}
+/// The hierarchical GRF as a design: `grfgen emit grf`.
+pub struct Grf;
 
-/// Validates `params` and runs `op` with the matching widths.
-pub fn with_grf_widths<V: GrfWidths>(params: &GrfParams, op: V) -> Result<V::Output, ParamError> {
-    params.validate()?;
-    fn rows<const E: usize, V: GrfWidths>(params: &GrfParams, op: V) -> V::Output {
-        match params.slow_bits() {
-            6 => op.run::<E, 6>(params),
-            7 => op.run::<E, 7>(params),
-            8 => op.run::<E, 8>(params),
-            9 => op.run::<E, 9>(params),
-            10 => op.run::<E, 10>(params),
-            a => unreachable!("slow row bits {a} passed validation"),
-        }
+impl Design for Grf {
+    type Params = GrfParams;
+    const NAME: &'static str = "grf";
+    const TITLE: &'static str = "Hierarchical GRF: per-EU fast GRFs, shared slow GRF, \
+         translation table with groups and barriers, L3 refill";
+    const SPEC: &'static str = "S3";
+    const MEMORIES: Option<&'static str> = Some("slow GRF");
+
+    fn top(params: &GrfParams) -> String {
+        params.module_name()
     }
-    Ok(match params.element_bits {
-        16 => rows::<16, V>(params, op),
-        32 => rows::<32, V>(params, op),
-        e => unreachable!("element_bits {e} passed validation"),
-    })
-}
 
-/// Emits the hierarchical GRF for `params` with top module `top`.
-pub fn emit_grf(params: &GrfParams, top: &str) -> Result<Emitted, ParamError> {
-    struct Emit<'a>(&'a str);
-    impl GrfWidths for Emit<'_> {
-        type Output = Emitted;
-        fn run<const E: usize, const A: usize>(self, params: &GrfParams) -> Emitted {
-            let mut cluster = GrfCluster::<E, A>::new(params);
-            emit(&mut cluster, self.0).expect("the GRF passes rust-hdl's checks")
+    fn build(params: &GrfParams, top: &str) -> Result<Emitted, EmitError> {
+        struct Build<'a>(&'a GrfParams, &'a str);
+        impl WidthOp for Build<'_> {
+            type Output = Result<Emitted, EmitError>;
+            fn run<const E: usize, const A: usize, const R: usize>(self) -> Self::Output {
+                emit(&mut GrfCluster::<E, A>::new(self.0), self.1)
+            }
         }
+        dispatch!(
+            Build(params, top),
+            (params.element_bits, params.slow_bits(), 1),
+            E in [16, 32],
+            (A, R) in [(6, 1), (7, 1), (8, 1), (9, 1), (10, 1)]
+        )
     }
-    with_grf_widths(params, Emit(top))
+
+    fn derived(params: &GrfParams) -> Vec<(&'static str, u64)> {
+        vec![
+            ("physical_blocks", params.blocks() as u64),
+            ("slow_row_bits", params.slow_bits() as u64),
+            ("virtual_registers", params.virtual_registers() as u64),
+            ("threads_in_cluster", params.all_threads() as u64),
+            ("srams", params.lanes as u64),
+            (
+                "fast_grf_bits_per_eu",
+                (params.fast_regs * params.lanes * params.element_bits) as u64,
+            ),
+        ]
+    }
 }

@@ -1,22 +1,23 @@
 use serde::{Deserialize, Serialize};
 
-use super::{check_range, GprParams, ParamError};
+use super::{Allowed, GprParams, Param, Params};
 
 /// Parameters of the shader-core slice (SPEC S1, all of it): a banked GPR with a conflict
 /// detector, conflict queue, prefetch queue, operand muxes, an integer ALU and a scheduler.
+/// The allowed values are in [`CoreParams::table`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CoreParams {
     /// The banked GPR underneath. Its elements must be 32 bits (the ALU's lanes) and it has two
     /// write ports (ALU results, external writer).
     #[serde(flatten)]
     pub gpr: GprParams,
-    /// Conflict-queue entries: 0..=8 (0: no conflict queue).
+    /// Conflict-queue entries (0: no conflict queue).
     pub cq_entries: usize,
-    /// Prefetch-queue entries: 0..=8 (0: no prefetch queue).
+    /// Prefetch-queue entries (0: no prefetch queue).
     pub pq_entries: usize,
-    /// Instructions after the one being issued that preloads and prefetches may serve: 1..=4.
+    /// Instructions after the one being issued that preloads and prefetches may serve.
     pub lookahead: usize,
-    /// ALU pipeline stages between operand read and write-back: 1..=8.
+    /// ALU pipeline stages between operand read and write-back.
     pub alu_latency: usize,
 }
 
@@ -32,31 +33,104 @@ impl Default for CoreParams {
     }
 }
 
+impl Params for CoreParams {
+    fn table() -> Vec<Param<Self>> {
+        let mut table: Vec<Param<Self>> = GprParams::table()
+            .into_iter()
+            .map(|p| match p.name {
+                "element_bits" => Param::new(
+                    "element_bits",
+                    "bits per lane",
+                    "N",
+                    |p: &GprParams| &p.element_bits,
+                    |p| &mut p.element_bits,
+                    |_| {
+                        Allowed::one_of(&[CoreParams::ELEMENT_BITS])
+                            .because("the core's ALU lanes are 32-bit integers")
+                    },
+                ),
+                "write_ports" => Param::new(
+                    "write_ports",
+                    "write ports: writers per cycle",
+                    "N",
+                    |p: &GprParams| &p.write_ports,
+                    |p| &mut p.write_ports,
+                    |_| {
+                        Allowed::one_of(&[2])
+                            .because("ALU results on port 0, the external writer on port 1")
+                    },
+                ),
+                "registers" => Param::new(
+                    "registers",
+                    "registers; register n is in bank n mod banks, row n div banks",
+                    "N",
+                    |p: &GprParams| &p.registers,
+                    |p| &mut p.registers,
+                    |p| {
+                        let gpr = p.registers_allowed();
+                        let least = 2 * CoreParams::EXTERNAL_REGISTERS;
+                        Allowed::matching(
+                            format!(
+                                "{}, at least {least} (the highest {} belong to the external \
+                                 writer)",
+                                gpr.words(),
+                                CoreParams::EXTERNAL_REGISTERS
+                            ),
+                            move |r| gpr.admits(r) && *r >= least,
+                        )
+                    },
+                ),
+                _ => p,
+            })
+            .map(|p| p.nested(|c: &Self| &c.gpr, |c| &mut c.gpr))
+            .collect();
+        table.extend([
+            Param::new(
+                "cq_entries",
+                "conflict-queue entries (0: no conflict queue)",
+                "N",
+                |p: &Self| &p.cq_entries,
+                |p| &mut p.cq_entries,
+                |_| Allowed::range(0, 8),
+            ),
+            Param::new(
+                "pq_entries",
+                "prefetch-queue entries (0: no prefetch queue)",
+                "N",
+                |p: &Self| &p.pq_entries,
+                |p| &mut p.pq_entries,
+                |_| Allowed::range(0, 8),
+            ),
+            Param::new(
+                "lookahead",
+                "later instructions that preloads and prefetches may serve",
+                "K",
+                |p: &Self| &p.lookahead,
+                |p| &mut p.lookahead,
+                |_| Allowed::range(1, 4),
+            ),
+            Param::new(
+                "alu_latency",
+                "ALU pipeline stages between operand read and write-back",
+                "N",
+                |p: &Self| &p.alu_latency,
+                |p| &mut p.alu_latency,
+                |_| Allowed::range(1, 8),
+            ),
+        ]);
+        table
+    }
+}
+
 impl CoreParams {
     /// The ALU's element width: every lane computes on 32-bit wrapping integers.
     pub const ELEMENT_BITS: usize = 32;
+    /// Registers reserved for the external writer (EFU, texture return): the highest ones.
+    pub const EXTERNAL_REGISTERS: usize = 16;
 
-    /// Checks every parameter; the first one out of range is reported.
-    pub fn validate(&self) -> Result<(), ParamError> {
-        self.gpr.validate()?;
-        if self.gpr.element_bits != Self::ELEMENT_BITS {
-            return Err(ParamError::new(
-                "element_bits",
-                self.gpr.element_bits,
-                "32 (the core's ALU lanes are 32-bit integers)",
-            ));
-        }
-        if self.gpr.write_ports != 2 {
-            return Err(ParamError::new(
-                "write_ports",
-                self.gpr.write_ports,
-                "2 (ALU results on port 0, the external writer on port 1)",
-            ));
-        }
-        check_range("cq_entries", self.cq_entries, 0, 8)?;
-        check_range("pq_entries", self.pq_entries, 0, 8)?;
-        check_range("lookahead", self.lookahead, 1, 4)?;
-        check_range("alu_latency", self.alu_latency, 1, 8)
+    /// Registers programs may use: all but the external writer's.
+    pub fn program_registers(&self) -> usize {
+        self.gpr.registers.saturating_sub(Self::EXTERNAL_REGISTERS)
     }
 
     /// Instruction-window slots: the instruction being issued plus the lookahead.
@@ -78,5 +152,124 @@ impl CoreParams {
             self.lookahead,
             self.alu_latency
         )
+    }
+}
+
+/// The core's operations: the code on its 3-bit `instr_op` input (and the ALU's `alu_op`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CoreOp {
+    /// `d = a`.
+    Mov = 0,
+    /// `d = a + b`.
+    Add = 1,
+    /// `d = a - b`.
+    Sub = 2,
+    /// `d = a * b` (low 32 bits).
+    Mul = 3,
+    /// `d = a * b + c` (low 32 bits).
+    Mad = 4,
+}
+
+impl CoreOp {
+    /// Every op, in code order.
+    pub const ALL: [CoreOp; 5] = [
+        CoreOp::Mov,
+        CoreOp::Add,
+        CoreOp::Sub,
+        CoreOp::Mul,
+        CoreOp::Mad,
+    ];
+
+    /// The op's code.
+    pub fn code(self) -> u64 {
+        self as u64
+    }
+
+    /// The op's mnemonic in programs.
+    pub fn mnemonic(self) -> &'static str {
+        match self {
+            CoreOp::Mov => "mov",
+            CoreOp::Add => "add",
+            CoreOp::Sub => "sub",
+            CoreOp::Mul => "mul",
+            CoreOp::Mad => "mad",
+        }
+    }
+
+    /// Source operands it reads: one for `mov`, three for `mad`, two for the others.
+    pub fn sources(self) -> usize {
+        match self {
+            CoreOp::Mov => 1,
+            CoreOp::Mad => 3,
+            _ => 2,
+        }
+    }
+}
+
+/// Where the data a read port returns goes (the scheduler's per-port `capture_kind`, a cycle
+/// after the read). The same codes mark a source's state in the scheduler's window: pending
+/// (0), done (1), in the conflict queue (2), in the prefetch queue (3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaptureKind {
+    /// Nowhere (no read, or the ALU takes it straight from the port); as a state: pending.
+    Nowhere = 0,
+    /// The head instruction's operand latch; as a state: done.
+    Latch = 1,
+    /// A conflict-queue entry (a preload).
+    ConflictQueue = 2,
+    /// A prefetch-queue entry (a prefetch).
+    PrefetchQueue = 3,
+}
+
+impl CaptureKind {
+    /// The 2-bit code.
+    pub fn code(self) -> u64 {
+        self as u64
+    }
+}
+
+/// Where an ALU operand comes from (the scheduler's per-source `alu_kind`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OperandSource {
+    /// A read port's data this cycle.
+    Port = 0,
+    /// The operand latch.
+    Latch = 1,
+    /// A conflict-queue entry.
+    ConflictQueue = 2,
+    /// A prefetch-queue entry.
+    PrefetchQueue = 3,
+    /// The same register as source 0.
+    SameAsSource0 = 4,
+    /// The same register as source 1.
+    SameAsSource1 = 5,
+}
+
+impl OperandSource {
+    /// The 3-bit code.
+    pub fn code(self) -> u64 {
+        self as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_gpr_underneath_must_have_32_bit_lanes_and_two_write_ports() {
+        let bad = CoreParams {
+            gpr: GprParams {
+                element_bits: 16,
+                ..GprParams::default()
+            },
+            ..CoreParams::default()
+        };
+        let err = bad.validate().unwrap_err().to_string();
+        assert!(err.contains("--element-bits") && err.contains("32"), "{err}");
+        let names: Vec<&str> = CoreParams::table().iter().map(|p| p.name).collect();
+        assert_eq!(names[0], "banks");
+        assert_eq!(names.last(), Some(&"alu_latency"));
     }
 }

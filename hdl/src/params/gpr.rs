@@ -1,23 +1,24 @@
 use serde::{Deserialize, Serialize};
 
-use super::{check_one_of, check_range, ParamError};
+use super::{Allowed, Param, Params};
 
 /// Parameters of the banked GPR (SPEC S1). Defaults follow the document: 4 banks of 64 rows,
-/// 256 registers of 4 lanes x 32 bits, 4 read ports, 2 write ports.
+/// 256 registers of 4 lanes x 32 bits, 4 read ports, 2 write ports. The allowed values are in
+/// [`GprParams::table`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GprParams {
-    /// Number of 1W1R banks: 1, 2, 4, 8 or 16.
+    /// Number of 1W1R banks.
     pub banks: usize,
-    /// Number of registers: banks x rows, rows a power of two from 4 to 1024.
+    /// Number of registers: banks x rows.
     pub registers: usize,
-    /// Lanes (work items) per register entry: 1..=64.
+    /// Lanes (work items) per register entry.
     pub lanes: usize,
-    /// Bits per lane element: 8, 16, 32 or 64.
+    /// Bits per lane element.
     pub element_bits: usize,
-    /// Read ports (readers per cycle): 1..=8.
+    /// Read ports (readers per cycle).
     pub read_ports: usize,
-    /// Write ports (writers per cycle): 1..=4.
+    /// Write ports (writers per cycle).
     pub write_ports: usize,
 }
 
@@ -34,6 +35,61 @@ impl Default for GprParams {
     }
 }
 
+impl Params for GprParams {
+    fn table() -> Vec<Param<Self>> {
+        vec![
+            Param::new(
+                "banks",
+                "1W1R banks",
+                "N",
+                |p: &Self| &p.banks,
+                |p| &mut p.banks,
+                |_| Allowed::one_of(Self::BANKS),
+            ),
+            Param::new(
+                "registers",
+                "registers; register n is in bank n mod banks, row n div banks",
+                "N",
+                |p: &Self| &p.registers,
+                |p| &mut p.registers,
+                Self::registers_allowed,
+            ),
+            Param::new(
+                "lanes",
+                "lanes (work items) per register entry",
+                "N",
+                |p: &Self| &p.lanes,
+                |p| &mut p.lanes,
+                |_| Allowed::range(1, 64),
+            ),
+            Param::new(
+                "element_bits",
+                "bits per lane",
+                "N",
+                |p: &Self| &p.element_bits,
+                |p| &mut p.element_bits,
+                |_| Allowed::one_of(Self::ELEMENT_BITS),
+            ),
+            Param::new(
+                "read_ports",
+                "read ports: readers per cycle",
+                "N",
+                |p: &Self| &p.read_ports,
+                |p| &mut p.read_ports,
+                |_| Allowed::range(1, 8),
+            ),
+            Param::new(
+                "write_ports",
+                "write ports: writers per cycle",
+                "N",
+                |p: &Self| &p.write_ports,
+                |p| &mut p.write_ports,
+                |_| Allowed::range(1, 4),
+            ),
+        ]
+    }
+}
+
 impl GprParams {
     /// Allowed bank counts.
     pub const BANKS: &'static [usize] = &[1, 2, 4, 8, 16];
@@ -41,46 +97,22 @@ impl GprParams {
     pub const ELEMENT_BITS: &'static [usize] = &[8, 16, 32, 64];
     /// Smallest and largest rows per bank (powers of two).
     pub const ROWS: (usize, usize) = (4, 1024);
-    /// Allowed lanes per entry.
-    pub const LANES: (usize, usize) = (1, 64);
-    /// Allowed read ports.
-    pub const READ_PORTS: (usize, usize) = (1, 8);
-    /// Allowed write ports.
-    pub const WRITE_PORTS: (usize, usize) = (1, 4);
 
-    /// Checks every parameter; the first one out of range is reported.
-    pub fn validate(&self) -> Result<(), ParamError> {
-        check_one_of("banks", self.banks, Self::BANKS)?;
+    /// The register counts allowed with this many banks: banks x a power of two of rows.
+    pub fn registers_allowed(&self) -> Allowed<usize> {
         let (low, high) = Self::ROWS;
-        let rows = self.registers / self.banks;
-        if self.registers % self.banks != 0
-            || !rows.is_power_of_two()
-            || !(low..=high).contains(&rows)
-        {
-            return Err(ParamError::new(
-                "registers",
-                self.registers,
-                format!(
-                    "banks ({}) x a power of two from {low} to {high} rows: {}..={} in powers of two",
-                    self.banks,
-                    self.banks * low,
-                    self.banks * high
-                ),
-            ));
-        }
-        check_range("lanes", self.lanes, Self::LANES.0, Self::LANES.1)?;
-        check_one_of("element_bits", self.element_bits, Self::ELEMENT_BITS)?;
-        check_range(
-            "read_ports",
-            self.read_ports,
-            Self::READ_PORTS.0,
-            Self::READ_PORTS.1,
-        )?;
-        check_range(
-            "write_ports",
-            self.write_ports,
-            Self::WRITE_PORTS.0,
-            Self::WRITE_PORTS.1,
+        let banks = self.banks.max(1);
+        Allowed::matching(
+            format!(
+                "banks ({banks}) x a power of two from {low} to {high} rows: \
+                 {}..={} in powers of two",
+                banks * low,
+                banks * high
+            ),
+            move |&r: &usize| {
+                let rows = r / banks;
+                r % banks == 0 && rows.is_power_of_two() && (low..=high).contains(&rows)
+            },
         )
     }
 

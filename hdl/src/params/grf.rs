@@ -1,6 +1,6 @@
 use serde::{Deserialize, Serialize};
 
-use super::{check_one_of, check_range, ParamError};
+use super::{Allowed, Kind, Param, ParamValue, Params};
 
 /// Which allocations go to the low-energy part of the slow GRF (variant B).
 /// Written `none`, `threads:K` or `fraction:P`, on the command line and in JSON alike.
@@ -55,29 +55,30 @@ impl std::fmt::Display for Mapping {
     }
 }
 
-/// Parameters of the hierarchical GRF (SPEC S3).
+/// Parameters of the hierarchical GRF (SPEC S3). The allowed values are in
+/// [`GrfParams::table`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GrfParams {
-    /// Execution units: 1..=8.
+    /// Execution units.
     pub eus: usize,
-    /// Hardware threads per EU: 1..=4.
+    /// Hardware threads per EU.
     pub threads: usize,
-    /// Virtual blocks of 16 registers per thread: 1..=4.
+    /// Virtual blocks of 16 registers per thread.
     pub virtual_blocks: usize,
-    /// Virtual blocks 0..n-1 of every thread mapped private at reset: 0..=virtual_blocks.
+    /// Virtual blocks 0..n-1 of every thread mapped private at reset.
     pub preallocated: usize,
-    /// Fast GRF entries per EU: 2, 4, 8, 16 or 32.
+    /// Fast GRF entries per EU.
     pub fast_regs: usize,
-    /// Slow GRF registers: 64, 128, 256, 512 or 1024 (16 per physical block).
+    /// Slow GRF registers (16 per physical block).
     pub slow_regs: usize,
-    /// Cycles from a slow GRF read to its data: 2..=8 (the block RAM's output register and at
-    /// least one pipeline stage).
+    /// Cycles from a slow GRF read to its data (the block RAM's output register and at least
+    /// one pipeline stage).
     pub slow_latency: usize,
-    /// Lanes per register: 1..=8.
+    /// Lanes per register.
     pub lanes: usize,
-    /// Bits per lane: 16 or 32.
+    /// Bits per lane.
     pub element_bits: usize,
-    /// Physical blocks 0..n-1 form the low-energy part (variant B): 0..=blocks.
+    /// Physical blocks 0..n-1 form the low-energy part (variant B).
     pub low_energy_blocks: usize,
     /// Which allocations go to the low-energy part.
     pub mapping: Mapping,
@@ -101,6 +102,123 @@ impl Default for GrfParams {
     }
 }
 
+impl ParamValue for Mapping {
+    const KIND: Kind = Kind::Text;
+    fn parse(text: &str) -> Option<Self> {
+        text.parse().ok()
+    }
+    fn show(&self) -> String {
+        self.to_string()
+    }
+}
+
+impl Params for GrfParams {
+    fn table() -> Vec<Param<Self>> {
+        vec![
+            Param::new(
+                "eus",
+                "execution units sharing the slow GRF",
+                "N",
+                |p: &Self| &p.eus,
+                |p| &mut p.eus,
+                |_| Allowed::range(1, 8),
+            ),
+            Param::new(
+                "threads",
+                "hardware threads per EU",
+                "N",
+                |p: &Self| &p.threads,
+                |p| &mut p.threads,
+                |_| Allowed::range(1, 4),
+            ),
+            Param::new(
+                "virtual_blocks",
+                "virtual blocks of 16 registers per thread",
+                "N",
+                |p: &Self| &p.virtual_blocks,
+                |p| &mut p.virtual_blocks,
+                |_| Allowed::range(1, 4),
+            ),
+            Param::new(
+                "preallocated",
+                "blocks every thread has mapped at reset",
+                "N",
+                |p: &Self| &p.preallocated,
+                |p| &mut p.preallocated,
+                |p| Allowed::range(0, p.virtual_blocks).because("at most the virtual blocks"),
+            ),
+            Param::new(
+                "fast_regs",
+                "fast GRF entries per EU (direct-mapped, write-back)",
+                "N",
+                |p: &Self| &p.fast_regs,
+                |p| &mut p.fast_regs,
+                |_| Allowed::one_of(Self::FAST_REGS),
+            ),
+            Param::new(
+                "slow_regs",
+                "slow GRF registers, 16 per physical block",
+                "N",
+                |p: &Self| &p.slow_regs,
+                |p| &mut p.slow_regs,
+                |_| Allowed::one_of(Self::SLOW_REGS),
+            ),
+            Param::new(
+                "slow_latency",
+                "cycles from a slow GRF read to its data",
+                "N",
+                |p: &Self| &p.slow_latency,
+                |p| &mut p.slow_latency,
+                |_| Allowed::range(2, 8),
+            ),
+            Param::new(
+                "lanes",
+                "lanes per register",
+                "N",
+                |p: &Self| &p.lanes,
+                |p| &mut p.lanes,
+                |_| Allowed::range(1, 8),
+            ),
+            Param::new(
+                "element_bits",
+                "bits per lane",
+                "N",
+                |p: &Self| &p.element_bits,
+                |p| &mut p.element_bits,
+                |_| Allowed::one_of(Self::ELEMENT_BITS),
+            ),
+            Param::new(
+                "low_energy_blocks",
+                "physical blocks of the low-energy part (variant B)",
+                "N",
+                |p: &Self| &p.low_energy_blocks,
+                |p| &mut p.low_energy_blocks,
+                |p| Allowed::range(0, p.blocks()).because("at most slow regs / 16"),
+            ),
+            Param::new(
+                "mapping",
+                "which allocations go to the low-energy part",
+                "POLICY",
+                |p: &Self| &p.mapping,
+                |p| &mut p.mapping,
+                |p| {
+                    let threads = p.all_threads();
+                    Allowed::matching(
+                        format!(
+                            "none, threads:K with K in 0..={threads}, fraction:P with P in 0..=100"
+                        ),
+                        move |m| match *m {
+                            Mapping::None => true,
+                            Mapping::Threads(k) => k <= threads,
+                            Mapping::Fraction(p) => p <= 100,
+                        },
+                    )
+                },
+            ),
+        ]
+    }
+}
+
 impl GrfParams {
     /// Registers per block.
     pub const BLOCK: usize = 16;
@@ -112,42 +230,6 @@ impl GrfParams {
     pub const SLOW_REGS: &'static [usize] = &[64, 128, 256, 512, 1024];
     /// Allowed element widths.
     pub const ELEMENT_BITS: &'static [usize] = &[16, 32];
-
-    /// Checks every parameter; the first one out of range is reported.
-    pub fn validate(&self) -> Result<(), ParamError> {
-        check_range("eus", self.eus, 1, 8)?;
-        check_range("threads", self.threads, 1, 4)?;
-        check_range("virtual_blocks", self.virtual_blocks, 1, 4)?;
-        check_range("preallocated", self.preallocated, 0, self.virtual_blocks)?;
-        check_one_of("fast_regs", self.fast_regs, Self::FAST_REGS)?;
-        check_one_of("slow_regs", self.slow_regs, Self::SLOW_REGS)?;
-        check_range("slow_latency", self.slow_latency, 2, 8)?;
-        check_range("lanes", self.lanes, 1, 8)?;
-        check_one_of("element_bits", self.element_bits, Self::ELEMENT_BITS)?;
-        check_range(
-            "low_energy_blocks",
-            self.low_energy_blocks,
-            0,
-            self.blocks(),
-        )?;
-        let all = self.all_threads();
-        match self.mapping {
-            Mapping::Threads(k) if k > all => Err(self.mapping_error()),
-            Mapping::Fraction(p) if p > 100 => Err(self.mapping_error()),
-            _ => Ok(()),
-        }
-    }
-
-    fn mapping_error(&self) -> ParamError {
-        ParamError::new(
-            "mapping",
-            self.mapping,
-            format!(
-                "none, threads:K with K in 0..={}, fraction:P with P in 0..=100",
-                self.all_threads()
-            ),
-        )
-    }
 
     /// Physical blocks of the slow GRF.
     pub fn blocks(&self) -> usize {
@@ -209,5 +291,65 @@ impl GrfParams {
             self.lanes,
             self.element_bits
         )
+    }
+}
+
+/// What an EU asks for: the code on the GRF's 3-bit `req_op` inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GrfOp {
+    /// Read a virtual register.
+    Read = 0,
+    /// Write a virtual register.
+    Write = 1,
+    /// Map a virtual block (private, or to a shared group).
+    Alloc = 2,
+    /// Unmap a virtual block.
+    Release = 3,
+    /// Wait on a group's barrier.
+    Wait = 4,
+    /// Data context switch of a virtual block.
+    Switch = 5,
+}
+
+impl GrfOp {
+    /// Every op, in code order.
+    pub const ALL: [GrfOp; 6] = [
+        GrfOp::Read,
+        GrfOp::Write,
+        GrfOp::Alloc,
+        GrfOp::Release,
+        GrfOp::Wait,
+        GrfOp::Switch,
+    ];
+
+    /// The op's code.
+    pub fn code(self) -> u64 {
+        self as u64
+    }
+}
+
+/// A response status: the code on the GRF's 3-bit `resp_status` outputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GrfStatus {
+    /// Done.
+    Ok = 0,
+    /// The register's (or switched) block has no mapping.
+    Unmapped = 1,
+    /// `alloc` found every physical block in use.
+    NoFreeBlock = 2,
+    /// `release` of an unmapped block.
+    NotOwned = 3,
+    /// `alloc` of a mapped block.
+    AlreadyMapped = 4,
+    /// `wait` on a group without a block (or unbound while waiting).
+    NoSuchGroup = 5,
+}
+
+impl GrfStatus {
+    /// The status's code.
+    pub fn code(self) -> u64 {
+        self as u64
     }
 }

@@ -5,11 +5,13 @@ mod core;
 mod gpr;
 mod grf;
 mod route;
+mod table;
 
-pub use self::core::CoreParams;
+pub use self::core::{CaptureKind, CoreOp, CoreParams, OperandSource};
 pub use gpr::GprParams;
-pub use grf::{GrfParams, Mapping};
-pub use route::{FillCode, RouteOpCode, RouteParams};
+pub use grf::{GrfOp, GrfParams, GrfStatus, Mapping};
+pub use route::{FillCode, RouteFullParams, RouteOpCode, RouteParams};
+pub use table::{Allowed, Kind, NoOptions, Param, ParamValue, Params};
 
 use std::fmt;
 
@@ -48,36 +50,3 @@ impl fmt::Display for ParamError {
 }
 
 impl std::error::Error for ParamError {}
-
-/// Checks that `value` is one of `allowed`.
-pub(crate) fn check_one_of(
-    param: &'static str,
-    value: usize,
-    allowed: &[usize],
-) -> Result<(), ParamError> {
-    if allowed.contains(&value) {
-        return Ok(());
-    }
-    let words: Vec<String> = allowed.iter().map(|v| v.to_string()).collect();
-    let (last, rest) = words.split_last().expect("allowed set is not empty");
-    let text = if rest.is_empty() {
-        last.clone()
-    } else {
-        format!("{} or {}", rest.join(", "), last)
-    };
-    Err(ParamError::new(param, value, text))
-}
-
-/// Checks that `value` lies in `low..=high`.
-pub(crate) fn check_range(
-    param: &'static str,
-    value: usize,
-    low: usize,
-    high: usize,
-) -> Result<(), ParamError> {
-    if (low..=high).contains(&value) {
-        Ok(())
-    } else {
-        Err(ParamError::new(param, value, format!("{low}..={high}")))
-    }
-}

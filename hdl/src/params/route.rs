@@ -1,16 +1,17 @@
 use serde::{Deserialize, Serialize};
 
-use super::{check_one_of, ParamError};
+use super::{Allowed, Param, Params};
 
-/// Parameters of the SIMD shift-and-fill operand router (SPEC S2).
+/// Parameters of the SIMD shift-and-fill operand router (SPEC S2). The allowed values are in
+/// [`RouteParams::table`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RouteParams {
-    /// SIMD lanes N: 4, 8, 16, 32 or 64.
+    /// SIMD lanes N.
     pub lanes: usize,
-    /// Crossbar size q (lanes per first-stage crossbar): a power of two from 1 to N.
+    /// Crossbar size q: lanes per first-stage crossbar.
     pub crossbar: usize,
-    /// Bits per lane operand: 8, 16, 32 or 64.
+    /// Bits per lane operand.
     pub element_bits: usize,
     /// Whether the result is registered (the router is its own pipeline stage). Multi-pass
     /// shuffles need it: their passes accumulate in the result register.
@@ -28,6 +29,59 @@ impl Default for RouteParams {
     }
 }
 
+/// An accessor pair of a `usize` field of `P`.
+type UsizeField<P> = (fn(&P) -> &usize, fn(&mut P) -> &mut usize);
+
+/// The router's lane count and element width, shared by both networks.
+fn lanes_and_width<P: 'static>(lanes: UsizeField<P>, bits: UsizeField<P>) -> [Param<P>; 2] {
+    [
+        Param::new("lanes", "SIMD lanes N", "N", lanes.0, lanes.1, |_| {
+            Allowed::one_of(RouteParams::LANES)
+        }),
+        Param::new(
+            "element_bits",
+            "bits per lane operand",
+            "N",
+            bits.0,
+            bits.1,
+            |_| Allowed::one_of(RouteParams::ELEMENT_BITS),
+        ),
+    ]
+}
+
+impl Params for RouteParams {
+    fn table() -> Vec<Param<Self>> {
+        let [lanes, bits] = lanes_and_width(
+            (|p: &Self| &p.lanes, |p| &mut p.lanes),
+            (|p: &Self| &p.element_bits, |p| &mut p.element_bits),
+        );
+        vec![
+            lanes,
+            Param::new(
+                "crossbar",
+                "lanes per first-stage crossbar (q)",
+                "Q",
+                |p: &Self| &p.crossbar,
+                |p| &mut p.crossbar,
+                |p| {
+                    let sizes: Vec<usize> =
+                        (0..=p.lanes.trailing_zeros()).map(|e| 1 << e).collect();
+                    Allowed::one_of(&sizes)
+                },
+            ),
+            bits,
+            Param::new(
+                "registered",
+                "result register (a pipeline stage; multi-pass shuffles need it)",
+                "BOOL",
+                |p: &Self| &p.registered,
+                |p| &mut p.registered,
+                |_| Allowed::any("true or false"),
+            ),
+        ]
+    }
+}
+
 impl RouteParams {
     /// Allowed lane counts.
     pub const LANES: &'static [usize] = &[4, 8, 16, 32, 64];
@@ -36,14 +90,6 @@ impl RouteParams {
     /// Width of every lane-index and amount field of the control interface: enough for 64
     /// lanes and for amounts up to 64 (a shift by the whole group).
     pub const INDEX_BITS: usize = 7;
-
-    /// Checks every parameter; the first one out of range is reported.
-    pub fn validate(&self) -> Result<(), ParamError> {
-        check_one_of("lanes", self.lanes, Self::LANES)?;
-        let crossbars: Vec<usize> = (0..=self.lanes.trailing_zeros()).map(|e| 1 << e).collect();
-        check_one_of("crossbar", self.crossbar, &crossbars)?;
-        check_one_of("element_bits", self.element_bits, Self::ELEMENT_BITS)
-    }
 
     /// Number of first-stage crossbars, N / q (also the input count of each lane's final mux).
     pub fn crossbars(&self) -> usize {
@@ -69,6 +115,54 @@ impl RouteParams {
             self.element_bits,
             if self.registered { "" } else { "_comb" }
         )
+    }
+}
+
+/// Parameters of the comparison network: one full N x N crossbar doing the router's
+/// operations, combinational. The allowed values are in [`RouteFullParams::table`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RouteFullParams {
+    /// SIMD lanes N.
+    pub lanes: usize,
+    /// Bits per lane operand.
+    pub element_bits: usize,
+}
+
+impl Default for RouteFullParams {
+    fn default() -> Self {
+        let route = RouteParams::default();
+        Self {
+            lanes: route.lanes,
+            element_bits: route.element_bits,
+        }
+    }
+}
+
+impl Params for RouteFullParams {
+    fn table() -> Vec<Param<Self>> {
+        lanes_and_width(
+            (|p: &Self| &p.lanes, |p| &mut p.lanes),
+            (|p: &Self| &p.element_bits, |p| &mut p.element_bits),
+        )
+        .into()
+    }
+}
+
+impl RouteFullParams {
+    /// The router parameters with the same lanes and width (combinational; `crossbar` unused).
+    pub fn router(&self) -> RouteParams {
+        RouteParams {
+            lanes: self.lanes,
+            crossbar: 1,
+            element_bits: self.element_bits,
+            registered: false,
+        }
+    }
+
+    /// A module name that encodes the configuration, e.g. `route_full_l32_e32`.
+    pub fn module_name(&self) -> String {
+        format!("route_full_l{}_e{}", self.lanes, self.element_bits)
     }
 }
 

@@ -13,41 +13,88 @@ pub use network::RouteNetwork;
 pub use router::ShiftFillRouter;
 pub use select::RegisterSelect;
 
-use crate::emit::{emit, Emitted};
-use crate::params::{ParamError, RouteParams};
+use crate::design::Design;
+use crate::emit::{emit, EmitError, Emitted};
+use crate::params::{RouteFullParams, RouteParams};
+use crate::widths::{dispatch, WidthOp};
 
-/// Which routing network to emit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RouteVariant {
-    /// The document's network: N/q crossbars of q x q and per-lane (N/q):1 muxes; registered
-    /// or not as `params.registered` says.
-    TwoStage,
-    /// One full N x N crossbar, combinational, for comparison.
-    FullCrossbar,
+/// Runs `op` with element width `E` from `element_bits` (the router has no other width).
+fn with_route_widths<V: WidthOp>(element_bits: usize, op: V) -> V::Output {
+    dispatch!(op, (element_bits, 1, 1), E in [8, 16, 32, 64], (A, R) in [(1, 1)])
 }
 
-/// Emits the router for `params` with top module `top`.
-pub fn emit_route(
-    params: &RouteParams,
-    variant: RouteVariant,
-    top: &str,
-) -> Result<Emitted, ParamError> {
-    params.validate()?;
-    fn build<const E: usize>(params: &RouteParams, variant: RouteVariant, top: &str) -> Emitted {
-        let emitted = match (variant, params.registered) {
-            (RouteVariant::TwoStage, true) => emit(&mut ShiftFillRouter::<E>::new(params), top),
-            (RouteVariant::TwoStage, false) => emit(&mut RouteNetwork::<E>::new(params), top),
-            (RouteVariant::FullCrossbar, _) => {
-                emit(&mut FullCrossbarNetwork::<E>::new(params), top)
-            }
-        };
-        emitted.expect("the router passes rust-hdl's checks")
+/// The shift-and-fill router as a design: `grfgen emit route`. Registered, it is
+/// [`ShiftFillRouter`]; otherwise the bare [`RouteNetwork`].
+pub struct Route;
+
+impl Design for Route {
+    type Params = RouteParams;
+    const NAME: &'static str = "route";
+    const TITLE: &'static str = "SIMD shift-and-fill operand router: N/q quad crossbars, \
+         register select, per-lane (N/q):1 muxes";
+    const SPEC: &'static str = "S2";
+    const MEMORIES: Option<&'static str> = None;
+
+    fn top(params: &RouteParams) -> String {
+        params.module_name()
     }
-    Ok(match params.element_bits {
-        8 => build::<8>(params, variant, top),
-        16 => build::<16>(params, variant, top),
-        32 => build::<32>(params, variant, top),
-        64 => build::<64>(params, variant, top),
-        other => unreachable!("element_bits {other} passed validation"),
-    })
+
+    fn build(params: &RouteParams, top: &str) -> Result<Emitted, EmitError> {
+        struct Build<'a>(&'a RouteParams, &'a str);
+        impl WidthOp for Build<'_> {
+            type Output = Result<Emitted, EmitError>;
+            fn run<const E: usize, const A: usize, const R: usize>(self) -> Self::Output {
+                match self.0.registered {
+                    true => emit(&mut ShiftFillRouter::<E>::new(self.0), self.1),
+                    false => emit(&mut RouteNetwork::<E>::new(self.0), self.1),
+                }
+            }
+        }
+        with_route_widths(params.element_bits, Build(params, top))
+    }
+
+    fn derived(params: &RouteParams) -> Vec<(&'static str, u64)> {
+        vec![
+            ("crossbars", params.crossbars() as u64),
+            ("crossbar_size", params.crossbar as u64),
+            ("lane_mux_inputs", params.crossbars() as u64),
+            ("lane_muxes", params.lanes as u64),
+            ("index_bits", RouteParams::INDEX_BITS as u64),
+        ]
+    }
+}
+
+/// The comparison network as a design: `grfgen emit route-full`, one full N x N crossbar.
+pub struct RouteFull;
+
+impl Design for RouteFull {
+    type Params = RouteFullParams;
+    const NAME: &'static str = "route-full";
+    const TITLE: &'static str = "Comparison network: the router's operations on one full \
+         N x N crossbar, combinational";
+    const SPEC: &'static str = "S2";
+    const MEMORIES: Option<&'static str> = None;
+
+    fn top(params: &RouteFullParams) -> String {
+        params.module_name()
+    }
+
+    fn build(params: &RouteFullParams, top: &str) -> Result<Emitted, EmitError> {
+        struct Build<'a>(&'a RouteParams, &'a str);
+        impl WidthOp for Build<'_> {
+            type Output = Result<Emitted, EmitError>;
+            fn run<const E: usize, const A: usize, const R: usize>(self) -> Self::Output {
+                emit(&mut FullCrossbarNetwork::<E>::new(self.0), self.1)
+            }
+        }
+        let router = params.router();
+        with_route_widths(params.element_bits, Build(&router, top))
+    }
+
+    fn derived(params: &RouteFullParams) -> Vec<(&'static str, u64)> {
+        vec![
+            ("crossbar_inputs", params.lanes as u64),
+            ("index_bits", RouteParams::INDEX_BITS as u64),
+        ]
+    }
 }

@@ -1,16 +1,51 @@
-//! The shader-core slice (SPEC S1): programs, the golden model, the lower bound, workloads and
-//! co-simulation.
+//! The shader-core slice (SPEC S1): programs, the golden model, the lower bound, workloads,
+//! the Verilated slice, runs and the policy benchmark.
 
+pub mod bench;
 pub mod bound;
 pub mod model;
+pub mod options;
 pub mod program;
-pub mod rtl;
 pub mod run;
+pub mod verilated;
 pub mod workload;
 
+pub use bench::{CoreBench, CoreBenchOptions};
 pub use bound::{lower_bound, LowerBound};
 pub use model::{CoreModel, CoreStats, CycleInput, CycleOutput, Policy};
-pub use program::{parse, Instruction, Op, ParseError};
-pub use rtl::CoreRtl;
-pub use run::{run, CoreRun, Device};
+pub use options::CoreOptions;
+pub use program::{parse, Instruction, ParseError};
+pub use run::{run, CoreReport, CoreRun};
+pub use verilated::{CoreDevice, CoreRtl};
 pub use workload::{builtin, Workload};
+
+use grfgen_hdl::params::CoreParams;
+
+use crate::block::{Block, Setup, SimError};
+
+/// The core slice as a simulated block: `grfgen sim core`.
+pub struct Core;
+
+impl Block for Core {
+    type Design = grfgen_hdl::core::Core;
+    type Options = CoreOptions;
+    type Report = CoreReport;
+    type BenchOptions = CoreBenchOptions;
+    type Bench = CoreBench;
+
+    fn run(params: &CoreParams, options: &CoreOptions, setup: &Setup) -> Result<CoreReport, SimError> {
+        run::run_options(params, options, setup)
+    }
+
+    /// The document's example and a random program, under the conflict and prefetch queues.
+    fn flow_runs(_: &CoreParams, options: &CoreOptions) -> Vec<CoreOptions> {
+        ["rpt-mad", "random"]
+            .into_iter()
+            .map(|name| CoreOptions::workload(name, options.policy))
+            .collect()
+    }
+
+    fn bench(params: &CoreParams, options: &CoreBenchOptions) -> Result<CoreBench, SimError> {
+        bench::bench(params, options)
+    }
+}

@@ -4,13 +4,13 @@
 
 use std::collections::VecDeque;
 
-use grfgen_hdl::params::CoreParams;
-use serde::Serialize;
+use grfgen_hdl::params::{CoreOp, CoreParams};
+use serde::{Deserialize, Serialize};
 
-use super::program::{Instruction, Op};
+use super::program::Instruction;
 
 /// How operand conflicts are handled.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Policy {
     /// Conflicting reads are serialised; no queues.
@@ -81,7 +81,7 @@ pub struct Read {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AluInput {
     /// The operation.
-    pub op: Op,
+    pub op: CoreOp,
     /// Per source (`op.sources()` of them), the value of every lane.
     pub operands: Vec<Vec<u64>>,
 }
@@ -311,7 +311,7 @@ impl CoreModel {
             let values = (0..lanes)
                 .map(|l| {
                     let lane = |s: usize| operands.get(s).map_or(0, |v| v[l]);
-                    op.apply(lane(0), lane(1), lane(2), mask)
+                    alu(op, lane(0), lane(1), lane(2), mask)
                 })
                 .collect();
             self.in_flight.push_back(InFlight {
@@ -450,6 +450,18 @@ impl CoreModel {
             self.stats.gpr_reads += 1;
         }
     }
+}
+
+/// The ALU's result for one lane, wrapping at `mask` (all ones of the element width).
+pub fn alu(op: CoreOp, a: u64, b: u64, c: u64, mask: u64) -> u64 {
+    let value = match op {
+        CoreOp::Mov => a,
+        CoreOp::Add => a.wrapping_add(b),
+        CoreOp::Sub => a.wrapping_sub(b),
+        CoreOp::Mul => a.wrapping_mul(b),
+        CoreOp::Mad => a.wrapping_mul(b).wrapping_add(c),
+    };
+    value & mask
 }
 
 /// All ones of the ALU's 32-bit lanes.

@@ -14,68 +14,13 @@
 
 use std::fmt;
 
-/// An ALU operation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Op {
-    /// `d = a`.
-    Mov,
-    /// `d = a + b`.
-    Add,
-    /// `d = a - b`.
-    Sub,
-    /// `d = a * b`.
-    Mul,
-    /// `d = a * b + c`.
-    Mad,
-}
-
-impl Op {
-    /// Every op, in code order (the core's 3-bit `op` field).
-    pub const ALL: [Op; 5] = [Op::Mov, Op::Add, Op::Sub, Op::Mul, Op::Mad];
-
-    /// Number of source operands.
-    pub fn sources(self) -> usize {
-        match self {
-            Op::Mov => 1,
-            Op::Add | Op::Sub | Op::Mul => 2,
-            Op::Mad => 3,
-        }
-    }
-
-    /// The op's mnemonic.
-    pub fn name(self) -> &'static str {
-        match self {
-            Op::Mov => "mov",
-            Op::Add => "add",
-            Op::Sub => "sub",
-            Op::Mul => "mul",
-            Op::Mad => "mad",
-        }
-    }
-
-    /// The op's code on the core's `op` input.
-    pub fn code(self) -> u64 {
-        Op::ALL.iter().position(|&o| o == self).expect("listed") as u64
-    }
-
-    /// The result for one lane, wrapping at `mask` (all ones of the element width).
-    pub fn apply(self, a: u64, b: u64, c: u64, mask: u64) -> u64 {
-        let value = match self {
-            Op::Mov => a,
-            Op::Add => a.wrapping_add(b),
-            Op::Sub => a.wrapping_sub(b),
-            Op::Mul => a.wrapping_mul(b),
-            Op::Mad => a.wrapping_mul(b).wrapping_add(c),
-        };
-        value & mask
-    }
-}
+use grfgen_hdl::params::CoreOp;
 
 /// One decoded instruction.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Instruction {
     /// The operation.
-    pub op: Op,
+    pub op: CoreOp,
     /// Destination register.
     pub dst: usize,
     /// Source registers, `op.sources()` of them.
@@ -84,7 +29,7 @@ pub struct Instruction {
 
 impl fmt::Display for Instruction {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} R{}", self.op.name(), self.dst)?;
+        write!(f, "{} R{}", self.op.mnemonic(), self.dst)?;
         for s in &self.src {
             write!(f, ", R{s}")?;
         }
@@ -155,7 +100,7 @@ pub fn parse(text: &str, registers: usize) -> Result<Vec<Instruction>, ParseErro
             return Err(cursor.error(format!(
                 "unexpected `{}`: `{}` takes {} sources",
                 cursor.rest(),
-                op.name(),
+                op.mnemonic(),
                 op.sources()
             )));
         }
@@ -267,13 +212,13 @@ impl Cursor<'_> {
         Ok(n)
     }
 
-    fn parse_op(&mut self) -> Result<Op, ParseError> {
+    fn parse_op(&mut self) -> Result<CoreOp, ParseError> {
         let start = self.pos;
         let word = self.word().to_ascii_lowercase();
         let mnemonic = word.split('.').next().unwrap_or("");
-        Op::ALL
+        CoreOp::ALL
             .into_iter()
-            .find(|op| op.name() == mnemonic)
+            .find(|op| op.mnemonic() == mnemonic)
             .ok_or_else(|| {
                 self.pos = start;
                 self.error(format!(
@@ -325,7 +270,7 @@ mod tests {
         let text = "// header\n\n  add.u32 r5, R1, r2 ; trailing\nmov R0, R9 // copy\n";
         let program = parse(text, 16).unwrap();
         assert_eq!(program.len(), 2);
-        assert_eq!(program[0].op, Op::Add);
+        assert_eq!(program[0].op, CoreOp::Add);
         assert_eq!(program[0].src, [1, 2]);
         assert_eq!(program[1].dst, 0);
         assert!(parse("", 16).unwrap().is_empty());

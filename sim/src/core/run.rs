@@ -1,25 +1,21 @@
-//! Running a workload on the core: the golden model alone or in lock step with the RTL.
+//! Running a workload on the core: the golden model alone or in lock step with the RTL, and
+//! what a run reports.
+
+use std::collections::BTreeMap;
 
 use grfgen_hdl::params::CoreParams;
 use serde::Serialize;
 
 use super::bound::{lower_bound, LowerBound};
 use super::model::{element_mask, CoreModel, CoreStats, CycleInput, CycleOutput, Policy, Read};
-use super::workload::{program_registers, Workload, EXTERNAL_REGISTERS};
+use super::options::CoreOptions;
+use super::verilated::{CoreDevice, CoreRtl};
+use super::workload::Workload;
+use crate::block::{Report, Setup, SimError};
 use crate::check::Mismatch;
 use crate::rng::Rng;
 
-/// The other side of a lock-step run: the RTL, stepped with the same inputs.
-pub trait Device {
-    /// Runs one cycle with `input` and compares what the device did with `expected`
-    /// (the golden model's cycle `cycle`).
-    fn cycle(&mut self, cycle: u64, input: &CycleInput, expected: &CycleOutput)
-        -> Option<Mismatch>;
-    /// Reads register `n` after the run.
-    fn register(&mut self, n: usize) -> Vec<u64>;
-}
-
-/// The outcome of one run.
+/// The outcome of one run of a workload under one policy.
 #[derive(Clone, Debug, Serialize)]
 pub struct CoreRun {
     /// Policy.
@@ -29,8 +25,10 @@ pub struct CoreRun {
     /// Cycles from the first instruction offered to the last result written (0 for an empty
     /// program).
     pub cycles: u64,
-    /// The lower bound for this program.
-    pub lower_bound: LowerBound,
+    /// The lower bound for this program, in cycles.
+    pub lower_bound: u64,
+    /// The terms the bound is the largest of.
+    pub lower_bound_terms: LowerBound,
     /// Counts.
     #[serde(flatten)]
     pub stats: CoreStats,
@@ -41,6 +39,13 @@ pub struct CoreRun {
     /// Per cycle, the GPR reads (kept on request).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub schedule: Option<Vec<Vec<Read>>>,
+}
+
+impl CoreRun {
+    /// Cycles over the lower bound.
+    pub fn ratio(&self) -> f64 {
+        self.cycles as f64 / self.lower_bound.max(1) as f64
+    }
 }
 
 /// The registers a program reads: loaded with random values before it runs.
@@ -55,6 +60,39 @@ fn inputs(workload: &Workload) -> Vec<usize> {
     regs
 }
 
+/// The golden model and, when given, the device, one cycle in lock step.
+struct LockStep<'a> {
+    model: CoreModel,
+    device: Option<&'a mut dyn CoreDevice>,
+}
+
+impl LockStep<'_> {
+    /// Steps both; the model's output, or the first mismatch.
+    fn step(&mut self, cycle: u64, input: &CycleInput) -> Result<CycleOutput, Mismatch> {
+        let out = self.model.step(input);
+        if let Some(device) = self.device.as_deref_mut() {
+            device.cycle(cycle, input, &out)?;
+        }
+        Ok(out)
+    }
+
+    /// After the run: every register of the device against the model's.
+    fn final_registers(&mut self, cycle: u64, registers: usize) -> Result<(), Mismatch> {
+        let Some(device) = self.device.as_deref_mut() else {
+            return Ok(());
+        };
+        for reg in 0..registers {
+            let actual = device.register(reg);
+            let expected = self.model.register(reg);
+            if let Some(lane) = (0..expected.len()).find(|&l| actual[l] != expected[l]) {
+                let port = || format!("final R{reg} lane {lane}");
+                return Err(Mismatch::new(cycle, port, expected[lane], actual[lane]));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Runs `workload` under `policy` from `seed` (initial register values and external traffic),
 /// with `device` in lock step when given. Registers the program reads are first loaded through
 /// the external write port (not counted in the cycles).
@@ -63,76 +101,76 @@ pub fn run(
     policy: Policy,
     workload: &Workload,
     seed: u64,
-    mut device: Option<&mut dyn Device>,
+    device: Option<&mut dyn CoreDevice>,
     keep_schedule: bool,
 ) -> CoreRun {
-    let lanes = params.gpr.lanes;
-    let mut rng = Rng::new(seed);
-    let mut model = CoreModel::new(params, policy);
-    let random_lanes = |rng: &mut Rng| -> Vec<u64> {
-        (0..lanes)
-            .map(|_| rng.next_u64() & element_mask())
-            .collect()
-    };
+    let bound = lower_bound(params, &workload.program, policy != Policy::Ideal);
     let mut report = CoreRun {
         policy,
         workload: workload.name.clone(),
         cycles: 0,
-        lower_bound: lower_bound(params, &workload.program, policy != Policy::Ideal),
+        lower_bound: bound.cycles,
+        lower_bound_terms: bound,
         stats: CoreStats::default(),
         mismatches: 0,
         first_mismatch: None,
         schedule: keep_schedule.then(Vec::new),
     };
-    let step = |model: &mut CoreModel,
-                device: &mut Option<&mut dyn Device>,
-                cycle: u64,
-                input: &CycleInput,
-                report: &mut CoreRun|
-     -> Option<CycleOutput> {
-        let out = model.step(input);
-        if let Some(device) = device.as_deref_mut() {
-            if let Some(m) = device.cycle(cycle, input, &out) {
-                report.mismatches = 1;
-                report.first_mismatch = Some(m);
-                return None;
-            }
-        }
-        Some(out)
+    let mut lock = LockStep {
+        model: CoreModel::new(params, policy),
+        device,
     };
+    let outcome = execute(params, workload, seed, &mut lock, &mut report)
+        .and_then(|cycle| lock.final_registers(cycle, params.gpr.registers));
+    if let Err(mismatch) = outcome {
+        report.mismatches = 1;
+        report.first_mismatch = Some(mismatch);
+    }
+    report
+}
 
-    // Load the program's inputs, one external write per cycle (the core is idle: always granted).
+/// Loads the program's inputs, then runs it to the last write-back, counting into `report`;
+/// the cycles taken.
+fn execute(
+    params: &CoreParams,
+    workload: &Workload,
+    seed: u64,
+    lock: &mut LockStep,
+    report: &mut CoreRun,
+) -> Result<u64, Mismatch> {
+    let lanes = params.gpr.lanes;
+    let mut rng = Rng::new(seed);
+    let random_lanes = |rng: &mut Rng| -> Vec<u64> {
+        (0..lanes).map(|_| rng.next_u64() & element_mask()).collect()
+    };
+    // The program's inputs, one external write per cycle (the core is idle: always granted).
     for reg in inputs(workload) {
         let input = CycleInput {
             instruction: None,
             external: Some((reg, random_lanes(&mut rng))),
         };
-        if step(&mut model, &mut device, 0, &input, &mut report).is_none() {
-            return report;
-        }
+        lock.step(0, &input)?;
     }
-    let warmup = model.stats().clone();
-
-    let external_base = program_registers(params);
-    let mut next = 0;
-    let mut external: Option<(usize, Vec<u64>)> = None;
-    let mut retired = 0;
-    let mut cycle = 0u64;
+    let warmup = lock.model.stats().external_writes;
+    let external_base = params.program_registers();
+    let external_registers = CoreParams::EXTERNAL_REGISTERS.min(params.gpr.registers);
     let n = workload.program.len();
+    let (mut next, mut retired, mut cycle) = (0, 0, 0u64);
+    let mut external: Option<(usize, Vec<u64>)> = None;
     loop {
-        if external.is_none() && workload.external_rate > 0 && retired < n {
-            if rng.chance(workload.external_rate, 100) {
-                let reg = external_base + rng.below(EXTERNAL_REGISTERS.min(params.gpr.registers));
-                external = Some((reg, random_lanes(&mut rng)));
-            }
+        if external.is_none()
+            && workload.external_rate > 0
+            && retired < n
+            && rng.chance(workload.external_rate, 100)
+        {
+            let reg = external_base + rng.below(external_registers);
+            external = Some((reg, random_lanes(&mut rng)));
         }
         let input = CycleInput {
             instruction: workload.program.get(next).cloned(),
             external: external.clone(),
         };
-        let Some(out) = step(&mut model, &mut device, cycle, &input, &mut report) else {
-            return report;
-        };
+        let out = lock.step(cycle, &input)?;
         if out.ready && input.instruction.is_some() {
             next += 1;
         }
@@ -143,35 +181,153 @@ pub fn run(
             retired += 1;
             report.cycles = cycle + 1;
         }
-        if let Some(schedule) = report.schedule.as_mut() {
-            if retired < n {
-                schedule.push(out.reads.iter().flatten().copied().collect());
-            }
+        if let (Some(schedule), true) = (report.schedule.as_mut(), retired < n) {
+            schedule.push(out.reads.iter().flatten().copied().collect());
         }
         cycle += 1;
-        if next == n && model.idle() && external.is_none() {
+        if next == n && lock.model.idle() && external.is_none() {
             break;
         }
     }
+    report.stats = lock.model.stats().clone();
+    report.stats.external_writes -= warmup;
+    Ok(cycle)
+}
 
-    let mut stats = model.stats().clone();
-    stats.external_writes -= warmup.external_writes;
-    report.stats = stats;
-    if let Some(device) = device.as_deref_mut() {
-        for reg in 0..params.gpr.registers {
-            let actual = device.register(reg);
-            let expected = model.register(reg);
-            if let Some(lane) = (0..lanes).find(|&l| actual[l] != expected[l]) {
-                report.mismatches = 1;
-                report.first_mismatch = Some(Mismatch::new(
-                    cycle,
-                    || format!("final R{reg} lane {lane}"),
-                    expected[lane],
-                    actual[lane],
-                ));
-                break;
+/// One policy's figures beside the run's.
+#[derive(Clone, Debug, Serialize)]
+pub struct PolicyFigures {
+    /// Cycles.
+    pub cycles: u64,
+    /// The lower bound.
+    pub lower_bound: u64,
+    /// Stall cycles.
+    pub stall_cycles: u64,
+}
+
+/// What `grfgen sim core` reports: the run under the chosen policy, and every policy's
+/// cycles on the same program (golden model).
+#[derive(Clone, Debug, Serialize)]
+pub struct CoreReport {
+    /// The run.
+    #[serde(flatten)]
+    pub run: CoreRun,
+    /// Whether the RTL ran in lock step.
+    pub rtl: bool,
+    /// Every policy on the same program, by name.
+    pub comparison: BTreeMap<&'static str, PolicyFigures>,
+    /// The order the comparison is listed in.
+    #[serde(skip)]
+    pub others: Vec<CoreRun>,
+}
+
+impl Report for CoreReport {
+    fn mismatch(&self) -> Option<&Mismatch> {
+        self.run.first_mismatch.as_ref()
+    }
+
+    fn rtl(&self) -> bool {
+        self.rtl
+    }
+
+    fn text(&self) -> String {
+        let (r, s) = (&self.run, &self.run.stats);
+        let mut text = format!(
+            "core {} on {}: {} cycles, lower bound {} ({:.2}x)\n\
+             {} instructions, {} with a source conflict; {} GPR reads: {} preloads into the CQ, \
+             {} prefetches into the PQ; {} stall cycles\n",
+            r.policy.name(),
+            r.workload,
+            r.cycles,
+            r.lower_bound,
+            r.ratio(),
+            s.instructions,
+            s.sc_instructions,
+            s.gpr_reads,
+            s.cq_preloads,
+            s.pq_prefetches,
+            s.stall_cycles,
+        );
+        if s.external_writes + s.external_retries > 0 {
+            text += &format!(
+                "external writes {} ({} retried cycles)\n",
+                s.external_writes, s.external_retries
+            );
+        }
+        text += &format!("mismatches {}\npolicy   cycles  x bound  stalls\n", r.mismatches);
+        for o in &self.others {
+            text += &format!(
+                "{:7} {:7}  {:7.2}  {:6}\n",
+                o.policy.name(),
+                o.cycles,
+                o.ratio(),
+                o.stats.stall_cycles
+            );
+        }
+        if let Some(cycles) = &r.schedule {
+            text += "GPR reads by cycle (register, bank, port, destination):\n";
+            for (t, reads) in cycles.iter().enumerate() {
+                let list: Vec<String> = reads
+                    .iter()
+                    .map(|r| format!("R{} b{} p{} {:?}", r.reg, r.bank, r.port, r.to).to_lowercase())
+                    .collect();
+                text += &format!("  cycle {t:3}: {}\n", list.join(", "));
             }
         }
+        text.trim_end().to_string()
     }
-    report
+
+    fn metrics(&self) -> Vec<(&'static str, f64)> {
+        let s = &self.run.stats;
+        vec![
+            ("cycles", self.run.cycles as f64),
+            ("lower_bound", self.run.lower_bound as f64),
+            ("cycles_over_bound", self.run.ratio()),
+            ("stall_cycles", s.stall_cycles as f64),
+            ("cq_preloads", s.cq_preloads as f64),
+            ("pq_prefetches", s.pq_prefetches as f64),
+            ("mismatches", self.run.mismatches as f64),
+        ]
+    }
+}
+
+/// One core run from the options and the seed, beside every policy on the same program.
+pub(super) fn run_options(
+    params: &CoreParams,
+    options: &CoreOptions,
+    setup: &Setup,
+) -> Result<CoreReport, SimError> {
+    let policy = options.policy;
+    let with_rtl = setup.with_rtl(
+        policy != Policy::Ideal,
+        "the ideal file (--policy ideal) is a golden model only",
+    )?;
+    let workload = options.program(params, setup.seed)?;
+    let mut device = match with_rtl {
+        true => Some(CoreRtl::build(&policy.hardware(params), setup)?),
+        false => None,
+    };
+    let device = device.as_mut().map(|d| d as &mut dyn CoreDevice);
+    let run = run(params, policy, &workload, setup.seed, device, options.schedule);
+    let others: Vec<CoreRun> = Policy::ALL
+        .iter()
+        .map(|&p| self::run(params, p, &workload, setup.seed, None, false))
+        .collect();
+    let comparison = others
+        .iter()
+        .map(|r| {
+            let figures = PolicyFigures {
+                cycles: r.cycles,
+                lower_bound: r.lower_bound,
+                stall_cycles: r.stats.stall_cycles,
+            };
+            (r.policy.name(), figures)
+        })
+        .collect();
+    Ok(CoreReport {
+        run,
+        rtl: with_rtl,
+        comparison,
+        others,
+    })
 }

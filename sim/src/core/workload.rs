@@ -1,9 +1,9 @@
 //! Built-in workloads: the document's example, random programs, three kernels written in the
 //! program format, and a workload with external write traffic.
 
-use grfgen_hdl::params::CoreParams;
+use grfgen_hdl::params::{CoreOp, CoreParams};
 
-use super::program::{parse, Instruction, Op, ParseError};
+use super::program::{parse, Instruction, ParseError};
 use crate::rng::Rng;
 
 /// A program to run, with the external write traffic that accompanies it.
@@ -104,7 +104,7 @@ pub fn random_program(count: usize, registers: usize, seed: u64) -> Vec<Instruct
     let mut rng = Rng::new(seed);
     (0..count)
         .map(|_| {
-            let op = Op::ALL[rng.below(Op::ALL.len())];
+            let op = CoreOp::ALL[rng.below(CoreOp::ALL.len())];
             Instruction {
                 op,
                 dst: rng.below(registers),
@@ -114,17 +114,9 @@ pub fn random_program(count: usize, registers: usize, seed: u64) -> Vec<Instruct
         .collect()
 }
 
-/// Registers a program may use: all but the 16 highest, which the external writer owns.
-pub fn program_registers(params: &CoreParams) -> usize {
-    params.gpr.registers.saturating_sub(EXTERNAL_REGISTERS)
-}
-
-/// Registers reserved for the external writer (the highest ones).
-pub const EXTERNAL_REGISTERS: usize = 16;
-
 /// The built-in workload `name`; `random` draws from `seed`.
 pub fn builtin(name: &str, params: &CoreParams, seed: u64) -> Result<Workload, String> {
-    let registers = program_registers(params);
+    let registers = params.program_registers();
     let source = match name {
         "rpt-mad" => RPT_MAD.to_string(),
         "conv3x3" => conv3x3_source(),

@@ -1,9 +1,34 @@
-//! The banked GPR (SPEC S1): golden model, stimulus and co-simulation.
+//! The banked GPR (SPEC S1): golden model, stimulus, the Verilated GPR, runs and benchmark.
 
-pub mod cosim;
 pub mod model;
+pub mod run;
 pub mod stimulus;
+pub mod verilated;
 
-pub use cosim::{run, GprRtl, GprSimReport};
 pub use model::{GprModel, GprRequests, GprResponse};
+pub use run::{run, GprBench, GprBenchOptions, GprOptions, GprReport};
 pub use stimulus::{GprStimulus, RandomTraffic, Script};
+pub use verilated::GprRtl;
+
+use grfgen_hdl::params::GprParams;
+
+use crate::block::{Block, Setup, SimError};
+
+/// The banked GPR as a simulated block: `grfgen sim gpr`.
+pub struct Gpr;
+
+impl Block for Gpr {
+    type Design = grfgen_hdl::gpr::Gpr;
+    type Options = GprOptions;
+    type Report = GprReport;
+    type BenchOptions = GprBenchOptions;
+    type Bench = GprBench;
+
+    fn run(params: &GprParams, options: &GprOptions, setup: &Setup) -> Result<GprReport, SimError> {
+        run::run_options(params, options, setup)
+    }
+
+    fn bench(params: &GprParams, options: &GprBenchOptions) -> Result<GprBench, SimError> {
+        run::bench(params, options)
+    }
+}

@@ -1,14 +1,53 @@
-//! The hierarchical GRF (SPEC S3): golden model, L3 model, trace format, workloads, runs.
+//! The hierarchical GRF (SPEC S3): golden model, L3 model, energy model, trace format,
+//! workloads, the Verilated GRF, runs and benchmark.
 
+pub mod bench;
+pub mod energy;
 pub mod l3;
 pub mod model;
-pub mod rtl;
+pub mod options;
 pub mod run;
 pub mod trace;
+pub mod verilated;
 pub mod workload;
 
+pub use bench::{GrfBench, GrfBenchOptions};
+pub use energy::Energy;
 pub use l3::{L3Memory, L3Request};
-pub use model::{GrfCycle, GrfModel, GrfOp, GrfRequest, GrfResponse, GrfStats, Status};
-pub use rtl::GrfRtl;
-pub use run::{run, Device, Energy, GrfRun};
+pub use model::{GrfCycle, GrfModel, GrfRequest, GrfResponse, GrfStats};
+pub use options::GrfOptions;
+pub use run::{run, Conditions, GrfDevice, GrfReport, GrfRun};
 pub use trace::{parse, Step, Trace, TraceError};
+pub use verilated::GrfRtl;
+
+use grfgen_hdl::params::GrfParams;
+
+use crate::block::{Block, Setup, SimError};
+
+/// The hierarchical GRF as a simulated block: `grfgen sim grf`.
+pub struct Grf;
+
+impl Block for Grf {
+    type Design = grfgen_hdl::grf::Grf;
+    type Options = GrfOptions;
+    type Report = GrfReport;
+    type BenchOptions = GrfBenchOptions;
+    type Bench = GrfBench;
+
+    fn run(params: &GrfParams, options: &GrfOptions, setup: &Setup) -> Result<GrfReport, SimError> {
+        run::run_options(params, options, setup)
+    }
+
+    /// Every built-in workload this configuration can run, four rounds each.
+    fn flow_runs(params: &GrfParams, _: &GrfOptions) -> Vec<GrfOptions> {
+        workload::NAMES
+            .into_iter()
+            .filter(|name| workload::builtin(name, params, 1, 1).is_ok())
+            .map(|name| GrfOptions::workload(name, 4))
+            .collect()
+    }
+
+    fn bench(params: &GrfParams, options: &GrfBenchOptions) -> Result<GrfBench, SimError> {
+        bench::bench(params, options)
+    }
+}

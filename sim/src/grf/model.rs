@@ -4,54 +4,11 @@
 //! and computes every cycle from the values at the start of the cycle; the RTL must show the
 //! same ready bits, responses and L3 requests in the same cycles.
 
-use grfgen_hdl::params::GrfParams;
+use grfgen_hdl::params::{GrfOp, GrfParams, GrfStatus};
 use serde::Serialize;
 
 use super::l3::{L3Memory, L3Request};
 use crate::bits::element_mask;
-
-/// What an EU asks for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum GrfOp {
-    /// Read a virtual register.
-    Read,
-    /// Write a virtual register.
-    Write,
-    /// Map a virtual block (private, or to a shared group).
-    Alloc,
-    /// Unmap a virtual block.
-    Release,
-    /// Wait on a group's barrier.
-    Wait,
-    /// Data context switch of a virtual block.
-    Switch,
-}
-
-impl GrfOp {
-    /// The op's code on the GRF's `req_op` inputs.
-    pub fn code(self) -> u64 {
-        self as u64
-    }
-}
-
-/// A response status.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Status {
-    /// Done.
-    Ok = 0,
-    /// The register's (or switched) block has no mapping.
-    Unmapped = 1,
-    /// `alloc` found every physical block in use.
-    NoFreeBlock = 2,
-    /// `release` of an unmapped block.
-    NotOwned = 3,
-    /// `alloc` of a mapped block.
-    AlreadyMapped = 4,
-    /// `wait` on a group without a block (or unbound while waiting).
-    NoSuchGroup = 5,
-}
 
 /// One request of an EU.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,7 +29,7 @@ pub struct GrfRequest {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GrfResponse {
     /// Status.
-    pub status: Status,
+    pub status: GrfStatus,
     /// Lanes (for a successful `read`; zero otherwise).
     pub data: Vec<u64>,
 }
@@ -141,7 +98,7 @@ struct Transaction {
 
 #[derive(Clone, Debug)]
 struct Answer {
-    status: Status,
+    status: GrfStatus,
     shared: bool,
     data: Vec<u64>,
 }
@@ -452,8 +409,8 @@ impl GrfModel {
         }
     }
 
-    fn respond(&mut self, eu: usize, status: Status, data: Vec<u64>) {
-        if status != Status::Ok {
+    fn respond(&mut self, eu: usize, status: GrfStatus, data: Vec<u64>) {
+        if status != GrfStatus::Ok {
             self.stats.faults += 1;
         }
         let f = &mut self.front[eu];
@@ -501,7 +458,7 @@ impl GrfModel {
                     } else {
                         e.data.clone()
                     };
-                    self.respond(eu, Status::Ok, data);
+                    self.respond(eu, GrfStatus::Ok, data);
                 } else {
                     self.stats.fast_misses += 1;
                     let kind = match (r.op, fast) {
@@ -563,8 +520,8 @@ impl GrfModel {
     }
 
     fn access_answered(&mut self, eu: usize, a: Answer) {
-        if a.status != Status::Ok || a.shared || self.flat {
-            let data = if a.status == Status::Ok {
+        if a.status != GrfStatus::Ok || a.shared || self.flat {
+            let data = if a.status == GrfStatus::Ok {
                 a.data
             } else {
                 self.zero()
@@ -612,7 +569,7 @@ impl GrfModel {
         };
         self.stats.fast_accesses += 1;
         let data = if write { self.zero() } else { a.data };
-        self.respond(eu, Status::Ok, data);
+        self.respond(eu, GrfStatus::Ok, data);
     }
 
     /// The controller for one cycle.
@@ -653,7 +610,7 @@ impl GrfModel {
                     Some(at) if at == t => {
                         let data = l3_answer.clone().expect("L3 answers in time");
                         next[eu] = Some(Answer {
-                            status: Status::Ok,
+                            status: GrfStatus::Ok,
                             shared: self.redirect_shared(eu),
                             data,
                         });
@@ -705,7 +662,7 @@ impl GrfModel {
         match tx.kind {
             Kind::Read | Kind::WriteMiss | Kind::Write | Kind::Writeback => {
                 if !map.valid {
-                    next[eu] = fault(Status::Unmapped);
+                    next[eu] = fault(GrfStatus::Unmapped);
                     return;
                 }
                 let phys = map.block * GrfParams::BLOCK + tx.reg % GrfParams::BLOCK;
@@ -748,7 +705,7 @@ impl GrfModel {
                             self.answers[eu] = Some((
                                 t + latency,
                                 Answer {
-                                    status: Status::Ok,
+                                    status: GrfStatus::Ok,
                                     shared: map.shared,
                                     data: self.slow[phys].clone(),
                                 },
@@ -768,7 +725,7 @@ impl GrfModel {
                             }
                         }
                         next[eu] = Some(Answer {
-                            status: Status::Ok,
+                            status: GrfStatus::Ok,
                             shared: map.shared,
                             data: self.zero(),
                         });
@@ -780,7 +737,7 @@ impl GrfModel {
             }
             Kind::Alloc => {
                 if map.valid {
-                    next[eu] = fault(Status::AlreadyMapped);
+                    next[eu] = fault(GrfStatus::AlreadyMapped);
                     return;
                 }
                 let g = tx.group;
@@ -794,7 +751,7 @@ impl GrfModel {
                     };
                 } else {
                     let Some(block) = self.pick_block(tx.thread, vb) else {
-                        next[eu] = fault(Status::NoFreeBlock);
+                        next[eu] = fault(GrfStatus::NoFreeBlock);
                         return;
                     };
                     self.free[block] = false;
@@ -814,19 +771,19 @@ impl GrfModel {
                     }
                 }
                 next[eu] = Some(Answer {
-                    status: Status::Ok,
+                    status: GrfStatus::Ok,
                     shared: false,
                     data: self.zero(),
                 });
             }
             Kind::Release => {
                 if !map.valid {
-                    next[eu] = fault(Status::NotOwned);
+                    next[eu] = fault(GrfStatus::NotOwned);
                     return;
                 }
                 self.table[slot] = Mapping::default();
                 next[eu] = Some(Answer {
-                    status: Status::Ok,
+                    status: GrfStatus::Ok,
                     shared: false,
                     data: self.zero(),
                 });
@@ -845,7 +802,7 @@ impl GrfModel {
                             if group.waiting[w] {
                                 group.waiting[w] = false;
                                 next[w] = Some(Answer {
-                                    status: Status::NoSuchGroup,
+                                    status: GrfStatus::NoSuchGroup,
                                     shared: false,
                                     data: vec![0; self.params.lanes],
                                 });
@@ -859,7 +816,7 @@ impl GrfModel {
             Kind::Wait => {
                 let g = tx.group;
                 if g == 0 || g > GrfParams::GROUPS || !self.groups[g].bound {
-                    next[eu] = fault(Status::NoSuchGroup);
+                    next[eu] = fault(GrfStatus::NoSuchGroup);
                     return;
                 }
                 self.groups[g].waiting[eu] = true;
@@ -867,7 +824,7 @@ impl GrfModel {
             }
             Kind::Switch => {
                 if !map.valid {
-                    next[eu] = fault(Status::Unmapped);
+                    next[eu] = fault(GrfStatus::Unmapped);
                     return;
                 }
                 self.controller = Controller::SwitchWait {
@@ -908,7 +865,7 @@ impl GrfModel {
                 group.waiting[w] = false;
                 group.passed += 1;
                 next[w] = Some(Answer {
-                    status: Status::Ok,
+                    status: GrfStatus::Ok,
                     shared: false,
                     data: vec![0; lanes],
                 });
@@ -956,7 +913,7 @@ impl GrfModel {
             self.answers[eu] = Some((
                 t + 1,
                 Answer {
-                    status: Status::Ok,
+                    status: GrfStatus::Ok,
                     shared: false,
                     data: self.zero(),
                 },

@@ -1,59 +1,50 @@
-//! Running a trace through the GRF: the golden model alone or in lock step with the RTL.
+//! Running a trace through the GRF: the golden model alone or in lock step with the RTL, and
+//! what a run reports.
 
-use grfgen_hdl::params::GrfParams;
+use grfgen_hdl::params::{GrfParams, Params};
 use serde::Serialize;
 
+use super::energy::Energy;
 use super::l3::L3Memory;
 use super::model::{GrfCycle, GrfModel, GrfRequest, GrfStats};
+use super::options::GrfOptions;
 use super::trace::{Step, Trace};
-use crate::check::Mismatch;
+use super::verilated::GrfRtl;
+use crate::block::{Report, Setup, SimError};
+use crate::check::{Device, Mismatch};
 
-/// Energy per access of one 32-bit element, in pJ (an access moves `lanes x element_bits`).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct Energy {
-    /// Fast GRF.
-    pub fast_pj: f64,
-    /// Slow GRF, low-energy part (variant B).
-    pub slow_low_pj: f64,
-    /// Slow GRF, high-capacity part (the whole slow GRF without variant B).
-    pub slow_pj: f64,
-    /// L3.
-    pub l3_pj: f64,
+/// What the RTL side of a GRF run is: driven with the EUs' requests, compared with the
+/// model's cycle.
+pub type GrfDevice<'a> = dyn Device<Input = Vec<Option<GrfRequest>>, Expected = GrfCycle> + 'a;
+
+/// How a trace runs: with or without the fast GRFs, the L3 behind the GRF, the energy model
+/// and the cycle limit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Conditions {
+    /// The flat design: no fast GRFs, every access to the shared slow GRF (golden model only).
+    pub flat: bool,
+    /// Cycles from an L3 read to its answer.
+    pub l3_latency: u64,
+    /// Seed of the L3 contents.
+    pub seed: u64,
+    /// Energy per access.
+    pub energy: Energy,
+    /// The run gives up after this many cycles.
+    pub max_cycles: u64,
 }
 
-impl Default for Energy {
-    /// Illustrative defaults (docs/grf.md says where the ratios come from).
-    fn default() -> Self {
+impl Conditions {
+    /// The hierarchical design, an L3 of latency 10 filled from `seed`, the default energies,
+    /// at most 10 million cycles.
+    pub fn new(seed: u64) -> Self {
         Self {
-            fast_pj: 0.5,
-            slow_low_pj: 1.5,
-            slow_pj: 3.0,
-            l3_pj: 30.0,
+            flat: false,
+            l3_latency: 10,
+            seed,
+            energy: Energy::default(),
+            max_cycles: 10_000_000,
         }
     }
-}
-
-impl Energy {
-    /// The energy of `stats`' accesses, in pJ.
-    pub fn total(&self, stats: &GrfStats, params: &GrfParams) -> f64 {
-        let elements = (params.lanes * params.element_bits) as f64 / 32.0;
-        elements
-            * (stats.fast_accesses as f64 * self.fast_pj
-                + stats.slow_accesses_low as f64 * self.slow_low_pj
-                + stats.slow_accesses_high as f64 * self.slow_pj
-                + (stats.l3_reads + stats.l3_writes) as f64 * self.l3_pj)
-    }
-}
-
-/// The other side of a lock-step run: the RTL with its own L3.
-pub trait Device {
-    /// Runs cycle `cycle` with the EUs' `requests` and compares with `expected`.
-    fn cycle(
-        &mut self,
-        cycle: u64,
-        requests: &[Option<GrfRequest>],
-        expected: &GrfCycle,
-    ) -> Option<Mismatch>;
 }
 
 /// The outcome of one run.
@@ -66,6 +57,9 @@ pub struct GrfRun {
     pub stats: GrfStats,
     /// Slow GRF accesses, both parts.
     pub slow_accesses: u64,
+    /// L3 accesses the run would have made had its shared data gone through L3 instead (each
+    /// shared access a write or read of L3).
+    pub l3_without_sharing: u64,
     /// Energy of the accesses, pJ.
     pub energy_pj: f64,
     /// Whether some EU never finished: parked on a barrier nobody can open any more, or still
@@ -77,69 +71,84 @@ pub struct GrfRun {
     pub first_mismatch: Option<Mismatch>,
 }
 
-/// Runs `trace` through the GRF (flat: without fast GRFs) with an L3 of `l3_latency`, its
-/// contents from `seed`; `device` runs in lock step when given. Gives up after `limit` cycles.
-#[allow(clippy::too_many_arguments)]
-pub fn run(
-    params: &GrfParams,
-    trace: &Trace,
-    flat: bool,
-    l3_latency: u64,
-    seed: u64,
-    energy: &Energy,
-    limit: u64,
-    mut device: Option<&mut dyn Device>,
-) -> GrfRun {
-    let l3 = new_l3(params, l3_latency, seed);
-    let mut model = GrfModel::new(params, flat, l3);
-    let eus = params.eus;
-    let mut next = vec![0usize; eus];
-    let mut outstanding = vec![false; eus];
-    let mut idle_until = vec![0u64; eus];
-    let mut first_mismatch = None;
-    let mut deadlocked = false;
-    let mut cycle = 0;
-    while cycle < limit {
-        let visible = model.visible();
-        for eu in 0..eus {
-            if visible[eu].is_some() {
-                outstanding[eu] = false;
-            }
-        }
-        let mut requests: Vec<Option<GrfRequest>> = vec![None; eus];
-        for eu in 0..eus {
-            if outstanding[eu] || cycle < idle_until[eu] {
+/// Per EU, where it is in its trace.
+struct Progress {
+    next: Vec<usize>,
+    outstanding: Vec<bool>,
+    idle_until: Vec<u64>,
+}
+
+impl Progress {
+    /// This cycle's requests: each EU's next step unless it waits for an answer or idles.
+    fn requests(&mut self, trace: &Trace, cycle: u64) -> Vec<Option<GrfRequest>> {
+        let mut requests = vec![None; trace.len()];
+        for (eu, request) in requests.iter_mut().enumerate() {
+            if self.outstanding[eu] || cycle < self.idle_until[eu] {
                 continue;
             }
-            match trace[eu].get(next[eu]) {
+            match trace[eu].get(self.next[eu]) {
                 Some(Step::Idle(n)) => {
-                    idle_until[eu] = cycle + n;
-                    next[eu] += 1;
+                    self.idle_until[eu] = cycle + n;
+                    self.next[eu] += 1;
                 }
-                Some(Step::Request(r)) => requests[eu] = Some(r.clone()),
+                Some(Step::Request(r)) => *request = Some(r.clone()),
                 None => {}
             }
         }
+        requests
+    }
+
+    /// Whether EU `eu` has nothing left to send.
+    fn done(&self, trace: &Trace, eu: usize) -> bool {
+        self.next[eu] >= trace[eu].len()
+    }
+}
+
+/// Runs `trace` through the GRF under `conditions`; `device` runs in lock step when given.
+pub fn run(
+    params: &GrfParams,
+    trace: &Trace,
+    conditions: &Conditions,
+    mut device: Option<&mut GrfDevice>,
+) -> GrfRun {
+    let l3 = new_l3(params, conditions.l3_latency, conditions.seed);
+    let mut model = GrfModel::new(params, conditions.flat, l3);
+    let eus = params.eus;
+    let mut at = Progress {
+        next: vec![0; eus],
+        outstanding: vec![false; eus],
+        idle_until: vec![0; eus],
+    };
+    let mut first_mismatch = None;
+    let mut deadlocked = false;
+    let mut cycle = 0;
+    while cycle < conditions.max_cycles {
+        for (eu, response) in model.visible().iter().enumerate() {
+            if response.is_some() {
+                at.outstanding[eu] = false;
+            }
+        }
+        let requests = at.requests(trace, cycle);
         let out = model.step(&requests);
         if let Some(device) = device.as_deref_mut() {
-            if let Some(m) = device.cycle(cycle, &requests, &out) {
+            if let Err(m) = device.cycle(cycle, &requests, &out) {
                 first_mismatch = Some(m);
                 break;
             }
         }
         for eu in 0..eus {
             if requests[eu].is_some() && out.ready[eu] {
-                outstanding[eu] = true;
-                next[eu] += 1;
+                at.outstanding[eu] = true;
+                at.next[eu] += 1;
             }
         }
         cycle += 1;
-        let finished = (0..eus).all(|eu| next[eu] >= trace[eu].len() && !outstanding[eu]);
+        let finished = (0..eus).all(|eu| at.done(trace, eu) && !at.outstanding[eu]);
         if finished && model.idle() {
             break;
         }
         // Every EU done or parked on a barrier nobody can open any more.
-        let blocked = (0..eus).all(|eu| next[eu] >= trace[eu].len() || outstanding[eu]);
+        let blocked = (0..eus).all(|eu| at.done(trace, eu) || at.outstanding[eu]);
         if blocked && model.parked() {
             deadlocked = true;
             break;
@@ -149,9 +158,10 @@ pub fn run(
     GrfRun {
         cycles: cycle,
         slow_accesses: stats.slow_accesses_low + stats.slow_accesses_high,
-        energy_pj: energy.total(&stats, params),
+        l3_without_sharing: stats.l3_reads + stats.l3_writes + stats.shared_accesses,
+        energy_pj: conditions.energy.total(&stats, params),
         stats,
-        stuck: deadlocked || cycle >= limit,
+        stuck: deadlocked || cycle >= conditions.max_cycles,
         mismatches: first_mismatch.is_some() as u64,
         first_mismatch,
     }
@@ -168,10 +178,177 @@ pub fn new_l3(params: &GrfParams, latency: u64, seed: u64) -> L3Memory {
     )
 }
 
+/// The percentage `part` is of `whole`.
+pub fn percent(part: u64, whole: u64) -> f64 {
+    100.0 * part as f64 / whole.max(1) as f64
+}
+
+/// The change from `before` to `after`, in percent.
+pub fn change(before: f64, after: f64) -> f64 {
+    if before == 0.0 {
+        0.0
+    } else {
+        100.0 * (after - before) / before
+    }
+}
+
+/// Runs as a table: one row per (label, run).
+pub fn comparison_table(rows: &[(&str, &GrfRun)]) -> String {
+    let mut text = format!(
+        "{:17} {:>8} {:>8} {:>9} {:>9} {:>7} {:>7} {:>12} {:>12}\n",
+        "design",
+        "cycles",
+        "accesses",
+        "fast hits",
+        "slow",
+        "L3 r+w",
+        "L3 unsh",
+        "energy pJ",
+        "pJ/access"
+    );
+    for (label, r) in rows {
+        text += &format!(
+            "{:17} {:>8} {:>8} {:>9} {:>9} {:>7} {:>7} {:>12.1} {:>12.2}\n",
+            label,
+            r.cycles,
+            r.stats.accesses,
+            r.stats.fast_hits,
+            r.slow_accesses,
+            r.stats.l3_reads + r.stats.l3_writes,
+            r.l3_without_sharing,
+            r.energy_pj,
+            r.energy_pj / r.stats.accesses.max(1) as f64,
+        );
+    }
+    text
+}
+
+/// What `grfgen sim grf` reports: the run, and with `flat` the flat design's beside it.
+#[derive(Clone, Debug, Serialize)]
+pub struct GrfReport {
+    /// The workload's name, or the trace file.
+    pub workload: String,
+    /// Cycles from an L3 read to its answer.
+    pub l3_latency: u64,
+    /// Energy per access used.
+    pub energy_per_access_pj: Energy,
+    /// The run.
+    #[serde(flatten)]
+    pub run: GrfRun,
+    /// Whether the RTL ran in lock step.
+    pub rtl: bool,
+    /// The flat design on the same trace (golden model), when asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flat: Option<GrfRun>,
+}
+
+impl Report for GrfReport {
+    fn mismatch(&self) -> Option<&Mismatch> {
+        self.run.first_mismatch.as_ref()
+    }
+
+    fn rtl(&self) -> bool {
+        self.rtl
+    }
+
+    fn text(&self) -> String {
+        let (r, s, e) = (&self.run, &self.run.stats, &self.energy_per_access_pj);
+        let mut text = format!(
+            "grf on {} (L3 latency {}): {} cycles\n\
+             {} accesses: {} fast GRF hits ({:.1}%), {} misses; slow GRF {} accesses ({} in the \
+             low-energy part); L3 {} reads, {} writes ({} reads redirected during refills)\n\
+             {} shared accesses (L3 accesses had they gone through L3: {}); {} faults\n\
+             energy {:.1} pJ ({} / {} / {} / {} pJ per 32-bit element: fast, slow, slow \
+             low-energy part, L3)\nmismatches {}\n",
+            self.workload,
+            self.l3_latency,
+            r.cycles,
+            s.accesses,
+            s.fast_hits,
+            percent(s.fast_hits, s.accesses),
+            s.fast_misses,
+            r.slow_accesses,
+            s.slow_accesses_low,
+            s.l3_reads,
+            s.l3_writes,
+            s.redirects,
+            s.shared_accesses,
+            r.l3_without_sharing,
+            s.faults,
+            r.energy_pj,
+            e.fast_pj,
+            e.slow_pj,
+            e.slow_low_pj,
+            e.l3_pj,
+            r.mismatches,
+        );
+        if r.stuck && r.first_mismatch.is_none() {
+            text += "warning: the run did not finish: an EU is parked on a barrier nobody can \
+                     open, or --max-cycles was reached\n";
+        }
+        if let Some(f) = &self.flat {
+            text += &comparison_table(&[("hierarchical", r), ("flat", f)]);
+            text += &format!(
+                "hierarchical against flat: energy {:+.1}%, cycles {:+.1}%, slow GRF accesses \
+                 {:+.1}%\n",
+                change(f.energy_pj, r.energy_pj),
+                change(f.cycles as f64, r.cycles as f64),
+                change(f.slow_accesses as f64, r.slow_accesses as f64),
+            );
+        }
+        text.trim_end().to_string()
+    }
+
+    fn metrics(&self) -> Vec<(&'static str, f64)> {
+        let (r, s) = (&self.run, &self.run.stats);
+        vec![
+            ("cycles", r.cycles as f64),
+            ("fast_hit_rate", s.fast_hits as f64 / s.accesses.max(1) as f64),
+            ("slow_accesses", r.slow_accesses as f64),
+            ("l3_accesses", (s.l3_reads + s.l3_writes) as f64),
+            ("energy_pj", r.energy_pj),
+            ("mismatches", r.mismatches as f64),
+        ]
+    }
+}
+
+/// One GRF run from the options and the seed (and the flat design beside it when asked).
+pub(super) fn run_options(
+    params: &GrfParams,
+    options: &GrfOptions,
+    setup: &Setup,
+) -> Result<GrfReport, SimError> {
+    options.validate()?;
+    let with_rtl = setup.with_rtl(true, "")?;
+    let (workload, trace) = options.trace(params, setup.seed)?;
+    let conditions = options.conditions(setup.seed);
+    let mut device = match with_rtl {
+        true => Some(GrfRtl::build(params, conditions.l3_latency, setup)?),
+        false => None,
+    };
+    let device = device.as_mut().map(|d| d as &mut GrfDevice);
+    let report = run(params, &trace, &conditions, device);
+    let flat = options.flat.then(|| {
+        let flat = Conditions {
+            flat: true,
+            ..conditions
+        };
+        run(params, &trace, &flat, None)
+    });
+    Ok(GrfReport {
+        workload,
+        l3_latency: conditions.l3_latency,
+        energy_per_access_pj: conditions.energy,
+        run: report,
+        rtl: with_rtl,
+        flat,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grf::model::{GrfOp, Status};
+    use grfgen_hdl::params::{GrfOp, GrfStatus};
     use crate::grf::workload::{builtin, NAMES};
 
     /// Drives `trace` and checks every read of a private register against the last value the
@@ -189,7 +366,7 @@ mod tests {
             for eu in 0..eus {
                 if let Some(response) = &visible[eu] {
                     let r = pending[eu].take().expect("a response answers a request");
-                    assert_eq!(response.status, Status::Ok);
+                    assert_eq!(response.status, GrfStatus::Ok);
                     let key = (eu, r.thread, r.reg);
                     match r.op {
                         GrfOp::Write => {
@@ -250,24 +427,18 @@ mod tests {
         let params = GrfParams::default();
         for name in NAMES {
             let trace = builtin(name, &params, 5, 4).unwrap();
-            let hier = run(
-                &params,
-                &trace,
-                false,
-                10,
-                5,
-                &Energy::default(),
-                100_000,
-                None,
-            );
+            let conditions = Conditions {
+                max_cycles: 100_000,
+                ..Conditions::new(5)
+            };
+            let hier = run(&params, &trace, &conditions, None);
             let flat = run(
                 &params,
                 &trace,
-                true,
-                10,
-                5,
-                &Energy::default(),
-                100_000,
+                &Conditions {
+                    flat: true,
+                    ..conditions
+                },
                 None,
             );
             assert!(!hier.stuck && !flat.stuck, "{name}");

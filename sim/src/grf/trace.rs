@@ -17,9 +17,9 @@
 
 use std::fmt;
 
-use grfgen_hdl::params::GrfParams;
+use grfgen_hdl::params::{GrfOp, GrfParams};
 
-use super::model::{GrfOp, GrfRequest};
+use super::model::GrfRequest;
 
 /// What an EU does next.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,8 +1,6 @@
 //! Built-in GRF workloads, generated as traces.
 
-use grfgen_hdl::params::GrfParams;
-
-use super::model::GrfOp;
+use grfgen_hdl::params::{GrfOp, GrfParams};
 use super::trace::{Step, Trace};
 use crate::rng::Rng;
 

@@ -2,6 +2,7 @@
 //! their formulas, and a router pass as its documented control interface defines it.
 
 use grfgen_hdl::params::{FillCode, RouteParams};
+use serde::Serialize;
 
 use crate::bits::element_mask;
 
@@ -140,14 +141,14 @@ pub fn apply(op: &LaneOp, rs: &[u64], rf: &[u64], element_bits: usize) -> Vec<u6
         .collect()
 }
 
-/// Explicit controls of one shuffle pass (the router's `op` = 6).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Explicit controls of one shuffle pass (the router's `op` = 6), as the planner makes them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ShufflePass {
     /// `xbar_pos[c * q + k]`: the input position crossbar `c` sends to its output `k`.
     pub xbar_pos: Vec<usize>,
     /// The crossbar each lane takes its value from.
     pub lane_xbar: Vec<usize>,
-    /// The lanes that take this pass's value.
+    /// The lanes that take this pass's value (the lanes a planned pass completes).
     pub capture: Vec<bool>,
 }
 

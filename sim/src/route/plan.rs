@@ -33,29 +33,7 @@ impl std::error::Error for PlanError {}
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ShufflePlan {
     /// One entry per router pass.
-    pub passes: Vec<PlannedPass>,
-}
-
-/// One pass of a plan: the controls as the router takes them.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct PlannedPass {
-    /// `xbar_pos[c * q + k]`: the input position crossbar `c` sends to its output `k`.
-    pub xbar_pos: Vec<usize>,
-    /// The crossbar every lane takes its value from.
-    pub lane_xbar: Vec<usize>,
-    /// The lanes this pass completes.
-    pub capture: Vec<bool>,
-}
-
-impl PlannedPass {
-    /// The pass as the golden model's shuffle pass.
-    pub fn to_pass(&self) -> ShufflePass {
-        ShufflePass {
-            xbar_pos: self.xbar_pos.clone(),
-            lane_xbar: self.lane_xbar.clone(),
-            capture: self.capture.clone(),
-        }
-    }
+    pub passes: Vec<ShufflePass>,
 }
 
 /// Checks that `map` has one source lane per lane, each in range.
@@ -96,7 +74,7 @@ pub fn plan(params: &RouteParams, map: &[usize]) -> Result<ShufflePlan, PlanErro
     }
     let count = positions.iter().map(Vec::len).max().unwrap_or(1).max(1);
     let passes = (0..count)
-        .map(|pass| PlannedPass {
+        .map(|pass| ShufflePass {
             xbar_pos: positions
                 .iter()
                 .map(|group| group.get(pass).copied().unwrap_or(0))
@@ -117,7 +95,7 @@ mod tests {
     fn run_plan(params: &RouteParams, plan: &ShufflePlan, rs: &[u64]) -> Vec<u64> {
         let mut model = RouterModel::new(params);
         for pass in &plan.passes {
-            model.step(true, &Pass::Shuffle(pass.to_pass()), rs, rs);
+            model.step(true, &Pass::Shuffle(pass.clone()), rs, rs);
         }
         model.result().to_vec()
     }

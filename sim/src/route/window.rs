@@ -15,9 +15,14 @@
 //! Outside the tile the shifts fill zero; only the interior (rows 1..=6, columns 1..=14) has all
 //! nine neighbours and is compared with a direct computation.
 
-use super::model::{apply, Direction, Fill, LaneOp, Pass};
-use super::rtl::RouterRtl;
+use grfgen_hdl::params::{ParamError, Params, RouteParams};
+use serde::Serialize;
+
+use super::model::{apply, Direction, Fill, LaneOp};
+use super::verilated::RouterRtl;
 use crate::bits::element_mask;
+use crate::block::{Report, Setup, SimError};
+use crate::rng::Rng;
 
 /// Tile rows.
 pub const ROWS: usize = 8;
@@ -43,13 +48,6 @@ pub struct GoldenRouter {
 impl LaneRouter for GoldenRouter {
     fn route(&mut self, op: &LaneOp, rs: &[u64], rf: &[u64]) -> Vec<u64> {
         apply(op, rs, rf, self.element_bits)
-    }
-}
-
-impl LaneRouter for RouterRtl {
-    fn route(&mut self, op: &LaneOp, rs: &[u64], rf: &[u64]) -> Vec<u64> {
-        self.cycle(true, &Pass::Lane(op.clone()), rs, rf);
-        self.lanes()
     }
 }
 
@@ -200,6 +198,130 @@ pub fn convolve_direct(tile: &[Vec<u64>], weights: &[i64; 9], element_bits: usiz
                 .collect()
         })
         .collect()
+}
+
+/// Everything `grfgen route window` reports.
+#[derive(Clone, Debug, Serialize)]
+pub struct WindowReport {
+    /// Seed of the random tile.
+    pub seed: u64,
+    /// The nine weights, row by row.
+    pub weights: [i64; 9],
+    /// Router passes used.
+    pub passes: usize,
+    /// Interior pixels compared with the direct computation.
+    pub interior_pixels: usize,
+    /// Whether the golden model's result equals the direct computation.
+    pub golden_matches_direct: bool,
+    /// Whether the Verilated router ran too.
+    pub rtl_checked: bool,
+    /// Whether its result equals the direct computation (when it ran).
+    pub rtl_matches_direct: Option<bool>,
+    /// Every operation, in order.
+    pub steps: Vec<String>,
+    /// The random tile.
+    pub tile: Vec<Vec<u64>>,
+    /// The filtered tile.
+    pub output: Filtered,
+}
+
+impl WindowReport {
+    /// Who disagreed with the direct computation: `golden model`, `RTL router`.
+    pub fn failed(&self) -> Vec<&'static str> {
+        let mut failed = Vec::new();
+        if !self.golden_matches_direct {
+            failed.push("golden model");
+        }
+        if self.rtl_matches_direct == Some(false) {
+            failed.push("RTL router");
+        }
+        failed
+    }
+}
+
+impl Report for WindowReport {
+    fn rtl(&self) -> bool {
+        self.rtl_checked
+    }
+
+    fn text(&self) -> String {
+        let equal = |ok: bool| if ok { "equal" } else { "DIFFERENT" };
+        let mut text = format!(
+            "3x3 convolution of an 8 x 16 tile (seed {}), weights {:?}\n\
+             {} router passes, {} operations in all; {} interior pixels compared with a direct \
+             computation\n\
+             golden model: {}\n",
+            self.seed,
+            self.weights,
+            self.passes,
+            self.steps.len(),
+            self.interior_pixels,
+            equal(self.golden_matches_direct)
+        );
+        if let Some(ok) = self.rtl_matches_direct {
+            text += &format!("RTL router: {}\n", equal(ok));
+        }
+        text += "operations for output register r1 (r2..r4 alike):\n";
+        for step in self.steps.iter().take(self.steps.len() / 4) {
+            text += &format!("  {step}\n");
+        }
+        text.trim_end().to_string()
+    }
+
+    fn metrics(&self) -> Vec<(&'static str, f64)> {
+        vec![("passes", self.passes as f64)]
+    }
+}
+
+/// The document's window filter on a random tile from `setup.seed`: through the golden model,
+/// and through the Verilated router (crossbar size `crossbar`, `element_bits` wide) when
+/// `setup` asks for the RTL; both compared with the direct computation.
+pub fn run_window(
+    crossbar: usize,
+    element_bits: usize,
+    weights: &[i64],
+    setup: &Setup,
+) -> Result<WindowReport, SimError> {
+    let params = RouteParams {
+        lanes: LANES,
+        crossbar,
+        element_bits,
+        registered: true,
+    };
+    params.validate()?;
+    let weights: [i64; 9] = weights.try_into().map_err(|_| {
+        ParamError::new(
+            "weights",
+            format!("{} values", weights.len()),
+            "exactly 9 values, row by row",
+        )
+    })?;
+    let mut rng = Rng::new(setup.seed);
+    let pixel_max = element_mask(element_bits).min(255) as usize + 1;
+    let tile: Vec<Vec<u64>> = (0..ROWS)
+        .map(|_| (0..COLUMNS).map(|_| rng.below(pixel_max) as u64).collect())
+        .collect();
+    let direct = convolve_direct(&tile, &weights, element_bits);
+    let golden = convolve(&tile, &weights, &mut GoldenRouter { element_bits }, element_bits);
+    let rtl_matches_direct = match setup.with_rtl(true, "")? {
+        true => {
+            let mut rtl = RouterRtl::build(&params, setup)?;
+            Some(convolve(&tile, &weights, &mut rtl, element_bits).output == direct)
+        }
+        false => None,
+    };
+    Ok(WindowReport {
+        seed: setup.seed,
+        weights,
+        passes: golden.passes,
+        interior_pixels: direct.iter().flatten().filter(|p| p.is_some()).count(),
+        golden_matches_direct: golden.output == direct,
+        rtl_checked: rtl_matches_direct.is_some(),
+        rtl_matches_direct,
+        steps: golden.steps,
+        tile,
+        output: direct,
+    })
 }
 
 #[cfg(test)]

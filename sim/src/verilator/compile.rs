@@ -58,6 +58,13 @@ pub enum VerilatorError {
     Io(io::Error),
     /// The shared library could not be loaded or lacks an entry point.
     Load(String),
+    /// The emitted design lacks a port the driver needs (a renamed or missing port).
+    MissingPort {
+        /// The design's top module.
+        top: String,
+        /// The port, or port group, that was looked for.
+        port: String,
+    },
 }
 
 impl fmt::Display for VerilatorError {
@@ -70,6 +77,9 @@ impl fmt::Display for VerilatorError {
             VerilatorError::Failed { step, log } => write!(f, "{step} failed:\n{log}"),
             VerilatorError::Io(e) => write!(f, "model cache: {e}"),
             VerilatorError::Load(e) => write!(f, "loading the model: {e}"),
+            VerilatorError::MissingPort { top, port } => {
+                write!(f, "the emitted design {top} has no port {port}")
+            }
         }
     }
 }
@@ -132,7 +142,18 @@ pub fn build(
             )));
         }
     }
-    VerilatedModel::load(&library, design.ports, options.seed, trace_path)
+    VerilatedModel::load(&library, design.top, design.ports, options.seed, trace_path)
+}
+
+/// Whether Verilator is installed (co-simulation is the default where it is).
+pub fn installed() -> bool {
+    verilator_version().is_ok()
+}
+
+/// Verilator's seed for x randomisation from a run's seed (never 0, which Verilator reads as
+/// "pick one").
+pub fn verilator_seed(seed: u64) -> u32 {
+    (seed % 0x7fff_fffe) as u32 + 1
 }
 
 /// The installed Verilator's version line, read once.

@@ -8,8 +8,8 @@ mod compile;
 mod model;
 mod shim;
 
-pub use compile::{build, cache_dir, BuildOptions, VerilatorError};
-pub use model::{PortId, VerilatedModel};
+pub use compile::{build, cache_dir, installed, verilator_seed, BuildOptions, VerilatorError};
+pub use model::{Input, Output, VerilatedModel};
 
 use grfgen_hdl::emit::{waivers, Emitted, Port};
 

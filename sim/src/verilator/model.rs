@@ -15,9 +15,22 @@ type HandleFn = unsafe extern "C" fn(*mut c_void);
 type DumpFn = unsafe extern "C" fn(*mut c_void, u64);
 type PortFn = unsafe extern "C" fn(*mut c_void, u32) -> *mut c_void;
 
-/// Index of a port of a [`VerilatedModel`], from [`VerilatedModel::port`].
+/// Bits `lsb..lsb + width` of a port of a [`VerilatedModel`]: a whole port, or one element
+/// of a port group.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PortId(usize);
+struct Bits {
+    slot: usize,
+    lsb: usize,
+    width: usize,
+}
+
+/// An input of a loaded model (a whole port, or one element of a group), resolved at load.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Input(Bits);
+
+/// An output of a loaded model (a whole port, or one element of a group), resolved at load.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Output(Bits);
 
 /// Where a port's value lives inside the model, and how it is stored.
 #[derive(Clone, Copy, Debug)]
@@ -37,6 +50,7 @@ pub struct VerilatedModel {
     dump_fn: DumpFn,
     delete_fn: HandleFn,
     slots: Vec<Slot>,
+    top: String,
     names: HashMap<String, usize>,
     time: u64,
     // Dropped last: the functions above point into it.
@@ -58,6 +72,7 @@ impl VerilatedModel {
     /// shim was generated from), randomisation seed `seed` and an optional waveform file.
     pub(super) fn load(
         path: &Path,
+        top: &str,
         ports: &[Port],
         seed: u32,
         trace_path: Option<&Path>,
@@ -96,6 +111,7 @@ impl VerilatedModel {
             dump_fn: symbol(&library, "grf_dump")?,
             delete_fn: symbol(&library, "grf_delete")?,
             slots,
+            top: top.to_string(),
             names: ports
                 .iter()
                 .enumerate()
@@ -106,80 +122,112 @@ impl VerilatedModel {
         })
     }
 
-    /// The port called `name`, or `None` if the design has none.
-    pub fn port(&self, name: &str) -> Option<PortId> {
-        self.names.get(name).map(|&i| PortId(i))
-    }
-
-    /// Width in bits of `port`.
-    pub fn width(&self, port: PortId) -> usize {
-        self.slots[port.0].width
-    }
-
-    /// Drives input `port` (at most 64 bits wide) with `value`, masked to its width.
-    pub fn set(&mut self, port: PortId, value: u64) {
-        let slot = self.slots[port.0];
-        debug_assert_eq!(slot.direction, PortDirection::Input);
-        let value = value & element_mask(slot.width);
-        // SAFETY: `ptr` addresses the port's storage, whose type follows from its width.
-        unsafe {
-            match slot.width {
-                0..=8 => *(slot.ptr as *mut u8) = value as u8,
-                9..=16 => *(slot.ptr as *mut u16) = value as u16,
-                17..=32 => *(slot.ptr as *mut u32) = value as u32,
-                33..=64 => *(slot.ptr as *mut u64) = value,
-                _ => panic!("port wider than 64 bits: use set_words"),
+    /// The bits of port group `name`: `count` elements, either ports `name$0` ..
+    /// `name$<count-1>` or one port `name` of `count` equal slices (element 0 lowest); a single
+    /// port `name` when `count` is `None`.
+    fn resolve(
+        &self,
+        name: &str,
+        count: Option<usize>,
+        direction: PortDirection,
+    ) -> Result<Vec<Bits>, VerilatorError> {
+        let missing = |what: String| VerilatorError::MissingPort {
+            top: self.top.clone(),
+            port: what,
+        };
+        let whole = |slot: usize| Bits {
+            slot,
+            lsb: 0,
+            width: self.slots[slot].width,
+        };
+        let found = |port: &str| -> Result<usize, VerilatorError> {
+            let slot = *self.names.get(port).ok_or_else(|| missing(port.to_string()))?;
+            if self.slots[slot].direction != direction {
+                return Err(missing(format!("{port} as an {direction:?}").to_lowercase()));
             }
-        }
-    }
-
-    /// Reads `port` (at most 64 bits wide).
-    pub fn get(&self, port: PortId) -> u64 {
-        let slot = self.slots[port.0];
-        // SAFETY: as in `set`.
-        unsafe {
-            match slot.width {
-                0..=8 => *(slot.ptr as *const u8) as u64,
-                9..=16 => *(slot.ptr as *const u16) as u64,
-                17..=32 => *(slot.ptr as *const u32) as u64,
-                33..=64 => *(slot.ptr as *const u64),
-                _ => panic!("port wider than 64 bits: use get_words"),
+            Ok(slot)
+        };
+        let Some(count) = count else {
+            return Ok(vec![whole(found(name)?)]);
+        };
+        if let Some(&slot) = self.names.get(name) {
+            let width = self.slots[slot].width;
+            if count == 0 || width % count != 0 {
+                return Err(missing(format!("{name} as {count} equal elements")));
             }
+            found(name)?;
+            let element = width / count;
+            return Ok((0..count)
+                .map(|i| Bits {
+                    slot,
+                    lsb: i * element,
+                    width: element,
+                })
+                .collect());
         }
+        (0..count)
+            .map(|i| found(&format!("{name}${i}")).map(whole))
+            .collect()
     }
 
-    /// Drives input `port` of any width from 32-bit words, least significant first.
-    pub fn set_words(&mut self, port: PortId, words: &[u32]) {
-        let slot = self.slots[port.0];
+    /// The input port `name`; an error naming it if the design has none.
+    pub fn input(&self, name: &str) -> Result<Input, VerilatorError> {
+        Ok(Input(self.resolve(name, None, PortDirection::Input)?[0]))
+    }
+
+    /// The output port `name`; an error naming it if the design has none.
+    pub fn output(&self, name: &str) -> Result<Output, VerilatorError> {
+        Ok(Output(self.resolve(name, None, PortDirection::Output)?[0]))
+    }
+
+    /// The `count` elements of input group `name` (see the packing rules of `resolve`).
+    pub fn inputs(&self, name: &str, count: usize) -> Result<Vec<Input>, VerilatorError> {
+        let bits = self.resolve(name, Some(count), PortDirection::Input)?;
+        Ok(bits.into_iter().map(Input).collect())
+    }
+
+    /// The `count` elements of output group `name`.
+    pub fn outputs(&self, name: &str, count: usize) -> Result<Vec<Output>, VerilatorError> {
+        let bits = self.resolve(name, Some(count), PortDirection::Output)?;
+        Ok(bits.into_iter().map(Output).collect())
+    }
+
+    /// Width in bits of an element.
+    pub fn width(&self, input: Input) -> usize {
+        input.0.width
+    }
+
+    /// Drives `input` with `value`, masked to its width.
+    pub fn set(&mut self, input: Input, value: u64) {
+        let Bits { slot, lsb, width } = input.0;
+        let slot = self.slots[slot];
+        let value = value & element_mask(width);
         if slot.width <= 64 {
-            let low = words.first().copied().unwrap_or(0) as u64;
-            let high = words.get(1).copied().unwrap_or(0) as u64;
-            self.set(port, low | high << 32);
+            let mask = element_mask(width) << lsb;
+            let old = read_scalar(slot);
+            write_scalar(slot, (old & !mask) | (value << lsb));
             return;
         }
-        let count = slot.width.div_ceil(32);
-        // SAFETY: a wide port is `count` consecutive u32 words.
-        let storage = unsafe { std::slice::from_raw_parts_mut(slot.ptr as *mut u32, count) };
-        for (i, word) in storage.iter_mut().enumerate() {
-            *word = words.get(i).copied().unwrap_or(0);
-        }
-        if slot.width % 32 != 0 {
-            storage[count - 1] &= element_mask(slot.width % 32) as u32;
-        }
+        let mut window = Window::of(slot, lsb);
+        let mask = u128::from(element_mask(width)) << window.shift;
+        window.value = (window.value & !mask) | (u128::from(value) << window.shift);
+        window.store(slot);
     }
 
-    /// Reads `port` of any width as 32-bit words, least significant first.
-    pub fn get_words(&self, port: PortId) -> Vec<u32> {
-        let slot = self.slots[port.0];
+    /// Reads `output`.
+    pub fn get(&self, output: Output) -> u64 {
+        self.read(output.0)
+    }
+
+    /// Reads `bits` of a port.
+    fn read(&self, bits: Bits) -> u64 {
+        let Bits { slot, lsb, width } = bits;
+        let slot = self.slots[slot];
         if slot.width <= 64 {
-            let value = self.get(port);
-            return (0..slot.width.div_ceil(32))
-                .map(|i| (value >> (32 * i)) as u32)
-                .collect();
+            return (read_scalar(slot) >> lsb) & element_mask(width);
         }
-        // SAFETY: as in `set_words`.
-        unsafe { std::slice::from_raw_parts(slot.ptr as *const u32, slot.width.div_ceil(32)) }
-            .to_vec()
+        let window = Window::of(slot, lsb);
+        (window.value >> window.shift) as u64 & element_mask(width)
     }
 
     /// Evaluates the model: settles combinational logic and runs clocked processes whose clock
@@ -191,6 +239,79 @@ impl VerilatedModel {
             (self.dump_fn)(self.handle, self.time);
         }
         self.time += 1;
+    }
+}
+
+/// Up to three 32-bit words of a port wider than 64 bits, around a slice starting at bit
+/// `shift` of the first of them (an element is at most 64 bits, so three words hold it).
+struct Window {
+    first: usize,
+    shift: usize,
+    value: u128,
+}
+
+impl Window {
+    /// The words of `slot` around bit `lsb`.
+    fn of(slot: Slot, lsb: usize) -> Self {
+        let words = words(slot);
+        let first = lsb / 32;
+        let value = (0..3)
+            .filter_map(|i| words.get(first + i).map(|&w| u128::from(w) << (32 * i)))
+            .fold(0, |acc, w| acc | w);
+        Self {
+            first,
+            shift: lsb % 32,
+            value,
+        }
+    }
+
+    /// Writes the words back into `slot`.
+    fn store(&self, slot: Slot) {
+        let words = words_mut(slot);
+        for i in 0..3 {
+            if let Some(word) = words.get_mut(self.first + i) {
+                *word = (self.value >> (32 * i)) as u32;
+            }
+        }
+    }
+}
+
+/// The words of a port wider than 64 bits, least significant first.
+fn words<'a>(slot: Slot) -> &'a [u32] {
+    // SAFETY: a port wider than 64 bits is `ceil(width / 32)` consecutive u32 words, alive
+    // as long as the model.
+    unsafe { std::slice::from_raw_parts(slot.ptr as *const u32, slot.width.div_ceil(32)) }
+}
+
+/// The words of a port wider than 64 bits, to write.
+fn words_mut<'a>(slot: Slot) -> &'a mut [u32] {
+    // SAFETY: as in `words`; the model is borrowed mutably by the caller.
+    unsafe { std::slice::from_raw_parts_mut(slot.ptr as *mut u32, slot.width.div_ceil(32)) }
+}
+
+/// The value of a port of at most 64 bits.
+fn read_scalar(slot: Slot) -> u64 {
+    // SAFETY: `ptr` addresses the port's storage, whose type follows from its width.
+    unsafe {
+        match slot.width {
+            0..=8 => *(slot.ptr as *const u8) as u64,
+            9..=16 => *(slot.ptr as *const u16) as u64,
+            17..=32 => *(slot.ptr as *const u32) as u64,
+            _ => *(slot.ptr as *const u64),
+        }
+    }
+}
+
+/// Stores `value` in a port of at most 64 bits.
+fn write_scalar(slot: Slot, value: u64) {
+    // SAFETY: as in `read_scalar`.
+    unsafe {
+        match slot.width {
+            0..=8 => *(slot.ptr as *mut u8) = value as u8,
+            9..=16 => *(slot.ptr as *mut u16) = value as u16,
+            17..=32 => *(slot.ptr as *mut u32) = value as u32,
+            _ => *(slot.ptr as *mut u64) = value,
+        }
     }
 }
 

@@ -1,93 +1,88 @@
 //! The Verilated hierarchical GRF as the other side of a lock-step run, with its own L3.
 
-use std::path::Path;
-
-use grfgen_hdl::grf::emit_grf;
+use grfgen_hdl::grf::Grf;
 use grfgen_hdl::params::GrfParams;
 
 use super::l3::{L3Memory, L3Request};
 use super::model::{GrfCycle, GrfRequest};
-use super::run::{new_l3, Device};
-use crate::check::{compare, Mismatch};
-use crate::verilator::{self, BuildOptions, PortId, VerilatedModel, VerilatorError};
+use super::run::new_l3;
+use crate::block::{SimError, Setup};
+use crate::check::{compare, Device, Mismatch};
+use crate::verilator::{Input, Output, VerilatedModel};
 
 /// One EU's ports.
 struct EuPorts {
-    valid: PortId,
-    op: PortId,
-    thread: PortId,
-    reg: PortId,
-    group: PortId,
-    data: Vec<PortId>,
-    ready: PortId,
-    resp_valid: PortId,
-    resp_status: PortId,
-    resp_data: Vec<PortId>,
+    valid: Input,
+    op: Input,
+    thread: Input,
+    reg: Input,
+    group: Input,
+    data: Vec<Input>,
+    ready: Output,
+    resp_valid: Output,
+    resp_status: Output,
+    resp_data: Vec<Output>,
 }
 
-/// The Verilated GRF with its ports looked up and the L3 it talks to.
+/// The Verilated GRF with its ports resolved and the L3 it talks to.
 pub struct GrfRtl {
     model: VerilatedModel,
     slow_regs: usize,
-    clock: PortId,
-    reset: PortId,
+    clock: Input,
+    reset: Input,
     eus: Vec<EuPorts>,
-    l3_valid: PortId,
-    l3_write: PortId,
-    l3_area: PortId,
-    l3_row: PortId,
-    l3_data: Vec<PortId>,
-    l3_rvalid: PortId,
-    l3_rdata: Vec<PortId>,
+    l3_valid: Output,
+    l3_write: Output,
+    l3_area: Output,
+    l3_row: Output,
+    l3_data: Vec<Output>,
+    l3_rvalid: Input,
+    l3_rdata: Vec<Input>,
     l3: L3Memory,
 }
 
 impl GrfRtl {
     /// Emits, verilates (or takes from the cache) and starts the GRF for `params` after one
-    /// cycle of reset, with an L3 of `l3_latency` filled from `seed` (as the golden model's).
-    pub fn build(
-        params: &GrfParams,
-        l3_latency: u64,
-        seed: u64,
-        options: &BuildOptions,
-        trace: Option<&Path>,
-    ) -> Result<Self, VerilatorError> {
-        let emitted = emit_grf(params, &params.module_name()).expect("parameters were validated");
-        let model = verilator::build_emitted(&emitted, options, trace)?;
-        let one = |name: &str| model.port(name).unwrap_or_else(|| panic!("grf has {name}"));
-        let lanes = params.lanes;
-        let lane_ports = |name: &str, first: usize| {
-            (first..first + lanes)
-                .map(|i| one(&format!("{name}${i}")))
-                .collect::<Vec<_>>()
-        };
-        let eus = (0..params.eus)
+    /// cycle of reset, with an L3 of `l3_latency` filled from the run's seed (as the golden
+    /// model's).
+    pub fn build(params: &GrfParams, l3_latency: u64, setup: &Setup) -> Result<Self, SimError> {
+        let model = setup.verilate::<Grf>(params)?;
+        let (eus, lanes) = (params.eus, params.lanes);
+        let (req_valid, req_op) = (model.inputs("req_valid", eus)?, model.inputs("req_op", eus)?);
+        let req_thread = model.inputs("req_thread", eus)?;
+        let (req_reg, req_group) = (model.inputs("req_reg", eus)?, model.inputs("req_group", eus)?);
+        let req_data = model.inputs("req_data", eus * lanes)?;
+        let req_ready = model.outputs("req_ready", eus)?;
+        let resp_valid = model.outputs("resp_valid", eus)?;
+        let resp_status = model.outputs("resp_status", eus)?;
+        let resp_data = model.outputs("resp_data", eus * lanes)?;
+        let eu_ports = (0..eus)
             .map(|e| EuPorts {
-                valid: one(&format!("req_valid${e}")),
-                op: one(&format!("req_op${e}")),
-                thread: one(&format!("req_thread${e}")),
-                reg: one(&format!("req_reg${e}")),
-                group: one(&format!("req_group${e}")),
-                data: lane_ports("req_data", e * lanes),
-                ready: one(&format!("req_ready${e}")),
-                resp_valid: one(&format!("resp_valid${e}")),
-                resp_status: one(&format!("resp_status${e}")),
-                resp_data: lane_ports("resp_data", e * lanes),
+                valid: req_valid[e],
+                op: req_op[e],
+                thread: req_thread[e],
+                reg: req_reg[e],
+                group: req_group[e],
+                data: req_data[e * lanes..(e + 1) * lanes].to_vec(),
+                ready: req_ready[e],
+                resp_valid: resp_valid[e],
+                resp_status: resp_status[e],
+                resp_data: resp_data[e * lanes..(e + 1) * lanes].to_vec(),
             })
             .collect();
         let mut rtl = Self {
             slow_regs: params.slow_regs,
-            clock: one("clock"),
-            reset: one("reset"),
-            eus,
-            l3_valid: one("l3_valid"),
-            l3_write: one("l3_write"),
-            l3_area: one("l3_area"),
-            l3_row: one("l3_row"),
-            l3_data: lane_ports("l3_data", 0),
-            l3_rvalid: one("l3_rvalid"),
-            l3_rdata: lane_ports("l3_rdata", 0),
-            l3: new_l3(params, l3_latency, seed),
+            clock: model.input("clock")?,
+            reset: model.input("reset")?,
+            eus: eu_ports,
+            l3_valid: model.output("l3_valid")?,
+            l3_write: model.output("l3_write")?,
+            l3_area: model.output("l3_area")?,
+            l3_row: model.output("l3_row")?,
+            l3_data: model.outputs("l3_data", lanes)?,
+            l3_rvalid: model.input("l3_rvalid")?,
+            l3_rdata: model.inputs("l3_rdata", lanes)?,
+            l3: new_l3(params, l3_latency, setup.seed),
             model,
         };
         // Every input is driven from the start: Verilator randomises undriven ones.
@@ -107,10 +102,6 @@ impl GrfRtl {
         rtl.model.eval();
         rtl.model.set(rtl.reset, 0);
         Ok(rtl)
-    }
-
-    fn get(&self, port: PortId) -> u64 {
-        self.model.get(port)
     }
 
     /// Drives the EUs' requests and L3's answer for `cycle`, clock low.
@@ -144,21 +135,21 @@ impl GrfRtl {
                 cycle,
                 || format!("req_ready${e}"),
                 expected.ready[e] as u64,
-                self.get(ports.ready),
+                self.model.get(ports.ready),
             )?;
             let response = &expected.responses[e];
             compare(
                 cycle,
                 || format!("resp_valid${e}"),
                 response.is_some() as u64,
-                self.get(ports.resp_valid),
+                self.model.get(ports.resp_valid),
             )?;
             if let Some(r) = response {
                 compare(
                     cycle,
                     || format!("resp_status${e}"),
-                    r.status as u64,
-                    self.get(ports.resp_status),
+                    r.status.code(),
+                    self.model.get(ports.resp_status),
                 )?;
                 for (l, &port) in ports.resp_data.iter().enumerate() {
                     let k = e * ports.resp_data.len() + l;
@@ -166,7 +157,7 @@ impl GrfRtl {
                         cycle,
                         || format!("resp_data${k}"),
                         r.data[l],
-                        self.get(port),
+                        self.model.get(port),
                     )?;
                 }
             }
@@ -176,7 +167,7 @@ impl GrfRtl {
 
     /// Compares the L3 request with `expected` and hands the RTL's to its L3.
     fn check_l3(&mut self, cycle: u64, expected: &GrfCycle) -> Result<(), Mismatch> {
-        let valid = self.get(self.l3_valid);
+        let valid = self.model.get(self.l3_valid);
         compare(
             cycle,
             || "l3_valid".into(),
@@ -186,13 +177,13 @@ impl GrfRtl {
         let Some(want) = &expected.l3 else {
             return Ok(());
         };
-        let write = self.get(self.l3_write) != 0;
+        let write = self.model.get(self.l3_write) != 0;
         compare(cycle, || "l3_write".into(), want.write as u64, write as u64)?;
-        let (area, row) = (self.get(self.l3_area), self.get(self.l3_row));
+        let (area, row) = (self.model.get(self.l3_area), self.model.get(self.l3_row));
         let slow = self.slow_regs as u64;
         compare(cycle, || "l3_area".into(), want.addr as u64 / slow, area)?;
         compare(cycle, || "l3_row".into(), want.addr as u64 % slow, row)?;
-        let data: Vec<u64> = self.l3_data.iter().map(|&p| self.get(p)).collect();
+        let data: Vec<u64> = self.l3_data.iter().map(|&p| self.model.get(p)).collect();
         if write {
             for (l, (&w, &a)) in want.data.iter().zip(&data).enumerate() {
                 compare(cycle, || format!("l3_data${l}"), w, a)?;
@@ -209,18 +200,21 @@ impl GrfRtl {
 }
 
 impl Device for GrfRtl {
+    type Input = Vec<Option<GrfRequest>>;
+    type Expected = GrfCycle;
+
     fn cycle(
         &mut self,
         cycle: u64,
-        requests: &[Option<GrfRequest>],
+        requests: &Vec<Option<GrfRequest>>,
         expected: &GrfCycle,
-    ) -> Option<Mismatch> {
+    ) -> Result<(), Mismatch> {
         self.drive(cycle, requests);
         let checked = self
             .check_eus(cycle, expected)
             .and_then(|()| self.check_l3(cycle, expected));
         self.model.set(self.clock, 1);
         self.model.eval();
-        checked.err()
+        checked
     }
 }

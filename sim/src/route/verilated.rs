@@ -1,12 +1,15 @@
-//! The Verilated router: drives passes and reads results.
-
-use std::path::Path;
+//! The Verilated router: drives passes and reads results, in lock step or alone.
 
 use grfgen_hdl::params::{RouteOpCode, RouteParams};
-use grfgen_hdl::route::{emit_route, RouteVariant};
+use grfgen_hdl::route::Route;
 
 use super::model::{Direction, LaneOp, Pass};
-use crate::verilator::{self, BuildOptions, PortId, VerilatedModel, VerilatorError};
+use super::plan::ShufflePlan;
+use super::stimulus::RouteCycle;
+use super::window::LaneRouter;
+use crate::block::{SimError, Setup};
+use crate::check::{compare, Device, Mismatch};
+use crate::verilator::{Input, Output, VerilatedModel};
 
 /// The control fields of one pass, as the router's ports take them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,73 +80,55 @@ impl Controls {
     }
 }
 
-/// The Verilated router (registered, or the combinational network) with its ports looked up.
+/// The Verilated router (registered, or the combinational network) with its ports resolved.
 pub struct RouterRtl {
     model: VerilatedModel,
     params: RouteParams,
-    clock: Option<PortId>,
-    valid: Option<PortId>,
-    capture: Vec<PortId>,
-    op: PortId,
-    amount: PortId,
-    mod_log2: PortId,
-    fill: PortId,
-    xbar_pos: Vec<PortId>,
-    lane_xbar: Vec<PortId>,
-    rs: Vec<PortId>,
-    rf: Vec<PortId>,
-    out: Vec<PortId>,
+    clock: Option<Input>,
+    valid: Option<Input>,
+    capture: Vec<Input>,
+    op: Input,
+    amount: Input,
+    mod_log2: Input,
+    fill: Input,
+    xbar_pos: Vec<Input>,
+    lane_xbar: Vec<Input>,
+    rs: Vec<Input>,
+    rf: Vec<Input>,
+    out: Vec<Output>,
 }
 
 impl RouterRtl {
     /// Emits, verilates (or takes from the cache) and starts the two-stage router.
-    pub fn build(
-        params: &RouteParams,
-        options: &BuildOptions,
-        trace: Option<&Path>,
-    ) -> Result<Self, VerilatorError> {
-        let top = params.module_name();
-        let emitted =
-            emit_route(params, RouteVariant::TwoStage, &top).expect("parameters were validated");
-        let model = verilator::build_emitted(&emitted, options, trace)?;
+    pub fn build(params: &RouteParams, setup: &Setup) -> Result<Self, SimError> {
+        let model = setup.verilate::<Route>(params)?;
         let n = params.lanes;
-        let one = |name: &str| {
-            model
-                .port(name)
-                .unwrap_or_else(|| panic!("router has {name}"))
-        };
-        let many = |name: &str| {
-            (0..n)
-                .map(|t| one(&format!("{name}${t}")))
-                .collect::<Vec<_>>()
-        };
         let registered = params.registered;
         Ok(Self {
-            clock: registered.then(|| one("clock")),
-            valid: registered.then(|| one("valid")),
-            capture: if registered {
-                many("capture")
-            } else {
-                Vec::new()
+            clock: registered.then(|| model.input("clock")).transpose()?,
+            valid: registered.then(|| model.input("valid")).transpose()?,
+            capture: match registered {
+                true => model.inputs("capture", n)?,
+                false => Vec::new(),
             },
-            op: one("op"),
-            amount: one("amount"),
-            mod_log2: one("mod_log2"),
-            fill: one("fill"),
-            xbar_pos: many("xbar_pos"),
-            lane_xbar: many("lane_xbar"),
-            rs: many("rs"),
-            rf: many("rf"),
-            out: many(if registered { "result" } else { "routed" }),
+            op: model.input("op")?,
+            amount: model.input("amount")?,
+            mod_log2: model.input("mod_log2")?,
+            fill: model.input("fill")?,
+            xbar_pos: model.inputs("xbar_pos", n)?,
+            lane_xbar: model.inputs("lane_xbar", n)?,
+            rs: model.inputs("rs", n)?,
+            rf: model.inputs("rf", n)?,
+            out: model.outputs(if registered { "result" } else { "routed" }, n)?,
             params: params.clone(),
             model,
         })
     }
 
     /// Runs one cycle: drives `pass` with `rs` and `rf` (and `valid`), raises the clock of a
-    /// registered router; then [`RouterRtl::lane`] reads the result register (registered) or
+    /// registered router; then [`RouterRtl::lanes`] reads the result register (registered) or
     /// the routed values (combinational).
-    pub fn cycle(&mut self, valid: bool, pass: &Pass, rs: &[u64], rf: &[u64]) {
+    pub fn step(&mut self, valid: bool, pass: &Pass, rs: &[u64], rf: &[u64]) {
         let controls = Controls::of(pass, self.params.lanes);
         let m = &mut self.model;
         if let Some(clock) = self.clock {
@@ -176,13 +161,39 @@ impl RouterRtl {
         }
     }
 
-    /// Lane `t` of the router's output after the last cycle.
-    pub fn lane(&self, t: usize) -> u64 {
-        self.model.get(self.out[t])
+    /// Every lane of the output after the last cycle.
+    pub fn lanes(&self) -> Vec<u64> {
+        self.out.iter().map(|&port| self.model.get(port)).collect()
     }
 
-    /// Every lane of the output.
-    pub fn lanes(&self) -> Vec<u64> {
-        (0..self.params.lanes).map(|t| self.lane(t)).collect()
+    /// Runs every pass of `plan` on `rs`; the lanes hold the shuffled register after it.
+    pub fn run_plan(&mut self, plan: &ShufflePlan, rs: &[u64]) -> Vec<u64> {
+        for pass in &plan.passes {
+            self.step(true, &Pass::Shuffle(pass.clone()), rs, rs);
+        }
+        self.lanes()
+    }
+}
+
+impl Device for RouterRtl {
+    type Input = RouteCycle;
+    type Expected = Vec<u64>;
+
+    /// The result register (registered) or the routed lanes (combinational) after the cycle.
+    fn cycle(&mut self, cycle: u64, input: &RouteCycle, expected: &Vec<u64>) -> Result<(), Mismatch> {
+        self.step(input.valid, &input.pass, &input.rs, &input.rf);
+        let name = if self.params.registered { "result" } else { "routed" };
+        for (t, (&value, &port)) in expected.iter().zip(&self.out).enumerate() {
+            let pass = &input.pass;
+            compare(cycle, || format!("{name}${t} ({pass:?})"), value, self.model.get(port))?;
+        }
+        Ok(())
+    }
+}
+
+impl LaneRouter for RouterRtl {
+    fn route(&mut self, op: &LaneOp, rs: &[u64], rf: &[u64]) -> Vec<u64> {
+        self.step(true, &Pass::Lane(op.clone()), rs, rf);
+        self.lanes()
     }
 }

@@ -2,29 +2,29 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, Output};
 
 use serde::Serialize;
 
-use crate::error::CliError;
+use crate::FlowError;
 
 /// Runs `command`; a missing program becomes an error that says how to install it.
-fn output(command: &mut Command, package: &str) -> Result<std::process::Output, CliError> {
+fn output(command: &mut Command, package: &str) -> Result<Output, FlowError> {
     command.output().map_err(|e| {
         let program = command.get_program().to_string_lossy().into_owned();
         if e.kind() == std::io::ErrorKind::NotFound {
-            CliError::Failed(format!(
+            FlowError::Tool(format!(
                 "{program} not found; install it with: sudo apt-get install -y {package}"
             ))
         } else {
-            CliError::Failed(format!("running {program}: {e}"))
+            FlowError::Tool(format!("running {program}: {e}"))
         }
     })
 }
 
 /// `verilator --lint-only -Wall` on `<top>.v` with its waiver file, in `dir`.
 /// Returns the warning and error lines (empty when clean).
-pub fn lint(dir: &Path, top: &str) -> Result<Vec<String>, CliError> {
+pub fn lint(dir: &Path, top: &str) -> Result<Vec<String>, FlowError> {
     let out = output(
         Command::new("verilator")
             .current_dir(dir)
@@ -59,6 +59,15 @@ impl SynthStats {
     pub fn count(&self, kind: &str) -> u64 {
         self.by_type.get(kind).copied().unwrap_or(0)
     }
+
+    /// Flip-flops of an iCE40 netlist (every `SB_DFF*` cell).
+    pub fn flip_flops(&self) -> u64 {
+        self.by_type
+            .iter()
+            .filter(|(kind, _)| kind.starts_with("SB_DFF"))
+            .map(|(_, n)| n)
+            .sum()
+    }
 }
 
 /// Synthesis targets.
@@ -70,9 +79,23 @@ pub enum SynthTarget {
     Ice40,
 }
 
+/// The statistics Yosys writes with `stat -json`.
+#[derive(serde::Deserialize)]
+struct YosysStats {
+    design: YosysDesign,
+}
+
+/// The whole design's figures in Yosys's statistics.
+#[derive(serde::Deserialize)]
+struct YosysDesign {
+    num_cells: u64,
+    #[serde(default)]
+    num_cells_by_type: BTreeMap<String, u64>,
+}
+
 /// Synthesizes `<top>.v` in `dir` with Yosys, flattened, and returns its cell counts.
 /// Fails if Yosys reports an error or `check -assert` finds a problem.
-pub fn synth(dir: &Path, top: &str, target: SynthTarget) -> Result<SynthStats, CliError> {
+pub fn synth(dir: &Path, top: &str, target: SynthTarget) -> Result<SynthStats, FlowError> {
     let stats_file = tempfile::NamedTempFile::new_in(dir)?;
     let command = match target {
         SynthTarget::Generic => format!("synth -flatten -top {top}"),
@@ -91,22 +114,12 @@ pub fn synth(dir: &Path, top: &str, target: SynthTarget) -> Result<SynthStats, C
     if !out.status.success() {
         let mut log = String::from_utf8_lossy(&out.stdout).into_owned();
         log.push_str(&String::from_utf8_lossy(&out.stderr));
-        return Err(CliError::Failed(format!("yosys {command} failed:\n{log}")));
+        return Err(FlowError::Tool(format!("yosys {command} failed:\n{log}")));
     }
-    let json: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(stats_file.path())?)
-            .map_err(|e| CliError::Failed(format!("reading yosys statistics: {e}")))?;
-    let design = &json["design"];
+    let stats: YosysStats = serde_json::from_str(&std::fs::read_to_string(stats_file.path())?)
+        .map_err(|e| FlowError::Tool(format!("reading yosys statistics: {e}")))?;
     Ok(SynthStats {
-        cells: design["num_cells"].as_u64().unwrap_or(0),
-        by_type: design["num_cells_by_type"]
-            .as_object()
-            .map(|types| {
-                types
-                    .iter()
-                    .map(|(k, v)| (k.clone(), v.as_u64().unwrap_or(0)))
-                    .collect()
-            })
-            .unwrap_or_default(),
+        cells: stats.design.num_cells,
+        by_type: stats.design.num_cells_by_type,
     })
 }

@@ -1,4 +1,11 @@
-//! Verilog emission for any block: the text, its top module name and its ports.
+//! Verilog emission for any block: the text, its top module name and its ports; the files
+//! written beside it (waivers, constraints, manifest) and how they are written.
+
+mod files;
+mod write;
+
+pub use files::{design_files, Timing};
+pub use write::{write_atomically, WriteError};
 
 use std::fmt;
 
@@ -6,6 +13,8 @@ use rust_hdl::core::check_error::CheckError;
 use rust_hdl::core::module_defines::ModuleDefines;
 use rust_hdl::prelude::*;
 use serde::{Deserialize, Serialize};
+
+use crate::params::ParamError;
 
 /// Direction of a top-level port.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -39,23 +48,54 @@ pub struct Emitted {
     pub ports: Vec<Port>,
 }
 
-/// rust-hdl refused a design: it is not fully connected, has a combinational loop, or writes
-/// its own inputs. This is a bug in a block, not bad user input.
+/// Why a design could not be emitted.
 #[derive(Debug)]
-pub struct EmitError(String);
+pub enum EmitError {
+    /// A parameter is out of range: bad input.
+    Param(ParamError),
+    /// rust-hdl refused the design: it is not fully connected, has a combinational loop, or
+    /// writes its own inputs. This is a bug in a block, not bad user input.
+    Rejected(String),
+}
 
 impl fmt::Display for EmitError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "rust-hdl rejected the design: {}", self.0)
+        match self {
+            EmitError::Param(e) => e.fmt(f),
+            EmitError::Rejected(why) => write!(f, "rust-hdl rejected the design: {why}"),
+        }
     }
 }
 
 impl std::error::Error for EmitError {}
 
+impl From<ParamError> for EmitError {
+    fn from(e: ParamError) -> Self {
+        EmitError::Param(e)
+    }
+}
+
+/// Checks a top module name: a Verilog identifier.
+pub fn check_top(name: &str) -> Result<(), ParamError> {
+    let mut chars = name.chars();
+    let first_ok = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_');
+    if first_ok && chars.all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        Ok(())
+    } else {
+        Err(ParamError::new(
+            "top",
+            name,
+            "a Verilog identifier: [A-Za-z_][A-Za-z0-9_]*",
+        ))
+    }
+}
+
 /// Connects, checks and emits `block` as Verilog with top module `top`.
 pub fn emit<B: Block>(block: &mut B, top: &str) -> Result<Emitted, EmitError> {
     block.connect_all();
-    check_all(block).map_err(|e| EmitError(describe(&e)))?;
+    check_all(block).map_err(|e| EmitError::Rejected(describe(&e)))?;
     let mut defines = ModuleDefines::default();
     block.accept(top, &mut defines);
     let mut ports = PortLister::default();

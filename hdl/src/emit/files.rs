@@ -1,21 +1,20 @@
-//! The files `grfgen emit` writes: Verilog, Verilator waivers, XDC and SDC constraints and a
-//! manifest; written atomically.
+//! The files written beside an emitted design: Verilator waivers, XDC and SDC constraints and
+//! a manifest.
 
 use std::collections::BTreeMap;
-use std::fs;
-use std::path::Path;
 
-use grfgen_hdl::emit::{waivers, Emitted, Port, PortDirection};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::error::CliError;
+use super::{waivers, Emitted, Port, PortDirection};
+use crate::design::Design;
+use crate::params::ParamError;
 
-const XDC_TEMPLATE: &str = include_str!("../../constraints/timing.xdc");
-const SDC_TEMPLATE: &str = include_str!("../../constraints/timing.sdc");
+const XDC_TEMPLATE: &str = include_str!("../../../constraints/timing.xdc");
+const SDC_TEMPLATE: &str = include_str!("../../../constraints/timing.sdc");
 
 /// The clock the constraint files describe.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Timing {
     /// Clock frequency in MHz.
     pub mhz: f64,
@@ -26,18 +25,22 @@ pub struct Timing {
 impl Timing {
     /// A clock of `mhz` MHz (0 < mhz <= 2000) with `io_delay_ns` (default a quarter period,
     /// at most one period) of external delay.
-    pub fn new(mhz: f64, io_delay_ns: Option<f64>) -> Result<Self, CliError> {
+    pub fn new(mhz: f64, io_delay_ns: Option<f64>) -> Result<Self, ParamError> {
         if !(mhz > 0.0 && mhz <= 2000.0) {
-            return Err(CliError::Input(format!(
-                "invalid value {mhz} for --clock-mhz: allowed more than 0 and at most 2000"
-            )));
+            return Err(ParamError::new(
+                "clock_mhz",
+                mhz,
+                "more than 0 and at most 2000",
+            ));
         }
         let period = 1000.0 / mhz;
         let io_delay_ns = io_delay_ns.unwrap_or(period / 4.0);
         if !(0.0..=period).contains(&io_delay_ns) {
-            return Err(CliError::Input(format!(
-                "invalid value {io_delay_ns} for --io-delay-ns: allowed 0..={period:.3} (one period)"
-            )));
+            return Err(ParamError::new(
+                "io_delay_ns",
+                io_delay_ns,
+                format!("0..={period:.3} (one period)"),
+            ));
         }
         Ok(Self { mhz, io_delay_ns })
     }
@@ -79,19 +82,21 @@ pub fn port_groups(ports: &[Port]) -> Vec<PortGroup> {
     groups
 }
 
+/// What `manifest.json` records about an emitted design.
 #[derive(Serialize)]
 struct Manifest<'a> {
     generator: String,
     block: &'a str,
     top: &'a str,
     parameters: Value,
-    derived: Value,
+    derived: BTreeMap<&'static str, u64>,
     clock: ClockEntry<'a>,
     files: BTreeMap<&'static str, String>,
     port_groups: Vec<PortGroup>,
     ports: &'a [Port],
 }
 
+/// The clock as the manifest records it.
 #[derive(Serialize)]
 struct ClockEntry<'a> {
     port: &'a str,
@@ -100,17 +105,8 @@ struct ClockEntry<'a> {
     io_delay_ns: f64,
 }
 
-/// The file set of an emitted design: `(file name, contents)` pairs, manifest last.
-pub fn design_files(
-    block: &str,
-    emitted: &Emitted,
-    parameters: Value,
-    derived: Value,
-    timing: Timing,
-) -> Vec<(String, String)> {
-    let top = emitted.top.as_str();
-    let names = |ext: &str| format!("{top}.{ext}");
-    let clock = "clock";
+/// Fills a constraint template for `emitted` with the clock `timing`.
+fn constraints(template: &str, emitted: &Emitted, clock: &str, timing: Timing) -> String {
     let list = |direction: PortDirection| {
         emitted
             .ports
@@ -120,29 +116,39 @@ pub fn design_files(
             .collect::<Vec<_>>()
             .join(" ")
     };
-    let fill = |template: &str| {
-        template
-            .replace("{{top}}", top)
-            .replace("{{version}}", env!("CARGO_PKG_VERSION"))
-            .replace("{{clock}}", clock)
-            .replace("{{mhz}}", &format!("{}", timing.mhz))
-            .replace("{{period_ns}}", &format!("{:.3}", timing.period_ns()))
-            .replace("{{io_delay_ns}}", &format!("{:.3}", timing.io_delay_ns))
-            .replace("{{inputs}}", &list(PortDirection::Input))
-            .replace("{{outputs}}", &list(PortDirection::Output))
-    };
+    template
+        .replace("{{top}}", &emitted.top)
+        .replace("{{version}}", env!("CARGO_PKG_VERSION"))
+        .replace("{{clock}}", clock)
+        .replace("{{mhz}}", &format!("{}", timing.mhz))
+        .replace("{{period_ns}}", &format!("{:.3}", timing.period_ns()))
+        .replace("{{io_delay_ns}}", &format!("{:.3}", timing.io_delay_ns))
+        .replace("{{inputs}}", &list(PortDirection::Input))
+        .replace("{{outputs}}", &list(PortDirection::Output))
+}
+
+/// The file set of design `D` emitted for `params`: `(file name, contents)` pairs, manifest
+/// last.
+pub fn design_files<D: Design>(
+    params: &D::Params,
+    emitted: &Emitted,
+    timing: Timing,
+) -> Vec<(String, String)> {
+    let top = emitted.top.as_str();
+    let name = |ext: &str| format!("{top}.{ext}");
+    let clock = "clock";
     let files = BTreeMap::from([
-        ("verilog", names("v")),
-        ("waivers", names("vlt")),
-        ("xdc", names("xdc")),
-        ("sdc", names("sdc")),
+        ("verilog", name("v")),
+        ("waivers", name("vlt")),
+        ("xdc", name("xdc")),
+        ("sdc", name("sdc")),
     ]);
     let manifest = Manifest {
         generator: format!("grfgen {}", env!("CARGO_PKG_VERSION")),
-        block,
+        block: D::NAME,
         top,
-        parameters,
-        derived,
+        parameters: serde_json::to_value(params).expect("parameters serialise"),
+        derived: D::derived(params).into_iter().collect(),
         clock: ClockEntry {
             port: clock,
             mhz: timing.mhz,
@@ -160,46 +166,17 @@ pub fn design_files(
     vec![
         (files["verilog"].clone(), header + &emitted.verilog),
         (files["waivers"].clone(), waivers(top)),
-        (files["xdc"].clone(), fill(XDC_TEMPLATE)),
-        (files["sdc"].clone(), fill(SDC_TEMPLATE)),
+        (
+            files["xdc"].clone(),
+            constraints(XDC_TEMPLATE, emitted, clock, timing),
+        ),
+        (
+            files["sdc"].clone(),
+            constraints(SDC_TEMPLATE, emitted, clock, timing),
+        ),
         (
             "manifest.json".to_string(),
             serde_json::to_string_pretty(&manifest).expect("manifest serialises") + "\n",
         ),
     ]
-}
-
-/// Writes `files` into `dir` so that a failure leaves `dir` as it was: everything is written
-/// to a staging directory beside `dir` first, then moved into place (the whole directory when
-/// `dir` is new, file by file otherwise).
-pub fn write_atomically(dir: &Path, files: &[(String, String)]) -> Result<(), CliError> {
-    if dir.exists() && !dir.is_dir() {
-        return Err(CliError::Input(format!(
-            "invalid value {} for --out: it exists and is not a directory",
-            dir.display()
-        )));
-    }
-    let parent = match dir.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => Path::new(".").to_path_buf(),
-    };
-    fs::create_dir_all(&parent)?;
-    let staging = tempfile::Builder::new()
-        .prefix(".grfgen-staging-")
-        .tempdir_in(&parent)?;
-    for (name, contents) in files {
-        fs::write(staging.path().join(name), contents)?;
-    }
-    if !dir.exists() {
-        let staged = staging.keep();
-        if let Err(e) = fs::rename(&staged, dir) {
-            let _ = fs::remove_dir_all(&staged);
-            return Err(e.into());
-        }
-        return Ok(());
-    }
-    for (name, _) in files {
-        fs::rename(staging.path().join(name), dir.join(name))?;
-    }
-    Ok(())
 }

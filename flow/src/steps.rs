@@ -1,0 +1,169 @@
+//! `grfgen flow`: emit a block's files, lint them, synthesize them (generic and iCE40) and
+//! co-simulate them, each step checked and described.
+
+use std::path::Path;
+
+use grfgen_hdl::design::{emit_design, Design};
+use grfgen_hdl::emit::{design_files, write_atomically, Emitted, Timing};
+use grfgen_sim::block::{Block, ParamsOf, Report, Rtl, RunRecord, Setup};
+use serde::Serialize;
+
+use crate::tools::{lint, synth, SynthStats, SynthTarget};
+use crate::FlowError;
+
+/// One checked step of the flow.
+#[derive(Clone, Debug, Serialize)]
+pub struct Step {
+    /// What was done.
+    pub step: &'static str,
+    /// Whether it passed.
+    pub ok: bool,
+    /// What it found.
+    pub detail: String,
+}
+
+/// What `grfgen flow` reports.
+#[derive(Serialize)]
+pub struct FlowReport<P> {
+    /// The block.
+    pub block: &'static str,
+    /// The top module.
+    pub top: String,
+    /// The design's parameters.
+    pub parameters: P,
+    /// Whether every step passed.
+    pub ok: bool,
+    /// The steps, in order.
+    pub steps: Vec<Step>,
+}
+
+impl<P> FlowReport<P> {
+    /// The steps as a table.
+    pub fn text(&self) -> String {
+        let mut text = format!("grfgen flow {}: {}\n", self.block, self.top);
+        for s in &self.steps {
+            let mark = if s.ok { "ok  " } else { "FAIL" };
+            text += &format!("  {mark}  {:7} {}\n", s.step, s.detail);
+        }
+        text.trim_end().to_string()
+    }
+}
+
+/// Emits design `D` for `params` into `out` with the clock `timing`: every file, atomically.
+pub fn write_design<D: Design>(
+    params: &D::Params,
+    top: &str,
+    out: &Path,
+    timing: Timing,
+) -> Result<Emitted, FlowError> {
+    let emitted = emit_design::<D>(params, top)?;
+    write_atomically(out, &design_files::<D>(params, &emitted, timing))?;
+    Ok(emitted)
+}
+
+/// The emit step's description.
+fn emit_step(out: &Path, emitted: &Emitted, timing: Timing) -> Step {
+    Step {
+        step: "emit",
+        ok: true,
+        detail: format!(
+            "{}: {}.v ({} lines, {} ports), .vlt, .xdc, .sdc ({} MHz), manifest.json",
+            out.display(),
+            emitted.top,
+            emitted.verilog.lines().count(),
+            emitted.ports.len(),
+            timing.mhz
+        ),
+    }
+}
+
+/// The iCE40 step's verdict: a design with memories must map them to block RAM.
+fn ice40_step<D: Design>(ice40: &SynthStats) -> Step {
+    let brams = ice40.count("SB_RAM40_4K");
+    let logic = format!(
+        "{} SB_LUT4, {} flip-flops",
+        ice40.count("SB_LUT4"),
+        ice40.flip_flops()
+    );
+    let (ok, detail) = match D::MEMORIES {
+        Some(what) => (brams > 0, format!("{brams} SB_RAM40_4K ({what}), {logic}")),
+        None => (brams == 0, format!("{logic}, {brams} SB_RAM40_4K")),
+    };
+    Step {
+        step: "ice40",
+        ok,
+        detail: format!("yosys synth_ice40: {detail}"),
+    }
+}
+
+/// The lint and synthesis steps for the design `top` written into `dir`.
+pub fn check_design<D: Design>(dir: &Path, top: &str) -> Result<Vec<Step>, FlowError> {
+    let findings = lint(dir, top)?;
+    let generic = synth(dir, top, SynthTarget::Generic)?;
+    let ice40 = synth(dir, top, SynthTarget::Ice40)?;
+    Ok(vec![
+        Step {
+            step: "lint",
+            ok: findings.is_empty(),
+            detail: if findings.is_empty() {
+                "verilator --lint-only -Wall: clean (waivers in the .vlt)".into()
+            } else {
+                findings.join("; ")
+            },
+        },
+        Step {
+            step: "synth",
+            ok: true,
+            detail: format!("yosys synth: {} cells, check passed", generic.cells),
+        },
+        ice40_step::<D>(&ice40),
+    ])
+}
+
+/// The co-simulation step: every run the block's flow asks for, RTL in lock step.
+fn cosim_step<B: Block>(
+    params: &ParamsOf<B>,
+    options: &B::Options,
+    seed: u64,
+) -> Result<Step, FlowError> {
+    let setup = Setup::new(seed, Rtl::On);
+    let mut ok = true;
+    let mut detail = Vec::new();
+    for run_options in B::flow_runs(params, options) {
+        let record = RunRecord::<B>::run(params, &run_options, &setup)?;
+        let report = &record.report;
+        ok &= report.mismatch().is_none();
+        detail.push(match report.mismatch() {
+            None => format!("{} ({:.2} s)", report.summary(), record.seconds),
+            Some(m) => format!("{m}; replay with --seed {seed}"),
+        });
+    }
+    Ok(Step {
+        step: "co-sim",
+        ok,
+        detail: format!("seed {seed}: {}", detail.join("; ")),
+    })
+}
+
+/// Emits block `B` for `params` into `out`, lints, synthesizes and co-simulates it with the
+/// runs its flow asks for (from `options`) and `seed`.
+pub fn flow<B: Block>(
+    params: &ParamsOf<B>,
+    options: &B::Options,
+    out: &Path,
+    timing: Timing,
+    seed: u64,
+) -> Result<FlowReport<ParamsOf<B>>, FlowError> {
+    let top = B::Design::top(params);
+    let emitted = write_design::<B::Design>(params, &top, out, timing)?;
+    let mut steps = vec![emit_step(out, &emitted, timing)];
+    steps.extend(check_design::<B::Design>(out, &top)?);
+    steps.push(cosim_step::<B>(params, options, seed)?);
+    Ok(FlowReport {
+        block: B::Design::NAME,
+        top,
+        parameters: params.clone(),
+        ok: steps.iter().all(|s| s.ok),
+        steps,
+    })
+}

@@ -1,0 +1,54 @@
+//! `grfgen emit <design>`: the Verilog, waivers, constraints and manifest, written atomically.
+
+use std::path::PathBuf;
+
+use clap::{Arg, ArgMatches, Command};
+use grfgen_flow::steps::write_design;
+use grfgen_hdl::design::Design;
+
+use super::{clock_arg, timing};
+use crate::error::CliError;
+use crate::params::{args, config_arg, resolve_with_config, text, Values};
+
+/// The subcommand of `emit` for design `D`.
+pub fn command<D: Design>() -> Command {
+    Command::new(D::NAME)
+        .about(D::TITLE)
+        .args(args::<D::Params>(Values::One))
+        .arg(config_arg())
+        .arg(
+            Arg::new("out")
+                .long("out")
+                .value_name("DIR")
+                .required(true)
+                .help("Directory to write into (created if missing; left untouched on failure)"),
+        )
+        .arg(clock_arg("200"))
+        .arg(
+            Arg::new("io_delay_ns")
+                .long("io-delay-ns")
+                .value_name("NS")
+                .help("External input/output delay in ns [default: a quarter of the clock period]"),
+        )
+        .arg(
+            Arg::new("top")
+                .long("top")
+                .value_name("NAME")
+                .help("Top module name [default: one that encodes the parameters]"),
+        )
+}
+
+/// Writes design `D`; returns the summary line.
+pub fn emit<D: Design>(m: &ArgMatches) -> Result<String, CliError> {
+    let timing = timing(m)?;
+    let params: D::Params = resolve_with_config(m)?;
+    let top = text(m, "top").map_or_else(|| D::top(&params), str::to_string);
+    let out = PathBuf::from(m.get_one::<String>("out").expect("required"));
+    let emitted = write_design::<D>(&params, &top, &out, timing)?;
+    Ok(format!(
+        "wrote {}: {top}.v ({} lines, {} ports), {top}.vlt, {top}.xdc, {top}.sdc, manifest.json",
+        out.display(),
+        emitted.verilog.lines().count(),
+        emitted.ports.len(),
+    ))
+}

@@ -1,0 +1,172 @@
+//! Block parameters and run options from their tables: the command-line flags, the JSON config
+//! file, and the values a user set, in that order of precedence over the defaults.
+
+use std::path::Path;
+
+use clap::parser::ValueSource;
+use clap::{Arg, ArgAction, ArgMatches};
+use grfgen_hdl::params::{Kind, Param, Params};
+use serde_json::Value;
+
+use crate::error::CliError;
+
+/// How a parameter's flag takes values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Values {
+    /// One value (`--banks 4`; a bare `--flat` means `--flat true`).
+    One,
+    /// A comma-separated list of values to sweep over (`--banks 1,2,4`).
+    List,
+}
+
+/// The flag of parameter `p`.
+fn arg<P: Params>(p: &Param<P>, defaults: &P, values: Values) -> Arg {
+    let help = format!(
+        "{}: {} [default {}]",
+        capitalised(p.doc),
+        p.allowed(defaults),
+        p.value(defaults)
+    );
+    let arg = Arg::new(p.name)
+        .long(p.flag().trim_start_matches("--").to_string())
+        .value_name(p.value_name)
+        .help(help)
+        .allow_hyphen_values(p.kind() != Kind::Boolean)
+        .action(ArgAction::Set);
+    match (values, p.kind()) {
+        (Values::List, _) => arg.value_delimiter(',').num_args(1..).action(ArgAction::Append),
+        (Values::One, Kind::Boolean) => arg.num_args(0..=1).default_missing_value("true"),
+        (Values::One, _) => arg,
+    }
+}
+
+/// `text` with its first letter in upper case.
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+/// The flags of every parameter of `P`.
+pub fn args<P: Params>(values: Values) -> Vec<Arg> {
+    let defaults = P::default();
+    P::table().iter().map(|p| arg(p, &defaults, values)).collect()
+}
+
+/// The `--config FILE` flag.
+pub fn config_arg() -> Arg {
+    Arg::new("config")
+        .long("config")
+        .value_name("FILE")
+        .help("JSON file with any of the parameters (snake_case keys); flags override it")
+}
+
+/// Whether the user gave flag `id` on the command line.
+pub fn given(m: &ArgMatches, id: &str) -> bool {
+    m.try_get_raw(id).ok().flatten().is_some()
+        && m.value_source(id) == Some(ValueSource::CommandLine)
+}
+
+/// The value of flag `id` as text, when the user gave it.
+pub fn text<'a>(m: &'a ArgMatches, id: &str) -> Option<&'a str> {
+    if !given(m, id) {
+        return None;
+    }
+    m.get_one::<String>(id).map(String::as_str)
+}
+
+/// A design's parameters `P` from their defaults, the config file `--config` (when given) and
+/// the flags set in `m`; validated.
+pub fn resolve_with_config<P: Params>(m: &ArgMatches) -> Result<P, CliError> {
+    let mut params = P::default();
+    if let Some(path) = m.get_one::<String>("config") {
+        apply_config(&mut params, Path::new(path))?;
+    }
+    set_flags(params, m)
+}
+
+/// Run options `P` from their defaults and the flags set in `m`; validated.
+pub fn resolve<P: Params>(m: &ArgMatches) -> Result<P, CliError> {
+    set_flags(P::default(), m)
+}
+
+/// `params` with every flag of `P` set in `m`; validated.
+fn set_flags<P: Params>(mut params: P, m: &ArgMatches) -> Result<P, CliError> {
+    for p in P::table() {
+        if let Some(value) = text(m, p.name) {
+            p.set(&mut params, value)?;
+        }
+    }
+    params.validate()?;
+    Ok(params)
+}
+
+/// Reads a JSON config file's keys into `params`.
+fn apply_config<P: Params>(params: &mut P, path: &Path) -> Result<(), CliError> {
+    let table = P::table();
+    let keys: Vec<&str> = table.iter().map(|p| p.name).collect();
+    let bad = |why: String| {
+        CliError::Input(format!(
+            "invalid value {} for --config: {why}; allowed: a JSON object with keys {}",
+            path.display(),
+            keys.join(", ")
+        ))
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| bad(format!("cannot read it ({e})")))?;
+    let json: Value = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+    let Value::Object(object) = json else {
+        return Err(bad("not a JSON object".into()));
+    };
+    for (key, value) in object {
+        let Some(p) = table.iter().find(|p| p.name == key) else {
+            return Err(bad(format!("unknown parameter `{key}`")));
+        };
+        let value = match (p.kind(), &value) {
+            (Kind::Integer, Value::Number(n)) if n.is_u64() => n.to_string(),
+            (Kind::Number, Value::Number(n)) => n.to_string(),
+            (Kind::Boolean, Value::Bool(b)) => b.to_string(),
+            (Kind::Text, Value::String(s)) => s.clone(),
+            (kind, _) => {
+                let kind = format!("{kind:?}").to_lowercase();
+                return Err(bad(format!("`{key}` is {value}, not a JSON {kind}")));
+            }
+        };
+        p.set(params, &value)?;
+    }
+    Ok(())
+}
+
+/// The value lists given for the parameters of `P`: `(name, values)` in table order.
+pub fn lists<P: Params>(m: &ArgMatches) -> Vec<(&'static str, Vec<String>)> {
+    P::table()
+        .iter()
+        .filter(|p| given(m, p.name))
+        .map(|p| {
+            let values = m
+                .get_many::<String>(p.name)
+                .map(|v| v.cloned().collect())
+                .unwrap_or_default();
+            (p.name, values)
+        })
+        .collect()
+}
+
+/// A flag of type `T` (`--seed`, `--clock-mhz`) when given; an error naming its allowed values
+/// when it does not parse.
+pub fn number<T: std::str::FromStr>(
+    m: &ArgMatches,
+    id: &'static str,
+    allowed: &str,
+) -> Result<Option<T>, CliError> {
+    let Some(value) = text(m, id) else {
+        return Ok(None);
+    };
+    value.parse().map(Some).map_err(|_| {
+        CliError::Input(format!(
+            "invalid value {value} for --{}: allowed {allowed}",
+            id.replace('_', "-")
+        ))
+    })
+}

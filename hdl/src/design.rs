@@ -1,0 +1,164 @@
+//! What every emitted block declares, and the catalogue built from it.
+
+use serde::Serialize;
+
+use crate::emit::{check_top, Emitted, EmitError};
+use crate::params::{Kind, Params};
+
+/// A block the generator emits as a top-level design.
+pub trait Design: 'static {
+    /// Its parameters, with their table.
+    type Params: Params;
+    /// Its name on the command line (`grfgen emit <name>`).
+    const NAME: &'static str;
+    /// What it is, in one line.
+    const TITLE: &'static str;
+    /// The specification section it implements.
+    const SPEC: &'static str;
+    /// What its block RAMs hold (e.g. `GPR banks`), or `None` for a design without memories.
+    const MEMORIES: Option<&'static str>;
+    /// The top module name that encodes `params`.
+    fn top(params: &Self::Params) -> String;
+    /// Builds and emits the design for validated `params` with top module `top`.
+    fn build(params: &Self::Params, top: &str) -> Result<Emitted, EmitError>;
+    /// Quantities derived from `params`, recorded in the manifest.
+    fn derived(params: &Self::Params) -> Vec<(&'static str, u64)>;
+}
+
+/// Validates `params` and the top name, then emits design `D`.
+pub fn emit_design<D: Design>(params: &D::Params, top: &str) -> Result<Emitted, EmitError> {
+    params.validate()?;
+    check_top(top)?;
+    D::build(params, top)
+}
+
+/// Something done for every design (see [`crate::visit_designs`]).
+pub trait DesignVisitor {
+    /// Called once per design.
+    fn visit<D: Design>(&mut self);
+}
+
+/// One parameter as the catalogue lists it.
+#[derive(Clone, Debug, Serialize)]
+pub struct ParamInfo {
+    /// Command-line flag, e.g. `--banks`.
+    pub flag: String,
+    /// JSON config key, e.g. `banks`.
+    pub key: &'static str,
+    /// How the value is written.
+    pub kind: Kind,
+    /// Default value.
+    pub default: String,
+    /// Allowed values, in words (with the other parameters at their defaults).
+    pub allowed: String,
+    /// What it sets, with its unit.
+    pub meaning: &'static str,
+}
+
+impl ParamInfo {
+    /// Every parameter of `P`, as listed.
+    pub fn of<P: Params>() -> Vec<ParamInfo> {
+        let defaults = P::default();
+        P::table()
+            .iter()
+            .map(|p| ParamInfo {
+                flag: p.flag(),
+                key: p.name,
+                kind: p.kind(),
+                default: p.value(&defaults),
+                allowed: p.allowed(&defaults),
+                meaning: p.doc,
+            })
+            .collect()
+    }
+}
+
+/// One block of the catalogue.
+#[derive(Clone, Debug, Serialize)]
+pub struct BlockInfo {
+    /// Name used on the command line (`grfgen emit <name>`), or the component's name.
+    pub name: &'static str,
+    /// One-line description.
+    pub title: &'static str,
+    /// The specification section it implements.
+    pub spec: &'static str,
+    /// Whether `grfgen emit` takes it as a top level; components are emitted inside one.
+    pub top_level: bool,
+    /// Its parameters.
+    pub params: Vec<ParamInfo>,
+}
+
+impl BlockInfo {
+    /// The catalogue entry of design `D`.
+    pub fn of<D: Design>() -> Self {
+        Self {
+            name: D::NAME,
+            title: D::TITLE,
+            spec: D::SPEC,
+            top_level: true,
+            params: ParamInfo::of::<D::Params>(),
+        }
+    }
+}
+
+/// Collects the catalogue entries of the designs.
+struct Catalogue(Vec<BlockInfo>);
+
+impl DesignVisitor for Catalogue {
+    fn visit<D: Design>(&mut self) {
+        self.0.push(BlockInfo::of::<D>());
+    }
+}
+
+/// A component: a block emitted inside the designs, never alone.
+fn component(
+    name: &'static str,
+    title: &'static str,
+    spec: &'static str,
+    params: &[(&'static str, &'static str, &'static str)],
+) -> BlockInfo {
+    BlockInfo {
+        name,
+        title,
+        spec,
+        top_level: false,
+        params: params
+            .iter()
+            .map(|&(name, allowed, meaning)| ParamInfo {
+                flag: name.to_string(),
+                key: name,
+                kind: Kind::Integer,
+                default: String::new(),
+                allowed: allowed.to_string(),
+                meaning,
+            })
+            .collect(),
+    }
+}
+
+/// Every block: the designs (in registration order), then the components inside them.
+pub fn catalogue() -> Vec<BlockInfo> {
+    let mut designs = Catalogue(Vec::new());
+    crate::visit_designs(&mut designs);
+    let mut blocks = designs.0;
+    blocks.push(component(
+        "sram-bank",
+        "1W1R SRAM bank, 1-cycle synchronous read, read/write collision undefined",
+        "S1",
+        &[
+            ("entry width", "8, 16, 32 or 64 bits (one lane)", "bits"),
+            ("depth", "4..=1024 rows, a power of two", "rows"),
+        ],
+    ));
+    blocks.push(component(
+        "crossbar",
+        "I x O crossbar with a one-hot source select per output (broadcast allowed)",
+        "S1, S2",
+        &[
+            ("inputs", "1 or more", "sources"),
+            ("outputs", "1 or more", "destinations"),
+            ("lanes", "1 or more", "elements moved per source"),
+        ],
+    ));
+    blocks
+}

@@ -1,0 +1,119 @@
+//! The options of a core run: the policy, and the program (a built-in workload or a file).
+
+use grfgen_hdl::params::{Allowed, CoreParams, Kind, Param, ParamValue, Params};
+use serde::{Deserialize, Serialize};
+
+use super::model::Policy;
+use super::program::parse;
+use super::workload::{builtin, Workload, NAMES};
+use crate::block::SimError;
+
+impl ParamValue for Policy {
+    const KIND: Kind = Kind::Text;
+    fn parse(text: &str) -> Option<Self> {
+        Policy::ALL.into_iter().find(|p| p.name() == text)
+    }
+    fn show(&self) -> String {
+        self.name().to_string()
+    }
+}
+
+/// The options of a core run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CoreOptions {
+    /// The operand-conflict policy.
+    pub policy: Policy,
+    /// A built-in workload (or `program`).
+    pub workload: Option<String>,
+    /// A program file in the documented text format (or `workload`).
+    pub program: Option<String>,
+    /// Whether the report lists every cycle's GPR reads.
+    pub schedule: bool,
+}
+
+impl Default for CoreOptions {
+    fn default() -> Self {
+        Self {
+            policy: Policy::CqPq,
+            workload: None,
+            program: None,
+            schedule: false,
+        }
+    }
+}
+
+impl Params for CoreOptions {
+    fn table() -> Vec<Param<Self>> {
+        vec![
+            Param::new(
+                "policy",
+                "operand-conflict policy",
+                "POLICY",
+                |o: &Self| &o.policy,
+                |o| &mut o.policy,
+                |_| Allowed::any("naive, cq, cq-pq or ideal"),
+            ),
+            Param::new(
+                "workload",
+                "a built-in workload (or --program)",
+                "NAME",
+                |o: &Self| &o.workload,
+                |o| &mut o.workload,
+                |o| {
+                    let program = o.program.is_some();
+                    Allowed::matching(
+                        format!("{}; or --program FILE instead", NAMES.join(", ")),
+                        move |w: &Option<String>| match w {
+                            Some(name) => !program && NAMES.contains(&name.as_str()),
+                            None => program,
+                        },
+                    )
+                },
+            ),
+            Param::new(
+                "program",
+                "a program file in the documented text format (docs/core.md)",
+                "FILE",
+                |o: &Self| &o.program,
+                |o| &mut o.program,
+                |_| Allowed::any("a file path"),
+            ),
+            Param::new(
+                "schedule",
+                "add every cycle's GPR reads to the report",
+                "BOOL",
+                |o: &Self| &o.schedule,
+                |o| &mut o.schedule,
+                |_| Allowed::any("true or false"),
+            ),
+        ]
+    }
+}
+
+impl CoreOptions {
+    /// The options running built-in workload `name` under `policy`.
+    pub fn workload(name: &str, policy: Policy) -> Self {
+        Self {
+            policy,
+            workload: Some(name.to_string()),
+            ..Self::default()
+        }
+    }
+
+    /// The program to run: the built-in workload (`random` drawn from `seed`) or the file.
+    pub fn program(&self, params: &CoreParams, seed: u64) -> Result<Workload, SimError> {
+        if let Some(name) = &self.workload {
+            return builtin(name, params, seed).map_err(SimError::Input);
+        }
+        let path = self.program.as_deref().unwrap_or_default();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| SimError::Input(format!("invalid value {path} for --program: {e}")))?;
+        let program = parse(&text, params.program_registers())
+            .map_err(|e| SimError::Input(format!("invalid program {path}: {e}")))?;
+        Ok(Workload {
+            name: path.to_string(),
+            program,
+            external_rate: 0,
+        })
+    }
+}

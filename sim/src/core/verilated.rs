@@ -1,0 +1,227 @@
+//! The Verilated core slice as the other side of a lock-step run.
+
+use grfgen_hdl::core::Core;
+use grfgen_hdl::params::CoreParams;
+
+use super::model::{CycleInput, CycleOutput};
+use crate::block::{SimError, Setup};
+use crate::check::{compare, Device, Mismatch};
+use crate::verilator::{Input, Output, VerilatedModel};
+
+/// A core that can also be read back register by register after a run.
+pub trait CoreDevice: Device<Input = CycleInput, Expected = CycleOutput> {
+    /// Reads register `n`, every lane, through the test port (the core must be idle).
+    fn register(&mut self, n: usize) -> Vec<u64>;
+}
+
+/// The Verilated core slice with its ports resolved.
+pub struct CoreRtl {
+    model: VerilatedModel,
+    clock: Input,
+    reset: Input,
+    instr_valid: Input,
+    instr_op: Input,
+    instr_dst: Input,
+    instr_src: Vec<Input>,
+    instr_ready: Output,
+    ext_valid: Input,
+    ext_reg: Input,
+    ext_data: Vec<Input>,
+    ext_grant: Output,
+    debug_valid: Input,
+    debug_reg: Input,
+    debug_data: Vec<Output>,
+    read_valid: Vec<Output>,
+    read_reg: Vec<Output>,
+    reads: Output,
+    banks_read: Output,
+    issue: Output,
+    alu_valid: Output,
+    alu_op: Output,
+    alu_operand: Vec<Output>,
+    retire_valid: Output,
+    retire_reg: Output,
+    retire_data: Vec<Output>,
+}
+
+impl CoreRtl {
+    /// Emits, verilates (or takes from the cache) and starts the slice for `params` (the
+    /// hardware of one policy: see `Policy::hardware`), after one cycle of reset.
+    pub fn build(params: &CoreParams, setup: &Setup) -> Result<Self, SimError> {
+        let model = setup.verilate::<Core>(params)?;
+        let (l, p) = (params.gpr.lanes, params.gpr.read_ports);
+        let mut rtl = Self {
+            clock: model.input("clock")?,
+            reset: model.input("reset")?,
+            instr_valid: model.input("instr_valid")?,
+            instr_op: model.input("instr_op")?,
+            instr_dst: model.input("instr_dst")?,
+            instr_src: model.inputs("instr_src", 3)?,
+            instr_ready: model.output("instr_ready")?,
+            ext_valid: model.input("ext_valid")?,
+            ext_reg: model.input("ext_reg")?,
+            ext_data: model.inputs("ext_data", l)?,
+            ext_grant: model.output("ext_grant")?,
+            debug_valid: model.input("debug_valid")?,
+            debug_reg: model.input("debug_reg")?,
+            debug_data: model.outputs("debug_data", l)?,
+            read_valid: model.outputs("read_valid", p)?,
+            read_reg: model.outputs("read_reg", p)?,
+            reads: model.output("reads")?,
+            banks_read: model.output("banks_read")?,
+            issue: model.output("issue")?,
+            alu_valid: model.output("alu_valid")?,
+            alu_op: model.output("alu_op")?,
+            alu_operand: model.outputs("alu_operand", 3 * l)?,
+            retire_valid: model.output("retire_valid")?,
+            retire_reg: model.output("retire_reg")?,
+            retire_data: model.outputs("retire_data", l)?,
+            model,
+        };
+        // Every input is driven from the start: Verilator randomises undriven ones.
+        let inputs: Vec<Input> = [
+            rtl.instr_valid,
+            rtl.ext_valid,
+            rtl.debug_valid,
+            rtl.instr_op,
+            rtl.instr_dst,
+            rtl.ext_reg,
+            rtl.debug_reg,
+        ]
+        .into_iter()
+        .chain(rtl.instr_src.iter().copied())
+        .chain(rtl.ext_data.iter().copied())
+        .collect();
+        for port in inputs {
+            rtl.model.set(port, 0);
+        }
+        rtl.model.set(rtl.reset, 1);
+        rtl.tick();
+        rtl.model.set(rtl.reset, 0);
+        Ok(rtl)
+    }
+
+    /// Clock low with the inputs set, then the rising edge.
+    fn tick(&mut self) {
+        self.model.set(self.clock, 0);
+        self.model.eval();
+        self.model.set(self.clock, 1);
+        self.model.eval();
+    }
+
+    /// Drives the cycle's instruction and external write with the clock low.
+    fn drive(&mut self, input: &CycleInput) {
+        let m = &mut self.model;
+        m.set(self.clock, 0);
+        m.set(self.debug_valid, 0);
+        m.set(self.instr_valid, input.instruction.is_some() as u64);
+        if let Some(i) = &input.instruction {
+            m.set(self.instr_op, i.op.code());
+            m.set(self.instr_dst, i.dst as u64);
+            for s in 0..3 {
+                m.set(self.instr_src[s], i.src.get(s).copied().unwrap_or(0) as u64);
+            }
+        }
+        m.set(self.ext_valid, input.external.is_some() as u64);
+        if let Some((reg, data)) = &input.external {
+            m.set(self.ext_reg, *reg as u64);
+            for (l, &v) in data.iter().enumerate() {
+                m.set(self.ext_data[l], v);
+            }
+        }
+        m.eval();
+    }
+
+    /// Compares `expected` with `ports`, element by element, naming each `name$k`.
+    fn lanes(
+        &self,
+        cycle: u64,
+        name: &str,
+        ports: &[Output],
+        expected: impl IntoIterator<Item = u64>,
+    ) -> Result<(), Mismatch> {
+        for (k, (value, &port)) in expected.into_iter().zip(ports).enumerate() {
+            compare(cycle, || format!("{name}${k}"), value, self.model.get(port))?;
+        }
+        Ok(())
+    }
+
+    /// Compares the reads and the scalar outputs of the cycle.
+    fn check_control(
+        &self,
+        cycle: u64,
+        input: &CycleInput,
+        expected: &CycleOutput,
+    ) -> Result<(), Mismatch> {
+        let mut banks = 0u64;
+        for (p, read) in expected.reads.iter().enumerate() {
+            let valid = self.model.get(self.read_valid[p]);
+            compare(cycle, || format!("read_valid${p}"), read.is_some() as u64, valid)?;
+            if let Some(r) = read {
+                banks |= 1 << r.bank;
+                let actual = self.model.get(self.read_reg[p]);
+                compare(cycle, || format!("read_reg${p}"), r.reg as u64, actual)?;
+            }
+        }
+        let count = expected.reads.iter().flatten().count() as u64;
+        let external = input.external.is_some() && expected.external_granted;
+        for (name, value, port) in [
+            ("instr_ready", expected.ready as u64, self.instr_ready),
+            ("reads", count, self.reads),
+            ("banks_read", banks, self.banks_read),
+            ("issue", expected.issued as u64, self.issue),
+            ("alu_valid", expected.alu.is_some() as u64, self.alu_valid),
+            ("retire_valid", expected.retire.is_some() as u64, self.retire_valid),
+            ("ext_grant", external as u64, self.ext_grant),
+        ] {
+            compare(cycle, || name.into(), value, self.model.get(port))?;
+        }
+        Ok(())
+    }
+}
+
+impl Device for CoreRtl {
+    type Input = CycleInput;
+    type Expected = CycleOutput;
+
+    fn cycle(
+        &mut self,
+        cycle: u64,
+        input: &CycleInput,
+        expected: &CycleOutput,
+    ) -> Result<(), Mismatch> {
+        self.drive(input);
+        self.check_control(cycle, input, expected)?;
+        if let Some(alu) = &expected.alu {
+            compare(cycle, || "alu_op".into(), alu.op.code(), self.model.get(self.alu_op))?;
+            let operands = alu.operands.iter().flatten().copied();
+            self.lanes(cycle, "alu_operand", &self.alu_operand, operands)?;
+        }
+        if let Some(retire) = &expected.retire {
+            let actual = self.model.get(self.retire_reg);
+            compare(cycle, || "retire_reg".into(), retire.reg as u64, actual)?;
+            let values = retire.values.iter().copied();
+            self.lanes(cycle, "retire_data", &self.retire_data, values)?;
+        }
+        self.model.set(self.clock, 1);
+        self.model.eval();
+        Ok(())
+    }
+}
+
+impl CoreDevice for CoreRtl {
+    fn register(&mut self, n: usize) -> Vec<u64> {
+        self.model.set(self.instr_valid, 0);
+        self.model.set(self.ext_valid, 0);
+        self.model.set(self.debug_valid, 1);
+        self.model.set(self.debug_reg, n as u64);
+        self.tick();
+        self.model.set(self.debug_valid, 0);
+        self.model.set(self.clock, 0);
+        self.model.eval();
+        let values = self.debug_data.iter().map(|&p| self.model.get(p)).collect();
+        self.model.set(self.clock, 1);
+        self.model.eval();
+        values
+    }
+}

@@ -1,0 +1,297 @@
+//! Running the banked GPR: random traffic through the golden model, with the Verilated GPR in
+//! lock step; what a run reports; the simulation-speed benchmark.
+
+use std::time::Instant;
+
+use grfgen_hdl::params::{Allowed, GprParams, Param, Params};
+use serde::{Deserialize, Serialize};
+
+use super::model::{GprModel, GprRequests, GprResponse};
+use super::stimulus::{GprStimulus, RandomTraffic};
+use super::verilated::GprRtl;
+use crate::block::{Report, Rtl, Setup, SimError, MAX_CYCLES};
+use crate::check::{Device, Mismatch};
+
+/// The options of a GPR run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GprOptions {
+    /// Cycles to simulate.
+    pub cycles: u64,
+    /// Percent of ports requesting in a cycle.
+    pub load: u32,
+    /// Percent of requests aimed at a few hot registers, to provoke conflicts.
+    pub hot: u32,
+}
+
+impl Default for GprOptions {
+    fn default() -> Self {
+        Self {
+            cycles: 100_000,
+            load: 75,
+            hot: 25,
+        }
+    }
+}
+
+impl Params for GprOptions {
+    fn table() -> Vec<Param<Self>> {
+        vec![
+            Param::new(
+                "cycles",
+                "cycles to simulate",
+                "N",
+                |o: &Self| &o.cycles,
+                |o| &mut o.cycles,
+                |_| Allowed::range(1, MAX_CYCLES),
+            ),
+            Param::new(
+                "load",
+                "percent of ports requesting in a cycle",
+                "PCT",
+                |o: &Self| &o.load,
+                |o| &mut o.load,
+                |_| Allowed::range(0, 100),
+            ),
+            Param::new(
+                "hot",
+                "percent of requests aimed at a few hot registers, to provoke conflicts",
+                "PCT",
+                |o: &Self| &o.hot,
+                |o| &mut o.hot,
+                |_| Allowed::range(0, 100),
+            ),
+        ]
+    }
+}
+
+/// Counts and outcome of a GPR run.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct GprReport {
+    /// Cycles simulated.
+    pub cycles: u64,
+    /// Requests presented (reads and writes).
+    pub requests: u64,
+    /// Requests granted.
+    pub grants: u64,
+    /// Requests refused because of a bank conflict or a read/write clash.
+    pub conflicts: u64,
+    /// Read requests presented.
+    pub read_requests: u64,
+    /// Read requests granted.
+    pub read_grants: u64,
+    /// Write requests presented.
+    pub write_requests: u64,
+    /// Write requests granted.
+    pub write_grants: u64,
+    /// Whether the RTL ran in lock step.
+    pub rtl: bool,
+    /// Mismatches found (the run stops at the first).
+    pub mismatches: u64,
+    /// The first mismatch, if any.
+    pub first_mismatch: Option<Mismatch>,
+}
+
+impl GprReport {
+    fn count(&mut self, requests: &GprRequests, response: &GprResponse) {
+        let reads = requests.reads.iter().filter(|r| r.is_some()).count() as u64;
+        let writes = requests.writes.iter().filter(|w| w.is_some()).count() as u64;
+        let read_grants = response.read_grants.iter().filter(|&&g| g).count() as u64;
+        let write_grants = response.write_grants.iter().filter(|&&g| g).count() as u64;
+        self.read_requests += reads;
+        self.write_requests += writes;
+        self.read_grants += read_grants;
+        self.write_grants += write_grants;
+        self.requests += reads + writes;
+        self.grants += read_grants + write_grants;
+        self.conflicts += reads + writes - read_grants - write_grants;
+    }
+
+    /// Refused requests as a fraction of all requests.
+    pub fn conflict_rate(&self) -> f64 {
+        self.conflicts as f64 / self.requests.max(1) as f64
+    }
+}
+
+impl Report for GprReport {
+    fn mismatch(&self) -> Option<&Mismatch> {
+        self.first_mismatch.as_ref()
+    }
+
+    fn rtl(&self) -> bool {
+        self.rtl
+    }
+
+    fn text(&self) -> String {
+        format!(
+            "cycles {}  requests {}  grants {}  conflicts {} ({:.1}% of requests)\nmismatches {}",
+            self.cycles,
+            self.requests,
+            self.grants,
+            self.conflicts,
+            100.0 * self.conflict_rate(),
+            self.mismatches,
+        )
+    }
+
+    fn metrics(&self) -> Vec<(&'static str, f64)> {
+        let cycles = self.cycles.max(1) as f64;
+        vec![
+            ("conflict_rate", self.conflict_rate()),
+            ("reads_per_cycle", self.read_grants as f64 / cycles),
+            ("writes_per_cycle", self.write_grants as f64 / cycles),
+            ("mismatches", self.mismatches as f64),
+        ]
+    }
+}
+
+/// Runs `stimulus` for up to `cycles` cycles through the golden model and, when given,
+/// through `device` in lock step, stopping at the first mismatch.
+pub fn run(
+    params: &GprParams,
+    stimulus: &mut dyn GprStimulus,
+    cycles: u64,
+    mut device: Option<&mut dyn Device<Input = GprRequests, Expected = GprResponse>>,
+    progress: &dyn Fn(u64),
+) -> GprReport {
+    let mut model = GprModel::new(params);
+    let mut requests = GprRequests::idle(params);
+    let mut response = GprResponse::new(params);
+    let mut report = GprReport {
+        rtl: device.is_some(),
+        ..Default::default()
+    };
+    for cycle in 0..cycles {
+        if !stimulus.next(cycle, &response, &mut requests) {
+            break;
+        }
+        model.step(&requests, &mut response);
+        report.cycles = cycle + 1;
+        report.count(&requests, &response);
+        if let Some(device) = device.as_deref_mut() {
+            if let Err(mismatch) = device.cycle(cycle, &requests, &response) {
+                report.mismatches = 1;
+                report.first_mismatch = Some(mismatch);
+                break;
+            }
+        }
+        if cycle % 65536 == 65535 {
+            progress(cycle + 1);
+        }
+    }
+    report
+}
+
+/// One GPR run: random traffic from the options and the seed.
+pub(super) fn run_options(
+    params: &GprParams,
+    options: &GprOptions,
+    setup: &Setup,
+) -> Result<GprReport, SimError> {
+    let mut rtl = match setup.with_rtl(true, "")? {
+        true => Some(GprRtl::build(params, setup)?),
+        false => None,
+    };
+    let mut stimulus = RandomTraffic::new(params, setup.seed);
+    stimulus.load = options.load;
+    stimulus.hot = options.hot;
+    Ok(run(
+        params,
+        &mut stimulus,
+        options.cycles,
+        rtl.as_mut().map(|d| d as _),
+        setup.progress,
+    ))
+}
+
+/// The options of the GPR's benchmark.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GprBenchOptions {
+    /// Cycles per measurement.
+    pub cycles: u64,
+}
+
+impl Default for GprBenchOptions {
+    fn default() -> Self {
+        Self { cycles: 2_000_000 }
+    }
+}
+
+impl Params for GprBenchOptions {
+    fn table() -> Vec<Param<Self>> {
+        vec![Param::new(
+            "cycles",
+            "cycles per measurement",
+            "N",
+            |o: &Self| &o.cycles,
+            |o| &mut o.cycles,
+            |_| Allowed::range(1, MAX_CYCLES),
+        )]
+    }
+}
+
+/// Simulation speed of the GPR: golden model alone against lock-step co-simulation.
+#[derive(Clone, Debug, Serialize)]
+pub struct GprBench {
+    /// The design measured.
+    pub top: String,
+    /// Cycles per measurement.
+    pub cycles: u64,
+    /// Golden model alone, cycles per second.
+    pub golden_cycles_per_second: f64,
+    /// Lock-step co-simulation, cycles per second.
+    pub cosim_cycles_per_second: f64,
+    /// Seconds to verilate and compile the model, or to find it in the cache.
+    pub model_build_seconds: f64,
+}
+
+impl Report for GprBench {
+    fn text(&self) -> String {
+        format!(
+            "gpr {}: {} cycles each\n\
+             golden model only:      {:>12.0} cycles/s\n\
+             lock-step co-sim (RTL): {:>12.0} cycles/s\n\
+             model build (verilate + compile, or cache hit): {:.1} s",
+            self.top,
+            self.cycles,
+            self.golden_cycles_per_second,
+            self.cosim_cycles_per_second,
+            self.model_build_seconds
+        )
+    }
+
+    fn metrics(&self) -> Vec<(&'static str, f64)> {
+        vec![
+            ("golden_cycles_per_second", self.golden_cycles_per_second),
+            ("cosim_cycles_per_second", self.cosim_cycles_per_second),
+        ]
+    }
+}
+
+/// Measures cycles per second of the golden model alone and of lock-step co-simulation
+/// (seed 1; the model build is timed separately).
+pub(super) fn bench(params: &GprParams, options: &GprBenchOptions) -> Result<GprBench, SimError> {
+    let setup = Setup::new(1, Rtl::On);
+    let cycles = options.cycles;
+    let mut stimulus = RandomTraffic::new(params, setup.seed);
+    let start = Instant::now();
+    let golden = run(params, &mut stimulus, cycles, None, &|_| {});
+    let golden_seconds = start.elapsed().as_secs_f64();
+
+    let start = Instant::now();
+    let mut rtl = GprRtl::build(params, &setup)?;
+    let build_seconds = start.elapsed().as_secs_f64();
+    let mut stimulus = RandomTraffic::new(params, setup.seed);
+    let start = Instant::now();
+    let cosim = run(params, &mut stimulus, cycles, Some(&mut rtl), &|_| {});
+    let cosim_seconds = start.elapsed().as_secs_f64();
+    if let Some(m) = cosim.mismatch() {
+        return Err(SimError::Mismatch(format!("{m} (seed 1)")));
+    }
+    Ok(GprBench {
+        top: params.module_name(),
+        cycles,
+        golden_cycles_per_second: golden.cycles as f64 / golden_seconds.max(1e-9),
+        cosim_cycles_per_second: cosim.cycles as f64 / cosim_seconds.max(1e-9),
+        model_build_seconds: build_seconds,
+    })
+}

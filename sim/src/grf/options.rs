@@ -1,0 +1,151 @@
+//! The options of a GRF run: the requests (a built-in workload or a trace file), the L3
+//! behind the GRF, the energy model and the flat comparison.
+
+use grfgen_hdl::params::{Allowed, GrfParams, Param, Params};
+use serde::{Deserialize, Serialize};
+
+use super::energy::Energy;
+use super::run::Conditions;
+use super::trace::{parse, Trace};
+use super::workload::{builtin, NAMES};
+use crate::block::SimError;
+
+/// The options of a GRF run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GrfOptions {
+    /// A built-in workload (or `trace`).
+    pub workload: Option<String>,
+    /// A request trace in the documented text format (or `workload`).
+    pub trace: Option<String>,
+    /// Length of a built-in workload (steps per EU grow with it).
+    pub rounds: usize,
+    /// Cycles from an L3 read to its answer (the test bench's L3).
+    pub l3_latency: u64,
+    /// A run that has not finished after this many cycles stops.
+    pub max_cycles: u64,
+    /// Energy per access.
+    #[serde(flatten)]
+    pub energy: Energy,
+    /// Whether the flat design (no fast GRFs) runs beside, for comparison.
+    pub flat: bool,
+}
+
+impl Default for GrfOptions {
+    fn default() -> Self {
+        Self {
+            workload: None,
+            trace: None,
+            rounds: 8,
+            l3_latency: 10,
+            max_cycles: 10_000_000,
+            energy: Energy::default(),
+            flat: false,
+        }
+    }
+}
+
+impl Params for GrfOptions {
+    fn table() -> Vec<Param<Self>> {
+        let mut table = vec![
+            Param::new(
+                "workload",
+                "a built-in workload (or --trace)",
+                "NAME",
+                |o: &Self| &o.workload,
+                |o| &mut o.workload,
+                |o| {
+                    let trace = o.trace.is_some();
+                    Allowed::matching(
+                        format!("{}; or --trace FILE instead", NAMES.join(", ")),
+                        move |w: &Option<String>| match w {
+                            Some(name) => !trace && NAMES.contains(&name.as_str()),
+                            None => trace,
+                        },
+                    )
+                },
+            ),
+            Param::new(
+                "trace",
+                "a request trace in the documented text format (docs/grf.md)",
+                "FILE",
+                |o: &Self| &o.trace,
+                |o| &mut o.trace,
+                |_| Allowed::any("a file path"),
+            ),
+            Param::new(
+                "rounds",
+                "length of a built-in workload (steps per EU grow with it)",
+                "N",
+                |o: &Self| &o.rounds,
+                |o| &mut o.rounds,
+                |_| Allowed::range(1, 10_000),
+            ),
+            Param::new(
+                "l3_latency",
+                "cycles from an L3 read to its answer (the test bench's L3)",
+                "N",
+                |o: &Self| &o.l3_latency,
+                |o| &mut o.l3_latency,
+                |_| Allowed::range(1, 64),
+            ),
+            Param::new(
+                "max_cycles",
+                "stop a run that has not finished after this many cycles",
+                "N",
+                |o: &Self| &o.max_cycles,
+                |o| &mut o.max_cycles,
+                |_| Allowed::range(1, 10_000_000_000),
+            ),
+        ];
+        table.extend(
+            Energy::table()
+                .into_iter()
+                .map(|p| p.nested(|o: &Self| &o.energy, |o| &mut o.energy)),
+        );
+        table.push(Param::new(
+            "flat",
+            "also run the flat design (no fast GRFs) and show both",
+            "BOOL",
+            |o: &Self| &o.flat,
+            |o| &mut o.flat,
+            |_| Allowed::any("true or false"),
+        ));
+        table
+    }
+}
+
+impl GrfOptions {
+    /// The options running built-in workload `name` for `rounds`, everything else default.
+    pub fn workload(name: &str, rounds: usize) -> Self {
+        Self {
+            workload: Some(name.to_string()),
+            rounds,
+            ..Self::default()
+        }
+    }
+
+    /// The requests to run, with their name: the built-in workload (from `seed`) or the file.
+    pub fn trace(&self, params: &GrfParams, seed: u64) -> Result<(String, Trace), SimError> {
+        if let Some(name) = &self.workload {
+            let trace = builtin(name, params, seed, self.rounds).map_err(SimError::Input)?;
+            return Ok((name.clone(), trace));
+        }
+        let path = self.trace.as_deref().unwrap_or_default();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| SimError::Input(format!("invalid value {path} for --trace: {e}")))?;
+        let trace = parse(&text, params)
+            .map_err(|e| SimError::Input(format!("invalid trace {path}: {e}")))?;
+        Ok((path.to_string(), trace))
+    }
+
+    /// The conditions of a run from `seed`.
+    pub fn conditions(&self, seed: u64) -> Conditions {
+        Conditions {
+            flat: false,
+            l3_latency: self.l3_latency,
+            seed,
+            energy: self.energy,
+            max_cycles: self.max_cycles,
+        }
+    }
+}

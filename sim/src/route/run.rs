@@ -1,0 +1,144 @@
+//! Running the router: random passes of every kind through the golden model, with the
+//! Verilated router in lock step; what a run reports.
+
+use grfgen_hdl::params::{Allowed, Param, Params, RouteParams};
+use serde::{Deserialize, Serialize};
+
+use super::model::{Pass, RouterModel};
+use super::stimulus::{RandomPasses, RouteCycle};
+use super::verilated::RouterRtl;
+use crate::block::{Report, Setup, SimError, MAX_CYCLES};
+use crate::check::{Device, Mismatch};
+
+/// The options of a router run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RouteOptions {
+    /// Cycles to simulate.
+    pub cycles: u64,
+}
+
+impl Default for RouteOptions {
+    fn default() -> Self {
+        Self { cycles: 100_000 }
+    }
+}
+
+impl Params for RouteOptions {
+    fn table() -> Vec<Param<Self>> {
+        vec![Param::new(
+            "cycles",
+            "cycles to simulate",
+            "N",
+            |o: &Self| &o.cycles,
+            |o| &mut o.cycles,
+            |_| Allowed::range(1, MAX_CYCLES),
+        )]
+    }
+}
+
+/// Counts and outcome of a router run.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct RouteReport {
+    /// Cycles simulated.
+    pub cycles: u64,
+    /// Passes that took effect (valid, or every cycle of the combinational network).
+    pub passes: u64,
+    /// Of them, lane operations.
+    pub lane_passes: u64,
+    /// Of them, shuffle passes.
+    pub shuffle_passes: u64,
+    /// Whether the RTL ran in lock step.
+    pub rtl: bool,
+    /// Mismatches found (the run stops at the first).
+    pub mismatches: u64,
+    /// The first mismatch, if any.
+    pub first_mismatch: Option<Mismatch>,
+}
+
+impl Report for RouteReport {
+    fn mismatch(&self) -> Option<&Mismatch> {
+        self.first_mismatch.as_ref()
+    }
+
+    fn rtl(&self) -> bool {
+        self.rtl
+    }
+
+    fn text(&self) -> String {
+        format!(
+            "cycles {}  passes {} ({} lane operations, {} shuffle passes)\nmismatches {}",
+            self.cycles, self.passes, self.lane_passes, self.shuffle_passes, self.mismatches
+        )
+    }
+
+    fn metrics(&self) -> Vec<(&'static str, f64)> {
+        vec![
+            ("passes", self.passes as f64),
+            ("mismatches", self.mismatches as f64),
+        ]
+    }
+}
+
+/// Runs `cycles` random cycles from `seed` through the golden model and, when given, through
+/// `device` in lock step, stopping at the first mismatch.
+pub fn run(
+    params: &RouteParams,
+    cycles: u64,
+    seed: u64,
+    mut device: Option<&mut dyn Device<Input = RouteCycle, Expected = Vec<u64>>>,
+    progress: &dyn Fn(u64),
+) -> RouteReport {
+    let mut stimulus = RandomPasses::new(params, seed);
+    let mut model = RouterModel::new(params);
+    let mut report = RouteReport {
+        rtl: device.is_some(),
+        ..Default::default()
+    };
+    for cycle in 0..cycles {
+        let input = stimulus.next_cycle();
+        let expected = if params.registered {
+            model.step(input.valid, &input.pass, &input.rs, &input.rf);
+            model.result().to_vec()
+        } else {
+            model.route(&input.pass, &input.rs, &input.rf)
+        };
+        report.cycles = cycle + 1;
+        if input.valid || !params.registered {
+            report.passes += 1;
+            match input.pass {
+                Pass::Lane(_) => report.lane_passes += 1,
+                Pass::Shuffle(_) => report.shuffle_passes += 1,
+            }
+        }
+        if let Some(device) = device.as_deref_mut() {
+            if let Err(mismatch) = device.cycle(cycle, &input, &expected) {
+                report.mismatches = 1;
+                report.first_mismatch = Some(mismatch);
+                break;
+            }
+        }
+        if cycle % 65536 == 65535 {
+            progress(cycle + 1);
+        }
+    }
+    report
+}
+
+/// One router run from the options and the seed.
+pub(super) fn run_options(
+    params: &RouteParams,
+    options: &RouteOptions,
+    setup: &Setup,
+) -> Result<RouteReport, SimError> {
+    let mut rtl = match setup.with_rtl(true, "")? {
+        true => Some(RouterRtl::build(params, setup)?),
+        false => None,
+    };
+    Ok(run(
+        params,
+        options.cycles,
+        setup.seed,
+        rtl.as_mut().map(|d| d as _),
+        setup.progress,
+    ))
+}
