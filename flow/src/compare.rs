@@ -35,9 +35,8 @@ pub struct NetworkComparison {
 impl NetworkComparison {
     /// The comparison as a table.
     pub fn text(&self) -> String {
-        let mut text = String::from(
-            "yosys synth cells, combinational network (two-stage vs full crossbar)\n",
-        );
+        let mut text =
+            String::from("yosys synth cells, combinational network (two-stage vs full crossbar)\n");
         for c in &self.cells {
             text += &format!(
                 "  N={:2} q={} {}-bit: two-stage {:>7}  full crossbar {:>7}\n",
@@ -50,7 +49,10 @@ impl NetworkComparison {
 
 /// Synthesizes (Yosys generic) the two-stage network with crossbar size `crossbar` and the
 /// full crossbar for 16, 32 and 64 lanes of `element_bits`.
-pub fn route_networks(crossbar: usize, element_bits: usize) -> Result<NetworkComparison, FlowError> {
+pub fn route_networks(
+    crossbar: usize,
+    element_bits: usize,
+) -> Result<NetworkComparison, FlowError> {
     let work = tempfile::tempdir()?;
     let timing = Timing::new(200.0, None)?;
     let mut cells = Vec::new();

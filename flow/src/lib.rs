@@ -31,9 +31,7 @@ pub enum FlowError {
 impl fmt::Display for FlowError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            FlowError::Input(why) | FlowError::Tool(why) | FlowError::Emit(why) => {
-                f.write_str(why)
-            }
+            FlowError::Input(why) | FlowError::Tool(why) | FlowError::Emit(why) => f.write_str(why),
             FlowError::Io(e) => e.fmt(f),
             FlowError::Sim(e) => e.fmt(f),
         }

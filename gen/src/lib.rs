@@ -32,7 +32,9 @@ pub fn execute(matches: &ArgMatches) -> Result<String, CliError> {
         }
         "route" => route::route(name, m),
         "compare" => route::compare(m),
-        "blocks" => Ok(commands::blocks::blocks(matches.subcommand().expect("blocks").1)),
+        "blocks" => Ok(commands::blocks::blocks(
+            matches.subcommand().expect("blocks").1,
+        )),
         verb => {
             let blocks = registry::blocks();
             let block = blocks

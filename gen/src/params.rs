@@ -34,7 +34,10 @@ fn arg<P: Params>(p: &Param<P>, defaults: &P, values: Values) -> Arg {
         .allow_hyphen_values(p.kind() != Kind::Boolean)
         .action(ArgAction::Set);
     match (values, p.kind()) {
-        (Values::List, _) => arg.value_delimiter(',').num_args(1..).action(ArgAction::Append),
+        (Values::List, _) => arg
+            .value_delimiter(',')
+            .num_args(1..)
+            .action(ArgAction::Append),
         (Values::One, Kind::Boolean) => arg.num_args(0..=1).default_missing_value("true"),
         (Values::One, _) => arg,
     }
@@ -52,7 +55,10 @@ fn capitalised(text: &str) -> String {
 /// The flags of every parameter of `P`.
 pub fn args<P: Params>(values: Values) -> Vec<Arg> {
     let defaults = P::default();
-    P::table().iter().map(|p| arg(p, &defaults, values)).collect()
+    P::table()
+        .iter()
+        .map(|p| arg(p, &defaults, values))
+        .collect()
 }
 
 /// The `--config FILE` flag.

@@ -75,32 +75,108 @@ pub fn command() -> Command {
                 .value_name("OP")
                 .help(format!("The operation: {}", LaneOpName::NAMES.join(", "))),
         )
-        .arg(Arg::new("mod").long("mod").value_name("M").help("Subset size m: a power of two from 2 to N [default: N]"))
-        .arg(Arg::new("amount").long("amount").value_name("S").help("Shift or rotate amount in lanes (shifts clamp at m)"))
-        .arg(Arg::new("lane").long("lane").value_name("K").help("Lane of each subset to broadcast (0..m-1)"))
-        .arg(Arg::new("mask").long("mask").value_name("X").help("Butterfly XOR mask (0..m-1)"))
-        .arg(Arg::new("fill").long("fill").value_name("FILL").default_value("rf").help("What fills vacated lanes of a shift: rf, zero, one or ones"))
-        .arg(list("rs", "LIST", "The shifted register: N unsigned values, comma separated").required(true))
-        .arg(list("rf", "LIST", "The fill register: N unsigned values, comma separated [default: zeros]"))
-        .arg(rtl_flag("Also run it on the Verilated router and fail if the two disagree"))
+        .arg(
+            Arg::new("mod")
+                .long("mod")
+                .value_name("M")
+                .help("Subset size m: a power of two from 2 to N [default: N]"),
+        )
+        .arg(
+            Arg::new("amount")
+                .long("amount")
+                .value_name("S")
+                .help("Shift or rotate amount in lanes (shifts clamp at m)"),
+        )
+        .arg(
+            Arg::new("lane")
+                .long("lane")
+                .value_name("K")
+                .help("Lane of each subset to broadcast (0..m-1)"),
+        )
+        .arg(
+            Arg::new("mask")
+                .long("mask")
+                .value_name("X")
+                .help("Butterfly XOR mask (0..m-1)"),
+        )
+        .arg(
+            Arg::new("fill")
+                .long("fill")
+                .value_name("FILL")
+                .default_value("rf")
+                .help("What fills vacated lanes of a shift: rf, zero, one or ones"),
+        )
+        .arg(
+            list(
+                "rs",
+                "LIST",
+                "The shifted register: N unsigned values, comma separated",
+            )
+            .required(true),
+        )
+        .arg(list(
+            "rf",
+            "LIST",
+            "The fill register: N unsigned values, comma separated [default: zeros]",
+        ))
+        .arg(rtl_flag(
+            "Also run it on the Verilated router and fail if the two disagree",
+        ))
         .arg(json_arg());
     let shuffle = Command::new("shuffle")
         .about("Any lane mapping, planned into router passes")
         .args(args::<RouteParams>(Values::One))
-        .arg(list("map", "LIST", "Source lane of every lane: N values, comma separated").required(true))
-        .arg(list("rs", "LIST", "The register to shuffle: N unsigned values, comma separated").required(true))
-        .arg(rtl_flag("Also run the plan on the Verilated router and fail if it disagrees"))
+        .arg(
+            list(
+                "map",
+                "LIST",
+                "Source lane of every lane: N values, comma separated",
+            )
+            .required(true),
+        )
+        .arg(
+            list(
+                "rs",
+                "LIST",
+                "The register to shuffle: N unsigned values, comma separated",
+            )
+            .required(true),
+        )
+        .arg(rtl_flag(
+            "Also run the plan on the Verilated router and fail if it disagrees",
+        ))
         .arg(json_arg());
     let window = Command::new("window")
         .about("A 3x3 convolution of an 8 x 16 tile from shift-and-fill operations (32 lanes)")
-        .arg(Arg::new("crossbar").long("crossbar").value_name("Q").default_value("4").help("Crossbar size q of the router"))
-        .arg(Arg::new("element_bits").long("element-bits").value_name("N").default_value("32").help("Bits per lane: 8, 16, 32 or 64"))
-        .arg(list("weights", "LIST", "The nine weights, row by row, comma separated").default_value("1,1,1,1,1,1,1,1,1"))
+        .arg(
+            Arg::new("crossbar")
+                .long("crossbar")
+                .value_name("Q")
+                .default_value("4")
+                .help("Crossbar size q of the router"),
+        )
+        .arg(
+            Arg::new("element_bits")
+                .long("element-bits")
+                .value_name("N")
+                .default_value("32")
+                .help("Bits per lane: 8, 16, 32 or 64"),
+        )
+        .arg(
+            list(
+                "weights",
+                "LIST",
+                "The nine weights, row by row, comma separated",
+            )
+            .default_value("1,1,1,1,1,1,1,1,1"),
+        )
         .arg(seed_arg())
         .arg(rtl_flag("Also run every operation on the Verilated router"))
         .arg(json_arg());
     Command::new("route")
-        .about("Run lane operations, shuffles and the 2-D window filter on the shift-and-fill router")
+        .about(
+            "Run lane operations, shuffles and the 2-D window filter on the shift-and-fill router",
+        )
         .subcommand_required(true)
         .subcommands([eval, shuffle, window])
 }
@@ -169,7 +245,10 @@ fn window(m: &ArgMatches) -> Result<String, CliError> {
 fn eval(m: &ArgMatches) -> Result<String, CliError> {
     let params: RouteParams = resolve(m)?;
     let name: LaneOpName = m.get_one::<String>("op").expect("required").parse()?;
-    let fill: Fill = m.get_one::<String>("fill").expect("has a default").parse()?;
+    let fill: Fill = m
+        .get_one::<String>("fill")
+        .expect("has a default")
+        .parse()?;
     let request = LaneOpRequest {
         name,
         m: optional_number(m, "mod", "a power of two from 2 to N")?,

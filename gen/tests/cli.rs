@@ -737,6 +737,37 @@ fn grf_bad_parameters_are_one_line_exit_2_and_write_nothing() {
     assert_rejected(
         &["emit", "grf", "--mapping", "some", "--out", out_s],
         &out,
-        &["--mapping", "some", "none, threads:K or fraction:P"],
+        &[
+            "--mapping",
+            "some",
+            "none, threads:K with K in 0..=8, fraction:P",
+        ],
     );
+}
+
+#[test]
+fn every_catalogued_design_emits_at_its_defaults_and_every_block_has_its_commands() {
+    let out = grfgen(&["blocks", "--json"]);
+    let blocks: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let designs: Vec<&str> = blocks
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|b| b["top_level"] == true)
+        .map(|b| b["name"].as_str().unwrap())
+        .collect();
+    assert!(designs.len() >= 5, "{designs:?}");
+    for name in &designs {
+        let dir = tmp.path().join(name);
+        let out = grfgen(&["emit", name, "--out", dir.to_str().unwrap()]);
+        assert!(out.status.success(), "{name}: {}", stderr(&out));
+        assert!(dir.join("manifest.json").exists(), "{name}");
+    }
+    for verb in ["sim", "flow", "sweep", "bench"] {
+        for name in ["gpr", "core", "route", "grf"] {
+            let out = grfgen(&[verb, name, "--help"]);
+            assert!(out.status.success(), "{verb} {name}: {}", stderr(&out));
+        }
+    }
 }

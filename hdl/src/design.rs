@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::emit::{check_top, Emitted, EmitError};
+use crate::emit::{check_top, EmitError, Emitted};
 use crate::params::{Kind, Params};
 
 /// A block the generator emits as a top-level design.

@@ -1,12 +1,13 @@
 //! Emission of the core slice.
 
-use grfgen_hdl::core::emit_core;
+use grfgen_hdl::core::Core;
+use grfgen_hdl::design::emit_design;
 use grfgen_hdl::params::CoreParams;
 
 #[test]
 fn the_core_slice_emits_with_its_ports() {
     let p = CoreParams::default();
-    let e = emit_core(&p, "core").unwrap();
+    let e = emit_design::<Core>(&p, "core").unwrap();
     if let Ok(dir) = std::env::var("GRFGEN_DUMP") {
         std::fs::write(format!("{dir}/core.v"), &e.verilog).unwrap();
     }

@@ -1,9 +1,20 @@
 //! Emission of the banked GPR: ports, widths, module structure, for configurations across the
 //! whole width dispatch table.
 
-use grfgen_hdl::emit::PortDirection;
-use grfgen_hdl::gpr::emit_gpr;
+use grfgen_hdl::design::emit_design;
+use grfgen_hdl::emit::{EmitError, PortDirection};
+use grfgen_hdl::gpr::Gpr;
 use grfgen_hdl::params::GprParams;
+
+fn emit_gpr(
+    params: &GprParams,
+    top: &str,
+) -> Result<grfgen_hdl::emit::Emitted, grfgen_hdl::params::ParamError> {
+    emit_design::<Gpr>(params, top).map_err(|e| match e {
+        EmitError::Param(e) => e,
+        EmitError::Rejected(why) => panic!("{why}"),
+    })
+}
 
 fn params(banks: usize, rows: usize, lanes: usize, bits: usize, rp: usize, wp: usize) -> GprParams {
     GprParams {

@@ -1,12 +1,13 @@
 //! Emission of the hierarchical GRF.
 
-use grfgen_hdl::grf::emit_grf;
+use grfgen_hdl::design::emit_design;
+use grfgen_hdl::grf::Grf;
 use grfgen_hdl::params::GrfParams;
 
 #[test]
 fn the_grf_emits_with_its_ports() {
     let p = GrfParams::default();
-    let e = emit_grf(&p, "grf").unwrap();
+    let e = emit_design::<Grf>(&p, "grf").unwrap();
     if let Ok(dir) = std::env::var("GRFGEN_DUMP") {
         std::fs::write(format!("{dir}/grf.v"), &e.verilog).unwrap();
     }

@@ -1,8 +1,9 @@
 //! Emission of the shift-and-fill router: the document's structure, sizes and ports.
 
+use grfgen_hdl::design::emit_design;
 use grfgen_hdl::emit::PortDirection;
-use grfgen_hdl::params::RouteParams;
-use grfgen_hdl::route::{emit_route, RouteVariant};
+use grfgen_hdl::params::{RouteFullParams, RouteParams};
+use grfgen_hdl::route::{Route, RouteFull};
 
 fn route(lanes: usize, crossbar: usize, bits: usize, registered: bool) -> RouteParams {
     RouteParams {
@@ -16,7 +17,7 @@ fn route(lanes: usize, crossbar: usize, bits: usize, registered: bool) -> RouteP
 #[test]
 fn the_registered_router_has_the_documented_ports() {
     let p = RouteParams::default();
-    let e = emit_route(&p, RouteVariant::TwoStage, "router").unwrap();
+    let e = emit_design::<Route>(&p, "router").unwrap();
     let find = |name: &str| e.ports.iter().find(|q| q.name == name).unwrap();
     assert_eq!(find("clock").direction, PortDirection::Input);
     assert_eq!(find("rs$31").width, 32);
@@ -32,7 +33,7 @@ fn the_registered_router_has_the_documented_ports() {
 fn the_structure_follows_the_document_for_every_size() {
     for (n, q) in [(4, 4), (8, 2), (16, 4), (32, 4), (64, 4), (64, 8), (8, 1)] {
         let p = route(n, q, 16, false);
-        let e = emit_route(&p, RouteVariant::TwoStage, "net").unwrap();
+        let e = emit_design::<Route>(&p, "net").unwrap();
         assert!(!e.ports.iter().any(|port| port.name == "clock"));
         // Stage 0: N/q groups of q x q crossbars; stage 1: q groups of (N/q) x (N/q) (each
         // output an (N/q):1 mux): both are one crossbar module with N one-hot selects per
@@ -48,8 +49,11 @@ fn the_structure_follows_the_document_for_every_size() {
 
 #[test]
 fn the_full_crossbar_comparison_has_one_crossbar() {
-    let p = route(16, 4, 32, false);
-    let e = emit_route(&p, RouteVariant::FullCrossbar, "full").unwrap();
+    let p = RouteFullParams {
+        lanes: 16,
+        element_bits: 32,
+    };
+    let e = emit_design::<RouteFull>(&p, "full").unwrap();
     assert!(e.verilog.contains("module full$crossbar("));
     assert!(!e.verilog.contains("stage1"));
     assert!(e.ports.iter().any(|port| port.name == "lane_src$15"));

@@ -47,8 +47,10 @@ pub trait Block: 'static {
     }
 
     /// The benchmark.
-    fn bench(params: &ParamsOf<Self>, options: &Self::BenchOptions)
-        -> Result<Self::Bench, SimError>;
+    fn bench(
+        params: &ParamsOf<Self>,
+        options: &Self::BenchOptions,
+    ) -> Result<Self::Bench, SimError>;
 }
 
 /// What a run (or a benchmark) reports.
@@ -113,9 +115,7 @@ impl<'a> Setup<'a> {
     pub fn with_rtl(&self, can: bool, why_not: &str) -> Result<bool, SimError> {
         let rtl = match self.rtl {
             Rtl::On if !can => {
-                return Err(SimError::Input(format!(
-                    "invalid value --rtl: {why_not}"
-                )))
+                return Err(SimError::Input(format!("invalid value --rtl: {why_not}")))
             }
             Rtl::On => true,
             Rtl::Auto => can && verilator::installed(),
@@ -165,7 +165,9 @@ pub enum SimError {
 impl fmt::Display for SimError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SimError::Input(why) | SimError::Emit(why) | SimError::Mismatch(why) => f.write_str(why),
+            SimError::Input(why) | SimError::Emit(why) | SimError::Mismatch(why) => {
+                f.write_str(why)
+            }
             SimError::Verilator(e) => e.fmt(f),
         }
     }
@@ -253,6 +255,43 @@ impl<B: Block> RunRecord<B> {
             self.seconds,
             self.report.text()
         )
+    }
+}
+
+/// A block's benchmark as `grfgen bench` reports it.
+#[derive(Serialize)]
+#[serde(bound = "")]
+pub struct BenchRecord<B: Block> {
+    /// The block.
+    pub block: &'static str,
+    /// The top module of its design.
+    pub top: String,
+    /// The design's parameters.
+    pub parameters: ParamsOf<B>,
+    /// The benchmark's options.
+    pub options: B::BenchOptions,
+    /// What the benchmark reports.
+    #[serde(flatten)]
+    pub report: B::Bench,
+}
+
+impl<B: Block> BenchRecord<B> {
+    /// Validates `params` and `options`, then runs block `B`'s benchmark.
+    pub fn run(params: &ParamsOf<B>, options: &B::BenchOptions) -> Result<Self, SimError> {
+        params.validate()?;
+        options.validate()?;
+        Ok(Self {
+            block: B::Design::NAME,
+            top: B::Design::top(params),
+            parameters: params.clone(),
+            options: options.clone(),
+            report: B::bench(params, options)?,
+        })
+    }
+
+    /// The benchmark in words.
+    pub fn text(&self) -> String {
+        format!("{} {}\n{}", self.block, self.top, self.report.text())
     }
 }
 

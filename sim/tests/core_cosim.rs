@@ -1,11 +1,11 @@
 //! The emitted core slice in Verilator against the golden model.
 
 use grfgen_hdl::params::CoreParams;
-use grfgen_sim::core::{builtin, run, CoreRtl, Device, Policy};
-use grfgen_sim::verilator::BuildOptions;
+use grfgen_sim::block::{Rtl, Setup};
+use grfgen_sim::core::{builtin, run, CoreDevice, CoreRtl, Policy};
 
 fn rtl(params: &CoreParams, policy: Policy) -> CoreRtl {
-    CoreRtl::build(&policy.hardware(params), &BuildOptions::default(), None)
+    CoreRtl::build(&policy.hardware(params), &Setup::new(1, Rtl::On))
         .expect("Verilator builds the emitted core")
 }
 
@@ -21,7 +21,7 @@ fn workloads_match_on_every_policy() {
                 policy,
                 &workload,
                 5,
-                Some(&mut device as &mut dyn Device),
+                Some(&mut device as &mut dyn CoreDevice),
                 false,
             );
             assert_eq!(
@@ -73,7 +73,7 @@ fn a_million_cycles_of_random_programs() {
                     policy,
                     &workload,
                     seed,
-                    Some(&mut device as &mut dyn Device),
+                    Some(&mut device as &mut dyn CoreDevice),
                     false,
                 );
                 assert_eq!(
@@ -96,11 +96,7 @@ fn lockstep(
     source: &str,
     external_rate: u32,
 ) -> grfgen_sim::core::CoreRun {
-    let program = grfgen_sim::core::parse(
-        source,
-        grfgen_sim::core::workload::program_registers(params),
-    )
-    .unwrap();
+    let program = grfgen_sim::core::parse(source, params.program_registers()).unwrap();
     let workload = grfgen_sim::core::Workload {
         name: "directed".into(),
         program,
@@ -112,7 +108,7 @@ fn lockstep(
         policy,
         &workload,
         3,
-        Some(&mut device as &mut dyn Device),
+        Some(&mut device as &mut dyn CoreDevice),
         true,
     );
     assert_eq!(
@@ -196,7 +192,7 @@ fn a_dependent_chain_runs_at_the_latency_bound() {
         "add R1, R0, R0\nadd R2, R1, R1\nmul R3, R2, R1\nmad R4, R3, R2, R1\n",
         0,
     );
-    assert_eq!(report.cycles, report.lower_bound.cycles);
+    assert_eq!(report.cycles, report.lower_bound);
 }
 
 #[test]
@@ -204,7 +200,7 @@ fn one_instruction_and_no_instructions() {
     let params = CoreParams::default();
     let one = lockstep(&params, Policy::CqPq, "mad R9, R1, R2, R3\n", 0);
     assert_eq!(one.stats.instructions, 1);
-    assert_eq!(one.cycles, one.lower_bound.cycles);
+    assert_eq!(one.cycles, one.lower_bound);
     let none = lockstep(&params, Policy::CqPq, "// nothing\n", 0);
     assert_eq!(none.stats.instructions, 0);
     assert_eq!(none.cycles, 0);

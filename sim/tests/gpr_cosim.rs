@@ -2,10 +2,10 @@
 //! Needs `verilator` and `g++` (the Makefile and .ci/run install them).
 
 use grfgen_hdl::params::GprParams;
+use grfgen_sim::block::{Rtl, Setup};
 use grfgen_sim::gpr::{
-    run, GprModel, GprRequests, GprResponse, GprRtl, GprSimReport, RandomTraffic, Script,
+    run, GprModel, GprReport, GprRequests, GprResponse, GprRtl, RandomTraffic, Script,
 };
-use grfgen_sim::verilator::BuildOptions;
 
 fn gpr(
     banks: usize,
@@ -26,25 +26,14 @@ fn gpr(
 }
 
 fn rtl(params: &GprParams, seed: u64) -> GprRtl {
-    let options = BuildOptions {
-        seed: seed as u32 + 1,
-        ..Default::default()
-    };
-    GprRtl::build(params, &options, None).expect("Verilator builds the emitted GPR")
+    GprRtl::build(params, &Setup::new(seed, Rtl::On)).expect("Verilator builds the emitted GPR")
 }
 
-fn random_run(params: &GprParams, seed: u64, cycles: u64) -> GprSimReport {
+fn random_run(params: &GprParams, seed: u64, cycles: u64) -> GprReport {
     eprintln!("{}: seed {seed}", params.module_name());
     let mut model = rtl(params, seed);
     let mut stimulus = RandomTraffic::new(params, seed);
-    let report = run(
-        params,
-        &mut stimulus,
-        cycles,
-        seed,
-        Some(&mut model),
-        &mut |_| {},
-    );
+    let report = run(params, &mut stimulus, cycles, Some(&mut model), &|_| {});
     assert_eq!(
         report.mismatches,
         0,
@@ -84,7 +73,7 @@ fn light_load_without_retries_and_wide_elements() {
     let mut stimulus = RandomTraffic::new(&p, 5);
     stimulus.load = 30;
     stimulus.retry = false;
-    let report = run(&p, &mut stimulus, 50_000, 5, Some(&mut model), &mut |_| {});
+    let report = run(&p, &mut stimulus, 50_000, Some(&mut model), &|_| {});
     assert_eq!(report.mismatches, 0, "{:?}", report.first_mismatch);
 }
 
@@ -93,14 +82,7 @@ fn light_load_without_retries_and_wide_elements() {
 fn directed(params: &GprParams, cycles: Vec<GprRequests>) -> Vec<GprResponse> {
     let mut model = rtl(params, 9);
     let mut script = Script::new(cycles.clone());
-    let report = run(
-        params,
-        &mut script,
-        u64::MAX,
-        9,
-        Some(&mut model),
-        &mut |_| {},
-    );
+    let report = run(params, &mut script, u64::MAX, Some(&mut model), &|_| {});
     assert_eq!(report.mismatches, 0, "{:?}", report.first_mismatch);
     assert_eq!(report.cycles, cycles.len() as u64);
     let mut golden = GprModel::new(params);
@@ -210,9 +192,8 @@ fn the_comparison_catches_a_model_that_differs_from_the_rtl() {
         &model_params,
         &mut stimulus,
         10_000,
-        3,
         Some(&mut model),
-        &mut |_| {},
+        &|_| {},
     );
     assert_eq!(report.mismatches, 1);
     let m = report.first_mismatch.unwrap();
@@ -244,23 +225,20 @@ fn a_seed_replays_the_same_run() {
 fn waveforms_are_written_on_request() {
     let p = gpr(2, 16, 1, 8, 2, 1);
     let dir = tempfile::tempdir().unwrap();
-    for (name, trace) in [
-        ("run.vcd", grfgen_sim::verilator::TraceFormat::Vcd),
-        ("run.fst", grfgen_sim::verilator::TraceFormat::Fst),
-    ] {
+    for name in ["run.vcd", "run.fst"] {
         let path = dir.path().join(name);
-        let options = BuildOptions {
-            trace: Some(trace),
-            ..Default::default()
+        let setup = Setup {
+            waveform: Some(&path),
+            ..Setup::new(1, Rtl::On)
         };
-        let mut model = GprRtl::build(&p, &options, Some(&path)).unwrap();
+        let mut model = GprRtl::build(&p, &setup).unwrap();
         let mut stimulus = RandomTraffic::new(&p, 1);
-        let report = run(&p, &mut stimulus, 200, 1, Some(&mut model), &mut |_| {});
+        let report = run(&p, &mut stimulus, 200, Some(&mut model), &|_| {});
         assert_eq!(report.mismatches, 0);
         drop(model);
         let bytes = std::fs::read(&path).unwrap();
         assert!(bytes.len() > 1000, "{name}: {} bytes", bytes.len());
-        if trace == grfgen_sim::verilator::TraceFormat::Vcd {
+        if name.ends_with(".vcd") {
             let text = String::from_utf8_lossy(&bytes);
             assert!(text.contains("$enddefinitions"));
             assert!(text.contains("read_grant"));

@@ -1,26 +1,27 @@
 //! The emitted hierarchical GRF in Verilator against the golden model.
 
-use grfgen_hdl::params::GrfParams;
+use grfgen_hdl::params::{GrfParams, GrfStatus};
+use grfgen_sim::block::{Rtl, Setup};
+use grfgen_sim::check::{Device, Mismatch};
 use grfgen_sim::grf::workload::{builtin, random_trace, NAMES};
 use grfgen_sim::grf::{
-    parse, run, Device, Energy, GrfCycle, GrfRequest, GrfRtl, GrfRun, Status, Trace,
+    parse, run, Conditions, GrfCycle, GrfDevice, GrfRequest, GrfRtl, GrfRun, Trace,
 };
-use grfgen_sim::verilator::BuildOptions;
 
 const L3_LATENCY: u64 = 10;
 
 fn lock_step(params: &GrfParams, trace: &Trace, seed: u64) -> GrfRun {
-    let mut device = GrfRtl::build(params, L3_LATENCY, seed, &BuildOptions::default(), None)
+    let mut device = GrfRtl::build(params, L3_LATENCY, &Setup::new(seed, Rtl::On))
         .expect("Verilator builds the emitted GRF");
     run(
         params,
         trace,
-        false,
-        L3_LATENCY,
-        seed,
-        &Energy::default(),
-        1_000_000,
-        Some(&mut device as &mut dyn Device),
+        &Conditions {
+            l3_latency: L3_LATENCY,
+            max_cycles: 1_000_000,
+            ..Conditions::new(seed)
+        },
+        Some(&mut device as &mut GrfDevice),
     )
 }
 
@@ -82,17 +83,17 @@ fn a_million_cycles_of_random_traffic() {
             device_seed += 1;
             let seed = device_seed;
             let trace = random_trace(&params, seed, 200, eus > 1);
-            let mut device = GrfRtl::build(&params, l3, seed, &BuildOptions::default(), None)
+            let mut device = GrfRtl::build(&params, l3, &Setup::new(seed, Rtl::On))
                 .expect("Verilator builds the emitted GRF");
             let report = run(
                 &params,
                 &trace,
-                false,
-                l3,
-                seed,
-                &Energy::default(),
-                60_000,
-                Some(&mut device as &mut dyn Device),
+                &Conditions {
+                    l3_latency: l3,
+                    max_cycles: 60_000,
+                    ..Conditions::new(seed)
+                },
+                Some(&mut device as &mut GrfDevice),
             );
             assert_eq!(
                 report.mismatches,
@@ -117,16 +118,16 @@ fn the_lock_step_catches_a_design_that_differs_from_the_model() {
         ..params.clone()
     };
     let trace = builtin("streaming", &params, 1, 6).unwrap();
-    let mut device = GrfRtl::build(&slower, L3_LATENCY, 1, &BuildOptions::default(), None).unwrap();
+    let mut device = GrfRtl::build(&slower, L3_LATENCY, &Setup::new(1, Rtl::On)).unwrap();
     let report = run(
         &params,
         &trace,
-        false,
-        L3_LATENCY,
-        1,
-        &Energy::default(),
-        100_000,
-        Some(&mut device as &mut dyn Device),
+        &Conditions {
+            l3_latency: L3_LATENCY,
+            max_cycles: 100_000,
+            ..Conditions::new(1)
+        },
+        Some(&mut device as &mut GrfDevice),
     );
     let m = report.first_mismatch.expect("the difference is seen");
     assert_eq!(
@@ -137,7 +138,7 @@ fn the_lock_step_catches_a_design_that_differs_from_the_model() {
 }
 
 /// Per EU, the responses of a run as (cycle, status, lane 0 of the data).
-type Log = Vec<Vec<(u64, Status, u64)>>;
+type Log = Vec<Vec<(u64, GrfStatus, u64)>>;
 
 /// The RTL, recording the responses it showed (equal to the model's, or the run stops).
 struct Recorder {
@@ -146,12 +147,15 @@ struct Recorder {
 }
 
 impl Device for Recorder {
+    type Input = Vec<Option<GrfRequest>>;
+    type Expected = GrfCycle;
+
     fn cycle(
         &mut self,
         cycle: u64,
-        requests: &[Option<GrfRequest>],
+        requests: &Vec<Option<GrfRequest>>,
         expected: &GrfCycle,
-    ) -> Option<grfgen_sim::check::Mismatch> {
+    ) -> Result<(), Mismatch> {
         let mismatch = self.rtl.cycle(cycle, requests, expected);
         for (eu, response) in expected.responses.iter().enumerate() {
             if let Some(r) = response {
@@ -166,7 +170,7 @@ impl Device for Recorder {
 /// the responses.
 fn directed(params: &GrfParams, text: &str) -> (GrfRun, Log) {
     let trace = parse(text, params).unwrap();
-    let rtl = GrfRtl::build(params, L3_LATENCY, 7, &BuildOptions::default(), None).unwrap();
+    let rtl = GrfRtl::build(params, L3_LATENCY, &Setup::new(7, Rtl::On)).unwrap();
     let mut recorder = Recorder {
         rtl,
         log: vec![Vec::new(); params.eus],
@@ -174,12 +178,12 @@ fn directed(params: &GrfParams, text: &str) -> (GrfRun, Log) {
     let report = run(
         params,
         &trace,
-        false,
-        L3_LATENCY,
-        7,
-        &Energy::default(),
-        100_000,
-        Some(&mut recorder as &mut dyn Device),
+        &Conditions {
+            l3_latency: L3_LATENCY,
+            max_cycles: 100_000,
+            ..Conditions::new(7)
+        },
+        Some(&mut recorder as &mut GrfDevice),
     );
     assert_eq!(
         report.mismatches,
@@ -190,11 +194,11 @@ fn directed(params: &GrfParams, text: &str) -> (GrfRun, Log) {
     (report, recorder.log)
 }
 
-fn statuses(log: &[(u64, Status, u64)]) -> Vec<Status> {
+fn statuses(log: &[(u64, GrfStatus, u64)]) -> Vec<GrfStatus> {
     log.iter().map(|r| r.1).collect()
 }
 
-fn values(log: &[(u64, Status, u64)]) -> Vec<u64> {
+fn values(log: &[(u64, GrfStatus, u64)]) -> Vec<u64> {
     log.iter().map(|r| r.2).collect()
 }
 
@@ -321,7 +325,7 @@ fn a_shared_block_is_freed_when_its_last_reference_goes() {
          0 0 idle 200\n\
          0 0 alloc b1        # nothing free\n",
     );
-    use Status::*;
+    use GrfStatus::*;
     assert_eq!(statuses(&log[0]), [Ok, Ok, Ok, NoFreeBlock]);
     assert_eq!(
         statuses(&log[1]),
@@ -341,7 +345,7 @@ fn a_barrier_with_one_participant_opens_on_its_access_and_rearms() {
          0 0 wait g2         # one reference, one access: opens at once\n\
          0 0 wait g2         # re-armed: nobody else can access, so it stays parked\n",
     );
-    assert_eq!(statuses(&log[0]), [Status::Ok; 3]);
+    assert_eq!(statuses(&log[0]), [GrfStatus::Ok; 3]);
     assert!(report.stuck, "the second wait parks for good");
 }
 
@@ -357,7 +361,7 @@ fn a_barrier_with_every_eu_opens_after_the_last_access() {
     let (report, log) = directed(&params, &text);
     let last_write = (0..4).map(|eu| log[eu][1].0).max().unwrap();
     for eu in 0..4 {
-        assert_eq!(statuses(&log[eu]), [Status::Ok; 4], "EU {eu}");
+        assert_eq!(statuses(&log[eu]), [GrfStatus::Ok; 4], "EU {eu}");
         assert!(log[eu][2].0 >= last_write, "EU {eu} passed early: {log:?}");
         assert_eq!(log[eu][3].2, 100 + (eu as u64 + 1) % 4, "EU {eu}");
     }
@@ -420,7 +424,7 @@ fn every_fault_kind_is_reported_counted_and_harmless() {
          0 0 read r1\n\
          0 0 read r33\n",
     );
-    use Status::*;
+    use GrfStatus::*;
     assert_eq!(
         statuses(&log[0]),
         [
@@ -457,8 +461,8 @@ fn a_group_dying_turns_its_waiters_away() {
          1 0 read r0\n",
     );
     assert!(!report.stuck);
-    assert_eq!(statuses(&log[0]), [Status::Ok; 2]);
-    assert_eq!(statuses(&log[1]), [Status::NoSuchGroup, Status::Ok]);
+    assert_eq!(statuses(&log[0]), [GrfStatus::Ok; 2]);
+    assert_eq!(statuses(&log[1]), [GrfStatus::NoSuchGroup, GrfStatus::Ok]);
     assert_eq!(
         log[1][0].0, log[0][1].0,
         "turned away when the release is answered"

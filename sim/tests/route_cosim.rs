@@ -2,10 +2,10 @@
 //! Needs `verilator` and `g++` (the Makefile and .ci/run install them).
 
 use grfgen_hdl::params::RouteParams;
+use grfgen_sim::block::{Rtl, Setup};
 use grfgen_sim::rng::Rng;
 use grfgen_sim::route::window::{convolve, convolve_direct, COLUMNS, ROWS};
 use grfgen_sim::route::{apply, plan, run, Direction, Fill, LaneOp, Pass, RouterRtl};
-use grfgen_sim::verilator::BuildOptions;
 
 fn router(
     lanes: usize,
@@ -19,7 +19,7 @@ fn router(
         element_bits: bits,
         registered,
     };
-    let rtl = RouterRtl::build(&params, &BuildOptions::default(), None)
+    let rtl = RouterRtl::build(&params, &Setup::new(1, Rtl::On))
         .expect("Verilator builds the emitted router");
     (params, rtl)
 }
@@ -48,7 +48,7 @@ fn the_documents_five_examples_through_the_rtl() {
         (shff(Direction::Left, 2, 1), "bidkfmho"),
         (shff(Direction::Left, 4, 2), "cdijghmn"),
     ] {
-        rtl.cycle(true, &Pass::Lane(op.clone()), &r0, &r1);
+        rtl.step(true, &Pass::Lane(op.clone()), &r0, &r1);
         let got: String = rtl.lanes().iter().map(|&v| v as u8 as char).collect();
         assert_eq!(got, expected, "{op:?}");
         assert_eq!(apply(&op, &r0, &r1, 8), letters(expected));
@@ -97,7 +97,7 @@ fn every_one_pass_op_at_every_size_matches_the_formula() {
                 for op in ops {
                     let rs: Vec<u64> = (0..lanes).map(|_| rng.below(65536) as u64).collect();
                     let rf: Vec<u64> = (0..lanes).map(|_| rng.below(65536) as u64).collect();
-                    rtl.cycle(true, &Pass::Lane(op.clone()), &rs, &rf);
+                    rtl.step(true, &Pass::Lane(op.clone()), &rs, &rf);
                     assert_eq!(
                         rtl.lanes(),
                         apply(&op, &rs, &rf, params.element_bits),
@@ -117,7 +117,7 @@ fn a_million_random_passes_across_8_32_and_64_lanes() {
     for (lanes, passes) in [(8, 300_000), (32, 400_000), (64, 300_000)] {
         let (params, mut rtl) = router(lanes, 4, 32, true);
         let seed = 900 + lanes as u64;
-        let report = run(&params, &mut rtl, passes, seed, &mut |_| {});
+        let report = run(&params, passes, seed, Some(&mut rtl), &|_| {});
         assert_eq!(
             report.mismatches,
             0,
@@ -131,7 +131,7 @@ fn a_million_random_passes_across_8_32_and_64_lanes() {
 #[test]
 fn the_combinational_network_matches_too() {
     let (params, mut rtl) = router(16, 4, 8, false);
-    let report = run(&params, &mut rtl, 50_000, 4, &mut |_| {});
+    let report = run(&params, 50_000, 4, Some(&mut rtl), &|_| {});
     assert_eq!(report.mismatches, 0, "{:?}", report.first_mismatch);
 }
 
@@ -144,11 +144,8 @@ fn planned_shuffles_run_exactly_on_the_rtl() {
     for _ in 0..300 {
         let map: Vec<usize> = (0..32).map(|_| rng.below(32)).collect();
         let plan = plan(&params, &map).unwrap();
-        for pass in &plan.passes {
-            rtl.cycle(true, &Pass::Shuffle(pass.to_pass()), &rs, &rs);
-        }
         let expected: Vec<u64> = map.iter().map(|&s| rs[s]).collect();
-        assert_eq!(rtl.lanes(), expected, "{map:?}");
+        assert_eq!(rtl.run_plan(&plan, &rs), expected, "{map:?}");
         assert!(plan.passes.len() <= 4);
         most = most.max(plan.passes.len());
     }

@@ -2,7 +2,7 @@
 
 use clap::{ArgMatches, Command};
 use grfgen_hdl::design::Design;
-use grfgen_sim::block::{Block, ParamsOf, Report};
+use grfgen_sim::block::{BenchRecord, Block, ParamsOf};
 
 use super::{json_arg, render};
 use crate::error::CliError;
@@ -22,6 +22,6 @@ pub fn command<B: Block>() -> Command {
 pub fn bench<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     let params: ParamsOf<B> = resolve_with_config(m)?;
     let options: B::BenchOptions = resolve(m)?;
-    let report = B::bench(&params, &options)?;
-    Ok(render(m, &report, || report.text()))
+    let record = BenchRecord::<B>::run(&params, &options)?;
+    Ok(render(m, &record, || record.text()))
 }

@@ -17,12 +17,10 @@ pub fn command<B: Block>() -> Command {
         .args(args::<ParamsOf<B>>(Values::One))
         .arg(config_arg())
         .args(args::<B::Options>(Values::One))
-        .arg(
-            Arg::new("out")
-                .long("out")
-                .value_name("DIR")
-                .help(format!("Directory for the emitted files [default: out/{}]", B::Design::NAME)),
-        )
+        .arg(Arg::new("out").long("out").value_name("DIR").help(format!(
+            "Directory for the emitted files [default: out/{}]",
+            B::Design::NAME
+        )))
         .arg(clock_arg("200"))
         .arg(seed_arg())
         .arg(json_arg())

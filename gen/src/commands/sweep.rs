@@ -107,9 +107,18 @@ fn table<B: Block>(report: &SweepReport<B>) -> String {
     text += &header.join("  ");
     for point in &report.points {
         let mut row = swept_values(point, &report.swept);
-        row.extend(point.report.metrics().iter().map(|(_, v)| format!("{v:.3}")));
+        row.extend(
+            point
+                .report
+                .metrics()
+                .iter()
+                .map(|(_, v)| format!("{v:.3}")),
+        );
         if let Some(s) = &point.ice40 {
-            row.extend([s.count("SB_LUT4").to_string(), s.count("SB_RAM40_4K").to_string()]);
+            row.extend([
+                s.count("SB_LUT4").to_string(),
+                s.count("SB_RAM40_4K").to_string(),
+            ]);
         }
         let cells: Vec<String> = row
             .iter()
@@ -156,7 +165,11 @@ pub fn sweep<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     let report = SweepReport::<B> {
         block: B::Design::NAME,
         seed,
-        swept: param_lists.iter().chain(&option_lists).map(|l| l.0).collect(),
+        swept: param_lists
+            .iter()
+            .chain(&option_lists)
+            .map(|l| l.0)
+            .collect(),
         points,
     };
     Ok(render(m, &report, || table(&report)))

@@ -70,10 +70,7 @@ struct Staging {
 impl Staging {
     fn new(parent: &Path) -> io::Result<Self> {
         for attempt in 0..100u32 {
-            let path = parent.join(format!(
-                ".grfgen-staging-{}-{attempt}",
-                std::process::id()
-            ));
+            let path = parent.join(format!(".grfgen-staging-{}-{attempt}", std::process::id()));
             match fs::create_dir(&path) {
                 Ok(()) => return Ok(Self { path }),
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,

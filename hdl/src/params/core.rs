@@ -267,7 +267,10 @@ mod tests {
             ..CoreParams::default()
         };
         let err = bad.validate().unwrap_err().to_string();
-        assert!(err.contains("--element-bits") && err.contains("32"), "{err}");
+        assert!(
+            err.contains("--element-bits") && err.contains("32"),
+            "{err}"
+        );
         let names: Vec<&str> = CoreParams::table().iter().map(|p| p.name).collect();
         assert_eq!(names[0], "banks");
         assert_eq!(names.last(), Some(&"alu_latency"));

@@ -436,7 +436,15 @@ mod tests {
     #[test]
     fn integers_are_plain_digits() {
         assert_eq!(usize::parse("12"), Some(12));
-        for bad in ["", "+1", "-1", " 1", "1.0", "0x10", "99999999999999999999999"] {
+        for bad in [
+            "",
+            "+1",
+            "-1",
+            " 1",
+            "1.0",
+            "0x10",
+            "99999999999999999999999",
+        ] {
             assert_eq!(usize::parse(bad), None, "{bad:?}");
         }
     }

@@ -33,7 +33,11 @@ impl Block for Core {
     type BenchOptions = CoreBenchOptions;
     type Bench = CoreBench;
 
-    fn run(params: &CoreParams, options: &CoreOptions, setup: &Setup) -> Result<CoreReport, SimError> {
+    fn run(
+        params: &CoreParams,
+        options: &CoreOptions,
+        setup: &Setup,
+    ) -> Result<CoreReport, SimError> {
         run::run_options(params, options, setup)
     }
 

@@ -141,7 +141,9 @@ fn execute(
     let lanes = params.gpr.lanes;
     let mut rng = Rng::new(seed);
     let random_lanes = |rng: &mut Rng| -> Vec<u64> {
-        (0..lanes).map(|_| rng.next_u64() & element_mask()).collect()
+        (0..lanes)
+            .map(|_| rng.next_u64() & element_mask())
+            .collect()
     };
     // The program's inputs, one external write per cycle (the core is idle: always granted).
     for reg in inputs(workload) {
@@ -254,7 +256,10 @@ impl Report for CoreReport {
                 s.external_writes, s.external_retries
             );
         }
-        text += &format!("mismatches {}\npolicy   cycles  x bound  stalls\n", r.mismatches);
+        text += &format!(
+            "mismatches {}\npolicy   cycles  x bound  stalls\n",
+            r.mismatches
+        );
         for o in &self.others {
             text += &format!(
                 "{:7} {:7}  {:7.2}  {:6}\n",
@@ -269,7 +274,9 @@ impl Report for CoreReport {
             for (t, reads) in cycles.iter().enumerate() {
                 let list: Vec<String> = reads
                     .iter()
-                    .map(|r| format!("R{} b{} p{} {:?}", r.reg, r.bank, r.port, r.to).to_lowercase())
+                    .map(|r| {
+                        format!("R{} b{} p{} {:?}", r.reg, r.bank, r.port, r.to).to_lowercase()
+                    })
                     .collect();
                 text += &format!("  cycle {t:3}: {}\n", list.join(", "));
             }
@@ -308,7 +315,14 @@ pub(super) fn run_options(
         false => None,
     };
     let device = device.as_mut().map(|d| d as &mut dyn CoreDevice);
-    let run = run(params, policy, &workload, setup.seed, device, options.schedule);
+    let run = run(
+        params,
+        policy,
+        &workload,
+        setup.seed,
+        device,
+        options.schedule,
+    );
     let others: Vec<CoreRun> = Policy::ALL
         .iter()
         .map(|&p| self::run(params, p, &workload, setup.seed, None, false))

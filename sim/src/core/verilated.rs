@@ -4,7 +4,7 @@ use grfgen_hdl::core::Core;
 use grfgen_hdl::params::CoreParams;
 
 use super::model::{CycleInput, CycleOutput};
-use crate::block::{SimError, Setup};
+use crate::block::{Setup, SimError};
 use crate::check::{compare, Device, Mismatch};
 use crate::verilator::{Input, Output, VerilatedModel};
 
@@ -156,7 +156,12 @@ impl CoreRtl {
         let mut banks = 0u64;
         for (p, read) in expected.reads.iter().enumerate() {
             let valid = self.model.get(self.read_valid[p]);
-            compare(cycle, || format!("read_valid${p}"), read.is_some() as u64, valid)?;
+            compare(
+                cycle,
+                || format!("read_valid${p}"),
+                read.is_some() as u64,
+                valid,
+            )?;
             if let Some(r) = read {
                 banks |= 1 << r.bank;
                 let actual = self.model.get(self.read_reg[p]);
@@ -171,7 +176,11 @@ impl CoreRtl {
             ("banks_read", banks, self.banks_read),
             ("issue", expected.issued as u64, self.issue),
             ("alu_valid", expected.alu.is_some() as u64, self.alu_valid),
-            ("retire_valid", expected.retire.is_some() as u64, self.retire_valid),
+            (
+                "retire_valid",
+                expected.retire.is_some() as u64,
+                self.retire_valid,
+            ),
             ("ext_grant", external as u64, self.ext_grant),
         ] {
             compare(cycle, || name.into(), value, self.model.get(port))?;
@@ -193,7 +202,12 @@ impl Device for CoreRtl {
         self.drive(input);
         self.check_control(cycle, input, expected)?;
         if let Some(alu) = &expected.alu {
-            compare(cycle, || "alu_op".into(), alu.op.code(), self.model.get(self.alu_op))?;
+            compare(
+                cycle,
+                || "alu_op".into(),
+                alu.op.code(),
+                self.model.get(self.alu_op),
+            )?;
             let operands = alu.operands.iter().flatten().copied();
             self.lanes(cycle, "alu_operand", &self.alu_operand, operands)?;
         }

@@ -232,8 +232,6 @@ impl Params for GprBenchOptions {
 /// Simulation speed of the GPR: golden model alone against lock-step co-simulation.
 #[derive(Clone, Debug, Serialize)]
 pub struct GprBench {
-    /// The design measured.
-    pub top: String,
     /// Cycles per measurement.
     pub cycles: u64,
     /// Golden model alone, cycles per second.
@@ -247,11 +245,10 @@ pub struct GprBench {
 impl Report for GprBench {
     fn text(&self) -> String {
         format!(
-            "gpr {}: {} cycles each\n\
+            "{} cycles each\n\
              golden model only:      {:>12.0} cycles/s\n\
              lock-step co-sim (RTL): {:>12.0} cycles/s\n\
              model build (verilate + compile, or cache hit): {:.1} s",
-            self.top,
             self.cycles,
             self.golden_cycles_per_second,
             self.cosim_cycles_per_second,
@@ -288,7 +285,6 @@ pub(super) fn bench(params: &GprParams, options: &GprBenchOptions) -> Result<Gpr
         return Err(SimError::Mismatch(format!("{m} (seed 1)")));
     }
     Ok(GprBench {
-        top: params.module_name(),
         cycles,
         golden_cycles_per_second: golden.cycles as f64 / golden_seconds.max(1e-9),
         cosim_cycles_per_second: cosim.cycles as f64 / cosim_seconds.max(1e-9),

@@ -4,7 +4,7 @@ use grfgen_hdl::gpr::Gpr;
 use grfgen_hdl::params::GprParams;
 
 use super::model::{GprRequests, GprResponse};
-use crate::block::{SimError, Setup};
+use crate::block::{Setup, SimError};
 use crate::check::{compare, Device, Mismatch};
 use crate::verilator::{Input, Output, VerilatedModel};
 
@@ -60,7 +60,13 @@ impl GprRtl {
     }
 
     /// Compares a group of grants with the model's.
-    fn grants(&self, cycle: u64, name: &str, ports: &[Output], expected: &[bool]) -> Result<(), Mismatch> {
+    fn grants(
+        &self,
+        cycle: u64,
+        name: &str,
+        ports: &[Output],
+        expected: &[bool],
+    ) -> Result<(), Mismatch> {
         for (port, (&grant, &output)) in expected.iter().zip(ports).enumerate() {
             let actual = self.model.get(output);
             compare(cycle, || format!("{name}${port}"), grant as u64, actual)?;
@@ -81,12 +87,22 @@ impl Device for GprRtl {
         expected: &GprResponse,
     ) -> Result<(), Mismatch> {
         self.drive(requests);
-        self.grants(cycle, "write_grant", &self.write_grant, &expected.write_grants)?;
+        self.grants(
+            cycle,
+            "write_grant",
+            &self.write_grant,
+            &expected.write_grants,
+        )?;
         self.grants(cycle, "read_grant", &self.read_grant, &expected.read_grants)?;
         self.model.set(self.clock, 1);
         self.model.eval();
         for (k, (&value, &output)) in expected.read_data.iter().zip(&self.read_data).enumerate() {
-            compare(cycle, || format!("read_data${k}"), value, self.model.get(output))?;
+            compare(
+                cycle,
+                || format!("read_data${k}"),
+                value,
+                self.model.get(output),
+            )?;
         }
         Ok(())
     }

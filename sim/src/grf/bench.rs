@@ -94,8 +94,6 @@ pub struct VariantB {
 /// Every workload, hierarchical against flat, and the variant-B mappings.
 #[derive(Clone, Debug, Serialize)]
 pub struct GrfBench {
-    /// The design measured.
-    pub top: String,
     /// Seed of the workloads and the L3.
     pub seed: u64,
     /// Length of the workloads.
@@ -111,8 +109,8 @@ pub struct GrfBench {
 impl Report for GrfBench {
     fn text(&self) -> String {
         let mut text = format!(
-            "grf {} (seed {}, {} rounds, L3 latency 10)\n",
-            self.top, self.seed, self.rounds
+            "seed {}, {} rounds, L3 latency 10\n",
+            self.seed, self.rounds
         );
         for WorkloadPair {
             workload,
@@ -202,7 +200,6 @@ pub fn bench(params: &GrfParams, options: &GrfBenchOptions) -> Result<GrfBench, 
         });
     }
     Ok(GrfBench {
-        top: params.module_name(),
         seed,
         rounds,
         energy_per_access_pj: options.energy,

@@ -303,7 +303,10 @@ impl Report for GrfReport {
         let (r, s) = (&self.run, &self.run.stats);
         vec![
             ("cycles", r.cycles as f64),
-            ("fast_hit_rate", s.fast_hits as f64 / s.accesses.max(1) as f64),
+            (
+                "fast_hit_rate",
+                s.fast_hits as f64 / s.accesses.max(1) as f64,
+            ),
             ("slow_accesses", r.slow_accesses as f64),
             ("l3_accesses", (s.l3_reads + s.l3_writes) as f64),
             ("energy_pj", r.energy_pj),
@@ -348,8 +351,8 @@ pub(super) fn run_options(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use grfgen_hdl::params::{GrfOp, GrfStatus};
     use crate::grf::workload::{builtin, NAMES};
+    use grfgen_hdl::params::{GrfOp, GrfStatus};
 
     /// Drives `trace` and checks every read of a private register against the last value the
     /// thread wrote (the workloads used here have no switches and no shared blocks).

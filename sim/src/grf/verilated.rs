@@ -6,7 +6,7 @@ use grfgen_hdl::params::GrfParams;
 use super::l3::{L3Memory, L3Request};
 use super::model::{GrfCycle, GrfRequest};
 use super::run::new_l3;
-use crate::block::{SimError, Setup};
+use crate::block::{Setup, SimError};
 use crate::check::{compare, Device, Mismatch};
 use crate::verilator::{Input, Output, VerilatedModel};
 
@@ -48,9 +48,15 @@ impl GrfRtl {
     pub fn build(params: &GrfParams, l3_latency: u64, setup: &Setup) -> Result<Self, SimError> {
         let model = setup.verilate::<Grf>(params)?;
         let (eus, lanes) = (params.eus, params.lanes);
-        let (req_valid, req_op) = (model.inputs("req_valid", eus)?, model.inputs("req_op", eus)?);
+        let (req_valid, req_op) = (
+            model.inputs("req_valid", eus)?,
+            model.inputs("req_op", eus)?,
+        );
         let req_thread = model.inputs("req_thread", eus)?;
-        let (req_reg, req_group) = (model.inputs("req_reg", eus)?, model.inputs("req_group", eus)?);
+        let (req_reg, req_group) = (
+            model.inputs("req_reg", eus)?,
+            model.inputs("req_group", eus)?,
+        );
         let req_data = model.inputs("req_data", eus * lanes)?;
         let req_ready = model.outputs("req_ready", eus)?;
         let resp_valid = model.outputs("resp_valid", eus)?;

@@ -1,8 +1,8 @@
 //! Built-in GRF workloads, generated as traces.
 
-use grfgen_hdl::params::{GrfOp, GrfParams};
 use super::trace::{Step, Trace};
 use crate::rng::Rng;
+use grfgen_hdl::params::{GrfOp, GrfParams};
 
 /// The built-in workload names.
 pub const NAMES: [&str; 6] = [

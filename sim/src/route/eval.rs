@@ -6,8 +6,8 @@ use std::str::FromStr;
 use grfgen_hdl::params::{ParamError, RouteParams};
 use serde::Serialize;
 
-use super::model::{apply, Direction, Fill, LaneOp};
 use super::model::ShufflePass;
+use super::model::{apply, Direction, Fill, LaneOp};
 use super::plan::plan;
 use super::verilated::RouterRtl;
 use super::window::LaneRouter;
@@ -104,7 +104,8 @@ impl LaneOpRequest {
             return Err(ParamError::new("mod", m, allowed).into());
         }
         let required = |value: Option<usize>, flag: &str| {
-            value.ok_or_else(|| SimError::Input(format!("missing --{flag}: the operation needs it")))
+            value
+                .ok_or_else(|| SimError::Input(format!("missing --{flag}: the operation needs it")))
         };
         let below_m = |value: usize, flag: &'static str| {
             if value < m {
@@ -229,7 +230,13 @@ pub fn evaluate(
     check_values("rs", rs, params)?;
     let zeros = vec![0; params.lanes];
     let rf = if rf.is_empty() {
-        if matches!(op, LaneOp::Shff { fill: Fill::Register, .. }) {
+        if matches!(
+            op,
+            LaneOp::Shff {
+                fill: Fill::Register,
+                ..
+            }
+        ) {
             return Err(SimError::Input(
                 "missing --rf: a shift filling from the register needs it (or give --fill zero)"
                     .into(),

@@ -7,7 +7,7 @@ use super::model::{Direction, LaneOp, Pass};
 use super::plan::ShufflePlan;
 use super::stimulus::RouteCycle;
 use super::window::LaneRouter;
-use crate::block::{SimError, Setup};
+use crate::block::{Setup, SimError};
 use crate::check::{compare, Device, Mismatch};
 use crate::verilator::{Input, Output, VerilatedModel};
 
@@ -180,12 +180,26 @@ impl Device for RouterRtl {
     type Expected = Vec<u64>;
 
     /// The result register (registered) or the routed lanes (combinational) after the cycle.
-    fn cycle(&mut self, cycle: u64, input: &RouteCycle, expected: &Vec<u64>) -> Result<(), Mismatch> {
+    fn cycle(
+        &mut self,
+        cycle: u64,
+        input: &RouteCycle,
+        expected: &Vec<u64>,
+    ) -> Result<(), Mismatch> {
         self.step(input.valid, &input.pass, &input.rs, &input.rf);
-        let name = if self.params.registered { "result" } else { "routed" };
+        let name = if self.params.registered {
+            "result"
+        } else {
+            "routed"
+        };
         for (t, (&value, &port)) in expected.iter().zip(&self.out).enumerate() {
             let pass = &input.pass;
-            compare(cycle, || format!("{name}${t} ({pass:?})"), value, self.model.get(port))?;
+            compare(
+                cycle,
+                || format!("{name}${t} ({pass:?})"),
+                value,
+                self.model.get(port),
+            )?;
         }
         Ok(())
     }

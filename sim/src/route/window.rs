@@ -302,7 +302,12 @@ pub fn run_window(
         .map(|_| (0..COLUMNS).map(|_| rng.below(pixel_max) as u64).collect())
         .collect();
     let direct = convolve_direct(&tile, &weights, element_bits);
-    let golden = convolve(&tile, &weights, &mut GoldenRouter { element_bits }, element_bits);
+    let golden = convolve(
+        &tile,
+        &weights,
+        &mut GoldenRouter { element_bits },
+        element_bits,
+    );
     let rtl_matches_direct = match setup.with_rtl(true, "")? {
         true => {
             let mut rtl = RouterRtl::build(&params, setup)?;

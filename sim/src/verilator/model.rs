@@ -141,9 +141,14 @@ impl VerilatedModel {
             width: self.slots[slot].width,
         };
         let found = |port: &str| -> Result<usize, VerilatorError> {
-            let slot = *self.names.get(port).ok_or_else(|| missing(port.to_string()))?;
+            let slot = *self
+                .names
+                .get(port)
+                .ok_or_else(|| missing(port.to_string()))?;
             if self.slots[slot].direction != direction {
-                return Err(missing(format!("{port} as an {direction:?}").to_lowercase()));
+                return Err(missing(
+                    format!("{port} as an {direction:?}").to_lowercase(),
+                ));
             }
             Ok(slot)
         };

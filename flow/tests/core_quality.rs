@@ -1,0 +1,60 @@
+//! The emitted core slice against the tools: Verilator's linter with every warning on, Yosys generic synthesis,
+//! and iCE40 synthesis. Needs `verilator` and `yosys` (the Makefile and .ci/run install them).
+
+mod common;
+
+use common::emit_to;
+use grfgen_flow::tools::{lint, synth, SynthTarget};
+use grfgen_hdl::core::Core;
+use grfgen_hdl::params::{CoreParams, GprParams};
+
+fn core(
+    banks: usize,
+    lanes: usize,
+    read_ports: usize,
+    cq: usize,
+    pq: usize,
+    lookahead: usize,
+    latency: usize,
+) -> CoreParams {
+    CoreParams {
+        gpr: GprParams {
+            banks,
+            registers: 64 * banks.min(4),
+            lanes,
+            read_ports,
+            ..GprParams::default()
+        },
+        cq_entries: cq,
+        pq_entries: pq,
+        lookahead,
+        alu_latency: latency,
+    }
+}
+
+#[test]
+fn core_lint_is_clean_with_all_warnings_on() {
+    for p in [
+        CoreParams::default(),
+        core(4, 4, 4, 0, 0, 3, 2),
+        core(8, 2, 3, 1, 0, 1, 1),
+        core(2, 1, 2, 0, 8, 4, 8),
+        core(16, 1, 8, 8, 8, 4, 3),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let top = emit_to::<Core>(dir.path(), &p);
+        let findings = lint(dir.path(), &top).unwrap();
+        assert!(findings.is_empty(), "{p:?}:\n{}", findings.join("\n"));
+    }
+}
+
+#[test]
+fn the_core_synthesizes_for_ice40_with_its_gpr_in_block_ram() {
+    let p = core(2, 1, 2, 1, 2, 2, 1);
+    let dir = tempfile::tempdir().unwrap();
+    let top = emit_to::<Core>(dir.path(), &p);
+    let stats = synth(dir.path(), &top, SynthTarget::Ice40).unwrap();
+    // 2 banks x 1 lane of 64 x 32 bits: two 256 x 16 block RAMs each.
+    assert_eq!(stats.count("SB_RAM40_4K"), 4, "{stats:?}");
+    assert!(stats.count("SB_LUT4") > 0);
+}
