@@ -1,14 +1,38 @@
 //! The hierarchical GRF (SPEC S3): fast GRFs per EU, the shared slow GRF, the translation
 //! table with shared groups and barriers, and the L3 port for context switches.
 
+mod answers;
+mod arbiter;
 mod cluster;
 pub mod codes;
 mod controller;
+mod decoder;
 mod front;
+mod groups;
+mod lookup;
+mod refill;
+mod save;
+mod sequencer;
+mod slow_port;
+mod slow_read;
+mod table;
+mod transaction;
 
+pub use answers::AnswerUnit;
+pub use arbiter::RoundRobinArbiter;
 pub use cluster::GrfCluster;
 pub use controller::GrfController;
+pub use decoder::TransactionDecoder;
 pub use front::GrfFrontEnds;
+pub use groups::GroupUnit;
+pub use lookup::TransactionLookup;
+pub use refill::RefillEngine;
+pub use save::SaveEngine;
+pub use sequencer::Sequencer;
+pub use slow_port::SlowPort;
+pub use slow_read::SlowReadPipeline;
+pub use table::TranslationTable;
+pub use transaction::TransactionUnit;
 
 use crate::design::Design;
 use crate::emit::{emit, EmitError, Emitted};

@@ -1,0 +1,165 @@
+//! The controller's answers to the EUs: registered for the next cycle, or straight from the
+//! slow-read pipeline.
+
+use rust_hdl::prelude::*;
+
+use crate::params::{GrfParams, GrfStatus};
+use crate::regs::Registers;
+use crate::{constant, constants, signals};
+
+/// The answers (`docs/grf.md`). An answer decided this cycle is visible next cycle; in order of
+/// precedence, the later winning for one EU: the taken transaction's, a dying group's waiters
+/// turned away, an opening barrier's waiters let through, the serving EU's (a redirected read's
+/// data from L3, or the end of a save). A slow read's answer leaves the pipeline and is
+/// visible in the same cycle. `E` is the element width.
+#[derive(LogicBlock)]
+pub struct AnswerUnit<const E: usize> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: no answer pending.
+    pub reset: Signal<In, Bit>,
+    /// Per EU: its transaction is taken this cycle.
+    pub taken: Vec<Signal<In, Bit>>,
+    /// The taken transaction is answered next cycle.
+    pub answer: Signal<In, Bit>,
+    /// Its status.
+    pub status: Signal<In, Bits<3>>,
+    /// Its shared bit.
+    pub shared: Signal<In, Bit>,
+    /// Per EU: turned away by a dying group.
+    pub turned_away: Vec<Signal<In, Bit>>,
+    /// Per EU: let through by an opening barrier.
+    pub open: Vec<Signal<In, Bit>>,
+    /// Answer the serving EU.
+    pub serve: Signal<In, Bit>,
+    /// The serving EU.
+    pub serve_eu: Signal<In, Bits<4>>,
+    /// Its shared bit.
+    pub serve_shared: Signal<In, Bit>,
+    /// Its data, one element per lane.
+    pub serve_data: Vec<Signal<In, Bits<E>>>,
+    /// A read's answer leaves the slow-read pipeline.
+    pub pipe_valid: Signal<In, Bit>,
+    /// The EU it answers.
+    pub pipe_eu: Signal<In, Bits<4>>,
+    /// Its shared bit.
+    pub pipe_shared: Signal<In, Bit>,
+    /// Its data, one element per lane.
+    pub pipe_data: Vec<Signal<In, Bits<E>>>,
+    /// Per EU: an answer is visible this cycle.
+    pub ans_valid: Vec<Signal<Out, Bit>>,
+    /// Per EU: its status.
+    pub ans_status: Vec<Signal<Out, Bits<3>>>,
+    /// Per EU: its shared bit.
+    pub ans_shared: Vec<Signal<Out, Bit>>,
+    /// Per EU and lane: its data (`eu * lanes + l`).
+    pub ans_data: Vec<Signal<Out, Bits<E>>>,
+    a_valid: Registers<Bit>,
+    a_status: Registers<Bits<3>>,
+    a_shared: Registers<Bit>,
+    a_data: Registers<Bits<E>>,
+    s_ok: Constant<Bits<3>>,
+    s_no_group: Constant<Bits<3>>,
+    zero_e: Constant<Bits<E>>,
+    eu_number: Vec<Constant<Bits<4>>>,
+    _eus: usize,
+    _lanes: usize,
+}
+
+impl<const E: usize> AnswerUnit<E> {
+    /// The answers for `params`' EUs and lanes.
+    pub fn new(params: &GrfParams) -> Self {
+        let (eus, lanes) = (params.eus, params.lanes);
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            taken: signals(eus),
+            answer: Default::default(),
+            status: Default::default(),
+            shared: Default::default(),
+            turned_away: signals(eus),
+            open: signals(eus),
+            serve: Default::default(),
+            serve_eu: Default::default(),
+            serve_shared: Default::default(),
+            serve_data: signals(lanes),
+            pipe_valid: Default::default(),
+            pipe_eu: Default::default(),
+            pipe_shared: Default::default(),
+            pipe_data: signals(lanes),
+            ans_valid: signals(eus),
+            ans_status: signals(eus),
+            ans_shared: signals(eus),
+            ans_data: signals(eus * lanes),
+            a_valid: Registers::new(eus),
+            a_status: Registers::new(eus),
+            a_shared: Registers::new(eus),
+            a_data: Registers::new(eus * lanes),
+            s_ok: constant(GrfStatus::Ok.code()),
+            s_no_group: constant(GrfStatus::NoSuchGroup.code()),
+            zero_e: constant(0),
+            eu_number: constants(0..eus as u64),
+            _eus: eus,
+            _lanes: lanes,
+        }
+    }
+}
+
+impl<const E: usize> Logic for AnswerUnit<E> {
+    // A single-value loop binds the lanes (nl) for index arithmetic.
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.a_valid.clock.next = self.clock.val();
+        self.a_status.clock.next = self.clock.val();
+        self.a_shared.clock.next = self.clock.val();
+        self.a_data.clock.next = self.clock.val();
+        for nl in self._lanes..(self._lanes + 1) {
+            for e in 0..self._eus {
+                // Next cycle's answer.
+                self.a_valid.d[e].next = false;
+                self.a_status.d[e].next = self.s_ok.val();
+                self.a_shared.d[e].next = false;
+                for l in 0..self._lanes {
+                    self.a_data.d[e * nl + l].next = self.zero_e.val();
+                }
+                if self.taken[e].val() {
+                    self.a_valid.d[e].next = self.answer.val();
+                    self.a_status.d[e].next = self.status.val();
+                    self.a_shared.d[e].next = self.shared.val();
+                }
+                if self.turned_away[e].val() {
+                    self.a_valid.d[e].next = true;
+                    self.a_status.d[e].next = self.s_no_group.val();
+                }
+                if self.open[e].val() {
+                    self.a_valid.d[e].next = true;
+                    self.a_status.d[e].next = self.s_ok.val();
+                }
+                if self.serve.val() & (self.serve_eu.val() == self.eu_number[e].val()) {
+                    self.a_valid.d[e].next = true;
+                    self.a_shared.d[e].next = self.serve_shared.val();
+                    for l in 0..self._lanes {
+                        self.a_data.d[e * nl + l].next = self.serve_data[l].val();
+                    }
+                }
+                if self.reset.val() {
+                    self.a_valid.d[e].next = false;
+                }
+                // This cycle's: the registered one, or the pipeline's.
+                self.ans_valid[e].next = self.a_valid.q[e].val();
+                self.ans_status[e].next = self.a_status.q[e].val();
+                self.ans_shared[e].next = self.a_shared.q[e].val();
+                for l in 0..self._lanes {
+                    self.ans_data[e * nl + l].next = self.a_data.q[e * nl + l].val();
+                }
+                if self.pipe_valid.val() & (self.pipe_eu.val() == self.eu_number[e].val()) {
+                    self.ans_valid[e].next = true;
+                    self.ans_shared[e].next = self.pipe_shared.val();
+                    for l in 0..self._lanes {
+                        self.ans_data[e * nl + l].next = self.pipe_data[l].val();
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,248 @@
+//! The controller's slow side: the slow GRF's read pipeline, the save and refill engines, and
+//! who drives the slow GRF's and L3's ports in each cycle.
+
+use rust_hdl::prelude::*;
+
+use super::refill::RefillEngine;
+use super::save::SaveEngine;
+use super::slow_read::SlowReadPipeline;
+use crate::params::GrfParams;
+use crate::{constant, signals};
+
+/// The slow side of the controller (`docs/grf.md`). The slow GRF is read by a slow read or by
+/// a save, and written by the controller or by the refill engine (never both in one cycle);
+/// L3 takes a redirected read, a save's write or a refill read (the refill engine reads only
+/// when the port is free). `E` is the element width, `A` the slow GRF's row-address width.
+#[derive(LogicBlock)]
+pub struct SlowPort<const E: usize, const A: usize> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset.
+    pub reset: Signal<In, Bit>,
+    /// A slow read of `row` for EU `eu` starts this cycle.
+    pub slow_read: Signal<In, Bit>,
+    /// The EU it answers.
+    pub eu: Signal<In, Bits<4>>,
+    /// The register read is shared.
+    pub shared: Signal<In, Bit>,
+    /// The row of a slow read or of the controller's write.
+    pub row: Signal<In, Bits<A>>,
+    /// The controller writes `row` with `data` this cycle.
+    pub write: Signal<In, Bit>,
+    /// The data it writes, one element per lane.
+    pub data: Vec<Signal<In, Bits<E>>>,
+    /// The write wins over the refill of its row (offset `offset`).
+    pub clear_refill: Signal<In, Bit>,
+    /// The written register's offset in its block.
+    pub offset: Signal<In, Bits<4>>,
+    /// A switch is taken: record the block at `base` (one-hot `block`).
+    pub switch: Signal<In, Bit>,
+    /// The switched block's first row.
+    pub base: Signal<In, Bits<A>>,
+    /// The switched block, one-hot.
+    pub block: Signal<In, Bits<64>>,
+    /// The save begins this cycle.
+    pub start_save: Signal<In, Bit>,
+    /// The controller is in the save phase.
+    pub saving: Signal<In, Bit>,
+    /// A redirected read goes to L3 this cycle.
+    pub redirect_read: Signal<In, Bit>,
+    /// Its area.
+    pub redirect_area: Signal<In, Bit>,
+    /// Its row.
+    pub redirect_row: Signal<In, Bits<A>>,
+    /// The redirect holds the L3 port (its read goes out, or its answer is awaited).
+    pub redirect_busy: Signal<In, Bit>,
+    /// The refill engine is busy.
+    pub refill_busy: Signal<Out, Bit>,
+    /// Its block's first row.
+    pub refill_base: Signal<Out, Bits<A>>,
+    /// Its L3 area.
+    pub refill_area: Signal<Out, Bit>,
+    /// Its pending rows.
+    pub refill_pending: Signal<Out, Bits<16>>,
+    /// It has an L3 read outstanding.
+    pub refill_in_flight: Signal<Out, Bit>,
+    /// The save's last write is this cycle.
+    pub save_done: Signal<Out, Bit>,
+    /// A slow read's answer leaves the pipeline this cycle.
+    pub answer: Signal<Out, Bit>,
+    /// The EU it answers.
+    pub answer_eu: Signal<Out, Bits<4>>,
+    /// Its shared bit.
+    pub answer_shared: Signal<Out, Bit>,
+    /// Its data, one element per lane.
+    pub answer_data: Vec<Signal<Out, Bits<E>>>,
+    /// Slow GRF read enable.
+    pub sram_read: Signal<Out, Bit>,
+    /// Slow GRF read row.
+    pub sram_read_row: Signal<Out, Bits<A>>,
+    /// Slow GRF read data, one element per lane.
+    pub sram_read_data: Vec<Signal<In, Bits<E>>>,
+    /// Slow GRF write enable.
+    pub sram_write: Signal<Out, Bit>,
+    /// Slow GRF write row.
+    pub sram_write_row: Signal<Out, Bits<A>>,
+    /// Slow GRF write data, one element per lane.
+    pub sram_write_data: Vec<Signal<Out, Bits<E>>>,
+    /// L3 request.
+    pub l3_valid: Signal<Out, Bit>,
+    /// The request is a write.
+    pub l3_write: Signal<Out, Bit>,
+    /// L3 area.
+    pub l3_area: Signal<Out, Bit>,
+    /// L3 row.
+    pub l3_row: Signal<Out, Bits<A>>,
+    /// L3 write data, one element per lane.
+    pub l3_data: Vec<Signal<Out, Bits<E>>>,
+    /// L3 read answer.
+    pub l3_rvalid: Signal<In, Bit>,
+    /// L3 read answer data, one element per lane.
+    pub l3_rdata: Vec<Signal<In, Bits<E>>>,
+    pipeline: SlowReadPipeline<E>,
+    save: SaveEngine<E, A>,
+    refill: RefillEngine<E, A>,
+    zero_e: Constant<Bits<E>>,
+    _lanes: usize,
+}
+
+impl<const E: usize, const A: usize> SlowPort<E, A> {
+    /// The slow side for `params`.
+    pub fn new(params: &GrfParams) -> Self {
+        let lanes = params.lanes;
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            slow_read: Default::default(),
+            eu: Default::default(),
+            shared: Default::default(),
+            row: Default::default(),
+            write: Default::default(),
+            data: signals(lanes),
+            clear_refill: Default::default(),
+            offset: Default::default(),
+            switch: Default::default(),
+            base: Default::default(),
+            block: Default::default(),
+            start_save: Default::default(),
+            saving: Default::default(),
+            redirect_read: Default::default(),
+            redirect_area: Default::default(),
+            redirect_row: Default::default(),
+            redirect_busy: Default::default(),
+            refill_busy: Default::default(),
+            refill_base: Default::default(),
+            refill_area: Default::default(),
+            refill_pending: Default::default(),
+            refill_in_flight: Default::default(),
+            save_done: Default::default(),
+            answer: Default::default(),
+            answer_eu: Default::default(),
+            answer_shared: Default::default(),
+            answer_data: signals(lanes),
+            sram_read: Default::default(),
+            sram_read_row: Default::default(),
+            sram_read_data: signals(lanes),
+            sram_write: Default::default(),
+            sram_write_row: Default::default(),
+            sram_write_data: signals(lanes),
+            l3_valid: Default::default(),
+            l3_write: Default::default(),
+            l3_area: Default::default(),
+            l3_row: Default::default(),
+            l3_data: signals(lanes),
+            l3_rvalid: Default::default(),
+            l3_rdata: signals(lanes),
+            pipeline: SlowReadPipeline::new(params),
+            save: SaveEngine::new(params),
+            refill: RefillEngine::new(params),
+            zero_e: constant(0),
+            _lanes: lanes,
+        }
+    }
+}
+
+impl<const E: usize, const A: usize> Logic for SlowPort<E, A> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.pipeline.clock.next = self.clock.val();
+        self.save.clock.next = self.clock.val();
+        self.refill.clock.next = self.clock.val();
+        self.pipeline.reset.next = self.reset.val();
+        self.save.reset.next = self.reset.val();
+        self.refill.reset.next = self.reset.val();
+        // The save engine and the refill engine it arms.
+        self.save.latch.next = self.switch.val();
+        self.save.base_in.next = self.base.val();
+        self.save.block_in.next = self.block.val();
+        self.save.start.next = self.start_save.val();
+        self.save.active.next = self.saving.val();
+        self.save.out_valid.next = self.pipeline.out_valid.val();
+        self.save.out_save.next = self.pipeline.out_save.val();
+        self.save.out_tag.next = self.pipeline.out_tag.val();
+        self.save_done.next = self.save.done.val();
+        self.refill.arm.next = self.save.done.val();
+        self.refill.arm_base.next = self.save.base.val();
+        self.refill.arm_area.next = !self.save.area.val();
+        self.refill.clear.next = self.clear_refill.val();
+        self.refill.clear_offset.next = self.offset.val();
+        self.refill.controller_write.next = self.write.val();
+        self.refill.port_busy.next = self.redirect_busy.val() | self.save.l3_write.val();
+        self.refill.l3_rvalid.next = self.l3_rvalid.val();
+        self.refill_busy.next = self.refill.busy.val();
+        self.refill_base.next = self.refill.base.val();
+        self.refill_area.next = self.refill.area.val();
+        self.refill_pending.next = self.refill.pending.val();
+        self.refill_in_flight.next = self.refill.in_flight.val();
+        // The pipeline carries a slow read's answer, or a save's row.
+        self.pipeline.launch.next = self.slow_read.val() | self.save.read.val();
+        self.pipeline.launch_save.next = self.save.read.val();
+        self.pipeline.launch_tag.next = self.save.read_tag.val();
+        if self.slow_read.val() {
+            self.pipeline.launch_tag.next = self.eu.val();
+        }
+        self.pipeline.launch_shared.next = self.slow_read.val() & self.shared.val();
+        self.answer.next = self.pipeline.out_valid.val() & !self.pipeline.out_save.val();
+        self.answer_eu.next = self.pipeline.out_tag.val();
+        self.answer_shared.next = self.pipeline.out_shared.val();
+        // The slow GRF: a slow read or a save's read; the controller's or a refill write.
+        self.sram_read.next = self.slow_read.val() | self.save.read.val();
+        self.sram_read_row.next = self.save.read_row.val();
+        if self.slow_read.val() {
+            self.sram_read_row.next = self.row.val();
+        }
+        self.sram_write.next = self.write.val() | self.refill.write.val();
+        self.sram_write_row.next = self.refill.write_row.val();
+        if self.write.val() {
+            self.sram_write_row.next = self.row.val();
+        }
+        // L3: a redirect's read, a save's write or a refill read.
+        self.l3_valid.next =
+            self.redirect_read.val() | self.save.l3_write.val() | self.refill.l3_read.val();
+        self.l3_write.next = self.save.l3_write.val();
+        self.l3_area.next = self.redirect_area.val();
+        self.l3_row.next = self.redirect_row.val();
+        if self.save.l3_write.val() {
+            self.l3_area.next = self.save.l3_area.val();
+            self.l3_row.next = self.save.l3_row.val();
+        }
+        if self.refill.l3_read.val() {
+            self.l3_area.next = self.refill.area.val();
+            self.l3_row.next = self.refill.l3_row.val();
+        }
+        for l in 0..self._lanes {
+            self.pipeline.sram_data[l].next = self.sram_read_data[l].val();
+            self.save.out_data[l].next = self.pipeline.out_data[l].val();
+            self.refill.l3_rdata[l].next = self.l3_rdata[l].val();
+            self.answer_data[l].next = self.pipeline.out_data[l].val();
+            self.sram_write_data[l].next = self.refill.write_data[l].val();
+            if self.write.val() {
+                self.sram_write_data[l].next = self.data[l].val();
+            }
+            self.l3_data[l].next = self.zero_e.val();
+            if self.save.l3_write.val() {
+                self.l3_data[l].next = self.save.l3_data[l].val();
+            }
+        }
+    }
+}

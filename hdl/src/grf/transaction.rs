@@ -1,0 +1,216 @@
+//! The work on the taken transaction: what it finds, what is decided, and the table and group
+//! updates.
+
+use rust_hdl::prelude::*;
+
+use super::decoder::TransactionDecoder;
+use super::groups::GroupUnit;
+use super::lookup::TransactionLookup;
+use super::table::TranslationTable;
+use crate::params::GrfParams;
+use crate::{constants, signals};
+
+/// The transaction unit (`docs/grf.md`): the lookup finds the taken transaction's table entry,
+/// the block an allocation would take and the group it acts on; the decoder decides; the table
+/// and the groups are updated on the clock edge. The outputs are the decisions the rest of the
+/// controller acts on. `A` is the slow GRF's row-address width.
+#[derive(LogicBlock)]
+pub struct TransactionUnit<const A: usize> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: the table's pre-allocation, every group unbound.
+    pub reset: Signal<In, Bit>,
+    /// A transaction is taken this cycle.
+    pub take: Signal<In, Bit>,
+    /// From this EU.
+    pub eu: Signal<In, Bits<4>>,
+    /// Its kind (`codes::kind`).
+    pub kind: Signal<In, Bits<3>>,
+    /// Its global thread.
+    pub thread: Signal<In, Bits<5>>,
+    /// Its register (or 16 x virtual block).
+    pub register: Signal<In, Bits<6>>,
+    /// Its group (alloc, wait).
+    pub group: Signal<In, Bits<3>>,
+    /// The refill engine is busy.
+    pub refill_busy: Signal<In, Bit>,
+    /// Its block's first row.
+    pub refill_base: Signal<In, Bits<A>>,
+    /// Its pending rows.
+    pub refill_pending: Signal<In, Bits<16>>,
+    /// The register's row in the slow GRF.
+    pub row: Signal<Out, Bits<A>>,
+    /// Its offset within the block.
+    pub offset: Signal<Out, Bits<4>>,
+    /// The mapped block's first row.
+    pub base: Signal<Out, Bits<A>>,
+    /// The mapped block, one-hot.
+    pub block: Signal<Out, Bits<64>>,
+    /// The mapped block is shared.
+    pub shared: Signal<Out, Bit>,
+    /// The EU is answered next cycle, with `status` and `answer_shared`.
+    pub answer: Signal<Out, Bit>,
+    /// The answer's status.
+    pub status: Signal<Out, Bits<3>>,
+    /// The answer's shared bit.
+    pub answer_shared: Signal<Out, Bit>,
+    /// Start a slow GRF read.
+    pub slow_read: Signal<Out, Bit>,
+    /// Serve the read from L3.
+    pub redirect: Signal<Out, Bit>,
+    /// Write the slow GRF.
+    pub write: Signal<Out, Bit>,
+    /// The write wins over the refill of its row.
+    pub clear_refill: Signal<Out, Bit>,
+    /// A context switch of the mapped block.
+    pub switch: Signal<Out, Bit>,
+    /// Per EU: let through by an opening barrier.
+    pub open: Vec<Signal<Out, Bit>>,
+    /// Per EU: turned away by a dying group.
+    pub turned_away: Vec<Signal<Out, Bit>>,
+    lookup: TransactionLookup<A>,
+    decoder: TransactionDecoder<A>,
+    entries: TranslationTable<A>,
+    groups: GroupUnit<A>,
+    offset_number: Vec<Constant<Bits<4>>>,
+    offset_row: Vec<Constant<Bits<A>>>,
+    _eus: usize,
+    _slots: usize,
+}
+
+impl<const A: usize> TransactionUnit<A> {
+    /// The unit for `params`.
+    pub fn new(params: &GrfParams) -> Self {
+        let eus = params.eus;
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            take: Default::default(),
+            eu: Default::default(),
+            kind: Default::default(),
+            thread: Default::default(),
+            register: Default::default(),
+            group: Default::default(),
+            refill_busy: Default::default(),
+            refill_base: Default::default(),
+            refill_pending: Default::default(),
+            row: Default::default(),
+            offset: Default::default(),
+            base: Default::default(),
+            block: Default::default(),
+            shared: Default::default(),
+            answer: Default::default(),
+            status: Default::default(),
+            answer_shared: Default::default(),
+            slow_read: Default::default(),
+            redirect: Default::default(),
+            write: Default::default(),
+            clear_refill: Default::default(),
+            switch: Default::default(),
+            open: signals(eus),
+            turned_away: signals(eus),
+            lookup: TransactionLookup::new(params),
+            decoder: TransactionDecoder::default(),
+            entries: TranslationTable::new(params),
+            groups: GroupUnit::new(params),
+            offset_number: constants(0..16),
+            offset_row: constants(0..16),
+            _eus: eus,
+            _slots: params.all_threads() * params.virtual_blocks,
+        }
+    }
+}
+
+impl<const A: usize> Logic for TransactionUnit<A> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.entries.clock.next = self.clock.val();
+        self.groups.clock.next = self.clock.val();
+        self.entries.reset.next = self.reset.val();
+        self.groups.reset.next = self.reset.val();
+        // What the transaction finds.
+        self.lookup.thread.next = self.thread.val();
+        self.lookup.vblock.next = self.register.val().get_bits::<2>(4);
+        self.lookup.kind.next = self.kind.val();
+        self.lookup.group.next = self.group.val();
+        self.lookup.free.next = self.entries.free.val();
+        for k in 0..self._slots {
+            self.lookup.entry_valid[k].next = self.entries.entry_valid[k].val();
+            self.lookup.entry_base[k].next = self.entries.entry_base[k].val();
+            self.lookup.entry_shared[k].next = self.entries.entry_shared[k].val();
+            self.lookup.entry_group[k].next = self.entries.entry_group[k].val();
+            self.entries.slot[k].next = self.lookup.slot[k].val();
+        }
+        for g in 0..7 {
+            self.lookup.group_bound[g].next = self.groups.bound[g].val();
+            self.lookup.group_base[g].next = self.groups.base[g].val();
+            self.lookup.group_refs[g].next = self.groups.refs[g].val();
+            self.lookup.group_count[g].next = self.groups.count[g].val();
+            self.lookup.group_passed[g].next = self.groups.passed[g].val();
+            self.lookup.group_waiting[g].next = self.groups.waiting[g].val();
+        }
+        self.offset.next = self.register.val().get_bits::<4>(0);
+        self.row.next = self.lookup.base.val();
+        for o in 0..16 {
+            if self.register.val().get_bits::<4>(0) == self.offset_number[o].val() {
+                self.row.next = self.lookup.base.val() + self.offset_row[o].val();
+            }
+        }
+        self.base.next = self.lookup.base.val();
+        self.block.next = self.lookup.block.val();
+        self.shared.next = self.lookup.shared.val();
+        // What is decided.
+        self.decoder.take.next = self.take.val();
+        self.decoder.kind.next = self.kind.val();
+        self.decoder.group.next = self.group.val();
+        self.decoder.mapped.next = self.lookup.valid.val();
+        self.decoder.shared.next = self.lookup.shared.val();
+        self.decoder.group_bound.next = self.lookup.bound.val();
+        self.decoder.group_base.next = self.lookup.group_row.val();
+        self.decoder.free_block.next = self.lookup.chosen.val().any();
+        self.decoder.chosen_base.next = self.lookup.chosen_base.val();
+        self.decoder.refilling.next = self.refill_busy.val()
+            & (self.refill_base.val() == self.lookup.base.val())
+            & self
+                .refill_pending
+                .val()
+                .get_bit(self.register.val().get_bits::<4>(0).index());
+        self.answer.next = self.decoder.answer.val();
+        self.status.next = self.decoder.status.val();
+        self.answer_shared.next = self.decoder.answer_shared.val();
+        self.slow_read.next = self.decoder.slow_read.val();
+        self.redirect.next = self.decoder.redirect.val();
+        self.write.next = self.decoder.write.val();
+        self.clear_refill.next = self.decoder.clear_refill.val();
+        self.switch.next = self.decoder.switch.val();
+        // The table and the groups act on it.
+        self.entries.write.next = self.decoder.table_write.val();
+        self.entries.write_valid.next = self.decoder.table_valid.val();
+        self.entries.write_base.next = self.decoder.table_base.val();
+        self.entries.write_shared.next = self.decoder.table_shared.val();
+        self.entries.write_group.next = self.decoder.table_group.val();
+        self.entries.take_chosen.next = self.decoder.take_block.val();
+        self.entries.chosen.next = self.lookup.chosen.val();
+        self.entries.give_back.next = self.decoder.give_back.val() | self.groups.dies.val();
+        self.entries.block.next = self.lookup.block.val();
+        self.groups.select.next = self.lookup.select.val();
+        self.groups.cur_bound.next = self.lookup.bound.val();
+        self.groups.cur_base.next = self.lookup.group_row.val();
+        self.groups.cur_refs.next = self.lookup.refs.val();
+        self.groups.cur_count.next = self.lookup.count.val();
+        self.groups.cur_passed.next = self.lookup.passed.val();
+        self.groups.cur_waiting.next = self.lookup.waiting.val();
+        self.groups.apply.next = self.take.val();
+        self.groups.access.next = self.decoder.group_access.val();
+        self.groups.join_group.next = self.decoder.group_join.val();
+        self.groups.bind_group.next = self.decoder.group_bind.val();
+        self.groups.bind_base.next = self.lookup.chosen_base.val();
+        self.groups.leave.next = self.decoder.group_leave.val();
+        self.groups.wait_group.next = self.decoder.group_wait.val();
+        self.groups.wait_eu.next = self.eu.val();
+        for e in 0..self._eus {
+            self.open[e].next = self.groups.open[e].val();
+            self.turned_away[e].next = self.groups.turned_away[e].val();
+        }
+    }
+}
