@@ -1,13 +1,23 @@
 //! The shader-core slice (SPEC S1, all of it): scheduler, data side, banked GPR, and its
 //! design entry.
 
+mod allocator;
 mod datapath;
+mod decode;
+mod reads;
 mod scheduler;
+mod scoreboard;
 mod slice;
+mod window;
 
+pub use allocator::ReadAllocator;
 pub use datapath::CoreDatapath;
+pub use decode::InstructionDecoder;
+pub use reads::ReadScheduler;
 pub use scheduler::CoreScheduler;
+pub use scoreboard::Scoreboard;
 pub use slice::CoreSlice;
+pub use window::InstructionWindow;
 
 use crate::design::Design;
 use crate::emit::{emit, EmitError, Emitted};

@@ -1,0 +1,95 @@
+//! The core's instruction decoder: which sources an offered instruction reads, which repeat an
+//! earlier source, and which conflict with an earlier one for a bank.
+
+use rust_hdl::prelude::*;
+
+use crate::params::{CoreOp, CoreParams};
+use crate::{constant, signals};
+
+/// Alias codes: a source that names the same register as an earlier one is read once.
+pub mod alias {
+    /// A register of its own.
+    pub const NONE: u64 = 0;
+    /// The same register as source 0.
+    pub const SOURCE_0: u64 = 1;
+    /// The same register as source 1.
+    pub const SOURCE_1: u64 = 2;
+}
+
+/// The instruction decoder (combinational; `docs/core.md`). `mov` reads one source, `mad`
+/// three, the others two. A source naming the same register as an earlier one is its alias
+/// (read once). A source that is no alias and shares a bank with an earlier, different source
+/// is in conflict: the conflict detector's SC bit, per source. `RI` is the register-index
+/// width.
+#[derive(LogicBlock)]
+pub struct InstructionDecoder<const RI: usize> {
+    /// The op code (`CoreOp`).
+    pub op: Signal<In, Bits<3>>,
+    /// Source registers 0..2.
+    pub src: Vec<Signal<In, Bits<RI>>>,
+    /// Per source: the op reads it.
+    pub present: Vec<Signal<Out, Bit>>,
+    /// Per source: its alias code (`alias`).
+    pub alias: Vec<Signal<Out, Bits<2>>>,
+    /// Per source: it conflicts with an earlier source for a bank.
+    pub conflict: Vec<Signal<Out, Bit>>,
+    op_mov: Constant<Bits<3>>,
+    op_mad: Constant<Bits<3>>,
+    alias_none: Constant<Bits<2>>,
+    alias_0: Constant<Bits<2>>,
+    alias_1: Constant<Bits<2>>,
+    /// `banks - 1`: masks a register index down to its bank.
+    bank_mask: Constant<Bits<RI>>,
+}
+
+impl<const RI: usize> InstructionDecoder<RI> {
+    /// The decoder for `params`' banks.
+    pub fn new(params: &CoreParams) -> Self {
+        Self {
+            op: Default::default(),
+            src: signals(3),
+            present: signals(3),
+            alias: signals(3),
+            conflict: signals(3),
+            op_mov: constant(CoreOp::Mov.code()),
+            op_mad: constant(CoreOp::Mad.code()),
+            alias_none: constant(alias::NONE),
+            alias_0: constant(alias::SOURCE_0),
+            alias_1: constant(alias::SOURCE_1),
+            bank_mask: constant((params.gpr.banks - 1) as u64),
+        }
+    }
+}
+
+impl<const RI: usize> Logic for InstructionDecoder<RI> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.present[0].next = true;
+        self.present[1].next = self.op.val() != self.op_mov.val();
+        self.present[2].next = self.op.val() == self.op_mad.val();
+        self.alias[0].next = self.alias_none.val();
+        self.alias[1].next = self.alias_none.val();
+        if self.src[1].val() == self.src[0].val() {
+            self.alias[1].next = self.alias_0.val();
+        }
+        self.alias[2].next = self.alias_none.val();
+        if self.src[2].val() == self.src[1].val() {
+            self.alias[2].next = self.alias_1.val();
+        }
+        if self.src[2].val() == self.src[0].val() {
+            self.alias[2].next = self.alias_0.val();
+        }
+        self.conflict[0].next = false;
+        self.conflict[1].next = self.present[1].val()
+            & (self.alias[1].val() == self.alias_none.val())
+            & ((self.src[1].val() & self.bank_mask.val())
+                == (self.src[0].val() & self.bank_mask.val()));
+        self.conflict[2].next = self.present[2].val()
+            & (self.alias[2].val() == self.alias_none.val())
+            & (((self.src[2].val() & self.bank_mask.val())
+                == (self.src[0].val() & self.bank_mask.val()))
+                | ((self.alias[1].val() == self.alias_none.val())
+                    & ((self.src[2].val() & self.bank_mask.val())
+                        == (self.src[1].val() & self.bank_mask.val()))));
+    }
+}

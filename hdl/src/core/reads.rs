@@ -1,0 +1,310 @@
+//! The core's read scheduler: which sources the GPR's read ports read this cycle, in order of
+//! priority (the head's, then preloads into the conflict queue, then prefetches into the
+//! prefetch queue), and whether the head issues.
+
+use rust_hdl::prelude::*;
+
+use super::allocator::ReadAllocator;
+use crate::params::{CaptureKind, CoreOp, CoreParams};
+use crate::{constant, constant_if, constants, signals};
+
+/// The read scheduler (combinational; `docs/core.md`). Two read allocators in one chain hand
+/// out the read ports: the first serves the head's pending sources and then, with a conflict
+/// queue, the conflicting sources of the next `lookahead` instructions (preloads, each taking a
+/// conflict-queue entry); the second, with a prefetch queue, their remaining sources
+/// (prefetches, each taking a prefetch-queue entry). A source is read only when no older instruction still
+/// writes its register. The head issues once none of its sources is pending. Vectors of
+/// sources are slot-major (`slot * 3 + source`). `RI` is the register-index width.
+#[derive(LogicBlock)]
+pub struct ReadScheduler<const RI: usize> {
+    /// Synchronous reset: nothing issues.
+    pub reset: Signal<In, Bit>,
+    /// Per served slot: it holds an instruction.
+    pub slot_valid: Vec<Signal<In, Bit>>,
+    /// Per served slot: its op code.
+    pub slot_op: Vec<Signal<In, Bits<3>>>,
+    /// Per served slot and source: the register.
+    pub slot_src: Vec<Signal<In, Bits<RI>>>,
+    /// Per source of the slots preloads serve (`(slot - 1) * 3 + source`): it conflicts with
+    /// an earlier source for a bank.
+    pub later_conflict: Vec<Signal<In, Bit>>,
+    /// Per slot and source: its state (`CaptureKind` code).
+    pub slot_state: Vec<Signal<In, Bits<2>>>,
+    /// Per slot and source: its queue entry.
+    pub slot_entry: Vec<Signal<In, Bits<3>>>,
+    /// Per served slot and source: an older instruction still writes the register.
+    pub hazard: Vec<Signal<In, Bit>>,
+    /// Free conflict-queue entries, one bit per entry.
+    pub cq_free: Signal<In, Bits<8>>,
+    /// Free prefetch-queue entries, one bit per entry.
+    pub pq_free: Signal<In, Bits<8>>,
+    /// The head issues this cycle.
+    pub issue: Signal<Out, Bit>,
+    /// Per slot and source: its state after this cycle's reads.
+    pub next_state: Vec<Signal<Out, Bits<2>>>,
+    /// Per slot and source: its queue entry after this cycle's reads.
+    pub next_entry: Vec<Signal<Out, Bits<3>>>,
+    /// Per read port: a read this cycle.
+    pub read_valid: Vec<Signal<Out, Bit>>,
+    /// Per read port: the register read.
+    pub read_reg: Vec<Signal<Out, Bits<RI>>>,
+    /// Per read port: where its data goes next cycle (`CaptureKind`).
+    pub read_kind: Vec<Signal<Out, Bits<2>>>,
+    /// Per read port: the operand latch or queue entry it goes to.
+    pub read_index: Vec<Signal<Out, Bits<3>>>,
+    /// Per head source: read this cycle.
+    pub head_read: Vec<Signal<Out, Bit>>,
+    /// Per head source: the read port reading it.
+    pub head_port: Vec<Signal<Out, Bits<4>>>,
+    /// Conflict-queue entries taken this cycle.
+    pub cq_taken: Signal<Out, Bits<8>>,
+    /// Prefetch-queue entries taken this cycle.
+    pub pq_taken: Signal<Out, Bits<8>>,
+    /// Reads this cycle.
+    pub reads: Signal<Out, Bits<4>>,
+    /// Banks read this cycle, one bit per bank.
+    pub banks_read: Signal<Out, Bits<16>>,
+    /// The head's reads and the preloads: candidate `slot * 3 + source`.
+    conflict: ReadAllocator<RI>,
+    /// The prefetches: candidate `(slot - 1) * 3 + source`.
+    prefetch: ReadAllocator<RI>,
+    /// Per served slot and source: the op reads it.
+    present: Vec<Signal<Local, Bit>>,
+    pending: Constant<Bits<2>>,
+    done: Constant<Bits<2>>,
+    /// The conflict-queue and prefetch-queue state codes, one each when the queue is served.
+    in_cq: Vec<Constant<Bits<2>>>,
+    in_pq: Vec<Constant<Bits<2>>>,
+    op_mov: Constant<Bits<3>>,
+    op_mad: Constant<Bits<3>>,
+    no_banks: Constant<Bits<16>>,
+    no_ports: Constant<Bits<4>>,
+    /// Source and port numbers.
+    number: Vec<Constant<Bits<3>>>,
+    port_number: Vec<Constant<Bits<4>>>,
+    _window: usize,
+    _served: usize,
+    _preload_slots: usize,
+    _prefetch_slots: usize,
+    /// Slots both preloads and prefetches serve.
+    _both_slots: usize,
+    _read_ports: usize,
+}
+
+impl<const RI: usize> ReadScheduler<RI> {
+    /// The window slots it serves: the head, and the slots preloads or prefetches serve.
+    pub fn served(&self) -> usize {
+        self._served
+    }
+
+    /// The slots after the head that preloads serve.
+    pub fn preload_slots(&self) -> usize {
+        self._preload_slots
+    }
+
+    /// The read scheduler of `params`. Preloads and prefetches serve the next `lookahead`
+    /// instructions when their queue exists.
+    pub fn new(params: &CoreParams) -> Self {
+        let w = params.window();
+        let preload = if params.cq_entries > 0 {
+            params.lookahead
+        } else {
+            0
+        };
+        let prefetch = if params.pq_entries > 0 {
+            params.lookahead
+        } else {
+            0
+        };
+        let served = 1 + preload.max(prefetch);
+        let (banks, p) = (params.gpr.banks, params.gpr.read_ports);
+        Self {
+            reset: Default::default(),
+            slot_valid: signals(served),
+            slot_op: signals(served),
+            slot_src: signals(3 * served),
+            later_conflict: signals(3 * preload),
+            slot_state: signals(3 * w),
+            slot_entry: signals(3 * w),
+            hazard: signals(3 * served),
+            cq_free: Default::default(),
+            pq_free: Default::default(),
+            issue: Default::default(),
+            next_state: signals(3 * w),
+            next_entry: signals(3 * w),
+            read_valid: signals(p),
+            read_reg: signals(p),
+            read_kind: signals(p),
+            read_index: signals(p),
+            head_read: signals(3),
+            head_port: signals(3),
+            cq_taken: Default::default(),
+            pq_taken: Default::default(),
+            reads: Default::default(),
+            banks_read: Default::default(),
+            conflict: ReadAllocator::new(3, 3 * preload, banks, p, params.cq_entries),
+            prefetch: ReadAllocator::new(0, 3 * prefetch, banks, p, params.pq_entries),
+            present: signals(3 * served),
+            pending: constant(CaptureKind::Nowhere.code()),
+            done: constant(CaptureKind::Latch.code()),
+            in_cq: constant_if(preload > 0, CaptureKind::ConflictQueue.code()),
+            in_pq: constant_if(prefetch > 0, CaptureKind::PrefetchQueue.code()),
+            op_mov: constant(CoreOp::Mov.code()),
+            op_mad: constant(CoreOp::Mad.code()),
+            no_banks: constant(0),
+            no_ports: constant(0),
+            number: constants(0..3),
+            port_number: constants(0..p as u64),
+            _window: w,
+            _served: served,
+            _preload_slots: preload,
+            _prefetch_slots: prefetch,
+            _both_slots: preload.min(prefetch),
+            _read_ports: p,
+        }
+    }
+}
+
+impl<const RI: usize> Logic for ReadScheduler<RI> {
+    // Single-value loops bind sizes for index arithmetic. Candidate `j * 3 + s` of the first
+    // allocator, and `(j - 1) * 3 + s` of the second, is source s of slot j.
+    #[hdl_gen]
+    fn update(&mut self) {
+        // Sources that exist: mov has one, mad three, the others two.
+        for j in 0..self._served {
+            self.present[j * 3].next = self.slot_valid[j].val();
+            self.present[j * 3 + 1].next =
+                self.slot_valid[j].val() & (self.slot_op[j].val() != self.op_mov.val());
+            self.present[j * 3 + 2].next =
+                self.slot_valid[j].val() & (self.slot_op[j].val() == self.op_mad.val());
+        }
+        // The head's pending sources, then the conflicting sources of the next slots.
+        self.conflict.banks_in.next = self.no_banks.val();
+        self.conflict.ports_in.next = self.no_ports.val();
+        self.conflict.free_in.next = self.cq_free.val();
+        for j in 0..(self._preload_slots + 1) {
+            for s in 0..3 {
+                self.conflict.served_before[j * 3 + s].next = false;
+                self.conflict.reg_index[j * 3 + s].next = self.slot_src[j * 3 + s].val();
+            }
+        }
+        for s in 0..3 {
+            self.conflict.want[s].next = self.present[s].val()
+                & (self.slot_state[s].val() == self.pending.val())
+                & !self.hazard[s].val();
+        }
+        for j in 1..(self._preload_slots + 1) {
+            for s in 0..3 {
+                self.conflict.want[j * 3 + s].next = self.present[j * 3 + s].val()
+                    & (self.slot_state[j * 3 + s].val() == self.pending.val())
+                    & self.later_conflict[j * 3 + s - 3].val()
+                    & !self.hazard[j * 3 + s].val();
+            }
+        }
+        // Prefetches: the next slots' other sources, unless preloaded now.
+        self.prefetch.banks_in.next = self.conflict.banks_out.val();
+        self.prefetch.ports_in.next = self.conflict.ports_out.val();
+        self.prefetch.free_in.next = self.pq_free.val();
+        for j in 1..(self._prefetch_slots + 1) {
+            for s in 0..3 {
+                self.prefetch.want[j * 3 + s - 3].next = self.present[j * 3 + s].val()
+                    & (self.slot_state[j * 3 + s].val() == self.pending.val())
+                    & !self.hazard[j * 3 + s].val();
+                self.prefetch.served_before[j * 3 + s - 3].next = false;
+                self.prefetch.reg_index[j * 3 + s - 3].next = self.slot_src[j * 3 + s].val();
+            }
+        }
+        for j in 1..(self._both_slots + 1) {
+            for s in 0..3 {
+                self.prefetch.served_before[j * 3 + s - 3].next =
+                    self.conflict.grant[j * 3 + s].val();
+            }
+        }
+        // Every source's state after the reads.
+        for j in 0..self._window {
+            for s in 0..3 {
+                self.next_state[j * 3 + s].next = self.slot_state[j * 3 + s].val();
+                self.next_entry[j * 3 + s].next = self.slot_entry[j * 3 + s].val();
+            }
+        }
+        for s in 0..3 {
+            if self.conflict.grant[s].val() {
+                self.next_state[s].next = self.done.val();
+            }
+        }
+        for j in 1..(self._preload_slots + 1) {
+            for s in 0..3 {
+                if self.conflict.grant[j * 3 + s].val() {
+                    self.next_state[j * 3 + s].next = self.in_cq[0].val();
+                    self.next_entry[j * 3 + s].next = self.conflict.entry[j * 3 + s - 3].val();
+                }
+            }
+        }
+        for j in 1..(self._prefetch_slots + 1) {
+            for s in 0..3 {
+                if self.prefetch.grant[j * 3 + s - 3].val() {
+                    self.next_state[j * 3 + s].next = self.in_pq[0].val();
+                    self.next_entry[j * 3 + s].next = self.prefetch.entry[j * 3 + s - 3].val();
+                }
+            }
+        }
+        // The head issues once none of its sources is pending.
+        self.issue.next = self.slot_valid[0].val() & !self.reset.val();
+        for s in 0..3 {
+            if self.next_state[s].val() == self.pending.val() {
+                self.issue.next = false;
+            }
+            self.head_read[s].next = self.conflict.grant[s].val();
+            self.head_port[s].next = self.conflict.port[s].val();
+        }
+        // The read ports, and where each read's data goes: the head's reads to its operand
+        // latches (or, when it issues now, straight to the ALU), the others to their queue.
+        for p in 0..self._read_ports {
+            self.read_valid[p].next = false;
+            self.read_reg[p].next = self.slot_src[0].val();
+            self.read_kind[p].next = self.pending.val();
+            self.read_index[p].next = self.number[0].val();
+            for c in 0..(3 * self._preload_slots + 3) {
+                if self.conflict.grant[c].val()
+                    & (self.conflict.port[c].val() == self.port_number[p].val())
+                {
+                    self.read_valid[p].next = true;
+                    self.read_reg[p].next = self.slot_src[c].val();
+                }
+            }
+            for s in 0..3 {
+                if self.conflict.grant[s].val()
+                    & (self.conflict.port[s].val() == self.port_number[p].val())
+                {
+                    self.read_kind[p].next = self.done.val();
+                    if self.issue.val() {
+                        self.read_kind[p].next = self.pending.val();
+                    }
+                    self.read_index[p].next = self.number[s].val();
+                }
+            }
+            for c in 0..(3 * self._preload_slots) {
+                if self.conflict.grant[c + 3].val()
+                    & (self.conflict.port[c + 3].val() == self.port_number[p].val())
+                {
+                    self.read_kind[p].next = self.in_cq[0].val();
+                    self.read_index[p].next = self.conflict.entry[c].val();
+                }
+            }
+            for c in 0..(3 * self._prefetch_slots) {
+                if self.prefetch.grant[c].val()
+                    & (self.prefetch.port[c].val() == self.port_number[p].val())
+                {
+                    self.read_valid[p].next = true;
+                    self.read_reg[p].next = self.slot_src[c + 3].val();
+                    self.read_kind[p].next = self.in_pq[0].val();
+                    self.read_index[p].next = self.prefetch.entry[c].val();
+                }
+            }
+        }
+        self.cq_taken.next = self.cq_free.val() & !self.conflict.free_out.val();
+        self.pq_taken.next = self.pq_free.val() & !self.prefetch.free_out.val();
+        self.reads.next = self.prefetch.ports_out.val();
+        self.banks_read.next = self.prefetch.banks_out.val();
+    }
+}

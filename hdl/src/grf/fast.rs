@@ -1,0 +1,270 @@
+//! The EUs' fast GRFs: each a direct-mapped, write-back store of a few registers, with its
+//! lookups and its writes.
+
+use rust_hdl::prelude::*;
+
+use crate::params::GrfParams;
+use crate::regs::Registers;
+use crate::{constant, constants, signals};
+
+/// Every EU's fast GRF (`docs/grf.md`): `fast_regs` entries per EU, the entry of (thread,
+/// register) given by the index function. Vectors are EU-major: per EU `[e]`, per entry
+/// `[e * fast_regs + i]`, per lane `[e * lanes + l]`. Lookups are combinational: the incoming request's entry and
+/// whether it hits; the served request's entry (its victim); the first dirty entry of a
+/// (thread, block), and every entry of it. Writes take effect on the clock edge, at most one
+/// kind per cycle: `set` stores an entry, `clean` clears dirty bits, `drop` invalidates.
+/// `E` is the element width.
+#[derive(LogicBlock)]
+pub struct FastGrfs<const E: usize> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: every entry invalid.
+    pub reset: Signal<In, Bit>,
+    /// The incoming request's thread.
+    pub req_thread: Vec<Signal<In, Bits<2>>>,
+    /// The incoming request's register.
+    pub req_reg: Vec<Signal<In, Bits<6>>>,
+    /// The served request's thread.
+    pub rq_thread: Vec<Signal<In, Bits<2>>>,
+    /// The served request's register.
+    pub rq_reg: Vec<Signal<In, Bits<6>>>,
+    /// The thread of the block looked through (`found`, `in_block`).
+    pub block_thread: Vec<Signal<In, Bits<2>>>,
+    /// A register of the block looked through.
+    pub block_reg: Vec<Signal<In, Bits<6>>>,
+    /// Per entry: the incoming request's register maps there.
+    pub in_slot: Vec<Signal<Out, Bit>>,
+    /// The incoming request's register is there.
+    pub hit: Vec<Signal<Out, Bit>>,
+    /// Its value, one element per lane.
+    pub hit_data: Vec<Signal<Out, Bits<E>>>,
+    /// Per entry: the served request's register maps there.
+    pub rq_slot: Vec<Signal<Out, Bit>>,
+    /// That entry holds another register, dirty: it must be written back first.
+    pub victim_dirty: Vec<Signal<Out, Bit>>,
+    /// The victim's thread.
+    pub victim_thread: Vec<Signal<Out, Bits<2>>>,
+    /// The victim's register.
+    pub victim_reg: Vec<Signal<Out, Bits<6>>>,
+    /// The victim's value, one element per lane.
+    pub victim_data: Vec<Signal<Out, Bits<E>>>,
+    /// The block has a dirty entry.
+    pub found: Vec<Signal<Out, Bit>>,
+    /// Per entry: it is the block's first dirty entry.
+    pub found_slot: Vec<Signal<Out, Bit>>,
+    /// That entry's register.
+    pub found_reg: Vec<Signal<Out, Bits<6>>>,
+    /// That entry's value, one element per lane.
+    pub found_data: Vec<Signal<Out, Bits<E>>>,
+    /// Per entry: it holds a register of the block (valid or not).
+    pub in_block: Vec<Signal<Out, Bit>>,
+    /// Per entry: store `set_dirty`, `set_thread`, `set_reg`, `set_data` there, valid.
+    pub set: Vec<Signal<In, Bit>>,
+    /// The stored entry's dirty bit.
+    pub set_dirty: Vec<Signal<In, Bit>>,
+    /// The stored entry's thread.
+    pub set_thread: Vec<Signal<In, Bits<2>>>,
+    /// The stored entry's register.
+    pub set_reg: Vec<Signal<In, Bits<6>>>,
+    /// The stored value, one element per lane.
+    pub set_data: Vec<Signal<In, Bits<E>>>,
+    /// Per entry: clear its dirty bit (it is written back).
+    pub clean: Vec<Signal<In, Bit>>,
+    /// Per entry: invalidate it, dirty or not.
+    pub drop: Vec<Signal<In, Bit>>,
+    ent_valid: Registers<Bit>,
+    ent_dirty: Registers<Bit>,
+    ent_thread: Registers<Bits<2>>,
+    ent_reg: Registers<Bits<6>>,
+    /// Values, entry-major (`entry * lanes + l`).
+    ent_data: Registers<Bits<E>>,
+    /// Per entry: a valid dirty entry of the block; the first such before it.
+    dirty_in_block: Vec<Signal<Local, Bit>>,
+    earlier: Signal<Local, Bit>,
+    zero_e: Constant<Bits<E>>,
+    zero2: Constant<Bits<2>>,
+    zero6: Constant<Bits<6>>,
+    /// The index function: per entry, the thread bits and register bits that map to it, and
+    /// the masks that pick those bits.
+    thread_mask: Constant<Bits<2>>,
+    reg_mask: Constant<Bits<6>>,
+    slot_thread: Vec<Constant<Bits<2>>>,
+    slot_reg: Vec<Constant<Bits<6>>>,
+    /// Block bits of a register: `reg & block_mask`.
+    block_mask: Constant<Bits<6>>,
+    _eus: usize,
+    _fast: usize,
+    _lanes: usize,
+}
+
+impl<const E: usize> FastGrfs<E> {
+    /// The fast GRFs of `params`' EUs.
+    pub fn new(params: &GrfParams) -> Self {
+        let (eus, lanes, fast) = (params.eus, params.lanes, params.fast_regs);
+        let index_bits = fast.trailing_zeros() as usize;
+        let tb = params.thread_bits();
+        let thread_index_bits = tb.min(index_bits);
+        let reg_index_bits = index_bits.saturating_sub(tb);
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            req_thread: signals(eus),
+            req_reg: signals(eus),
+            rq_thread: signals(eus),
+            rq_reg: signals(eus),
+            block_thread: signals(eus),
+            block_reg: signals(eus),
+            in_slot: signals(eus * fast),
+            hit: signals(eus),
+            hit_data: signals(eus * lanes),
+            rq_slot: signals(eus * fast),
+            victim_dirty: signals(eus),
+            victim_thread: signals(eus),
+            victim_reg: signals(eus),
+            victim_data: signals(eus * lanes),
+            found: signals(eus),
+            found_slot: signals(eus * fast),
+            found_reg: signals(eus),
+            found_data: signals(eus * lanes),
+            in_block: signals(eus * fast),
+            set: signals(eus * fast),
+            set_dirty: signals(eus),
+            set_thread: signals(eus),
+            set_reg: signals(eus),
+            set_data: signals(eus * lanes),
+            clean: signals(eus * fast),
+            drop: signals(eus * fast),
+            ent_valid: Registers::new(eus * fast),
+            ent_dirty: Registers::new(eus * fast),
+            ent_thread: Registers::new(eus * fast),
+            ent_reg: Registers::new(eus * fast),
+            ent_data: Registers::new(eus * fast * lanes),
+            dirty_in_block: signals(eus * fast),
+            earlier: Default::default(),
+            zero_e: constant(0),
+            zero2: constant(0),
+            zero6: constant(0),
+            thread_mask: constant((1u64 << thread_index_bits) - 1),
+            reg_mask: constant((1u64 << reg_index_bits) - 1),
+            slot_thread: constants((0..fast as u64).map(|i| i & ((1 << thread_index_bits) - 1))),
+            slot_reg: constants((0..fast as u64).map(|i| (i >> tb) & ((1 << reg_index_bits) - 1))),
+            block_mask: constant(0x30),
+            _eus: eus,
+            _fast: fast,
+            _lanes: lanes,
+        }
+    }
+}
+
+impl<const E: usize> Logic for FastGrfs<E> {
+    // Single-value loops bind the lanes (nl) and entries (nf) for index arithmetic. The lookups
+    // and the writes share no local signal, so that a lookup never waits for a write decided
+    // on it.
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.ent_valid.clock.next = self.clock.val();
+        self.ent_dirty.clock.next = self.clock.val();
+        self.ent_thread.clock.next = self.clock.val();
+        self.ent_reg.clock.next = self.clock.val();
+        self.ent_data.clock.next = self.clock.val();
+        for nl in self._lanes..(self._lanes + 1) {
+            for nf in self._fast..(self._fast + 1) {
+                for e in 0..self._eus {
+                    self.hit[e].next = false;
+                    self.victim_dirty[e].next = false;
+                    self.victim_thread[e].next = self.zero2.val();
+                    self.victim_reg[e].next = self.zero6.val();
+                    self.found[e].next = false;
+                    self.found_reg[e].next = self.zero6.val();
+                    self.earlier.next = false;
+                    for l in 0..self._lanes {
+                        self.hit_data[e * nl + l].next = self.zero_e.val();
+                        self.victim_data[e * nl + l].next = self.zero_e.val();
+                        self.found_data[e * nl + l].next = self.zero_e.val();
+                    }
+                    for i in 0..self._fast {
+                        // Lookups.
+                        self.in_slot[e * nf + i].next = ((self.req_thread[e].val()
+                            & self.thread_mask.val())
+                            == self.slot_thread[i].val())
+                            & ((self.req_reg[e].val() & self.reg_mask.val())
+                                == self.slot_reg[i].val());
+                        self.rq_slot[e * nf + i].next = ((self.rq_thread[e].val()
+                            & self.thread_mask.val())
+                            == self.slot_thread[i].val())
+                            & ((self.rq_reg[e].val() & self.reg_mask.val())
+                                == self.slot_reg[i].val());
+                        self.in_block[e * nf + i].next = (self.ent_thread.q[e * nf + i].val()
+                            == self.block_thread[e].val())
+                            & ((self.ent_reg.q[e * nf + i].val() & self.block_mask.val())
+                                == (self.block_reg[e].val() & self.block_mask.val()));
+                        self.dirty_in_block[e * nf + i].next = self.in_block[e * nf + i].val()
+                            & self.ent_valid.q[e * nf + i].val()
+                            & self.ent_dirty.q[e * nf + i].val();
+                        self.found_slot[e * nf + i].next =
+                            self.dirty_in_block[e * nf + i].val() & !self.earlier.val();
+                        self.earlier.next =
+                            self.earlier.val() | self.dirty_in_block[e * nf + i].val();
+                        if self.in_slot[e * nf + i].val()
+                            & self.ent_valid.q[e * nf + i].val()
+                            & (self.ent_thread.q[e * nf + i].val() == self.req_thread[e].val())
+                            & (self.ent_reg.q[e * nf + i].val() == self.req_reg[e].val())
+                        {
+                            self.hit[e].next = true;
+                        }
+                        if self.rq_slot[e * nf + i].val() {
+                            self.victim_dirty[e].next = self.ent_valid.q[e * nf + i].val()
+                                & self.ent_dirty.q[e * nf + i].val();
+                            self.victim_thread[e].next = self.ent_thread.q[e * nf + i].val();
+                            self.victim_reg[e].next = self.ent_reg.q[e * nf + i].val();
+                        }
+                        if self.found_slot[e * nf + i].val() {
+                            self.found[e].next = true;
+                            self.found_reg[e].next = self.ent_reg.q[e * nf + i].val();
+                        }
+                        for l in 0..self._lanes {
+                            if self.in_slot[e * nf + i].val() {
+                                self.hit_data[e * nl + l].next =
+                                    self.ent_data.q[(e * nf + i) * nl + l].val();
+                            }
+                            if self.rq_slot[e * nf + i].val() {
+                                self.victim_data[e * nl + l].next =
+                                    self.ent_data.q[(e * nf + i) * nl + l].val();
+                            }
+                            if self.found_slot[e * nf + i].val() {
+                                self.found_data[e * nl + l].next =
+                                    self.ent_data.q[(e * nf + i) * nl + l].val();
+                            }
+                        }
+                        // Writes.
+                        self.ent_valid.d[e * nf + i].next = self.ent_valid.q[e * nf + i].val();
+                        self.ent_dirty.d[e * nf + i].next = self.ent_dirty.q[e * nf + i].val();
+                        self.ent_thread.d[e * nf + i].next = self.ent_thread.q[e * nf + i].val();
+                        self.ent_reg.d[e * nf + i].next = self.ent_reg.q[e * nf + i].val();
+                        for l in 0..self._lanes {
+                            self.ent_data.d[(e * nf + i) * nl + l].next =
+                                self.ent_data.q[(e * nf + i) * nl + l].val();
+                            if self.set[e * nf + i].val() {
+                                self.ent_data.d[(e * nf + i) * nl + l].next =
+                                    self.set_data[e * nl + l].val();
+                            }
+                        }
+                        if self.set[e * nf + i].val() {
+                            self.ent_valid.d[e * nf + i].next = true;
+                            self.ent_dirty.d[e * nf + i].next = self.set_dirty[e].val();
+                            self.ent_thread.d[e * nf + i].next = self.set_thread[e].val();
+                            self.ent_reg.d[e * nf + i].next = self.set_reg[e].val();
+                        }
+                        if self.clean[e * nf + i].val() {
+                            self.ent_dirty.d[e * nf + i].next = false;
+                        }
+                        if self.drop[e * nf + i].val() | self.reset.val() {
+                            self.ent_valid.d[e * nf + i].next = false;
+                            self.ent_dirty.d[e * nf + i].next = false;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

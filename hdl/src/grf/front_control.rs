@@ -1,0 +1,264 @@
+//! A front end's decisions: from its state, the incoming request, the controller's answer and
+//! the fast GRF's lookups, what happens this cycle.
+
+use rust_hdl::prelude::*;
+
+use super::codes::kind;
+use super::front::state;
+use crate::constant;
+use crate::params::{GrfOp, GrfStatus};
+
+/// The front end's control (combinational; `docs/grf.md`). Every output is a decision of the
+/// cycle; the front end carries them out on its registers, its fast GRF, its outbox and its
+/// response register.
+#[derive(LogicBlock)]
+pub struct FrontEndControl {
+    /// Synchronous reset.
+    pub reset: Signal<In, Bit>,
+    /// The front end's state (`front::state`).
+    pub state: Signal<In, Bits<3>>,
+    /// A request is presented.
+    pub req_valid: Signal<In, Bit>,
+    /// Its op (`GrfOp`).
+    pub req_op: Signal<In, Bits<3>>,
+    /// The served request's op.
+    pub rq_op: Signal<In, Bits<3>>,
+    /// The controller answers.
+    pub ans_valid: Signal<In, Bit>,
+    /// With this status.
+    pub ans_status: Signal<In, Bits<3>>,
+    /// The register is shared.
+    pub ans_shared: Signal<In, Bit>,
+    /// The fast GRF holds the incoming request's register.
+    pub hit: Signal<In, Bit>,
+    /// The served request's entry holds another register, dirty.
+    pub victim_dirty: Signal<In, Bit>,
+    /// The named block has a dirty entry.
+    pub found: Signal<In, Bit>,
+    /// A request is taken this cycle.
+    pub accept: Signal<Out, Bit>,
+    /// The op taken, or the one served.
+    pub op: Signal<Out, Bits<3>>,
+    /// The next state.
+    pub next_state: Signal<Out, Bits<3>>,
+    /// Respond next cycle, with `status`.
+    pub respond: Signal<Out, Bit>,
+    /// The response's status.
+    pub status: Signal<Out, Bits<3>>,
+    /// The response carries the fast GRF's hit value.
+    pub respond_hit: Signal<Out, Bit>,
+    /// The response carries the controller's answer.
+    pub respond_answer: Signal<Out, Bit>,
+    /// The response carries the answer kept during the victim's write-back.
+    pub respond_kept: Signal<Out, Bit>,
+    /// Send a transaction to the controller, of kind `send_kind`.
+    pub send: Signal<Out, Bit>,
+    /// Its kind (`codes::kind`).
+    pub send_kind: Signal<Out, Bits<3>>,
+    /// It writes back the victim (its thread, register and value).
+    pub send_victim: Signal<Out, Bit>,
+    /// It writes back the block's first dirty entry (its register and value).
+    pub send_found: Signal<Out, Bit>,
+    /// It carries the request's group.
+    pub send_group: Signal<Out, Bit>,
+    /// Keep the controller's answer while the victim is written back.
+    pub keep_answer: Signal<Out, Bit>,
+    /// A write hit stores the request's value in its entry, dirty.
+    pub store: Signal<Out, Bit>,
+    /// A fill stores the served request's register in its entry.
+    pub fill: Signal<Out, Bit>,
+    /// The fill stores the write's value, dirty (else the value read, clean).
+    pub fill_write: Signal<Out, Bit>,
+    /// The fill's value is the controller's answer (else the kept one).
+    pub fill_answer: Signal<Out, Bit>,
+    /// The block's first dirty entry is written back: it becomes clean.
+    pub clean: Signal<Out, Bit>,
+    /// The block's entries are invalidated (a release, or a switch once nothing is dirty).
+    pub drop: Signal<Out, Bit>,
+    access: Signal<Local, Bit>,
+    command: Signal<Local, Bit>,
+    answered: Signal<Local, Bit>,
+    passed_on: Signal<Local, Bit>,
+    flush: Signal<Local, Bit>,
+    st_idle: Constant<Bits<3>>,
+    st_access: Constant<Bits<3>>,
+    st_victim: Constant<Bits<3>>,
+    st_flush: Constant<Bits<3>>,
+    st_command: Constant<Bits<3>>,
+    op_read: Constant<Bits<3>>,
+    op_write: Constant<Bits<3>>,
+    op_alloc: Constant<Bits<3>>,
+    op_release: Constant<Bits<3>>,
+    op_wait: Constant<Bits<3>>,
+    op_switch: Constant<Bits<3>>,
+    k_read: Constant<Bits<3>>,
+    k_write_miss: Constant<Bits<3>>,
+    k_writeback: Constant<Bits<3>>,
+    k_alloc: Constant<Bits<3>>,
+    k_release: Constant<Bits<3>>,
+    k_wait: Constant<Bits<3>>,
+    k_switch: Constant<Bits<3>>,
+    s_ok: Constant<Bits<3>>,
+}
+
+impl Default for FrontEndControl {
+    fn default() -> Self {
+        Self {
+            reset: Default::default(),
+            state: Default::default(),
+            req_valid: Default::default(),
+            req_op: Default::default(),
+            rq_op: Default::default(),
+            ans_valid: Default::default(),
+            ans_status: Default::default(),
+            ans_shared: Default::default(),
+            hit: Default::default(),
+            victim_dirty: Default::default(),
+            found: Default::default(),
+            accept: Default::default(),
+            op: Default::default(),
+            next_state: Default::default(),
+            respond: Default::default(),
+            status: Default::default(),
+            respond_hit: Default::default(),
+            respond_answer: Default::default(),
+            respond_kept: Default::default(),
+            send: Default::default(),
+            send_kind: Default::default(),
+            send_victim: Default::default(),
+            send_found: Default::default(),
+            send_group: Default::default(),
+            keep_answer: Default::default(),
+            store: Default::default(),
+            fill: Default::default(),
+            fill_write: Default::default(),
+            fill_answer: Default::default(),
+            clean: Default::default(),
+            drop: Default::default(),
+            access: Default::default(),
+            command: Default::default(),
+            answered: Default::default(),
+            passed_on: Default::default(),
+            flush: Default::default(),
+            st_idle: constant(state::IDLE),
+            st_access: constant(state::ACCESS),
+            st_victim: constant(state::VICTIM),
+            st_flush: constant(state::FLUSH),
+            st_command: constant(state::COMMAND),
+            op_read: constant(GrfOp::Read.code()),
+            op_write: constant(GrfOp::Write.code()),
+            op_alloc: constant(GrfOp::Alloc.code()),
+            op_release: constant(GrfOp::Release.code()),
+            op_wait: constant(GrfOp::Wait.code()),
+            op_switch: constant(GrfOp::Switch.code()),
+            k_read: constant(kind::READ),
+            k_write_miss: constant(kind::WRITE_MISS),
+            k_writeback: constant(kind::WRITEBACK),
+            k_alloc: constant(kind::ALLOC),
+            k_release: constant(kind::RELEASE),
+            k_wait: constant(kind::WAIT),
+            k_switch: constant(kind::SWITCH),
+            s_ok: constant(GrfStatus::Ok.code()),
+        }
+    }
+}
+
+impl Logic for FrontEndControl {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // The request taken (idle) or served, and this cycle's events.
+        self.accept.next =
+            (self.state.val() == self.st_idle.val()) & self.req_valid.val() & !self.reset.val();
+        self.op.next = self.rq_op.val();
+        if self.accept.val() {
+            self.op.next = self.req_op.val();
+        }
+        self.access.next =
+            (self.op.val() == self.op_read.val()) | (self.op.val() == self.op_write.val());
+        self.command.next = !self.access.val() & (self.op.val() != self.op_switch.val());
+        self.answered.next = (self.state.val() == self.st_access.val()) & self.ans_valid.val();
+        self.passed_on.next = self.answered.val()
+            & ((self.ans_status.val() != self.s_ok.val()) | self.ans_shared.val());
+        self.keep_answer.next =
+            self.answered.val() & !self.passed_on.val() & self.victim_dirty.val();
+        self.fill.next = (self.answered.val() & !self.passed_on.val() & !self.victim_dirty.val())
+            | ((self.state.val() == self.st_victim.val()) & self.ans_valid.val());
+        self.fill_write.next = self.fill.val() & (self.rq_op.val() == self.op_write.val());
+        self.fill_answer.next = self.state.val() == self.st_access.val();
+        self.flush.next = (self.accept.val() & (self.op.val() == self.op_switch.val()))
+            | ((self.state.val() == self.st_flush.val()) & self.ans_valid.val());
+        self.store.next =
+            self.accept.val() & self.hit.val() & (self.op.val() == self.op_write.val());
+        self.clean.next = self.flush.val() & self.found.val();
+        self.drop.next = (self.accept.val() & (self.op.val() == self.op_release.val()))
+            | (self.flush.val() & !self.found.val());
+        // The next state.
+        self.next_state.next = self.state.val();
+        if self.accept.val() & self.access.val() & !self.hit.val() {
+            self.next_state.next = self.st_access.val();
+        }
+        if self.accept.val() & self.command.val() {
+            self.next_state.next = self.st_command.val();
+        }
+        if self.passed_on.val()
+            | self.fill.val()
+            | ((self.state.val() == self.st_command.val()) & self.ans_valid.val())
+        {
+            self.next_state.next = self.st_idle.val();
+        }
+        if self.keep_answer.val() {
+            self.next_state.next = self.st_victim.val();
+        }
+        if self.flush.val() {
+            self.next_state.next = self.st_command.val();
+            if self.found.val() {
+                self.next_state.next = self.st_flush.val();
+            }
+        }
+        if self.reset.val() {
+            self.next_state.next = self.st_idle.val();
+        }
+        // The response: a hit, a fault or shared register, a fill, a command's answer.
+        self.respond_hit.next =
+            self.accept.val() & self.hit.val() & (self.op.val() == self.op_read.val());
+        self.respond_answer.next = self.passed_on.val()
+            | (self.fill.val() & !self.fill_write.val() & self.fill_answer.val());
+        self.respond_kept.next = self.fill.val() & !self.fill_write.val() & !self.fill_answer.val();
+        self.respond.next = (self.accept.val() & self.access.val() & self.hit.val())
+            | self.passed_on.val()
+            | self.fill.val()
+            | ((self.state.val() == self.st_command.val()) & self.ans_valid.val());
+        self.status.next = self.s_ok.val();
+        if self.passed_on.val() | (self.state.val() == self.st_command.val()) {
+            self.status.next = self.ans_status.val();
+        }
+        // The transaction sent: a miss, a command, a victim's or a flush's write-back, a
+        // switch.
+        self.send.next = (self.accept.val()
+            & ((self.access.val() & !self.hit.val()) | self.command.val()))
+            | self.keep_answer.val()
+            | self.flush.val();
+        self.send_kind.next = self.k_read.val();
+        if self.op.val() == self.op_write.val() {
+            self.send_kind.next = self.k_write_miss.val();
+        }
+        if self.op.val() == self.op_alloc.val() {
+            self.send_kind.next = self.k_alloc.val();
+        }
+        if self.op.val() == self.op_wait.val() {
+            self.send_kind.next = self.k_wait.val();
+        }
+        if self.op.val() == self.op_release.val() {
+            self.send_kind.next = self.k_release.val();
+        }
+        if self.keep_answer.val() | self.clean.val() {
+            self.send_kind.next = self.k_writeback.val();
+        }
+        if self.flush.val() & !self.found.val() {
+            self.send_kind.next = self.k_switch.val();
+        }
+        self.send_victim.next = self.keep_answer.val();
+        self.send_found.next = self.clean.val();
+        self.send_group.next = self.accept.val() & !self.flush.val();
+    }
+}

@@ -1,0 +1,126 @@
+//! The front ends' outboxes: the transaction each EU sends the controller, held until taken.
+
+use rust_hdl::prelude::*;
+
+use crate::params::GrfParams;
+use crate::regs::Registers;
+use crate::signals;
+
+/// Every EU's outbox: `send[e]` loads a transaction, which is shown on `valid[e]` .. `data`
+/// from the next cycle until the controller `take`s it. Per-lane vectors are EU-major
+/// (`e * lanes + l`). `E` is the element width.
+#[derive(LogicBlock)]
+pub struct Outboxes<const E: usize> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: empty.
+    pub reset: Signal<In, Bit>,
+    /// Per EU: load a transaction this cycle.
+    pub send: Vec<Signal<In, Bit>>,
+    /// Per EU: its kind (`codes::kind`).
+    pub send_kind: Vec<Signal<In, Bits<3>>>,
+    /// Per EU: its global thread.
+    pub send_thread: Vec<Signal<In, Bits<5>>>,
+    /// Per EU: its register.
+    pub send_reg: Vec<Signal<In, Bits<6>>>,
+    /// Per EU: its group.
+    pub send_group: Vec<Signal<In, Bits<3>>>,
+    /// Per EU and lane: its data.
+    pub send_data: Vec<Signal<In, Bits<E>>>,
+    /// Per EU: the controller takes the held transaction this cycle.
+    pub take: Vec<Signal<In, Bit>>,
+    /// Per EU: a transaction is held.
+    pub valid: Vec<Signal<Out, Bit>>,
+    /// Per EU: its kind.
+    pub kind: Vec<Signal<Out, Bits<3>>>,
+    /// Per EU: its global thread.
+    pub thread: Vec<Signal<Out, Bits<5>>>,
+    /// Per EU: its register.
+    pub reg_index: Vec<Signal<Out, Bits<6>>>,
+    /// Per EU: its group.
+    pub group: Vec<Signal<Out, Bits<3>>>,
+    /// Per EU and lane: its data.
+    pub data: Vec<Signal<Out, Bits<E>>>,
+    held: Registers<Bit>,
+    held_kind: Registers<Bits<3>>,
+    held_thread: Registers<Bits<5>>,
+    held_reg: Registers<Bits<6>>,
+    held_group: Registers<Bits<3>>,
+    held_data: Registers<Bits<E>>,
+    _eus: usize,
+    _lanes: usize,
+}
+
+impl<const E: usize> Outboxes<E> {
+    /// The outboxes of `params`' EUs.
+    pub fn new(params: &GrfParams) -> Self {
+        let (eus, lanes) = (params.eus, params.lanes);
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            send: signals(eus),
+            send_kind: signals(eus),
+            send_thread: signals(eus),
+            send_reg: signals(eus),
+            send_group: signals(eus),
+            send_data: signals(eus * lanes),
+            take: signals(eus),
+            valid: signals(eus),
+            kind: signals(eus),
+            thread: signals(eus),
+            reg_index: signals(eus),
+            group: signals(eus),
+            data: signals(eus * lanes),
+            held: Registers::new(eus),
+            held_kind: Registers::new(eus),
+            held_thread: Registers::new(eus),
+            held_reg: Registers::new(eus),
+            held_group: Registers::new(eus),
+            held_data: Registers::new(eus * lanes),
+            _eus: eus,
+            _lanes: lanes,
+        }
+    }
+}
+
+impl<const E: usize> Logic for Outboxes<E> {
+    // A single-value loop binds the lanes (nl) for index arithmetic.
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.held.clock.next = self.clock.val();
+        self.held_kind.clock.next = self.clock.val();
+        self.held_thread.clock.next = self.clock.val();
+        self.held_reg.clock.next = self.clock.val();
+        self.held_group.clock.next = self.clock.val();
+        self.held_data.clock.next = self.clock.val();
+        for nl in self._lanes..(self._lanes + 1) {
+            for e in 0..self._eus {
+                self.held.d[e].next = (self.send[e].val()
+                    | (self.held.q[e].val() & !self.take[e].val()))
+                    & !self.reset.val();
+                self.held_kind.d[e].next = self.held_kind.q[e].val();
+                self.held_thread.d[e].next = self.held_thread.q[e].val();
+                self.held_reg.d[e].next = self.held_reg.q[e].val();
+                self.held_group.d[e].next = self.held_group.q[e].val();
+                if self.send[e].val() {
+                    self.held_kind.d[e].next = self.send_kind[e].val();
+                    self.held_thread.d[e].next = self.send_thread[e].val();
+                    self.held_reg.d[e].next = self.send_reg[e].val();
+                    self.held_group.d[e].next = self.send_group[e].val();
+                }
+                for l in 0..self._lanes {
+                    self.held_data.d[e * nl + l].next = self.held_data.q[e * nl + l].val();
+                    if self.send[e].val() {
+                        self.held_data.d[e * nl + l].next = self.send_data[e * nl + l].val();
+                    }
+                    self.data[e * nl + l].next = self.held_data.q[e * nl + l].val();
+                }
+                self.valid[e].next = self.held.q[e].val();
+                self.kind[e].next = self.held_kind.q[e].val();
+                self.thread[e].next = self.held_thread.q[e].val();
+                self.reg_index[e].next = self.held_reg.q[e].val();
+                self.group[e].next = self.held_group.q[e].val();
+            }
+        }
+    }
+}

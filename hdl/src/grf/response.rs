@@ -1,0 +1,89 @@
+//! The front ends' response registers: what each EU sees the cycle after it is decided.
+
+use rust_hdl::prelude::*;
+
+use crate::params::{GrfParams, GrfStatus};
+use crate::regs::Registers;
+use crate::{constant, signals};
+
+/// Every EU's response register: `respond[e]` with `status[e]` and its data is visible on
+/// `valid[e]`, `status_out[e]` and its `data_out` for the next cycle. Per-lane vectors are
+/// EU-major (`e * lanes + l`). `E` is the element width.
+#[derive(LogicBlock)]
+pub struct Responses<const E: usize> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: no response.
+    pub reset: Signal<In, Bit>,
+    /// Per EU: respond next cycle.
+    pub respond: Vec<Signal<In, Bit>>,
+    /// Per EU: with this status.
+    pub status: Vec<Signal<In, Bits<3>>>,
+    /// Per EU and lane: and this data.
+    pub data: Vec<Signal<In, Bits<E>>>,
+    /// Per EU: a response is visible.
+    pub valid: Vec<Signal<Out, Bit>>,
+    /// Per EU: its status (`GrfStatus`).
+    pub status_out: Vec<Signal<Out, Bits<3>>>,
+    /// Per EU and lane: its data.
+    pub data_out: Vec<Signal<Out, Bits<E>>>,
+    held: Registers<Bit>,
+    held_status: Registers<Bits<3>>,
+    held_data: Registers<Bits<E>>,
+    s_ok: Constant<Bits<3>>,
+    zero_e: Constant<Bits<E>>,
+    _eus: usize,
+    _lanes: usize,
+}
+
+impl<const E: usize> Responses<E> {
+    /// The response registers of `params`' EUs.
+    pub fn new(params: &GrfParams) -> Self {
+        let (eus, lanes) = (params.eus, params.lanes);
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            respond: signals(eus),
+            status: signals(eus),
+            data: signals(eus * lanes),
+            valid: signals(eus),
+            status_out: signals(eus),
+            data_out: signals(eus * lanes),
+            held: Registers::new(eus),
+            held_status: Registers::new(eus),
+            held_data: Registers::new(eus * lanes),
+            s_ok: constant(GrfStatus::Ok.code()),
+            zero_e: constant(0),
+            _eus: eus,
+            _lanes: lanes,
+        }
+    }
+}
+
+impl<const E: usize> Logic for Responses<E> {
+    // A single-value loop binds the lanes (nl) for index arithmetic.
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.held.clock.next = self.clock.val();
+        self.held_status.clock.next = self.clock.val();
+        self.held_data.clock.next = self.clock.val();
+        for nl in self._lanes..(self._lanes + 1) {
+            for e in 0..self._eus {
+                self.held.d[e].next = self.respond[e].val() & !self.reset.val();
+                self.held_status.d[e].next = self.s_ok.val();
+                if self.respond[e].val() {
+                    self.held_status.d[e].next = self.status[e].val();
+                }
+                for l in 0..self._lanes {
+                    self.held_data.d[e * nl + l].next = self.zero_e.val();
+                    if self.respond[e].val() {
+                        self.held_data.d[e * nl + l].next = self.data[e * nl + l].val();
+                    }
+                    self.data_out[e * nl + l].next = self.held_data.q[e * nl + l].val();
+                }
+                self.valid[e].next = self.held.q[e].val();
+                self.status_out[e].next = self.held_status.q[e].val();
+            }
+        }
+    }
+}
