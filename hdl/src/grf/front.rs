@@ -101,7 +101,6 @@ pub struct GrfFrontEnds<const E: usize> {
     thread: Signal<Local, Bits<2>>,
     st_idle: Constant<Bits<3>>,
     zero3: Constant<Bits<3>>,
-    zero_e: Constant<Bits<E>>,
     /// Local thread numbers; per EU and local thread, the global thread number.
     local_thread: Vec<Constant<Bits<2>>>,
     global_thread: Vec<Constant<Bits<5>>>,
@@ -155,7 +154,6 @@ impl<const E: usize> GrfFrontEnds<E> {
             thread: Default::default(),
             st_idle: constant(state::IDLE),
             zero3: constant(0),
-            zero_e: constant(0),
             local_thread: constants(0..threads as u64),
             global_thread: constants(0..(eus * threads) as u64),
             _eus: eus,
@@ -237,6 +235,11 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                         // The response and the transaction sent.
                         self.response.respond[e].next = self.control[e].respond.val();
                         self.response.status[e].next = self.control[e].status.val();
+                        self.response.from_hit[e].next = self.control[e].respond_hit.val();
+                        self.response.from_answer[e].next = self.control[e].respond_answer.val();
+                        self.response.from_kept[e].next = self.control[e].respond_kept.val();
+                        self.outbox.from_victim[e].next = self.control[e].send_victim.val();
+                        self.outbox.from_found[e].next = self.control[e].send_found.val();
                         self.outbox.send[e].next = self.control[e].send.val();
                         self.outbox.send_kind[e].next = self.control[e].send_kind.val();
                         self.thread.next = self.named_thread.val();
@@ -259,8 +262,7 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                         if self.control[e].send_group.val() {
                             self.outbox.send_group[e].next = self.req_group[e].val();
                         }
-                        // The fast GRF's writes: a write hit, a fill, a flush's write-back, a
-                        // drop.
+                        // The fast GRF's writes: write hit, fill, flush write-back, drop.
                         self.fast.set_dirty[e].next =
                             self.control[e].store.val() | self.control[e].fill_write.val();
                         self.fast.set_thread[e].next = self.named_thread.val();
@@ -284,28 +286,18 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                             if self.control[e].keep_answer.val() {
                                 self.kept.d[e * nl + l].next = self.ans_data[e * nl + l].val();
                             }
-                            self.response.data[e * nl + l].next = self.zero_e.val();
-                            if self.control[e].respond_hit.val() {
-                                self.response.data[e * nl + l].next =
-                                    self.fast.hit_data[e * nl + l].val();
-                            }
-                            if self.control[e].respond_answer.val() {
-                                self.response.data[e * nl + l].next =
-                                    self.ans_data[e * nl + l].val();
-                            }
-                            if self.control[e].respond_kept.val() {
-                                self.response.data[e * nl + l].next = self.kept.q[e * nl + l].val();
-                            }
-                            self.outbox.send_data[e * nl + l].next =
+                            self.response.hit_data[e * nl + l].next =
+                                self.fast.hit_data[e * nl + l].val();
+                            self.response.answer_data[e * nl + l].next =
+                                self.ans_data[e * nl + l].val();
+                            self.response.kept_data[e * nl + l].next =
+                                self.kept.q[e * nl + l].val();
+                            self.outbox.request_data[e * nl + l].next =
                                 self.req_data[e * nl + l].val();
-                            if self.control[e].send_victim.val() {
-                                self.outbox.send_data[e * nl + l].next =
-                                    self.fast.victim_data[e * nl + l].val();
-                            }
-                            if self.control[e].send_found.val() {
-                                self.outbox.send_data[e * nl + l].next =
-                                    self.fast.found_data[e * nl + l].val();
-                            }
+                            self.outbox.victim_data[e * nl + l].next =
+                                self.fast.victim_data[e * nl + l].val();
+                            self.outbox.found_data[e * nl + l].next =
+                                self.fast.found_data[e * nl + l].val();
                             self.fast.set_data[e * nl + l].next = self.req_data[e * nl + l].val();
                             if self.control[e].fill.val() {
                                 self.fast.set_data[e * nl + l].next = self.kept.q[e * nl + l].val();

@@ -25,8 +25,16 @@ pub struct Outboxes<const E: usize> {
     pub send_reg: Vec<Signal<In, Bits<6>>>,
     /// Per EU: its group.
     pub send_group: Vec<Signal<In, Bits<3>>>,
-    /// Per EU and lane: its data.
-    pub send_data: Vec<Signal<In, Bits<E>>>,
+    /// Per EU: its data is the fast GRF's victim's.
+    pub from_victim: Vec<Signal<In, Bit>>,
+    /// Per EU: its data is the fast GRF's found block's (else the request's).
+    pub from_found: Vec<Signal<In, Bit>>,
+    /// Per EU and lane: the request's data.
+    pub request_data: Vec<Signal<In, Bits<E>>>,
+    /// Per EU and lane: the victim's data.
+    pub victim_data: Vec<Signal<In, Bits<E>>>,
+    /// Per EU and lane: the found block's data.
+    pub found_data: Vec<Signal<In, Bits<E>>>,
     /// Per EU: the controller takes the held transaction this cycle.
     pub take: Vec<Signal<In, Bit>>,
     /// Per EU: a transaction is held.
@@ -63,7 +71,11 @@ impl<const E: usize> Outboxes<E> {
             send_thread: signals(eus),
             send_reg: signals(eus),
             send_group: signals(eus),
-            send_data: signals(eus * lanes),
+            from_victim: signals(eus),
+            from_found: signals(eus),
+            request_data: signals(eus * lanes),
+            victim_data: signals(eus * lanes),
+            found_data: signals(eus * lanes),
             take: signals(eus),
             valid: signals(eus),
             kind: signals(eus),
@@ -111,7 +123,13 @@ impl<const E: usize> Logic for Outboxes<E> {
                 for l in 0..self._lanes {
                     self.held_data.d[e * nl + l].next = self.held_data.q[e * nl + l].val();
                     if self.send[e].val() {
-                        self.held_data.d[e * nl + l].next = self.send_data[e * nl + l].val();
+                        self.held_data.d[e * nl + l].next = self.request_data[e * nl + l].val();
+                    }
+                    if self.send[e].val() & self.from_victim[e].val() {
+                        self.held_data.d[e * nl + l].next = self.victim_data[e * nl + l].val();
+                    }
+                    if self.send[e].val() & self.from_found[e].val() {
+                        self.held_data.d[e * nl + l].next = self.found_data[e * nl + l].val();
                     }
                     self.data[e * nl + l].next = self.held_data.q[e * nl + l].val();
                 }

@@ -19,8 +19,18 @@ pub struct Responses<const E: usize> {
     pub respond: Vec<Signal<In, Bit>>,
     /// Per EU: with this status.
     pub status: Vec<Signal<In, Bits<3>>>,
-    /// Per EU and lane: and this data.
-    pub data: Vec<Signal<In, Bits<E>>>,
+    /// Per EU: the data is the fast GRF's hit data.
+    pub from_hit: Vec<Signal<In, Bit>>,
+    /// Per EU: the data is the controller's answer.
+    pub from_answer: Vec<Signal<In, Bit>>,
+    /// Per EU: the data is the answer kept from an earlier cycle (else zero).
+    pub from_kept: Vec<Signal<In, Bit>>,
+    /// Per EU and lane: the fast GRF's hit data.
+    pub hit_data: Vec<Signal<In, Bits<E>>>,
+    /// Per EU and lane: the controller's answer data.
+    pub answer_data: Vec<Signal<In, Bits<E>>>,
+    /// Per EU and lane: the kept answer data.
+    pub kept_data: Vec<Signal<In, Bits<E>>>,
     /// Per EU: a response is visible.
     pub valid: Vec<Signal<Out, Bit>>,
     /// Per EU: its status (`GrfStatus`).
@@ -45,7 +55,12 @@ impl<const E: usize> Responses<E> {
             reset: Default::default(),
             respond: signals(eus),
             status: signals(eus),
-            data: signals(eus * lanes),
+            from_hit: signals(eus),
+            from_answer: signals(eus),
+            from_kept: signals(eus),
+            hit_data: signals(eus * lanes),
+            answer_data: signals(eus * lanes),
+            kept_data: signals(eus * lanes),
             valid: signals(eus),
             status_out: signals(eus),
             data_out: signals(eus * lanes),
@@ -76,8 +91,14 @@ impl<const E: usize> Logic for Responses<E> {
                 }
                 for l in 0..self._lanes {
                     self.held_data.d[e * nl + l].next = self.zero_e.val();
-                    if self.respond[e].val() {
-                        self.held_data.d[e * nl + l].next = self.data[e * nl + l].val();
+                    if self.respond[e].val() & self.from_hit[e].val() {
+                        self.held_data.d[e * nl + l].next = self.hit_data[e * nl + l].val();
+                    }
+                    if self.respond[e].val() & self.from_answer[e].val() {
+                        self.held_data.d[e * nl + l].next = self.answer_data[e * nl + l].val();
+                    }
+                    if self.respond[e].val() & self.from_kept[e].val() {
+                        self.held_data.d[e * nl + l].next = self.kept_data[e * nl + l].val();
                     }
                     self.data_out[e * nl + l].next = self.held_data.q[e * nl + l].val();
                 }
