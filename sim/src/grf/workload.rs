@@ -16,163 +16,25 @@ pub const NAMES: [&str; 6] = [
 
 /// The built-in workload `name` for `params` from `seed`, `rounds` controlling its length.
 pub fn builtin(name: &str, params: &GrfParams, seed: u64, rounds: usize) -> Result<Trace, String> {
+    let needs_prealloc = matches!(name, "private-hot" | "streaming" | "context-switch");
+    if needs_prealloc && params.preallocated == 0 {
+        return Err(format!(
+            "invalid value {name} for --workload: it needs --preallocated 1 or more"
+        ));
+    }
     let mut rng = Rng::new(seed);
-    let lanes = params.lanes;
-    let value = |rng: &mut Rng| -> Vec<u64> { (0..lanes).map(|_| rng.next_u64()).collect() };
-    let zero = vec![0; lanes];
     let mut trace: Trace = vec![Vec::new(); params.eus];
-    let needs_prealloc = params.preallocated > 0;
+    let eus = trace.iter_mut().enumerate().map(|(eu, steps)| EuSteps {
+        eu,
+        steps,
+        lanes: params.lanes,
+    });
     match name {
-        // Each thread works on a few registers of its pre-allocated block: mostly reads.
-        "private-hot" | "streaming" => {
-            if !needs_prealloc {
-                return Err(format!(
-                    "invalid value {name} for --workload: it needs --preallocated 1 or more"
-                ));
-            }
-            let hot = (params.fast_regs / params.threads).max(1);
-            for (eu, steps) in trace.iter_mut().enumerate() {
-                for i in 0..rounds * 16 {
-                    let thread = i % params.threads;
-                    let k = i / params.threads;
-                    let reg = if name == "private-hot" {
-                        (eu + k) % hot
-                    } else {
-                        k % 16
-                    };
-                    if k < 16 || rng.chance(1, 4) {
-                        steps.push(Step::request(thread, GrfOp::Write, reg, 0, value(&mut rng)));
-                    } else {
-                        steps.push(Step::request(thread, GrfOp::Read, reg, 0, zero.clone()));
-                    }
-                }
-            }
-        }
-        // EU 0 produces into a shared block, the others consume the previous phase's value;
-        // everyone waits at the group's barrier after each access.
-        "producer-consumer" => {
-            let vb = params.virtual_blocks - 1;
-            for (eu, steps) in trace.iter_mut().enumerate() {
-                steps.push(Step::request(0, GrfOp::Alloc, vb * 16, 1, zero.clone()));
-                steps.push(Step::Idle(8 * params.eus as u64));
-                for phase in 0..rounds * 4 {
-                    let reg = vb * 16 + phase % 16;
-                    if eu == 0 {
-                        steps.push(Step::request(0, GrfOp::Write, reg, 0, value(&mut rng)));
-                    } else {
-                        let prev = vb * 16 + (phase + 15) % 16;
-                        steps.push(Step::request(0, GrfOp::Read, prev, 0, zero.clone()));
-                    }
-                    steps.push(Step::request(0, GrfOp::Wait, 0, 1, zero.clone()));
-                }
-                steps.push(Step::request(0, GrfOp::Release, vb * 16, 0, zero.clone()));
-            }
-        }
-        // Threads fill their block, switch its context, work on the new context while it is
-        // being refilled (reads served from L3), and switch back.
-        "context-switch" => {
-            if !needs_prealloc {
-                return Err(format!(
-                    "invalid value {name} for --workload: it needs --preallocated 1 or more"
-                ));
-            }
-            for steps in trace.iter_mut() {
-                for round in 0..rounds {
-                    let thread = round % params.threads;
-                    for reg in 0..4 {
-                        steps.push(Step::request(thread, GrfOp::Write, reg, 0, value(&mut rng)));
-                    }
-                    steps.push(Step::request(thread, GrfOp::Switch, 0, 0, zero.clone()));
-                    for reg in 0..8 {
-                        steps.push(Step::request(
-                            thread,
-                            GrfOp::Read,
-                            (reg * 5) % 16,
-                            0,
-                            zero.clone(),
-                        ));
-                    }
-                    steps.push(Step::request(thread, GrfOp::Write, 3, 0, value(&mut rng)));
-                    steps.push(Step::request(thread, GrfOp::Read, 3, 0, zero.clone()));
-                }
-            }
-        }
-        // Bad requests mixed into ordinary ones: every fault kind.
-        "faults" => {
-            let last = params.virtual_blocks - 1;
-            for (eu, steps) in trace.iter_mut().enumerate() {
-                for round in 0..rounds {
-                    let thread = (eu + round) % params.threads;
-                    steps.push(Step::request(
-                        thread,
-                        GrfOp::Read,
-                        last * 16 + 1,
-                        0,
-                        zero.clone(),
-                    ));
-                    steps.push(Step::request(
-                        thread,
-                        GrfOp::Release,
-                        last * 16,
-                        0,
-                        zero.clone(),
-                    ));
-                    steps.push(Step::request(thread, GrfOp::Wait, 0, 7, zero.clone()));
-                    steps.push(Step::request(
-                        thread,
-                        GrfOp::Alloc,
-                        last * 16,
-                        0,
-                        zero.clone(),
-                    ));
-                    steps.push(Step::request(
-                        thread,
-                        GrfOp::Alloc,
-                        last * 16,
-                        0,
-                        zero.clone(),
-                    ));
-                    steps.push(Step::request(
-                        thread,
-                        GrfOp::Write,
-                        last * 16 + 2,
-                        0,
-                        value(&mut rng),
-                    ));
-                    steps.push(Step::request(
-                        thread,
-                        GrfOp::Read,
-                        last * 16 + 2,
-                        0,
-                        zero.clone(),
-                    ));
-                    steps.push(Step::request(
-                        thread,
-                        GrfOp::Switch,
-                        last.saturating_sub(1) * 16,
-                        0,
-                        zero.clone(),
-                    ));
-                    steps.push(Step::request(
-                        thread,
-                        GrfOp::Release,
-                        last * 16,
-                        0,
-                        zero.clone(),
-                    ));
-                }
-                // Exhaust the free blocks: the later allocs fail.
-                for v in 0..params.virtual_blocks {
-                    steps.push(Step::request(
-                        eu % params.threads,
-                        GrfOp::Alloc,
-                        v * 16,
-                        0,
-                        zero.clone(),
-                    ));
-                }
-            }
-        }
+        "private-hot" => eus.for_each(|mut s| s.hot(params, &mut rng, rounds, true)),
+        "streaming" => eus.for_each(|mut s| s.hot(params, &mut rng, rounds, false)),
+        "producer-consumer" => eus.for_each(|mut s| s.producer_consumer(params, &mut rng, rounds)),
+        "context-switch" => eus.for_each(|mut s| s.context_switch(params, &mut rng, rounds)),
+        "faults" => eus.for_each(|mut s| s.faults(params, &mut rng, rounds)),
         // Random traffic over every op but `wait` (see `random_trace`).
         "random" => return Ok(random_trace(params, seed, rounds, false)),
         other => {
@@ -183,6 +45,102 @@ pub fn builtin(name: &str, params: &GrfParams, seed: u64, rounds: usize) -> Resu
         }
     }
     Ok(trace)
+}
+
+/// One EU's steps of a built-in workload, as they are generated.
+struct EuSteps<'a> {
+    /// The EU.
+    eu: usize,
+    /// Its steps so far.
+    steps: &'a mut Vec<Step>,
+    /// Lanes per register.
+    lanes: usize,
+}
+
+impl EuSteps<'_> {
+    /// Appends `op` of `thread` on register (or 16 x block) `reg` with `group`, without data.
+    fn ask(&mut self, thread: usize, op: GrfOp, reg: usize, group: usize) {
+        let zero = vec![0; self.lanes];
+        self.steps.push(Step::request(thread, op, reg, group, zero));
+    }
+
+    /// Appends a write of random data by `thread` to `reg`.
+    fn write(&mut self, rng: &mut Rng, thread: usize, reg: usize) {
+        let data = (0..self.lanes).map(|_| rng.next_u64()).collect();
+        self.steps
+            .push(Step::request(thread, GrfOp::Write, reg, 0, data));
+    }
+
+    /// Each thread works on a few registers of its pre-allocated block (`hot`: as many as
+    /// fit the fast GRF; else all 16 in turn): mostly reads.
+    fn hot(&mut self, params: &GrfParams, rng: &mut Rng, rounds: usize, hot: bool) {
+        let few = (params.fast_regs / params.threads).max(1);
+        for i in 0..rounds * 16 {
+            let thread = i % params.threads;
+            let k = i / params.threads;
+            let reg = if hot { (self.eu + k) % few } else { k % 16 };
+            if k < 16 || rng.chance(1, 4) {
+                self.write(rng, thread, reg);
+            } else {
+                self.ask(thread, GrfOp::Read, reg, 0);
+            }
+        }
+    }
+
+    /// EU 0 produces into a shared block, the others consume the previous phase's value;
+    /// everyone waits at the group's barrier after each access.
+    fn producer_consumer(&mut self, params: &GrfParams, rng: &mut Rng, rounds: usize) {
+        let vb = params.virtual_blocks - 1;
+        self.ask(0, GrfOp::Alloc, vb * 16, 1);
+        self.steps.push(Step::Idle(8 * params.eus as u64));
+        for phase in 0..rounds * 4 {
+            if self.eu == 0 {
+                self.write(rng, 0, vb * 16 + phase % 16);
+            } else {
+                self.ask(0, GrfOp::Read, vb * 16 + (phase + 15) % 16, 0);
+            }
+            self.ask(0, GrfOp::Wait, 0, 1);
+        }
+        self.ask(0, GrfOp::Release, vb * 16, 0);
+    }
+
+    /// Threads fill their block, switch its context, work on the new context while it is
+    /// being refilled (reads served from L3), and switch back.
+    fn context_switch(&mut self, params: &GrfParams, rng: &mut Rng, rounds: usize) {
+        for round in 0..rounds {
+            let thread = round % params.threads;
+            for reg in 0..4 {
+                self.write(rng, thread, reg);
+            }
+            self.ask(thread, GrfOp::Switch, 0, 0);
+            for reg in 0..8 {
+                self.ask(thread, GrfOp::Read, (reg * 5) % 16, 0);
+            }
+            self.write(rng, thread, 3);
+            self.ask(thread, GrfOp::Read, 3, 0);
+        }
+    }
+
+    /// Bad requests mixed into ordinary ones: every fault kind; then allocs that exhaust the
+    /// free blocks.
+    fn faults(&mut self, params: &GrfParams, rng: &mut Rng, rounds: usize) {
+        let last = params.virtual_blocks - 1;
+        for round in 0..rounds {
+            let thread = (self.eu + round) % params.threads;
+            self.ask(thread, GrfOp::Read, last * 16 + 1, 0);
+            self.ask(thread, GrfOp::Release, last * 16, 0);
+            self.ask(thread, GrfOp::Wait, 0, 7);
+            self.ask(thread, GrfOp::Alloc, last * 16, 0);
+            self.ask(thread, GrfOp::Alloc, last * 16, 0);
+            self.write(rng, thread, last * 16 + 2);
+            self.ask(thread, GrfOp::Read, last * 16 + 2, 0);
+            self.ask(thread, GrfOp::Switch, last.saturating_sub(1) * 16, 0);
+            self.ask(thread, GrfOp::Release, last * 16, 0);
+        }
+        for v in 0..params.virtual_blocks {
+            self.ask(self.eu % params.threads, GrfOp::Alloc, v * 16, 0);
+        }
+    }
 }
 
 /// What a thread of a random trace believes about its virtual blocks: unmapped, or mapped

@@ -121,7 +121,11 @@ impl GrfModel {
         if self.engine.busy {
             self.controller = Controller::SwitchWait { eu, block };
         } else {
-            self.controller = Controller::Save { eu, block, start: t };
+            self.controller = Controller::Save {
+                eu,
+                block,
+                start: t,
+            };
             self.save(t, out);
         }
     }
