@@ -36,7 +36,7 @@ fn arg<P: Params>(p: &Param<P>, defaults: &P, values: Values) -> Arg {
     match (values, p.kind()) {
         (Values::List, _) => arg
             .value_delimiter(',')
-            .num_args(1..)
+            .num_args(1)
             .action(ArgAction::Append),
         (Values::One, Kind::Boolean) => arg.num_args(0..=1).default_missing_value("true"),
         (Values::One, _) => arg,

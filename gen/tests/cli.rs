@@ -771,3 +771,52 @@ fn every_catalogued_design_emits_at_its_defaults_and_every_block_has_its_command
         }
     }
 }
+
+#[test]
+fn sweep_crosses_listed_parameters_and_options_followed_by_other_flags() {
+    let out = grfgen(&[
+        "sweep",
+        "core",
+        "--cq-entries",
+        "0,2",
+        "--workload",
+        "conv3x3,matmul4",
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        report["swept"],
+        serde_json::json!(["cq_entries", "workload"])
+    );
+    let points = report["points"].as_array().unwrap();
+    let seen: Vec<(u64, &str)> = points
+        .iter()
+        .map(|p| {
+            assert_eq!(p["report"]["mismatches"], 0, "{p}");
+            let cq = p["parameters"]["cq_entries"].as_u64().unwrap();
+            (cq, p["options"]["workload"].as_str().unwrap())
+        })
+        .collect();
+    let expected = [
+        (0, "conv3x3"),
+        (0, "matmul4"),
+        (2, "conv3x3"),
+        (2, "matmul4"),
+    ];
+    assert_eq!(seen, expected);
+    // A list may also be given by repeating the flag; a bad element is one line, exit 2.
+    let out = grfgen(&[
+        "sweep", "gpr", "--banks", "1", "--banks", "2", "--cycles", "500", "--seed", "2",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = grfgen(&["sweep", "gpr", "--banks", "1,3", "--cycles", "500"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("invalid value 3 for --banks"),
+        "{}",
+        stderr(&out)
+    );
+}

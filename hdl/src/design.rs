@@ -21,6 +21,10 @@ pub trait Design: 'static {
     fn top(params: &Self::Params) -> String;
     /// Builds and emits the design for validated `params` with top module `top`.
     fn build(params: &Self::Params, top: &str) -> Result<Emitted, EmitError>;
+    /// Emits every sub-block of the design for validated `params` on its own, as the design
+    /// instantiates it, with top module `<name>_<sub-block>`: to lint, test or read one at a
+    /// time.
+    fn parts(params: &Self::Params) -> Result<Vec<Emitted>, EmitError>;
     /// Quantities derived from `params`, recorded in the manifest.
     fn derived(params: &Self::Params) -> Vec<(&'static str, u64)>;
 }

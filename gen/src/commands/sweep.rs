@@ -105,14 +105,29 @@ fn table<B: Block>(report: &SweepReport<B>) -> String {
         header.extend(["ice40_lut4".into(), "ice40_ram40".into()]);
     }
     text += &header.join("  ");
-    for point in &report.points {
+    let values: Vec<Vec<f64>> = report
+        .points
+        .iter()
+        .map(|p| p.report.metrics().iter().map(|m| m.1).collect())
+        .collect();
+    // A column of counts prints as integers, any other to three decimals.
+    let counts: Vec<bool> = (0..metrics.len())
+        .map(|j| {
+            values
+                .iter()
+                .all(|row| row[j].fract() == 0.0 && row[j].abs() < 1e15)
+        })
+        .collect();
+    for (point, row_values) in report.points.iter().zip(&values) {
         let mut row = swept_values(point, &report.swept);
         row.extend(
-            point
-                .report
-                .metrics()
+            row_values
                 .iter()
-                .map(|(_, v)| format!("{v:.3}")),
+                .zip(&counts)
+                .map(|(v, &count)| match count {
+                    true => format!("{v:.0}"),
+                    false => format!("{v:.3}"),
+                }),
         );
         if let Some(s) = &point.ice40 {
             row.extend([

@@ -3,6 +3,7 @@
 
 use rust_hdl::prelude::*;
 
+use crate::params::CoreParams;
 use crate::{constant_if, constants, signals};
 
 /// A read allocator (combinational; `docs/core.md`). Its candidates are taken in order: first
@@ -66,6 +67,22 @@ pub struct ReadAllocator<const RI: usize> {
 }
 
 impl<const RI: usize> ReadAllocator<RI> {
+    /// The core's conflict-queue segment: the head's three reads, then the preloads of the
+    /// next slots' sources (slot-major), into the conflict queue.
+    pub fn conflict(params: &CoreParams) -> Self {
+        let gpr = &params.gpr;
+        let preloads = 3 * params.preload_slots();
+        Self::new(3, preloads, gpr.banks, gpr.read_ports, params.cq_entries)
+    }
+
+    /// The core's prefetch-queue segment: the prefetches of the next slots' sources
+    /// (slot-major), into the prefetch queue.
+    pub fn prefetch(params: &CoreParams) -> Self {
+        let gpr = &params.gpr;
+        let prefetches = 3 * params.prefetch_slots();
+        Self::new(0, prefetches, gpr.banks, gpr.read_ports, params.pq_entries)
+    }
+
     /// A segment of `plain` then `queued` candidates over `banks` banks and `read_ports` read
     /// ports, the queued ones filling a queue of `entries` entries.
     pub fn new(

@@ -20,8 +20,8 @@ pub use slice::CoreSlice;
 pub use window::InstructionWindow;
 
 use crate::design::Design;
-use crate::emit::{emit, EmitError, Emitted};
-use crate::gpr::with_gpr_widths;
+use crate::emit::{emit, part, EmitError, Emitted};
+use crate::gpr::{with_gpr_widths, BankedGpr, Gpr};
 use crate::params::CoreParams;
 use crate::widths::WidthOp;
 
@@ -50,6 +50,30 @@ impl Design for Core {
             }
         }
         with_gpr_widths(&params.gpr, Build(params, top))
+    }
+
+    fn parts(params: &CoreParams) -> Result<Vec<Emitted>, EmitError> {
+        struct Parts<'a>(&'a CoreParams);
+        impl WidthOp for Parts<'_> {
+            type Output = Result<Vec<Emitted>, EmitError>;
+            fn run<const E: usize, const A: usize, const R: usize>(self) -> Self::Output {
+                let p = self.0;
+                Ok(vec![
+                    part("core_gpr", BankedGpr::<32, A, R>::new(&p.gpr))?,
+                    part("core_scheduler", CoreScheduler::<R>::new(p))?,
+                    part("core_instruction_decoder", InstructionDecoder::<R>::new(p))?,
+                    part("core_instruction_window", InstructionWindow::<R>::new(p))?,
+                    part("core_scoreboard", Scoreboard::<R>::new(p))?,
+                    part("core_read_scheduler", ReadScheduler::<R>::new(p))?,
+                    part("core_conflict_allocator", ReadAllocator::<R>::conflict(p))?,
+                    part("core_prefetch_allocator", ReadAllocator::<R>::prefetch(p))?,
+                    part("core_datapath", CoreDatapath::new(p))?,
+                ])
+            }
+        }
+        let mut parts = with_gpr_widths(&params.gpr, Parts(params))?;
+        parts.extend(Gpr::parts(&params.gpr)?);
+        Ok(parts)
     }
 
     fn derived(params: &CoreParams) -> Vec<(&'static str, u64)> {

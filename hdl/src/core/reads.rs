@@ -92,32 +92,13 @@ pub struct ReadScheduler<const RI: usize> {
 }
 
 impl<const RI: usize> ReadScheduler<RI> {
-    /// The window slots it serves: the head, and the slots preloads or prefetches serve.
-    pub fn served(&self) -> usize {
-        self._served
-    }
-
-    /// The slots after the head that preloads serve.
-    pub fn preload_slots(&self) -> usize {
-        self._preload_slots
-    }
-
     /// The read scheduler of `params`. Preloads and prefetches serve the next `lookahead`
     /// instructions when their queue exists.
     pub fn new(params: &CoreParams) -> Self {
         let w = params.window();
-        let preload = if params.cq_entries > 0 {
-            params.lookahead
-        } else {
-            0
-        };
-        let prefetch = if params.pq_entries > 0 {
-            params.lookahead
-        } else {
-            0
-        };
-        let served = 1 + preload.max(prefetch);
-        let (banks, p) = (params.gpr.banks, params.gpr.read_ports);
+        let (preload, prefetch) = (params.preload_slots(), params.prefetch_slots());
+        let served = params.served_slots();
+        let p = params.gpr.read_ports;
         Self {
             reset: Default::default(),
             slot_valid: signals(served),
@@ -142,8 +123,8 @@ impl<const RI: usize> ReadScheduler<RI> {
             pq_taken: Default::default(),
             reads: Default::default(),
             banks_read: Default::default(),
-            conflict: ReadAllocator::new(3, 3 * preload, banks, p, params.cq_entries),
-            prefetch: ReadAllocator::new(0, 3 * prefetch, banks, p, params.pq_entries),
+            conflict: ReadAllocator::conflict(params),
+            prefetch: ReadAllocator::prefetch(params),
             present: signals(3 * served),
             pending: constant(CaptureKind::Nowhere.code()),
             done: constant(CaptureKind::Latch.code()),

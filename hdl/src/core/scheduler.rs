@@ -113,10 +113,7 @@ impl<const RI: usize> CoreScheduler<RI> {
     pub fn new(params: &CoreParams) -> Self {
         assert_eq!(RI, params.gpr.register_bits());
         let w = params.window();
-        let reader = ReadScheduler::new(params);
-        let served = reader.served();
-        let preload = reader.preload_slots();
-        let window = InstructionWindow::new(params, served, preload);
+        let (served, preload) = (params.served_slots(), params.preload_slots());
         let p = params.gpr.read_ports;
         let mask = |n: usize| constant((1u64 << n) - 1);
         let entries = params.cq_entries.max(params.pq_entries);
@@ -143,9 +140,9 @@ impl<const RI: usize> CoreScheduler<RI> {
             retire_valid: Default::default(),
             retire_reg: Default::default(),
             decoder: InstructionDecoder::new(params),
-            window,
-            scoreboard: Scoreboard::new(params, served),
-            reader,
+            window: InstructionWindow::new(params),
+            scoreboard: Scoreboard::new(params),
+            reader: ReadScheduler::new(params),
             queue_busy: Registers::new(2),
             capture_kind_r: Registers::new(p),
             capture_index_r: Registers::new(p),

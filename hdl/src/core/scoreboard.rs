@@ -42,8 +42,9 @@ pub struct Scoreboard<const RI: usize> {
 }
 
 impl<const RI: usize> Scoreboard<RI> {
-    /// The scoreboard for `params`, serving the first `served` slots of the window.
-    pub fn new(params: &CoreParams, served: usize) -> Self {
+    /// The scoreboard for `params`, serving the slots the read scheduler serves.
+    pub fn new(params: &CoreParams) -> Self {
+        let served = params.served_slots();
         let older = served - 1;
         let flight = params.alu_latency + 1;
         Self {
@@ -90,7 +91,7 @@ impl<const RI: usize> Logic for Scoreboard<RI> {
             }
         }
         // In flight: stage 0 issued last cycle, the last stage writes back.
-        self.flight_valid.d[0].next = self.issue.val();
+        self.flight_valid.d[0].next = self.issue.val() & !self.reset.val();
         self.flight_dst.d[0].next = self.slot_dst[0].val();
         for nl in self._flight..(self._flight + 1) {
             for f in 1..self._flight {

@@ -83,9 +83,9 @@ pub struct InstructionWindow<const RI: usize> {
 }
 
 impl<const RI: usize> InstructionWindow<RI> {
-    /// The window of `params`, serving `served` slots, preloads serving `preload` of them after
-    /// the head.
-    pub fn new(params: &CoreParams, served: usize, preload: usize) -> Self {
+    /// The window of `params`, its outputs sized for the slots the read scheduler serves.
+    pub fn new(params: &CoreParams) -> Self {
+        let (served, preload) = (params.served_slots(), params.preload_slots());
         let w = params.window();
         let older = served.saturating_sub(1).max(1);
         Self {

@@ -107,6 +107,12 @@ pub fn emit<B: Block>(block: &mut B, top: &str) -> Result<Emitted, EmitError> {
     })
 }
 
+/// Emits `block` on its own with top module `top`: one part of a design (see
+/// [`crate::design::Design::parts`]).
+pub fn part<B: Block>(top: &str, mut block: B) -> Result<Emitted, EmitError> {
+    emit(&mut block, top)
+}
+
 fn describe(error: &CheckError) -> String {
     let names = |list: &[rust_hdl::core::check_error::PathedName]| {
         list.iter()

@@ -4,9 +4,11 @@ mod banked;
 
 pub use banked::BankedGpr;
 
+use crate::crossbar::Crossbar;
 use crate::design::Design;
-use crate::emit::{emit, EmitError, Emitted};
+use crate::emit::{emit, part, EmitError, Emitted};
 use crate::params::GprParams;
+use crate::sram::SramBank1r1w;
 use crate::widths::{dispatch, WidthOp};
 
 /// The banked GPR as a design: `grfgen emit gpr`.
@@ -32,6 +34,23 @@ impl Design for Gpr {
             }
         }
         with_gpr_widths(params, Build(params, top))
+    }
+
+    fn parts(params: &GprParams) -> Result<Vec<Emitted>, EmitError> {
+        struct Parts<'a>(&'a GprParams);
+        impl WidthOp for Parts<'_> {
+            type Output = Result<Vec<Emitted>, EmitError>;
+            fn run<const E: usize, const A: usize, const R: usize>(self) -> Self::Output {
+                let (b, l) = (self.0.banks, self.0.lanes);
+                let (r, w) = (self.0.read_ports, self.0.write_ports);
+                Ok(vec![
+                    part("gpr_bank", SramBank1r1w::<E, A>::default())?,
+                    part("gpr_read_crossbar", Crossbar::<E>::new(b, r, l))?,
+                    part("gpr_write_crossbar", Crossbar::<E>::new(w, b, l))?,
+                ])
+            }
+        }
+        with_gpr_widths(params, Parts(params))
     }
 
     fn derived(params: &GprParams) -> Vec<(&'static str, u64)> {

@@ -40,7 +40,7 @@ pub struct RoundRobinArbiter<const E: usize> {
     /// Its global thread.
     pub thread: Signal<Out, Bits<5>>,
     /// Its register.
-    pub register: Signal<Out, Bits<6>>,
+    pub reg_index: Signal<Out, Bits<6>>,
     /// Its group.
     pub group: Signal<Out, Bits<3>>,
     /// Its data, one element per lane.
@@ -81,7 +81,7 @@ impl<const E: usize> RoundRobinArbiter<E> {
             eu: Default::default(),
             kind: Default::default(),
             thread: Default::default(),
-            register: Default::default(),
+            reg_index: Default::default(),
             group: Default::default(),
             data: signals(lanes),
             last: Registers::new(1),
@@ -125,7 +125,7 @@ impl<const E: usize> Logic for RoundRobinArbiter<E> {
                 self.take.next = self.allow.val() & self.picked.val() & !self.reset.val();
                 self.kind.next = self.tx_kind[0].val();
                 self.thread.next = self.tx_thread[0].val();
-                self.register.next = self.tx_reg[0].val();
+                self.reg_index.next = self.tx_reg[0].val();
                 self.group.next = self.tx_group[0].val();
                 for l in 0..self._lanes {
                     self.data[l].next = self.tx_data[l].val();
@@ -135,7 +135,7 @@ impl<const E: usize> Logic for RoundRobinArbiter<E> {
                     if self.eu.val() == self.eu_number[e].val() {
                         self.kind.next = self.tx_kind[e].val();
                         self.thread.next = self.tx_thread[e].val();
-                        self.register.next = self.tx_reg[e].val();
+                        self.reg_index.next = self.tx_reg[e].val();
                         self.group.next = self.tx_group[e].val();
                         for l in 0..self._lanes {
                             self.data[l].next = self.tx_data[e * nl + l].val();

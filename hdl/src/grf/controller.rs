@@ -166,7 +166,7 @@ impl<const E: usize, const A: usize> Logic for GrfController<E, A> {
         self.transaction.eu.next = self.arbiter.eu.val();
         self.transaction.kind.next = self.arbiter.kind.val();
         self.transaction.thread.next = self.arbiter.thread.val();
-        self.transaction.register.next = self.arbiter.register.val();
+        self.transaction.reg_index.next = self.arbiter.reg_index.val();
         self.transaction.group.next = self.arbiter.group.val();
         self.transaction.refill_busy.next = self.slow.refill_busy.val();
         self.transaction.refill_base.next = self.slow.refill_base.val();
@@ -178,7 +178,7 @@ impl<const E: usize, const A: usize> Logic for GrfController<E, A> {
         self.sequencer.redirect.next = self.transaction.redirect.val();
         self.sequencer.redirect_row.next = self.transaction.row.val();
         self.sequencer.redirect_shared.next = self.transaction.shared.val();
-        self.sequencer.switch.next = self.transaction.switch.val();
+        self.sequencer.start_switch.next = self.transaction.start_switch.val();
         self.sequencer.refill_busy.next = self.slow.refill_busy.val();
         self.sequencer.refill_area.next = self.slow.refill_area.val();
         self.sequencer.refill_in_flight.next = self.slow.refill_in_flight.val();
@@ -191,7 +191,7 @@ impl<const E: usize, const A: usize> Logic for GrfController<E, A> {
         self.slow.write.next = self.transaction.write.val();
         self.slow.clear_refill.next = self.transaction.clear_refill.val();
         self.slow.offset.next = self.transaction.offset.val();
-        self.slow.switch.next = self.transaction.switch.val();
+        self.slow.start_switch.next = self.transaction.start_switch.val();
         self.slow.base.next = self.transaction.base.val();
         self.slow.block.next = self.transaction.block.val();
         self.slow.start_save.next = self.sequencer.start_save.val();

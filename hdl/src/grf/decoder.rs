@@ -74,7 +74,7 @@ pub struct TransactionDecoder<const A: usize> {
     /// A wait at the group's barrier.
     pub group_wait: Signal<Out, Bit>,
     /// A context switch of the mapped block.
-    pub switch: Signal<Out, Bit>,
+    pub start_switch: Signal<Out, Bit>,
     is_access: Signal<Local, Bit>,
     access: Signal<Local, Bit>,
     allocate: Signal<Local, Bit>,
@@ -128,7 +128,7 @@ impl<const A: usize> Default for TransactionDecoder<A> {
             group_bind: Default::default(),
             group_leave: Default::default(),
             group_wait: Default::default(),
-            switch: Default::default(),
+            start_switch: Default::default(),
             is_access: Default::default(),
             access: Default::default(),
             allocate: Default::default(),
@@ -235,7 +235,7 @@ impl<const A: usize> Logic for TransactionDecoder<A> {
         }
         self.group_wait.next =
             self.take.val() & (self.kind.val() == self.k_wait.val()) & self.group_bound.val();
-        self.switch.next =
+        self.start_switch.next =
             self.take.val() & (self.kind.val() == self.k_switch.val()) & self.mapped.val();
     }
 }

@@ -43,9 +43,20 @@ pub use table::TranslationTable;
 pub use transaction::TransactionUnit;
 
 use crate::design::Design;
-use crate::emit::{emit, EmitError, Emitted};
+use crate::emit::{emit, part, EmitError, Emitted};
 use crate::params::GrfParams;
+use crate::sram::SramBank1r1w;
 use crate::widths::{dispatch, WidthOp};
+
+/// Runs `op` with the GRF's widths: `E` the element bits, `A` the slow GRF's row bits.
+fn with_grf_widths<V: WidthOp>(params: &GrfParams, op: V) -> V::Output {
+    dispatch!(
+        op,
+        (params.element_bits, params.slow_bits(), 1),
+        E in [16, 32],
+        (A, R) in [(6, 1), (7, 1), (8, 1), (9, 1), (10, 1)]
+    )
+}
 
 /// The hierarchical GRF as a design: `grfgen emit grf`.
 pub struct Grf;
@@ -70,12 +81,42 @@ impl Design for Grf {
                 emit(&mut GrfCluster::<E, A>::new(self.0), self.1)
             }
         }
-        dispatch!(
-            Build(params, top),
-            (params.element_bits, params.slow_bits(), 1),
-            E in [16, 32],
-            (A, R) in [(6, 1), (7, 1), (8, 1), (9, 1), (10, 1)]
-        )
+        with_grf_widths(params, Build(params, top))
+    }
+
+    fn parts(params: &GrfParams) -> Result<Vec<Emitted>, EmitError> {
+        struct Parts<'a>(&'a GrfParams);
+        impl WidthOp for Parts<'_> {
+            type Output = Result<Vec<Emitted>, EmitError>;
+            fn run<const E: usize, const A: usize, const R: usize>(self) -> Self::Output {
+                let p = self.0;
+                Ok(vec![
+                    part("grf_front_ends", GrfFrontEnds::<E>::new(p))?,
+                    part("grf_front_end_control", FrontEndControl::default())?,
+                    part("grf_fast_grfs", FastGrfs::<E>::new(p))?,
+                    part("grf_outboxes", Outboxes::<E>::new(p))?,
+                    part("grf_responses", Responses::<E>::new(p))?,
+                    part("grf_controller", GrfController::<E, A>::new(p))?,
+                    part("grf_arbiter", RoundRobinArbiter::<E>::new(p))?,
+                    part("grf_transaction_unit", TransactionUnit::<A>::new(p))?,
+                    part("grf_transaction_lookup", TransactionLookup::<A>::new(p))?,
+                    part(
+                        "grf_transaction_decoder",
+                        TransactionDecoder::<A>::default(),
+                    )?,
+                    part("grf_translation_table", TranslationTable::<A>::new(p))?,
+                    part("grf_group_unit", GroupUnit::<A>::new(p))?,
+                    part("grf_sequencer", Sequencer::<A>::new(p))?,
+                    part("grf_slow_port", SlowPort::<E, A>::new(p))?,
+                    part("grf_slow_read_pipeline", SlowReadPipeline::<E>::new(p))?,
+                    part("grf_save_engine", SaveEngine::<E, A>::new(p))?,
+                    part("grf_refill_engine", RefillEngine::<E, A>::new(p))?,
+                    part("grf_answer_unit", AnswerUnit::<E>::new(p))?,
+                    part("grf_slow_bank", SramBank1r1w::<E, A>::default())?,
+                ])
+            }
+        }
+        with_grf_widths(params, Parts(params))
     }
 
     fn derived(params: &GrfParams) -> Vec<(&'static str, u64)> {

@@ -40,7 +40,7 @@ pub struct Sequencer<const A: usize> {
     /// The redirected register is shared.
     pub redirect_shared: Signal<In, Bit>,
     /// It is a context switch.
-    pub switch: Signal<In, Bit>,
+    pub start_switch: Signal<In, Bit>,
     /// The refill engine is busy.
     pub refill_busy: Signal<In, Bit>,
     /// The refill engine's L3 area.
@@ -100,7 +100,7 @@ impl<const A: usize> Sequencer<A> {
             redirect: Default::default(),
             redirect_row: Default::default(),
             redirect_shared: Default::default(),
-            switch: Default::default(),
+            start_switch: Default::default(),
             refill_busy: Default::default(),
             refill_area: Default::default(),
             refill_in_flight: Default::default(),
@@ -181,7 +181,7 @@ impl<const A: usize> Logic for Sequencer<A> {
                 self.issued.d[0].next = !self.refill_in_flight.val();
                 self.l3_read.next = !self.refill_in_flight.val();
             }
-            if self.switch.val() {
+            if self.start_switch.val() {
                 self.state.d[0].next = self.st_switch_wait.val();
                 self.start_save.next = !self.refill_busy.val();
             }

@@ -36,7 +36,7 @@ pub struct SlowPort<const E: usize, const A: usize> {
     /// The written register's offset in its block.
     pub offset: Signal<In, Bits<4>>,
     /// A switch is taken: record the block at `base` (one-hot `block`).
-    pub switch: Signal<In, Bit>,
+    pub start_switch: Signal<In, Bit>,
     /// The switched block's first row.
     pub base: Signal<In, Bits<A>>,
     /// The switched block, one-hot.
@@ -121,7 +121,7 @@ impl<const E: usize, const A: usize> SlowPort<E, A> {
             data: signals(lanes),
             clear_refill: Default::default(),
             offset: Default::default(),
-            switch: Default::default(),
+            start_switch: Default::default(),
             base: Default::default(),
             block: Default::default(),
             start_save: Default::default(),
@@ -172,7 +172,7 @@ impl<const E: usize, const A: usize> Logic for SlowPort<E, A> {
         self.save.reset.next = self.reset.val();
         self.refill.reset.next = self.reset.val();
         // The save engine and the refill engine it arms.
-        self.save.latch.next = self.switch.val();
+        self.save.latch.next = self.start_switch.val();
         self.save.base_in.next = self.base.val();
         self.save.block_in.next = self.block.val();
         self.save.start.next = self.start_save.val();

@@ -29,7 +29,7 @@ pub struct TransactionUnit<const A: usize> {
     /// Its global thread.
     pub thread: Signal<In, Bits<5>>,
     /// Its register (or 16 x virtual block).
-    pub register: Signal<In, Bits<6>>,
+    pub reg_index: Signal<In, Bits<6>>,
     /// Its group (alloc, wait).
     pub group: Signal<In, Bits<3>>,
     /// The refill engine is busy.
@@ -63,7 +63,7 @@ pub struct TransactionUnit<const A: usize> {
     /// The write wins over the refill of its row.
     pub clear_refill: Signal<Out, Bit>,
     /// A context switch of the mapped block.
-    pub switch: Signal<Out, Bit>,
+    pub start_switch: Signal<Out, Bit>,
     /// Per EU: let through by an opening barrier.
     pub open: Vec<Signal<Out, Bit>>,
     /// Per EU: turned away by a dying group.
@@ -89,7 +89,7 @@ impl<const A: usize> TransactionUnit<A> {
             eu: Default::default(),
             kind: Default::default(),
             thread: Default::default(),
-            register: Default::default(),
+            reg_index: Default::default(),
             group: Default::default(),
             refill_busy: Default::default(),
             refill_base: Default::default(),
@@ -106,7 +106,7 @@ impl<const A: usize> TransactionUnit<A> {
             redirect: Default::default(),
             write: Default::default(),
             clear_refill: Default::default(),
-            switch: Default::default(),
+            start_switch: Default::default(),
             open: signals(eus),
             turned_away: signals(eus),
             lookup: TransactionLookup::new(params),
@@ -130,7 +130,7 @@ impl<const A: usize> Logic for TransactionUnit<A> {
         self.groups.reset.next = self.reset.val();
         // What the transaction finds.
         self.lookup.thread.next = self.thread.val();
-        self.lookup.vblock.next = self.register.val().get_bits::<2>(4);
+        self.lookup.vblock.next = self.reg_index.val().get_bits::<2>(4);
         self.lookup.kind.next = self.kind.val();
         self.lookup.group.next = self.group.val();
         self.lookup.free.next = self.entries.free.val();
@@ -149,10 +149,10 @@ impl<const A: usize> Logic for TransactionUnit<A> {
             self.lookup.group_passed[g].next = self.groups.passed[g].val();
             self.lookup.group_waiting[g].next = self.groups.waiting[g].val();
         }
-        self.offset.next = self.register.val().get_bits::<4>(0);
+        self.offset.next = self.reg_index.val().get_bits::<4>(0);
         self.row.next = self.lookup.base.val();
         for o in 0..16 {
-            if self.register.val().get_bits::<4>(0) == self.offset_number[o].val() {
+            if self.reg_index.val().get_bits::<4>(0) == self.offset_number[o].val() {
                 self.row.next = self.lookup.base.val() + self.offset_row[o].val();
             }
         }
@@ -174,7 +174,7 @@ impl<const A: usize> Logic for TransactionUnit<A> {
             & self
                 .refill_pending
                 .val()
-                .get_bit(self.register.val().get_bits::<4>(0).index());
+                .get_bit(self.reg_index.val().get_bits::<4>(0).index());
         self.answer.next = self.decoder.answer.val();
         self.status.next = self.decoder.status.val();
         self.answer_shared.next = self.decoder.answer_shared.val();
@@ -182,7 +182,7 @@ impl<const A: usize> Logic for TransactionUnit<A> {
         self.redirect.next = self.decoder.redirect.val();
         self.write.next = self.decoder.write.val();
         self.clear_refill.next = self.decoder.clear_refill.val();
-        self.switch.next = self.decoder.switch.val();
+        self.start_switch.next = self.decoder.start_switch.val();
         // The table and the groups act on it.
         self.entries.write.next = self.decoder.table_write.val();
         self.entries.write_valid.next = self.decoder.table_valid.val();

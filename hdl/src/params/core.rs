@@ -138,6 +138,32 @@ impl CoreParams {
         self.lookahead + 1
     }
 
+    /// Window slots after the head that conflict-queue preloads serve: the lookahead, with a
+    /// conflict queue.
+    pub fn preload_slots(&self) -> usize {
+        if self.cq_entries > 0 {
+            self.lookahead
+        } else {
+            0
+        }
+    }
+
+    /// Window slots after the head that prefetches serve: the lookahead, with a prefetch
+    /// queue.
+    pub fn prefetch_slots(&self) -> usize {
+        if self.pq_entries > 0 {
+            self.lookahead
+        } else {
+            0
+        }
+    }
+
+    /// Window slots the read scheduler looks at: the head and those preloads or prefetches
+    /// serve.
+    pub fn served_slots(&self) -> usize {
+        1 + self.preload_slots().max(self.prefetch_slots())
+    }
+
     /// A module name that encodes the configuration.
     pub fn module_name(&self) -> String {
         format!(

@@ -13,8 +13,9 @@ pub use network::RouteNetwork;
 pub use router::ShiftFillRouter;
 pub use select::RegisterSelect;
 
+use crate::crossbar::Crossbar;
 use crate::design::Design;
-use crate::emit::{emit, EmitError, Emitted};
+use crate::emit::{emit, part, EmitError, Emitted};
 use crate::params::{RouteFullParams, RouteParams};
 use crate::widths::{dispatch, WidthOp};
 
@@ -53,6 +54,28 @@ impl Design for Route {
         with_route_widths(params.element_bits, Build(params, top))
     }
 
+    fn parts(params: &RouteParams) -> Result<Vec<Emitted>, EmitError> {
+        struct Parts<'a>(&'a RouteParams);
+        impl WidthOp for Parts<'_> {
+            type Output = Result<Vec<Emitted>, EmitError>;
+            fn run<const E: usize, const A: usize, const R: usize>(self) -> Self::Output {
+                let p = self.0;
+                let (n, q, c) = (p.lanes, p.crossbar, p.crossbars());
+                let mut parts = vec![
+                    part("route_decoder", RouteDecoder::new(p))?,
+                    part("route_register_select", RegisterSelect::<E>::new(n))?,
+                    part("route_quad_crossbars", Crossbar::<E>::grouped(c, q, q, 1))?,
+                    part("route_lane_muxes", Crossbar::<E>::grouped(q, c, c, 1))?,
+                ];
+                if p.registered {
+                    parts.push(part("route_network", RouteNetwork::<E>::new(p))?);
+                }
+                Ok(parts)
+            }
+        }
+        with_route_widths(params.element_bits, Parts(params))
+    }
+
     fn derived(params: &RouteParams) -> Vec<(&'static str, u64)> {
         vec![
             ("crossbars", params.crossbars() as u64),
@@ -89,6 +112,23 @@ impl Design for RouteFull {
         }
         let router = params.router();
         with_route_widths(params.element_bits, Build(&router, top))
+    }
+
+    fn parts(params: &RouteFullParams) -> Result<Vec<Emitted>, EmitError> {
+        struct Parts<'a>(&'a RouteParams);
+        impl WidthOp for Parts<'_> {
+            type Output = Result<Vec<Emitted>, EmitError>;
+            fn run<const E: usize, const A: usize, const R: usize>(self) -> Self::Output {
+                let (p, n) = (self.0, self.0.lanes);
+                Ok(vec![
+                    part("route_full_decoder", RouteDecoder::new(p))?,
+                    part("route_full_register_select", RegisterSelect::<E>::new(n))?,
+                    part("route_full_crossbar", Crossbar::<E>::new(n, n, 1))?,
+                ])
+            }
+        }
+        let router = params.router();
+        with_route_widths(params.element_bits, Parts(&router))
     }
 
     fn derived(params: &RouteFullParams) -> Vec<(&'static str, u64)> {

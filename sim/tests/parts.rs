@@ -1,0 +1,606 @@
+//! Sub-blocks driven alone: each is emitted on its own (as its design instantiates it at
+//! default parameters), verilated, and run in lock step with a small model written here from
+//! its documented behaviour. A failure names the cycle, the port, the expected and the actual
+//! value, and the seed. Needs `verilator`.
+
+use grfgen_hdl::core::{InstructionDecoder, ReadAllocator, Scoreboard};
+use grfgen_hdl::crossbar::Crossbar;
+use grfgen_hdl::emit::{part, EmitError, Emitted};
+use grfgen_hdl::grf::{Outboxes, RoundRobinArbiter, SlowReadPipeline};
+use grfgen_hdl::params::{CoreOp, CoreParams, GprParams, GrfParams};
+use grfgen_hdl::sram::SramBank1r1w;
+use grfgen_sim::bits::element_mask;
+use grfgen_sim::check::compare;
+use grfgen_sim::rng::Rng;
+use grfgen_sim::verilator::VerilatedModel;
+use grfgen_sim::verilator::{build_emitted, verilator_seed, BuildOptions, Input, Output};
+
+/// A verilated sub-block and the cycle it is in.
+struct Part {
+    model: VerilatedModel,
+    seed: u64,
+    cycle: u64,
+}
+
+impl Part {
+    /// Verilates `emitted` with Verilator's `x` randomisation seeded from `seed`.
+    fn load(emitted: Result<Emitted, EmitError>, seed: u64) -> Self {
+        let emitted = emitted.expect("the part emits");
+        let options = BuildOptions {
+            seed: verilator_seed(seed),
+            ..BuildOptions::default()
+        };
+        let model = build_emitted(&emitted, &options, None).expect("the part verilates");
+        Self {
+            model,
+            seed,
+            cycle: 0,
+        }
+    }
+
+    fn input(&self, name: &str) -> Input {
+        self.model.input(name).unwrap()
+    }
+
+    fn inputs(&self, name: &str, count: usize) -> Vec<Input> {
+        self.model.inputs(name, count).unwrap()
+    }
+
+    fn output(&self, name: &str) -> Output {
+        self.model.output(name).unwrap()
+    }
+
+    fn outputs(&self, name: &str, count: usize) -> Vec<Output> {
+        self.model.outputs(name, count).unwrap()
+    }
+
+    fn set(&mut self, input: Input, value: u64) {
+        self.model.set(input, value);
+    }
+
+    /// Settles the combinational logic; the next check is a new cycle.
+    fn settle(&mut self) {
+        self.model.eval();
+    }
+
+    /// The rising edge of `clock` (the inputs were set with it low); the next cycle begins.
+    fn tick(&mut self, clock: Input) {
+        self.model.set(clock, 0);
+        self.model.eval();
+        self.model.set(clock, 1);
+        self.model.eval();
+        self.model.set(clock, 0);
+        self.cycle += 1;
+    }
+
+    /// One cycle with `reset` high; the run starts after it, at cycle 0.
+    fn reset(&mut self, clock: Input, reset: Input) {
+        self.model.set(reset, 1);
+        self.tick(clock);
+        self.model.set(reset, 0);
+        self.cycle = 0;
+    }
+
+    /// Panics with the cycle, the port, both values and the seed unless `output` shows
+    /// `expected`.
+    fn expect(&self, port: impl FnOnce() -> String, output: Output, expected: u64) {
+        let actual = self.model.get(output);
+        if let Err(m) = compare(self.cycle, port, expected, actual) {
+            panic!("{m} (seed {})", self.seed);
+        }
+    }
+}
+
+/// Decoder rules (docs/core.md): mov reads source 0, mad sources 0..2, the others 0..1; a
+/// source naming the register of an earlier one aliases the first such; a source that is no
+/// alias conflicts when an earlier source that is no alias is in its bank.
+#[test]
+fn the_instruction_decoder_finds_aliases_and_bank_conflicts() {
+    let params = CoreParams::default();
+    let seed = 11;
+    let mut rtl = Part::load(part("decoder", InstructionDecoder::<8>::new(&params)), seed);
+    let (op, src) = (rtl.input("op"), rtl.inputs("src", 3));
+    let present = rtl.outputs("present", 3);
+    let (alias, conflict) = (rtl.outputs("alias", 3), rtl.outputs("conflict", 3));
+    let mut rng = Rng::new(seed);
+    let banks = params.gpr.banks;
+    for _ in 0..4000 {
+        let code = CoreOp::ALL[rng.below(CoreOp::ALL.len())];
+        // Few registers, so that aliases and conflicts are common.
+        let regs: Vec<usize> = (0..3).map(|_| rng.below(3 * banks)).collect();
+        rtl.set(op, code.code());
+        for s in 0..3 {
+            rtl.set(src[s], regs[s] as u64);
+        }
+        rtl.settle();
+        let reads = code.sources();
+        let mut first = Vec::new();
+        for s in 0..3 {
+            rtl.expect(|| format!("present[{s}]"), present[s], (s < reads) as u64);
+            if s >= reads {
+                continue;
+            }
+            let aliased = regs[..s].iter().position(|&r| r == regs[s]);
+            let code = aliased.map_or(0, |t| t as u64 + 1);
+            rtl.expect(|| format!("alias[{s}] {regs:?}"), alias[s], code);
+            let clash =
+                aliased.is_none() && first.iter().any(|&t: &usize| t % banks == regs[s] % banks);
+            rtl.expect(
+                || format!("conflict[{s}] {regs:?}"),
+                conflict[s],
+                clash as u64,
+            );
+            if aliased.is_none() {
+                first.push(regs[s]);
+            }
+        }
+        rtl.cycle += 1;
+    }
+}
+
+/// Read allocation (docs/core.md): candidates in order; one is granted when it wants a read,
+/// no earlier segment served it, its bank is unread, a read port is left and, if it takes a
+/// queue entry, one is free; it gets the lowest free port and the lowest free entry.
+#[test]
+fn the_read_allocator_grants_in_order_with_ports_banks_and_entries() {
+    let params = CoreParams::default();
+    let (banks, ports, entries) = (params.gpr.banks, params.gpr.read_ports, params.cq_entries);
+    let (plain, queued) = (3, 3 * params.preload_slots());
+    let n = plain + queued;
+    let seed = 12;
+    let mut rtl = Part::load(
+        part("allocator", ReadAllocator::<8>::conflict(&params)),
+        seed,
+    );
+    let (want, before) = (rtl.inputs("want", n), rtl.inputs("served_before", n));
+    let reg = rtl.inputs("reg_index", n);
+    let (banks_in, ports_in, free_in) = (
+        rtl.input("banks_in"),
+        rtl.input("ports_in"),
+        rtl.input("free_in"),
+    );
+    let (grant, port, entry) = (
+        rtl.outputs("grant", n),
+        rtl.outputs("port", n),
+        rtl.outputs("entry", queued),
+    );
+    let (banks_out, ports_out, free_out) = (
+        rtl.output("banks_out"),
+        rtl.output("ports_out"),
+        rtl.output("free_out"),
+    );
+    let mut rng = Rng::new(seed);
+    for _ in 0..4000 {
+        let mut busy = rng.next_u64() & ((1 << banks) - 1) & rng.next_u64();
+        let mut used = rng.below(ports + 1) as u64;
+        let mut free = rng.next_u64() & ((1 << entries) - 1);
+        rtl.set(banks_in, busy);
+        rtl.set(ports_in, used);
+        rtl.set(free_in, free);
+        let wants: Vec<(bool, bool, u64)> = (0..n)
+            .map(|_| (rng.chance(3, 4), rng.chance(1, 8), rng.below(64) as u64))
+            .collect();
+        for (c, &(w, b, r)) in wants.iter().enumerate() {
+            rtl.set(want[c], w as u64);
+            rtl.set(before[c], b as u64);
+            rtl.set(reg[c], r);
+        }
+        rtl.settle();
+        for (c, &(w, b, r)) in wants.iter().enumerate() {
+            let bank = 1 << (r as usize % banks);
+            let takes_entry = c >= plain;
+            let granted = w
+                && !b
+                && busy & bank == 0
+                && (used as usize) < ports
+                && (!takes_entry || free != 0);
+            rtl.expect(|| format!("grant[{c}]"), grant[c], granted as u64);
+            if !granted {
+                continue;
+            }
+            rtl.expect(|| format!("port[{c}]"), port[c], used);
+            busy |= bank;
+            used += 1;
+            if takes_entry {
+                let lowest = free.trailing_zeros() as u64;
+                rtl.expect(|| format!("entry[{}]", c - plain), entry[c - plain], lowest);
+                free &= free - 1;
+            }
+        }
+        rtl.expect(|| "banks_out".into(), banks_out, busy);
+        rtl.expect(|| "ports_out".into(), ports_out, used);
+        rtl.expect(|| "free_out".into(), free_out, free);
+        rtl.cycle += 1;
+    }
+}
+
+/// The scoreboard (docs/core.md): an issued instruction is in flight for `alu_latency + 1`
+/// cycles, at the ALU in the first and written back in the last; a source is hazardous while
+/// an older slot or an instruction in flight writes its register; reset drops the flight.
+#[test]
+fn the_scoreboard_flags_sources_an_older_or_flying_instruction_writes() {
+    let params = CoreParams::default();
+    let served = params.served_slots();
+    let flight = params.alu_latency + 1;
+    let seed = 18;
+    let mut rtl = Part::load(part("scoreboard", Scoreboard::<8>::new(&params)), seed);
+    let (clock, reset, issue) = (rtl.input("clock"), rtl.input("reset"), rtl.input("issue"));
+    let slot_valid = rtl.inputs("slot_valid", served - 1);
+    let slot_dst = rtl.inputs("slot_dst", served - 1);
+    let slot_src = rtl.inputs("slot_src", 3 * served);
+    let hazard = rtl.outputs("hazard", 3 * served);
+    let alu_valid = rtl.output("alu_valid");
+    let (retire_valid, retire_reg) = (rtl.output("retire_valid"), rtl.output("retire_reg"));
+    let mut rng = Rng::new(seed);
+    // Destinations in flight, stage 0 first.
+    let mut flying: Vec<Option<u64>> = vec![None; flight];
+    rtl.reset(clock, reset);
+    for _ in 0..4000 {
+        let resetting = rng.chance(1, 200);
+        let issuing = rng.chance(1, 2);
+        let older: Vec<(bool, u64)> = (0..served - 1)
+            .map(|_| (rng.chance(3, 4), rng.below(8) as u64))
+            .collect();
+        let sources: Vec<u64> = (0..3 * served).map(|_| rng.below(8) as u64).collect();
+        rtl.set(reset, resetting as u64);
+        rtl.set(issue, issuing as u64);
+        for (i, &(valid, dst)) in older.iter().enumerate() {
+            rtl.set(slot_valid[i], valid as u64);
+            rtl.set(slot_dst[i], dst);
+        }
+        for (k, &src) in sources.iter().enumerate() {
+            rtl.set(slot_src[k], src);
+        }
+        rtl.settle();
+        for (k, &src) in sources.iter().enumerate() {
+            let by_older = older[..k / 3].iter().any(|&(v, d)| v && d == src);
+            let by_flight = flying.contains(&Some(src));
+            let expected = (by_older || by_flight) as u64;
+            rtl.expect(
+                || format!("hazard[{k}] (flight {flying:?})"),
+                hazard[k],
+                expected,
+            );
+        }
+        rtl.expect(|| "alu_valid".into(), alu_valid, flying[0].is_some() as u64);
+        let retiring = flying[flight - 1];
+        rtl.expect(
+            || "retire_valid".into(),
+            retire_valid,
+            retiring.is_some() as u64,
+        );
+        if let Some(dst) = retiring {
+            rtl.expect(|| "retire_reg".into(), retire_reg, dst);
+        }
+        flying.rotate_right(1);
+        flying[0] = Some(older[0].1).filter(|_| issuing);
+        if resetting {
+            flying.fill(None);
+        }
+        rtl.tick(clock);
+    }
+}
+
+/// Round robin (docs/grf.md): the first EU with a transaction after the one served last is
+/// presented; it is taken when the controller allows; reset makes EU 0 first.
+#[test]
+fn the_round_robin_arbiter_serves_waiting_eus_in_turn() {
+    let params = GrfParams::default();
+    let (eus, lanes) = (params.eus, params.lanes);
+    let seed = 13;
+    let mut rtl = Part::load(part("arbiter", RoundRobinArbiter::<32>::new(&params)), seed);
+    let (clock, reset, allow) = (rtl.input("clock"), rtl.input("reset"), rtl.input("allow"));
+    let valid = rtl.inputs("tx_valid", eus);
+    let fields = ["tx_kind", "tx_thread", "tx_reg", "tx_group"].map(|f| rtl.inputs(f, eus));
+    let tx_data = rtl.inputs("tx_data", eus * lanes);
+    let (take, taken, eu) = (
+        rtl.output("take"),
+        rtl.outputs("taken", eus),
+        rtl.output("eu"),
+    );
+    let shown = ["kind", "thread", "reg_index", "group"].map(|f| rtl.output(f));
+    let data = rtl.outputs("data", lanes);
+    let widths = [3, 5, 6, 3];
+    let mut rng = Rng::new(seed);
+    let mut last = eus - 1;
+    rtl.reset(clock, reset);
+    for _ in 0..4000 {
+        let resetting = rng.chance(1, 200);
+        let allowed = rng.chance(2, 3);
+        rtl.set(reset, resetting as u64);
+        rtl.set(allow, allowed as u64);
+        let waiting: Vec<bool> = (0..eus).map(|_| rng.chance(1, 3)).collect();
+        let mut values = vec![[0u64; 4]; eus];
+        for e in 0..eus {
+            rtl.set(valid[e], waiting[e] as u64);
+            for f in 0..4 {
+                values[e][f] = rng.next_u64() & element_mask(widths[f]);
+                rtl.set(fields[f][e], values[e][f]);
+            }
+        }
+        let lane_data: Vec<u64> = (0..eus * lanes)
+            .map(|_| rng.next_u64() & 0xffff_ffff)
+            .collect();
+        for (i, &d) in lane_data.iter().enumerate() {
+            rtl.set(tx_data[i], d);
+        }
+        rtl.settle();
+        let picked = (1..=eus).map(|k| (last + k) % eus).find(|&e| waiting[e]);
+        let chosen = picked.unwrap_or(0);
+        let taking = allowed && picked.is_some() && !resetting;
+        rtl.expect(
+            || format!("take (waiting {waiting:?}, last {last})"),
+            take,
+            taking as u64,
+        );
+        rtl.expect(
+            || format!("eu (waiting {waiting:?}, last {last})"),
+            eu,
+            chosen as u64,
+        );
+        for e in 0..eus {
+            rtl.expect(
+                || format!("taken[{e}]"),
+                taken[e],
+                (taking && e == chosen) as u64,
+            );
+        }
+        for f in 0..4 {
+            rtl.expect(|| format!("field {f}"), shown[f], values[chosen][f]);
+        }
+        for l in 0..lanes {
+            rtl.expect(
+                || format!("data[{l}]"),
+                data[l],
+                lane_data[chosen * lanes + l],
+            );
+        }
+        rtl.tick(clock);
+        if taking {
+            last = chosen;
+        }
+        if resetting {
+            last = eus - 1;
+        }
+    }
+}
+
+/// The slow GRF's read pipeline (docs/grf.md): a read launched in cycle t leaves in cycle
+/// t + latency with its tags, carrying the block RAM's output of cycle t + 1.
+#[test]
+fn the_slow_read_pipeline_delays_every_read_by_the_latency() {
+    for latency in [2, 3, 5] {
+        let params = GrfParams {
+            slow_latency: latency,
+            ..GrfParams::default()
+        };
+        let lanes = params.lanes;
+        let seed = 14 + latency as u64;
+        let mut rtl = Part::load(
+            part("slow_read", SlowReadPipeline::<32>::new(&params)),
+            seed,
+        );
+        let (clock, reset, launch) = (rtl.input("clock"), rtl.input("reset"), rtl.input("launch"));
+        let tags = ["launch_save", "launch_tag", "launch_shared"].map(|f| rtl.input(f));
+        let sram = rtl.inputs("sram_data", lanes);
+        let out_valid = rtl.output("out_valid");
+        let out_tags = ["out_save", "out_tag", "out_shared"].map(|f| rtl.output(f));
+        let out_data = rtl.outputs("out_data", lanes);
+        let mut rng = Rng::new(seed);
+        // Per cycle: launched (after reset), its tags, the RAM's data in that cycle.
+        let mut history: Vec<(bool, [u64; 3], Vec<u64>)> = Vec::new();
+        let mut cleared = 0;
+        rtl.reset(clock, reset);
+        for cycle in 0..3000 {
+            let resetting = rng.chance(1, 300);
+            let launching = rng.chance(1, 2);
+            let tag = [
+                rng.below(2) as u64,
+                rng.below(16) as u64,
+                rng.below(2) as u64,
+            ];
+            let ram: Vec<u64> = (0..lanes).map(|_| rng.next_u64() & 0xffff_ffff).collect();
+            rtl.set(reset, resetting as u64);
+            rtl.set(launch, launching as u64);
+            for f in 0..3 {
+                rtl.set(tags[f], tag[f]);
+            }
+            for l in 0..lanes {
+                rtl.set(sram[l], ram[l]);
+            }
+            rtl.settle();
+            let leaving =
+                cycle >= latency && cycle - latency >= cleared && history[cycle - latency].0;
+            rtl.expect(
+                || format!("out_valid (latency {latency})"),
+                out_valid,
+                leaving as u64,
+            );
+            if leaving {
+                let (_, launched_tags, _) = &history[cycle - latency];
+                for f in 0..3 {
+                    rtl.expect(|| format!("tag {f}"), out_tags[f], launched_tags[f]);
+                }
+                let ram_then = &history[cycle - latency + 1].2;
+                for l in 0..lanes {
+                    rtl.expect(|| format!("out_data[{l}]"), out_data[l], ram_then[l]);
+                }
+            }
+            history.push((launching && !resetting, tag, ram));
+            if resetting {
+                // Reads in flight are dropped, those launched from the next cycle on leave.
+                cleared = cycle + 1;
+            }
+            rtl.tick(clock);
+        }
+    }
+}
+
+/// The outboxes (docs/grf.md): `send` loads a transaction (data from the request, the victim
+/// or the found block), shown from the next cycle until taken; reset empties them.
+#[test]
+fn the_outboxes_hold_a_transaction_until_it_is_taken() {
+    let params = GrfParams::default();
+    let (eus, lanes) = (params.eus, params.lanes);
+    let seed = 15;
+    let mut rtl = Part::load(part("outboxes", Outboxes::<32>::new(&params)), seed);
+    let (clock, reset) = (rtl.input("clock"), rtl.input("reset"));
+    let (send, take) = (rtl.inputs("send", eus), rtl.inputs("take", eus));
+    let fields = ["send_kind", "send_thread", "send_reg", "send_group"].map(|f| rtl.inputs(f, eus));
+    let (from_victim, from_found) = (
+        rtl.inputs("from_victim", eus),
+        rtl.inputs("from_found", eus),
+    );
+    let sources = ["request_data", "victim_data", "found_data"].map(|f| rtl.inputs(f, eus * lanes));
+    let valid = rtl.outputs("valid", eus);
+    let shown = ["kind", "thread", "reg_index", "group"].map(|f| rtl.outputs(f, eus));
+    let data = rtl.outputs("data", eus * lanes);
+    let widths = [3, 5, 6, 3];
+    let mut rng = Rng::new(seed);
+    // Per EU: the held transaction's fields and data.
+    let mut held: Vec<Option<([u64; 4], Vec<u64>)>> = vec![None; eus];
+    rtl.reset(clock, reset);
+    for _ in 0..3000 {
+        for e in 0..eus {
+            rtl.expect(|| format!("valid[{e}]"), valid[e], held[e].is_some() as u64);
+            if let Some((values, lane_data)) = &held[e] {
+                for f in 0..4 {
+                    rtl.expect(|| format!("field {f} of EU {e}"), shown[f][e], values[f]);
+                }
+                for l in 0..lanes {
+                    rtl.expect(
+                        || format!("data[{e}][{l}]"),
+                        data[e * lanes + l],
+                        lane_data[l],
+                    );
+                }
+            }
+        }
+        let resetting = rng.chance(1, 300);
+        rtl.set(reset, resetting as u64);
+        let mut next = held.clone();
+        for e in 0..eus {
+            let sending = rng.chance(1, 3);
+            let taking = held[e].is_some() && rng.chance(1, 2);
+            let (victim, found) = (rng.chance(1, 3), rng.chance(1, 3));
+            rtl.set(send[e], sending as u64);
+            rtl.set(take[e], taking as u64);
+            rtl.set(from_victim[e], victim as u64);
+            rtl.set(from_found[e], found as u64);
+            let values = widths.map(|w| rng.next_u64() & element_mask(w));
+            for f in 0..4 {
+                rtl.set(fields[f][e], values[f]);
+            }
+            let lane_data: Vec<Vec<u64>> = (0..3)
+                .map(|_| (0..lanes).map(|_| rng.next_u64() & 0xffff_ffff).collect())
+                .collect();
+            for (s, source) in sources.iter().enumerate() {
+                for l in 0..lanes {
+                    rtl.set(source[e * lanes + l], lane_data[s][l]);
+                }
+            }
+            // The found block's data wins over the victim's, which wins over the request's.
+            let pick = if found {
+                2
+            } else if victim {
+                1
+            } else {
+                0
+            };
+            if taking {
+                next[e] = None;
+            }
+            if sending {
+                next[e] = Some((values, lane_data[pick].clone()));
+            }
+            if resetting {
+                next[e] = None;
+            }
+        }
+        rtl.tick(clock);
+        held = next;
+    }
+}
+
+/// The generic crossbar: an output copies the input its one-hot select names, else zero.
+#[test]
+fn the_gpr_read_crossbar_routes_one_hot_selects() {
+    let params = GprParams::default();
+    let (inputs, outputs, lanes) = (params.banks, params.read_ports, params.lanes);
+    let seed = 16;
+    let xbar = Crossbar::<32>::new(inputs, outputs, lanes);
+    let mut rtl = Part::load(part("read_crossbar", xbar), seed);
+    let ins = rtl.inputs("inputs", inputs * lanes);
+    let select = rtl.inputs("select", outputs * inputs);
+    let outs = rtl.outputs("outputs", outputs * lanes);
+    let mut rng = Rng::new(seed);
+    for _ in 0..3000 {
+        let values: Vec<u64> = (0..inputs * lanes)
+            .map(|_| rng.next_u64() & 0xffff_ffff)
+            .collect();
+        for (i, &v) in values.iter().enumerate() {
+            rtl.set(ins[i], v);
+        }
+        let sources: Vec<Option<usize>> = (0..outputs)
+            .map(|_| Some(rng.below(inputs)).filter(|_| rng.chance(3, 4)))
+            .collect();
+        for o in 0..outputs {
+            for i in 0..inputs {
+                rtl.set(select[o * inputs + i], (sources[o] == Some(i)) as u64);
+            }
+        }
+        rtl.settle();
+        for o in 0..outputs {
+            for l in 0..lanes {
+                let expected = sources[o].map_or(0, |i| values[i * lanes + l]);
+                rtl.expect(
+                    || format!("outputs[{o}][{l}] from {:?}", sources[o]),
+                    outs[o * lanes + l],
+                    expected,
+                );
+            }
+        }
+        rtl.cycle += 1;
+    }
+}
+
+/// The block RAM primitive: a read shows the addressed row from the next cycle and holds it;
+/// a write lands on the clock edge; contents start at zero. Reads never hit the row written
+/// in the same cycle (that collision is undefined).
+#[test]
+fn the_sram_bank_reads_after_one_cycle_and_holds() {
+    let seed = 17;
+    let mut rtl = Part::load(part("bank", SramBank1r1w::<32, 6>::default()), seed);
+    let clock = rtl.input("clock");
+    let (read_enable, read_address) = (rtl.input("read_enable"), rtl.input("read_address"));
+    let write = ["write_enable", "write_address", "write_data"].map(|f| rtl.input(f));
+    let read_data = rtl.output("read_data");
+    let mut rng = Rng::new(seed);
+    let mut memory = vec![0u64; 64];
+    let mut shown: Option<u64> = None;
+    for _ in 0..4000 {
+        if let Some(value) = shown {
+            rtl.expect(|| "read_data".into(), read_data, value);
+        }
+        let reading = rng.chance(1, 2);
+        let row = rng.below(64);
+        let writing = rng.chance(1, 2);
+        let mut target = rng.below(64);
+        if reading && writing && target == row {
+            target = (row + 1) % 64;
+        }
+        let value = rng.next_u64() & 0xffff_ffff;
+        rtl.set(read_enable, reading as u64);
+        rtl.set(read_address, row as u64);
+        rtl.set(write[0], writing as u64);
+        rtl.set(write[1], target as u64);
+        rtl.set(write[2], value);
+        if reading {
+            shown = Some(memory[row]);
+        }
+        if writing {
+            memory[target] = value;
+        }
+        rtl.tick(clock);
+    }
+}
