@@ -3,9 +3,9 @@
 
 use rust_hdl::prelude::*;
 
-use crate::params::CoreParams;
+use crate::params::{CaptureKind, CoreOp, CoreParams, OperandSource};
 use crate::regs::Registers;
-use crate::signals;
+use crate::{constant, constant_if, constants, signals};
 
 /// Operand storage, operand muxes and ALU, all lanes of 32-bit wrapping integers.
 ///
@@ -78,7 +78,7 @@ impl CoreDatapath {
         let p = params.gpr.read_ports;
         let entries = 3 + params.cq_entries + params.pq_entries;
         let numbers = 3.max(params.cq_entries).max(params.pq_entries).max(p);
-        let code = |n: u64| Constant::new(n.into());
+        let (cq, pq) = (params.cq_entries > 0, params.pq_entries > 0);
         Self {
             clock: Default::default(),
             read_data: signals(p * l),
@@ -96,25 +96,21 @@ impl CoreDatapath {
             b_low: signals(l),
             b_high: signals(l),
             product: signals(l),
-            op_add: code(1),
-            op_sub: code(2),
-            op_mul: code(3),
-            op_mad: code(4),
-            capture_latch: Constant::new(1u64.into()),
-            capture_cq: (0..params.cq_entries.min(1))
-                .map(|_| Constant::new(2u64.into()))
-                .collect(),
-            capture_pq: (0..params.pq_entries.min(1))
-                .map(|_| Constant::new(3u64.into()))
-                .collect(),
-            from_port: code(0),
-            from_latch: code(1),
-            from_cq: (0..params.cq_entries.min(1)).map(|_| code(2)).collect(),
-            from_pq: (0..params.pq_entries.min(1)).map(|_| code(3)).collect(),
-            alias_of_0: code(4),
-            alias_of_1: code(5),
-            zero: Constant::new(Bits::default()),
-            number: (0..numbers as u64).map(code).collect(),
+            op_add: constant(CoreOp::Add.code()),
+            op_sub: constant(CoreOp::Sub.code()),
+            op_mul: constant(CoreOp::Mul.code()),
+            op_mad: constant(CoreOp::Mad.code()),
+            capture_latch: constant(CaptureKind::Latch.code()),
+            capture_cq: constant_if(cq, CaptureKind::ConflictQueue.code()),
+            capture_pq: constant_if(pq, CaptureKind::PrefetchQueue.code()),
+            from_port: constant(OperandSource::Port.code()),
+            from_latch: constant(OperandSource::Latch.code()),
+            from_cq: constant_if(cq, OperandSource::ConflictQueue.code()),
+            from_pq: constant_if(pq, OperandSource::PrefetchQueue.code()),
+            alias_of_0: constant(OperandSource::SameAsSource0.code()),
+            alias_of_1: constant(OperandSource::SameAsSource1.code()),
+            zero: constant(0),
+            number: constants(0..numbers as u64),
             _lanes: l,
             _read_ports: p,
             _cq: params.cq_entries,
