@@ -338,10 +338,10 @@ fn the_round_robin_arbiter_serves_waiting_eus_in_turn() {
             eu,
             chosen as u64,
         );
-        for e in 0..eus {
+        for (e, &taken) in taken.iter().enumerate() {
             rtl.expect(
                 || format!("taken[{e}]"),
-                taken[e],
+                taken,
                 (taking && e == chosen) as u64,
             );
         }

@@ -1,6 +1,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Allowed, GprParams, Param, Params};
+use crate::param;
 
 /// Parameters of the shader-core slice (SPEC S1, all of it): a banked GPR with a conflict
 /// detector, conflict queue, prefetch queue, operand muxes, an integer ALU and a scheduler.
@@ -85,37 +86,29 @@ impl Params for CoreParams {
             .map(|p| p.nested(|c: &Self| &c.gpr, |c| &mut c.gpr))
             .collect();
         table.extend([
-            Param::new(
-                "cq_entries",
+            param!(
+                cq_entries,
                 "conflict-queue entries (0: no conflict queue)",
                 "N",
-                |p: &Self| &p.cq_entries,
-                |p| &mut p.cq_entries,
-                |_| Allowed::range(0, 8),
+                |_| Allowed::range(0, 8)
             ),
-            Param::new(
-                "pq_entries",
+            param!(
+                pq_entries,
                 "prefetch-queue entries (0: no prefetch queue)",
                 "N",
-                |p: &Self| &p.pq_entries,
-                |p| &mut p.pq_entries,
-                |_| Allowed::range(0, 8),
+                |_| Allowed::range(0, 8)
             ),
-            Param::new(
-                "lookahead",
+            param!(
+                lookahead,
                 "later instructions that preloads and prefetches may serve",
                 "K",
-                |p: &Self| &p.lookahead,
-                |p| &mut p.lookahead,
-                |_| Allowed::range(1, 4),
+                |_| Allowed::range(1, 4)
             ),
-            Param::new(
-                "alu_latency",
+            param!(
+                alu_latency,
                 "ALU pipeline stages between operand read and write-back",
                 "N",
-                |p: &Self| &p.alu_latency,
-                |p| &mut p.alu_latency,
-                |_| Allowed::range(1, 8),
+                |_| Allowed::range(1, 8)
             ),
         ]);
         table

@@ -1,6 +1,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Allowed, Param, Params};
+use crate::param;
 
 /// Parameters of the banked GPR (SPEC S1). Defaults follow the document: 4 banks of 64 rows,
 /// 256 registers of 4 lanes x 32 bits, 4 read ports, 2 write ports. The allowed values are in
@@ -38,54 +39,25 @@ impl Default for GprParams {
 impl Params for GprParams {
     fn table() -> Vec<Param<Self>> {
         vec![
-            Param::new(
-                "banks",
-                "1W1R banks",
-                "N",
-                |p: &Self| &p.banks,
-                |p| &mut p.banks,
-                |_| Allowed::one_of(Self::BANKS),
-            ),
-            Param::new(
-                "registers",
+            param!(banks, "1W1R banks", "N", |_| Allowed::one_of(Self::BANKS)),
+            param!(
+                registers,
                 "registers; register n is in bank n mod banks, row n div banks",
                 "N",
-                |p: &Self| &p.registers,
-                |p| &mut p.registers,
-                Self::registers_allowed,
+                Self::registers_allowed
             ),
-            Param::new(
-                "lanes",
-                "lanes (work items) per register entry",
-                "N",
-                |p: &Self| &p.lanes,
-                |p| &mut p.lanes,
-                |_| Allowed::range(1, 64),
-            ),
-            Param::new(
-                "element_bits",
-                "bits per lane",
-                "N",
-                |p: &Self| &p.element_bits,
-                |p| &mut p.element_bits,
-                |_| Allowed::one_of(Self::ELEMENT_BITS),
-            ),
-            Param::new(
-                "read_ports",
-                "read ports: readers per cycle",
-                "N",
-                |p: &Self| &p.read_ports,
-                |p| &mut p.read_ports,
-                |_| Allowed::range(1, 8),
-            ),
-            Param::new(
-                "write_ports",
-                "write ports: writers per cycle",
-                "N",
-                |p: &Self| &p.write_ports,
-                |p| &mut p.write_ports,
-                |_| Allowed::range(1, 4),
-            ),
+            param!(lanes, "lanes (work items) per register entry", "N", |_| {
+                Allowed::range(1, 64)
+            }),
+            param!(element_bits, "bits per lane", "N", |_| Allowed::one_of(
+                Self::ELEMENT_BITS
+            )),
+            param!(read_ports, "read ports: readers per cycle", "N", |_| {
+                Allowed::range(1, 8)
+            }),
+            param!(write_ports, "write ports: writers per cycle", "N", |_| {
+                Allowed::range(1, 4)
+            }),
         ]
     }
 }

@@ -1,6 +1,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Allowed, Kind, Param, ParamValue, Params};
+use crate::param;
 
 /// Which allocations go to the low-energy part of the slow GRF (variant B).
 /// Written `none`, `threads:K` or `fraction:P`, on the command line and in JSON alike.
@@ -115,92 +116,56 @@ impl ParamValue for Mapping {
 impl Params for GrfParams {
     fn table() -> Vec<Param<Self>> {
         vec![
-            Param::new(
-                "eus",
-                "execution units sharing the slow GRF",
-                "N",
-                |p: &Self| &p.eus,
-                |p| &mut p.eus,
-                |_| Allowed::range(1, 8),
-            ),
-            Param::new(
-                "threads",
-                "hardware threads per EU",
-                "N",
-                |p: &Self| &p.threads,
-                |p| &mut p.threads,
-                |_| Allowed::range(1, 4),
-            ),
-            Param::new(
-                "virtual_blocks",
+            param!(eus, "execution units sharing the slow GRF", "N", |_| {
+                Allowed::range(1, 8)
+            }),
+            param!(threads, "hardware threads per EU", "N", |_| Allowed::range(
+                1, 4
+            )),
+            param!(
+                virtual_blocks,
                 "virtual blocks of 16 registers per thread",
                 "N",
-                |p: &Self| &p.virtual_blocks,
-                |p| &mut p.virtual_blocks,
-                |_| Allowed::range(1, 4),
+                |_| Allowed::range(1, 4)
             ),
-            Param::new(
-                "preallocated",
+            param!(
+                preallocated,
                 "blocks every thread has mapped at reset",
                 "N",
-                |p: &Self| &p.preallocated,
-                |p| &mut p.preallocated,
-                |p| Allowed::range(0, p.virtual_blocks).because("at most the virtual blocks"),
+                |p| Allowed::range(0, p.virtual_blocks).because("at most the virtual blocks")
             ),
-            Param::new(
-                "fast_regs",
+            param!(
+                fast_regs,
                 "fast GRF entries per EU (direct-mapped, write-back)",
                 "N",
-                |p: &Self| &p.fast_regs,
-                |p| &mut p.fast_regs,
-                |_| Allowed::one_of(Self::FAST_REGS),
+                |_| Allowed::one_of(Self::FAST_REGS)
             ),
-            Param::new(
-                "slow_regs",
+            param!(
+                slow_regs,
                 "slow GRF registers, 16 per physical block",
                 "N",
-                |p: &Self| &p.slow_regs,
-                |p| &mut p.slow_regs,
-                |_| Allowed::one_of(Self::SLOW_REGS),
+                |_| Allowed::one_of(Self::SLOW_REGS)
             ),
-            Param::new(
-                "slow_latency",
+            param!(
+                slow_latency,
                 "cycles from a slow GRF read to its data",
                 "N",
-                |p: &Self| &p.slow_latency,
-                |p| &mut p.slow_latency,
-                |_| Allowed::range(2, 8),
+                |_| Allowed::range(2, 8)
             ),
-            Param::new(
-                "lanes",
-                "lanes per register",
-                "N",
-                |p: &Self| &p.lanes,
-                |p| &mut p.lanes,
-                |_| Allowed::range(1, 8),
-            ),
-            Param::new(
-                "element_bits",
-                "bits per lane",
-                "N",
-                |p: &Self| &p.element_bits,
-                |p| &mut p.element_bits,
-                |_| Allowed::one_of(Self::ELEMENT_BITS),
-            ),
-            Param::new(
-                "low_energy_blocks",
+            param!(lanes, "lanes per register", "N", |_| Allowed::range(1, 8)),
+            param!(element_bits, "bits per lane", "N", |_| Allowed::one_of(
+                Self::ELEMENT_BITS
+            )),
+            param!(
+                low_energy_blocks,
                 "physical blocks of the low-energy part (variant B)",
                 "N",
-                |p: &Self| &p.low_energy_blocks,
-                |p| &mut p.low_energy_blocks,
-                |p| Allowed::range(0, p.blocks()).because("at most slow regs / 16"),
+                |p| Allowed::range(0, p.blocks()).because("at most slow regs / 16")
             ),
-            Param::new(
-                "mapping",
+            param!(
+                mapping,
                 "which allocations go to the low-energy part",
                 "POLICY",
-                |p: &Self| &p.mapping,
-                |p| &mut p.mapping,
                 |p| {
                     let threads = p.all_threads();
                     Allowed::matching(
@@ -213,7 +178,7 @@ impl Params for GrfParams {
                             Mapping::Fraction(p) => p <= 100,
                         },
                     )
-                },
+                }
             ),
         ]
     }

@@ -1,6 +1,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{Allowed, Param, Params};
+use crate::param;
 
 /// Parameters of the SIMD shift-and-fill operand router (SPEC S2). The allowed values are in
 /// [`RouteParams::table`].
@@ -57,26 +58,16 @@ impl Params for RouteParams {
         );
         vec![
             lanes,
-            Param::new(
-                "crossbar",
-                "lanes per first-stage crossbar (q)",
-                "Q",
-                |p: &Self| &p.crossbar,
-                |p| &mut p.crossbar,
-                |p| {
-                    let sizes: Vec<usize> =
-                        (0..=p.lanes.trailing_zeros()).map(|e| 1 << e).collect();
-                    Allowed::one_of(&sizes)
-                },
-            ),
+            param!(crossbar, "lanes per first-stage crossbar (q)", "Q", |p| {
+                let sizes: Vec<usize> = (0..=p.lanes.trailing_zeros()).map(|e| 1 << e).collect();
+                Allowed::one_of(&sizes)
+            }),
             bits,
-            Param::new(
-                "registered",
+            param!(
+                registered,
                 "result register (a pipeline stage; multi-pass shuffles need it)",
                 "BOOL",
-                |p: &Self| &p.registered,
-                |p| &mut p.registered,
-                |_| Allowed::any("true or false"),
+                |_| Allowed::any("true or false")
             ),
         ]
     }

@@ -234,6 +234,22 @@ impl<P, Q> Field<Q> for Nested<P, Q> {
     }
 }
 
+/// The [`Param`] of field `$field` of `Self`, named after the field, with its doc line, value
+/// name and allowed values: `param!(lanes, "lanes per register", "N", |_| Allowed::range(1, 8))`.
+#[macro_export]
+macro_rules! param {
+    ($field:ident, $doc:expr, $value_name:expr, $allowed:expr $(,)?) => {
+        $crate::params::Param::new(
+            stringify!($field),
+            $doc,
+            $value_name,
+            |p: &Self| &p.$field,
+            |p| &mut p.$field,
+            $allowed,
+        )
+    };
+}
+
 /// One parameter: its name, what it sets, and its field in the struct `P`.
 pub struct Param<P> {
     /// The name in snake_case: the JSON key; the flag is `--` and the name in kebab-case.

@@ -1,5 +1,6 @@
 //! The core's benchmark: every policy on every built-in workload against the lower bound.
 
+use grfgen_hdl::param;
 use grfgen_hdl::params::{Allowed, CoreParams, Param, Params};
 use serde::{Deserialize, Serialize};
 
@@ -23,13 +24,11 @@ impl Default for CoreBenchOptions {
 
 impl Params for CoreBenchOptions {
     fn table() -> Vec<Param<Self>> {
-        vec![Param::new(
-            "seed",
+        vec![param!(
+            seed,
             "seed of the initial values and the random workloads",
             "S",
-            |o: &Self| &o.seed,
-            |o| &mut o.seed,
-            |_| Allowed::any("any number"),
+            |_| Allowed::any("any number")
         )]
     }
 }

@@ -357,16 +357,18 @@ impl CoreModel {
     fn decode(&mut self, instruction: &Instruction) -> Slot {
         let n = instruction.src.len();
         let mut operands = Vec::with_capacity(n);
-        let mut conflicting = vec![false; n];
-        for s in 0..n {
-            let reg = instruction.src[s];
+        let mut conflicting = Vec::with_capacity(n);
+        for (s, &reg) in instruction.src.iter().enumerate() {
             match instruction.src[..s].iter().position(|&r| r == reg) {
-                Some(first) => operands.push(Operand::Alias(first)),
+                Some(first) => {
+                    operands.push(Operand::Alias(first));
+                    conflicting.push(false);
+                }
                 None => {
-                    conflicting[s] = (0..s).any(|t| {
+                    conflicting.push((0..s).any(|t| {
                         !matches!(operands[t], Operand::Alias(_))
                             && self.bank(instruction.src[t]) == self.bank(reg)
-                    });
+                    }));
                     operands.push(Operand::Pending);
                 }
             }

@@ -1,5 +1,6 @@
 //! The options of a core run: the policy, and the program (a built-in workload or a file).
 
+use grfgen_hdl::param;
 use grfgen_hdl::params::{Allowed, CoreParams, Kind, Param, ParamValue, Params};
 use serde::{Deserialize, Serialize};
 
@@ -45,20 +46,13 @@ impl Default for CoreOptions {
 impl Params for CoreOptions {
     fn table() -> Vec<Param<Self>> {
         vec![
-            Param::new(
-                "policy",
-                "operand-conflict policy",
-                "POLICY",
-                |o: &Self| &o.policy,
-                |o| &mut o.policy,
-                |_| Allowed::any("naive, cq, cq-pq or ideal"),
-            ),
-            Param::new(
-                "workload",
+            param!(policy, "operand-conflict policy", "POLICY", |_| {
+                Allowed::any("naive, cq, cq-pq or ideal")
+            }),
+            param!(
+                workload,
                 "a built-in workload (or --program)",
                 "NAME",
-                |o: &Self| &o.workload,
-                |o| &mut o.workload,
                 |o| {
                     let program = o.program.is_some();
                     Allowed::matching(
@@ -68,23 +62,19 @@ impl Params for CoreOptions {
                             None => program,
                         },
                     )
-                },
+                }
             ),
-            Param::new(
-                "program",
+            param!(
+                program,
                 "a program file in the documented text format (docs/core.md)",
                 "FILE",
-                |o: &Self| &o.program,
-                |o| &mut o.program,
-                |_| Allowed::any("a file path"),
+                |_| Allowed::any("a file path")
             ),
-            Param::new(
-                "schedule",
+            param!(
+                schedule,
                 "add every cycle's GPR reads to the report",
                 "BOOL",
-                |o: &Self| &o.schedule,
-                |o| &mut o.schedule,
-                |_| Allowed::any("true or false"),
+                |_| Allowed::any("true or false")
             ),
         ]
     }

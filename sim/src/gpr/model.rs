@@ -135,8 +135,6 @@ impl GprModel {
     }
 }
 
-/// Ones in the low `bits` bits.
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,6 +3,7 @@
 
 use std::time::Instant;
 
+use grfgen_hdl::param;
 use grfgen_hdl::params::{Allowed, GprParams, Param, Params};
 use serde::{Deserialize, Serialize};
 
@@ -36,29 +37,20 @@ impl Default for GprOptions {
 impl Params for GprOptions {
     fn table() -> Vec<Param<Self>> {
         vec![
-            Param::new(
-                "cycles",
-                "cycles to simulate",
-                "N",
-                |o: &Self| &o.cycles,
-                |o| &mut o.cycles,
-                |_| Allowed::range(1, MAX_CYCLES),
-            ),
-            Param::new(
-                "load",
+            param!(cycles, "cycles to simulate", "N", |_| Allowed::range(
+                1, MAX_CYCLES
+            )),
+            param!(
+                load,
                 "percent of ports requesting in a cycle",
                 "PCT",
-                |o: &Self| &o.load,
-                |o| &mut o.load,
-                |_| Allowed::range(0, 100),
+                |_| Allowed::range(0, 100)
             ),
-            Param::new(
-                "hot",
+            param!(
+                hot,
                 "percent of requests aimed at a few hot registers, to provoke conflicts",
                 "PCT",
-                |o: &Self| &o.hot,
-                |o| &mut o.hot,
-                |_| Allowed::range(0, 100),
+                |_| Allowed::range(0, 100)
             ),
         ]
     }
@@ -218,14 +210,9 @@ impl Default for GprBenchOptions {
 
 impl Params for GprBenchOptions {
     fn table() -> Vec<Param<Self>> {
-        vec![Param::new(
-            "cycles",
-            "cycles per measurement",
-            "N",
-            |o: &Self| &o.cycles,
-            |o| &mut o.cycles,
-            |_| Allowed::range(1, MAX_CYCLES),
-        )]
+        vec![param!(cycles, "cycles per measurement", "N", |_| {
+            Allowed::range(1, MAX_CYCLES)
+        })]
     }
 }
 

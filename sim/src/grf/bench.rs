@@ -1,6 +1,7 @@
 //! The GRF's benchmark: every built-in workload, hierarchical against flat, then the variant-B
 //! mappings on the random workload (golden model).
 
+use grfgen_hdl::param;
 use grfgen_hdl::params::{Allowed, GrfParams, Mapping, Param, Params};
 use serde::{Deserialize, Serialize};
 
@@ -34,21 +35,14 @@ impl Default for GrfBenchOptions {
 impl Params for GrfBenchOptions {
     fn table() -> Vec<Param<Self>> {
         let mut table = vec![
-            Param::new(
-                "rounds",
-                "length of the workloads",
-                "N",
-                |o: &Self| &o.rounds,
-                |o| &mut o.rounds,
-                |_| Allowed::range(1, 10_000),
-            ),
-            Param::new(
-                "seed",
+            param!(rounds, "length of the workloads", "N", |_| Allowed::range(
+                1, 10_000
+            )),
+            param!(
+                seed,
                 "seed of the workloads and the L3 contents",
                 "S",
-                |o: &Self| &o.seed,
-                |o| &mut o.seed,
-                |_| Allowed::any("any number"),
+                |_| Allowed::any("any number")
             ),
         ];
         table.extend(

@@ -1,6 +1,7 @@
 //! The options of a GRF run: the requests (a built-in workload or a trace file), the L3
 //! behind the GRF, the energy model and the flat comparison.
 
+use grfgen_hdl::param;
 use grfgen_hdl::params::{Allowed, GrfParams, Param, Params};
 use serde::{Deserialize, Serialize};
 
@@ -47,54 +48,39 @@ impl Default for GrfOptions {
 impl Params for GrfOptions {
     fn table() -> Vec<Param<Self>> {
         let mut table = vec![
-            Param::new(
-                "workload",
-                "a built-in workload (or --trace)",
-                "NAME",
-                |o: &Self| &o.workload,
-                |o| &mut o.workload,
-                |o| {
-                    let trace = o.trace.is_some();
-                    Allowed::matching(
-                        format!("{}; or --trace FILE instead", NAMES.join(", ")),
-                        move |w: &Option<String>| match w {
-                            Some(name) => !trace && NAMES.contains(&name.as_str()),
-                            None => trace,
-                        },
-                    )
-                },
-            ),
-            Param::new(
-                "trace",
+            param!(workload, "a built-in workload (or --trace)", "NAME", |o| {
+                let trace = o.trace.is_some();
+                Allowed::matching(
+                    format!("{}; or --trace FILE instead", NAMES.join(", ")),
+                    move |w: &Option<String>| match w {
+                        Some(name) => !trace && NAMES.contains(&name.as_str()),
+                        None => trace,
+                    },
+                )
+            }),
+            param!(
+                trace,
                 "a request trace in the documented text format (docs/grf.md)",
                 "FILE",
-                |o: &Self| &o.trace,
-                |o| &mut o.trace,
-                |_| Allowed::any("a file path"),
+                |_| Allowed::any("a file path")
             ),
-            Param::new(
-                "rounds",
+            param!(
+                rounds,
                 "length of a built-in workload (steps per EU grow with it)",
                 "N",
-                |o: &Self| &o.rounds,
-                |o| &mut o.rounds,
-                |_| Allowed::range(1, 10_000),
+                |_| Allowed::range(1, 10_000)
             ),
-            Param::new(
-                "l3_latency",
+            param!(
+                l3_latency,
                 "cycles from an L3 read to its answer (the test bench's L3)",
                 "N",
-                |o: &Self| &o.l3_latency,
-                |o| &mut o.l3_latency,
-                |_| Allowed::range(1, 64),
+                |_| Allowed::range(1, 64)
             ),
-            Param::new(
-                "max_cycles",
+            param!(
+                max_cycles,
                 "stop a run that has not finished after this many cycles",
                 "N",
-                |o: &Self| &o.max_cycles,
-                |o| &mut o.max_cycles,
-                |_| Allowed::range(1, 10_000_000_000),
+                |_| Allowed::range(1, 10_000_000_000)
             ),
         ];
         table.extend(
@@ -102,13 +88,11 @@ impl Params for GrfOptions {
                 .into_iter()
                 .map(|p| p.nested(|o: &Self| &o.energy, |o| &mut o.energy)),
         );
-        table.push(Param::new(
-            "flat",
+        table.push(param!(
+            flat,
             "also run the flat design (no fast GRFs) and show both",
             "BOOL",
-            |o: &Self| &o.flat,
-            |o| &mut o.flat,
-            |_| Allowed::any("true or false"),
+            |_| Allowed::any("true or false")
         ));
         table
     }

@@ -136,8 +136,8 @@ pub fn run(
                 break;
             }
         }
-        for eu in 0..eus {
-            if requests[eu].is_some() && out.ready[eu] {
+        for (eu, request) in requests.iter().enumerate() {
+            if request.is_some() && out.ready[eu] {
                 at.outstanding[eu] = true;
                 at.next[eu] += 1;
             }

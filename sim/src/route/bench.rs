@@ -1,6 +1,7 @@
 //! The router's benchmark: how many passes the planner needs, over random permutations and
 //! common mappings, for groups of 8 to 64 lanes.
 
+use grfgen_hdl::param;
 use grfgen_hdl::params::{Allowed, Param, Params, RouteParams};
 use serde::{Deserialize, Serialize};
 
@@ -23,13 +24,11 @@ impl Default for RouteBenchOptions {
 
 impl Params for RouteBenchOptions {
     fn table() -> Vec<Param<Self>> {
-        vec![Param::new(
-            "mappings",
+        vec![param!(
+            mappings,
             "random permutations per group size",
             "N",
-            |o: &Self| &o.mappings,
-            |o| &mut o.mappings,
-            |_| Allowed::range(1, 1_000_000),
+            |_| Allowed::range(1, 1_000_000)
         )]
     }
 }

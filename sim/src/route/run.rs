@@ -1,6 +1,7 @@
 //! Running the router: random passes of every kind through the golden model, with the
 //! Verilated router in lock step; what a run reports.
 
+use grfgen_hdl::param;
 use grfgen_hdl::params::{Allowed, Param, Params, RouteParams};
 use serde::{Deserialize, Serialize};
 
@@ -25,14 +26,9 @@ impl Default for RouteOptions {
 
 impl Params for RouteOptions {
     fn table() -> Vec<Param<Self>> {
-        vec![Param::new(
-            "cycles",
-            "cycles to simulate",
-            "N",
-            |o: &Self| &o.cycles,
-            |o| &mut o.cycles,
-            |_| Allowed::range(1, MAX_CYCLES),
-        )]
+        vec![param!(cycles, "cycles to simulate", "N", |_| {
+            Allowed::range(1, MAX_CYCLES)
+        })]
     }
 }
 

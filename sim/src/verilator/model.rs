@@ -157,7 +157,7 @@ impl VerilatedModel {
         };
         if let Some(&slot) = self.names.get(name) {
             let width = self.slots[slot].width;
-            if count == 0 || width % count != 0 {
+            if count == 0 || !width.is_multiple_of(count) {
                 return Err(missing(format!("{name} as {count} equal elements")));
             }
             found(name)?;

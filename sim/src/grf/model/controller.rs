@@ -291,9 +291,9 @@ impl GrfModel {
         if !group.bound || group.count < group.refs {
             return;
         }
-        for w in 0..group.waiting.len() {
-            if group.waiting[w] {
-                group.waiting[w] = false;
+        for (w, waiting) in group.waiting.iter_mut().enumerate() {
+            if *waiting {
+                *waiting = false;
                 group.passed += 1;
                 next[w] = Some(done.clone());
             }

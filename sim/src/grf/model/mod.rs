@@ -345,12 +345,12 @@ impl GrfModel {
         if let Some(engine) = self.armed.take() {
             self.engine = engine;
         }
-        for eu in 0..eus {
+        for (eu, request) in requests.iter().enumerate().take(eus) {
             let answer = match &self.answers[eu] {
                 Some((at, _)) if *at == t => self.answers[eu].take().map(|(_, a)| a),
                 _ => None,
             };
-            self.front_end(eu, requests[eu].as_ref(), answer, &mut out);
+            self.front_end(eu, request.as_ref(), answer, &mut out);
         }
         for (eu, answer) in next_answers.into_iter().enumerate() {
             if let Some(a) = answer {
