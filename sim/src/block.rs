@@ -129,6 +129,18 @@ impl<'a> Setup<'a> {
         Ok(rtl)
     }
 
+    /// The design to run in lock step, built by `build`, when this run co-simulates (see
+    /// [`Setup::with_rtl`]).
+    pub fn device<T>(
+        &self,
+        build: impl FnOnce() -> Result<T, SimError>,
+    ) -> Result<Option<T>, SimError> {
+        match self.with_rtl(true, "")? {
+            true => build().map(Some),
+            false => Ok(None),
+        }
+    }
+
     /// Emits design `D` for `params`, verilates it (or takes it from the cache) and starts
     /// it with this run's seed and waveform.
     pub fn verilate<D: Design>(&self, params: &D::Params) -> Result<VerilatedModel, SimError> {

@@ -53,6 +53,27 @@ impl fmt::Display for Mismatch {
     }
 }
 
+/// How often a lock-step loop tells its progress, in cycles.
+const PROGRESS_EVERY: u64 = 65_536;
+
+/// The end of one lock-step cycle: `device`, when there is one, is driven with `input` and
+/// must show `expected`; `progress` hears of every 65,536th cycle.
+pub fn end_cycle<I, E>(
+    device: Option<&mut (dyn Device<Input = I, Expected = E> + '_)>,
+    cycle: u64,
+    input: &I,
+    expected: &E,
+    progress: &dyn Fn(u64),
+) -> Result<(), Mismatch> {
+    if let Some(device) = device {
+        device.cycle(cycle, input, expected)?;
+    }
+    if cycle % PROGRESS_EVERY == PROGRESS_EVERY - 1 {
+        progress(cycle + 1);
+    }
+    Ok(())
+}
+
 /// A Verilated design driven in lock step with a golden model: every cycle it gets the inputs
 /// the model got and must show what the model showed.
 pub trait Device {

@@ -1,21 +1,15 @@
 //! `grfgen bench <block>`: the block's benchmark.
 
 use clap::{ArgMatches, Command};
-use grfgen_hdl::design::Design;
 use grfgen_sim::block::{BenchRecord, Block, ParamsOf};
 
-use super::{json_arg, render};
+use super::{block_command, json_arg, render};
 use crate::error::CliError;
-use crate::params::{args, config_arg, resolve, resolve_with_config, Values};
+use crate::params::{resolve, resolve_with_config};
 
 /// The subcommand of `bench` for block `B`.
 pub fn command<B: Block>() -> Command {
-    Command::new(B::Design::NAME)
-        .about(B::Design::TITLE)
-        .args(args::<ParamsOf<B>>(Values::One))
-        .arg(config_arg())
-        .args(args::<B::BenchOptions>(Values::One))
-        .arg(json_arg())
+    block_command::<B, B::BenchOptions>().arg(json_arg())
 }
 
 /// Runs the benchmark of block `B`.

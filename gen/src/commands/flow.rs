@@ -6,17 +6,13 @@ use clap::{Arg, ArgMatches, Command};
 use grfgen_hdl::design::Design;
 use grfgen_sim::block::{Block, ParamsOf};
 
-use super::{clock_arg, json_arg, render, seed, seed_arg, timing};
+use super::{block_command, clock_arg, json_arg, render, seed, seed_arg, timing};
 use crate::error::CliError;
-use crate::params::{args, config_arg, resolve, resolve_with_config, Values};
+use crate::params::{resolve, resolve_with_config};
 
 /// The subcommand of `flow` for block `B`.
 pub fn command<B: Block>() -> Command {
-    Command::new(B::Design::NAME)
-        .about(B::Design::TITLE)
-        .args(args::<ParamsOf<B>>(Values::One))
-        .arg(config_arg())
-        .args(args::<B::Options>(Values::One))
+    block_command::<B, B::Options>()
         .arg(Arg::new("out").long("out").value_name("DIR").help(format!(
             "Directory for the emitted files [default: out/{}]",
             B::Design::NAME

@@ -7,14 +7,26 @@ pub mod flow;
 pub mod sim;
 pub mod sweep;
 
-use clap::{Arg, ArgAction, ArgMatches};
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use grfgen_hdl::design::Design;
 use grfgen_hdl::emit::Timing;
-use grfgen_sim::block::{Report, Rtl};
+use grfgen_hdl::params::Params;
+use grfgen_sim::block::{Block, ParamsOf, Report, Rtl};
 use grfgen_sim::rng::Rng;
 use serde::Serialize;
 
 use crate::error::CliError;
-use crate::params::{given, number, text};
+use crate::params::{args, config_arg, given, number, text, Values};
+
+/// The subcommand for block `B`: its parameters (one value each) with `--config`, then the
+/// options `O` (its run or benchmark options).
+pub fn block_command<B: Block, O: Params>() -> Command {
+    Command::new(B::Design::NAME)
+        .about(B::Design::TITLE)
+        .args(args::<ParamsOf<B>>(Values::One))
+        .arg(config_arg())
+        .args(args::<O>(Values::One))
+}
 
 /// `--json`.
 pub fn json_arg() -> Arg {

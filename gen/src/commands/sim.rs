@@ -5,18 +5,14 @@ use grfgen_hdl::design::Design;
 use grfgen_hdl::params::Params;
 use grfgen_sim::block::{Block, ParamsOf, RunRecord, Setup};
 
-use super::{checked, json_arg, path, render, rtl, rtl_args, seed, seed_arg};
+use super::{block_command, checked, json_arg, path, render, rtl, rtl_args, seed, seed_arg};
 use crate::error::CliError;
-use crate::params::{args, config_arg, resolve, resolve_with_config, Values};
+use crate::params::{resolve, resolve_with_config};
 use crate::progress::Progress;
 
 /// The subcommand of `sim` for block `B`.
 pub fn command<B: Block>() -> Command {
-    Command::new(B::Design::NAME)
-        .about(B::Design::TITLE)
-        .args(args::<ParamsOf<B>>(Values::One))
-        .arg(config_arg())
-        .args(args::<B::Options>(Values::One))
+    block_command::<B, B::Options>()
         .arg(seed_arg())
         .args(rtl_args())
         .arg(

@@ -11,7 +11,7 @@ use super::model::{GprModel, GprRequests, GprResponse};
 use super::stimulus::{GprStimulus, RandomTraffic};
 use super::verilated::GprRtl;
 use crate::block::{Report, Rtl, Setup, SimError, MAX_CYCLES};
-use crate::check::{Device, Mismatch};
+use crate::check::{end_cycle, Device, Mismatch};
 
 /// The options of a GPR run.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -159,15 +159,11 @@ pub fn run(
         model.step(&requests, &mut response);
         report.cycles = cycle + 1;
         report.count(&requests, &response);
-        if let Some(device) = device.as_deref_mut() {
-            if let Err(mismatch) = device.cycle(cycle, &requests, &response) {
-                report.mismatches = 1;
-                report.first_mismatch = Some(mismatch);
-                break;
-            }
-        }
-        if cycle % 65536 == 65535 {
-            progress(cycle + 1);
+        let checked = end_cycle(device.as_deref_mut(), cycle, &requests, &response, progress);
+        if let Err(mismatch) = checked {
+            report.mismatches = 1;
+            report.first_mismatch = Some(mismatch);
+            break;
         }
     }
     report
@@ -179,10 +175,7 @@ pub(super) fn run_options(
     options: &GprOptions,
     setup: &Setup,
 ) -> Result<GprReport, SimError> {
-    let mut rtl = match setup.with_rtl(true, "")? {
-        true => Some(GprRtl::build(params, setup)?),
-        false => None,
-    };
+    let mut rtl = setup.device(|| GprRtl::build(params, setup))?;
     let mut stimulus = RandomTraffic::new(params, setup.seed);
     stimulus.load = options.load;
     stimulus.hot = options.hot;

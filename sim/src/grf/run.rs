@@ -11,7 +11,7 @@ use super::options::GrfOptions;
 use super::trace::{Step, Trace};
 use super::verilated::GrfRtl;
 use crate::block::{Report, Setup, SimError};
-use crate::check::{Device, Mismatch};
+use crate::check::{end_cycle, Device, Mismatch};
 
 /// What the RTL side of a GRF run is: driven with the EUs' requests, compared with the
 /// model's cycle.
@@ -130,11 +130,9 @@ pub fn run(
         }
         let requests = at.requests(trace, cycle);
         let out = model.step(&requests);
-        if let Some(device) = device.as_deref_mut() {
-            if let Err(m) = device.cycle(cycle, &requests, &out) {
-                first_mismatch = Some(m);
-                break;
-            }
+        if let Err(m) = end_cycle(device.as_deref_mut(), cycle, &requests, &out, &|_| {}) {
+            first_mismatch = Some(m);
+            break;
         }
         for (eu, request) in requests.iter().enumerate() {
             if request.is_some() && out.ready[eu] {

@@ -9,7 +9,7 @@ use super::model::{Pass, RouterModel};
 use super::stimulus::{RandomPasses, RouteCycle};
 use super::verilated::RouterRtl;
 use crate::block::{Report, Setup, SimError, MAX_CYCLES};
-use crate::check::{Device, Mismatch};
+use crate::check::{end_cycle, Device, Mismatch};
 
 /// The options of a router run.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -106,15 +106,11 @@ pub fn run(
                 Pass::Shuffle(_) => report.shuffle_passes += 1,
             }
         }
-        if let Some(device) = device.as_deref_mut() {
-            if let Err(mismatch) = device.cycle(cycle, &input, &expected) {
-                report.mismatches = 1;
-                report.first_mismatch = Some(mismatch);
-                break;
-            }
-        }
-        if cycle % 65536 == 65535 {
-            progress(cycle + 1);
+        let checked = end_cycle(device.as_deref_mut(), cycle, &input, &expected, progress);
+        if let Err(mismatch) = checked {
+            report.mismatches = 1;
+            report.first_mismatch = Some(mismatch);
+            break;
         }
     }
     report
@@ -126,10 +122,7 @@ pub(super) fn run_options(
     options: &RouteOptions,
     setup: &Setup,
 ) -> Result<RouteReport, SimError> {
-    let mut rtl = match setup.with_rtl(true, "")? {
-        true => Some(RouterRtl::build(params, setup)?),
-        false => None,
-    };
+    let mut rtl = setup.device(|| RouterRtl::build(params, setup))?;
     Ok(run(
         params,
         options.cycles,
