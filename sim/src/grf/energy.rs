@@ -1,5 +1,6 @@
 //! The energy model of the GRF's accesses: energy per access of one 32-bit element, per level.
 
+use grfgen_hdl::param;
 use grfgen_hdl::params::{Allowed, GrfParams, Param, Params};
 use serde::{Deserialize, Serialize};
 
@@ -30,44 +31,37 @@ impl Default for Energy {
     }
 }
 
-/// One per-access energy parameter.
-fn energy_param(
-    name: &'static str,
-    doc: &'static str,
-    get: fn(&Energy) -> &f64,
-    get_mut: fn(&mut Energy) -> &mut f64,
-) -> Param<Energy> {
-    Param::new(name, doc, "PJ", get, get_mut, |_| {
-        Allowed::matching("a number >= 0", |&v: &f64| v >= 0.0)
-    })
+/// Energies are numbers, zero or more.
+fn non_negative(_: &Energy) -> Allowed<f64> {
+    Allowed::matching("a number >= 0", |&v: &f64| v >= 0.0)
 }
 
 impl Params for Energy {
     fn table() -> Vec<Param<Self>> {
         vec![
-            energy_param(
-                "fast_pj",
+            param!(
+                fast_pj,
                 "pJ per fast GRF access of a 32-bit element",
-                |e| &e.fast_pj,
-                |e| &mut e.fast_pj,
+                "PJ",
+                non_negative
             ),
-            energy_param(
-                "slow_pj",
+            param!(
+                slow_pj,
                 "pJ per slow GRF access (high-capacity part, or all of it without variant B)",
-                |e| &e.slow_pj,
-                |e| &mut e.slow_pj,
+                "PJ",
+                non_negative
             ),
-            energy_param(
-                "slow_low_pj",
+            param!(
+                slow_low_pj,
                 "pJ per slow GRF access in the low-energy part (variant B)",
-                |e| &e.slow_low_pj,
-                |e| &mut e.slow_low_pj,
+                "PJ",
+                non_negative
             ),
-            energy_param(
-                "l3_pj",
+            param!(
+                l3_pj,
                 "pJ per L3 access of a 32-bit element",
-                |e| &e.l3_pj,
-                |e| &mut e.l3_pj,
+                "PJ",
+                non_negative
             ),
         ]
     }
