@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# Makes sure the system tools grfgen runs are installed: Verilator (5.x), Yosys, a C++
-# compiler, make and zlib (for FST waveforms). Installs the missing ones with apt when it can
-# (as root, or with password-less sudo); otherwise prints the exact command and fails.
+# Makes sure the tools grfgen runs are installed: Verilator (5.x), Yosys, Icarus Verilog, a
+# C++ compiler, make and zlib (for FST waveforms) from apt, and FuseSoC from the Python package
+# index into the project's own virtual environment (.venv). Installs the missing ones when it
+# can (apt as root, or with password-less sudo); otherwise prints the exact command and fails.
 set -euo pipefail
 
 missing=()
 command -v verilator >/dev/null 2>&1 || missing+=(verilator)
 command -v yosys >/dev/null 2>&1 || missing+=(yosys)
+command -v iverilog >/dev/null 2>&1 || missing+=(iverilog)
 command -v g++ >/dev/null 2>&1 || missing+=(g++)
 command -v make >/dev/null 2>&1 || missing+=(make)
 [ -e /usr/include/zlib.h ] || missing+=(zlib1g-dev)
@@ -39,4 +41,15 @@ fi
 if ! command -v cargo >/dev/null 2>&1; then
   echo "cargo not found; install Rust with: curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh" >&2
   exit 1
+fi
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+if [ ! -x "$root/.venv/bin/fusesoc" ]; then
+  if ! python3 -m venv "$root/.venv" >/dev/null 2>&1; then
+    echo "grfgen needs a Python 3 virtual environment for FuseSoC" >&2
+    echo "install it with: sudo apt-get install -y python3-venv" >&2
+    exit 1
+  fi
+  echo "installing: fusesoc into $root/.venv" >&2
+  "$root/.venv/bin/pip" install --quiet "fusesoc>=2.4,<3"
 fi

@@ -67,11 +67,9 @@ fn emit_step(out: &Path, emitted: &Emitted, timing: Timing) -> Step {
         step: "emit",
         ok: true,
         detail: format!(
-            "{}: {}.v ({} lines, {} ports), .vlt, .xdc, .sdc ({} MHz), manifest.json",
+            "{}: {} ({} MHz)",
             out.display(),
-            emitted.top,
-            emitted.verilog.lines().count(),
-            emitted.ports.len(),
+            emitted.summary(),
             timing.mhz
         ),
     }

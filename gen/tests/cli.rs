@@ -150,7 +150,7 @@ fn a_failed_emit_leaves_an_existing_directory_untouched() {
 }
 
 #[test]
-fn emit_writes_verilog_waivers_constraints_and_manifest() {
+fn emit_writes_verilog_waivers_constraints_core_and_manifest() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("gpr");
     let out = grfgen(&[
@@ -176,9 +176,13 @@ fn emit_writes_verilog_waivers_constraints_and_manifest() {
     assert_eq!(manifest["clock"]["period_ns"], 4.0);
     let ports = manifest["ports"].as_array().unwrap();
     let port = |name: &str| ports.iter().find(|p| p["name"] == name).unwrap().clone();
-    assert_eq!(port("read_reg$0")["width"], 8);
-    assert_eq!(port("read_reg$0")["direction"], "input");
-    assert_eq!(port("read_data$7")["direction"], "output");
+    assert_eq!(port("read_reg")["width"], 4 * 8);
+    assert_eq!(port("read_reg")["elements"], 4);
+    assert_eq!(port("read_reg")["direction"], "input");
+    assert_eq!(port("read_data")["direction"], "output");
+    assert_eq!(port("read_data")["order"], "read port, then lane");
+    assert_eq!(port("clock")["elements"], serde_json::Value::Null);
+    assert!(manifest["modules"].as_u64().unwrap() >= 5);
     for file in manifest["files"].as_object().unwrap().values() {
         assert!(dir.join(file.as_str().unwrap()).exists(), "{file}");
     }
@@ -189,7 +193,14 @@ fn emit_writes_verilog_waivers_constraints_and_manifest() {
         assert!(text.contains("create_clock -name clock -period 4.000 [get_ports {clock}]"));
         assert!(text.contains("set_input_delay"), "{ext}");
         assert!(text.contains("set_output_delay"), "{ext}");
-        assert!(text.contains("read_valid$0"), "{ext}");
+        assert!(
+            text.contains("{read_valid[*] read_reg[*] write_valid[*]"),
+            "{ext}"
+        );
+        assert!(
+            text.contains("{read_grant[*] read_data[*] write_grant[*]}"),
+            "{ext}"
+        );
         assert!(
             text.contains("1.000"),
             "{ext}: a quarter period of I/O delay"

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::emit::{check_top, EmitError, Emitted};
+use crate::emit::{check_top, EmitError, Emitted, PortOrder};
 use crate::params::{Kind, Params};
 
 /// A block the generator emits as a top-level design.
@@ -17,6 +17,9 @@ pub trait Design: 'static {
     const SPEC: &'static str;
     /// What its block RAMs hold (e.g. `GPR banks`), or `None` for a design without memories.
     const MEMORIES: Option<&'static str>;
+    /// For each top port whose element index is a formula: what the index counts, outer
+    /// first (`("read_data", "read port, then lane")`).
+    const PORT_ORDER: PortOrder;
     /// The top module name that encodes `params`.
     fn top(params: &Self::Params) -> String;
     /// Builds and emits the design for validated `params` with top module `top`.

@@ -51,7 +51,9 @@ impl<T: Synth> Logic for Registers<T> {
             .map(|i| format!("   q${i} <= d${i};\n"))
             .collect();
         Verilog::Custom(format!(
-            "initial begin\n{init}end\n\nalways @(posedge clock) begin\n{step}end\n"
+            "// name: registers_{count}x{bits}\ninitial begin\n{init}end\n\n\
+             always @(posedge clock) begin\n{step}end\n",
+            bits = T::BITS
         ))
     }
 

@@ -58,6 +58,7 @@ impl<const E: usize, const A: usize> Logic for SramBank1r1w<E, A> {
     fn hdl(&self) -> Verilog {
         Verilog::Custom(format!(
             "\
+// name: sram_1r1w_{rows}x{E}
 reg [{msb}:0] mem [0:{last}];
 integer row;
 
@@ -81,6 +82,7 @@ always @(posedge clock) begin
 end
 ",
             msb = E - 1,
+            rows = 1usize << A,
             last = (1usize << A) - 1,
         ))
     }

@@ -13,8 +13,13 @@ fn the_core_slice_emits_with_its_ports() {
     }
     let find = |name: &str| e.ports.iter().find(|q| q.name == name).unwrap();
     assert_eq!(find("instr_dst").width, 8);
-    assert_eq!(find("alu_operand$11").width, 32);
-    assert_eq!(find("retire_data$3").width, 32);
-    assert!(e.verilog.contains("module core$scheduler("));
-    assert!(e.verilog.contains("module core$gpr("));
+    assert_eq!(find("alu_operand").width, 12 * 32);
+    assert_eq!(find("alu_operand").elements, Some(12));
+    assert_eq!(
+        find("alu_operand").order.as_deref(),
+        Some("source, then lane")
+    );
+    assert_eq!(find("retire_data").width, 4 * 32);
+    assert!(e.verilog.contains("module core_scheduler("));
+    assert!(e.verilog.contains("module core_gpr("));
 }

@@ -34,16 +34,24 @@ fn default_gpr_has_the_documented_ports() {
     assert_eq!(e.top, "gpr_top");
     let find = |name: &str| e.ports.iter().find(|q| q.name == name).unwrap();
     assert_eq!(find("clock").direction, PortDirection::Input);
-    assert_eq!(find("read_reg$3").width, 8);
-    assert_eq!(find("read_data$15").width, 32);
-    assert_eq!(find("read_data$15").direction, PortDirection::Output);
-    assert_eq!(find("write_data$7").width, 32);
-    assert_eq!(find("write_grant$1").direction, PortDirection::Output);
-    // 1 clock + 4 x (valid, reg, grant) + 16 read lanes + 2 x (valid, reg, grant) + 8 write lanes
-    assert_eq!(e.ports.len(), 1 + 12 + 16 + 6 + 8);
+    assert_eq!(find("clock").elements, None);
+    assert_eq!(find("read_reg").width, 4 * 8);
+    assert_eq!(find("read_data").width, 16 * 32);
+    assert_eq!(find("read_data").element_width(), 32);
+    assert_eq!(find("read_data").direction, PortDirection::Output);
+    assert_eq!(find("write_data").width, 8 * 32);
+    assert_eq!(find("write_grant").direction, PortDirection::Output);
+    // clock, then valid, reg, grant and data of the read and of the write ports.
+    assert_eq!(e.ports.len(), 9);
     assert!(e.verilog.contains("module gpr_top("));
-    // One SRAM module per bank and lane, each with a memory of 64 rows.
-    assert_eq!(e.verilog.matches("reg [31:0] mem [0:63];").count(), 16);
+    // One SRAM module of 64 rows, instantiated once per bank and lane.
+    assert_eq!(e.verilog.matches("reg [31:0] mem [0:63];").count(), 1);
+    assert_eq!(
+        e.verilog
+            .matches("    gpr_top_sram_1r1w_64x32 banks__")
+            .count(),
+        16
+    );
 }
 
 #[test]
@@ -59,15 +67,14 @@ fn every_element_width_and_extreme_shapes_emit() {
         let p = params(b, rows, l, bits, rp, wp);
         let e = emit_gpr(&p, &p.module_name()).unwrap();
         let find = |name: &str| e.ports.iter().find(|q| q.name == name).unwrap();
-        assert_eq!(find("read_reg$0").width, p.register_bits(), "{p:?}");
-        assert_eq!(find("write_data$0").width, bits, "{p:?}");
-        assert_eq!(
-            e.ports.len(),
-            1 + 3 * rp + rp * l + 3 * wp + wp * l,
-            "{p:?}"
-        );
+        assert_eq!(find("read_reg").width, rp * p.register_bits(), "{p:?}");
+        assert_eq!(find("write_data").element_width(), bits, "{p:?}");
+        assert_eq!(find("write_data").elements, Some(wp * l), "{p:?}");
+        assert_eq!(e.ports.len(), 9, "{p:?}");
         let depth = format!("mem [0:{}];", rows - 1);
-        assert_eq!(e.verilog.matches(&depth).count(), b * l, "{p:?}");
+        assert_eq!(e.verilog.matches(&depth).count(), 1, "{p:?}");
+        let sram = format!("_sram_1r1w_{rows}x{bits} banks__");
+        assert_eq!(e.verilog.matches(&sram).count(), b * l, "{p:?}");
     }
 }
 

@@ -12,10 +12,14 @@ fn the_grf_emits_with_its_ports() {
         std::fs::write(format!("{dir}/grf.v"), &e.verilog).unwrap();
     }
     let find = |name: &str| e.ports.iter().find(|q| q.name == name).unwrap();
-    assert_eq!(find("req_reg$3").width, 6);
-    assert_eq!(find("resp_data$15").width, 32);
+    assert_eq!(find("req_reg").width, 4 * 6);
+    assert_eq!(find("resp_data").width, 16 * 32);
+    assert_eq!(find("resp_data").elements, Some(16));
     assert_eq!(find("l3_row").width, 8);
-    assert!(e.ports.iter().all(|q| q.name != "resp_data$16"));
-    assert!(e.verilog.contains("module grf$controller("));
-    assert!(e.verilog.contains("module grf$front("));
+    assert_eq!(find("l3_row").elements, None);
+    assert!(e.verilog.contains("module grf_controller("));
+    assert!(e.verilog.contains("module grf_front("));
+    // One front-end control module for the four EUs.
+    assert!(e.verilog.contains("module grf_control("));
+    assert_eq!(e.verilog.matches("    grf_control control__").count(), 4);
 }

@@ -101,7 +101,7 @@ fn the_instruction_decoder_finds_aliases_and_bank_conflicts() {
     let mut rtl = Part::load(part("decoder", InstructionDecoder::<8>::new(&params)), seed);
     let (op, src) = (rtl.input("op"), rtl.inputs("src", 3));
     let present = rtl.outputs("present", 3);
-    let (alias, conflict) = (rtl.outputs("alias", 3), rtl.outputs("conflict", 3));
+    let (alias, conflict) = (rtl.outputs("alias_code", 3), rtl.outputs("conflict", 3));
     let mut rng = Rng::new(seed);
     let banks = params.gpr.banks;
     for _ in 0..4000 {

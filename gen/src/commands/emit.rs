@@ -45,10 +45,5 @@ pub fn emit<D: Design>(m: &ArgMatches) -> Result<String, CliError> {
     let top = text(m, "top").map_or_else(|| D::top(&params), str::to_string);
     let out = PathBuf::from(m.get_one::<String>("out").expect("required"));
     let emitted = write_design::<D>(&params, &top, &out, timing)?;
-    Ok(format!(
-        "wrote {}: {top}.v ({} lines, {} ports), {top}.vlt, {top}.xdc, {top}.sdc, manifest.json",
-        out.display(),
-        emitted.verilog.lines().count(),
-        emitted.ports.len(),
-    ))
+    Ok(format!("wrote {}: {}", out.display(), emitted.summary()))
 }

@@ -30,7 +30,7 @@ pub struct InstructionDecoder<const RI: usize> {
     /// Per source: the op reads it.
     pub present: Vec<Signal<Out, Bit>>,
     /// Per source: its alias code (`alias`).
-    pub alias: Vec<Signal<Out, Bits<2>>>,
+    pub alias_code: Vec<Signal<Out, Bits<2>>>,
     /// Per source: it conflicts with an earlier source for a bank.
     pub conflict: Vec<Signal<Out, Bit>>,
     op_mov: Constant<Bits<3>>,
@@ -49,7 +49,7 @@ impl<const RI: usize> InstructionDecoder<RI> {
             op: Default::default(),
             src: signals(3),
             present: signals(3),
-            alias: signals(3),
+            alias_code: signals(3),
             conflict: signals(3),
             op_mov: constant(CoreOp::Mov.code()),
             op_mad: constant(CoreOp::Mad.code()),
@@ -67,28 +67,28 @@ impl<const RI: usize> Logic for InstructionDecoder<RI> {
         self.present[0].next = true;
         self.present[1].next = self.op.val() != self.op_mov.val();
         self.present[2].next = self.op.val() == self.op_mad.val();
-        self.alias[0].next = self.alias_none.val();
-        self.alias[1].next = self.alias_none.val();
+        self.alias_code[0].next = self.alias_none.val();
+        self.alias_code[1].next = self.alias_none.val();
         if self.src[1].val() == self.src[0].val() {
-            self.alias[1].next = self.alias_0.val();
+            self.alias_code[1].next = self.alias_0.val();
         }
-        self.alias[2].next = self.alias_none.val();
+        self.alias_code[2].next = self.alias_none.val();
         if self.src[2].val() == self.src[1].val() {
-            self.alias[2].next = self.alias_1.val();
+            self.alias_code[2].next = self.alias_1.val();
         }
         if self.src[2].val() == self.src[0].val() {
-            self.alias[2].next = self.alias_0.val();
+            self.alias_code[2].next = self.alias_0.val();
         }
         self.conflict[0].next = false;
         self.conflict[1].next = self.present[1].val()
-            & (self.alias[1].val() == self.alias_none.val())
+            & (self.alias_code[1].val() == self.alias_none.val())
             & ((self.src[1].val() & self.bank_mask.val())
                 == (self.src[0].val() & self.bank_mask.val()));
         self.conflict[2].next = self.present[2].val()
-            & (self.alias[2].val() == self.alias_none.val())
+            & (self.alias_code[2].val() == self.alias_none.val())
             & (((self.src[2].val() & self.bank_mask.val())
                 == (self.src[0].val() & self.bank_mask.val()))
-                | ((self.alias[1].val() == self.alias_none.val())
+                | ((self.alias_code[1].val() == self.alias_none.val())
                     & ((self.src[2].val() & self.bank_mask.val())
                         == (self.src[1].val() & self.bank_mask.val()))));
     }

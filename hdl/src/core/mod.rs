@@ -20,7 +20,7 @@ pub use slice::CoreSlice;
 pub use window::InstructionWindow;
 
 use crate::design::Design;
-use crate::emit::{emit, part, EmitError, Emitted};
+use crate::emit::{emit, part, EmitError, Emitted, PortOrder};
 use crate::gpr::{with_gpr_widths, BankedGpr, Gpr};
 use crate::params::CoreParams;
 use crate::widths::WidthOp;
@@ -35,6 +35,7 @@ impl Design for Core {
          prefetch queue, operand muxes, pipelined ALU";
     const SPEC: &'static str = "S1";
     const MEMORIES: Option<&'static str> = Some("GPR banks");
+    const PORT_ORDER: PortOrder = &[("alu_operand", "source, then lane")];
 
     fn top(params: &CoreParams) -> String {
         params.module_name()
@@ -46,7 +47,11 @@ impl Design for Core {
             type Output = Result<Emitted, EmitError>;
             // The slice's lanes are 32 bits whatever E is: validation made E = 32.
             fn run<const E: usize, const A: usize, const R: usize>(self) -> Self::Output {
-                emit(&mut CoreSlice::<A, R>::new(self.0), self.1)
+                emit(
+                    &mut CoreSlice::<A, R>::new(self.0),
+                    self.1,
+                    Core::PORT_ORDER,
+                )
             }
         }
         with_gpr_widths(&params.gpr, Build(params, top))

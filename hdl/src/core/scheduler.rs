@@ -202,7 +202,7 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
             self.decoder.src[s].next = self.instr_src[s].val();
             self.window.instr_src[s].next = self.instr_src[s].val();
             self.window.instr_present[s].next = self.decoder.present[s].val();
-            self.window.instr_alias[s].next = self.decoder.alias[s].val();
+            self.window.instr_alias[s].next = self.decoder.alias_code[s].val();
             self.window.instr_conflict[s].next = self.decoder.conflict[s].val();
         }
         self.instr_ready.next = self.window.ready.val();
@@ -303,10 +303,10 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
                     }
                 }
             }
-            if self.window.alias[s].val() == self.alias_0.val() {
+            if self.window.alias_code[s].val() == self.alias_0.val() {
                 self.alu_kind_r.d[s].next = self.alias_of_0.val();
             }
-            if self.window.alias[s].val() == self.alias_1.val() {
+            if self.window.alias_code[s].val() == self.alias_1.val() {
                 self.alu_kind_r.d[s].next = self.alias_of_1.val();
             }
             self.alu_kind[s].next = self.alu_kind_r.q[s].val();

@@ -52,7 +52,7 @@ pub struct InstructionWindow<const RI: usize> {
     /// Per served slot and source: the register.
     pub src: Vec<Signal<Out, Bits<RI>>>,
     /// Per head source: the alias code.
-    pub alias: Vec<Signal<Out, Bits<2>>>,
+    pub alias_code: Vec<Signal<Out, Bits<2>>>,
     /// Per source of the slots preloads serve (`(slot - 1) * 3 + source`): the bank conflict.
     pub conflict: Vec<Signal<Out, Bit>>,
     /// Per slot and source: the state.
@@ -106,7 +106,7 @@ impl<const RI: usize> InstructionWindow<RI> {
             op: signals(served),
             dst: signals(older),
             src: signals(3 * served),
-            alias: signals(3),
+            alias_code: signals(3),
             conflict: signals(3 * preload),
             state: signals(3 * w),
             entry: signals(3 * w),
@@ -160,7 +160,7 @@ impl<const RI: usize> Logic for InstructionWindow<RI> {
                 self.conflict[k].next = self.held_conflict.q[k + 3].val();
             }
             for s in 0..3 {
-                self.alias[s].next = self.held_alias.q[s].val();
+                self.alias_code[s].next = self.held_alias.q[s].val();
             }
             for k in 0..(3 * self._window) {
                 self.state[k].next = self.held_state.q[k].val();

@@ -1,41 +1,29 @@
 //! Verilog emission for any block: the text, its top module name and its ports; the files
-//! written beside it (waivers, constraints, manifest) and how they are written.
+//! written beside it (waivers, constraints, manifest, FuseSoC core) and how they are written.
+//!
+//! rust-hdl describes the design; the text is written here (`netlist`, `packed`), so that
+//! names are clean, each distinct module is written once and the top's ports are packed.
 
 mod files;
+mod keywords;
+mod lexer;
+mod netlist;
+mod packed;
+mod tree;
 mod write;
 
 pub use files::{design_files, Timing};
+pub use packed::{Port, PortDirection, PortOrder};
 pub use write::{write_atomically, WriteError};
 
 use std::fmt;
 
 use rust_hdl::core::check_error::CheckError;
-use rust_hdl::core::module_defines::ModuleDefines;
 use rust_hdl::prelude::*;
-use serde::{Deserialize, Serialize};
 
 use crate::params::ParamError;
-
-/// Direction of a top-level port.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum PortDirection {
-    /// Driven from outside the module.
-    Input,
-    /// Driven by the module.
-    Output,
-}
-
-/// One top-level port of an emitted module.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Port {
-    /// The port's Verilog name, e.g. `read_reg$0`.
-    pub name: String,
-    /// Input or output.
-    pub direction: PortDirection,
-    /// Width in bits, 1 or more.
-    pub width: usize,
-}
+use netlist::Netlist;
+use tree::{Role, Tree};
 
 /// An emitted design: Verilog text, its top module and that module's ports in declaration order.
 #[derive(Clone, Debug)]
@@ -46,6 +34,23 @@ pub struct Emitted {
     pub verilog: String,
     /// Ports of the top module, in declaration order.
     pub ports: Vec<Port>,
+    /// Distinct modules in the text, the top among them.
+    pub modules: usize,
+}
+
+impl Emitted {
+    /// The files `emit` writes for it, in one line: `<top>.v (lines, modules, ports)` and the
+    /// rest.
+    pub fn summary(&self) -> String {
+        format!(
+            "{top}.v ({} lines, {} modules, {} ports), .vlt, .xdc, .sdc, .core, .f, _inst.sv, \
+             manifest.json",
+            self.verilog.lines().count(),
+            self.modules,
+            self.ports.len(),
+            top = self.top,
+        )
+    }
 }
 
 /// Why a design could not be emitted.
@@ -92,25 +97,38 @@ pub fn check_top(name: &str) -> Result<(), ParamError> {
     }
 }
 
-/// Connects, checks and emits `block` as Verilog with top module `top`.
-pub fn emit<B: Block>(block: &mut B, top: &str) -> Result<Emitted, EmitError> {
+/// Connects, checks and emits `block` as Verilog with top module `top`; `order` says what
+/// the element index of each two-level vector port counts.
+pub fn emit<B: Block>(block: &mut B, top: &str, order: PortOrder) -> Result<Emitted, EmitError> {
     block.connect_all();
     check_all(block).map_err(|e| EmitError::Rejected(describe(&e)))?;
-    let mut defines = ModuleDefines::default();
-    block.accept(top, &mut defines);
-    let mut ports = PortLister::default();
-    block.accept(top, &mut ports);
+    let tree = Tree::of(block, top);
+    if let Some(what) = &tree.unsupported {
+        return Err(EmitError::Rejected(format!("unsupported: {what}")));
+    }
+    let netlist = Netlist::of(&tree).map_err(EmitError::Rejected)?;
+    let items: Vec<_> = tree.instances[0]
+        .items
+        .iter()
+        .filter(|i| matches!(i.role, Role::Input | Role::Output))
+        .collect();
+    let ports = packed::pack(&items, order).map_err(EmitError::Rejected)?;
+    let body = format!("{top}_body");
+    let verilog = packed::header(top, &ports)
+        + &packed::wrapper(top, &body, &ports, &items)
+        + &netlist.verilog(top, &body);
     Ok(Emitted {
         top: top.to_string(),
-        verilog: defines.defines(),
-        ports: ports.ports,
+        verilog,
+        ports,
+        modules: netlist.len() + 1,
     })
 }
 
 /// Emits `block` on its own with top module `top`: one part of a design (see
 /// [`crate::design::Design::parts`]).
 pub fn part<B: Block>(top: &str, mut block: B) -> Result<Emitted, EmitError> {
-    emit(&mut block, top)
+    emit(&mut block, top, &[])
 }
 
 fn describe(error: &CheckError) -> String {
@@ -127,39 +145,6 @@ fn describe(error: &CheckError) -> String {
         }
         CheckError::LogicLoops(list) => format!("combinational loops through {}", names(list)),
         CheckError::WritesToInputs(list) => format!("inputs written: {}", names(list)),
-    }
-}
-
-/// Collects the atoms of the top scope that are module parameters.
-#[derive(Default)]
-struct PortLister {
-    depth: usize,
-    ports: Vec<Port>,
-}
-
-impl Probe for PortLister {
-    fn visit_start_scope(&mut self, _name: &str, _node: &dyn Block) {
-        self.depth += 1;
-    }
-
-    fn visit_atom(&mut self, name: &str, signal: &dyn Atom) {
-        if self.depth != 1 {
-            return;
-        }
-        let direction = match signal.kind() {
-            AtomKind::InputParameter => PortDirection::Input,
-            AtomKind::OutputParameter | AtomKind::OutputPassthrough => PortDirection::Output,
-            _ => return,
-        };
-        self.ports.push(Port {
-            name: name.to_string(),
-            direction,
-            width: signal.bits(),
-        });
-    }
-
-    fn visit_end_scope(&mut self, _name: &str, _node: &dyn Block) {
-        self.depth -= 1;
     }
 }
 

@@ -6,7 +6,7 @@ pub use banked::BankedGpr;
 
 use crate::crossbar::Crossbar;
 use crate::design::Design;
-use crate::emit::{emit, part, EmitError, Emitted};
+use crate::emit::{emit, part, EmitError, Emitted, PortOrder};
 use crate::params::GprParams;
 use crate::sram::SramBank1r1w;
 use crate::widths::{dispatch, WidthOp};
@@ -20,6 +20,10 @@ impl Design for Gpr {
     const TITLE: &'static str = "Banked GPR: 1W1R SRAM banks joined by a write and a read crossbar";
     const SPEC: &'static str = "S1";
     const MEMORIES: Option<&'static str> = Some("banks x lanes");
+    const PORT_ORDER: PortOrder = &[
+        ("read_data", "read port, then lane"),
+        ("write_data", "write port, then lane"),
+    ];
 
     fn top(params: &GprParams) -> String {
         params.module_name()
@@ -30,7 +34,11 @@ impl Design for Gpr {
         impl WidthOp for Build<'_> {
             type Output = Result<Emitted, EmitError>;
             fn run<const E: usize, const A: usize, const R: usize>(self) -> Self::Output {
-                emit(&mut BankedGpr::<E, A, R>::new(self.0), self.1)
+                emit(
+                    &mut BankedGpr::<E, A, R>::new(self.0),
+                    self.1,
+                    Gpr::PORT_ORDER,
+                )
             }
         }
         with_gpr_widths(params, Build(params, top))

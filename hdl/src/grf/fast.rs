@@ -59,7 +59,7 @@ pub struct FastGrfs<const E: usize> {
     /// Per entry: it holds a register of the block (valid or not).
     pub in_block: Vec<Signal<Out, Bit>>,
     /// Per entry: store `set_dirty`, `set_thread`, `set_reg`, `set_data` there, valid.
-    pub set: Vec<Signal<In, Bit>>,
+    pub set_slot: Vec<Signal<In, Bit>>,
     /// The stored entry's dirty bit.
     pub set_dirty: Vec<Signal<In, Bit>>,
     /// The stored entry's thread.
@@ -127,7 +127,7 @@ impl<const E: usize> FastGrfs<E> {
             found_reg: signals(eus),
             found_data: signals(eus * lanes),
             in_block: signals(eus * fast),
-            set: signals(eus * fast),
+            set_slot: signals(eus * fast),
             set_dirty: signals(eus),
             set_thread: signals(eus),
             set_reg: signals(eus),
@@ -244,12 +244,12 @@ impl<const E: usize> Logic for FastGrfs<E> {
                         for l in 0..self._lanes {
                             self.ent_data.d[(e * nf + i) * nl + l].next =
                                 self.ent_data.q[(e * nf + i) * nl + l].val();
-                            if self.set[e * nf + i].val() {
+                            if self.set_slot[e * nf + i].val() {
                                 self.ent_data.d[(e * nf + i) * nl + l].next =
                                     self.set_data[e * nl + l].val();
                             }
                         }
-                        if self.set[e * nf + i].val() {
+                        if self.set_slot[e * nf + i].val() {
                             self.ent_valid.d[e * nf + i].next = true;
                             self.ent_dirty.d[e * nf + i].next = self.set_dirty[e].val();
                             self.ent_thread.d[e * nf + i].next = self.set_thread[e].val();

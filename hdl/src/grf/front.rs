@@ -268,7 +268,7 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                         self.fast.set_thread[e].next = self.named_thread.val();
                         self.fast.set_reg[e].next = self.named_reg.val();
                         for i in 0..self._fast {
-                            self.fast.set[e * nf + i].next = (self.control[e].store.val()
+                            self.fast.set_slot[e * nf + i].next = (self.control[e].store.val()
                                 & self.fast.in_slot[e * nf + i].val())
                                 | (self.control[e].fill.val()
                                     & self.fast.rq_slot[e * nf + i].val());

@@ -43,7 +43,7 @@ pub use table::TranslationTable;
 pub use transaction::TransactionUnit;
 
 use crate::design::Design;
-use crate::emit::{emit, part, EmitError, Emitted};
+use crate::emit::{emit, part, EmitError, Emitted, PortOrder};
 use crate::params::GrfParams;
 use crate::sram::SramBank1r1w;
 use crate::widths::{dispatch, WidthOp};
@@ -68,6 +68,10 @@ impl Design for Grf {
          translation table with groups and barriers, L3 refill";
     const SPEC: &'static str = "S3";
     const MEMORIES: Option<&'static str> = Some("slow GRF");
+    const PORT_ORDER: PortOrder = &[
+        ("req_data", "EU, then lane"),
+        ("resp_data", "EU, then lane"),
+    ];
 
     fn top(params: &GrfParams) -> String {
         params.module_name()
@@ -78,7 +82,11 @@ impl Design for Grf {
         impl WidthOp for Build<'_> {
             type Output = Result<Emitted, EmitError>;
             fn run<const E: usize, const A: usize, const R: usize>(self) -> Self::Output {
-                emit(&mut GrfCluster::<E, A>::new(self.0), self.1)
+                emit(
+                    &mut GrfCluster::<E, A>::new(self.0),
+                    self.1,
+                    Grf::PORT_ORDER,
+                )
             }
         }
         with_grf_widths(params, Build(params, top))

@@ -15,7 +15,7 @@ pub use select::RegisterSelect;
 
 use crate::crossbar::Crossbar;
 use crate::design::Design;
-use crate::emit::{emit, part, EmitError, Emitted};
+use crate::emit::{emit, part, EmitError, Emitted, PortOrder};
 use crate::params::{RouteFullParams, RouteParams};
 use crate::widths::{dispatch, WidthOp};
 
@@ -35,6 +35,7 @@ impl Design for Route {
          register select, per-lane (N/q):1 muxes";
     const SPEC: &'static str = "S2";
     const MEMORIES: Option<&'static str> = None;
+    const PORT_ORDER: PortOrder = &[("xbar_pos", "first-stage crossbar, then its output")];
 
     fn top(params: &RouteParams) -> String {
         params.module_name()
@@ -46,8 +47,16 @@ impl Design for Route {
             type Output = Result<Emitted, EmitError>;
             fn run<const E: usize, const A: usize, const R: usize>(self) -> Self::Output {
                 match self.0.registered {
-                    true => emit(&mut ShiftFillRouter::<E>::new(self.0), self.1),
-                    false => emit(&mut RouteNetwork::<E>::new(self.0), self.1),
+                    true => emit(
+                        &mut ShiftFillRouter::<E>::new(self.0),
+                        self.1,
+                        Route::PORT_ORDER,
+                    ),
+                    false => emit(
+                        &mut RouteNetwork::<E>::new(self.0),
+                        self.1,
+                        Route::PORT_ORDER,
+                    ),
                 }
             }
         }
@@ -97,6 +106,7 @@ impl Design for RouteFull {
          N x N crossbar, combinational";
     const SPEC: &'static str = "S2";
     const MEMORIES: Option<&'static str> = None;
+    const PORT_ORDER: PortOrder = &[];
 
     fn top(params: &RouteFullParams) -> String {
         params.module_name()
@@ -107,7 +117,7 @@ impl Design for RouteFull {
         impl WidthOp for Build<'_> {
             type Output = Result<Emitted, EmitError>;
             fn run<const E: usize, const A: usize, const R: usize>(self) -> Self::Output {
-                emit(&mut FullCrossbarNetwork::<E>::new(self.0), self.1)
+                emit(&mut FullCrossbarNetwork::<E>::new(self.0), self.1, &[])
             }
         }
         let router = params.router();

@@ -122,9 +122,8 @@ impl VerilatedModel {
         })
     }
 
-    /// The bits of port group `name`: `count` elements, either ports `name$0` ..
-    /// `name$<count-1>` or one port `name` of `count` equal slices (element 0 lowest); a single
-    /// port `name` when `count` is `None`.
+    /// The bits of port `name`: `count` equal slices of it (element 0 lowest), or the whole
+    /// port when `count` is `None`.
     fn resolve(
         &self,
         name: &str,
@@ -152,27 +151,22 @@ impl VerilatedModel {
             }
             Ok(slot)
         };
+        let slot = found(name)?;
         let Some(count) = count else {
-            return Ok(vec![whole(found(name)?)]);
+            return Ok(vec![whole(slot)]);
         };
-        if let Some(&slot) = self.names.get(name) {
-            let width = self.slots[slot].width;
-            if count == 0 || !width.is_multiple_of(count) {
-                return Err(missing(format!("{name} as {count} equal elements")));
-            }
-            found(name)?;
-            let element = width / count;
-            return Ok((0..count)
-                .map(|i| Bits {
-                    slot,
-                    lsb: i * element,
-                    width: element,
-                })
-                .collect());
+        let width = self.slots[slot].width;
+        if count == 0 || !width.is_multiple_of(count) {
+            return Err(missing(format!("{name} as {count} equal elements")));
         }
-        (0..count)
-            .map(|i| found(&format!("{name}${i}")).map(whole))
-            .collect()
+        let element = width / count;
+        Ok((0..count)
+            .map(|i| Bits {
+                slot,
+                lsb: i * element,
+                width: element,
+            })
+            .collect())
     }
 
     /// The input port `name`; an error naming it if the design has none.

@@ -9,11 +9,6 @@ use super::TraceFormat;
 /// Class prefix of every Verilated model (`--prefix`).
 pub const PREFIX: &str = "Vgrf";
 
-/// The C++ member name Verilator gives a top-level port (`$` is escaped as `__024`).
-pub fn member_name(port: &str) -> String {
-    port.replace('$', "__024")
-}
-
 /// The shim source for a model with `ports`, in port-index order.
 pub fn source(ports: &[Port], trace: Option<TraceFormat>) -> String {
     let (trace_header, trace_class) = match trace {
@@ -127,7 +122,7 @@ void* grf_port(void* handle, uint32_t index) {{
         writeln!(
             text,
             "    case {index}: return static_cast<void*>(&top->{});",
-            member_name(&port.name)
+            port.name
         )
         .unwrap();
     }
