@@ -4,6 +4,7 @@
 //! `grfgen-sim` (co-simulation), to a report.
 
 pub mod compare;
+pub mod pnr;
 pub mod steps;
 pub mod tools;
 

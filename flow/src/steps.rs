@@ -1,5 +1,5 @@
-//! `grfgen flow`: emit a block's files, lint them, synthesize them (generic and iCE40) and
-//! co-simulate them, each step checked and described.
+//! `grfgen flow`: emit a block's files, lint them, synthesize them (generic and iCE40),
+//! co-simulate them and, when asked, place and route them; each step checked and described.
 
 use std::path::Path;
 
@@ -8,6 +8,7 @@ use grfgen_hdl::emit::{design_files, write_atomically, Emitted, Timing};
 use grfgen_sim::block::{Block, ParamsOf, Report, Rtl, RunRecord, Setup};
 use serde::Serialize;
 
+use crate::pnr::{place_and_route, Device, PnrReport};
 use crate::tools::{lint, synth, SynthStats, SynthTarget};
 use crate::FlowError;
 
@@ -35,6 +36,18 @@ pub struct FlowReport<P> {
     pub ok: bool,
     /// The steps, in order.
     pub steps: Vec<Step>,
+    /// Place and route, when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pnr: Option<PnrReport>,
+}
+
+/// Place and route as `flow --pnr` asks for it.
+#[derive(Clone, Copy, Debug)]
+pub struct PnrRequest {
+    /// The device.
+    pub device: Device,
+    /// nextpnr's placement seed.
+    pub seed: u64,
 }
 
 impl<P> FlowReport<P> {
@@ -144,24 +157,39 @@ fn cosim_step<B: Block>(
 }
 
 /// Emits block `B` for `params` into `out`, lints, synthesizes and co-simulates it with the
-/// runs its flow asks for (from `options`) and `seed`.
+/// runs its flow asks for (from `options`) and `seed`; then, if `pnr` asks, places and routes
+/// it at the clock of `timing`.
 pub fn flow<B: Block>(
     params: &ParamsOf<B>,
     options: &B::Options,
     out: &Path,
     timing: Timing,
     seed: u64,
+    pnr: Option<PnrRequest>,
 ) -> Result<FlowReport<ParamsOf<B>>, FlowError> {
     let top = B::Design::top(params);
     let emitted = write_design::<B::Design>(params, &top, out, timing)?;
     let mut steps = vec![emit_step(out, &emitted, timing)];
     steps.extend(check_design::<B::Design>(out, &top)?);
     steps.push(cosim_step::<B>(params, options, seed)?);
+    let pnr = match pnr {
+        Some(request) => {
+            let report = place_and_route(out, &emitted, request.device, timing.mhz, request.seed)?;
+            steps.push(Step {
+                step: "pnr",
+                ok: true,
+                detail: report.summary(),
+            });
+            Some(report)
+        }
+        None => None,
+    };
     Ok(FlowReport {
         block: B::Design::NAME,
         top,
         parameters: params.clone(),
         ok: steps.iter().all(|s| s.ok),
         steps,
+        pnr,
     })
 }

@@ -116,7 +116,12 @@ pub fn synth(dir: &Path, top: &str, target: SynthTarget) -> Result<SynthStats, F
         log.push_str(&String::from_utf8_lossy(&out.stderr));
         return Err(FlowError::Tool(format!("yosys {command} failed:\n{log}")));
     }
-    let stats: YosysStats = serde_json::from_str(&std::fs::read_to_string(stats_file.path())?)
+    yosys_stats(stats_file.path())
+}
+
+/// The cell counts in the file Yosys wrote with `stat -json`.
+pub fn yosys_stats(path: &Path) -> Result<SynthStats, FlowError> {
+    let stats: YosysStats = serde_json::from_str(&std::fs::read_to_string(path)?)
         .map_err(|e| FlowError::Tool(format!("reading yosys statistics: {e}")))?;
     Ok(SynthStats {
         cells: stats.design.num_cells,

