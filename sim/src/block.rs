@@ -161,6 +161,15 @@ impl<'a> Setup<'a> {
     }
 }
 
+/// The error of a run given neither a built-in workload (one of `names`) nor the file flag
+/// `alternative` (`--program`, `--trace`).
+pub fn missing_workload(names: &[&str], alternative: &str) -> SimError {
+    SimError::Input(format!(
+        "missing --workload: allowed {}; or {alternative} FILE instead",
+        names.join(", ")
+    ))
+}
+
 /// Why a run could not be made.
 #[derive(Debug)]
 pub enum SimError {

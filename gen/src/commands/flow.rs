@@ -10,8 +10,8 @@ use grfgen_hdl::design::Design;
 use grfgen_sim::block::{Block, ParamsOf};
 
 use super::{block_command, clock_arg, json_arg, render, seed, seed_arg, timing};
-use crate::params::number;
 use crate::error::CliError;
+use crate::params::number;
 use crate::params::{resolve, resolve_with_config};
 
 /// The subcommand of `flow` for block `B`.

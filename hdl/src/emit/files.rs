@@ -115,7 +115,10 @@ fn fusesoc_core<D: Design>(emitted: &Emitted, files: &BTreeMap<&str, String>) ->
     ]
     .iter()
     .map(|(set, file, kind)| {
-        format!("  {set}:\n    files:\n      - {}\n    file_type: {kind}\n", files[file])
+        format!(
+            "  {set}:\n    files:\n      - {}\n    file_type: {kind}\n",
+            files[file]
+        )
     })
     .collect();
     format!(

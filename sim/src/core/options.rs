@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::model::Policy;
 use super::program::parse;
 use super::workload::{builtin, Workload, NAMES};
-use crate::block::SimError;
+use crate::block::{missing_workload, SimError};
 
 impl ParamValue for Policy {
     const KIND: Kind = Kind::Text;
@@ -59,7 +59,8 @@ impl Params for CoreOptions {
                         format!("{}; or --program FILE instead", NAMES.join(", ")),
                         move |w: &Option<String>| match w {
                             Some(name) => !program && NAMES.contains(&name.as_str()),
-                            None => program,
+                            // Not given: `sim` asks for one when it runs; `flow` runs its own.
+                        None => true,
                         },
                     )
                 }
@@ -95,7 +96,9 @@ impl CoreOptions {
         if let Some(name) = &self.workload {
             return builtin(name, params, seed).map_err(SimError::Input);
         }
-        let path = self.program.as_deref().unwrap_or_default();
+        let Some(path) = self.program.as_deref() else {
+            return Err(missing_workload(&NAMES, "--program"));
+        };
         let text = std::fs::read_to_string(path)
             .map_err(|e| SimError::Input(format!("invalid value {path} for --program: {e}")))?;
         let program = parse(&text, params.program_registers())

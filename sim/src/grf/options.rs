@@ -9,7 +9,7 @@ use super::energy::Energy;
 use super::run::Conditions;
 use super::trace::{parse, Trace};
 use super::workload::{builtin, NAMES};
-use crate::block::SimError;
+use crate::block::{missing_workload, SimError};
 
 /// The options of a GRF run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -54,7 +54,8 @@ impl Params for GrfOptions {
                     format!("{}; or --trace FILE instead", NAMES.join(", ")),
                     move |w: &Option<String>| match w {
                         Some(name) => !trace && NAMES.contains(&name.as_str()),
-                        None => trace,
+                        // Not given: `sim` asks for one when it runs; `flow` runs its own.
+                        None => true,
                     },
                 )
             }),
@@ -114,7 +115,9 @@ impl GrfOptions {
             let trace = builtin(name, params, seed, self.rounds).map_err(SimError::Input)?;
             return Ok((name.clone(), trace));
         }
-        let path = self.trace.as_deref().unwrap_or_default();
+        let Some(path) = self.trace.as_deref() else {
+            return Err(missing_workload(&NAMES, "--trace"));
+        };
         let text = std::fs::read_to_string(path)
             .map_err(|e| SimError::Input(format!("invalid value {path} for --trace: {e}")))?;
         let trace = parse(&text, params)

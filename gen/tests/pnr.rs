@@ -1,0 +1,186 @@
+//! `grfgen flow --pnr` as a user runs it: one small configuration of every block placed and
+//! routed by nextpnr, with Fmax, utilisation, routing and the critical path in the JSON; a
+//! design too big for its device reported as such; a bad device refused. Needs the YoWASP
+//! tools in the project's `.venv` (the Makefile and .ci/run install them).
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn grfgen(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_grfgen"))
+        .args(args)
+        .output()
+        .expect("grfgen runs")
+}
+
+/// Runs `grfgen flow <block> <params> --pnr --json ...` and returns its `pnr` object.
+fn pnr(block: &str, params: &[&str], extra: &[&str]) -> Value {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join(block);
+    let mut args = vec!["flow", block];
+    args.extend(params);
+    args.extend([
+        "--out",
+        out.to_str().unwrap(),
+        "--seed",
+        "1",
+        "--pnr",
+        "--json",
+    ]);
+    args.extend(extra);
+    let run = grfgen(&args);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{args:?}: {stdout}{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let placed = report["pnr"]["fits"] == true;
+    assert_eq!(out.join("pnr/report.json").exists(), placed, "{stdout}");
+    report["pnr"].clone()
+}
+
+fn number(report: &Value, field: &str) -> f64 {
+    report[field]
+        .as_f64()
+        .unwrap_or_else(|| panic!("{field} missing in {report}"))
+}
+
+/// A placed and routed report: every figure present and plausible.
+fn assert_placed(block: &str, report: &Value, memories: bool) {
+    assert_eq!(report["device"], "ecp5-85k", "{block}");
+    assert_eq!(report["fits"], true, "{block}: {report}");
+    let fmax = number(report, "fmax_mhz");
+    assert!(fmax > 10.0 && fmax < 500.0, "{block}: Fmax {fmax}");
+    assert_eq!(report["timing_met"], fmax >= number(report, "clock_mhz"));
+    assert!(number(report, "luts") > 0.0, "{block}");
+    assert!(
+        number(report, "ffs") > number(report, "harness_ffs"),
+        "{block}: {report}"
+    );
+    assert_eq!(number(report, "brams") > 0.0, memories, "{block}: {report}");
+    assert!(
+        number(report, "routed_arcs") > number(report, "luts"),
+        "{block}"
+    );
+    assert!(
+        number(report, "wirelength") > number(report, "routed_arcs"),
+        "{block}"
+    );
+    let path = &report["critical_path"];
+    assert!(
+        path["logic_levels"].as_u64().unwrap() >= 1,
+        "{block}: {path}"
+    );
+    assert!(path["start"].as_str().unwrap().len() > 1, "{block}: {path}");
+    let period = 1000.0 / fmax;
+    let delay = number(path, "delay_ns");
+    assert!(
+        (delay - period).abs() < 0.05 * period,
+        "{block}: {delay} ns at {fmax} MHz"
+    );
+}
+
+#[test]
+fn a_small_configuration_of_every_block_is_placed_and_routed() {
+    let small: [(&str, &[&str], bool); 4] = [
+        (
+            "gpr",
+            &[
+                "--banks",
+                "2",
+                "--registers",
+                "512",
+                "--lanes",
+                "2",
+                "--element-bits",
+                "8",
+            ],
+            true,
+        ),
+        (
+            "route",
+            &["--lanes", "4", "--crossbar", "2", "--element-bits", "8"],
+            false,
+        ),
+        (
+            "core",
+            &[
+                "--banks",
+                "2",
+                "--registers",
+                "512",
+                "--lanes",
+                "1",
+                "--read-ports",
+                "2",
+            ],
+            true,
+        ),
+        (
+            "grf",
+            &[
+                "--eus",
+                "2",
+                "--threads",
+                "1",
+                "--fast-regs",
+                "2",
+                "--slow-regs",
+                "256",
+                "--lanes",
+                "1",
+                "--element-bits",
+                "16",
+            ],
+            true,
+        ),
+    ];
+    for (block, params, memories) in small {
+        assert_placed(block, &pnr(block, params, &[]), memories);
+    }
+}
+
+#[test]
+fn a_design_too_big_for_its_device_is_a_result() {
+    // The default GPR needs 32 iCE40 block RAMs; the UltraPlus 5K has 30.
+    let report = pnr("gpr", &[], &["--device", "ice40-up5k"]);
+    assert_eq!(report["fits"], false, "{report}");
+    assert_eq!(report["reason"], "does not fit: 32 block RAMs of 30");
+    assert!(report["fmax_mhz"].is_null());
+}
+
+#[test]
+fn a_bad_device_or_seed_is_refused() {
+    for (flag, value, allowed) in [
+        (
+            "--device",
+            "virtex7",
+            "ecp5-85k, ecp5-25k, ice40-hx8k, ice40-up5k",
+        ),
+        ("--pnr-seed", "0", "1..=2147483647"),
+        ("--pnr-seed", "x", "1..=2147483647"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out");
+        let run = grfgen(&[
+            "flow",
+            "gpr",
+            "--out",
+            out.to_str().unwrap(),
+            "--pnr",
+            flag,
+            value,
+        ]);
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(
+            err.contains(flag) && err.contains(value) && err.contains(allowed),
+            "{err}"
+        );
+        assert!(!out.exists());
+    }
+}
