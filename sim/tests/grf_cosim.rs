@@ -132,7 +132,7 @@ fn the_lock_step_catches_a_design_that_differs_from_the_model() {
     let m = report.first_mismatch.expect("the difference is seen");
     assert_eq!(
         (m.port.as_str(), m.expected, m.actual),
-        ("req_ready$0", 1, 0),
+        ("req_ready[0]", 1, 0),
         "{m}"
     );
 }

@@ -141,7 +141,7 @@ impl CoreRtl {
         expected: impl IntoIterator<Item = u64>,
     ) -> Result<(), Mismatch> {
         for (k, (value, &port)) in expected.into_iter().zip(ports).enumerate() {
-            compare(cycle, || format!("{name}${k}"), value, self.model.get(port))?;
+            compare(cycle, || format!("{name}[{k}]"), value, self.model.get(port))?;
         }
         Ok(())
     }
@@ -158,14 +158,14 @@ impl CoreRtl {
             let valid = self.model.get(self.read_valid[p]);
             compare(
                 cycle,
-                || format!("read_valid${p}"),
+                || format!("read_valid[{p}]"),
                 read.is_some() as u64,
                 valid,
             )?;
             if let Some(r) = read {
                 banks |= 1 << r.bank;
                 let actual = self.model.get(self.read_reg[p]);
-                compare(cycle, || format!("read_reg${p}"), r.reg as u64, actual)?;
+                compare(cycle, || format!("read_reg[{p}]"), r.reg as u64, actual)?;
             }
         }
         let count = expected.reads.iter().flatten().count() as u64;

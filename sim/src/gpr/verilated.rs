@@ -69,7 +69,7 @@ impl GprRtl {
     ) -> Result<(), Mismatch> {
         for (port, (&grant, &output)) in expected.iter().zip(ports).enumerate() {
             let actual = self.model.get(output);
-            compare(cycle, || format!("{name}${port}"), grant as u64, actual)?;
+            compare(cycle, || format!("{name}[{port}]"), grant as u64, actual)?;
         }
         Ok(())
     }
@@ -99,7 +99,7 @@ impl Device for GprRtl {
         for (k, (&value, &output)) in expected.read_data.iter().zip(&self.read_data).enumerate() {
             compare(
                 cycle,
-                || format!("read_data${k}"),
+                || format!("read_data[{k}]"),
                 value,
                 self.model.get(output),
             )?;

@@ -139,21 +139,21 @@ impl GrfRtl {
         for (e, ports) in self.eus.iter().enumerate() {
             compare(
                 cycle,
-                || format!("req_ready${e}"),
+                || format!("req_ready[{e}]"),
                 expected.ready[e] as u64,
                 self.model.get(ports.ready),
             )?;
             let response = &expected.responses[e];
             compare(
                 cycle,
-                || format!("resp_valid${e}"),
+                || format!("resp_valid[{e}]"),
                 response.is_some() as u64,
                 self.model.get(ports.resp_valid),
             )?;
             if let Some(r) = response {
                 compare(
                     cycle,
-                    || format!("resp_status${e}"),
+                    || format!("resp_status[{e}]"),
                     r.status.code(),
                     self.model.get(ports.resp_status),
                 )?;
@@ -161,7 +161,7 @@ impl GrfRtl {
                     let k = e * ports.resp_data.len() + l;
                     compare(
                         cycle,
-                        || format!("resp_data${k}"),
+                        || format!("resp_data[{k}]"),
                         r.data[l],
                         self.model.get(port),
                     )?;
@@ -192,7 +192,7 @@ impl GrfRtl {
         let data: Vec<u64> = self.l3_data.iter().map(|&p| self.model.get(p)).collect();
         if write {
             for (l, (&w, &a)) in want.data.iter().zip(&data).enumerate() {
-                compare(cycle, || format!("l3_data${l}"), w, a)?;
+                compare(cycle, || format!("l3_data[{l}]"), w, a)?;
             }
         }
         let request = L3Request {

@@ -196,7 +196,7 @@ impl Device for RouterRtl {
             let pass = &input.pass;
             compare(
                 cycle,
-                || format!("{name}${t} ({pass:?})"),
+                || format!("{name}[{t}] ({pass:?})"),
                 value,
                 self.model.get(port),
             )?;
