@@ -49,8 +49,8 @@ fn number(report: &Value, field: &str) -> f64 {
 }
 
 /// A placed and routed report: every figure present and plausible.
-fn assert_placed(block: &str, report: &Value, memories: bool) {
-    assert_eq!(report["device"], "ecp5-85k", "{block}");
+fn assert_placed(block: &str, device: &str, report: &Value, memories: bool) {
+    assert_eq!(report["device"], device, "{block}");
     assert_eq!(report["fits"], true, "{block}: {report}");
     let fmax = number(report, "fmax_mhz");
     assert!(fmax > 10.0 && fmax < 500.0, "{block}: Fmax {fmax}");
@@ -139,8 +139,11 @@ fn a_small_configuration_of_every_block_is_placed_and_routed() {
         ),
     ];
     for (block, params, memories) in small {
-        assert_placed(block, &pnr(block, params, &[]), memories);
+        assert_placed(block, "ecp5-85k", &pnr(block, params, &[]), memories);
     }
+    let params = ["--lanes", "4", "--crossbar", "2", "--element-bits", "8"];
+    let report = pnr("route", &params, &["--device", "ice40-hx8k"]);
+    assert_placed("route", "ice40-hx8k", &report, false);
 }
 
 #[test]

@@ -60,7 +60,7 @@ impl Params for CoreOptions {
                         move |w: &Option<String>| match w {
                             Some(name) => !program && NAMES.contains(&name.as_str()),
                             // Not given: `sim` asks for one when it runs; `flow` runs its own.
-                        None => true,
+                            None => true,
                         },
                     )
                 }

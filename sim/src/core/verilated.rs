@@ -141,7 +141,12 @@ impl CoreRtl {
         expected: impl IntoIterator<Item = u64>,
     ) -> Result<(), Mismatch> {
         for (k, (value, &port)) in expected.into_iter().zip(ports).enumerate() {
-            compare(cycle, || format!("{name}[{k}]"), value, self.model.get(port))?;
+            compare(
+                cycle,
+                || format!("{name}[{k}]"),
+                value,
+                self.model.get(port),
+            )?;
         }
         Ok(())
     }

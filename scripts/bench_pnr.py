@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Place-and-route benchmark: every block's default configuration through `grfgen flow --pnr`,
+with Fmax, utilisation, routing and the critical path against the block's target, and for the
+blocks with workloads the time per workload (cycles from the golden model x clock period).
+
+    scripts/bench_pnr.py [--grfgen PATH] [--device ecp5-85k] [--only BLOCK] [--json OUT]
+
+Slow: minutes per block (the GPR about one, the router, core and GRF 10 to 20 each).
+"""
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+# (block, its flags, its Fmax target on ecp5-85k in MHz, its workloads and how `sim` names them)
+BLOCKS = [
+    ("gpr", [], 200, None),
+    ("route", [], 150, None),
+    ("core", [], 100, ("--workload", ["rpt-mad", "conv3x3", "matmul4", "normalize",
+                                      "texture-return", "random"])),
+    ("grf", [], 100, ("--workload", ["private-hot", "streaming", "producer-consumer",
+                                     "context-switch", "faults", "random"])),
+]
+
+
+def grfgen(binary, args):
+    """Runs grfgen with `args`; its JSON output. Fails loudly."""
+    out = subprocess.run([binary, *args], capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit(f"grfgen {' '.join(args)} failed:\n{out.stdout[-2000:]}{out.stderr[-2000:]}")
+    return json.loads(out.stdout)
+
+
+def workload_times(binary, block, flags, workloads, fmax):
+    """Per workload: cycles (golden model, seed 1) and the time they take at `fmax`."""
+    flag, names = workloads
+    rows = []
+    for name in names:
+        report = grfgen(binary, ["sim", block, *flags, flag, name, "--no-rtl", "--seed", "1",
+                                 "--json"])
+        cycles = report["cycles"]
+        rows.append({"workload": name, "cycles": cycles,
+                     "ns": round(cycles * 1000.0 / fmax, 1) if fmax else None})
+    return rows
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--grfgen", default="target/release/grfgen")
+    parser.add_argument("--device", default="ecp5-85k")
+    parser.add_argument("--only", help="one block, by name")
+    parser.add_argument("--json", help="also write the results to this file")
+    options = parser.parse_args()
+    results = []
+    for block, flags, target, workloads in BLOCKS:
+        if options.only and block != options.only:
+            continue
+        with tempfile.TemporaryDirectory() as work:
+            start = time.monotonic()
+            flow = grfgen(options.grfgen, ["flow", block, *flags, "--out", str(Path(work) / block),
+                                           "--seed", "1", "--pnr", "--device", options.device,
+                                           "--json"])
+            seconds = round(time.monotonic() - start)
+        pnr = flow["pnr"]
+        row = {"block": block, "flags": flags, "target_mhz": target, "flow_seconds": seconds,
+               "pnr": pnr}
+        if workloads:
+            row["workloads"] = workload_times(options.grfgen, block, flags, workloads,
+                                              pnr.get("fmax_mhz"))
+        print(json.dumps(row), flush=True)
+        results.append(row)
+    print()
+    print("| block | Fmax | target | LUT4 | FF (harness) | BRAM | DSP | arcs | wirelength | "
+          "critical path | levels |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for row in results:
+        p = row["pnr"]
+        if not p["fits"]:
+            print(f"| {row['block']} | {p['reason']} | {row['target_mhz']} MHz | | | | | | | | |")
+            continue
+        path = p["critical_path"]
+        print(f"| {row['block']} | {p['fmax_mhz']:.1f} MHz | {row['target_mhz']} MHz | "
+              f"{p['luts']:,} | {p['ffs']:,} ({p['harness_ffs']:,}) | {p['brams']} | {p['dsps']} | "
+              f"{p['routed_arcs']:,} | {p['wirelength']:,} | `{path['start']}` -> "
+              f"`{path['end']}` | {path['logic_levels']} |")
+    for row in results:
+        for w in row.get("workloads", []):
+            print(f"{row['block']} {w['workload']}: {w['cycles']} cycles, {w['ns']} ns")
+    if options.json:
+        Path(options.json).write_text(json.dumps(results, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
