@@ -41,7 +41,8 @@ struct DomainPath {
     path: Vec<Hop>,
 }
 
-/// One step of a path: a clock-to-output, a logic cell, a routed net, or the setup time.
+/// One step of a path: a clock-to-output, a logic cell, a routed net, or the setup time (a
+/// routed net's name is in the report too; it is not read).
 #[derive(Deserialize)]
 struct Hop {
     #[serde(rename = "type")]
@@ -49,8 +50,6 @@ struct Hop {
     delay: f64,
     from: Pin,
     to: Pin,
-    #[serde(default)]
-    net: Option<String>,
 }
 
 /// A cell's pin on a path.
@@ -63,7 +62,7 @@ struct Pin {
 /// The register-to-register critical path, as reported.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CriticalPath {
-    /// Where it starts: the first net, driven by the launching register.
+    /// Where it starts: the launching cell (a flip-flop or a block RAM) and its output pin.
     pub start: String,
     /// Where it ends: the capturing cell and its pin.
     pub end: String,
@@ -109,13 +108,8 @@ impl NextpnrReport {
             (Some(first), Some(last)) => (first, last),
             _ => return Err(FlowError::Tool("nextpnr reported an empty path".into())),
         };
-        let start = path
-            .path
-            .iter()
-            .find_map(|h| h.net.clone())
-            .unwrap_or_else(|| first.from.cell.clone());
         Ok(CriticalPath {
-            start,
+            start: format!("{}.{}", first.from.cell, first.from.port),
             end: format!("{}.{}", last.to.cell, last.to.port),
             logic_levels: path.path.iter().filter(|h| h.kind == "logic").count(),
             delay_ns: round3(path.path.iter().map(|h| h.delay).sum()),
@@ -242,7 +236,7 @@ mod tests {
         assert_eq!(report.fmax_mhz().unwrap(), 97.5);
         assert_eq!(report.used("TRELLIS_COMB"), 10);
         let path = report.critical_path().unwrap();
-        assert_eq!(path.start, "x[3]");
+        assert_eq!(path.start, "a.Q");
         assert_eq!(path.end, "b.D");
         assert_eq!(path.logic_levels, 1);
         assert_eq!(path.delay_ns, 2.5);
