@@ -120,31 +120,16 @@ impl Device {
         self.is_ecp5().then(|| placed.used("TRELLIS_FF"))
     }
 
-    /// What the device holds (nextpnr's own counts: TRELLIS_COMB, DP16KD, MULT18X18D;
-    /// ICESTORM_LC, ICESTORM_RAM, ICESTORM_DSP).
+    /// What the device holds: LUT4s, block RAMs, multipliers (nextpnr's own counts of
+    /// TRELLIS_COMB, DP16KD, MULT18X18D; ICESTORM_LC, ICESTORM_RAM, ICESTORM_DSP).
     fn capacity(self) -> Capacity {
-        match self {
-            Device::Ecp5_85k => Capacity {
-                luts: 83_640,
-                brams: 208,
-                dsps: 156,
-            },
-            Device::Ecp5_25k => Capacity {
-                luts: 24_288,
-                brams: 56,
-                dsps: 28,
-            },
-            Device::Ice40Hx8k => Capacity {
-                luts: 7_680,
-                brams: 32,
-                dsps: 0,
-            },
-            Device::Ice40Up5k => Capacity {
-                luts: 5_280,
-                brams: 30,
-                dsps: 8,
-            },
-        }
+        let (luts, brams, dsps) = match self {
+            Device::Ecp5_85k => (83_640, 208, 156),
+            Device::Ecp5_25k => (24_288, 56, 28),
+            Device::Ice40Hx8k => (7_680, 32, 0),
+            Device::Ice40Up5k => (5_280, 30, 8),
+        };
+        Capacity { luts, brams, dsps }
     }
 
     /// Why `report`'s synthesized design cannot fit, if it cannot:
