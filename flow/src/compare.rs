@@ -62,6 +62,7 @@ pub fn route_networks(
             crossbar,
             element_bits,
             registered: false,
+            pipeline: 0,
         };
         let full = RouteFullParams {
             lanes,

@@ -16,6 +16,7 @@ fn gpr(banks: usize, rows: usize, lanes: usize, bits: usize, rp: usize, wp: usiz
         element_bits: bits,
         read_ports: rp,
         write_ports: wp,
+        pipeline: 0,
     }
 }
 

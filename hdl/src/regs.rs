@@ -1,4 +1,5 @@
-//! A vector of D flip-flops as one module.
+//! A vector of D flip-flops as one module, or, for a pipeline stage that is switched off, the
+//! same ports wired straight through.
 
 use rust_hdl::prelude::*;
 
@@ -6,7 +7,10 @@ use crate::signals;
 
 /// `count` D flip-flops of type `T` on one clock, emitted as a single module (rust-hdl's `DFF`
 /// makes one module per flip-flop). Power-up value zero; no reset.
-#[derive(LogicBlock, Default)]
+///
+/// Built with [`Registers::stage`] and `present` false, `q` follows `d` in the same cycle and the
+/// clock is unused: an optional pipeline stage keeps one structure whether it is on or off.
+#[derive(LogicBlock)]
 pub struct Registers<T: Synth> {
     /// Clock: every `q` takes its `d` on the rising edge.
     pub clock: Signal<In, Clock>,
@@ -14,22 +18,46 @@ pub struct Registers<T: Synth> {
     pub d: Vec<Signal<In, T>>,
     /// Current values.
     pub q: Vec<Signal<Out, T>>,
+    _wires: bool,
 }
 
 impl<T: Synth> Registers<T> {
     /// `count` registers.
     pub fn new(count: usize) -> Self {
+        Self::stage(count, true)
+    }
+
+    /// A pipeline stage of `count` values: registers when `present`, otherwise wires.
+    pub fn stage(count: usize, present: bool) -> Self {
         Self {
             clock: Signal::default(),
             d: signals(count),
             q: signals(count),
+            _wires: !present,
         }
+    }
+
+    /// The wired-through stage's Verilog: `q = d`, and the clock read by a signal Verilator's
+    /// lint takes as unused on purpose (its default `--unused-regexp` is `*unused*`).
+    fn wires(&self) -> Verilog {
+        let count = self.q.len();
+        let assign: String = (0..count)
+            .map(|i| format!("assign q${i} = d${i};\n"))
+            .collect();
+        Verilog::Custom(format!(
+            "// name: wires_{count}x{bits}\nwire unused_clock = clock;\n{assign}",
+            bits = T::BITS
+        ))
     }
 }
 
 impl<T: Synth> Logic for Registers<T> {
     fn update(&mut self) {
-        if self.clock.pos_edge() {
+        if self._wires {
+            for (q, d) in self.q.iter_mut().zip(&self.d) {
+                q.next = d.val();
+            }
+        } else if self.clock.pos_edge() {
             for (q, d) in self.q.iter_mut().zip(&self.d) {
                 q.next = d.val();
             }
@@ -43,6 +71,9 @@ impl<T: Synth> Logic for Registers<T> {
     }
 
     fn hdl(&self) -> Verilog {
+        if self._wires {
+            return self.wires();
+        }
         let count = self.q.len();
         let init: String = (0..count)
             .map(|i| format!("   q${i} = {}'d0;\n", T::BITS))
@@ -58,6 +89,9 @@ impl<T: Synth> Logic for Registers<T> {
     }
 
     fn timing(&self) -> Vec<TimingInfo> {
+        if self._wires {
+            return Vec::new();
+        }
         vec![TimingInfo {
             name: "registers".into(),
             clock: "clock".into(),

@@ -22,6 +22,7 @@ fn gpr(
         element_bits: bits,
         read_ports: rp,
         write_ports: wp,
+        pipeline: 0,
     }
 }
 
@@ -64,6 +65,48 @@ fn default_100k_random_cycles() {
 #[test]
 fn eight_banks_eight_lanes_16_bit_100k_random_cycles() {
     random_run(&gpr(8, 256, 8, 16, 4, 2), 104, 100_000);
+}
+
+#[test]
+fn every_pipeline_option_100k_random_cycles() {
+    for pipeline in 1..=GprParams::MAX_PIPELINE {
+        let default = GprParams {
+            pipeline,
+            ..GprParams::default()
+        };
+        random_run(&default, 110 + pipeline as u64, 100_000);
+        let small = GprParams {
+            pipeline,
+            ..gpr(2, 64, 2, 8, 3, 2)
+        };
+        random_run(&small, 120 + pipeline as u64, 100_000);
+    }
+}
+
+/// A written register read back: its data reaches the port `1 + pipeline` edges after the
+/// read's grant, and not before.
+#[test]
+fn pipelined_read_data_arrives_pipeline_cycles_later() {
+    for pipeline in 0..=GprParams::MAX_PIPELINE {
+        let p = GprParams {
+            pipeline,
+            ..gpr(2, 16, 1, 8, 1, 1)
+        };
+        let mut write = GprRequests::idle(&p);
+        write.writes[0] = Some(5);
+        write.write_data[0] = 77;
+        let mut read = GprRequests::idle(&p);
+        read.reads[0] = Some(5);
+        let mut cycles = vec![write, read];
+        cycles.extend(std::iter::repeat(GprRequests::idle(&p)).take(3));
+        let data: Vec<u64> = directed(&p, cycles)
+            .iter()
+            .map(|r| r.read_data[0])
+            .collect();
+        let mut expected = vec![0; 5];
+        expected[1 + pipeline] = 77;
+        assert_eq!(data, expected, "pipeline {pipeline}");
+    }
 }
 
 #[test]
@@ -206,6 +249,20 @@ fn the_comparison_catches_a_model_that_differs_from_the_rtl() {
         report.cycles == m.cycle + 1,
         "the run stops at the mismatch"
     );
+}
+
+#[test]
+fn the_comparison_catches_a_model_without_the_rtls_stage() {
+    let staged = GprParams {
+        pipeline: 1,
+        ..GprParams::default()
+    };
+    let mut device = rtl(&staged, 5);
+    let unstaged = GprParams::default();
+    let mut stimulus = RandomTraffic::new(&unstaged, 5);
+    let report = run(&unstaged, &mut stimulus, 1_000, Some(&mut device), &|_| {});
+    let m = report.first_mismatch.expect("read data comes a cycle late");
+    assert!(m.port.starts_with("read_data"), "{m}");
 }
 
 #[test]

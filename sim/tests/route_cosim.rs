@@ -13,11 +13,22 @@ fn router(
     bits: usize,
     registered: bool,
 ) -> (RouteParams, RouterRtl) {
+    pipelined(lanes, crossbar, bits, registered, 0)
+}
+
+fn pipelined(
+    lanes: usize,
+    crossbar: usize,
+    bits: usize,
+    registered: bool,
+    pipeline: usize,
+) -> (RouteParams, RouterRtl) {
     let params = RouteParams {
         lanes,
         crossbar,
         element_bits: bits,
         registered,
+        pipeline,
     };
     let rtl = RouterRtl::build(&params, &Setup::new(1, Rtl::On))
         .expect("Verilator builds the emitted router");
@@ -129,6 +140,41 @@ fn a_million_random_passes_across_8_32_and_64_lanes() {
 }
 
 #[test]
+fn every_pipeline_option_100k_random_passes() {
+    for pipeline in 1..=RouteParams::MAX_PIPELINE {
+        for (lanes, crossbar) in [(16, 4), (32, 8)] {
+            let (params, mut rtl) = pipelined(lanes, crossbar, 32, true, pipeline);
+            let seed = 700 + (10 * pipeline + lanes) as u64;
+            let report = run(&params, 100_000, seed, Some(&mut rtl), &|_| {});
+            let name = params.module_name();
+            assert_eq!(report.mismatches, 0, "{name}, seed {seed}: {:?}", report.first_mismatch);
+            assert!(report.lane_passes > 40_000 && report.shuffle_passes > 10_000);
+        }
+    }
+}
+
+/// A pass reaches the result `pipeline` cycles after the unpipelined router's result, and passes
+/// still issue one per cycle.
+#[test]
+fn a_pipelined_pass_lands_pipeline_cycles_later() {
+    let (r0, r1) = (letters("abcdefgh"), letters("ijklmnop"));
+    let ops = [shff(Direction::Left, 8, 1), shff(Direction::Right, 8, 2)];
+    for pipeline in 1..=RouteParams::MAX_PIPELINE {
+        let (_, mut rtl) = pipelined(8, 4, 8, true, pipeline);
+        let mut seen = Vec::new();
+        for cycle in 0..ops.len() + pipeline {
+            let op = &ops[cycle.min(ops.len() - 1)];
+            rtl.step(cycle < ops.len(), &Pass::Lane(op.clone()), &r0, &r1);
+            seen.push(rtl.lanes().iter().map(|&v| v as u8 as char).collect::<String>());
+        }
+        let zero = "\0".repeat(8);
+        let mut expected = vec![zero; pipeline];
+        expected.extend(["bcdefghi".to_string(), "opabcdef".to_string()]);
+        assert_eq!(seen, expected, "pipeline {pipeline}");
+    }
+}
+
+#[test]
 fn the_combinational_network_matches_too() {
     let (params, mut rtl) = router(16, 4, 8, false);
     let report = run(&params, 50_000, 4, Some(&mut rtl), &|_| {});
@@ -137,11 +183,17 @@ fn the_combinational_network_matches_too() {
 
 #[test]
 fn planned_shuffles_run_exactly_on_the_rtl() {
-    let (params, mut rtl) = router(32, 4, 32, true);
+    for pipeline in 0..=RouteParams::MAX_PIPELINE {
+        planned_shuffles(pipeline);
+    }
+}
+
+fn planned_shuffles(pipeline: usize) {
+    let (params, mut rtl) = pipelined(32, 4, 32, true, pipeline);
     let mut rng = Rng::new(31);
     let rs: Vec<u64> = (0..32).map(|v| 1000 + v).collect();
     let mut most = 0;
-    for _ in 0..300 {
+    for _ in 0..100 {
         let map: Vec<usize> = (0..32).map(|_| rng.below(32)).collect();
         let plan = plan(&params, &map).unwrap();
         let expected: Vec<u64> = map.iter().map(|&s| rs[s]).collect();

@@ -23,6 +23,11 @@ use crate::sram::SramBank1r1w;
 /// `read_data` after the next rising edge and is zero for a port not granted in the previous
 /// cycle. A granted read returns the value of the last write granted in an earlier cycle.
 ///
+/// `pipeline` adds register stages: 1 registers the banks' ports, so every bank access happens
+/// one cycle after its grant; 2 also registers the data read from the banks, before the read
+/// crossbar. Read data appears after the `1 + pipeline`-th rising edge after the grant (zero
+/// for a port not granted then). Grants and what a read returns are unchanged.
+///
 /// `E` is the element width, `A` the row-address width (`2^A` rows per bank), `RI` the register
 /// index width (`A + log2(banks)`).
 #[derive(LogicBlock)]
@@ -71,8 +76,20 @@ pub struct BankedGpr<const E: usize, const A: usize, const RI: usize> {
     read_win: Vec<Signal<Local, Bit>>,
     /// `read_won[p * banks + b]`: read port `p` is granted one of banks `0..=b`.
     read_won: Vec<Signal<Local, Bit>>,
-    /// The read wins of the previous cycle: the read crossbar's selects.
+    /// The read wins of the previous cycle.
     read_route: Registers<Bit>,
+    /// `read_route` one cycle later with `pipeline` 1 or more, otherwise the same.
+    read_route_late: Registers<Bit>,
+    /// `read_route_late` one cycle later with `pipeline` 2: the read crossbar's selects.
+    read_route_data: Registers<Bit>,
+    /// Bank read data stage (`pipeline` 2), bank-major (`b * lanes + l`).
+    bank_data: Registers<Bits<E>>,
+    /// Bank port stage (`pipeline` 1): read rows (`0..banks`), then write rows.
+    port_rows: Registers<Bits<A>>,
+    /// Bank port stage (`pipeline` 1): read enables (`0..banks`), then write enables.
+    port_enables: Registers<Bit>,
+    /// Bank port stage (`pipeline` 1): write data, bank-major (`b * lanes + l`).
+    port_data: Registers<Bits<E>>,
     /// Row read from each bank this cycle.
     bank_read_row: Vec<Signal<Local, Bits<A>>>,
     /// Whether each bank is read this cycle.
@@ -98,6 +115,7 @@ impl<const E: usize, const A: usize, const RI: usize> BankedGpr<E, A, RI> {
         assert_eq!(RI, params.register_bits());
         let (b, l) = (params.banks, params.lanes);
         let (p, w) = (params.read_ports, params.write_ports);
+        let (staged, data_staged) = (params.pipeline >= 1, params.pipeline >= 2);
         Self {
             clock: Signal::default(),
             read_valid: signals(p),
@@ -121,6 +139,12 @@ impl<const E: usize, const A: usize, const RI: usize> BankedGpr<E, A, RI> {
             read_win: signals(p * b),
             read_won: signals(p * b),
             read_route: Registers::new(p * b),
+            read_route_late: Registers::stage(p * b, staged),
+            read_route_data: Registers::stage(p * b, data_staged),
+            bank_data: Registers::stage(b * l, data_staged),
+            port_rows: Registers::stage(2 * b, staged),
+            port_enables: Registers::stage(2 * b, staged),
+            port_data: Registers::stage(b * l, staged),
             bank_read_row: signals(b),
             bank_read_enable: signals(b),
             bank_write_row: signals(b),
@@ -239,30 +263,47 @@ impl<const E: usize, const A: usize, const RI: usize> Logic for BankedGpr<E, A, 
                                 self.write_xbar.select[b * nw + w].next =
                                     self.write_win[w * nb + b].val();
                             }
+                            // The bank port stage (wires with `pipeline` 0).
+                            self.port_rows.d[b].next = self.bank_read_row[b].val();
+                            self.port_rows.d[nb + b].next = self.bank_write_row[b].val();
+                            self.port_enables.d[b].next = self.bank_read_enable[b].val();
+                            self.port_enables.d[nb + b].next = self.bank_write_enable[b].val();
                             for l in 0..self._lanes {
+                                self.port_data.d[b * nl + l].next =
+                                    self.write_xbar.outputs[b * nl + l].val();
                                 self.banks[b * nl + l].clock.next = self.clock.val();
                                 self.banks[b * nl + l].read_enable.next =
-                                    self.bank_read_enable[b].val();
+                                    self.port_enables.q[b].val();
                                 self.banks[b * nl + l].read_address.next =
-                                    self.bank_read_row[b].val();
+                                    self.port_rows.q[b].val();
                                 self.banks[b * nl + l].write_enable.next =
-                                    self.bank_write_enable[b].val();
+                                    self.port_enables.q[nb + b].val();
                                 self.banks[b * nl + l].write_address.next =
-                                    self.bank_write_row[b].val();
+                                    self.port_rows.q[nb + b].val();
                                 self.banks[b * nl + l].write_data.next =
-                                    self.write_xbar.outputs[b * nl + l].val();
-                                self.read_xbar.inputs[b * nl + l].next =
+                                    self.port_data.q[b * nl + l].val();
+                                self.bank_data.d[b * nl + l].next =
                                     self.banks[b * nl + l].read_data.val();
+                                self.read_xbar.inputs[b * nl + l].next =
+                                    self.bank_data.q[b * nl + l].val();
                             }
                         }
-                        // Crossbars: write data in; read data out one cycle after the grant.
+                        // Crossbars: write data in; read data out after the bank access.
                         for k in 0..(self._write_ports * self._lanes) {
                             self.write_xbar.inputs[k].next = self.write_data[k].val();
                         }
                         self.read_route.clock.next = self.clock.val();
+                        self.read_route_late.clock.next = self.clock.val();
+                        self.read_route_data.clock.next = self.clock.val();
+                        self.bank_data.clock.next = self.clock.val();
+                        self.port_rows.clock.next = self.clock.val();
+                        self.port_enables.clock.next = self.clock.val();
+                        self.port_data.clock.next = self.clock.val();
                         for k in 0..(self._read_ports * self._banks) {
                             self.read_route.d[k].next = self.read_win[k].val();
-                            self.read_xbar.select[k].next = self.read_route.q[k].val();
+                            self.read_route_late.d[k].next = self.read_route.q[k].val();
+                            self.read_route_data.d[k].next = self.read_route_late.q[k].val();
+                            self.read_xbar.select[k].next = self.read_route_data.q[k].val();
                         }
                         for k in 0..(self._read_ports * self._lanes) {
                             self.read_data[k].next = self.read_xbar.outputs[k].val();

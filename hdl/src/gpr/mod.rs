@@ -69,6 +69,7 @@ impl Design for Gpr {
             ("register_bits", params.register_bits() as u64),
             ("entry_bits", params.entry_bits() as u64),
             ("srams", (params.banks * params.lanes) as u64),
+            ("read_latency_cycles", params.read_latency() as u64),
         ]
     }
 }

@@ -81,6 +81,17 @@ impl Params for CoreParams {
                         )
                     },
                 ),
+                "pipeline" => Param::new(
+                    "pipeline",
+                    "GPR register stages",
+                    "N",
+                    |p: &GprParams| &p.pipeline,
+                    |p| &mut p.pipeline,
+                    |_| {
+                        Allowed::one_of(&[0])
+                            .because("the scheduler is built on one-cycle GPR read data")
+                    },
+                ),
                 _ => p,
             })
             .map(|p| p.nested(|c: &Self| &c.gpr, |c| &mut c.gpr))

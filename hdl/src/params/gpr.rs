@@ -21,6 +21,8 @@ pub struct GprParams {
     pub read_ports: usize,
     /// Write ports (writers per cycle).
     pub write_ports: usize,
+    /// Register stages: 1 registers the banks' ports (one more cycle of read latency).
+    pub pipeline: usize,
 }
 
 impl Default for GprParams {
@@ -32,6 +34,7 @@ impl Default for GprParams {
             element_bits: 32,
             read_ports: 4,
             write_ports: 2,
+            pipeline: 0,
         }
     }
 }
@@ -58,6 +61,12 @@ impl Params for GprParams {
             param!(write_ports, "write ports: writers per cycle", "N", |_| {
                 Allowed::range(1, 4)
             }),
+            param!(
+                pipeline,
+                "register stages, each a cycle of read latency: 1 the bank ports, 2 also bank data",
+                "N",
+                |_| Allowed::range(0, Self::MAX_PIPELINE)
+            ),
         ]
     }
 }
@@ -67,6 +76,8 @@ impl GprParams {
     pub const BANKS: &'static [usize] = &[1, 2, 4, 8, 16];
     /// Allowed element widths in bits.
     pub const ELEMENT_BITS: &'static [usize] = &[8, 16, 32, 64];
+    /// Most register stages.
+    pub const MAX_PIPELINE: usize = 2;
     /// Smallest and largest rows per bank (powers of two).
     pub const ROWS: (usize, usize) = (4, 1024);
 
@@ -113,10 +124,20 @@ impl GprParams {
         self.lanes * self.element_bits
     }
 
-    /// A module name that encodes the configuration, e.g. `gpr_b4_r256_l4_e32_rp4_wp2`.
+    /// Cycles from a read's grant to its data: the bank's registered read, plus the stages.
+    pub fn read_latency(&self) -> usize {
+        1 + self.pipeline
+    }
+
+    /// A module name that encodes the configuration, e.g. `gpr_b4_r256_l4_e32_rp4_wp2` (with
+    /// `_p<stages>` appended for pipeline stages).
     pub fn module_name(&self) -> String {
+        let stages = match self.pipeline {
+            0 => String::new(),
+            n => format!("_p{n}"),
+        };
         format!(
-            "gpr_b{}_r{}_l{}_e{}_rp{}_wp{}",
+            "gpr_b{}_r{}_l{}_e{}_rp{}_wp{}{stages}",
             self.banks,
             self.registers,
             self.lanes,

@@ -17,6 +17,9 @@ pub struct RouteParams {
     /// Whether the result is registered (the router is its own pipeline stage). Multi-pass
     /// shuffles need it: their passes accumulate in the result register.
     pub registered: bool,
+    /// Register stages inside the registered router: 1 after decode and register select, 2
+    /// also between the two networks. Each adds a cycle of latency, none of throughput.
+    pub pipeline: usize,
 }
 
 impl Default for RouteParams {
@@ -26,6 +29,7 @@ impl Default for RouteParams {
             crossbar: 4,
             element_bits: 32,
             registered: true,
+            pipeline: 0,
         }
     }
 }
@@ -69,6 +73,15 @@ impl Params for RouteParams {
                 "BOOL",
                 |_| Allowed::any("true or false")
             ),
+            param!(
+                pipeline,
+                "register stages in the router: 1 after decode, 2 also between the networks",
+                "N",
+                |p| match p.registered {
+                    true => Allowed::range(0, Self::MAX_PIPELINE),
+                    false => Allowed::one_of(&[0]),
+                }
+            ),
         ]
     }
 }
@@ -81,6 +94,17 @@ impl RouteParams {
     /// Width of every lane-index and amount field of the control interface: enough for 64
     /// lanes and for amounts up to 64 (a shift by the whole group).
     pub const INDEX_BITS: usize = 7;
+    /// Most register stages inside the router.
+    pub const MAX_PIPELINE: usize = 2;
+
+    /// Cycles from a pass to its result: 0 for the combinational network, otherwise the result
+    /// register's cycle plus the pipeline stages.
+    pub fn latency(&self) -> usize {
+        match self.registered {
+            true => 1 + self.pipeline,
+            false => 0,
+        }
+    }
 
     /// Number of first-stage crossbars, N / q (also the input count of each lane's final mux).
     pub fn crossbars(&self) -> usize {
@@ -104,7 +128,11 @@ impl RouteParams {
             self.lanes,
             self.crossbar,
             self.element_bits,
-            if self.registered { "" } else { "_comb" }
+            match (self.registered, self.pipeline) {
+                (false, _) => "_comb".to_string(),
+                (true, 0) => String::new(),
+                (true, stages) => format!("_p{stages}"),
+            }
         )
     }
 }
@@ -148,6 +176,7 @@ impl RouteFullParams {
             crossbar: 1,
             element_bits: self.element_bits,
             registered: false,
+            pipeline: 0,
         }
     }
 

@@ -1,17 +1,22 @@
-//! The SIMD shift-and-fill operand router (SPEC S2): decoder, register select, the two-stage
-//! network, the registered router, and a full-crossbar network for comparison.
+//! The SIMD shift-and-fill operand router (SPEC S2): decoder, register select, the front stage,
+//! the two networks, the combinational network, the registered and optionally pipelined
+//! router, and a full-crossbar network for comparison.
 
 mod decoder;
+mod front;
 mod full;
 mod network;
 mod router;
 mod select;
+mod stages;
 
 pub use decoder::RouteDecoder;
+pub use front::RouteFront;
 pub use full::FullCrossbarNetwork;
 pub use network::RouteNetwork;
 pub use router::ShiftFillRouter;
 pub use select::RegisterSelect;
+pub use stages::{LaneMuxes, QuadCrossbars};
 
 use crate::crossbar::Crossbar;
 use crate::design::Design;
@@ -69,12 +74,12 @@ impl Design for Route {
             type Output = Result<Vec<Emitted>, EmitError>;
             fn run<const E: usize, const A: usize, const R: usize>(self) -> Self::Output {
                 let p = self.0;
-                let (n, q, c) = (p.lanes, p.crossbar, p.crossbars());
                 let mut parts = vec![
                     part("route_decoder", RouteDecoder::new(p))?,
-                    part("route_register_select", RegisterSelect::<E>::new(n))?,
-                    part("route_quad_crossbars", Crossbar::<E>::grouped(c, q, q, 1))?,
-                    part("route_lane_muxes", Crossbar::<E>::grouped(q, c, c, 1))?,
+                    part("route_register_select", RegisterSelect::<E>::new(p.lanes))?,
+                    part("route_front", RouteFront::<E>::new(p))?,
+                    part("route_quad_crossbars", QuadCrossbars::<E>::new(p))?,
+                    part("route_lane_muxes", LaneMuxes::<E>::new(p))?,
                 ];
                 if p.registered {
                     parts.push(part("route_network", RouteNetwork::<E>::new(p))?);
@@ -92,6 +97,7 @@ impl Design for Route {
             ("lane_mux_inputs", params.crossbars() as u64),
             ("lane_muxes", params.lanes as u64),
             ("index_bits", RouteParams::INDEX_BITS as u64),
+            ("latency_cycles", params.latency() as u64),
         ]
     }
 }

@@ -1,23 +1,17 @@
-//! The document's two-stage routing network (Fig. 6): N/q full q x q crossbars, then per lane
-//! an (N/q):1 mux over output (lane mod q) of every crossbar; register select in front.
+//! The document's two-stage routing network (Fig. 6), combinational: the front stage, N/q quad
+//! crossbars, then per lane an (N/q):1 mux over output (lane mod q) of every crossbar.
 
 use rust_hdl::prelude::*;
 
 use crate::signals;
 
-use super::decoder::RouteDecoder;
-use super::select::RegisterSelect;
-use crate::crossbar::Crossbar;
+use super::front::RouteFront;
+use super::stages::{LaneMuxes, QuadCrossbars};
 use crate::params::RouteParams;
 
-/// The shift-and-fill routing network, combinational: one pass from control to `routed`.
-///
-/// Stage 0 is N/q crossbars of q x q (crossbar `c` serves lanes `c*q .. c*q+q-1`, any
-/// permutation or broadcast of them). Stage 1 gives lane `t` the output `t mod q` of the
-/// crossbar it selects. For the one-pass operations the decoder sets both stages: every
-/// crossbar's output `k` takes input `src[k] mod q` (the same position in every crossbar) and
-/// lane `t` selects crossbar `src[t] div q`. For a shuffle pass (`op` = 6) the controls come
-/// from `xbar_pos` and `lane_xbar` instead; out-of-range values give zero.
+/// The shift-and-fill routing network, combinational: one pass from control to `routed`
+/// through [`RouteFront`], [`QuadCrossbars`] and [`LaneMuxes`]. Out-of-range shuffle controls
+/// give zero.
 #[derive(LogicBlock)]
 pub struct RouteNetwork<const E: usize> {
     /// Operation code (`RouteOpCode`).
@@ -39,30 +33,16 @@ pub struct RouteNetwork<const E: usize> {
     pub rf: Vec<Signal<In, Bits<E>>>,
     /// The routed operand of every lane.
     pub routed: Vec<Signal<Out, Bits<E>>>,
-    decoder: RouteDecoder,
-    select: RegisterSelect<E>,
-    /// N/q crossbars of q x q.
-    stage0: Crossbar<E>,
-    /// Per lane an (N/q):1 mux, as q groups of (N/q) x (N/q): group `k` serves the lanes
-    /// `t` with `t mod q = k`; its input `c` is output `k` of crossbar `c`.
-    stage1: Crossbar<E>,
-    /// Input position each crossbar output takes (`c * q + k`).
-    position: Vec<Signal<Local, Bits<7>>>,
-    /// Crossbar each lane takes its value from.
-    lane_source: Vec<Signal<Local, Bits<7>>>,
-    /// q - 1.
-    position_mask: Constant<Bits<7>>,
+    front: RouteFront<E>,
+    quads: QuadCrossbars<E>,
+    lane_muxes: LaneMuxes<E>,
     _lanes: usize,
-    _crossbar: usize,
-    _crossbars: usize,
-    _crossbar_bits: usize,
 }
 
 impl<const E: usize> RouteNetwork<E> {
     /// The network for `params` (its `element_bits` must be `E`).
     pub fn new(params: &RouteParams) -> Self {
-        assert_eq!(E, params.element_bits);
-        let (n, q, c) = (params.lanes, params.crossbar, params.crossbars());
+        let n = params.lanes;
         Self {
             op: Signal::default(),
             amount: Signal::default(),
@@ -73,70 +53,31 @@ impl<const E: usize> RouteNetwork<E> {
             rs: signals(n),
             rf: signals(n),
             routed: signals(n),
-            decoder: RouteDecoder::new(params),
-            select: RegisterSelect::new(n),
-            stage0: Crossbar::grouped(c, q, q, 1),
-            stage1: Crossbar::grouped(q, c, c, 1),
-            position: signals(n),
-            lane_source: signals(n),
-            position_mask: Constant::new(((q - 1) as u64).into()),
+            front: RouteFront::new(params),
+            quads: QuadCrossbars::new(params),
+            lane_muxes: LaneMuxes::new(params),
             _lanes: n,
-            _crossbar: q,
-            _crossbars: c,
-            _crossbar_bits: params.crossbar_bits(),
         }
     }
 }
 
 impl<const E: usize> Logic for RouteNetwork<E> {
-    // Single-value loops bind q (`nq`), N/q (`nc`) and log2 q (`lq`) for index arithmetic.
     #[hdl_gen]
     fn update(&mut self) {
-        self.decoder.op.next = self.op.val();
-        self.decoder.amount.next = self.amount.val();
-        self.decoder.mod_log2.next = self.mod_log2.val();
-        self.select.fill.next = self.fill.val();
+        self.front.op.next = self.op.val();
+        self.front.amount.next = self.amount.val();
+        self.front.mod_log2.next = self.mod_log2.val();
+        self.front.fill.next = self.fill.val();
         for t in 0..self._lanes {
-            self.select.rs[t].next = self.rs[t].val();
-            self.select.rf[t].next = self.rf[t].val();
-            self.select.take_fill[t].next = self.decoder.take_fill[t].val();
-            self.stage0.inputs[t].next = self.select.out[t].val();
-        }
-        for nq in self._crossbar..(self._crossbar + 1) {
-            for nc in self._crossbars..(self._crossbars + 1) {
-                for lq in self._crossbar_bits..(self._crossbar_bits + 1) {
-                    for c in 0..self._crossbars {
-                        for k in 0..self._crossbar {
-                            self.position[c * nq + k].next =
-                                self.decoder.src[k].val() & self.position_mask.val();
-                            if self.decoder.shuffle.val() {
-                                self.position[c * nq + k].next = self.xbar_pos[c * nq + k].val();
-                            }
-                            for i in 0..self._crossbar {
-                                self.stage0.select[(c * nq + k) * nq + i].next =
-                                    self.position[c * nq + k].val() == i.to_bits();
-                            }
-                            self.stage1.inputs[k * nc + c].next =
-                                self.stage0.outputs[c * nq + k].val();
-                        }
-                    }
-                    for o in 0..self._crossbars {
-                        for k in 0..self._crossbar {
-                            self.lane_source[o * nq + k].next =
-                                self.decoder.src[o * nq + k].val() >> lq.to_bits::<3>();
-                            if self.decoder.shuffle.val() {
-                                self.lane_source[o * nq + k].next =
-                                    self.lane_xbar[o * nq + k].val();
-                            }
-                            for c in 0..self._crossbars {
-                                self.stage1.select[(k * nc + o) * nc + c].next =
-                                    self.lane_source[o * nq + k].val() == c.to_bits();
-                            }
-                            self.routed[o * nq + k].next = self.stage1.outputs[k * nc + o].val();
-                        }
-                    }
-                }
-            }
+            self.front.xbar_pos[t].next = self.xbar_pos[t].val();
+            self.front.lane_xbar[t].next = self.lane_xbar[t].val();
+            self.front.rs[t].next = self.rs[t].val();
+            self.front.rf[t].next = self.rf[t].val();
+            self.quads.operand[t].next = self.front.operand[t].val();
+            self.quads.position[t].next = self.front.position[t].val();
+            self.lane_muxes.gathered[t].next = self.quads.gathered[t].val();
+            self.lane_muxes.lane_source[t].next = self.front.lane_source[t].val();
+            self.routed[t].next = self.lane_muxes.routed[t].val();
         }
     }
 }

@@ -1,23 +1,30 @@
-//! The registered router: the network plus a result register that captures per lane.
+//! The registered router: the network's three parts, optional pipeline registers between
+//! them, and a result register that captures per lane.
 
 use rust_hdl::prelude::*;
 
 use crate::signals;
 
-use super::network::RouteNetwork;
+use super::front::RouteFront;
+use super::stages::{LaneMuxes, QuadCrossbars};
 use crate::params::RouteParams;
 use crate::regs::Registers;
 
 /// The shift-and-fill operand router as a pipeline stage between operand read and execute:
-/// [`RouteNetwork`] followed by a result register.
+/// [`RouteFront`], [`QuadCrossbars`] and [`LaneMuxes`], followed by a result register.
 ///
 /// One pass per cycle: with `valid` high, every lane whose `capture` bit is high takes the
-/// routed value on the rising edge; the other lanes keep theirs. One-pass operations are given
-/// with every `capture` bit high; a multi-pass shuffle sets, in each pass, the lanes it
-/// completes, and its result is whole after the last pass.
+/// routed value; the other lanes keep theirs. One-pass operations are given with every
+/// `capture` bit high; a multi-pass shuffle sets, in each pass, the lanes it completes, and its
+/// result is whole after the last pass.
+///
+/// `pipeline` (0..=2) adds register stages, feed-forward, so a pass still issues every cycle:
+/// 1 registers the front stage's outputs (after decode and register select), 2 also registers
+/// the quad crossbars' outputs (between the two networks). A pass given in cycle `c` reaches
+/// `result` after the rising edge that ends cycle `c + pipeline`.
 #[derive(LogicBlock)]
 pub struct ShiftFillRouter<const E: usize> {
-    /// Clock: results are captured on its rising edge.
+    /// Clock: stages and results advance on its rising edge.
     pub clock: Signal<In, Clock>,
     /// A pass happens this cycle.
     pub valid: Signal<In, Bit>,
@@ -41,7 +48,21 @@ pub struct ShiftFillRouter<const E: usize> {
     pub rf: Vec<Signal<In, Bits<E>>>,
     /// The result register, one element per lane (zero at power-up).
     pub result: Vec<Signal<Out, Bits<E>>>,
-    network: RouteNetwork<E>,
+    front: RouteFront<E>,
+    /// Stage after the front: every lane's operand.
+    front_operand: Registers<Bits<E>>,
+    /// Stage after the front: crossbar positions (`0..N`), then lane sources (`N..2N`).
+    front_controls: Registers<Bits<7>>,
+    /// Stage after the front: the lanes that capture.
+    front_capture: Registers<Bit>,
+    quads: QuadCrossbars<E>,
+    /// Stage between the networks: the quad crossbars' outputs.
+    quads_gathered: Registers<Bits<E>>,
+    /// Stage between the networks: the lane sources.
+    quads_source: Registers<Bits<7>>,
+    /// Stage between the networks: the lanes that capture.
+    quads_capture: Registers<Bit>,
+    lane_muxes: LaneMuxes<E>,
     held: Registers<Bits<E>>,
     _lanes: usize,
 }
@@ -50,6 +71,7 @@ impl<const E: usize> ShiftFillRouter<E> {
     /// The router for `params` (its `element_bits` must be `E`).
     pub fn new(params: &RouteParams) -> Self {
         let n = params.lanes;
+        let (front, between) = (params.pipeline >= 1, params.pipeline >= 2);
         Self {
             clock: Signal::default(),
             valid: Signal::default(),
@@ -63,7 +85,15 @@ impl<const E: usize> ShiftFillRouter<E> {
             rs: signals(n),
             rf: signals(n),
             result: signals(n),
-            network: RouteNetwork::new(params),
+            front: RouteFront::new(params),
+            front_operand: Registers::stage(n, front),
+            front_controls: Registers::stage(2 * n, front),
+            front_capture: Registers::stage(n, front),
+            quads: QuadCrossbars::new(params),
+            quads_gathered: Registers::stage(n, between),
+            quads_source: Registers::stage(n, between),
+            quads_capture: Registers::stage(n, between),
+            lane_muxes: LaneMuxes::new(params),
             held: Registers::new(n),
             _lanes: n,
         }
@@ -71,23 +101,46 @@ impl<const E: usize> ShiftFillRouter<E> {
 }
 
 impl<const E: usize> Logic for ShiftFillRouter<E> {
+    // A single-value loop binds N (`nn`) for index arithmetic.
     #[hdl_gen]
     fn update(&mut self) {
-        self.network.op.next = self.op.val();
-        self.network.amount.next = self.amount.val();
-        self.network.mod_log2.next = self.mod_log2.val();
-        self.network.fill.next = self.fill.val();
+        self.front.op.next = self.op.val();
+        self.front.amount.next = self.amount.val();
+        self.front.mod_log2.next = self.mod_log2.val();
+        self.front.fill.next = self.fill.val();
+        self.front_operand.clock.next = self.clock.val();
+        self.front_controls.clock.next = self.clock.val();
+        self.front_capture.clock.next = self.clock.val();
+        self.quads_gathered.clock.next = self.clock.val();
+        self.quads_source.clock.next = self.clock.val();
+        self.quads_capture.clock.next = self.clock.val();
         self.held.clock.next = self.clock.val();
-        for t in 0..self._lanes {
-            self.network.xbar_pos[t].next = self.xbar_pos[t].val();
-            self.network.lane_xbar[t].next = self.lane_xbar[t].val();
-            self.network.rs[t].next = self.rs[t].val();
-            self.network.rf[t].next = self.rf[t].val();
-            self.held.d[t].next = self.held.q[t].val();
-            if self.valid.val() & self.capture[t].val() {
-                self.held.d[t].next = self.network.routed[t].val();
+        for nn in self._lanes..(self._lanes + 1) {
+            for t in 0..self._lanes {
+                self.front.xbar_pos[t].next = self.xbar_pos[t].val();
+                self.front.lane_xbar[t].next = self.lane_xbar[t].val();
+                self.front.rs[t].next = self.rs[t].val();
+                self.front.rf[t].next = self.rf[t].val();
+                // Front stage.
+                self.front_operand.d[t].next = self.front.operand[t].val();
+                self.front_controls.d[t].next = self.front.position[t].val();
+                self.front_controls.d[nn + t].next = self.front.lane_source[t].val();
+                self.front_capture.d[t].next = self.valid.val() & self.capture[t].val();
+                self.quads.operand[t].next = self.front_operand.q[t].val();
+                self.quads.position[t].next = self.front_controls.q[t].val();
+                // Between the networks.
+                self.quads_gathered.d[t].next = self.quads.gathered[t].val();
+                self.quads_source.d[t].next = self.front_controls.q[nn + t].val();
+                self.quads_capture.d[t].next = self.front_capture.q[t].val();
+                self.lane_muxes.gathered[t].next = self.quads_gathered.q[t].val();
+                self.lane_muxes.lane_source[t].next = self.quads_source.q[t].val();
+                // Result.
+                self.held.d[t].next = self.held.q[t].val();
+                if self.quads_capture.q[t].val() {
+                    self.held.d[t].next = self.lane_muxes.routed[t].val();
+                }
+                self.result[t].next = self.held.q[t].val();
             }
-            self.result[t].next = self.held.q[t].val();
         }
     }
 }

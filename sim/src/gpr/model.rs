@@ -3,6 +3,8 @@
 //! It keeps one flat array of registers; banks appear only in the arbitration rule
 //! (register `n` is in bank `n mod banks`).
 
+use std::collections::VecDeque;
+
 use grfgen_hdl::params::GprParams;
 
 /// One cycle's requests at the GPR's ports.
@@ -34,8 +36,8 @@ pub struct GprResponse {
     pub read_grants: Vec<bool>,
     /// Per write port: granted this cycle.
     pub write_grants: Vec<bool>,
-    /// Read data after this cycle's clock edge, port-major (`p * lanes + l`); zero for a port
-    /// not granted this cycle.
+    /// Read data after this cycle's clock edge, port-major (`p * lanes + l`): for the reads
+    /// granted `read_latency - 1` cycles before this one; zero for a port not granted then.
     pub read_data: Vec<u64>,
 }
 
@@ -56,14 +58,18 @@ pub struct GprModel {
     params: GprParams,
     /// Register `n`, lane `l` at `n * lanes + l`. All zero at power-up.
     values: Vec<u64>,
+    /// Read data of the last `pipeline` cycles' grants, oldest first, not yet at the ports.
+    in_flight: VecDeque<Vec<u64>>,
 }
 
 impl GprModel {
-    /// A GPR with every register zero.
+    /// A GPR with every register zero and no read in flight.
     pub fn new(params: &GprParams) -> Self {
+        let idle = vec![0; params.read_ports * params.lanes];
         Self {
             params: params.clone(),
             values: vec![0; params.registers * params.lanes],
+            in_flight: std::iter::repeat(idle).take(params.pipeline).collect(),
         }
     }
 
@@ -78,8 +84,18 @@ impl GprModel {
     ///
     /// Rules: per bank at most one write (lowest write port first); a read of a register that a
     /// granted write writes in the same cycle is refused; then per bank at most one read
-    /// (lowest read port first). Reads see the registers as they were before this cycle.
+    /// (lowest read port first). Reads see the registers as they were before this cycle; their
+    /// data reaches the ports `pipeline` cycles later than the grant's own clock edge.
     pub fn step(&mut self, requests: &GprRequests, response: &mut GprResponse) {
+        self.arbitrate(requests, response);
+        if self.params.pipeline > 0 {
+            self.in_flight.push_back(response.read_data.clone());
+            response.read_data = self.in_flight.pop_front().unwrap_or_default();
+        }
+    }
+
+    /// One cycle with read data at the grant's clock edge.
+    fn arbitrate(&mut self, requests: &GprRequests, response: &mut GprResponse) {
         let banks = self.params.banks;
         let lanes = self.params.lanes;
         let element_mask = crate::bits::element_mask(self.params.element_bits);

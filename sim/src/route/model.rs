@@ -1,6 +1,8 @@
 //! Golden model of the shift-and-fill router, written from SPEC S2: the lane operations by
 //! their formulas, and a router pass as its documented control interface defines it.
 
+use std::collections::VecDeque;
+
 use grfgen_hdl::params::{FillCode, RouteParams};
 use serde::Serialize;
 
@@ -178,19 +180,26 @@ pub enum Pass {
     Shuffle(ShufflePass),
 }
 
-/// The registered router's result register, as its control interface defines it.
+/// What a pass writes into the result register: the routed value of every lane that captures.
+type Capture = Vec<Option<u64>>;
+
+/// The registered router's result register, as its control interface defines it: a pass given
+/// in cycle `c` is in the result register after cycle `c + pipeline`.
 #[derive(Clone, Debug)]
 pub struct RouterModel {
     params: RouteParams,
     result: Vec<u64>,
+    /// Passes still inside the pipeline stages, oldest first (`None`: no pass that cycle).
+    in_flight: VecDeque<Option<Capture>>,
 }
 
 impl RouterModel {
-    /// A router with its result register at zero.
+    /// A router with its result register at zero and no pass in flight.
     pub fn new(params: &RouteParams) -> Self {
         Self {
             params: params.clone(),
             result: vec![0; params.lanes],
+            in_flight: std::iter::repeat(None).take(params.pipeline).collect(),
         }
     }
 
@@ -210,20 +219,27 @@ impl RouterModel {
         }
     }
 
-    /// One cycle: when `valid`, every capturing lane (all lanes for a lane operation) takes
-    /// the pass's value.
+    /// One cycle: the pass given `pipeline` cycles ago, if valid, lands: every capturing lane
+    /// (all lanes for a lane operation) takes its value. This cycle's pass enters the stages.
     pub fn step(&mut self, valid: bool, pass: &Pass, rs: &[u64], rf: &[u64]) {
-        if !valid {
+        let entering = valid.then(|| {
+            let routed = self.route(pass, rs, rf);
+            routed
+                .into_iter()
+                .enumerate()
+                .map(|(t, value)| match pass {
+                    Pass::Lane(_) => Some(value),
+                    Pass::Shuffle(shuffle) => shuffle.capture[t].then_some(value),
+                })
+                .collect()
+        });
+        self.in_flight.push_back(entering);
+        let Some(Some(landing)) = self.in_flight.pop_front() else {
             return;
-        }
-        let routed = self.route(pass, rs, rf);
-        for (t, value) in routed.into_iter().enumerate() {
-            let capture = match pass {
-                Pass::Lane(_) => true,
-                Pass::Shuffle(shuffle) => shuffle.capture[t],
-            };
-            if capture {
-                self.result[t] = value;
+        };
+        for (held, value) in self.result.iter_mut().zip(landing) {
+            if let Some(value) = value {
+                *held = value;
             }
         }
     }

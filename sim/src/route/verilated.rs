@@ -166,10 +166,20 @@ impl RouterRtl {
         self.out.iter().map(|&port| self.model.get(port)).collect()
     }
 
+    /// Runs `pipeline` cycles without a pass, so the last pass given reaches the result.
+    fn drain(&mut self, pass: &Pass, rs: &[u64], rf: &[u64]) {
+        for _ in 0..self.params.pipeline {
+            self.step(false, pass, rs, rf);
+        }
+    }
+
     /// Runs every pass of `plan` on `rs`; the lanes hold the shuffled register after it.
     pub fn run_plan(&mut self, plan: &ShufflePlan, rs: &[u64]) -> Vec<u64> {
         for pass in &plan.passes {
             self.step(true, &Pass::Shuffle(pass.clone()), rs, rs);
+        }
+        if let Some(last) = plan.passes.last() {
+            self.drain(&Pass::Shuffle(last.clone()), rs, rs);
         }
         self.lanes()
     }
@@ -207,7 +217,9 @@ impl Device for RouterRtl {
 
 impl LaneRouter for RouterRtl {
     fn route(&mut self, op: &LaneOp, rs: &[u64], rf: &[u64]) -> Vec<u64> {
-        self.step(true, &Pass::Lane(op.clone()), rs, rf);
+        let pass = Pass::Lane(op.clone());
+        self.step(true, &pass, rs, rf);
+        self.drain(&pass, rs, rf);
         self.lanes()
     }
 }

@@ -287,6 +287,7 @@ pub fn run_window(
         crossbar,
         element_bits,
         registered: true,
+        pipeline: 0,
     };
     params.validate()?;
     let weights: [i64; 9] = weights.try_into().map_err(|_| {
