@@ -45,6 +45,8 @@ pub struct RouteDecoder {
     lane_id: Vec<Constant<Bits<7>>>,
     /// Subset sizes: `subset_size[e - 1]` is 2^e for e = 1..=log2(N).
     subset_size: Vec<Constant<Bits<7>>>,
+    /// Offset masks: `subset_mask[e - 1]` is 2^e - 1 for e = 1..=log2(N).
+    subset_mask: Vec<Constant<Bits<7>>>,
     /// Operation codes.
     op_shff_left: Constant<Bits<3>>,
     op_shff_right: Constant<Bits<3>>,
@@ -53,8 +55,6 @@ pub struct RouteDecoder {
     op_broadcast: Constant<Bits<3>>,
     op_butterfly: Constant<Bits<3>>,
     op_shuffle: Constant<Bits<3>>,
-    /// 1, to form masks.
-    one: Constant<Bits<7>>,
     _lanes: usize,
     _lane_bits: usize,
 }
@@ -84,6 +84,9 @@ impl RouteDecoder {
             subset_size: (1..=params.lane_bits())
                 .map(|e| Constant::new((1u64 << e).into()))
                 .collect(),
+            subset_mask: (1..=params.lane_bits())
+                .map(|e| Constant::new(((1u64 << e) - 1).into()))
+                .collect(),
             op_shff_left: code(RouteOpCode::ShffLeft),
             op_shff_right: code(RouteOpCode::ShffRight),
             op_rotate_left: code(RouteOpCode::RotateLeft),
@@ -91,7 +94,6 @@ impl RouteDecoder {
             op_broadcast: code(RouteOpCode::Broadcast),
             op_butterfly: code(RouteOpCode::Butterfly),
             op_shuffle: code(RouteOpCode::ShufflePass),
-            one: Constant::new(1u64.into()),
             _lanes: n,
             _lane_bits: params.lane_bits(),
         }
@@ -101,18 +103,21 @@ impl RouteDecoder {
 impl Logic for RouteDecoder {
     #[hdl_gen]
     fn update(&mut self) {
-        // Subset size: 2^mod_log2 for mod_log2 in 1..=log2(N), else the whole group.
+        // Subset size: 2^mod_log2 for mod_log2 in 1..=log2(N), else the whole group. Sizes and
+        // masks come from tables, and the clamp tests the bits above the mask, so no carry
+        // chain lies on the way to the lanes.
         for lg in self._lane_bits..(self._lane_bits + 1) {
             self.m.next = self.subset_size[lg - 1].val();
+            self.mask.next = self.subset_mask[lg - 1].val();
         }
         for e in 1..(self._lane_bits + 1) {
             if self.mod_log2.val() == e.to_bits() {
                 self.m.next = self.subset_size[e - 1].val();
+                self.mask.next = self.subset_mask[e - 1].val();
             }
         }
-        self.mask.next = self.m.val() - self.one.val();
         self.shift.next = self.amount.val();
-        if self.amount.val() > self.m.val() {
+        if (self.amount.val() & !self.mask.val()).any() {
             self.shift.next = self.m.val();
         }
         self.wrapped.next = self.amount.val() & self.mask.val();
@@ -124,20 +129,20 @@ impl Logic for RouteDecoder {
             self.take_fill[t].next = false;
             if self.op.val() == self.op_shff_left.val() {
                 self.src[t].next = self.base[t].val()
-                    + ((self.offset[t].val() + self.shift.val()) & self.mask.val());
+                    | ((self.offset[t].val() + self.shift.val()) & self.mask.val());
                 self.take_fill[t].next = self.offset[t].val() < self.shift.val();
             } else if self.op.val() == self.op_shff_right.val() {
                 self.src[t].next = self.base[t].val()
-                    + ((self.offset[t].val() - self.shift.val()) & self.mask.val());
+                    | ((self.offset[t].val() - self.shift.val()) & self.mask.val());
                 self.take_fill[t].next = (self.offset[t].val() + self.shift.val()) >= self.m.val();
             } else if self.op.val() == self.op_rotate_left.val() {
                 self.src[t].next = self.base[t].val()
-                    + ((self.offset[t].val() + self.wrapped.val()) & self.mask.val());
+                    | ((self.offset[t].val() + self.wrapped.val()) & self.mask.val());
             } else if self.op.val() == self.op_rotate_right.val() {
                 self.src[t].next = self.base[t].val()
-                    + ((self.offset[t].val() - self.wrapped.val()) & self.mask.val());
+                    | ((self.offset[t].val() - self.wrapped.val()) & self.mask.val());
             } else if self.op.val() == self.op_broadcast.val() {
-                self.src[t].next = self.base[t].val() + self.wrapped.val();
+                self.src[t].next = self.base[t].val() | self.wrapped.val();
             } else if self.op.val() == self.op_butterfly.val() {
                 self.src[t].next = self.lane_id[t].val() ^ self.wrapped.val();
             }
