@@ -17,8 +17,9 @@ pub struct RouteParams {
     /// Whether the result is registered (the router is its own pipeline stage). Multi-pass
     /// shuffles need it: their passes accumulate in the result register.
     pub registered: bool,
-    /// Register stages inside the registered router: 1 after decode and register select, 2
-    /// also between the two networks. Each adds a cycle of latency, none of throughput.
+    /// Register stages inside the registered router: 1 after lane decode and register select,
+    /// 2 also between the two networks, 3 also after the control decode. Each adds a cycle of
+    /// latency, none of throughput.
     pub pipeline: usize,
 }
 
@@ -75,7 +76,7 @@ impl Params for RouteParams {
             ),
             param!(
                 pipeline,
-                "register stages in the router: 1 after decode, 2 also between the networks",
+                "register stages: 1 after lane decode, 2 also between the networks, 3 also after control decode",
                 "N",
                 |p| match p.registered {
                     true => Allowed::range(0, Self::MAX_PIPELINE),
@@ -95,7 +96,7 @@ impl RouteParams {
     /// lanes and for amounts up to 64 (a shift by the whole group).
     pub const INDEX_BITS: usize = 7;
     /// Most register stages inside the router.
-    pub const MAX_PIPELINE: usize = 2;
+    pub const MAX_PIPELINE: usize = 3;
 
     /// Cycles from a pass to its result: 0 for the combinational network, otherwise the result
     /// register's cycle plus the pipeline stages.

@@ -1,4 +1,4 @@
-//! The router's first stage: control decode, register select, and the controls of both
+//! The router's per-lane stage: lane decode, register select, and the controls of both
 //! networks.
 
 use rust_hdl::prelude::*;
@@ -9,9 +9,9 @@ use super::decoder::RouteDecoder;
 use super::select::RegisterSelect;
 use crate::params::RouteParams;
 
-/// Decodes a pass into what the two networks take (combinational): every lane's operand (`rs`
-/// or the fill value), the input position every crossbar output takes, and the crossbar every
-/// lane takes its value from.
+/// Decodes a pass, from the controls [`super::ControlDecode`] gives, into what the two networks
+/// take (combinational): every lane's operand (`rs` or the fill value), the input position
+/// every crossbar output takes, and the crossbar every lane takes its value from.
 ///
 /// For the one-pass operations every crossbar's output `k` takes input `src[k] mod q` (the same
 /// position in every crossbar) and lane `t` selects crossbar `src[t] div q`. For a shuffle pass
@@ -20,10 +20,16 @@ use crate::params::RouteParams;
 pub struct RouteFront<const E: usize> {
     /// Operation code (`RouteOpCode`).
     pub op: Signal<In, Bits<3>>,
-    /// Shift or rotate amount, broadcast lane or butterfly mask (0..=127).
-    pub amount: Signal<In, Bits<7>>,
-    /// log2 of the subset size m (0: the whole group).
-    pub mod_log2: Signal<In, Bits<3>>,
+    /// Subset size m.
+    pub m: Signal<In, Bits<7>>,
+    /// m - 1.
+    pub mask: Signal<In, Bits<7>>,
+    /// The amount clamped to m (shifts).
+    pub shift: Signal<In, Bits<7>>,
+    /// The amount mod m (rotates, broadcast, butterfly).
+    pub wrapped: Signal<In, Bits<7>>,
+    /// The operation is a shuffle pass.
+    pub shuffle: Signal<In, Bit>,
     /// Fill source of shifts (`FillCode`).
     pub fill: Signal<In, Bits<2>>,
     /// Shuffle pass: `xbar_pos[c * q + k]` is the input position crossbar `c` sends to its
@@ -58,8 +64,11 @@ impl<const E: usize> RouteFront<E> {
         let n = params.lanes;
         Self {
             op: Signal::default(),
-            amount: Signal::default(),
-            mod_log2: Signal::default(),
+            m: Signal::default(),
+            mask: Signal::default(),
+            shift: Signal::default(),
+            wrapped: Signal::default(),
+            shuffle: Signal::default(),
             fill: Signal::default(),
             xbar_pos: signals(n),
             lane_xbar: signals(n),
@@ -84,8 +93,10 @@ impl<const E: usize> Logic for RouteFront<E> {
     #[hdl_gen]
     fn update(&mut self) {
         self.decoder.op.next = self.op.val();
-        self.decoder.amount.next = self.amount.val();
-        self.decoder.mod_log2.next = self.mod_log2.val();
+        self.decoder.m.next = self.m.val();
+        self.decoder.mask.next = self.mask.val();
+        self.decoder.shift.next = self.shift.val();
+        self.decoder.wrapped.next = self.wrapped.val();
         self.select.fill.next = self.fill.val();
         for t in 0..self._lanes {
             self.select.rs[t].next = self.rs[t].val();
@@ -99,12 +110,12 @@ impl<const E: usize> Logic for RouteFront<E> {
                     for k in 0..self._crossbar {
                         self.position[c * nq + k].next =
                             self.decoder.src[k].val() & self.position_mask.val();
-                        if self.decoder.shuffle.val() {
+                        if self.shuffle.val() {
                             self.position[c * nq + k].next = self.xbar_pos[c * nq + k].val();
                         }
                         self.lane_source[c * nq + k].next =
                             self.decoder.src[c * nq + k].val() >> lq.to_bits::<3>();
-                        if self.decoder.shuffle.val() {
+                        if self.shuffle.val() {
                             self.lane_source[c * nq + k].next = self.lane_xbar[c * nq + k].val();
                         }
                     }

@@ -4,6 +4,7 @@ use rust_hdl::prelude::*;
 
 use crate::signals;
 
+use super::control::ControlDecode;
 use super::decoder::RouteDecoder;
 use super::select::RegisterSelect;
 use crate::crossbar::Crossbar;
@@ -31,6 +32,7 @@ pub struct FullCrossbarNetwork<const E: usize> {
     pub rf: Vec<Signal<In, Bits<E>>>,
     /// The routed operand of every lane.
     pub routed: Vec<Signal<Out, Bits<E>>>,
+    control: ControlDecode,
     decoder: RouteDecoder,
     select: RegisterSelect<E>,
     crossbar: Crossbar<E>,
@@ -53,6 +55,7 @@ impl<const E: usize> FullCrossbarNetwork<E> {
             rs: signals(n),
             rf: signals(n),
             routed: signals(n),
+            control: ControlDecode::new(params),
             decoder: RouteDecoder::new(params),
             select: RegisterSelect::new(n),
             crossbar: Crossbar::new(n, n, 1),
@@ -65,9 +68,14 @@ impl<const E: usize> FullCrossbarNetwork<E> {
 impl<const E: usize> Logic for FullCrossbarNetwork<E> {
     #[hdl_gen]
     fn update(&mut self) {
+        self.control.op.next = self.op.val();
+        self.control.amount.next = self.amount.val();
+        self.control.mod_log2.next = self.mod_log2.val();
         self.decoder.op.next = self.op.val();
-        self.decoder.amount.next = self.amount.val();
-        self.decoder.mod_log2.next = self.mod_log2.val();
+        self.decoder.m.next = self.control.m.val();
+        self.decoder.mask.next = self.control.mask.val();
+        self.decoder.shift.next = self.control.shift.val();
+        self.decoder.wrapped.next = self.control.wrapped.val();
         self.select.fill.next = self.fill.val();
         for nn in self._lanes..(self._lanes + 1) {
             for t in 0..self._lanes {
@@ -76,7 +84,7 @@ impl<const E: usize> Logic for FullCrossbarNetwork<E> {
                 self.select.take_fill[t].next = self.decoder.take_fill[t].val();
                 self.crossbar.inputs[t].next = self.select.out[t].val();
                 self.source[t].next = self.decoder.src[t].val();
-                if self.decoder.shuffle.val() {
+                if self.control.shuffle.val() {
                     self.source[t].next = self.lane_src[t].val();
                 }
                 for j in 0..self._lanes {

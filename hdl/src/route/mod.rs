@@ -2,6 +2,7 @@
 //! the two networks, the combinational network, the registered and optionally pipelined
 //! router, and a full-crossbar network for comparison.
 
+mod control;
 mod decoder;
 mod front;
 mod full;
@@ -10,6 +11,7 @@ mod router;
 mod select;
 mod stages;
 
+pub use control::ControlDecode;
 pub use decoder::RouteDecoder;
 pub use front::RouteFront;
 pub use full::FullCrossbarNetwork;
@@ -75,6 +77,7 @@ impl Design for Route {
             fn run<const E: usize, const A: usize, const R: usize>(self) -> Self::Output {
                 let p = self.0;
                 let mut parts = vec![
+                    part("route_control_decode", ControlDecode::new(p))?,
                     part("route_decoder", RouteDecoder::new(p))?,
                     part("route_register_select", RegisterSelect::<E>::new(p.lanes))?,
                     part("route_front", RouteFront::<E>::new(p))?,
@@ -137,6 +140,7 @@ impl Design for RouteFull {
             fn run<const E: usize, const A: usize, const R: usize>(self) -> Self::Output {
                 let (p, n) = (self.0, self.0.lanes);
                 Ok(vec![
+                    part("route_full_control_decode", ControlDecode::new(p))?,
                     part("route_full_decoder", RouteDecoder::new(p))?,
                     part("route_full_register_select", RegisterSelect::<E>::new(n))?,
                     part("route_full_crossbar", Crossbar::<E>::new(n, n, 1))?,

@@ -5,12 +5,13 @@ use rust_hdl::prelude::*;
 
 use crate::signals;
 
+use super::control::ControlDecode;
 use super::front::RouteFront;
 use super::stages::{LaneMuxes, QuadCrossbars};
 use crate::params::RouteParams;
 
 /// The shift-and-fill routing network, combinational: one pass from control to `routed`
-/// through [`RouteFront`], [`QuadCrossbars`] and [`LaneMuxes`]. Out-of-range shuffle controls
+/// through [`ControlDecode`], [`RouteFront`], [`QuadCrossbars`] and [`LaneMuxes`]. Out-of-range shuffle controls
 /// give zero.
 #[derive(LogicBlock)]
 pub struct RouteNetwork<const E: usize> {
@@ -33,6 +34,7 @@ pub struct RouteNetwork<const E: usize> {
     pub rf: Vec<Signal<In, Bits<E>>>,
     /// The routed operand of every lane.
     pub routed: Vec<Signal<Out, Bits<E>>>,
+    control: ControlDecode,
     front: RouteFront<E>,
     quads: QuadCrossbars<E>,
     lane_muxes: LaneMuxes<E>,
@@ -53,6 +55,7 @@ impl<const E: usize> RouteNetwork<E> {
             rs: signals(n),
             rf: signals(n),
             routed: signals(n),
+            control: ControlDecode::new(params),
             front: RouteFront::new(params),
             quads: QuadCrossbars::new(params),
             lane_muxes: LaneMuxes::new(params),
@@ -64,9 +67,15 @@ impl<const E: usize> RouteNetwork<E> {
 impl<const E: usize> Logic for RouteNetwork<E> {
     #[hdl_gen]
     fn update(&mut self) {
+        self.control.op.next = self.op.val();
+        self.control.amount.next = self.amount.val();
+        self.control.mod_log2.next = self.mod_log2.val();
         self.front.op.next = self.op.val();
-        self.front.amount.next = self.amount.val();
-        self.front.mod_log2.next = self.mod_log2.val();
+        self.front.m.next = self.control.m.val();
+        self.front.mask.next = self.control.mask.val();
+        self.front.shift.next = self.control.shift.val();
+        self.front.wrapped.next = self.control.wrapped.val();
+        self.front.shuffle.next = self.control.shuffle.val();
         self.front.fill.next = self.fill.val();
         for t in 0..self._lanes {
             self.front.xbar_pos[t].next = self.xbar_pos[t].val();

@@ -5,23 +5,26 @@ use rust_hdl::prelude::*;
 
 use crate::signals;
 
+use super::control::ControlDecode;
 use super::front::RouteFront;
 use super::stages::{LaneMuxes, QuadCrossbars};
 use crate::params::RouteParams;
 use crate::regs::Registers;
 
 /// The shift-and-fill operand router as a pipeline stage between operand read and execute:
-/// [`RouteFront`], [`QuadCrossbars`] and [`LaneMuxes`], followed by a result register.
+/// [`ControlDecode`], [`RouteFront`], [`QuadCrossbars`] and [`LaneMuxes`], followed by a result
+/// register.
 ///
 /// One pass per cycle: with `valid` high, every lane whose `capture` bit is high takes the
 /// routed value; the other lanes keep theirs. One-pass operations are given with every
 /// `capture` bit high; a multi-pass shuffle sets, in each pass, the lanes it completes, and its
 /// result is whole after the last pass.
 ///
-/// `pipeline` (0..=2) adds register stages, feed-forward, so a pass still issues every cycle:
-/// 1 registers the front stage's outputs (after decode and register select), 2 also registers
-/// the quad crossbars' outputs (between the two networks). A pass given in cycle `c` reaches
-/// `result` after the rising edge that ends cycle `c + pipeline`.
+/// `pipeline` (0..=3) adds register stages, feed-forward, so a pass still issues every cycle:
+/// 1 registers the front stage's outputs (after lane decode and register select), 2 also the
+/// quad crossbars' outputs (between the two networks), 3 also the control decode's outputs with
+/// the pass's operands. A pass given in cycle `c` reaches `result` after the rising edge that
+/// ends cycle `c + pipeline`.
 #[derive(LogicBlock)]
 pub struct ShiftFillRouter<const E: usize> {
     /// Clock: stages and results advance on its rising edge.
@@ -48,6 +51,18 @@ pub struct ShiftFillRouter<const E: usize> {
     pub rf: Vec<Signal<In, Bits<E>>>,
     /// The result register, one element per lane (zero at power-up).
     pub result: Vec<Signal<Out, Bits<E>>>,
+    control: ControlDecode,
+    /// Stage after the control decode: `rs` (`0..N`), then `rf`.
+    decoded_operands: Registers<Bits<E>>,
+    /// Stage after the control decode: `xbar_pos` (`0..N`), `lane_xbar` (`N..2N`), then m,
+    /// mask, shift and wrapped.
+    decoded_controls: Registers<Bits<7>>,
+    /// Stage after the control decode: the operation code.
+    decoded_op: Registers<Bits<3>>,
+    /// Stage after the control decode: the fill code.
+    decoded_fill: Registers<Bits<2>>,
+    /// Stage after the control decode: the lanes that capture (`0..N`), then the shuffle flag.
+    decoded_flags: Registers<Bit>,
     front: RouteFront<E>,
     /// Stage after the front: every lane's operand.
     front_operand: Registers<Bits<E>>,
@@ -72,6 +87,7 @@ impl<const E: usize> ShiftFillRouter<E> {
     pub fn new(params: &RouteParams) -> Self {
         let n = params.lanes;
         let (front, between) = (params.pipeline >= 1, params.pipeline >= 2);
+        let decoded = params.pipeline >= 3;
         Self {
             clock: Signal::default(),
             valid: Signal::default(),
@@ -85,6 +101,12 @@ impl<const E: usize> ShiftFillRouter<E> {
             rs: signals(n),
             rf: signals(n),
             result: signals(n),
+            control: ControlDecode::new(params),
+            decoded_operands: Registers::stage(2 * n, decoded),
+            decoded_controls: Registers::stage(2 * n + 4, decoded),
+            decoded_op: Registers::stage(1, decoded),
+            decoded_fill: Registers::stage(1, decoded),
+            decoded_flags: Registers::stage(n + 1, decoded),
             front: RouteFront::new(params),
             front_operand: Registers::stage(n, front),
             front_controls: Registers::stage(2 * n, front),
@@ -104,10 +126,14 @@ impl<const E: usize> Logic for ShiftFillRouter<E> {
     // A single-value loop binds N (`nn`) for index arithmetic.
     #[hdl_gen]
     fn update(&mut self) {
-        self.front.op.next = self.op.val();
-        self.front.amount.next = self.amount.val();
-        self.front.mod_log2.next = self.mod_log2.val();
-        self.front.fill.next = self.fill.val();
+        self.control.op.next = self.op.val();
+        self.control.amount.next = self.amount.val();
+        self.control.mod_log2.next = self.mod_log2.val();
+        self.decoded_operands.clock.next = self.clock.val();
+        self.decoded_controls.clock.next = self.clock.val();
+        self.decoded_op.clock.next = self.clock.val();
+        self.decoded_fill.clock.next = self.clock.val();
+        self.decoded_flags.clock.next = self.clock.val();
         self.front_operand.clock.next = self.clock.val();
         self.front_controls.clock.next = self.clock.val();
         self.front_capture.clock.next = self.clock.val();
@@ -116,16 +142,36 @@ impl<const E: usize> Logic for ShiftFillRouter<E> {
         self.quads_capture.clock.next = self.clock.val();
         self.held.clock.next = self.clock.val();
         for nn in self._lanes..(self._lanes + 1) {
+            // Control decode stage.
+            self.decoded_op.d[0].next = self.op.val();
+            self.decoded_fill.d[0].next = self.fill.val();
+            self.decoded_controls.d[2 * nn].next = self.control.m.val();
+            self.decoded_controls.d[2 * nn + 1].next = self.control.mask.val();
+            self.decoded_controls.d[2 * nn + 2].next = self.control.shift.val();
+            self.decoded_controls.d[2 * nn + 3].next = self.control.wrapped.val();
+            self.decoded_flags.d[nn].next = self.control.shuffle.val();
+            self.front.op.next = self.decoded_op.q[0].val();
+            self.front.fill.next = self.decoded_fill.q[0].val();
+            self.front.m.next = self.decoded_controls.q[2 * nn].val();
+            self.front.mask.next = self.decoded_controls.q[2 * nn + 1].val();
+            self.front.shift.next = self.decoded_controls.q[2 * nn + 2].val();
+            self.front.wrapped.next = self.decoded_controls.q[2 * nn + 3].val();
+            self.front.shuffle.next = self.decoded_flags.q[nn].val();
             for t in 0..self._lanes {
-                self.front.xbar_pos[t].next = self.xbar_pos[t].val();
-                self.front.lane_xbar[t].next = self.lane_xbar[t].val();
-                self.front.rs[t].next = self.rs[t].val();
-                self.front.rf[t].next = self.rf[t].val();
+                self.decoded_operands.d[t].next = self.rs[t].val();
+                self.decoded_operands.d[nn + t].next = self.rf[t].val();
+                self.decoded_controls.d[t].next = self.xbar_pos[t].val();
+                self.decoded_controls.d[nn + t].next = self.lane_xbar[t].val();
+                self.decoded_flags.d[t].next = self.valid.val() & self.capture[t].val();
+                self.front.rs[t].next = self.decoded_operands.q[t].val();
+                self.front.rf[t].next = self.decoded_operands.q[nn + t].val();
+                self.front.xbar_pos[t].next = self.decoded_controls.q[t].val();
+                self.front.lane_xbar[t].next = self.decoded_controls.q[nn + t].val();
                 // Front stage.
                 self.front_operand.d[t].next = self.front.operand[t].val();
                 self.front_controls.d[t].next = self.front.position[t].val();
                 self.front_controls.d[nn + t].next = self.front.lane_source[t].val();
-                self.front_capture.d[t].next = self.valid.val() & self.capture[t].val();
+                self.front_capture.d[t].next = self.decoded_flags.q[t].val();
                 self.quads.operand[t].next = self.front_operand.q[t].val();
                 self.quads.position[t].next = self.front_controls.q[t].val();
                 // Between the networks.
