@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Place-and-route benchmark: every block's default configuration through `grfgen flow --pnr`,
-with Fmax, utilisation, routing and the critical path against the block's target, and for the
-blocks with workloads the time per workload (cycles from the golden model x clock period).
+"""Place-and-route benchmark: every block's default configuration, and each of its pipeline
+options, through `grfgen flow --pnr`, with Fmax, utilisation, routing and the critical path
+against the block's target, and for the blocks with workloads the time per workload (cycles
+from the golden model x clock period).
 
     scripts/bench_pnr.py [--grfgen PATH] [--device ecp5-85k] [--only BLOCK] [--json OUT]
 
-Slow: minutes per block (the GPR about one, the router, core and GRF 10 to 20 each).
+Slow: minutes per row (the GPR about one, the router 5 to 30, core and GRF about 10 each).
 """
 
 import argparse
@@ -19,7 +20,12 @@ from pathlib import Path
 # (block, its flags, its Fmax target on ecp5-85k in MHz, its workloads and how `sim` names them)
 BLOCKS = [
     ("gpr", [], 200, None),
+    ("gpr", ["--pipeline", "1"], 200, None),
+    ("gpr", ["--pipeline", "2"], 200, None),
     ("route", [], 150, None),
+    ("route", ["--pipeline", "1"], 150, None),
+    ("route", ["--pipeline", "2"], 150, None),
+    ("route", ["--pipeline", "3"], 150, None),
     ("core", [], 100, ("--workload", ["rpt-mad", "conv3x3", "matmul4", "normalize",
                                       "texture-return", "random"])),
     ("grf", [], 100, ("--workload", ["private-hot", "streaming", "producer-consumer",
@@ -74,16 +80,18 @@ def main():
         print(json.dumps(row), flush=True)
         results.append(row)
     print()
-    print("| block | Fmax | target | LUT4 | FF (harness) | BRAM | DSP | arcs | wirelength | "
+    print("| block | options | Fmax | target | LUT4 | FF (harness) | BRAM | DSP | arcs | wirelength | "
           "critical path | levels |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for row in results:
         p = row["pnr"]
+        options = " ".join(row["flags"]) or "-"
         if not p["fits"]:
-            print(f"| {row['block']} | {p['reason']} | {row['target_mhz']} MHz | | | | | | | | |")
+            print(f"| {row['block']} | {options} | {p['reason']} | {row['target_mhz']} MHz | "
+                  "| | | | | | | |")
             continue
         path = p["critical_path"]
-        print(f"| {row['block']} | {p['fmax_mhz']:.1f} MHz | {row['target_mhz']} MHz | "
+        print(f"| {row['block']} | {options} | {p['fmax_mhz']:.1f} MHz | {row['target_mhz']} MHz | "
               f"{p['luts']:,} | {p['ffs']:,} ({p['harness_ffs']:,}) | {p['brams']} | {p['dsps']} | "
               f"{p['routed_arcs']:,} | {p['wirelength']:,} | `{path['start']}` -> "
               f"`{path['end']}` | {path['logic_levels']} |")

@@ -58,6 +58,26 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
         &["--read-ports", "9", "1..=8"],
     );
     assert_rejected(
+        &["emit", "gpr", "--pipeline", "3", "--out", out_s],
+        &out,
+        &["--pipeline", "3", "0..=2"],
+    );
+    assert_rejected(
+        &["emit", "route", "--pipeline", "4", "--out", out_s],
+        &out,
+        &["--pipeline", "4", "0..=3"],
+    );
+    assert_rejected(
+        &["emit", "route", "--registered", "false", "--pipeline", "1", "--out", out_s],
+        &out,
+        &["--pipeline", "1", "allowed 0"],
+    );
+    assert_rejected(
+        &["emit", "core", "--pipeline", "1", "--out", out_s],
+        &out,
+        &["--pipeline", "1", "one-cycle GPR read data"],
+    );
+    assert_rejected(
         &["emit", "gpr", "--frobnicate", "--out", out_s],
         &out,
         &["--frobnicate"],
