@@ -12,6 +12,11 @@ use crate::signals;
 /// `select[(g * outputs + o) * inputs + i]` is high. Selects are one-hot per output; an output
 /// with no select bit high is zero. Several outputs may select the same input (broadcast).
 /// Purely combinational. Sizes are chosen at run time.
+///
+/// Each output is the OR of its inputs, each gated by its select (AND-OR), not a chain of
+/// if-statements: `#[hdl_gen]` turns such a chain into a priority mux chain whose depth grows
+/// with the input count, while an OR of gated terms synthesises as a balanced tree. With
+/// one-hot selects the two are the same function.
 #[derive(LogicBlock)]
 pub struct Crossbar<const E: usize> {
     /// Input entries: element `(g * inputs + i) * lanes + l` is lane `l` of input `i` of group `g`.
@@ -22,6 +27,9 @@ pub struct Crossbar<const E: usize> {
     pub outputs: Vec<Signal<Out, Bits<E>>>,
     /// Zero of width `E`: the value of an output with no source.
     zero: Constant<Bits<E>>,
+    /// `term[((g * outputs + o) * inputs + i) * lanes + l]`: input `i`'s lane `l` if output
+    /// `o` selects it, else zero.
+    term: Vec<Signal<Local, Bits<E>>>,
     _groups: usize,
     _inputs: usize,
     _outputs: usize,
@@ -41,6 +49,7 @@ impl<const E: usize> Crossbar<E> {
             select: signals(groups * outputs * inputs),
             outputs: signals(groups * outputs * lanes),
             zero: Constant::new(Bits::default()),
+            term: signals(groups * outputs * inputs * lanes),
             _groups: groups,
             _inputs: inputs,
             _outputs: outputs,
@@ -62,10 +71,16 @@ impl<const E: usize> Logic for Crossbar<E> {
                             for l in 0..self._lanes {
                                 self.outputs[(g * no + o) * nl + l].next = self.zero.val();
                                 for i in 0..self._inputs {
+                                    self.term[((g * no + o) * ni + i) * nl + l].next =
+                                        self.zero.val();
                                     if self.select[(g * no + o) * ni + i].val() {
-                                        self.outputs[(g * no + o) * nl + l].next =
+                                        self.term[((g * no + o) * ni + i) * nl + l].next =
                                             self.inputs[(g * ni + i) * nl + l].val();
                                     }
+                                    self.outputs[(g * no + o) * nl + l].next = self.outputs
+                                        [(g * no + o) * nl + l]
+                                        .val()
+                                        | self.term[((g * no + o) * ni + i) * nl + l].val();
                                 }
                             }
                         }
