@@ -8,7 +8,13 @@ use crate::{constant, constants, signals};
 
 /// Round-robin arbiter over the EUs' transactions (`docs/grf.md`): when `allow` is high, the
 /// first EU with a transaction after the one served last is taken, and its transaction is
-/// presented on `kind` .. `data` in the same cycle. `E` is the element width.
+/// presented on `kind` .. `data` in the same cycle; with no EU waiting, `eu` and the fields are
+/// zero. `E` is the element width.
+///
+/// Built as a double priority encoder: a register holds, one bit per EU, whether the EU comes
+/// after the one served last. The lowest waiting EU among those wins; if there is none, the
+/// lowest waiting EU of all. The winner's fields are an OR of per-EU terms gated by the one-hot
+/// grant, so no part of the pick is a chain through the EUs.
 #[derive(LogicBlock)]
 pub struct RoundRobinArbiter<const E: usize> {
     /// Clock.
@@ -45,17 +51,37 @@ pub struct RoundRobinArbiter<const E: usize> {
     pub group: Signal<Out, Bits<3>>,
     /// Its data, one element per lane.
     pub data: Vec<Signal<Out, Bits<E>>>,
-    /// The EU served last.
-    last: Registers<Bits<4>>,
-    /// Some EU has a transaction.
+    /// Per EU: it comes after the EU served last (all low after reset: EU 0 comes first).
+    after_last: Registers<Bit>,
+    /// Per EU: waiting and after the EU served last.
+    high: Vec<Signal<Local, Bit>>,
+    /// Per EU: waiting, among the EUs the pick considers (`high` if any is set, else all).
+    candidate: Vec<Signal<Local, Bit>>,
+    /// Per EU: some lower-numbered EU is a candidate.
+    lower: Vec<Signal<Local, Bit>>,
+    /// Per EU: it is the one picked (one-hot; all low when no EU waits).
+    first: Vec<Signal<Local, Bit>>,
+    /// Some EU waits after the one served last.
+    any_high: Signal<Local, Bit>,
+    /// Some EU waits.
     picked: Signal<Local, Bit>,
-    /// The EU a round-robin step looks at.
-    target: Signal<Local, Bits<4>>,
+    /// Per EU: its number if picked, else zero.
+    pick_eu: Vec<Signal<Local, Bits<4>>>,
+    /// Per EU: its kind if picked, else zero.
+    pick_kind: Vec<Signal<Local, Bits<3>>>,
+    /// Per EU: its thread if picked, else zero.
+    pick_thread: Vec<Signal<Local, Bits<5>>>,
+    /// Per EU: its register if picked, else zero.
+    pick_reg: Vec<Signal<Local, Bits<6>>>,
+    /// Per EU: its group if picked, else zero.
+    pick_group: Vec<Signal<Local, Bits<3>>>,
+    /// Per EU and lane: its data if picked, else zero.
+    pick_data: Vec<Signal<Local, Bits<E>>>,
+    zero3: Constant<Bits<3>>,
     zero4: Constant<Bits<4>>,
-    /// `eus` as a round-robin bound, and the round-robin steps 1..=eus.
-    eus4: Constant<Bits<4>>,
-    rr_step: Vec<Constant<Bits<4>>>,
-    last_eu: Constant<Bits<4>>,
+    zero5: Constant<Bits<5>>,
+    zero6: Constant<Bits<6>>,
+    zero_e: Constant<Bits<E>>,
     /// EU numbers.
     eu_number: Vec<Constant<Bits<4>>>,
     _eus: usize,
@@ -84,13 +110,24 @@ impl<const E: usize> RoundRobinArbiter<E> {
             reg_index: Default::default(),
             group: Default::default(),
             data: signals(lanes),
-            last: Registers::new(1),
+            after_last: Registers::new(eus),
+            high: signals(eus),
+            candidate: signals(eus),
+            lower: signals(eus),
+            first: signals(eus),
+            any_high: Default::default(),
             picked: Default::default(),
-            target: Default::default(),
+            pick_eu: signals(eus),
+            pick_kind: signals(eus),
+            pick_thread: signals(eus),
+            pick_reg: signals(eus),
+            pick_group: signals(eus),
+            pick_data: signals(eus * lanes),
+            zero3: constant(0),
             zero4: constant(0),
-            eus4: constant(eus as u64),
-            rr_step: constants((1..=eus).map(|k| k as u64)),
-            last_eu: constant(eus as u64 - 1),
+            zero5: constant(0),
+            zero6: constant(0),
+            zero_e: constant(0),
             eu_number: constants(0..eus as u64),
             _eus: eus,
             _lanes: lanes,
@@ -99,56 +136,79 @@ impl<const E: usize> RoundRobinArbiter<E> {
 }
 
 impl<const E: usize> Logic for RoundRobinArbiter<E> {
-    // Single-value loops bind lanes (nl) and EUs (ne) for index arithmetic.
+    // A single-value loop binds lanes (nl) for index arithmetic.
     #[hdl_gen]
     fn update(&mut self) {
-        self.last.clock.next = self.clock.val();
-        self.last.d[0].next = self.last.q[0].val();
+        self.after_last.clock.next = self.clock.val();
+        // Double priority encoder: the EUs after the one served last first.
+        self.any_high.next = false;
+        self.picked.next = false;
+        for e in 0..self._eus {
+            self.high[e].next = self.tx_valid[e].val() & self.after_last.q[e].val();
+            self.any_high.next = self.any_high.val() | self.high[e].val();
+            self.picked.next = self.picked.val() | self.tx_valid[e].val();
+        }
+        self.lower[0].next = false;
+        for e in 0..self._eus {
+            self.candidate[e].next = self.tx_valid[e].val();
+            if self.any_high.val() {
+                self.candidate[e].next = self.high[e].val();
+            }
+        }
+        for e in 1..self._eus {
+            self.lower[e].next = self.lower[e - 1].val() | self.candidate[e - 1].val();
+        }
+        self.take.next = self.allow.val() & self.picked.val() & !self.reset.val();
+        // The picked EU's fields: an OR of one-hot gated terms.
+        self.eu.next = self.zero4.val();
+        self.kind.next = self.zero3.val();
+        self.thread.next = self.zero5.val();
+        self.reg_index.next = self.zero6.val();
+        self.group.next = self.zero3.val();
+        for l in 0..self._lanes {
+            self.data[l].next = self.zero_e.val();
+        }
         for nl in self._lanes..(self._lanes + 1) {
-            for ne in self._eus..(self._eus + 1) {
-                // Steps eus, eus-1, ..., 1 after the last served: the smallest step that finds
-                // an EU wins.
-                self.picked.next = false;
-                self.eu.next = self.zero4.val();
-                for kk in 0..self._eus {
-                    self.target.next = self.last.q[0].val() + self.rr_step[ne - kk - 1].val();
-                    if self.target.val() >= self.eus4.val() {
-                        self.target.next = self.target.val() - self.eus4.val();
-                    }
-                    for e in 0..self._eus {
-                        if self.tx_valid[e].val() & (self.target.val() == self.eu_number[e].val()) {
-                            self.picked.next = true;
-                            self.eu.next = self.eu_number[e].val();
-                        }
-                    }
-                }
-                self.take.next = self.allow.val() & self.picked.val() & !self.reset.val();
-                self.kind.next = self.tx_kind[0].val();
-                self.thread.next = self.tx_thread[0].val();
-                self.reg_index.next = self.tx_reg[0].val();
-                self.group.next = self.tx_group[0].val();
+            for e in 0..self._eus {
+                self.first[e].next = self.candidate[e].val() & !self.lower[e].val();
+                self.taken[e].next = self.take.val() & self.first[e].val();
+                self.pick_eu[e].next = self.zero4.val();
+                self.pick_kind[e].next = self.zero3.val();
+                self.pick_thread[e].next = self.zero5.val();
+                self.pick_reg[e].next = self.zero6.val();
+                self.pick_group[e].next = self.zero3.val();
                 for l in 0..self._lanes {
-                    self.data[l].next = self.tx_data[l].val();
+                    self.pick_data[e * nl + l].next = self.zero_e.val();
                 }
-                for e in 0..self._eus {
-                    self.taken[e].next = false;
-                    if self.eu.val() == self.eu_number[e].val() {
-                        self.kind.next = self.tx_kind[e].val();
-                        self.thread.next = self.tx_thread[e].val();
-                        self.reg_index.next = self.tx_reg[e].val();
-                        self.group.next = self.tx_group[e].val();
-                        for l in 0..self._lanes {
-                            self.data[l].next = self.tx_data[e * nl + l].val();
-                        }
-                        self.taken[e].next = self.take.val();
+                if self.first[e].val() {
+                    self.pick_eu[e].next = self.eu_number[e].val();
+                    self.pick_kind[e].next = self.tx_kind[e].val();
+                    self.pick_thread[e].next = self.tx_thread[e].val();
+                    self.pick_reg[e].next = self.tx_reg[e].val();
+                    self.pick_group[e].next = self.tx_group[e].val();
+                    for l in 0..self._lanes {
+                        self.pick_data[e * nl + l].next = self.tx_data[e * nl + l].val();
                     }
                 }
-                if self.take.val() {
-                    self.last.d[0].next = self.eu.val();
+                self.eu.next = self.eu.val() | self.pick_eu[e].val();
+                self.kind.next = self.kind.val() | self.pick_kind[e].val();
+                self.thread.next = self.thread.val() | self.pick_thread[e].val();
+                self.reg_index.next = self.reg_index.val() | self.pick_reg[e].val();
+                self.group.next = self.group.val() | self.pick_group[e].val();
+                for l in 0..self._lanes {
+                    self.data[l].next = self.data[l].val() | self.pick_data[e * nl + l].val();
                 }
-                if self.reset.val() {
-                    self.last.d[0].next = self.last_eu.val();
-                }
+            }
+        }
+        // The EUs after the one taken come first next time; reset puts EU 0 first.
+        // (The picked EU is the lowest candidate, so it is below `e` exactly when `lower[e]`.)
+        for e in 0..self._eus {
+            self.after_last.d[e].next = self.after_last.q[e].val();
+            if self.take.val() {
+                self.after_last.d[e].next = self.lower[e].val();
+            }
+            if self.reset.val() {
+                self.after_last.d[e].next = false;
             }
         }
     }
