@@ -74,6 +74,23 @@ pub struct TransactionLookup<const A: usize> {
     /// Its waiting EUs.
     pub waiting: Signal<Out, Bits<8>>,
     entry_group_now: Signal<Local, Bits<3>>,
+    /// Per entry: its first row if it is the transaction's, else zero.
+    pick_base: Vec<Signal<Local, Bits<A>>>,
+    /// Per entry: its group if it is the transaction's, else zero.
+    pick_group: Vec<Signal<Local, Bits<3>>>,
+    /// Per block: its one-hot bit if it is the mapped block, else zero.
+    pick_block: Vec<Signal<Local, Bits<64>>>,
+    /// Per block: its first row if it is the chosen block, else zero.
+    pick_chosen: Vec<Signal<Local, Bits<A>>>,
+    /// Per group: it is the selected one.
+    selected: Vec<Signal<Local, Bit>>,
+    /// Per group: its first row, references, accesses, passed and waiting EUs if selected,
+    /// else zero.
+    pick_row: Vec<Signal<Local, Bits<A>>>,
+    pick_refs: Vec<Signal<Local, Bits<8>>>,
+    pick_count: Vec<Signal<Local, Bits<8>>>,
+    pick_passed: Vec<Signal<Local, Bits<8>>>,
+    pick_waiting: Vec<Signal<Local, Bits<8>>>,
     want_low: Signal<Local, Bit>,
     candidates: Signal<Local, Bits<64>>,
     k_alloc: Constant<Bits<3>>,
@@ -141,6 +158,16 @@ impl<const A: usize> TransactionLookup<A> {
             passed: Default::default(),
             waiting: Default::default(),
             entry_group_now: Default::default(),
+            pick_base: signals(slots),
+            pick_group: signals(slots),
+            pick_block: signals(blocks),
+            pick_chosen: signals(blocks),
+            selected: signals(groups),
+            pick_row: signals(groups),
+            pick_refs: signals(groups),
+            pick_count: signals(groups),
+            pick_passed: signals(groups),
+            pick_waiting: signals(groups),
             want_low: Default::default(),
             candidates: Default::default(),
             k_alloc: constant(kind::ALLOC),
@@ -173,7 +200,8 @@ impl<const A: usize> Logic for TransactionLookup<A> {
     // A single-value loop binds the virtual blocks (nv) for index arithmetic.
     #[hdl_gen]
     fn update(&mut self) {
-        // The entry.
+        // The entry, and the block it maps: one-hot selections as ORs of gated terms, so
+        // that none is a chain through the slots or the blocks.
         self.valid.next = false;
         self.base.next = self.zero_a.val();
         self.shared.next = false;
@@ -183,20 +211,29 @@ impl<const A: usize> Logic for TransactionLookup<A> {
                 for v in 0..self._vblocks {
                     self.slot[t * nv + v].next = (self.thread.val() == self.thread_number[t].val())
                         & (self.vblock.val() == self.vb_number[v].val());
+                    self.pick_base[t * nv + v].next = self.zero_a.val();
+                    self.pick_group[t * nv + v].next = self.zero3.val();
                     if self.slot[t * nv + v].val() {
-                        self.valid.next = self.entry_valid[t * nv + v].val();
-                        self.base.next = self.entry_base[t * nv + v].val();
-                        self.shared.next = self.entry_shared[t * nv + v].val();
-                        self.entry_group_now.next = self.entry_group[t * nv + v].val();
+                        self.pick_base[t * nv + v].next = self.entry_base[t * nv + v].val();
+                        self.pick_group[t * nv + v].next = self.entry_group[t * nv + v].val();
                     }
+                    self.valid.next = self.valid.val()
+                        | (self.slot[t * nv + v].val() & self.entry_valid[t * nv + v].val());
+                    self.shared.next = self.shared.val()
+                        | (self.slot[t * nv + v].val() & self.entry_shared[t * nv + v].val());
+                    self.base.next = self.base.val() | self.pick_base[t * nv + v].val();
+                    self.entry_group_now.next =
+                        self.entry_group_now.val() | self.pick_group[t * nv + v].val();
                 }
             }
         }
         self.block.next = self.zero64.val();
         for b in 0..self._blocks {
+            self.pick_block[b].next = self.zero64.val();
             if self.base.val() == self.block_base[b].val() {
-                self.block.next = self.block_bit[b].val();
+                self.pick_block[b].next = self.block_bit[b].val();
             }
+            self.block.next = self.block.val() | self.pick_block[b].val();
         }
         // The block an allocation takes: the lowest free one of the wanted part, else any.
         self.want_low.next = false;
@@ -220,9 +257,11 @@ impl<const A: usize> Logic for TransactionLookup<A> {
         self.chosen.next = self.candidates.val() & (!self.candidates.val() + self.one64.val());
         self.chosen_base.next = self.zero_a.val();
         for b in 0..self._blocks {
-            if self.chosen.val() == self.block_bit[b].val() {
-                self.chosen_base.next = self.block_base[b].val();
+            self.pick_chosen[b].next = self.zero_a.val();
+            if self.chosen.val().get_bit(b) {
+                self.pick_chosen[b].next = self.block_base[b].val();
             }
+            self.chosen_base.next = self.chosen_base.val() | self.pick_chosen[b].val();
         }
         // The group.
         self.select.next = self.entry_group_now.val();
@@ -236,14 +275,25 @@ impl<const A: usize> Logic for TransactionLookup<A> {
         self.passed.next = self.zero8.val();
         self.waiting.next = self.zero8.val();
         for g in 0..7 {
-            if self.select.val() == self.group_number[g].val() {
-                self.bound.next = self.group_bound[g].val();
-                self.group_row.next = self.group_base[g].val();
-                self.refs.next = self.group_refs[g].val();
-                self.count.next = self.group_count[g].val();
-                self.passed.next = self.group_passed[g].val();
-                self.waiting.next = self.group_waiting[g].val();
+            self.selected[g].next = self.select.val() == self.group_number[g].val();
+            self.pick_row[g].next = self.zero_a.val();
+            self.pick_refs[g].next = self.zero8.val();
+            self.pick_count[g].next = self.zero8.val();
+            self.pick_passed[g].next = self.zero8.val();
+            self.pick_waiting[g].next = self.zero8.val();
+            if self.selected[g].val() {
+                self.pick_row[g].next = self.group_base[g].val();
+                self.pick_refs[g].next = self.group_refs[g].val();
+                self.pick_count[g].next = self.group_count[g].val();
+                self.pick_passed[g].next = self.group_passed[g].val();
+                self.pick_waiting[g].next = self.group_waiting[g].val();
             }
+            self.bound.next = self.bound.val() | (self.selected[g].val() & self.group_bound[g].val());
+            self.group_row.next = self.group_row.val() | self.pick_row[g].val();
+            self.refs.next = self.refs.val() | self.pick_refs[g].val();
+            self.count.next = self.count.val() | self.pick_count[g].val();
+            self.passed.next = self.passed.val() | self.pick_passed[g].val();
+            self.waiting.next = self.waiting.val() | self.pick_waiting[g].val();
         }
     }
 }
