@@ -4,7 +4,8 @@ options, through `grfgen flow --pnr`, with Fmax, utilisation, routing and the cr
 against the block's target, and for the blocks with workloads the time per workload (cycles
 from the golden model x clock period).
 
-    scripts/bench_pnr.py [--grfgen PATH] [--device ecp5-85k] [--only BLOCK] [--json OUT]
+    scripts/bench_pnr.py [--grfgen PATH] [--device ecp5-85k] [--block BLOCK ...] [--only ROW ...]
+                         [--json OUT]
 
 Slow: minutes per row (the GPR about one, the router 5 to 30, core and GRF about 10 each).
 """
@@ -58,12 +59,17 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--grfgen", default="target/release/grfgen")
     parser.add_argument("--device", default="ecp5-85k")
-    parser.add_argument("--only", help="one block, by name")
+    parser.add_argument("--block", action="append", help="every row of this block; repeatable")
+    parser.add_argument("--only", action="append",
+                        help="one row, by its block and options (\"route\", "
+                             "\"route --pipeline 3\"); repeatable")
     parser.add_argument("--json", help="also write the results to this file")
     options = parser.parse_args()
     results = []
     for block, flags, target, workloads in BLOCKS:
-        if options.only and block != options.only:
+        label = " ".join([block, *flags])
+        chosen = (options.block or []) + (options.only or [])
+        if chosen and block not in (options.block or []) and label not in (options.only or []):
             continue
         with tempfile.TemporaryDirectory() as work:
             start = time.monotonic()
