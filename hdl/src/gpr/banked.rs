@@ -90,6 +90,10 @@ pub struct BankedGpr<const E: usize, const A: usize, const RI: usize> {
     port_enables: Registers<Bit>,
     /// Bank port stage (`pipeline` 1): write data, bank-major (`b * lanes + l`).
     port_data: Registers<Bits<E>>,
+    /// `read_row[p * banks + b]`: read port `p`'s row if it won bank `b`, else zero.
+    read_row: Vec<Signal<Local, Bits<A>>>,
+    /// `write_row[w * banks + b]`: write port `w`'s row if it won bank `b`, else zero.
+    write_row: Vec<Signal<Local, Bits<A>>>,
     /// Row read from each bank this cycle.
     bank_read_row: Vec<Signal<Local, Bits<A>>>,
     /// Whether each bank is read this cycle.
@@ -98,6 +102,8 @@ pub struct BankedGpr<const E: usize, const A: usize, const RI: usize> {
     bank_write_row: Vec<Signal<Local, Bits<A>>>,
     /// Whether each bank is written this cycle.
     bank_write_enable: Vec<Signal<Local, Bit>>,
+    /// Row zero.
+    zero_row: Constant<Bits<A>>,
     /// `banks - 1`: masks a register index down to its bank number.
     bank_mask: Constant<Bits<RI>>,
     _banks: usize,
@@ -145,10 +151,13 @@ impl<const E: usize, const A: usize, const RI: usize> BankedGpr<E, A, RI> {
             port_rows: Registers::stage(2 * b, staged),
             port_enables: Registers::stage(2 * b, staged),
             port_data: Registers::stage(b * l, staged),
+            read_row: signals(p * b),
+            write_row: signals(w * b),
             bank_read_row: signals(b),
             bank_read_enable: signals(b),
             bank_write_row: signals(b),
             bank_write_enable: signals(b),
+            zero_row: Constant::new(0u64.into()),
             bank_mask: Constant::new(((b - 1) as u64).into()),
             _banks: b,
             _bank_bits: params.bank_bits(),
@@ -241,25 +250,34 @@ impl<const E: usize, const A: usize, const RI: usize> Logic for BankedGpr<E, A, 
                             }
                             self.read_grant[p].next = self.read_won[p * nb + nb - 1].val();
                         }
-                        // Bank ports: the winner's row (port 0's row when idle).
+                        // Bank ports: the winner's row (zero when idle), as an OR of the rows
+                        // gated by the one-hot wins, not a priority chain through the ports.
                         for b in 0..self._banks {
                             self.bank_read_enable[b].next = false;
-                            self.bank_read_row[b].next = self.read_reg[0].val().get_bits::<A>(bb);
+                            self.bank_read_row[b].next = self.zero_row.val();
                             for p in 0..self._read_ports {
+                                self.read_row[p * nb + b].next = self.zero_row.val();
                                 if self.read_win[p * nb + b].val() {
-                                    self.bank_read_enable[b].next = true;
-                                    self.bank_read_row[b].next =
+                                    self.read_row[p * nb + b].next =
                                         self.read_reg[p].val().get_bits::<A>(bb);
                                 }
+                                self.bank_read_enable[b].next =
+                                    self.bank_read_enable[b].val() | self.read_win[p * nb + b].val();
+                                self.bank_read_row[b].next =
+                                    self.bank_read_row[b].val() | self.read_row[p * nb + b].val();
                             }
                             self.bank_write_enable[b].next = false;
-                            self.bank_write_row[b].next = self.write_reg[0].val().get_bits::<A>(bb);
+                            self.bank_write_row[b].next = self.zero_row.val();
                             for w in 0..self._write_ports {
+                                self.write_row[w * nb + b].next = self.zero_row.val();
                                 if self.write_win[w * nb + b].val() {
-                                    self.bank_write_enable[b].next = true;
-                                    self.bank_write_row[b].next =
+                                    self.write_row[w * nb + b].next =
                                         self.write_reg[w].val().get_bits::<A>(bb);
                                 }
+                                self.bank_write_enable[b].next = self.bank_write_enable[b].val()
+                                    | self.write_win[w * nb + b].val();
+                                self.bank_write_row[b].next =
+                                    self.bank_write_row[b].val() | self.write_row[w * nb + b].val();
                                 self.write_xbar.select[b * nw + w].next =
                                     self.write_win[w * nb + b].val();
                             }
