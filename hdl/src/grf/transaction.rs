@@ -8,7 +8,7 @@ use super::groups::GroupUnit;
 use super::lookup::TransactionLookup;
 use super::table::TranslationTable;
 use crate::params::GrfParams;
-use crate::{constants, signals};
+use crate::{constant, constants, signals};
 
 /// The transaction unit (`docs/grf.md`): the lookup finds the taken transaction's table entry,
 /// the block an allocation would take and the group it acts on; the decoder decides; the table
@@ -74,6 +74,12 @@ pub struct TransactionUnit<const A: usize> {
     groups: GroupUnit<A>,
     offset_number: Vec<Constant<Bits<4>>>,
     offset_row: Vec<Constant<Bits<A>>>,
+    /// Per offset: its row offset if it is the register's, else zero.
+    offset_term: Vec<Signal<Local, Bits<A>>>,
+    /// The register's offset in its block, as a row.
+    offset_wide: Signal<Local, Bits<A>>,
+    /// Row zero.
+    zero_row: Constant<Bits<A>>,
     _eus: usize,
     _slots: usize,
 }
@@ -115,6 +121,9 @@ impl<const A: usize> TransactionUnit<A> {
             groups: GroupUnit::new(params),
             offset_number: constants(0..16),
             offset_row: constants(0..16),
+            offset_term: signals(16),
+            offset_wide: Default::default(),
+            zero_row: constant(0),
             _eus: eus,
             _slots: params.all_threads() * params.virtual_blocks,
         }
@@ -150,12 +159,17 @@ impl<const A: usize> Logic for TransactionUnit<A> {
             self.lookup.group_waiting[g].next = self.groups.waiting[g].val();
         }
         self.offset.next = self.reg_index.val().get_bits::<4>(0);
-        self.row.next = self.lookup.base.val();
+        // The offset widened to a row (docs/rust-hdl.md, 12) as an OR of one-hot gated
+        // constants, then one adder: no chain of 16 adders and muxes.
+        self.offset_wide.next = self.zero_row.val();
         for o in 0..16 {
+            self.offset_term[o].next = self.zero_row.val();
             if self.reg_index.val().get_bits::<4>(0) == self.offset_number[o].val() {
-                self.row.next = self.lookup.base.val() + self.offset_row[o].val();
+                self.offset_term[o].next = self.offset_row[o].val();
             }
+            self.offset_wide.next = self.offset_wide.val() | self.offset_term[o].val();
         }
+        self.row.next = self.lookup.base.val() + self.offset_wide.val();
         self.base.next = self.lookup.base.val();
         self.block.next = self.lookup.block.val();
         self.shared.next = self.lookup.shared.val();
