@@ -91,13 +91,13 @@ def main():
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for row in results:
         p = row["pnr"]
-        options = " ".join(row["flags"]) or "-"
+        label = " ".join(row["flags"]) or "-"
         if not p["fits"]:
-            print(f"| {row['block']} | {options} | {p['reason']} | {row['target_mhz']} MHz | "
+            print(f"| {row['block']} | {label} | {p['reason']} | {row['target_mhz']} MHz | "
                   "| | | | | | | |")
             continue
         path = p["critical_path"]
-        print(f"| {row['block']} | {options} | {p['fmax_mhz']:.1f} MHz | {row['target_mhz']} MHz | "
+        print(f"| {row['block']} | {label} | {p['fmax_mhz']:.1f} MHz | {row['target_mhz']} MHz | "
               f"{p['luts']:,} | {p['ffs']:,} ({p['harness_ffs']:,}) | {p['brams']} | {p['dsps']} | "
               f"{p['routed_arcs']:,} | {p['wirelength']:,} | `{path['start']}` -> "
               f"`{path['end']}` | {path['logic_levels']} |")
