@@ -34,6 +34,14 @@ fn lint_is_clean_with_all_warnings_on() {
         gpr(16, 1024, 1, 64, 8, 4),
         gpr(2, 4, 3, 8, 3, 1),
         gpr(4, 16, 64, 16, 2, 3),
+        GprParams {
+            pipeline: 1,
+            ..gpr(1, 64, 4, 32, 4, 2)
+        },
+        GprParams {
+            pipeline: 2,
+            ..GprParams::default()
+        },
     ] {
         let dir = tempfile::tempdir().unwrap();
         let top = emit(dir.path(), &p);
@@ -74,6 +82,24 @@ fn generic_yosys_synthesis_passes_its_checks() {
     let top = emit(dir.path(), &p);
     let stats = synth(dir.path(), &top, SynthTarget::Generic).unwrap();
     assert!(stats.cells > 0);
+}
+
+/// The pipeline stages keep every bank in block RAM and add their registers.
+#[test]
+fn pipelined_banks_stay_in_block_ram() {
+    let mut flops = Vec::new();
+    for pipeline in 0..=GprParams::MAX_PIPELINE {
+        let p = GprParams {
+            pipeline,
+            ..GprParams::default()
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let top = emit(dir.path(), &p);
+        let stats = synth(dir.path(), &top, SynthTarget::Ice40).unwrap();
+        assert_eq!(stats.count("SB_RAM40_4K"), 32, "{p:?}: {stats:?}");
+        flops.push(stats.flip_flops());
+    }
+    assert!(flops.windows(2).all(|w| w[1] > w[0]), "{flops:?}");
 }
 
 #[test]

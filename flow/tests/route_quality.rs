@@ -14,7 +14,12 @@ fn route(lanes: usize, crossbar: usize, bits: usize, registered: bool) -> RouteP
         crossbar,
         element_bits: bits,
         registered,
+        pipeline: 0,
     }
+}
+
+fn pipelined(p: RouteParams, pipeline: usize) -> RouteParams {
+    RouteParams { pipeline, ..p }
 }
 
 #[test]
@@ -25,6 +30,10 @@ fn router_lint_is_clean_with_all_warnings_on() {
         route(64, 8, 64, true),
         route(8, 1, 16, false),
         route(16, 16, 16, false),
+        pipelined(route(4, 4, 8, true), 1),
+        pipelined(route(16, 2, 16, true), 2),
+        pipelined(RouteParams::default(), 3),
+        pipelined(route(64, 8, 64, true), 3),
     ] {
         let dir = tempfile::tempdir().unwrap();
         let top = emit_to::<Route>(dir.path(), &p);
@@ -39,6 +48,21 @@ fn router_lint_is_clean_with_all_warnings_on() {
     let top = emit_to::<RouteFull>(dir.path(), &full);
     let findings = lint(dir.path(), &top).unwrap();
     assert!(findings.is_empty(), "{full:?}:\n{}", findings.join("\n"));
+}
+
+/// Each pipeline stage is registers after synthesis (none is optimised away), and the stages
+/// that are off leave nothing behind.
+#[test]
+fn each_pipeline_stage_adds_flip_flops() {
+    let mut counts = Vec::new();
+    for stages in 0..=RouteParams::MAX_PIPELINE {
+        let p = pipelined(route(8, 4, 8, true), stages);
+        let dir = tempfile::tempdir().unwrap();
+        let top = emit_to::<Route>(dir.path(), &p);
+        counts.push(synth(dir.path(), &top, SynthTarget::Ice40).unwrap().flip_flops());
+    }
+    assert_eq!(counts[0] as usize, 8 * 8, "{counts:?}");
+    assert!(counts.windows(2).all(|w| w[1] > w[0]), "{counts:?}");
 }
 
 #[test]

@@ -24,6 +24,7 @@ fn params(banks: usize, rows: usize, lanes: usize, bits: usize, rp: usize, wp: u
         element_bits: bits,
         read_ports: rp,
         write_ports: wp,
+        pipeline: 0,
     }
 }
 
