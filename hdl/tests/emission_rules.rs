@@ -87,6 +87,7 @@ fn the_largest_gpr_keeps_the_rules() {
         element_bits: 32,
         read_ports: 8,
         write_ports: 4,
+        pipeline: 0,
     };
     params.validate().unwrap();
     let emitted = emit_design::<Gpr>(&params, "big").unwrap();

@@ -11,6 +11,7 @@ fn route(lanes: usize, crossbar: usize, bits: usize, registered: bool) -> RouteP
         crossbar,
         element_bits: bits,
         registered,
+        pipeline: 0,
     }
 }
 
