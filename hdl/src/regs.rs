@@ -3,6 +3,7 @@
 
 use rust_hdl::prelude::*;
 
+use crate::emit::PASS_THROUGH;
 use crate::signals;
 
 /// `count` D flip-flops of type `T` on one clock, emitted as a single module (rust-hdl's `DFF`
@@ -37,17 +38,13 @@ impl<T: Synth> Registers<T> {
         }
     }
 
-    /// The wired-through stage's Verilog: `q = d`, and the clock read by a signal Verilator's
-    /// lint takes as unused on purpose (its default `--unused-regexp` is `*unused*`).
+    /// The wired-through stage's Verilog: `q = d`. It is a pass-through primitive, so the
+    /// emitter writes these assigns into the parent instead of a module.
     fn wires(&self) -> Verilog {
-        let count = self.q.len();
-        let assign: String = (0..count)
+        let assign: String = (0..self.q.len())
             .map(|i| format!("assign q${i} = d${i};\n"))
             .collect();
-        Verilog::Custom(format!(
-            "// name: wires_{count}x{bits}\nwire unused_clock = clock;\n{assign}",
-            bits = T::BITS
-        ))
+        Verilog::Custom(format!("{PASS_THROUGH}\n{assign}"))
     }
 }
 

@@ -40,13 +40,14 @@ fn the_structure_follows_the_document_for_every_size() {
         // Stage 0: N/q groups of q x q crossbars; stage 1: q groups of (N/q) x (N/q) (each
         // output an (N/q):1 mux): both are one crossbar module with N one-hot selects per
         // input count.
-        let stage0 = e.verilog.matches("stage0__select__").count();
-        let stage1 = e.verilog.matches("stage1__select__").count();
+        let stage0 = e.verilog.matches("crossbars__select__").count();
+        let stage1 = e.verilog.matches("muxes__select__").count();
         assert!(stage0 >= n * q, "{n} {q}: {stage0}");
         assert!(stage1 >= n * (n / q), "{n} {q}: {stage1}");
-        assert!(e.verilog.contains("module net_stage0("), "{n} {q}");
+        assert!(e.verilog.contains("module net_quads("), "{n} {q}");
+        assert!(e.verilog.contains("module net_lane_muxes("), "{n} {q}");
         assert!(
-            e.verilog.contains("module net_stage1(") || n / q == q,
+            e.verilog.contains("module net_crossbars(") || n / q == q,
             "{n} {q}"
         );
     }

@@ -15,6 +15,7 @@ mod write;
 pub use files::{design_files, Timing};
 pub use packed::{Port, PortDirection, PortOrder};
 pub use write::{write_atomically, WriteError};
+pub(crate) use netlist::PASS_THROUGH;
 
 use std::fmt;
 

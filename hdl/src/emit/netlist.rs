@@ -11,6 +11,8 @@
 //!   base is a primitive's own name (a first line `// name: <base>` in its Verilog), or the
 //!   instance's field names without vector indices, as few of the last ones as keep the base
 //!   of each distinct module unique (`control`, then `front_control`), then a number.
+//! - **Pass-through primitives** (a first line [`PASS_THROUGH`]: a pipeline stage switched
+//!   off) are no module at all: their parent assigns each output `q$i` from input `d$i`.
 
 use std::collections::HashMap;
 
@@ -19,10 +21,44 @@ use rust_hdl::core::verilog_gen::{verilog_combinatorial, verilog_link_extraction
 
 use super::keywords::is_keyword;
 use super::lexer::rename_identifiers;
-use super::tree::{Item, Role, Tree};
+use super::tree::{Instance, Item, Role, Tree};
 
 /// Marks a module name in a module's text until names are given out.
 const MARK: char = '\u{1}';
+
+/// The first line of a primitive that only connects `q$i` to `d$i` and ignores its other
+/// inputs: its parent writes it as assigns instead of an instance.
+pub(crate) const PASS_THROUGH: &str = "// pass-through: q = d";
+
+/// The prefix of the wires that read a pass-through's ignored inputs; no design name may start
+/// with it, so they never clash.
+const UNUSED: &str = "unused_";
+
+/// Whether `code` is a pass-through primitive's.
+fn is_pass_through(code: &Verilog) -> bool {
+    matches!(code, Verilog::Custom(text) if text.lines().next() == Some(PASS_THROUGH))
+}
+
+/// The assigns that stand for pass-through child `name` in its parent: `q$i` from `d$i`, and
+/// every other input read by a wire Verilator's lint leaves alone (`unused_*`).
+fn pass_through(name: &str, child: &Instance) -> String {
+    let mut text = String::new();
+    for item in &child.items {
+        let port = clean(&format!("{name}${}", item.name));
+        match (&item.role, item.name.strip_prefix("q$")) {
+            (Role::Output, Some(index)) => text.push_str(&format!(
+                "    assign {port} = {};\n",
+                clean(&format!("{name}$d${index}"))
+            )),
+            (Role::Input, _) if !item.name.starts_with("d$") => text.push_str(&format!(
+                "    wire {}{UNUSED}{port} = {port};\n",
+                range(item.width)
+            )),
+            _ => {}
+        }
+    }
+    text
+}
 
 /// A module's name in rust-hdl's terms made clean: `$` becomes `__`.
 pub fn clean(name: &str) -> String {
@@ -82,11 +118,13 @@ fn declare(item: &Item) -> String {
 }
 
 /// Fails if a name of a module could become another once clean (it holds `__`, or an `_`
-/// beside a `$`), two names are equal once clean, or one is a Verilog keyword.
+/// beside a `$`), two names are equal once clean, one is a Verilog keyword, or one starts with
+/// the prefix kept for pass-through wires.
 fn check_names<'a>(module: &str, names: impl Iterator<Item = &'a str>) -> Result<(), String> {
     let mut seen: HashMap<String, &str> = HashMap::new();
     for name in names {
-        if ["__", "_$", "$_"].iter().any(|bad| name.contains(bad)) || name.ends_with('_') {
+        let taken = name.starts_with(UNUSED);
+        if taken || ["__", "_$", "$_"].iter().any(|bad| name.contains(bad)) || name.ends_with('_') {
             return Err(format!(
                 "{module}: {name} would not stay distinct once clean"
             ));
@@ -146,7 +184,12 @@ impl Netlist {
         let mut by_text: HashMap<String, usize> = HashMap::new();
         let mut shape_of = vec![0; tree.instances.len()];
         // Children come after their parent in the tree: backwards, every child is done first.
+        let mut inlined = vec![false; tree.instances.len()];
         for index in (0..tree.instances.len()).rev() {
+            if index > 0 && is_pass_through(&tree.instances[index].code) {
+                inlined[index] = true;
+                continue;
+            }
             let text = render(tree, index, &shape_of)?;
             let instance = &tree.instances[index];
             let shape = *by_text.entry(text.clone()).or_insert_with(|| {
@@ -162,7 +205,7 @@ impl Netlist {
             shape_of[index] = shape;
         }
         let mut order = Vec::new();
-        for &shape in &shape_of {
+        for (&shape, _) in shape_of.iter().zip(&inlined).filter(|(_, &i)| !i) {
             if !order.contains(&shape) {
                 order.push(shape);
             }
@@ -287,6 +330,10 @@ fn render(tree: &Tree, index: usize, shape_of: &[usize]) -> Result<String, Strin
         text.push_str(&declare(item));
     }
     for (name, child) in &instance.children {
+        if is_pass_through(&tree.instances[*child].code) {
+            text.push_str(&pass_through(name, &tree.instances[*child]));
+            continue;
+        }
         let connections: Vec<String> = tree.instances[*child]
             .items
             .iter()
