@@ -59,7 +59,11 @@ fn each_pipeline_stage_adds_flip_flops() {
         let p = pipelined(route(8, 4, 8, true), stages);
         let dir = tempfile::tempdir().unwrap();
         let top = emit_to::<Route>(dir.path(), &p);
-        counts.push(synth(dir.path(), &top, SynthTarget::Ice40).unwrap().flip_flops());
+        counts.push(
+            synth(dir.path(), &top, SynthTarget::Ice40)
+                .unwrap()
+                .flip_flops(),
+        );
     }
     assert_eq!(counts[0] as usize, 8 * 8, "{counts:?}");
     assert!(counts.windows(2).all(|w| w[1] > w[0]), "{counts:?}");

@@ -68,7 +68,16 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
         &["--pipeline", "4", "0..=3"],
     );
     assert_rejected(
-        &["emit", "route", "--registered", "false", "--pipeline", "1", "--out", out_s],
+        &[
+            "emit",
+            "route",
+            "--registered",
+            "false",
+            "--pipeline",
+            "1",
+            "--out",
+            out_s,
+        ],
         &out,
         &["--pipeline", "1", "allowed 0"],
     );

@@ -151,12 +151,24 @@ fn a_small_configuration_of_every_block_is_placed_and_routed() {
 #[test]
 fn pipeline_stages_raise_fmax_after_place_and_route() {
     let route = ["--lanes", "8", "--crossbar", "4", "--element-bits", "16"];
-    let gpr = ["--banks", "2", "--registers", "128", "--lanes", "2", "--element-bits", "8"];
+    let gpr = [
+        "--banks",
+        "2",
+        "--registers",
+        "128",
+        "--lanes",
+        "2",
+        "--element-bits",
+        "8",
+    ];
     for (block, params, stages) in [("route", &route[..], "3"), ("gpr", &gpr[..], "2")] {
         let plain = pnr(block, params, &[]);
         let staged = pnr(block, params, &["--pipeline", stages]);
         let (before, after) = (number(&plain, "fmax_mhz"), number(&staged, "fmax_mhz"));
-        assert!(after > before, "{block} --pipeline {stages}: {after} MHz, {before} without");
+        assert!(
+            after > before,
+            "{block} --pipeline {stages}: {after} MHz, {before} without"
+        );
         assert!(number(&staged, "ffs") > number(&plain, "ffs"), "{block}");
     }
 }

@@ -77,10 +77,9 @@ impl<const E: usize> Logic for Crossbar<E> {
                                         self.term[((g * no + o) * ni + i) * nl + l].next =
                                             self.inputs[(g * ni + i) * nl + l].val();
                                     }
-                                    self.outputs[(g * no + o) * nl + l].next = self.outputs
-                                        [(g * no + o) * nl + l]
-                                        .val()
-                                        | self.term[((g * no + o) * ni + i) * nl + l].val();
+                                    self.outputs[(g * no + o) * nl + l].next =
+                                        self.outputs[(g * no + o) * nl + l].val()
+                                            | self.term[((g * no + o) * ni + i) * nl + l].val();
                                 }
                             }
                         }

@@ -147,7 +147,11 @@ fn every_pipeline_option_100k_random_passes() {
             let seed = 700 + (10 * pipeline + lanes) as u64;
             let report = run(&params, 100_000, seed, Some(&mut rtl), &|_| {});
             let name = params.module_name();
-            assert_eq!(report.mismatches, 0, "{name}, seed {seed}: {:?}", report.first_mismatch);
+            assert_eq!(
+                report.mismatches, 0,
+                "{name}, seed {seed}: {:?}",
+                report.first_mismatch
+            );
             assert!(report.lane_passes > 40_000 && report.shuffle_passes > 10_000);
         }
     }
@@ -165,7 +169,12 @@ fn a_pipelined_pass_lands_pipeline_cycles_later() {
         for cycle in 0..ops.len() + pipeline {
             let op = &ops[cycle.min(ops.len() - 1)];
             rtl.step(cycle < ops.len(), &Pass::Lane(op.clone()), &r0, &r1);
-            seen.push(rtl.lanes().iter().map(|&v| v as u8 as char).collect::<String>());
+            seen.push(
+                rtl.lanes()
+                    .iter()
+                    .map(|&v| v as u8 as char)
+                    .collect::<String>(),
+            );
         }
         let zero = "\0".repeat(8);
         let mut expected = vec![zero; pipeline];

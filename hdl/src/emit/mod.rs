@@ -13,9 +13,9 @@ mod tree;
 mod write;
 
 pub use files::{design_files, Timing};
+pub(crate) use netlist::PASS_THROUGH;
 pub use packed::{Port, PortDirection, PortOrder};
 pub use write::{write_atomically, WriteError};
-pub(crate) use netlist::PASS_THROUGH;
 
 use std::fmt;
 

@@ -4,6 +4,7 @@ use rust_hdl::prelude::*;
 
 use crate::signals;
 
+use super::arbiter::BankArbiter;
 use crate::crossbar::Crossbar;
 use crate::params::GprParams;
 use crate::regs::Registers;
@@ -56,26 +57,8 @@ pub struct BankedGpr<const E: usize, const A: usize, const RI: usize> {
     read_xbar: Crossbar<E>,
     /// Write crossbar: inputs are the write ports, outputs the banks.
     write_xbar: Crossbar<E>,
-    /// `write_hit[w * banks + b]`: write port `w` requests a register of bank `b`.
-    write_hit: Vec<Signal<Local, Bit>>,
-    /// `write_taken[w * banks + b]`: a write port below `w` requests bank `b`.
-    write_taken: Vec<Signal<Local, Bit>>,
-    /// `write_win[w * banks + b]`: write port `w` is granted bank `b`.
-    write_win: Vec<Signal<Local, Bit>>,
-    /// `write_won[w * banks + b]`: write port `w` is granted one of banks `0..=b`.
-    write_won: Vec<Signal<Local, Bit>>,
-    /// `read_clash[p * write_ports + w]`: read port `p` reads the register that one of the
-    /// granted write ports `0..=w` writes.
-    read_clash: Vec<Signal<Local, Bit>>,
-    /// `read_hit[p * banks + b]`: read port `p` requests a register of bank `b` and does not
-    /// clash with a granted write.
-    read_hit: Vec<Signal<Local, Bit>>,
-    /// `read_taken[p * banks + b]`: a read port below `p` requests bank `b`.
-    read_taken: Vec<Signal<Local, Bit>>,
-    /// `read_win[p * banks + b]`: read port `p` is granted bank `b`.
-    read_win: Vec<Signal<Local, Bit>>,
-    /// `read_won[p * banks + b]`: read port `p` is granted one of banks `0..=b`.
-    read_won: Vec<Signal<Local, Bit>>,
+    /// Which requests each bank serves.
+    arbiter: BankArbiter<RI>,
     /// The read wins of the previous cycle.
     read_route: Registers<Bit>,
     /// `read_route` one cycle later with `pipeline` 1 or more, otherwise the same.
@@ -104,8 +87,6 @@ pub struct BankedGpr<const E: usize, const A: usize, const RI: usize> {
     bank_write_enable: Vec<Signal<Local, Bit>>,
     /// Row zero.
     zero_row: Constant<Bits<A>>,
-    /// `banks - 1`: masks a register index down to its bank number.
-    bank_mask: Constant<Bits<RI>>,
     _banks: usize,
     _bank_bits: usize,
     _lanes: usize,
@@ -135,15 +116,7 @@ impl<const E: usize, const A: usize, const RI: usize> BankedGpr<E, A, RI> {
             banks: (0..b * l).map(|_| SramBank1r1w::default()).collect(),
             read_xbar: Crossbar::new(b, p, l),
             write_xbar: Crossbar::new(w, b, l),
-            write_hit: signals(w * b),
-            write_taken: signals(w * b),
-            write_win: signals(w * b),
-            write_won: signals(w * b),
-            read_clash: signals(p * w),
-            read_hit: signals(p * b),
-            read_taken: signals(p * b),
-            read_win: signals(p * b),
-            read_won: signals(p * b),
+            arbiter: BankArbiter::new(params),
             read_route: Registers::new(p * b),
             read_route_late: Registers::stage(p * b, staged),
             read_route_data: Registers::stage(p * b, data_staged),
@@ -158,7 +131,6 @@ impl<const E: usize, const A: usize, const RI: usize> BankedGpr<E, A, RI> {
             bank_write_row: signals(b),
             bank_write_enable: signals(b),
             zero_row: Constant::new(0u64.into()),
-            bank_mask: Constant::new(((b - 1) as u64).into()),
             _banks: b,
             _bank_bits: params.bank_bits(),
             _lanes: l,
@@ -178,77 +150,16 @@ impl<const E: usize, const A: usize, const RI: usize> Logic for BankedGpr<E, A, 
             for nl in self._lanes..(self._lanes + 1) {
                 for nw in self._write_ports..(self._write_ports + 1) {
                     for bb in self._bank_bits..(self._bank_bits + 1) {
-                        // 1. Writes: per bank, the lowest-numbered write port wins.
-                        for w in 0..self._write_ports {
-                            for b in 0..self._banks {
-                                self.write_hit[w * nb + b].next = self.write_valid[w].val()
-                                    & ((self.write_reg[w].val() & self.bank_mask.val())
-                                        == b.to_bits());
-                            }
-                        }
-                        for b in 0..self._banks {
-                            self.write_taken[b].next = false;
-                        }
-                        for w in 1..self._write_ports {
-                            for b in 0..self._banks {
-                                self.write_taken[w * nb + b].next =
-                                    self.write_taken[(w - 1) * nb + b].val()
-                                        | self.write_hit[(w - 1) * nb + b].val();
-                            }
+                        // Arbitration.
+                        for p in 0..self._read_ports {
+                            self.arbiter.read_valid[p].next = self.read_valid[p].val();
+                            self.arbiter.read_reg[p].next = self.read_reg[p].val();
+                            self.read_grant[p].next = self.arbiter.read_grant[p].val();
                         }
                         for w in 0..self._write_ports {
-                            for b in 0..self._banks {
-                                self.write_win[w * nb + b].next = self.write_hit[w * nb + b].val()
-                                    & !self.write_taken[w * nb + b].val();
-                            }
-                            self.write_won[w * nb].next = self.write_win[w * nb].val();
-                            for b in 1..self._banks {
-                                self.write_won[w * nb + b].next = self.write_won[w * nb + b - 1]
-                                    .val()
-                                    | self.write_win[w * nb + b].val();
-                            }
-                            self.write_grant[w].next = self.write_won[w * nb + nb - 1].val();
-                        }
-                        // 2. Reads clashing with a granted write drop out.
-                        for p in 0..self._read_ports {
-                            self.read_clash[p * nw].next = self.write_grant[0].val()
-                                & (self.write_reg[0].val() == self.read_reg[p].val());
-                            for w in 1..self._write_ports {
-                                self.read_clash[p * nw + w].next = self.read_clash[p * nw + w - 1]
-                                    .val()
-                                    | (self.write_grant[w].val()
-                                        & (self.write_reg[w].val() == self.read_reg[p].val()));
-                            }
-                            for b in 0..self._banks {
-                                self.read_hit[p * nb + b].next = self.read_valid[p].val()
-                                    & !self.read_clash[p * nw + nw - 1].val()
-                                    & ((self.read_reg[p].val() & self.bank_mask.val())
-                                        == b.to_bits());
-                            }
-                        }
-                        // 3. Reads: per bank, the lowest-numbered read port wins.
-                        for b in 0..self._banks {
-                            self.read_taken[b].next = false;
-                        }
-                        for p in 1..self._read_ports {
-                            for b in 0..self._banks {
-                                self.read_taken[p * nb + b].next =
-                                    self.read_taken[(p - 1) * nb + b].val()
-                                        | self.read_hit[(p - 1) * nb + b].val();
-                            }
-                        }
-                        for p in 0..self._read_ports {
-                            for b in 0..self._banks {
-                                self.read_win[p * nb + b].next = self.read_hit[p * nb + b].val()
-                                    & !self.read_taken[p * nb + b].val();
-                            }
-                            self.read_won[p * nb].next = self.read_win[p * nb].val();
-                            for b in 1..self._banks {
-                                self.read_won[p * nb + b].next = self.read_won[p * nb + b - 1]
-                                    .val()
-                                    | self.read_win[p * nb + b].val();
-                            }
-                            self.read_grant[p].next = self.read_won[p * nb + nb - 1].val();
+                            self.arbiter.write_valid[w].next = self.write_valid[w].val();
+                            self.arbiter.write_reg[w].next = self.write_reg[w].val();
+                            self.write_grant[w].next = self.arbiter.write_grant[w].val();
                         }
                         // Bank ports: the winner's row (zero when idle), as an OR of the rows
                         // gated by the one-hot wins, not a priority chain through the ports.
@@ -257,12 +168,12 @@ impl<const E: usize, const A: usize, const RI: usize> Logic for BankedGpr<E, A, 
                             self.bank_read_row[b].next = self.zero_row.val();
                             for p in 0..self._read_ports {
                                 self.read_row[p * nb + b].next = self.zero_row.val();
-                                if self.read_win[p * nb + b].val() {
+                                if self.arbiter.read_win[p * nb + b].val() {
                                     self.read_row[p * nb + b].next =
                                         self.read_reg[p].val().get_bits::<A>(bb);
                                 }
-                                self.bank_read_enable[b].next =
-                                    self.bank_read_enable[b].val() | self.read_win[p * nb + b].val();
+                                self.bank_read_enable[b].next = self.bank_read_enable[b].val()
+                                    | self.arbiter.read_win[p * nb + b].val();
                                 self.bank_read_row[b].next =
                                     self.bank_read_row[b].val() | self.read_row[p * nb + b].val();
                             }
@@ -270,16 +181,16 @@ impl<const E: usize, const A: usize, const RI: usize> Logic for BankedGpr<E, A, 
                             self.bank_write_row[b].next = self.zero_row.val();
                             for w in 0..self._write_ports {
                                 self.write_row[w * nb + b].next = self.zero_row.val();
-                                if self.write_win[w * nb + b].val() {
+                                if self.arbiter.write_win[w * nb + b].val() {
                                     self.write_row[w * nb + b].next =
                                         self.write_reg[w].val().get_bits::<A>(bb);
                                 }
                                 self.bank_write_enable[b].next = self.bank_write_enable[b].val()
-                                    | self.write_win[w * nb + b].val();
+                                    | self.arbiter.write_win[w * nb + b].val();
                                 self.bank_write_row[b].next =
                                     self.bank_write_row[b].val() | self.write_row[w * nb + b].val();
                                 self.write_xbar.select[b * nw + w].next =
-                                    self.write_win[w * nb + b].val();
+                                    self.arbiter.write_win[w * nb + b].val();
                             }
                             // The bank port stage (wires with `pipeline` 0).
                             self.port_rows.d[b].next = self.bank_read_row[b].val();
@@ -318,7 +229,7 @@ impl<const E: usize, const A: usize, const RI: usize> Logic for BankedGpr<E, A, 
                         self.port_enables.clock.next = self.clock.val();
                         self.port_data.clock.next = self.clock.val();
                         for k in 0..(self._read_ports * self._banks) {
-                            self.read_route.d[k].next = self.read_win[k].val();
+                            self.read_route.d[k].next = self.arbiter.read_win[k].val();
                             self.read_route_late.d[k].next = self.read_route.q[k].val();
                             self.read_route_data.d[k].next = self.read_route_late.q[k].val();
                             self.read_xbar.select[k].next = self.read_route_data.q[k].val();

@@ -1,7 +1,9 @@
 //! The banked GPR (SPEC S1): RTL and its design entry.
 
+mod arbiter;
 mod banked;
 
+pub use arbiter::BankArbiter;
 pub use banked::BankedGpr;
 
 use crate::crossbar::Crossbar;
@@ -52,6 +54,7 @@ impl Design for Gpr {
                 let (b, l) = (self.0.banks, self.0.lanes);
                 let (r, w) = (self.0.read_ports, self.0.write_ports);
                 Ok(vec![
+                    part("gpr_arbiter", BankArbiter::<R>::new(self.0))?,
                     part("gpr_bank", SramBank1r1w::<E, A>::default())?,
                     part("gpr_read_crossbar", Crossbar::<E>::new(b, r, l))?,
                     part("gpr_write_crossbar", Crossbar::<E>::new(w, b, l))?,

@@ -288,7 +288,8 @@ impl<const A: usize> Logic for TransactionLookup<A> {
                 self.pick_passed[g].next = self.group_passed[g].val();
                 self.pick_waiting[g].next = self.group_waiting[g].val();
             }
-            self.bound.next = self.bound.val() | (self.selected[g].val() & self.group_bound[g].val());
+            self.bound.next =
+                self.bound.val() | (self.selected[g].val() & self.group_bound[g].val());
             self.group_row.next = self.group_row.val() | self.pick_row[g].val();
             self.refs.next = self.refs.val() | self.pick_refs[g].val();
             self.count.next = self.count.val() | self.pick_count[g].val();

@@ -53,8 +53,7 @@ impl<const E: usize> Logic for QuadCrossbars<E> {
                             self.crossbars.select[(c * nq + k) * nq + i].next =
                                 self.position[c * nq + k].val() == i.to_bits();
                         }
-                        self.gathered[k * nc + c].next =
-                            self.crossbars.outputs[c * nq + k].val();
+                        self.gathered[k * nc + c].next = self.crossbars.outputs[c * nq + k].val();
                     }
                 }
             }

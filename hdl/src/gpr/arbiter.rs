@@ -1,0 +1,160 @@
+//! The banked GPR's arbitration: which requests each bank serves this cycle.
+
+use rust_hdl::prelude::*;
+
+use crate::params::GprParams;
+use crate::signals;
+
+/// Per-bank arbitration of the GPR's ports (combinational; `docs/gpr.md`), in this order:
+/// 1. writes: per bank, the lowest-numbered requesting write port wins;
+/// 2. a read of a register that a granted write writes this cycle is not granted;
+/// 3. reads: per bank, the lowest-numbered remaining read port wins.
+///
+/// `RI` is the register-index width; register `n` is in bank `n mod banks`.
+#[derive(LogicBlock)]
+pub struct BankArbiter<const RI: usize> {
+    /// Read request valid, one per read port.
+    pub read_valid: Vec<Signal<In, Bit>>,
+    /// Register index of each read request.
+    pub read_reg: Vec<Signal<In, Bits<RI>>>,
+    /// Write request valid, one per write port.
+    pub write_valid: Vec<Signal<In, Bit>>,
+    /// Register index of each write request.
+    pub write_reg: Vec<Signal<In, Bits<RI>>>,
+    /// Per read port: granted.
+    pub read_grant: Vec<Signal<Out, Bit>>,
+    /// Per write port: granted.
+    pub write_grant: Vec<Signal<Out, Bit>>,
+    /// `read_win[p * banks + b]`: read port `p` is granted bank `b` (one-hot per bank).
+    pub read_win: Vec<Signal<Out, Bit>>,
+    /// `write_win[w * banks + b]`: write port `w` is granted bank `b` (one-hot per bank).
+    pub write_win: Vec<Signal<Out, Bit>>,
+    /// `write_hit[w * banks + b]`: write port `w` requests a register of bank `b`.
+    write_hit: Vec<Signal<Local, Bit>>,
+    /// `write_taken[w * banks + b]`: a write port below `w` requests bank `b`.
+    write_taken: Vec<Signal<Local, Bit>>,
+    /// `write_won[w * banks + b]`: write port `w` is granted one of banks `0..=b`.
+    write_won: Vec<Signal<Local, Bit>>,
+    /// `read_clash[p * write_ports + w]`: read port `p` reads the register that one of the
+    /// granted write ports `0..=w` writes.
+    read_clash: Vec<Signal<Local, Bit>>,
+    /// `read_hit[p * banks + b]`: read port `p` requests a register of bank `b` and does not
+    /// clash with a granted write.
+    read_hit: Vec<Signal<Local, Bit>>,
+    /// `read_taken[p * banks + b]`: a read port below `p` requests bank `b`.
+    read_taken: Vec<Signal<Local, Bit>>,
+    /// `read_won[p * banks + b]`: read port `p` is granted one of banks `0..=b`.
+    read_won: Vec<Signal<Local, Bit>>,
+    /// `banks - 1`: masks a register index down to its bank number.
+    bank_mask: Constant<Bits<RI>>,
+    _banks: usize,
+    _read_ports: usize,
+    _write_ports: usize,
+}
+
+impl<const RI: usize> BankArbiter<RI> {
+    /// The arbitration for `params` (`RI` must be its register-index width).
+    pub fn new(params: &GprParams) -> Self {
+        assert_eq!(RI, params.register_bits());
+        let (b, p, w) = (params.banks, params.read_ports, params.write_ports);
+        Self {
+            read_valid: signals(p),
+            read_reg: signals(p),
+            write_valid: signals(w),
+            write_reg: signals(w),
+            read_grant: signals(p),
+            write_grant: signals(w),
+            read_win: signals(p * b),
+            write_win: signals(w * b),
+            write_hit: signals(w * b),
+            write_taken: signals(w * b),
+            write_won: signals(w * b),
+            read_clash: signals(p * w),
+            read_hit: signals(p * b),
+            read_taken: signals(p * b),
+            read_won: signals(p * b),
+            bank_mask: Constant::new(((b - 1) as u64).into()),
+            _banks: b,
+            _read_ports: p,
+            _write_ports: w,
+        }
+    }
+}
+
+impl<const RI: usize> Logic for BankArbiter<RI> {
+    // Loops over a single value (`nb`, `nw`) bind run-time sizes to loop variables: rust-hdl
+    // evaluates index arithmetic over loop variables only (docs/rust-hdl.md).
+    #[hdl_gen]
+    fn update(&mut self) {
+        for nb in self._banks..(self._banks + 1) {
+            for nw in self._write_ports..(self._write_ports + 1) {
+                // 1. Writes: per bank, the lowest-numbered write port wins.
+                for w in 0..self._write_ports {
+                    for b in 0..self._banks {
+                        self.write_hit[w * nb + b].next = self.write_valid[w].val()
+                            & ((self.write_reg[w].val() & self.bank_mask.val()) == b.to_bits());
+                    }
+                }
+                for b in 0..self._banks {
+                    self.write_taken[b].next = false;
+                }
+                for w in 1..self._write_ports {
+                    for b in 0..self._banks {
+                        self.write_taken[w * nb + b].next = self.write_taken[(w - 1) * nb + b]
+                            .val()
+                            | self.write_hit[(w - 1) * nb + b].val();
+                    }
+                }
+                for w in 0..self._write_ports {
+                    for b in 0..self._banks {
+                        self.write_win[w * nb + b].next =
+                            self.write_hit[w * nb + b].val() & !self.write_taken[w * nb + b].val();
+                    }
+                    self.write_won[w * nb].next = self.write_win[w * nb].val();
+                    for b in 1..self._banks {
+                        self.write_won[w * nb + b].next =
+                            self.write_won[w * nb + b - 1].val() | self.write_win[w * nb + b].val();
+                    }
+                    self.write_grant[w].next = self.write_won[w * nb + nb - 1].val();
+                }
+                // 2. Reads clashing with a granted write drop out.
+                for p in 0..self._read_ports {
+                    self.read_clash[p * nw].next = self.write_grant[0].val()
+                        & (self.write_reg[0].val() == self.read_reg[p].val());
+                    for w in 1..self._write_ports {
+                        self.read_clash[p * nw + w].next = self.read_clash[p * nw + w - 1].val()
+                            | (self.write_grant[w].val()
+                                & (self.write_reg[w].val() == self.read_reg[p].val()));
+                    }
+                    for b in 0..self._banks {
+                        self.read_hit[p * nb + b].next = self.read_valid[p].val()
+                            & !self.read_clash[p * nw + nw - 1].val()
+                            & ((self.read_reg[p].val() & self.bank_mask.val()) == b.to_bits());
+                    }
+                }
+                // 3. Reads: per bank, the lowest-numbered read port wins.
+                for b in 0..self._banks {
+                    self.read_taken[b].next = false;
+                }
+                for p in 1..self._read_ports {
+                    for b in 0..self._banks {
+                        self.read_taken[p * nb + b].next = self.read_taken[(p - 1) * nb + b].val()
+                            | self.read_hit[(p - 1) * nb + b].val();
+                    }
+                }
+                for p in 0..self._read_ports {
+                    for b in 0..self._banks {
+                        self.read_win[p * nb + b].next =
+                            self.read_hit[p * nb + b].val() & !self.read_taken[p * nb + b].val();
+                    }
+                    self.read_won[p * nb].next = self.read_win[p * nb].val();
+                    for b in 1..self._banks {
+                        self.read_won[p * nb + b].next =
+                            self.read_won[p * nb + b - 1].val() | self.read_win[p * nb + b].val();
+                    }
+                    self.read_grant[p].next = self.read_won[p * nb + nb - 1].val();
+                }
+            }
+        }
+    }
+}
