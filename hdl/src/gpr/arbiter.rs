@@ -2,6 +2,7 @@
 
 use rust_hdl::prelude::*;
 
+use super::priority::LowestPortWins;
 use crate::params::GprParams;
 use crate::signals;
 
@@ -31,20 +32,16 @@ pub struct BankArbiter<const RI: usize> {
     pub write_win: Vec<Signal<Out, Bit>>,
     /// `write_hit[w * banks + b]`: write port `w` requests a register of bank `b`.
     write_hit: Vec<Signal<Local, Bit>>,
-    /// `write_taken[w * banks + b]`: a write port below `w` requests bank `b`.
-    write_taken: Vec<Signal<Local, Bit>>,
-    /// `write_won[w * banks + b]`: write port `w` is granted one of banks `0..=b`.
-    write_won: Vec<Signal<Local, Bit>>,
     /// `read_clash[p * write_ports + w]`: read port `p` reads the register that one of the
     /// granted write ports `0..=w` writes.
     read_clash: Vec<Signal<Local, Bit>>,
     /// `read_hit[p * banks + b]`: read port `p` requests a register of bank `b` and does not
     /// clash with a granted write.
     read_hit: Vec<Signal<Local, Bit>>,
-    /// `read_taken[p * banks + b]`: a read port below `p` requests bank `b`.
-    read_taken: Vec<Signal<Local, Bit>>,
-    /// `read_won[p * banks + b]`: read port `p` is granted one of banks `0..=b`.
-    read_won: Vec<Signal<Local, Bit>>,
+    /// Per bank, the lowest-numbered write port wins.
+    writes: LowestPortWins,
+    /// Per bank, the lowest-numbered remaining read port wins.
+    reads: LowestPortWins,
     /// `banks - 1`: masks a register index down to its bank number.
     bank_mask: Constant<Bits<RI>>,
     _banks: usize,
@@ -67,12 +64,10 @@ impl<const RI: usize> BankArbiter<RI> {
             read_win: signals(p * b),
             write_win: signals(w * b),
             write_hit: signals(w * b),
-            write_taken: signals(w * b),
-            write_won: signals(w * b),
             read_clash: signals(p * w),
             read_hit: signals(p * b),
-            read_taken: signals(p * b),
-            read_won: signals(p * b),
+            writes: LowestPortWins::new(w, b),
+            reads: LowestPortWins::new(p, b),
             bank_mask: Constant::new(((b - 1) as u64).into()),
             _banks: b,
             _read_ports: p,
@@ -93,66 +88,29 @@ impl<const RI: usize> Logic for BankArbiter<RI> {
                     for b in 0..self._banks {
                         self.write_hit[w * nb + b].next = self.write_valid[w].val()
                             & ((self.write_reg[w].val() & self.bank_mask.val()) == b.to_bits());
+                        self.writes.hit[w * nb + b].next = self.write_hit[w * nb + b].val();
+                        self.write_win[w * nb + b].next = self.writes.win[w * nb + b].val();
                     }
-                }
-                for b in 0..self._banks {
-                    self.write_taken[b].next = false;
-                }
-                for w in 1..self._write_ports {
-                    for b in 0..self._banks {
-                        self.write_taken[w * nb + b].next = self.write_taken[(w - 1) * nb + b]
-                            .val()
-                            | self.write_hit[(w - 1) * nb + b].val();
-                    }
-                }
-                for w in 0..self._write_ports {
-                    for b in 0..self._banks {
-                        self.write_win[w * nb + b].next =
-                            self.write_hit[w * nb + b].val() & !self.write_taken[w * nb + b].val();
-                    }
-                    self.write_won[w * nb].next = self.write_win[w * nb].val();
-                    for b in 1..self._banks {
-                        self.write_won[w * nb + b].next =
-                            self.write_won[w * nb + b - 1].val() | self.write_win[w * nb + b].val();
-                    }
-                    self.write_grant[w].next = self.write_won[w * nb + nb - 1].val();
+                    self.write_grant[w].next = self.writes.grant[w].val();
                 }
                 // 2. Reads clashing with a granted write drop out.
                 for p in 0..self._read_ports {
-                    self.read_clash[p * nw].next = self.write_grant[0].val()
+                    self.read_clash[p * nw].next = self.writes.grant[0].val()
                         & (self.write_reg[0].val() == self.read_reg[p].val());
                     for w in 1..self._write_ports {
                         self.read_clash[p * nw + w].next = self.read_clash[p * nw + w - 1].val()
-                            | (self.write_grant[w].val()
+                            | (self.writes.grant[w].val()
                                 & (self.write_reg[w].val() == self.read_reg[p].val()));
                     }
                     for b in 0..self._banks {
                         self.read_hit[p * nb + b].next = self.read_valid[p].val()
                             & !self.read_clash[p * nw + nw - 1].val()
                             & ((self.read_reg[p].val() & self.bank_mask.val()) == b.to_bits());
+                        // 3. Reads: per bank, the lowest-numbered remaining read port wins.
+                        self.reads.hit[p * nb + b].next = self.read_hit[p * nb + b].val();
+                        self.read_win[p * nb + b].next = self.reads.win[p * nb + b].val();
                     }
-                }
-                // 3. Reads: per bank, the lowest-numbered read port wins.
-                for b in 0..self._banks {
-                    self.read_taken[b].next = false;
-                }
-                for p in 1..self._read_ports {
-                    for b in 0..self._banks {
-                        self.read_taken[p * nb + b].next = self.read_taken[(p - 1) * nb + b].val()
-                            | self.read_hit[(p - 1) * nb + b].val();
-                    }
-                }
-                for p in 0..self._read_ports {
-                    for b in 0..self._banks {
-                        self.read_win[p * nb + b].next =
-                            self.read_hit[p * nb + b].val() & !self.read_taken[p * nb + b].val();
-                    }
-                    self.read_won[p * nb].next = self.read_win[p * nb].val();
-                    for b in 1..self._banks {
-                        self.read_won[p * nb + b].next =
-                            self.read_won[p * nb + b - 1].val() | self.read_win[p * nb + b].val();
-                    }
-                    self.read_grant[p].next = self.read_won[p * nb + nb - 1].val();
+                    self.read_grant[p].next = self.reads.grant[p].val();
                 }
             }
         }

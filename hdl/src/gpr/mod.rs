@@ -2,6 +2,7 @@
 
 mod arbiter;
 mod banked;
+mod priority;
 
 pub use arbiter::BankArbiter;
 pub use banked::BankedGpr;
