@@ -140,25 +140,43 @@ fn the_instruction_decoder_finds_aliases_and_bank_conflicts() {
 
 /// Read allocation (docs/core.md): candidates in order; one is granted when it wants a read,
 /// no earlier segment served it, its bank is unread, a read port is left and, if it takes a
-/// queue entry, one is free; it gets the lowest free port and the lowest free entry.
+/// queue entry, one is free; it gets the lowest free port and the lowest free entry. The model
+/// here is the rule as a chain, candidate after candidate; the RTL computes it flat. Shapes:
+/// the default conflict segment, tight read ports with a deeper queue, the prefetch segment,
+/// and many banks with one port.
 #[test]
 fn the_read_allocator_grants_in_order_with_ports_banks_and_entries() {
-    let params = CoreParams::default();
-    let (banks, ports, entries) = (params.gpr.banks, params.gpr.read_ports, params.cq_entries);
-    let (plain, queued) = (3, 3 * params.preload_slots());
+    let shape = |banks, read_ports, cq_entries, pq_entries| {
+        let mut params = CoreParams::default();
+        params.gpr.banks = banks;
+        params.gpr.read_ports = read_ports;
+        params.cq_entries = cq_entries;
+        params.pq_entries = pq_entries;
+        params
+    };
+    let default = CoreParams::default();
+    check_allocator(&default, true, 12);
+    check_allocator(&shape(8, 3, 4, 4), true, 13);
+    check_allocator(&shape(4, 2, 2, 8), false, 14);
+    check_allocator(&shape(16, 1, 1, 2), false, 15);
+}
+
+/// Runs one segment of `params` (the conflict segment or the prefetch segment) over random
+/// requests against the chain rule.
+fn check_allocator(params: &CoreParams, conflict: bool, seed: u64) {
+    let (banks, ports) = (params.gpr.banks, params.gpr.read_ports);
+    let (plain, queued, entries, segment) = if conflict {
+        let allocator = ReadAllocator::<8>::conflict(params);
+        (3, 3 * params.preload_slots(), params.cq_entries, allocator)
+    } else {
+        let allocator = ReadAllocator::<8>::prefetch(params);
+        (0, 3 * params.prefetch_slots(), params.pq_entries, allocator)
+    };
     let n = plain + queued;
-    let seed = 12;
-    let mut rtl = Part::load(
-        part("allocator", ReadAllocator::<8>::conflict(&params)),
-        seed,
-    );
+    let mut rtl = Part::load(part("allocator", segment), seed);
     let (want, before) = (rtl.inputs("want", n), rtl.inputs("served_before", n));
     let reg = rtl.inputs("reg_index", n);
-    let (banks_in, ports_in, free_in) = (
-        rtl.input("banks_in"),
-        rtl.input("ports_in"),
-        rtl.input("free_in"),
-    );
+    let (banks_in, free_in) = (rtl.input("banks_in"), rtl.input("free_in"));
     let (grant, port, entry) = (
         rtl.outputs("grant", n),
         rtl.outputs("port", n),
@@ -172,10 +190,13 @@ fn the_read_allocator_grants_in_order_with_ports_banks_and_entries() {
     let mut rng = Rng::new(seed);
     for _ in 0..4000 {
         let mut busy = rng.next_u64() & ((1 << banks) - 1) & rng.next_u64();
-        let mut used = rng.below(ports + 1) as u64;
+        while busy.count_ones() as usize > ports {
+            busy &= busy - 1;
+        }
+        // One read per bank: the ports used before the segment are the banks read before it.
+        let mut used = busy.count_ones() as u64;
         let mut free = rng.next_u64() & ((1 << entries) - 1);
         rtl.set(banks_in, busy);
-        rtl.set(ports_in, used);
         rtl.set(free_in, free);
         let wants: Vec<(bool, bool, u64)> = (0..n)
             .map(|_| (rng.chance(3, 4), rng.chance(1, 8), rng.below(64) as u64))

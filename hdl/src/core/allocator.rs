@@ -1,20 +1,29 @@
-//! A read allocator: one segment of the chain that hands out the GPR's read ports, and the
-//! entries of one queue, to candidate source reads in order.
+//! A read allocator: one segment of the allocation that hands out the GPR's read ports, and
+//! the entries of one queue, to candidate source reads in order.
 
 use rust_hdl::prelude::*;
 
 use crate::params::CoreParams;
-use crate::{constant_if, constants, signals};
+use crate::{constant, constant_if, constants, signals};
 
 /// A read allocator (combinational; `docs/core.md`). Its candidates are taken in order: first
 /// `plain` candidates that need only a read port, then `queued` candidates that also take an
 /// entry of the segment's queue. A candidate that wants a read, was not served by an earlier
 /// segment (`served_before`), finds its bank unread, a read port left and, if queued, a free
-/// entry, is granted: the lowest free read port and the lowest free entry. The chain enters
-/// with the banks read, the ports used and the entries free before this segment and leaves
-/// with them after it. The core's conflict queue and prefetch queue are each served by one
-/// (the first with the head's reads as its plain candidates). `RI` is the register-index
-/// width.
+/// entry, is granted: the lowest free read port and the lowest free entry. The segment enters
+/// with the banks read and the entries free before it and leaves with them after it; the read
+/// ports used before it are the banks read before it, one read per bank. The core's conflict
+/// queue and prefetch queue are each served by one (the first with the head's reads as its
+/// plain candidates). `RI` is the register-index width.
+///
+/// The rule reads as a chain, candidate after candidate; it is built flat. A candidate's
+/// bank is free exactly when no earlier candidate asking for a read (`want` and not
+/// `served_before`) names that bank, because the first such candidate either takes the bank
+/// or fails on a limit that every later candidate fails too: the ports used only grow, the
+/// free entries only shrink, and queued candidates come after plain ones. So the ports used
+/// before a candidate are the banks claimed before it, and the entries taken before a queued
+/// candidate are the banks claimed by queued candidates before it: two counts (thermometer
+/// codes) over the banks instead of a chain over the candidates.
 #[derive(LogicBlock)]
 pub struct ReadAllocator<const RI: usize> {
     /// Per candidate: its source wants a read this cycle.
@@ -25,8 +34,6 @@ pub struct ReadAllocator<const RI: usize> {
     pub reg_index: Vec<Signal<In, Bits<RI>>>,
     /// Banks read before this segment, one bit per bank.
     pub banks_in: Signal<In, Bits<16>>,
-    /// Read ports used before this segment.
-    pub ports_in: Signal<In, Bits<4>>,
     /// Queue entries free before this segment, one bit per entry.
     pub free_in: Signal<In, Bits<8>>,
     /// Per candidate: granted a read.
@@ -41,29 +48,50 @@ pub struct ReadAllocator<const RI: usize> {
     pub ports_out: Signal<Out, Bits<4>>,
     /// Queue entries free after this segment.
     pub free_out: Signal<Out, Bits<8>>,
-    /// The running chain: banks read, ports used, entries free.
+    /// Per candidate: it asks for a read (wants one and was not served before).
+    asks: Vec<Signal<Local, Bit>>,
+    /// `at[c * banks + b]`: candidate `c`'s register is in bank `b`.
+    at: Vec<Signal<Local, Bit>>,
+    /// `claimed[c * banks + b]`: bank `b` is read before this segment or asked for by a
+    /// candidate before `c`.
+    claimed: Vec<Signal<Local, Bit>>,
+    /// Per candidate: its bank is claimed before it.
+    blocked: Vec<Signal<Local, Bit>>,
+    /// Per candidate: banks claimed before it (thermometer: bit k set for k + 1 or more).
+    claims: Vec<Signal<Local, Bits<8>>>,
+    /// Per queued candidate: banks claimed by queued candidates before it (thermometer).
+    queued_claims: Vec<Signal<Local, Bits<8>>>,
+    /// Free entries (thermometer); present with queued candidates.
+    free_count: Vec<Signal<Local, Bits<8>>>,
+    /// Per entry: free entries below it (thermometer).
+    free_below: Vec<Signal<Local, Bits<8>>>,
+    /// Entries taken by this segment's grants (thermometer).
+    taken: Signal<Local, Bits<8>>,
+    /// Banks read after this segment, and their count (thermometer).
     banks: Signal<Local, Bits<16>>,
-    ports: Signal<Local, Bits<4>>,
-    free: Signal<Local, Bits<8>>,
-    /// Per candidate: its bank, one-hot.
-    bank: Vec<Signal<Local, Bits<16>>>,
-    /// Per candidate: the lowest entry free before it, one-hot.
-    pick: Vec<Signal<Local, Bits<8>>>,
-    /// Per candidate: it takes a queue entry.
-    queued: Vec<Constant<Bit>>,
+    used: Signal<Local, Bits<8>>,
+    /// Thermometer bit `read_ports - 1`: all read ports used; present with candidates.
+    port_limit: Vec<Constant<Bits<8>>>,
     /// Constants of the candidate loop, present only with candidates.
     bank_mask: Vec<Constant<Bits<RI>>>,
     one_bank: Vec<Constant<Bits<16>>>,
-    one_entry: Vec<Constant<Bits<8>>>,
-    one_port: Vec<Constant<Bits<4>>>,
-    read_ports: Vec<Constant<Bits<4>>>,
+    /// Thermometer step and empty thermometer.
+    one: Constant<Bits<8>>,
+    none: Constant<Bits<8>>,
+    /// `thermometer_bit[k]`: bit k, "k + 1 or more".
+    thermometer_bit: Vec<Constant<Bits<8>>>,
+    /// Port numbers `0..=read_ports`.
+    number: Vec<Constant<Bits<4>>>,
     /// One-hot entries and their numbers.
     entry_bit: Vec<Constant<Bits<8>>>,
     entry_number: Vec<Constant<Bits<3>>>,
     _candidates: usize,
     _plain: usize,
     _queued: usize,
+    _has_queued: usize,
     _entries: usize,
+    _banks: usize,
+    _read_ports: usize,
 }
 
 impl<const RI: usize> ReadAllocator<RI> {
@@ -84,7 +112,7 @@ impl<const RI: usize> ReadAllocator<RI> {
     }
 
     /// A segment of `plain` then `queued` candidates over `banks` banks and `read_ports` read
-    /// ports, the queued ones filling a queue of `entries` entries.
+    /// ports (at most 8), the queued ones filling a queue of `entries` entries (at most 8).
     pub fn new(
         plain: usize,
         queued: usize,
@@ -93,12 +121,12 @@ impl<const RI: usize> ReadAllocator<RI> {
         entries: usize,
     ) -> Self {
         let candidates = plain + queued;
+        let has_queued = usize::from(queued > 0);
         Self {
             want: signals(candidates),
             served_before: signals(candidates),
             reg_index: signals(candidates),
             banks_in: Default::default(),
-            ports_in: Default::default(),
             free_in: Default::default(),
             grant: signals(candidates),
             port: signals(candidates),
@@ -106,64 +134,159 @@ impl<const RI: usize> ReadAllocator<RI> {
             banks_out: Default::default(),
             ports_out: Default::default(),
             free_out: Default::default(),
+            asks: signals(candidates),
+            at: signals(candidates * banks),
+            claimed: signals(candidates * banks),
+            blocked: signals(candidates),
+            claims: signals(candidates),
+            queued_claims: signals(queued),
+            free_count: signals(has_queued),
+            free_below: signals(entries),
+            taken: Default::default(),
             banks: Default::default(),
-            ports: Default::default(),
-            free: Default::default(),
-            bank: signals(candidates),
-            pick: signals(candidates),
-            queued: (0..candidates).map(|c| Constant::new(c >= plain)).collect(),
+            used: Default::default(),
+            port_limit: constant_if(candidates > 0, 1 << (read_ports - 1)),
             bank_mask: constant_if(candidates > 0, (banks - 1) as u64),
             one_bank: constant_if(candidates > 0, 1),
-            one_entry: constant_if(candidates > 0, 1),
-            one_port: constant_if(candidates > 0, 1),
-            read_ports: constant_if(candidates > 0, read_ports as u64),
+            one: constant(1),
+            none: constant(0),
+            thermometer_bit: constants((0..read_ports).map(|k| 1u64 << k)),
+            number: constants(0..=read_ports as u64),
             entry_bit: constants((0..entries).map(|e| 1u64 << e)),
             entry_number: constants(0..entries as u64),
             _candidates: candidates,
             _plain: plain,
             _queued: queued,
+            _has_queued: has_queued,
             _entries: entries,
+            _banks: banks,
+            _read_ports: read_ports,
         }
     }
 }
 
 impl<const RI: usize> Logic for ReadAllocator<RI> {
-    // The running chain is updated candidate by candidate (Verilog's blocking semantics). A
-    // single-value loop binds the plain candidates (np) for index arithmetic.
+    // Single-value loops bind the bank count (nb) and the plain candidates (np) for index
+    // arithmetic. A thermometer counts up as `(t << 1) | 1`.
     #[hdl_gen]
     fn update(&mut self) {
-        self.banks.next = self.banks_in.val();
-        self.ports.next = self.ports_in.val();
-        self.free.next = self.free_in.val();
-        for c in 0..self._candidates {
-            self.bank[c].next =
-                self.one_bank[0].val() << (self.reg_index[c].val() & self.bank_mask[0].val());
-            self.pick[c].next = self.free.val() & (!self.free.val() + self.one_entry[0].val());
-            self.grant[c].next = self.want[c].val()
-                & !self.served_before[c].val()
-                & !(self.banks.val() & self.bank[c].val()).any()
-                & (self.ports.val() < self.read_ports[0].val())
-                & (!self.queued[c].val() | self.free.val().any());
-            self.port[c].next = self.ports.val();
-            if self.grant[c].val() {
-                self.banks.next = self.banks.val() | self.bank[c].val();
-                self.ports.next = self.ports.val() + self.one_port[0].val();
-                if self.queued[c].val() {
-                    self.free.next = self.free.val() & !self.pick[c].val();
+        for nb in self._banks..(self._banks + 1) {
+            // Who asks for which bank, and which banks are claimed before each candidate.
+            for c in 0..self._candidates {
+                self.asks[c].next = self.want[c].val() & !self.served_before[c].val();
+                for b in 0..self._banks {
+                    self.at[c * nb + b].next =
+                        (self.reg_index[c].val() & self.bank_mask[0].val()) == b.to_bits();
+                }
+            }
+            for c in 0..self._candidates {
+                for b in 0..self._banks {
+                    self.claimed[c * nb + b].next = self.banks_in.val().get_bit(b);
+                }
+            }
+            for c in 1..self._candidates {
+                for b in 0..self._banks {
+                    self.claimed[c * nb + b].next = self.claimed[c * nb + b - nb].val()
+                        | (self.asks[c - 1].val() & self.at[c * nb + b - nb].val());
+                }
+            }
+            // Per candidate: its bank claimed already, and the ports used before it.
+            for c in 0..self._candidates {
+                self.blocked[c].next = false;
+                self.claims[c].next = self.none.val();
+                for b in 0..self._banks {
+                    if self.claimed[c * nb + b].val() & self.at[c * nb + b].val() {
+                        self.blocked[c].next = true;
+                    }
+                    if self.claimed[c * nb + b].val() {
+                        self.claims[c].next =
+                            (self.claims[c].val() << self.one.val()) | self.one.val();
+                    }
+                }
+                self.grant[c].next = self.asks[c].val()
+                    & !self.blocked[c].val()
+                    & !(self.claims[c].val() & self.port_limit[0].val()).any();
+                self.port[c].next = self.number[0].val();
+                for k in 0..self._read_ports {
+                    if (self.claims[c].val() & self.thermometer_bit[k].val()).any() {
+                        self.port[c].next = self.number[k + 1].val();
+                    }
+                }
+            }
+            // Queued candidates: entries taken before each, a free one left, the one it takes.
+            for e in 0..self._entries {
+                self.free_below[e].next = self.none.val();
+            }
+            for e in 1..self._entries {
+                self.free_below[e].next = self.free_below[e - 1].val();
+                if self.free_in.val().get_bit(e - 1) {
+                    self.free_below[e].next =
+                        (self.free_below[e - 1].val() << self.one.val()) | self.one.val();
+                }
+            }
+            for f in 0..self._has_queued {
+                self.free_count[f].next = self.none.val();
+                for e in 0..self._entries {
+                    if self.free_in.val().get_bit(e) {
+                        self.free_count[f].next =
+                            (self.free_count[f].val() << self.one.val()) | self.one.val();
+                    }
+                }
+            }
+            self.taken.next = self.none.val();
+            for np in self._plain..(self._plain + 1) {
+                for q in 0..self._queued {
+                    self.queued_claims[q].next = self.none.val();
+                    for b in 0..self._banks {
+                        if self.claimed[(np + q) * nb + b].val() & !self.claimed[np * nb + b].val()
+                        {
+                            self.queued_claims[q].next =
+                                (self.queued_claims[q].val() << self.one.val()) | self.one.val();
+                        }
+                    }
+                    if !(self.free_count[0].val() & !self.queued_claims[q].val()).any() {
+                        self.grant[np + q].next = false;
+                    }
+                    self.entry[q].next = self.entry_number[0].val();
+                    for e in 0..self._entries {
+                        if self.free_in.val().get_bit(e)
+                            & (self.free_below[e].val() == self.queued_claims[q].val())
+                        {
+                            self.entry[q].next = self.entry_number[e].val();
+                        }
+                    }
+                    if self.grant[np + q].val() {
+                        self.taken.next = (self.taken.val() << self.one.val()) | self.one.val();
+                    }
                 }
             }
         }
+        // What the segment leaves: banks read, ports used, entries free.
+        self.banks.next = self.banks_in.val();
+        for c in 0..self._candidates {
+            if self.grant[c].val() {
+                self.banks.next = self.banks.val()
+                    | (self.one_bank[0].val() << (self.reg_index[c].val() & self.bank_mask[0].val()));
+            }
+        }
         self.banks_out.next = self.banks.val();
-        self.ports_out.next = self.ports.val();
-        self.free_out.next = self.free.val();
-        for np in self._plain..(self._plain + 1) {
-            for c in 0..self._queued {
-                self.entry[c].next = self.entry_number[0].val();
-                for e in 0..self._entries {
-                    if self.pick[np + c].val() == self.entry_bit[e].val() {
-                        self.entry[c].next = self.entry_number[e].val();
-                    }
-                }
+        self.used.next = self.none.val();
+        for b in 0..self._banks {
+            if self.banks.val().get_bit(b) {
+                self.used.next = (self.used.val() << self.one.val()) | self.one.val();
+            }
+        }
+        self.ports_out.next = self.number[0].val();
+        for k in 0..self._read_ports {
+            if (self.used.val() & self.thermometer_bit[k].val()).any() {
+                self.ports_out.next = self.number[k + 1].val();
+            }
+        }
+        self.free_out.next = self.free_in.val();
+        for e in 0..self._entries {
+            if self.free_in.val().get_bit(e) & (self.taken.val() & !self.free_below[e].val()).any()
+            {
+                self.free_out.next = self.free_out.val() & !self.entry_bit[e].val();
             }
         }
     }

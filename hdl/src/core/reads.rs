@@ -78,7 +78,6 @@ pub struct ReadScheduler<const RI: usize> {
     op_mov: Constant<Bits<3>>,
     op_mad: Constant<Bits<3>>,
     no_banks: Constant<Bits<16>>,
-    no_ports: Constant<Bits<4>>,
     /// Source and port numbers.
     number: Vec<Constant<Bits<3>>>,
     port_number: Vec<Constant<Bits<4>>>,
@@ -133,7 +132,6 @@ impl<const RI: usize> ReadScheduler<RI> {
             op_mov: constant(CoreOp::Mov.code()),
             op_mad: constant(CoreOp::Mad.code()),
             no_banks: constant(0),
-            no_ports: constant(0),
             number: constants(0..3),
             port_number: constants(0..p as u64),
             _window: w,
@@ -161,7 +159,6 @@ impl<const RI: usize> Logic for ReadScheduler<RI> {
         }
         // The head's pending sources, then the conflicting sources of the next slots.
         self.conflict.banks_in.next = self.no_banks.val();
-        self.conflict.ports_in.next = self.no_ports.val();
         self.conflict.free_in.next = self.cq_free.val();
         for j in 0..(self._preload_slots + 1) {
             for s in 0..3 {
@@ -184,7 +181,6 @@ impl<const RI: usize> Logic for ReadScheduler<RI> {
         }
         // Prefetches: the next slots' other sources, unless preloaded now.
         self.prefetch.banks_in.next = self.conflict.banks_out.val();
-        self.prefetch.ports_in.next = self.conflict.ports_out.val();
         self.prefetch.free_in.next = self.pq_free.val();
         for j in 1..(self._prefetch_slots + 1) {
             for s in 0..3 {
