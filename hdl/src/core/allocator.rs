@@ -266,7 +266,8 @@ impl<const RI: usize> Logic for ReadAllocator<RI> {
         for c in 0..self._candidates {
             if self.grant[c].val() {
                 self.banks.next = self.banks.val()
-                    | (self.one_bank[0].val() << (self.reg_index[c].val() & self.bank_mask[0].val()));
+                    | (self.one_bank[0].val()
+                        << (self.reg_index[c].val() & self.bank_mask[0].val()));
             }
         }
         self.banks_out.next = self.banks.val();

@@ -15,7 +15,8 @@ use crate::{constant, constant_if, constants, signals};
 /// `capture_index` (from the scheduler) say which entry takes each port's data. Each source's
 /// operand mux chooses a read port's data, a latch, a queue entry, or an earlier source's
 /// operand. The ALU computes `mov`, `add`, `sub`, `mul`, `mad` and passes the result through
-/// `alu_latency` pipeline registers to `result`.
+/// `alu_latency` pipeline registers to `result`. With two or more stages the first holds the
+/// operands and the op, so the ALU computes in a cycle of its own, away from the operand muxes.
 #[derive(LogicBlock)]
 pub struct CoreDatapath {
     /// Clock.
@@ -39,7 +40,10 @@ pub struct CoreDatapath {
     pub result: Vec<Signal<Out, Bits<32>>>,
     /// Latches, conflict queue, prefetch queue: entry-major (`entry * lanes + l`).
     buffer: Registers<Bits<32>>,
-    /// ALU pipeline, stage-major.
+    /// The ALU's operands (source-major) and its op, registered with `alu_latency` 2 or more.
+    held: Registers<Bits<32>>,
+    held_op: Registers<Bits<3>>,
+    /// The result stages after the ALU, stage-major.
     pipe: Registers<Bits<32>>,
     a_low: Vec<Signal<Local, Bits<16>>>,
     a_high: Vec<Signal<Local, Bits<16>>>,
@@ -90,7 +94,9 @@ impl CoreDatapath {
             operand: signals(3 * l),
             result: signals(l),
             buffer: Registers::new(entries * l),
-            pipe: Registers::new(params.alu_latency * l),
+            held: Registers::stage(3 * l, params.alu_latency >= 2),
+            held_op: Registers::stage(1, params.alu_latency >= 2),
+            pipe: Registers::new(Self::result_stages(params) * l),
             a_low: signals(l),
             a_high: signals(l),
             b_low: signals(l),
@@ -115,8 +121,15 @@ impl CoreDatapath {
             _read_ports: p,
             _cq: params.cq_entries,
             _pq: params.pq_entries,
-            _stages: params.alu_latency,
+            _stages: Self::result_stages(params),
         }
+    }
+}
+
+impl CoreDatapath {
+    /// The stages after the ALU: `alu_latency` less the operand stage.
+    fn result_stages(params: &CoreParams) -> usize {
+        params.alu_latency.saturating_sub(1).max(1)
     }
 }
 
@@ -126,6 +139,9 @@ impl Logic for CoreDatapath {
     fn update(&mut self) {
         self.buffer.clock.next = self.clock.val();
         self.pipe.clock.next = self.clock.val();
+        self.held.clock.next = self.clock.val();
+        self.held_op.clock.next = self.clock.val();
+        self.held_op.d[0].next = self.alu_op.val();
         for nl in self._lanes..(self._lanes + 1) {
             for nc in self._cq..(self._cq + 1) {
                 for ns in self._stages..(self._stages + 1) {
@@ -210,31 +226,33 @@ impl Logic for CoreDatapath {
                         if self.alu_kind[2].val() == self.alias_of_1.val() {
                             self.operand[2 * nl + l].next = self.operand[nl + l].val();
                         }
+                        // The operand stage (wires with `alu_latency` 1).
+                        for s in 0..3 {
+                            self.held.d[s * nl + l].next = self.operand[s * nl + l].val();
+                        }
                         // ALU: a * b from 16 x 16 partial products (rust-hdl multiplies 16-bit
                         // values only); everything wraps at 32 bits.
-                        self.a_low[l].next = self.operand[l].val().get_bits::<16>(0);
-                        self.a_high[l].next = self.operand[l].val().get_bits::<16>(16);
-                        self.b_low[l].next = self.operand[nl + l].val().get_bits::<16>(0);
-                        self.b_high[l].next = self.operand[nl + l].val().get_bits::<16>(16);
+                        self.a_low[l].next = self.held.q[l].val().get_bits::<16>(0);
+                        self.a_high[l].next = self.held.q[l].val().get_bits::<16>(16);
+                        self.b_low[l].next = self.held.q[nl + l].val().get_bits::<16>(0);
+                        self.b_high[l].next = self.held.q[nl + l].val().get_bits::<16>(16);
                         self.product[l].next = (self.a_low[l].val() * self.b_low[l].val())
                             + (((self.a_low[l].val() * self.b_high[l].val())
                                 + (self.a_high[l].val() * self.b_low[l].val()))
                                 << 16);
-                        self.pipe.d[l].next = self.operand[l].val();
-                        if self.alu_op.val() == self.op_add.val() {
-                            self.pipe.d[l].next =
-                                self.operand[l].val() + self.operand[nl + l].val();
+                        self.pipe.d[l].next = self.held.q[l].val();
+                        if self.held_op.q[0].val() == self.op_add.val() {
+                            self.pipe.d[l].next = self.held.q[l].val() + self.held.q[nl + l].val();
                         }
-                        if self.alu_op.val() == self.op_sub.val() {
-                            self.pipe.d[l].next =
-                                self.operand[l].val() - self.operand[nl + l].val();
+                        if self.held_op.q[0].val() == self.op_sub.val() {
+                            self.pipe.d[l].next = self.held.q[l].val() - self.held.q[nl + l].val();
                         }
-                        if self.alu_op.val() == self.op_mul.val() {
+                        if self.held_op.q[0].val() == self.op_mul.val() {
                             self.pipe.d[l].next = self.product[l].val();
                         }
-                        if self.alu_op.val() == self.op_mad.val() {
+                        if self.held_op.q[0].val() == self.op_mad.val() {
                             self.pipe.d[l].next =
-                                self.product[l].val() + self.operand[2 * nl + l].val();
+                                self.product[l].val() + self.held.q[2 * nl + l].val();
                         }
                         for k in 1..self._stages {
                             self.pipe.d[k * nl + l].next = self.pipe.q[(k - 1) * nl + l].val();

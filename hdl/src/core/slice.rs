@@ -103,7 +103,7 @@ impl<const A: usize, const RI: usize> CoreSlice<A, RI> {
             retire_valid: Default::default(),
             retire_reg: Default::default(),
             retire_data: signals(l),
-            gpr: BankedGpr::new(&params.gpr),
+            gpr: BankedGpr::with_uncontended_reads(&params.gpr),
             scheduler: CoreScheduler::new(params),
             datapath: CoreDatapath::new(params),
             _lanes: l,

@@ -11,6 +11,10 @@ use crate::signals;
 /// 2. a read of a register that a granted write writes this cycle is not granted;
 /// 3. reads: per bank, the lowest-numbered remaining read port wins.
 ///
+/// Built `uncontended_reads`, it serves a requester that never reads one bank twice in a cycle
+/// nor a register written in the same cycle (the core slice's scheduler): steps 2 and 3 are
+/// not built, and every read is granted.
+///
 /// `RI` is the register-index width; register `n` is in bank `n mod banks`.
 #[derive(LogicBlock)]
 pub struct BankArbiter<const RI: usize> {
@@ -47,11 +51,22 @@ pub struct BankArbiter<const RI: usize> {
     _banks: usize,
     _read_ports: usize,
     _write_ports: usize,
+    /// 1 when reads may contend, 0 when built `uncontended_reads`.
+    _contended: usize,
 }
 
 impl<const RI: usize> BankArbiter<RI> {
     /// The arbitration for `params` (`RI` must be its register-index width).
     pub fn new(params: &GprParams) -> Self {
+        Self::build(params, true)
+    }
+
+    /// The arbitration for `params` when reads never contend (see the type).
+    pub fn uncontended_reads(params: &GprParams) -> Self {
+        Self::build(params, false)
+    }
+
+    fn build(params: &GprParams, contended: bool) -> Self {
         assert_eq!(RI, params.register_bits());
         let (b, p, w) = (params.banks, params.read_ports, params.write_ports);
         Self {
@@ -67,11 +82,15 @@ impl<const RI: usize> BankArbiter<RI> {
             read_clash: signals(p * w),
             read_hit: signals(p * b),
             writes: LowestPortWins::new(w, b),
-            reads: LowestPortWins::new(p, b),
+            reads: match contended {
+                true => LowestPortWins::new(p, b),
+                false => LowestPortWins::uncontended(p, b),
+            },
             bank_mask: Constant::new(((b - 1) as u64).into()),
             _banks: b,
             _read_ports: p,
             _write_ports: w,
+            _contended: usize::from(contended),
         }
     }
 }
@@ -95,12 +114,18 @@ impl<const RI: usize> Logic for BankArbiter<RI> {
                 }
                 // 2. Reads clashing with a granted write drop out.
                 for p in 0..self._read_ports {
-                    self.read_clash[p * nw].next = self.writes.grant[0].val()
-                        & (self.write_reg[0].val() == self.read_reg[p].val());
-                    for w in 1..self._write_ports {
-                        self.read_clash[p * nw + w].next = self.read_clash[p * nw + w - 1].val()
-                            | (self.writes.grant[w].val()
-                                & (self.write_reg[w].val() == self.read_reg[p].val()));
+                    for w in 0..self._write_ports {
+                        self.read_clash[p * nw + w].next = false;
+                    }
+                    for _contended in 0..self._contended {
+                        self.read_clash[p * nw].next = self.writes.grant[0].val()
+                            & (self.write_reg[0].val() == self.read_reg[p].val());
+                        for w in 1..self._write_ports {
+                            self.read_clash[p * nw + w].next = self.read_clash[p * nw + w - 1]
+                                .val()
+                                | (self.writes.grant[w].val()
+                                    & (self.write_reg[w].val() == self.read_reg[p].val()));
+                        }
                     }
                     for b in 0..self._banks {
                         self.read_hit[p * nb + b].next = self.read_valid[p].val()

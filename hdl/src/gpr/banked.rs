@@ -97,6 +97,17 @@ pub struct BankedGpr<const E: usize, const A: usize, const RI: usize> {
 impl<const E: usize, const A: usize, const RI: usize> BankedGpr<E, A, RI> {
     /// Builds the GPR for `params`; the widths `E`, `A`, `RI` must match them.
     pub fn new(params: &GprParams) -> Self {
+        Self::build(params, BankArbiter::new(params))
+    }
+
+    /// The GPR for a requester that never reads one bank twice in a cycle nor a register
+    /// written in the same cycle (the core slice): every read is granted, and the read
+    /// arbitration is not built (`BankArbiter::uncontended_reads`).
+    pub fn with_uncontended_reads(params: &GprParams) -> Self {
+        Self::build(params, BankArbiter::uncontended_reads(params))
+    }
+
+    fn build(params: &GprParams, arbiter: BankArbiter<RI>) -> Self {
         assert_eq!(E, params.element_bits);
         assert_eq!(A, params.row_bits());
         assert_eq!(RI, params.register_bits());
@@ -116,7 +127,7 @@ impl<const E: usize, const A: usize, const RI: usize> BankedGpr<E, A, RI> {
             banks: (0..b * l).map(|_| SramBank1r1w::default()).collect(),
             read_xbar: Crossbar::new(b, p, l),
             write_xbar: Crossbar::new(w, b, l),
-            arbiter: BankArbiter::new(params),
+            arbiter,
             read_route: Registers::new(p * b),
             read_route_late: Registers::stage(p * b, staged),
             read_route_data: Registers::stage(p * b, data_staged),

@@ -6,7 +6,8 @@ use rust_hdl::prelude::*;
 use crate::signals;
 
 /// Fixed-priority selection per bank (combinational): of the ports requesting a bank, the
-/// lowest-numbered one wins it.
+/// lowest-numbered one wins it. Built `uncontended`, it serves requesters that never ask for
+/// one bank twice in a cycle: every request wins, and no priority logic is built.
 #[derive(LogicBlock)]
 pub struct LowestPortWins {
     /// `hit[port * banks + b]`: the port requests bank `b`.
@@ -21,11 +22,22 @@ pub struct LowestPortWins {
     won: Vec<Signal<Local, Bit>>,
     _ports: usize,
     _banks: usize,
+    /// 1 when requests may contend for a bank, 0 when built `uncontended`.
+    _contended: usize,
 }
 
 impl LowestPortWins {
     /// The selection among `ports` ports over `banks` banks.
     pub fn new(ports: usize, banks: usize) -> Self {
+        Self::build(ports, banks, true)
+    }
+
+    /// `ports` ports over `banks` banks that never request one bank twice in a cycle.
+    pub fn uncontended(ports: usize, banks: usize) -> Self {
+        Self::build(ports, banks, false)
+    }
+
+    fn build(ports: usize, banks: usize, contended: bool) -> Self {
         Self {
             hit: signals(ports * banks),
             win: signals(ports * banks),
@@ -34,6 +46,7 @@ impl LowestPortWins {
             won: signals(ports * banks),
             _ports: ports,
             _banks: banks,
+            _contended: usize::from(contended),
         }
     }
 }
@@ -48,8 +61,11 @@ impl Logic for LowestPortWins {
             }
             for p in 1..self._ports {
                 for b in 0..self._banks {
-                    self.taken[p * nb + b].next =
-                        self.taken[(p - 1) * nb + b].val() | self.hit[(p - 1) * nb + b].val();
+                    self.taken[p * nb + b].next = false;
+                    for _contended in 0..self._contended {
+                        self.taken[p * nb + b].next =
+                            self.taken[(p - 1) * nb + b].val() | self.hit[(p - 1) * nb + b].val();
+                    }
                 }
             }
             for p in 0..self._ports {
