@@ -12,7 +12,7 @@ use crate::{constant, constant_if, constants, signals};
 /// segment (`served_before`), finds its bank unread, a read port left and, if queued, a free
 /// entry, is granted: the lowest free read port and the lowest free entry. The segment enters
 /// with the banks read and the entries free before it and leaves with them after it; the read
-/// ports used before it are the banks read before it, one read per bank. The core's conflict
+/// ports used are the banks read, one read per bank. The core's conflict
 /// queue and prefetch queue are each served by one (the first with the head's reads as its
 /// plain candidates). `RI` is the register-index width.
 ///
@@ -44,8 +44,6 @@ pub struct ReadAllocator<const RI: usize> {
     pub entry: Vec<Signal<Out, Bits<3>>>,
     /// Banks read after this segment.
     pub banks_out: Signal<Out, Bits<16>>,
-    /// Read ports used after this segment.
-    pub ports_out: Signal<Out, Bits<4>>,
     /// Queue entries free after this segment.
     pub free_out: Signal<Out, Bits<8>>,
     /// Per candidate: it asks for a read (wants one and was not served before).
@@ -67,9 +65,8 @@ pub struct ReadAllocator<const RI: usize> {
     free_below: Vec<Signal<Local, Bits<8>>>,
     /// Entries taken by this segment's grants (thermometer).
     taken: Signal<Local, Bits<8>>,
-    /// Banks read after this segment, and their count (thermometer).
+    /// Banks read after this segment.
     banks: Signal<Local, Bits<16>>,
-    used: Signal<Local, Bits<8>>,
     /// Thermometer bit `read_ports - 1`: all read ports used; present with candidates.
     port_limit: Vec<Constant<Bits<8>>>,
     /// Constants of the candidate loop, present only with candidates.
@@ -132,7 +129,6 @@ impl<const RI: usize> ReadAllocator<RI> {
             port: signals(candidates),
             entry: signals(queued),
             banks_out: Default::default(),
-            ports_out: Default::default(),
             free_out: Default::default(),
             asks: signals(candidates),
             at: signals(candidates * banks),
@@ -144,7 +140,6 @@ impl<const RI: usize> ReadAllocator<RI> {
             free_below: signals(entries),
             taken: Default::default(),
             banks: Default::default(),
-            used: Default::default(),
             port_limit: constant_if(candidates > 0, 1 << (read_ports - 1)),
             bank_mask: constant_if(candidates > 0, (banks - 1) as u64),
             one_bank: constant_if(candidates > 0, 1),
@@ -261,7 +256,7 @@ impl<const RI: usize> Logic for ReadAllocator<RI> {
                 }
             }
         }
-        // What the segment leaves: banks read, ports used, entries free.
+        // What the segment leaves: banks read and entries free.
         self.banks.next = self.banks_in.val();
         for c in 0..self._candidates {
             if self.grant[c].val() {
@@ -271,18 +266,6 @@ impl<const RI: usize> Logic for ReadAllocator<RI> {
             }
         }
         self.banks_out.next = self.banks.val();
-        self.used.next = self.none.val();
-        for b in 0..self._banks {
-            if self.banks.val().get_bit(b) {
-                self.used.next = (self.used.val() << self.one.val()) | self.one.val();
-            }
-        }
-        self.ports_out.next = self.number[0].val();
-        for k in 0..self._read_ports {
-            if (self.used.val() & self.thermometer_bit[k].val()).any() {
-                self.ports_out.next = self.number[k + 1].val();
-            }
-        }
         self.free_out.next = self.free_in.val();
         for e in 0..self._entries {
             if self.free_in.val().get_bit(e) & (self.taken.val() & !self.free_below[e].val()).any()

@@ -81,6 +81,9 @@ pub struct ReadScheduler<const RI: usize> {
     /// Source and port numbers.
     number: Vec<Constant<Bits<3>>>,
     port_number: Vec<Constant<Bits<4>>>,
+    /// No reads, and `read_count[p]` = p + 1.
+    no_reads: Constant<Bits<4>>,
+    read_count: Vec<Constant<Bits<4>>>,
     _window: usize,
     _served: usize,
     _preload_slots: usize,
@@ -134,6 +137,8 @@ impl<const RI: usize> ReadScheduler<RI> {
             no_banks: constant(0),
             number: constants(0..3),
             port_number: constants(0..p as u64),
+            no_reads: constant(0),
+            read_count: constants(1..=p as u64),
             _window: w,
             _served: served,
             _preload_slots: preload,
@@ -281,7 +286,13 @@ impl<const RI: usize> Logic for ReadScheduler<RI> {
         }
         self.cq_taken.next = self.cq_free.val() & !self.conflict.free_out.val();
         self.pq_taken.next = self.pq_free.val() & !self.prefetch.free_out.val();
-        self.reads.next = self.prefetch.ports_out.val();
+        // Ports are used lowest first: the reads are the highest port used, plus one.
+        self.reads.next = self.no_reads.val();
+        for p in 0..self._read_ports {
+            if self.read_valid[p].val() {
+                self.reads.next = self.read_count[p].val();
+            }
+        }
         self.banks_read.next = self.prefetch.banks_out.val();
     }
 }

@@ -34,14 +34,8 @@ pub struct BankArbiter<const RI: usize> {
     pub read_win: Vec<Signal<Out, Bit>>,
     /// `write_win[w * banks + b]`: write port `w` is granted bank `b` (one-hot per bank).
     pub write_win: Vec<Signal<Out, Bit>>,
-    /// `write_hit[w * banks + b]`: write port `w` requests a register of bank `b`.
-    write_hit: Vec<Signal<Local, Bit>>,
-    /// `read_clash[p * write_ports + w]`: read port `p` reads the register that one of the
-    /// granted write ports `0..=w` writes.
+    /// Per read port: it reads the register that a granted write writes.
     read_clash: Vec<Signal<Local, Bit>>,
-    /// `read_hit[p * banks + b]`: read port `p` requests a register of bank `b` and does not
-    /// clash with a granted write.
-    read_hit: Vec<Signal<Local, Bit>>,
     /// Per bank, the lowest-numbered write port wins.
     writes: LowestPortWins,
     /// Per bank, the lowest-numbered remaining read port wins.
@@ -78,9 +72,7 @@ impl<const RI: usize> BankArbiter<RI> {
             write_grant: signals(w),
             read_win: signals(p * b),
             write_win: signals(w * b),
-            write_hit: signals(w * b),
-            read_clash: signals(p * w),
-            read_hit: signals(p * b),
+            read_clash: signals(p),
             writes: LowestPortWins::new(w, b),
             reads: match contended {
                 true => LowestPortWins::new(p, b),
@@ -96,47 +88,38 @@ impl<const RI: usize> BankArbiter<RI> {
 }
 
 impl<const RI: usize> Logic for BankArbiter<RI> {
-    // Loops over a single value (`nb`, `nw`) bind run-time sizes to loop variables: rust-hdl
+    // A loop over a single value (`nb`) binds the bank count to a loop variable: rust-hdl
     // evaluates index arithmetic over loop variables only (docs/rust-hdl.md).
     #[hdl_gen]
     fn update(&mut self) {
         for nb in self._banks..(self._banks + 1) {
-            for nw in self._write_ports..(self._write_ports + 1) {
-                // 1. Writes: per bank, the lowest-numbered write port wins.
-                for w in 0..self._write_ports {
-                    for b in 0..self._banks {
-                        self.write_hit[w * nb + b].next = self.write_valid[w].val()
-                            & ((self.write_reg[w].val() & self.bank_mask.val()) == b.to_bits());
-                        self.writes.hit[w * nb + b].next = self.write_hit[w * nb + b].val();
-                        self.write_win[w * nb + b].next = self.writes.win[w * nb + b].val();
-                    }
-                    self.write_grant[w].next = self.writes.grant[w].val();
+            // 1. Writes: per bank, the lowest-numbered write port wins.
+            for w in 0..self._write_ports {
+                for b in 0..self._banks {
+                    self.writes.hit[w * nb + b].next = self.write_valid[w].val()
+                        & ((self.write_reg[w].val() & self.bank_mask.val()) == b.to_bits());
+                    self.write_win[w * nb + b].next = self.writes.win[w * nb + b].val();
                 }
-                // 2. Reads clashing with a granted write drop out.
-                for p in 0..self._read_ports {
+                self.write_grant[w].next = self.writes.grant[w].val();
+            }
+            // 2. Reads clashing with a granted write drop out.
+            for p in 0..self._read_ports {
+                self.read_clash[p].next = false;
+                for _contended in 0..self._contended {
                     for w in 0..self._write_ports {
-                        self.read_clash[p * nw + w].next = false;
+                        self.read_clash[p].next = self.read_clash[p].val()
+                            | (self.writes.grant[w].val()
+                                & (self.write_reg[w].val() == self.read_reg[p].val()));
                     }
-                    for _contended in 0..self._contended {
-                        self.read_clash[p * nw].next = self.writes.grant[0].val()
-                            & (self.write_reg[0].val() == self.read_reg[p].val());
-                        for w in 1..self._write_ports {
-                            self.read_clash[p * nw + w].next = self.read_clash[p * nw + w - 1]
-                                .val()
-                                | (self.writes.grant[w].val()
-                                    & (self.write_reg[w].val() == self.read_reg[p].val()));
-                        }
-                    }
-                    for b in 0..self._banks {
-                        self.read_hit[p * nb + b].next = self.read_valid[p].val()
-                            & !self.read_clash[p * nw + nw - 1].val()
-                            & ((self.read_reg[p].val() & self.bank_mask.val()) == b.to_bits());
-                        // 3. Reads: per bank, the lowest-numbered remaining read port wins.
-                        self.reads.hit[p * nb + b].next = self.read_hit[p * nb + b].val();
-                        self.read_win[p * nb + b].next = self.reads.win[p * nb + b].val();
-                    }
-                    self.read_grant[p].next = self.reads.grant[p].val();
                 }
+                for b in 0..self._banks {
+                    // 3. Reads: per bank, the lowest-numbered remaining read port wins.
+                    self.reads.hit[p * nb + b].next = self.read_valid[p].val()
+                        & !self.read_clash[p].val()
+                        & ((self.read_reg[p].val() & self.bank_mask.val()) == b.to_bits());
+                    self.read_win[p * nb + b].next = self.reads.win[p * nb + b].val();
+                }
+                self.read_grant[p].next = self.reads.grant[p].val();
             }
         }
     }
