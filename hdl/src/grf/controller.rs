@@ -1,5 +1,6 @@
 //! The cluster controller of the hierarchical GRF: the sub-blocks that do the work, wired
-//! together. The round-robin arbiter takes an EU's transaction; the transaction unit finds its
+//! together. The round-robin arbiter takes an EU's transaction, and the pick stage hands it on
+//! (at once, or a cycle later with `pipeline` 1); the transaction unit finds its
 //! table entry and group, decides, and updates the table and the groups; the sequencer keeps
 //! the controller's state; the slow side (read pipeline, save and refill engines) drives the
 //! slow GRF and L3; the answer unit answers the EUs.
@@ -8,6 +9,7 @@ use rust_hdl::prelude::*;
 
 use super::answers::AnswerUnit;
 use super::arbiter::RoundRobinArbiter;
+use super::pick::PickStage;
 use super::sequencer::Sequencer;
 use super::slow_port::SlowPort;
 use super::transaction::TransactionUnit;
@@ -71,6 +73,7 @@ pub struct GrfController<const E: usize, const A: usize> {
     /// L3 read answer data, one element per lane.
     pub l3_rdata: Vec<Signal<In, Bits<E>>>,
     arbiter: RoundRobinArbiter<E>,
+    pick: PickStage<E>,
     transaction: TransactionUnit<A>,
     sequencer: Sequencer<A>,
     slow: SlowPort<E, A>,
@@ -114,6 +117,7 @@ impl<const E: usize, const A: usize> GrfController<E, A> {
             l3_rvalid: Default::default(),
             l3_rdata: signals(lanes),
             arbiter: RoundRobinArbiter::new(params),
+            pick: PickStage::new(params),
             transaction: TransactionUnit::new(params),
             sequencer: Sequencer::new(params),
             slow: SlowPort::new(params),
@@ -130,17 +134,26 @@ impl<const E: usize, const A: usize> Logic for GrfController<E, A> {
     #[hdl_gen]
     fn update(&mut self) {
         self.arbiter.clock.next = self.clock.val();
+        self.pick.clock.next = self.clock.val();
         self.transaction.clock.next = self.clock.val();
         self.sequencer.clock.next = self.clock.val();
         self.slow.clock.next = self.clock.val();
         self.answers.clock.next = self.clock.val();
         self.arbiter.reset.next = self.reset.val();
+        self.pick.reset.next = self.reset.val();
         self.transaction.reset.next = self.reset.val();
         self.sequencer.reset.next = self.reset.val();
         self.slow.reset.next = self.reset.val();
         self.answers.reset.next = self.reset.val();
-        // The EUs' transactions in, their answers out.
-        self.arbiter.allow.next = self.sequencer.avail.val();
+        // The EUs' transactions in, through the pick stage; their answers out.
+        self.arbiter.allow.next = self.pick.allow.val();
+        self.pick.avail.next = self.sequencer.avail.val();
+        self.pick.pick.next = self.arbiter.take.val();
+        self.pick.pick_eu.next = self.arbiter.eu.val();
+        self.pick.pick_kind.next = self.arbiter.kind.val();
+        self.pick.pick_thread.next = self.arbiter.thread.val();
+        self.pick.pick_reg_index.next = self.arbiter.reg_index.val();
+        self.pick.pick_group.next = self.arbiter.group.val();
         for nl in self._lanes..(self._lanes + 1) {
             for e in 0..self._eus {
                 self.arbiter.tx_valid[e].next = self.tx_valid[e].val();
@@ -149,7 +162,8 @@ impl<const E: usize, const A: usize> Logic for GrfController<E, A> {
                 self.arbiter.tx_reg[e].next = self.tx_reg[e].val();
                 self.arbiter.tx_group[e].next = self.tx_group[e].val();
                 self.tx_take[e].next = self.arbiter.taken[e].val();
-                self.answers.taken[e].next = self.arbiter.taken[e].val();
+                self.pick.pick_eu_hot[e].next = self.arbiter.taken[e].val();
+                self.answers.taken[e].next = self.pick.taken[e].val();
                 self.answers.turned_away[e].next = self.transaction.turned_away[e].val();
                 self.answers.open[e].next = self.transaction.open[e].val();
                 self.ans_valid[e].next = self.answers.ans_valid[e].val();
@@ -162,18 +176,18 @@ impl<const E: usize, const A: usize> Logic for GrfController<E, A> {
             }
         }
         // The taken transaction.
-        self.transaction.take.next = self.arbiter.take.val();
-        self.transaction.eu.next = self.arbiter.eu.val();
-        self.transaction.kind.next = self.arbiter.kind.val();
-        self.transaction.thread.next = self.arbiter.thread.val();
-        self.transaction.reg_index.next = self.arbiter.reg_index.val();
-        self.transaction.group.next = self.arbiter.group.val();
+        self.transaction.take.next = self.pick.take.val();
+        self.transaction.eu.next = self.pick.eu.val();
+        self.transaction.kind.next = self.pick.kind.val();
+        self.transaction.thread.next = self.pick.thread.val();
+        self.transaction.reg_index.next = self.pick.reg_index.val();
+        self.transaction.group.next = self.pick.group.val();
         self.transaction.refill_busy.next = self.slow.refill_busy.val();
         self.transaction.refill_base.next = self.slow.refill_base.val();
         self.transaction.refill_pending.next = self.slow.refill_pending.val();
         // The sequencer and the slow side act on the decisions.
-        self.sequencer.take.next = self.arbiter.take.val();
-        self.sequencer.eu.next = self.arbiter.eu.val();
+        self.sequencer.take.next = self.pick.take.val();
+        self.sequencer.eu.next = self.pick.eu.val();
         self.sequencer.slow_read.next = self.transaction.slow_read.val();
         self.sequencer.redirect.next = self.transaction.redirect.val();
         self.sequencer.redirect_row.next = self.transaction.row.val();
@@ -185,7 +199,7 @@ impl<const E: usize, const A: usize> Logic for GrfController<E, A> {
         self.sequencer.l3_rvalid.next = self.l3_rvalid.val();
         self.sequencer.save_done.next = self.slow.save_done.val();
         self.slow.slow_read.next = self.transaction.slow_read.val();
-        self.slow.eu.next = self.arbiter.eu.val();
+        self.slow.eu.next = self.pick.eu.val();
         self.slow.shared.next = self.transaction.shared.val();
         self.slow.row.next = self.transaction.row.val();
         self.slow.write.next = self.transaction.write.val();
@@ -221,7 +235,8 @@ impl<const E: usize, const A: usize> Logic for GrfController<E, A> {
         self.answers.pipe_eu.next = self.slow.answer_eu.val();
         self.answers.pipe_shared.next = self.slow.answer_shared.val();
         for l in 0..self._lanes {
-            self.slow.data[l].next = self.arbiter.data[l].val();
+            self.pick.pick_data[l].next = self.arbiter.data[l].val();
+            self.slow.data[l].next = self.pick.data[l].val();
             self.slow.sram_read_data[l].next = self.sram_read_data[l].val();
             self.slow.l3_rdata[l].next = self.l3_rdata[l].val();
             self.sram_write_data[l].next = self.slow.sram_write_data[l].val();

@@ -83,6 +83,10 @@ pub struct GrfParams {
     pub low_energy_blocks: usize,
     /// Which allocations go to the low-energy part.
     pub mapping: Mapping,
+    /// Register stages in the controller: 1 holds the arbiter's pick for a cycle before the
+    /// controller takes it (every controller answer a cycle later, throughput unchanged).
+    #[serde(default)]
+    pub pipeline: usize,
 }
 
 impl Default for GrfParams {
@@ -99,6 +103,7 @@ impl Default for GrfParams {
             element_bits: 32,
             low_energy_blocks: 0,
             mapping: Mapping::None,
+            pipeline: 0,
         }
     }
 }
@@ -180,6 +185,12 @@ impl Params for GrfParams {
                     )
                 }
             ),
+            param!(
+                pipeline,
+                "register stages: 1 holds the arbiter's pick a cycle (answers a cycle later)",
+                "N",
+                |_| Allowed::range(0, Self::MAX_PIPELINE)
+            ),
         ]
     }
 }
@@ -187,6 +198,8 @@ impl Params for GrfParams {
 impl GrfParams {
     /// Registers per block.
     pub const BLOCK: usize = 16;
+    /// The most register stages `pipeline` adds.
+    pub const MAX_PIPELINE: usize = 1;
     /// Shared groups 1..=GROUPS (0 means private).
     pub const GROUPS: usize = 7;
     /// Allowed fast GRF sizes.
@@ -247,14 +260,18 @@ impl GrfParams {
     /// A module name that encodes the configuration.
     pub fn module_name(&self) -> String {
         format!(
-            "grf_e{}_t{}_f{}_s{}_l{}_lanes{}_b{}",
+            "grf_e{}_t{}_f{}_s{}_l{}_lanes{}_b{}{}",
             self.eus,
             self.threads,
             self.fast_regs,
             self.slow_regs,
             self.slow_latency,
             self.lanes,
-            self.element_bits
+            self.element_bits,
+            match self.pipeline {
+                0 => String::new(),
+                stages => format!("_p{stages}"),
+            }
         )
     }
 }

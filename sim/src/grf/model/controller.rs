@@ -8,8 +8,8 @@ use crate::bits::element_mask;
 
 impl GrfModel {
     /// The controller for one cycle: a busy controller advances, a free one takes the next
-    /// transaction. `next` collects the answers visible next cycle; `slow_write_now` is set
-    /// when it writes the slow GRF.
+    /// transaction (with the pick stage, the one picked in an earlier cycle). `next` collects
+    /// the answers visible next cycle; `slow_write_now` is set when it writes the slow GRF.
     pub(super) fn control(
         &mut self,
         t: u64,
@@ -18,18 +18,43 @@ impl GrfModel {
         out: &mut GrfCycle,
         slow_write_now: &mut bool,
     ) {
-        if !self.advance(t, l3_answer, next, out) {
-            return;
-        }
-        let eus = self.params.eus;
-        let Some(eu) = (1..=eus)
-            .map(|k| (self.last_served + k) % eus)
-            .find(|&e| self.front[e].central.is_some())
-        else {
-            return;
+        let free = self.advance(t, l3_answer, next, out);
+        let taken = match (free, self.params.pipeline) {
+            (false, _) => None,
+            (true, 0) => self.pick(),
+            (true, _) => self.stage.take(),
         };
+        if let Some((eu, tx)) = taken {
+            self.decide(t, eu, tx, next, out, slow_write_now);
+        }
+        // The pick stage loads when it is empty or its transaction was taken.
+        if self.params.pipeline > 0 && self.stage.is_none() {
+            self.stage = self.pick();
+        }
+    }
+
+    /// Round robin: the first EU after the one served last with a transaction waiting, and
+    /// its transaction, taken from its outbox.
+    fn pick(&mut self) -> Option<(usize, Transaction)> {
+        let eus = self.params.eus;
+        let eu = (1..=eus)
+            .map(|k| (self.last_served + k) % eus)
+            .find(|&e| self.front[e].central.is_some())?;
         self.last_served = eu;
-        let tx = self.front[eu].central.take().expect("found");
+        let tx = self.front[eu].central.take()?;
+        Some((eu, tx))
+    }
+
+    /// Decides EU `eu`'s transaction `tx`.
+    fn decide(
+        &mut self,
+        t: u64,
+        eu: usize,
+        tx: Transaction,
+        next: &mut [Option<Answer>],
+        out: &mut GrfCycle,
+        slow_write_now: &mut bool,
+    ) {
         let vb = tx.reg / GrfParams::BLOCK;
         let slot = tx.thread * self.params.virtual_blocks + vb;
         let map = self.table[slot];

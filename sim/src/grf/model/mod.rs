@@ -207,6 +207,8 @@ pub struct GrfModel {
     slow: Vec<Vec<u64>>,
     controller: Controller,
     last_served: usize,
+    /// The pick stage (`pipeline` 1): the EU and the transaction picked, not yet taken.
+    stage: Option<(usize, Transaction)>,
     /// Per EU: the controller's answer visible from cycle `.0`.
     answers: Vec<Option<(u64, Answer)>>,
     engine: Engine,
@@ -261,6 +263,7 @@ impl GrfModel {
             slow: vec![vec![0; lanes]; params.slow_regs],
             controller: Controller::Idle,
             last_served: params.eus - 1,
+            stage: None,
             answers: vec![None; params.eus],
             engine: Engine::default(),
             armed: None,
@@ -287,6 +290,7 @@ impl GrfModel {
             .iter()
             .all(|f| f.state == Front::Idle && f.response.is_none())
             && self.controller == Controller::Idle
+            && self.stage.is_none()
             && !self.engine.busy
     }
 
@@ -299,6 +303,7 @@ impl GrfModel {
                 && (f.state == Front::Idle || (f.state == Front::Command && f.central.is_none()))
         }) && self.answers.iter().all(Option::is_none)
             && self.controller == Controller::Idle
+            && self.stage.is_none()
             && !self.engine.busy
             && self.armed.is_none()
     }
