@@ -45,12 +45,17 @@ fn grf_lint_is_clean_with_all_warnings_on() {
         mapping: Mapping::Threads(3),
         ..grf(3, 3, 16, 512, 5, 1)
     };
+    let picked = GrfParams {
+        pipeline: 1,
+        ..GrfParams::default()
+    };
     for p in [
         GrfParams::default(),
         small,
         two_parts,
         by_thread,
         grf(8, 4, 32, 1024, 8, 2),
+        picked,
     ] {
         let dir = tempfile::tempdir().unwrap();
         let top = emit_to::<Grf>(dir.path(), &p);

@@ -146,9 +146,10 @@ impl<const E: usize, const A: usize> Logic for GrfController<E, A> {
         self.slow.reset.next = self.reset.val();
         self.answers.reset.next = self.reset.val();
         // The EUs' transactions in, through the pick stage; their answers out.
-        self.arbiter.allow.next = self.pick.allow.val();
+        self.arbiter.allow.next =
+            (!self.pick.full.val() | self.sequencer.avail.val()) & !self.reset.val();
         self.pick.avail.next = self.sequencer.avail.val();
-        self.pick.pick.next = self.arbiter.take.val();
+        self.pick.picked.next = self.arbiter.take.val();
         self.pick.pick_eu.next = self.arbiter.eu.val();
         self.pick.pick_kind.next = self.arbiter.kind.val();
         self.pick.pick_thread.next = self.arbiter.thread.val();

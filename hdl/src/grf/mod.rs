@@ -108,6 +108,7 @@ impl Design for Grf {
                     part("grf_responses", Responses::<E>::new(p))?,
                     part("grf_controller", GrfController::<E, A>::new(p))?,
                     part("grf_arbiter", RoundRobinArbiter::<E>::new(p))?,
+                    part("grf_pick_stage", PickStage::<E>::new(p))?,
                     part("grf_transaction_unit", TransactionUnit::<A>::new(p))?,
                     part("grf_transaction_lookup", TransactionLookup::<A>::new(p))?,
                     part(
@@ -136,6 +137,7 @@ impl Design for Grf {
             ("virtual_registers", params.virtual_registers() as u64),
             ("threads_in_cluster", params.all_threads() as u64),
             ("srams", params.lanes as u64),
+            ("pick_stage_cycles", params.pipeline as u64),
             (
                 "fast_grf_bits_per_eu",
                 (params.fast_regs * params.lanes * params.element_bits) as u64,

@@ -13,6 +13,7 @@ use crate::signals;
 /// in a cycle where it is free. No transaction is dropped and a transaction can still be taken
 /// every cycle; each is answered a cycle later than without the stage. With `pipeline` 0 the
 /// arbiter picks only when the controller is free, and the pick is taken in the same cycle.
+/// Nothing is picked or taken during reset.
 /// `E` is the element width.
 #[derive(LogicBlock)]
 pub struct PickStage<const E: usize> {
@@ -23,7 +24,7 @@ pub struct PickStage<const E: usize> {
     /// The controller can take a transaction this cycle.
     pub avail: Signal<In, Bit>,
     /// The arbiter picks a transaction this cycle.
-    pub pick: Signal<In, Bit>,
+    pub picked: Signal<In, Bit>,
     /// Per EU: the arbiter picks its transaction.
     pub pick_eu_hot: Vec<Signal<In, Bit>>,
     /// The picked transaction: EU, kind, thread, register, group, data (one element per lane).
@@ -38,8 +39,11 @@ pub struct PickStage<const E: usize> {
     pub pick_group: Signal<In, Bits<3>>,
     /// Its data, one element per lane.
     pub pick_data: Vec<Signal<In, Bits<E>>>,
-    /// The arbiter may pick this cycle.
-    pub allow: Signal<Out, Bit>,
+    /// The stage loads only when the controller takes from it this cycle: it holds a
+    /// transaction (`pipeline` 1), or it is wires (`pipeline` 0). The arbiter may pick when
+    /// `!full | avail`; that is computed by the parent, so that this block, which reads the
+    /// pick, writes nothing the arbiter reads (Verilator would see a loop).
+    pub full: Signal<Out, Bit>,
     /// The controller takes a transaction this cycle.
     pub take: Signal<Out, Bit>,
     /// Per EU: the controller takes its transaction this cycle.
@@ -69,9 +73,8 @@ pub struct PickStage<const E: usize> {
     held_data: Registers<Bits<E>>,
     _eus: usize,
     _lanes: usize,
-    /// 1 with the stage, else 0; and the other way round.
+    /// 1 with the stage, else 0.
     _held: usize,
-    _direct: usize,
 }
 
 impl<const E: usize> PickStage<E> {
@@ -83,7 +86,7 @@ impl<const E: usize> PickStage<E> {
             clock: Default::default(),
             reset: Default::default(),
             avail: Default::default(),
-            pick: Default::default(),
+            picked: Default::default(),
             pick_eu_hot: signals(eus),
             pick_eu: Default::default(),
             pick_kind: Default::default(),
@@ -91,7 +94,7 @@ impl<const E: usize> PickStage<E> {
             pick_reg_index: Default::default(),
             pick_group: Default::default(),
             pick_data: signals(lanes),
-            allow: Default::default(),
+            full: Default::default(),
             take: Default::default(),
             taken: signals(eus),
             eu: Default::default(),
@@ -111,7 +114,6 @@ impl<const E: usize> PickStage<E> {
             _eus: eus,
             _lanes: lanes,
             _held: usize::from(held),
-            _direct: usize::from(!held),
         }
     }
 }
@@ -127,8 +129,8 @@ impl<const E: usize> Logic for PickStage<E> {
         self.held_reg_index.clock.next = self.clock.val();
         self.held_group.clock.next = self.clock.val();
         self.held_data.clock.next = self.clock.val();
-        // The stage: it keeps its transaction until taken, and loads a pick when allowed.
-        self.valid.d[0].next = self.pick.val();
+        // The stage loads a pick (wires without the stage).
+        self.valid.d[0].next = self.picked.val();
         self.held_eu.d[0].next = self.pick_eu.val();
         self.held_kind.d[0].next = self.pick_kind.val();
         self.held_thread.d[0].next = self.pick_thread.val();
@@ -140,10 +142,13 @@ impl<const E: usize> Logic for PickStage<E> {
         for l in 0..self._lanes {
             self.held_data.d[l].next = self.pick_data[l].val();
         }
+        // The controller takes what the stage presents when it is free (without the stage, the
+        // arbiter picks only then). The stage keeps its transaction until taken.
+        self.take.next = self.valid.q[0].val() & self.avail.val() & !self.reset.val();
+        self.full.next = true;
         for _held in 0..self._held {
-            self.take.next = self.valid.q[0].val() & self.avail.val() & !self.reset.val();
-            self.allow.next = (!self.valid.q[0].val() | self.take.val()) & !self.reset.val();
-            if !self.pick.val() {
+            self.full.next = self.valid.q[0].val();
+            if !self.picked.val() {
                 self.valid.d[0].next = self.valid.q[0].val() & !self.take.val();
                 self.held_eu.d[0].next = self.held_eu.q[0].val();
                 self.held_kind.d[0].next = self.held_kind.q[0].val();
@@ -160,11 +165,6 @@ impl<const E: usize> Logic for PickStage<E> {
             if self.reset.val() {
                 self.valid.d[0].next = false;
             }
-        }
-        // Without the stage the pick is taken at once (the registers are wires).
-        for _direct in 0..self._direct {
-            self.take.next = self.valid.q[0].val();
-            self.allow.next = self.avail.val();
         }
         // The transaction taken.
         for e in 0..self._eus {
