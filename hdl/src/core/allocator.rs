@@ -63,8 +63,8 @@ pub struct ReadAllocator<const RI: usize> {
     free_count: Vec<Signal<Local, Bits<8>>>,
     /// Per entry: free entries below it (thermometer).
     free_below: Vec<Signal<Local, Bits<8>>>,
-    /// Entries taken by this segment's grants (thermometer).
-    taken: Signal<Local, Bits<8>>,
+    /// Entries taken by this segment's grants (thermometer); present with queued candidates.
+    taken: Vec<Signal<Local, Bits<8>>>,
     /// Banks read after this segment.
     banks: Signal<Local, Bits<16>>,
     /// Thermometer bit `read_ports - 1`: all read ports used; present with candidates.
@@ -73,11 +73,11 @@ pub struct ReadAllocator<const RI: usize> {
     bank_mask: Vec<Constant<Bits<RI>>>,
     one_bank: Vec<Constant<Bits<16>>>,
     /// Thermometer step and empty thermometer.
-    one: Constant<Bits<8>>,
-    none: Constant<Bits<8>>,
-    /// `thermometer_bit[k]`: bit k, "k + 1 or more".
+    one: Vec<Constant<Bits<8>>>,
+    none: Vec<Constant<Bits<8>>>,
+    /// `thermometer_bit[k]`: bit k, "k + 1 or more"; present with candidates.
     thermometer_bit: Vec<Constant<Bits<8>>>,
-    /// Port numbers `0..=read_ports`.
+    /// Port numbers `0..=read_ports`; present with candidates.
     number: Vec<Constant<Bits<4>>>,
     /// One-hot entries and their numbers.
     entry_bit: Vec<Constant<Bits<8>>>,
@@ -119,6 +119,7 @@ impl<const RI: usize> ReadAllocator<RI> {
     ) -> Self {
         let candidates = plain + queued;
         let has_queued = usize::from(queued > 0);
+        let any = candidates > 0;
         Self {
             want: signals(candidates),
             served_before: signals(candidates),
@@ -138,15 +139,15 @@ impl<const RI: usize> ReadAllocator<RI> {
             queued_claims: signals(queued),
             free_count: signals(has_queued),
             free_below: signals(entries),
-            taken: Default::default(),
+            taken: signals(has_queued),
             banks: Default::default(),
             port_limit: constant_if(candidates > 0, 1 << (read_ports - 1)),
             bank_mask: constant_if(candidates > 0, (banks - 1) as u64),
             one_bank: constant_if(candidates > 0, 1),
-            one: constant(1),
-            none: constant(0),
-            thermometer_bit: constants((0..read_ports).map(|k| 1u64 << k)),
-            number: constants(0..=read_ports as u64),
+            one: constant_if(candidates > 0, 1),
+            none: constant_if(candidates > 0, 0),
+            thermometer_bit: constants((0..read_ports).map(|k| 1u64 << k).filter(|_| any)),
+            number: constants((0..=read_ports as u64).filter(|_| any)),
             entry_bit: constants((0..entries).map(|e| 1u64 << e)),
             entry_number: constants(0..entries as u64),
             _candidates: candidates,
@@ -188,14 +189,14 @@ impl<const RI: usize> Logic for ReadAllocator<RI> {
             // Per candidate: its bank claimed already, and the ports used before it.
             for c in 0..self._candidates {
                 self.blocked[c].next = false;
-                self.claims[c].next = self.none.val();
+                self.claims[c].next = self.none[0].val();
                 for b in 0..self._banks {
                     if self.claimed[c * nb + b].val() & self.at[c * nb + b].val() {
                         self.blocked[c].next = true;
                     }
                     if self.claimed[c * nb + b].val() {
                         self.claims[c].next =
-                            (self.claims[c].val() << self.one.val()) | self.one.val();
+                            (self.claims[c].val() << self.one[0].val()) | self.one[0].val();
                     }
                 }
                 self.grant[c].next = self.asks[c].val()
@@ -210,33 +211,36 @@ impl<const RI: usize> Logic for ReadAllocator<RI> {
             }
             // Queued candidates: entries taken before each, a free one left, the one it takes.
             for e in 0..self._entries {
-                self.free_below[e].next = self.none.val();
+                self.free_below[e].next = self.none[0].val();
             }
             for e in 1..self._entries {
                 self.free_below[e].next = self.free_below[e - 1].val();
                 if self.free_in.val().get_bit(e - 1) {
                     self.free_below[e].next =
-                        (self.free_below[e - 1].val() << self.one.val()) | self.one.val();
+                        (self.free_below[e - 1].val() << self.one[0].val()) | self.one[0].val();
                 }
             }
             for f in 0..self._has_queued {
-                self.free_count[f].next = self.none.val();
+                self.free_count[f].next = self.none[0].val();
                 for e in 0..self._entries {
                     if self.free_in.val().get_bit(e) {
                         self.free_count[f].next =
-                            (self.free_count[f].val() << self.one.val()) | self.one.val();
+                            (self.free_count[f].val() << self.one[0].val()) | self.one[0].val();
                     }
                 }
             }
-            self.taken.next = self.none.val();
+            for f in 0..self._has_queued {
+                self.taken[f].next = self.none[0].val();
+            }
             for np in self._plain..(self._plain + 1) {
                 for q in 0..self._queued {
-                    self.queued_claims[q].next = self.none.val();
+                    self.queued_claims[q].next = self.none[0].val();
                     for b in 0..self._banks {
                         if self.claimed[(np + q) * nb + b].val() & !self.claimed[np * nb + b].val()
                         {
-                            self.queued_claims[q].next =
-                                (self.queued_claims[q].val() << self.one.val()) | self.one.val();
+                            self.queued_claims[q].next = (self.queued_claims[q].val()
+                                << self.one[0].val())
+                                | self.one[0].val();
                         }
                     }
                     if !(self.free_count[0].val() & !self.queued_claims[q].val()).any() {
@@ -251,7 +255,8 @@ impl<const RI: usize> Logic for ReadAllocator<RI> {
                         }
                     }
                     if self.grant[np + q].val() {
-                        self.taken.next = (self.taken.val() << self.one.val()) | self.one.val();
+                        self.taken[0].next =
+                            (self.taken[0].val() << self.one[0].val()) | self.one[0].val();
                     }
                 }
             }
@@ -267,10 +272,13 @@ impl<const RI: usize> Logic for ReadAllocator<RI> {
         }
         self.banks_out.next = self.banks.val();
         self.free_out.next = self.free_in.val();
-        for e in 0..self._entries {
-            if self.free_in.val().get_bit(e) & (self.taken.val() & !self.free_below[e].val()).any()
-            {
-                self.free_out.next = self.free_out.val() & !self.entry_bit[e].val();
+        for f in 0..self._has_queued {
+            for e in 0..self._entries {
+                if self.free_in.val().get_bit(e)
+                    & (self.taken[f].val() & !self.free_below[e].val()).any()
+                {
+                    self.free_out.next = self.free_out.val() & !self.entry_bit[e].val();
+                }
             }
         }
     }
