@@ -18,6 +18,9 @@ import tempfile
 import time
 from pathlib import Path
 
+GRF_WORKLOADS = ("--workload", ["private-hot", "streaming", "producer-consumer",
+                                 "context-switch", "faults", "random"])
+
 # (block, its flags, its Fmax target on ecp5-85k in MHz, its workloads and how `sim` names them)
 BLOCKS = [
     ("gpr", [], 200, None),
@@ -29,8 +32,8 @@ BLOCKS = [
     ("route", ["--pipeline", "3"], 150, None),
     ("core", [], 100, ("--workload", ["rpt-mad", "conv3x3", "matmul4", "normalize",
                                       "texture-return", "random"])),
-    ("grf", [], 100, ("--workload", ["private-hot", "streaming", "producer-consumer",
-                                     "context-switch", "faults", "random"])),
+    ("grf", [], 100, GRF_WORKLOADS),
+    ("grf", ["--pipeline", "1"], 100, GRF_WORKLOADS),
 ]
 
 

@@ -232,51 +232,49 @@ fn check_allocator(params: &CoreParams, conflict: bool, seed: u64) {
 
 /// The scoreboard (docs/core.md): an issued instruction is in flight for `alu_latency + 1`
 /// cycles, at the ALU in the first and written back in the last; a source is hazardous while
-/// an older slot or an instruction in flight writes its register; reset drops the flight.
+/// an older slot or an instruction in flight writes its register; reset drops the flight. The
+/// hazards are registered: the model here keeps a window (the head issues and leaves it, an
+/// offered instruction enters the first free slot) and checks each cycle's hazards against the
+/// window and flight of that cycle.
 #[test]
 fn the_scoreboard_flags_sources_an_older_or_flying_instruction_writes() {
     let params = CoreParams::default();
-    let served = params.served_slots();
+    let (served, window) = (params.served_slots(), params.window());
+    let seen = Scoreboard::<8>::seen_slots(&params);
     let flight = params.alu_latency + 1;
     let seed = 18;
     let mut rtl = Part::load(part("scoreboard", Scoreboard::<8>::new(&params)), seed);
     let (clock, reset, issue) = (rtl.input("clock"), rtl.input("reset"), rtl.input("issue"));
-    let slot_valid = rtl.inputs("slot_valid", served - 1);
-    let slot_dst = rtl.inputs("slot_dst", served - 1);
-    let slot_src = rtl.inputs("slot_src", 3 * served);
+    let slot_valid = rtl.inputs("slot_valid", served);
+    let slot_dst = rtl.inputs("slot_dst", served);
+    let slot_src = rtl.inputs("slot_src", 3 * seen);
+    let entering = rtl.inputs("entering", served);
+    let instr_src = rtl.inputs("instr_src", 3);
     let hazard = rtl.outputs("hazard", 3 * served);
     let alu_valid = rtl.output("alu_valid");
     let (retire_valid, retire_reg) = (rtl.output("retire_valid"), rtl.output("retire_reg"));
     let mut rng = Rng::new(seed);
-    // Destinations in flight, stage 0 first.
+    // The window (destination, sources), head first, and the destinations in flight, stage 0
+    // first.
+    let mut slots: Vec<(u64, [u64; 3])> = Vec::new();
     let mut flying: Vec<Option<u64>> = vec![None; flight];
+    let instruction = |rng: &mut Rng| (rng.below(8) as u64, [0; 3].map(|_| rng.below(8) as u64));
     rtl.reset(clock, reset);
     for _ in 0..4000 {
-        let resetting = rng.chance(1, 200);
-        let issuing = rng.chance(1, 2);
-        let older: Vec<(bool, u64)> = (0..served - 1)
-            .map(|_| (rng.chance(3, 4), rng.below(8) as u64))
-            .collect();
-        let sources: Vec<u64> = (0..3 * served).map(|_| rng.below(8) as u64).collect();
-        rtl.set(reset, resetting as u64);
-        rtl.set(issue, issuing as u64);
-        for (i, &(valid, dst)) in older.iter().enumerate() {
-            rtl.set(slot_valid[i], valid as u64);
-            rtl.set(slot_dst[i], dst);
-        }
-        for (k, &src) in sources.iter().enumerate() {
-            rtl.set(slot_src[k], src);
-        }
-        rtl.settle();
-        for (k, &src) in sources.iter().enumerate() {
-            let by_older = older[..k / 3].iter().any(|&(v, d)| v && d == src);
-            let by_flight = flying.contains(&Some(src));
-            let expected = (by_older || by_flight) as u64;
-            rtl.expect(
-                || format!("hazard[{k}] (flight {flying:?})"),
-                hazard[k],
-                expected,
-            );
+        // This cycle's hazards, from this cycle's window and flight.
+        for j in 0..served.min(slots.len()) {
+            for s in 0..3 {
+                let src = slots[j].1[s];
+                let by_older = slots[..j].iter().any(|&(d, _)| d == src);
+                let by_flight = flying.contains(&Some(src));
+                let expected = (by_older || by_flight) as u64;
+                let k = j * 3 + s;
+                rtl.expect(
+                    || format!("hazard[{k}] (window {slots:?}, flight {flying:?})"),
+                    hazard[k],
+                    expected,
+                );
+            }
         }
         rtl.expect(|| "alu_valid".into(), alu_valid, flying[0].is_some() as u64);
         let retiring = flying[flight - 1];
@@ -288,10 +286,41 @@ fn the_scoreboard_flags_sources_an_older_or_flying_instruction_writes() {
         if let Some(dst) = retiring {
             rtl.expect(|| "retire_reg".into(), retire_reg, dst);
         }
+        // This cycle's inputs: the window, the issue, the offered instruction.
+        let resetting = rng.chance(1, 200);
+        let issuing = !slots.is_empty() && rng.chance(1, 2);
+        let offered = instruction(&mut rng);
+        let after_issue = slots.len() - issuing as usize;
+        let entering_at = Some(after_issue).filter(|&n| n < window && rng.chance(2, 3));
+        rtl.set(reset, resetting as u64);
+        rtl.set(issue, issuing as u64);
+        for j in 0..seen {
+            let slot = slots.get(j).copied().unwrap_or((0, [0; 3]));
+            if j < served {
+                rtl.set(slot_valid[j], (j < slots.len()) as u64);
+                rtl.set(slot_dst[j], slot.0);
+                rtl.set(entering[j], (entering_at == Some(j)) as u64);
+            }
+            for s in 0..3 {
+                rtl.set(slot_src[j * 3 + s], slot.1[s]);
+            }
+        }
+        for s in 0..3 {
+            rtl.set(instr_src[s], offered.1[s]);
+        }
+        rtl.settle();
+        // The next cycle's window and flight.
         flying.rotate_right(1);
-        flying[0] = Some(older[0].1).filter(|_| issuing);
+        flying[0] = None;
+        if issuing {
+            flying[0] = Some(slots.remove(0).0);
+        }
+        if entering_at.is_some() {
+            slots.push(offered);
+        }
         if resetting {
             flying.fill(None);
+            slots.clear();
         }
         rtl.tick(clock);
     }

@@ -101,7 +101,7 @@ pub struct CoreScheduler<const RI: usize> {
     port_number: Vec<Constant<Bits<4>>>,
     _window: usize,
     _served: usize,
-    _older: usize,
+    _seen: usize,
     _preload: usize,
     _read_ports: usize,
     _cq: usize,
@@ -168,7 +168,7 @@ impl<const RI: usize> CoreScheduler<RI> {
             port_number: constants(0..p as u64),
             _window: w,
             _served: served,
-            _older: served.saturating_sub(1).max(1),
+            _seen: Scoreboard::<RI>::seen_slots(params),
             _preload: preload,
             _read_ports: p,
             _cq: params.cq_entries,
@@ -214,15 +214,19 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
             self.reader.slot_valid[j].next = self.window.valid[j].val();
             self.reader.slot_op[j].next = self.window.op[j].val();
         }
-        for j in 0..(self._served - 1) {
+        for j in 0..self._served {
             self.scoreboard.slot_valid[j].next = self.window.valid[j].val();
-        }
-        for j in 0..self._older {
             self.scoreboard.slot_dst[j].next = self.window.dst[j].val();
+            self.scoreboard.entering[j].next = self.window.entering[j].val();
+        }
+        for s in 0..3 {
+            self.scoreboard.instr_src[s].next = self.instr_src[s].val();
+        }
+        for k in 0..(3 * self._seen) {
+            self.scoreboard.slot_src[k].next = self.window.src[k].val();
         }
         for k in 0..(3 * self._served) {
             self.reader.slot_src[k].next = self.window.src[k].val();
-            self.scoreboard.slot_src[k].next = self.window.src[k].val();
             self.reader.hazard[k].next = self.scoreboard.hazard[k].val();
         }
         for k in 0..(3 * self._preload) {

@@ -3,6 +3,7 @@
 
 use rust_hdl::prelude::*;
 
+use super::scoreboard::Scoreboard;
 use crate::params::{CaptureKind, CoreParams};
 use crate::regs::Registers;
 use crate::{constant, signals};
@@ -47,10 +48,12 @@ pub struct InstructionWindow<const RI: usize> {
     pub valid: Vec<Signal<Out, Bit>>,
     /// Per served slot: its op code.
     pub op: Vec<Signal<Out, Bits<3>>>,
-    /// Per served slot but the last (at least the head): its destination.
+    /// Per served slot: its destination.
     pub dst: Vec<Signal<Out, Bits<RI>>>,
-    /// Per served slot and source: the register.
+    /// Per seen slot (`Scoreboard::seen_slots`) and source: the register.
     pub src: Vec<Signal<Out, Bits<RI>>>,
+    /// Per served slot: the offered instruction enters it at the end of this cycle.
+    pub entering: Vec<Signal<Out, Bit>>,
     /// Per head source: the alias code.
     pub alias_code: Vec<Signal<Out, Bits<2>>>,
     /// Per source of the slots preloads serve (`(slot - 1) * 3 + source`): the bank conflict.
@@ -78,7 +81,7 @@ pub struct InstructionWindow<const RI: usize> {
     zero3: Constant<Bits<3>>,
     _window: usize,
     _served: usize,
-    _older: usize,
+    _seen: usize,
     _preload: usize,
 }
 
@@ -87,7 +90,7 @@ impl<const RI: usize> InstructionWindow<RI> {
     pub fn new(params: &CoreParams) -> Self {
         let (served, preload) = (params.served_slots(), params.preload_slots());
         let w = params.window();
-        let older = served.saturating_sub(1).max(1);
+        let seen = Scoreboard::<RI>::seen_slots(params);
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -104,8 +107,9 @@ impl<const RI: usize> InstructionWindow<RI> {
             ready: Default::default(),
             valid: signals(served),
             op: signals(served),
-            dst: signals(older),
-            src: signals(3 * served),
+            dst: signals(served),
+            src: signals(3 * seen),
+            entering: signals(served),
             alias_code: signals(3),
             conflict: signals(3 * preload),
             state: signals(3 * w),
@@ -127,7 +131,7 @@ impl<const RI: usize> InstructionWindow<RI> {
             zero3: constant(0),
             _window: w,
             _served: served,
-            _older: older,
+            _seen: seen,
             _preload: preload,
         }
     }
@@ -149,12 +153,10 @@ impl<const RI: usize> Logic for InstructionWindow<RI> {
             for j in 0..self._served {
                 self.valid[j].next = self.held_valid.q[j].val();
                 self.op[j].next = self.held_op.q[j].val();
-                for s in 0..3 {
-                    self.src[j * 3 + s].next = self.held_src.q[j * 3 + s].val();
-                }
-            }
-            for j in 0..self._older {
                 self.dst[j].next = self.held_dst.q[j].val();
+            }
+            for k in 0..(3 * self._seen) {
+                self.src[k].next = self.held_src.q[k].val();
             }
             for k in 0..(3 * self._preload) {
                 self.conflict[k].next = self.held_conflict.q[k + 3].val();
@@ -181,6 +183,9 @@ impl<const RI: usize> Logic for InstructionWindow<RI> {
                 self.insert[j].next = self.accept.val()
                     & !self.shifted_valid[j].val()
                     & self.shifted_valid[j - 1].val();
+            }
+            for j in 0..self._served {
+                self.entering[j].next = self.insert[j].val();
             }
             for j in 0..self._window {
                 self.held_valid.d[j].next =
