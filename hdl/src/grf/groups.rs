@@ -88,12 +88,17 @@ pub struct GroupUnit<const A: usize> {
     n_waiting: Signal<Local, Bits<8>>,
     /// Check whether the barrier opens.
     check: Signal<Local, Bit>,
+    /// The waiting EUs: how many (thermometer code: bit k set for k + 1 or more), in binary.
+    released_code: Signal<Local, Bits<8>>,
+    released: Signal<Local, Bits<8>>,
     zero8: Constant<Bits<8>>,
     one8: Constant<Bits<8>>,
     max8: Constant<Bits<8>>,
     group_number: Vec<Constant<Bits<3>>>,
     eu_number: Vec<Constant<Bits<4>>>,
     eu_bit: Vec<Constant<Bits<8>>>,
+    /// `count_number[k]` = k + 1.
+    count_number: Vec<Constant<Bits<8>>>,
     _eus: usize,
 }
 
@@ -142,12 +147,15 @@ impl<const A: usize> GroupUnit<A> {
             n_passed: Default::default(),
             n_waiting: Default::default(),
             check: Default::default(),
+            released_code: Default::default(),
+            released: Default::default(),
             zero8: constant(0),
             one8: constant(1),
             max8: constant(255),
             group_number: constants(1..=groups as u64),
             eu_number: constants(0..eus as u64),
             eu_bit: constants((0..eus).map(|e| 1u64 << e)),
+            count_number: constants(1..=eus as u64),
             _eus: eus,
         }
     }
@@ -219,13 +227,27 @@ impl<const A: usize> Logic for GroupUnit<A> {
             self.n_passed.next = self.zero8.val();
             self.n_waiting.next = self.zero8.val();
         }
+        // The waiting EUs, counted without an adder per EU: a thermometer code, then binary.
+        self.released_code.next = self.zero8.val();
+        for e in 0..self._eus {
+            if (self.n_waiting.val() & self.eu_bit[e].val()).any() {
+                self.released_code.next =
+                    (self.released_code.val() << self.one8.val()) | self.one8.val();
+            }
+        }
+        self.released.next = self.zero8.val();
+        for e in 0..self._eus {
+            if (self.released_code.val() & self.eu_bit[e].val()).any() {
+                self.released.next = self.count_number[e].val();
+            }
+        }
         if self.check.val() & self.n_bound.val() & (self.n_count.val() >= self.n_refs.val()) {
             for e in 0..self._eus {
                 if (self.n_waiting.val() & self.eu_bit[e].val()).any() {
                     self.open[e].next = true;
-                    self.n_passed.next = self.n_passed.val() + self.one8.val();
                 }
             }
+            self.n_passed.next = self.n_passed.val() + self.released.val();
             self.n_waiting.next = self.zero8.val();
             if self.n_passed.val() >= self.n_refs.val() {
                 self.n_count.next = self.zero8.val();
