@@ -13,8 +13,7 @@ use crate::signals;
 /// in a cycle where it is free. No transaction is dropped and a transaction can still be taken
 /// every cycle; each is answered a cycle later than without the stage. With `pipeline` 0 the
 /// arbiter picks only when the controller is free, and the pick is taken in the same cycle.
-/// Nothing is picked or taken during reset.
-/// `E` is the element width.
+/// Nothing is picked or taken during reset. `E` is the element width.
 #[derive(LogicBlock)]
 pub struct PickStage<const E: usize> {
     /// Clock.
@@ -27,7 +26,7 @@ pub struct PickStage<const E: usize> {
     pub picked: Signal<In, Bit>,
     /// Per EU: the arbiter picks its transaction.
     pub pick_eu_hot: Vec<Signal<In, Bit>>,
-    /// The picked transaction: EU, kind, thread, register, group, data (one element per lane).
+    /// The picked transaction's EU.
     pub pick_eu: Signal<In, Bits<4>>,
     /// The picked transaction's kind.
     pub pick_kind: Signal<In, Bits<3>>,
@@ -48,7 +47,7 @@ pub struct PickStage<const E: usize> {
     pub take: Signal<Out, Bit>,
     /// Per EU: the controller takes its transaction this cycle.
     pub taken: Vec<Signal<Out, Bit>>,
-    /// The transaction taken: EU, kind, thread, register, group, data.
+    /// The EU of the transaction taken.
     pub eu: Signal<Out, Bits<4>>,
     /// Its kind.
     pub kind: Signal<Out, Bits<3>>,
