@@ -1,5 +1,7 @@
 //! `grfgen`: see `grfgen --help`.
 
+use std::io::{ErrorKind as IoErrorKind, Write};
+
 use clap::error::ErrorKind;
 
 fn main() {
@@ -21,13 +23,35 @@ fn main() {
         }
     };
     match grfgen::execute(&matches) {
-        Ok(text) => println!("{text}"),
+        Ok(text) => print_result(&text),
         Err(e) => {
             if let grfgen::error::CliError::Found { report, .. } = &e {
-                println!("{report}");
+                // The failure's own status follows, whether or not the report could be written.
+                let _ = print_out(report);
             }
             eprintln!("error: {e}");
             std::process::exit(e.exit_code());
+        }
+    }
+}
+
+/// Writes `text` and a newline to standard output.
+fn print_out(text: &str) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{text}")?;
+    out.flush()
+}
+
+/// Prints a successful command's output. A reader that went away (`| head`) ends the program
+/// quietly with status 0; any other write error (a full device) is reported on one line with
+/// status 1. Never a panic.
+fn print_result(text: &str) {
+    match print_out(text) {
+        Ok(()) => {}
+        Err(e) if e.kind() == IoErrorKind::BrokenPipe => std::process::exit(0),
+        Err(e) => {
+            eprintln!("error: cannot write the output: {e}");
+            std::process::exit(1);
         }
     }
 }

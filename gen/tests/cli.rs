@@ -876,3 +876,38 @@ fn a_run_without_a_workload_names_the_choices() {
         }
     }
 }
+
+/// Output to a reader that goes away, or to a full device, ends without a panic: a closed pipe
+/// quietly (status 0, as `| head` expects), a full device with one line and status 1.
+#[test]
+fn output_to_a_closed_pipe_or_a_full_device_is_no_panic() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grfgen"))
+        .args(["sim", "core", "--workload", "random", "--no-rtl", "--schedule"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read nothing: close the pipe before the program writes.
+    drop(child.stdout.take());
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(status.code(), Some(0), "{err}");
+
+    if Path::new("/dev/full").exists() {
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_grfgen"))
+            .args(["blocks", "--json"])
+            .stdout(full)
+            .output()
+            .unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{err}");
+        assert!(!err.contains("panicked"), "{err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.contains("cannot write the output"), "{err}");
+    }
+}
