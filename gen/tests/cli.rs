@@ -884,7 +884,14 @@ fn output_to_a_closed_pipe_or_a_full_device_is_no_panic() {
     use std::io::Read;
     use std::process::Stdio;
     let mut child = Command::new(env!("CARGO_BIN_EXE_grfgen"))
-        .args(["sim", "core", "--workload", "random", "--no-rtl", "--schedule"])
+        .args([
+            "sim",
+            "core",
+            "--workload",
+            "random",
+            "--no-rtl",
+            "--schedule",
+        ])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -893,12 +900,20 @@ fn output_to_a_closed_pipe_or_a_full_device_is_no_panic() {
     drop(child.stdout.take());
     let status = child.wait().unwrap();
     let mut err = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
     assert!(!err.contains("panicked"), "{err}");
     assert_eq!(status.code(), Some(0), "{err}");
 
     if Path::new("/dev/full").exists() {
-        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
         let out = Command::new(env!("CARGO_BIN_EXE_grfgen"))
             .args(["blocks", "--json"])
             .stdout(full)
