@@ -57,6 +57,8 @@ pub struct Scoreboard<const RI: usize> {
     /// up to it does.
     entering_before: Vec<Signal<Local, Bit>>,
     entering_through: Vec<Signal<Local, Bit>>,
+    /// Per served slot and offered source: the slot writes the register.
+    writes_offered: Vec<Signal<Local, Bit>>,
     /// Per offered source: an instruction still in flight next cycle writes it.
     entering_by_flight: Vec<Signal<Local, Bit>>,
     _served: usize,
@@ -92,6 +94,7 @@ impl<const RI: usize> Scoreboard<RI> {
             by_flight: signals(3 * seen),
             entering_before: signals(3 * served),
             entering_through: signals(3 * served),
+            writes_offered: signals(3 * served),
             entering_by_flight: signals(3),
             _served: served,
             _seen: seen,
@@ -136,6 +139,10 @@ impl<const RI: usize> Logic for Scoreboard<RI> {
                 }
             }
             for s in 0..3 {
+                for i in 0..self._served {
+                    self.writes_offered[i * 3 + s].next = self.slot_valid[i].val()
+                        & (self.slot_dst[i].val() == self.instr_src[s].val());
+                }
                 self.entering_by_flight[s].next = false;
                 for f in 0..self._staying {
                     self.entering_by_flight[s].next = self.entering_by_flight[s].val()
@@ -144,21 +151,15 @@ impl<const RI: usize> Logic for Scoreboard<RI> {
                 }
                 for j in 0..self._served {
                     self.entering_before[j * 3 + s].next = false;
-                    self.entering_through[j * 3 + s].next = false;
                     for i in 0..self._served {
                         if i < j {
                             self.entering_before[j * 3 + s].next = self.entering_before[j * 3 + s]
                                 .val()
-                                | (self.slot_valid[i].val()
-                                    & (self.slot_dst[i].val() == self.instr_src[s].val()));
-                        }
-                        if i <= j {
-                            self.entering_through[j * 3 + s].next =
-                                self.entering_through[j * 3 + s].val()
-                                    | (self.slot_valid[i].val()
-                                        & (self.slot_dst[i].val() == self.instr_src[s].val()));
+                                | self.writes_offered[i * 3 + s].val();
                         }
                     }
+                    self.entering_through[j * 3 + s].next = self.entering_before[j * 3 + s].val()
+                        | self.writes_offered[j * 3 + s].val();
                 }
             }
             // Next cycle's slot j: this slot's instruction, or on issue the next slot's (whose
