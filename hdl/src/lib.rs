@@ -4,10 +4,12 @@
 
 pub mod core;
 pub mod crossbar;
+pub mod decoder;
 pub mod design;
 pub mod emit;
 pub mod gpr;
 pub mod grf;
+pub mod multiport;
 pub mod params;
 pub mod regs;
 pub mod route;
@@ -26,6 +28,8 @@ pub fn visit_designs(visitor: &mut impl DesignVisitor) {
     visitor.visit::<route::Route>();
     visitor.visit::<route::RouteFull>();
     visitor.visit::<grf::Grf>();
+    visitor.visit::<multiport::Flops>();
+    visitor.visit::<multiport::Lvt>();
 }
 
 /// `count` fresh signals: the ports or locals of a run-time-sized vector.

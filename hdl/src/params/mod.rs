@@ -4,12 +4,14 @@
 mod core;
 mod gpr;
 mod grf;
+mod multiport;
 mod route;
 mod table;
 
 pub use self::core::{CaptureKind, CoreOp, CoreParams, OperandSource};
 pub use gpr::GprParams;
 pub use grf::{GrfOp, GrfParams, GrfStatus, Mapping};
+pub use multiport::MultiportParams;
 pub use route::{FillCode, RouteFullParams, RouteOpCode, RouteParams};
 pub use table::{Allowed, Kind, NoOptions, Param, ParamValue, Params};
 
