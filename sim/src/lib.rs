@@ -8,6 +8,7 @@ pub mod check;
 pub mod core;
 pub mod gpr;
 pub mod grf;
+pub mod multiport;
 pub mod rng;
 pub mod route;
 pub mod verilator;
@@ -21,4 +22,6 @@ pub fn visit_blocks(visitor: &mut impl BlockVisitor) {
     visitor.visit::<core::Core>();
     visitor.visit::<route::Route>();
     visitor.visit::<grf::Grf>();
+    visitor.visit::<multiport::Flops>();
+    visitor.visit::<multiport::Lvt>();
 }

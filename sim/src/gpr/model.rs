@@ -21,10 +21,15 @@ pub struct GprRequests {
 impl GprRequests {
     /// No requests, sized for `params`.
     pub fn idle(params: &GprParams) -> Self {
+        Self::sized(params.read_ports, params.write_ports, params.lanes)
+    }
+
+    /// No requests at `read_ports` readers and `write_ports` writers of `lanes` lanes.
+    pub fn sized(read_ports: usize, write_ports: usize, lanes: usize) -> Self {
         Self {
-            reads: vec![None; params.read_ports],
-            writes: vec![None; params.write_ports],
-            write_data: vec![0; params.write_ports * params.lanes],
+            reads: vec![None; read_ports],
+            writes: vec![None; write_ports],
+            write_data: vec![0; write_ports * lanes],
         }
     }
 }

@@ -249,25 +249,43 @@ impl Report for GprBench {
 pub(super) fn bench(params: &GprParams, options: &GprBenchOptions) -> Result<GprBench, SimError> {
     let setup = Setup::new(1, Rtl::On);
     let cycles = options.cycles;
-    let mut stimulus = RandomTraffic::new(params, setup.seed);
-    let start = Instant::now();
-    let golden = run(params, &mut stimulus, cycles, None, &|_| {});
-    let golden_seconds = start.elapsed().as_secs_f64();
+    let traffic = || RandomTraffic::new(params, setup.seed);
+    measure_speed(
+        cycles,
+        || run(params, &mut traffic(), cycles, None, &|_| {}).cycles,
+        || GprRtl::build(params, &setup),
+        |rtl| {
+            let cosim = run(params, &mut traffic(), cycles, Some(rtl), &|_| {});
+            match cosim.mismatch() {
+                Some(m) => Err(SimError::Mismatch(format!("{m} (seed 1)"))),
+                None => Ok(cosim.cycles),
+            }
+        },
+    )
+}
 
+/// Measures a block's simulation speed over `cycles` cycles: `golden` runs the golden model
+/// alone, `build` makes the Verilated design (timed on its own), `cosim` runs both in lock
+/// step; each run returns the cycles it ran.
+pub(crate) fn measure_speed<T>(
+    cycles: u64,
+    golden: impl FnOnce() -> u64,
+    build: impl FnOnce() -> Result<T, SimError>,
+    cosim: impl FnOnce(&mut T) -> Result<u64, SimError>,
+) -> Result<GprBench, SimError> {
     let start = Instant::now();
-    let mut rtl = GprRtl::build(params, &setup)?;
+    let golden_cycles = golden();
+    let golden_seconds = start.elapsed().as_secs_f64();
+    let start = Instant::now();
+    let mut rtl = build()?;
     let build_seconds = start.elapsed().as_secs_f64();
-    let mut stimulus = RandomTraffic::new(params, setup.seed);
     let start = Instant::now();
-    let cosim = run(params, &mut stimulus, cycles, Some(&mut rtl), &|_| {});
+    let cosim_cycles = cosim(&mut rtl)?;
     let cosim_seconds = start.elapsed().as_secs_f64();
-    if let Some(m) = cosim.mismatch() {
-        return Err(SimError::Mismatch(format!("{m} (seed 1)")));
-    }
     Ok(GprBench {
         cycles,
-        golden_cycles_per_second: golden.cycles as f64 / golden_seconds.max(1e-9),
-        cosim_cycles_per_second: cosim.cycles as f64 / cosim_seconds.max(1e-9),
+        golden_cycles_per_second: golden_cycles as f64 / golden_seconds.max(1e-9),
+        cosim_cycles_per_second: cosim_cycles as f64 / cosim_seconds.max(1e-9),
         model_build_seconds: build_seconds,
     })
 }

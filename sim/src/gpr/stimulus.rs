@@ -33,15 +33,45 @@ pub struct RandomTraffic {
 impl RandomTraffic {
     /// Random traffic for `params` from `seed`, with load 75%, hot 25% and retries.
     pub fn new(params: &GprParams, seed: u64) -> Self {
+        Self::shaped(params.registers, 2 * params.banks, params.lanes, seed)
+    }
+
+    /// Random traffic over `registers` registers of `lanes` lanes, `hot_registers` of them
+    /// hot, from `seed`, with load 75%, hot 25% and retries.
+    pub fn shaped(registers: usize, hot_registers: usize, lanes: usize, seed: u64) -> Self {
         Self {
             rng: Rng::new(seed),
-            registers: params.registers,
-            hot_registers: (2 * params.banks).min(params.registers),
-            lanes: params.lanes,
+            registers,
+            hot_registers: hot_registers.min(registers),
+            lanes,
             load: 75,
             hot: 25,
             retry: true,
         }
+    }
+
+    /// Fills every port of `requests` anew, keeping those `keep` names (port kind and
+    /// number: true for a read).
+    fn fill(&mut self, requests: &mut GprRequests, keep: impl Fn(bool, usize) -> bool) {
+        for port in 0..requests.reads.len() {
+            if !keep(true, port) {
+                requests.reads[port] = self.rng.chance(self.load, 100).then(|| self.register());
+            }
+        }
+        for port in 0..requests.writes.len() {
+            if keep(false, port) {
+                continue;
+            }
+            requests.writes[port] = self.rng.chance(self.load, 100).then(|| self.register());
+            for lane in 0..self.lanes {
+                requests.write_data[port * self.lanes + lane] = self.rng.next_u64();
+            }
+        }
+    }
+
+    /// Fills every port of `requests` anew: for a file that refuses nothing.
+    pub fn fresh(&mut self, requests: &mut GprRequests) {
+        self.fill(requests, |_, _| false);
     }
 
     fn register(&mut self) -> usize {
@@ -55,21 +85,15 @@ impl RandomTraffic {
 
 impl GprStimulus for RandomTraffic {
     fn next(&mut self, _cycle: u64, last: &GprResponse, requests: &mut GprRequests) -> bool {
-        for port in 0..requests.reads.len() {
-            if self.retry && requests.reads[port].is_some() && !last.read_grants[port] {
-                continue;
-            }
-            requests.reads[port] = self.rng.chance(self.load, 100).then(|| self.register());
-        }
-        for port in 0..requests.writes.len() {
-            if self.retry && requests.writes[port].is_some() && !last.write_grants[port] {
-                continue;
-            }
-            requests.writes[port] = self.rng.chance(self.load, 100).then(|| self.register());
-            for lane in 0..self.lanes {
-                requests.write_data[port * self.lanes + lane] = self.rng.next_u64();
-            }
-        }
+        let retry = self.retry;
+        let (reads, writes) = (requests.reads.clone(), requests.writes.clone());
+        self.fill(requests, |read, port| {
+            let (asked, granted) = match read {
+                true => (reads[port].is_some(), last.read_grants[port]),
+                false => (writes[port].is_some(), last.write_grants[port]),
+            };
+            retry && asked && !granted
+        });
         true
     }
 }
