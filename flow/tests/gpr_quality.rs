@@ -6,7 +6,7 @@ mod common;
 use common::emit_to;
 use grfgen_flow::tools::{lint, synth, SynthTarget};
 use grfgen_hdl::gpr::Gpr;
-use grfgen_hdl::params::GprParams;
+use grfgen_hdl::params::{BankKind, GprParams};
 
 fn gpr(banks: usize, rows: usize, lanes: usize, bits: usize, rp: usize, wp: usize) -> GprParams {
     GprParams {
@@ -17,6 +17,7 @@ fn gpr(banks: usize, rows: usize, lanes: usize, bits: usize, rp: usize, wp: usiz
         read_ports: rp,
         write_ports: wp,
         pipeline: 0,
+        bank_kind: BankKind::OneReadOneWrite,
     }
 }
 
@@ -40,6 +41,24 @@ fn lint_is_clean_with_all_warnings_on() {
         },
         GprParams {
             pipeline: 2,
+            ..GprParams::default()
+        },
+        GprParams {
+            bank_kind: BankKind::TwoReadsOneWrite,
+            ..gpr(1, 64, 4, 32, 1, 1)
+        },
+        GprParams {
+            bank_kind: BankKind::TwoReadsOneWrite,
+            pipeline: 2,
+            ..gpr(8, 32, 8, 16, 4, 2)
+        },
+        GprParams {
+            bank_kind: BankKind::SinglePort,
+            ..gpr(1, 64, 4, 32, 1, 1)
+        },
+        GprParams {
+            bank_kind: BankKind::SinglePort,
+            pipeline: 1,
             ..GprParams::default()
         },
     ] {
@@ -118,5 +137,30 @@ fn ice40_maps_every_bank_to_block_ram() {
             p.read_ports * p.banks,
             "{p:?}: {stats:?}"
         );
+    }
+}
+
+/// 2R1W banks take two block RAMs per bank and lane where 1R1W banks take one; 1RW banks are
+/// single-port block RAMs, as many as 1R1W ones, with the same flip-flops.
+#[test]
+fn every_bank_kind_maps_to_block_ram() {
+    for (kind, rams) in [
+        (BankKind::OneReadOneWrite, 32),
+        (BankKind::TwoReadsOneWrite, 64),
+        (BankKind::SinglePort, 32),
+    ] {
+        let p = GprParams {
+            bank_kind: kind,
+            ..GprParams::default()
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let top = emit(dir.path(), &p);
+        let stats = synth(dir.path(), &top, SynthTarget::Ice40).unwrap();
+        assert_eq!(stats.count("SB_RAM40_4K"), rams, "{kind}: {stats:?}");
+        // One read-route flip-flop per read port, bank and slot that the port can win: port
+        // `r` takes slot `s` only behind `s` lower ports, so port 0 never takes slot 1.
+        let slots = kind.reads_per_bank();
+        let routes = p.banks * (0..slots).map(|s| p.read_ports - s).sum::<usize>();
+        assert_eq!(stats.flip_flops() as usize, routes, "{kind}: {stats:?}");
     }
 }

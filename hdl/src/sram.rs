@@ -1,10 +1,11 @@
-//! The memory primitive: one behavioural, synthesizable 1W1R SRAM bank.
+//! The memory primitive: one behavioural, synthesizable SRAM bank, 1W1R or single-port.
 //!
 //! This module is the single place where a vendor SRAM macro would be swapped in.
 
 use rust_hdl::prelude::*;
 
-/// A 1W1R SRAM bank: one write port and one synchronous read port on one clock.
+/// An SRAM bank: one write port and one synchronous read port on one clock (1W1R), or, built
+/// [`SramBank::single_port`], one port that reads or writes (1RW).
 ///
 /// * Read latency: one cycle. `read_data` shows the row addressed in the cycle `read_enable`
 ///   was high, from the next rising edge on, and holds it while `read_enable` is low.
@@ -12,12 +13,15 @@ use rust_hdl::prelude::*;
 ///   undefined (`x` in the Verilog, so that `--x-assign unique` simulation exposes any reliance
 ///   on it). Callers must not let this happen. Block RAMs (iCE40's among them) leave the
 ///   collision undefined too; promising old or new data would cost a bypass register per bit.
+/// * Single-port: the read and the write share one address port. A cycle with
+///   `write_enable` high writes and does not read (`read_data` holds); callers never ask for
+///   both, so no collision exists.
 /// * Power-up contents are all zero (an `initial` block; FPGA block RAM is initialised this
 ///   way, ASIC flows must not rely on it).
 ///
 /// `E` is the entry width in bits, `A` the address width (depth `2^A` rows).
 #[derive(LogicBlock, Default)]
-pub struct SramBank1r1w<const E: usize, const A: usize> {
+pub struct SramBank<const E: usize, const A: usize> {
     /// Clock: reads and writes take effect on its rising edge.
     pub clock: Signal<In, Clock>,
     /// Read enable: when high, the row at `read_address` is read this cycle.
@@ -33,16 +37,58 @@ pub struct SramBank1r1w<const E: usize, const A: usize> {
     /// Write data, one entry.
     pub write_data: Signal<In, Bits<E>>,
     _contents: Vec<Bits<E>>,
+    /// Whether the read and the write share one port.
+    _single_port: bool,
 }
 
-impl<const E: usize, const A: usize> Logic for SramBank1r1w<E, A> {
+impl<const E: usize, const A: usize> SramBank<E, A> {
+    /// A single-port bank: one read or one write per cycle.
+    pub fn single_port() -> Self {
+        Self {
+            _single_port: true,
+            ..Self::default()
+        }
+    }
+
+    /// The single-port bank's Verilog: the write, if any, takes the shared address.
+    fn single_port_hdl(&self) -> Verilog {
+        Verilog::Custom(format!(
+            "\
+// name: sram_1rw_{rows}x{E}
+reg [{msb}:0] mem [0:{last}];
+integer row;
+wire [{amsb}:0] address = write_enable ? write_address : read_address;
+
+initial begin
+   for (row = 0; row <= {last}; row = row + 1) begin
+      mem[row] = {E}'d0;
+   end
+end
+
+always @(posedge clock) begin
+   if (write_enable) begin
+      mem[address] <= write_data;
+   end else if (read_enable) begin
+      read_data <= mem[address];
+   end
+end
+",
+            msb = E - 1,
+            amsb = A - 1,
+            rows = 1usize << A,
+            last = (1usize << A) - 1,
+        ))
+    }
+}
+
+impl<const E: usize, const A: usize> Logic for SramBank<E, A> {
     fn update(&mut self) {
         if self._contents.is_empty() {
             self._contents = vec![Bits::default(); 1 << A];
         }
         if self.clock.pos_edge() {
             // rust-hdl has no `x`: a colliding read returns the old contents here.
-            if self.read_enable.val() {
+            if self.read_enable.val() && !(self._single_port && self.write_enable.val()) {
                 self.read_data.next = self._contents[self.read_address.val().index()];
             }
             if self.write_enable.val() {
@@ -56,6 +102,9 @@ impl<const E: usize, const A: usize> Logic for SramBank1r1w<E, A> {
     }
 
     fn hdl(&self) -> Verilog {
+        if self._single_port {
+            return self.single_port_hdl();
+        }
         Verilog::Custom(format!(
             "\
 // name: sram_1r1w_{rows}x{E}

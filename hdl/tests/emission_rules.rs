@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use grfgen_hdl::design::{emit_design, Design, DesignVisitor};
 use grfgen_hdl::emit::{design_files, Emitted, Timing};
 use grfgen_hdl::gpr::Gpr;
-use grfgen_hdl::params::{GprParams, Params};
+use grfgen_hdl::params::{BankKind, GprParams, Params};
 use grfgen_hdl::visit_designs;
 
 /// The modules of `verilog`: (name, body with its own name taken out).
@@ -88,17 +88,18 @@ fn the_largest_gpr_keeps_the_rules() {
         read_ports: 8,
         write_ports: 4,
         pipeline: 0,
+        bank_kind: BankKind::TwoReadsOneWrite,
     };
     params.validate().unwrap();
     let emitted = emit_design::<Gpr>(&params, "big").unwrap();
     check::<Gpr>(&params, &emitted);
-    // 1,024 SRAM instances of one module.
+    // 2,048 SRAM instances (two replicas per bank and lane) of one module.
     assert_eq!(
         emitted
             .verilog
             .matches(" big_sram_1r1w_64x32 banks__")
             .count(),
-        1024
+        2048
     );
     assert!(emitted.modules < 10, "{}", emitted.modules);
 }

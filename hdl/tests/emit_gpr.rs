@@ -4,7 +4,7 @@
 use grfgen_hdl::design::emit_design;
 use grfgen_hdl::emit::{EmitError, PortDirection};
 use grfgen_hdl::gpr::Gpr;
-use grfgen_hdl::params::GprParams;
+use grfgen_hdl::params::{BankKind, GprParams};
 
 fn emit_gpr(
     params: &GprParams,
@@ -25,6 +25,7 @@ fn params(banks: usize, rows: usize, lanes: usize, bits: usize, rp: usize, wp: u
         read_ports: rp,
         write_ports: wp,
         pipeline: 0,
+        bank_kind: BankKind::OneReadOneWrite,
     }
 }
 

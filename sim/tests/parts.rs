@@ -8,7 +8,7 @@ use grfgen_hdl::crossbar::Crossbar;
 use grfgen_hdl::emit::{part, EmitError, Emitted};
 use grfgen_hdl::grf::{Outboxes, RoundRobinArbiter, SlowReadPipeline};
 use grfgen_hdl::params::{CoreOp, CoreParams, GprParams, GrfParams};
-use grfgen_hdl::sram::SramBank1r1w;
+use grfgen_hdl::sram::SramBank;
 use grfgen_sim::bits::element_mask;
 use grfgen_sim::check::compare;
 use grfgen_sim::rng::Rng;
@@ -622,7 +622,7 @@ fn the_gpr_read_crossbar_routes_one_hot_selects() {
 #[test]
 fn the_sram_bank_reads_after_one_cycle_and_holds() {
     let seed = 17;
-    let mut rtl = Part::load(part("bank", SramBank1r1w::<32, 6>::default()), seed);
+    let mut rtl = Part::load(part("bank", SramBank::<32, 6>::default()), seed);
     let clock = rtl.input("clock");
     let (read_enable, read_address) = (rtl.input("read_enable"), rtl.input("read_address"));
     let write = ["write_enable", "write_address", "write_data"].map(|f| rtl.input(f));

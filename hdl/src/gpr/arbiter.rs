@@ -8,8 +8,10 @@ use crate::signals;
 
 /// Per-bank arbitration of the GPR's ports (combinational; `docs/gpr.md`), in this order:
 /// 1. writes: per bank, the lowest-numbered requesting write port wins;
-/// 2. a read of a register that a granted write writes this cycle is not granted;
-/// 3. reads: per bank, the lowest-numbered remaining read port wins.
+/// 2. a read of a register that a granted write writes this cycle is not granted; with
+///    single-port (`1rw`) banks, no read of a bank being written is;
+/// 3. reads: per bank, the lowest-numbered remaining read port wins (the two lowest, in
+///    slots 0 and 1, with `2r1w` banks).
 ///
 /// Built `uncontended_reads`, it serves a requester that never reads one bank twice in a cycle
 /// nor a register written in the same cycle (the core slice's scheduler): steps 2 and 3 are
@@ -30,12 +32,15 @@ pub struct BankArbiter<const RI: usize> {
     pub read_grant: Vec<Signal<Out, Bit>>,
     /// Per write port: granted.
     pub write_grant: Vec<Signal<Out, Bit>>,
-    /// `read_win[p * banks + b]`: read port `p` is granted bank `b` (one-hot per bank).
+    /// `read_win[(p * banks + b) * reads_per_bank + s]`: read port `p` is granted slot `s` of
+    /// bank `b` (one-hot per bank and slot).
     pub read_win: Vec<Signal<Out, Bit>>,
     /// `write_win[w * banks + b]`: write port `w` is granted bank `b` (one-hot per bank).
     pub write_win: Vec<Signal<Out, Bit>>,
     /// Per read port: it reads the register that a granted write writes.
     read_clash: Vec<Signal<Local, Bit>>,
+    /// Per bank: it serves no read this cycle (a single-port bank being written).
+    read_blocked: Vec<Signal<Local, Bit>>,
     /// Per bank, the lowest-numbered write port wins.
     writes: LowestPortWins,
     /// Per bank, the lowest-numbered remaining read port wins.
@@ -45,8 +50,11 @@ pub struct BankArbiter<const RI: usize> {
     _banks: usize,
     _read_ports: usize,
     _write_ports: usize,
-    /// 1 when reads may contend, 0 when built `uncontended_reads`.
-    _contended: usize,
+    _reads_per_bank: usize,
+    /// 1 when a read may clash with a write to its register (two-port banks that contend).
+    _clash: usize,
+    /// 1 with single-port banks, else 0.
+    _single_port: usize,
 }
 
 impl<const RI: usize> BankArbiter<RI> {
@@ -63,6 +71,11 @@ impl<const RI: usize> BankArbiter<RI> {
     fn build(params: &GprParams, contended: bool) -> Self {
         assert_eq!(RI, params.register_bits());
         let (b, p, w) = (params.banks, params.read_ports, params.write_ports);
+        let (kind, slots) = (params.bank_kind, params.bank_kind.reads_per_bank());
+        assert!(
+            contended || slots == 1,
+            "uncontended reads need one read slot per bank"
+        );
         Self {
             read_valid: signals(p),
             read_reg: signals(p),
@@ -70,56 +83,76 @@ impl<const RI: usize> BankArbiter<RI> {
             write_reg: signals(w),
             read_grant: signals(p),
             write_grant: signals(w),
-            read_win: signals(p * b),
+            read_win: signals(p * b * slots),
             write_win: signals(w * b),
             read_clash: signals(p),
+            read_blocked: signals(b),
             writes: LowestPortWins::new(w, b),
             reads: match contended {
-                true => LowestPortWins::new(p, b),
+                true => LowestPortWins::with_capacity(p, b, slots),
                 false => LowestPortWins::uncontended(p, b),
             },
             bank_mask: Constant::new(((b - 1) as u64).into()),
             _banks: b,
             _read_ports: p,
             _write_ports: w,
-            _contended: usize::from(contended),
+            _reads_per_bank: slots,
+            _clash: usize::from(contended && !kind.single_port()),
+            _single_port: usize::from(kind.single_port()),
         }
     }
 }
 
 impl<const RI: usize> Logic for BankArbiter<RI> {
-    // A loop over a single value (`nb`) binds the bank count to a loop variable: rust-hdl
-    // evaluates index arithmetic over loop variables only (docs/rust-hdl.md).
+    // Loops over a single value (`nb`, `ns`) bind the bank count and the read slots to loop
+    // variables: rust-hdl evaluates index arithmetic over loop variables only
+    // (docs/rust-hdl.md).
     #[hdl_gen]
     fn update(&mut self) {
         for nb in self._banks..(self._banks + 1) {
-            // 1. Writes: per bank, the lowest-numbered write port wins.
-            for w in 0..self._write_ports {
-                for b in 0..self._banks {
-                    self.writes.hit[w * nb + b].next = self.write_valid[w].val()
-                        & ((self.write_reg[w].val() & self.bank_mask.val()) == b.to_bits());
-                    self.write_win[w * nb + b].next = self.writes.win[w * nb + b].val();
+            for ns in self._reads_per_bank..(self._reads_per_bank + 1) {
+                // 1. Writes: per bank, the lowest-numbered write port wins.
+                for w in 0..self._write_ports {
+                    for b in 0..self._banks {
+                        self.writes.hit[w * nb + b].next = self.write_valid[w].val()
+                            & ((self.write_reg[w].val() & self.bank_mask.val()) == b.to_bits());
+                        self.write_win[w * nb + b].next = self.writes.win[w * nb + b].val();
+                    }
+                    self.write_grant[w].next = self.writes.grant[w].val();
                 }
-                self.write_grant[w].next = self.writes.grant[w].val();
-            }
-            // 2. Reads clashing with a granted write drop out.
-            for p in 0..self._read_ports {
-                self.read_clash[p].next = false;
-                for _contended in 0..self._contended {
-                    for w in 0..self._write_ports {
-                        self.read_clash[p].next = self.read_clash[p].val()
-                            | (self.writes.grant[w].val()
-                                & (self.write_reg[w].val() == self.read_reg[p].val()));
+                // 2. Reads clashing with a granted write drop out, and so do reads of a
+                //    single-port bank being written.
+                for b in 0..self._banks {
+                    self.read_blocked[b].next = false;
+                    for _single_port in 0..self._single_port {
+                        for w in 0..self._write_ports {
+                            self.read_blocked[b].next =
+                                self.read_blocked[b].val() | self.writes.win[w * nb + b].val();
+                        }
                     }
                 }
-                for b in 0..self._banks {
-                    // 3. Reads: per bank, the lowest-numbered remaining read port wins.
-                    self.reads.hit[p * nb + b].next = self.read_valid[p].val()
-                        & !self.read_clash[p].val()
-                        & ((self.read_reg[p].val() & self.bank_mask.val()) == b.to_bits());
-                    self.read_win[p * nb + b].next = self.reads.win[p * nb + b].val();
+                for p in 0..self._read_ports {
+                    self.read_clash[p].next = false;
+                    for _clash in 0..self._clash {
+                        for w in 0..self._write_ports {
+                            self.read_clash[p].next = self.read_clash[p].val()
+                                | (self.writes.grant[w].val()
+                                    & (self.write_reg[w].val() == self.read_reg[p].val()));
+                        }
+                    }
+                    for b in 0..self._banks {
+                        // 3. Reads: per bank, the lowest-numbered remaining read ports win.
+                        self.reads.hit[p * nb + b].next = self.read_valid[p].val()
+                            & !self.read_clash[p].val()
+                            & !self.read_blocked[b].val()
+                            & ((self.read_reg[p].val() & self.bank_mask.val()) == b.to_bits());
+                        for s in 0..self._reads_per_bank {
+                            self.read_win[(p * nb + b) * ns + s].next =
+                                self.reads.win[(p * nb + b) * ns + s].val();
+                        }
+                    }
+                    self.read_grant[p].next = self.reads.grant[p].val();
                 }
-                self.read_grant[p].next = self.reads.grant[p].val();
             }
         }
     }

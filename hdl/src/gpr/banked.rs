@@ -8,17 +8,21 @@ use super::arbiter::BankArbiter;
 use crate::crossbar::Crossbar;
 use crate::params::GprParams;
 use crate::regs::Registers;
-use crate::sram::SramBank1r1w;
+use crate::sram::SramBank;
 
-/// Banked general-purpose register file (SPEC S1): `banks` 1W1R SRAM banks, `write_ports`
-/// writers through a write crossbar, `read_ports` readers through a read crossbar.
+/// Banked general-purpose register file (SPEC S1): `banks` SRAM banks, `write_ports` writers
+/// through a write crossbar, `read_ports` readers through a read crossbar. A bank is of the
+/// `bank_kind` parameter: 1R1W (one SRAM per lane), 2R1W (two 1R1W replicas per lane, written
+/// together) or 1RW (one single-port SRAM per lane).
 ///
 /// Register `n` lives in bank `n mod banks`, row `n div banks`. Each cycle every port may carry
 /// one request; grants are combinational (same cycle). Arbitration, in this order:
 /// 1. Writes: per bank, the lowest-numbered requesting write port wins.
 /// 2. Reads of a register that a granted write writes this cycle are not granted (the bank
-///    cannot read and write one row in one cycle).
-/// 3. Reads: per bank, the lowest-numbered remaining read port wins.
+///    cannot read and write one row in one cycle); with 1RW banks, no read of a bank being
+///    written is.
+/// 3. Reads: per bank, the lowest-numbered remaining read port wins (the two lowest with
+///    2R1W banks).
 ///
 /// A request that is not granted is not performed; the requester retries. Read data appears on
 /// `read_data` after the next rising edge and is zero for a port not granted in the previous
@@ -51,9 +55,10 @@ pub struct BankedGpr<const E: usize, const A: usize, const RI: usize> {
     pub write_data: Vec<Signal<In, Bits<E>>>,
     /// Write grant, same cycle: the write is stored on the rising edge.
     pub write_grant: Vec<Signal<Out, Bit>>,
-    /// The banks, bank-major (`b * lanes + l`): one narrow SRAM per bank and lane.
-    banks: Vec<SramBank1r1w<E, A>>,
-    /// Read crossbar: inputs are the banks, outputs the read ports.
+    /// The SRAMs, `(b * slots + s) * lanes + l`: per bank, one narrow SRAM per read slot and
+    /// lane (two replicas written together with `2r1w` banks).
+    banks: Vec<SramBank<E, A>>,
+    /// Read crossbar: inputs are the banks' read slots, outputs the read ports.
     read_xbar: Crossbar<E>,
     /// Write crossbar: inputs are the write ports, outputs the banks.
     write_xbar: Crossbar<E>,
@@ -65,21 +70,22 @@ pub struct BankedGpr<const E: usize, const A: usize, const RI: usize> {
     read_route_late: Registers<Bit>,
     /// `read_route_late` one cycle later with `pipeline` 2: the read crossbar's selects.
     read_route_data: Registers<Bit>,
-    /// Bank read data stage (`pipeline` 2), bank-major (`b * lanes + l`).
+    /// Bank read data stage (`pipeline` 2), `(b * slots + s) * lanes + l`.
     bank_data: Registers<Bits<E>>,
-    /// Bank port stage (`pipeline` 1): read rows (`0..banks`), then write rows.
+    /// Bank port stage (`pipeline` 1): read rows (`b * slots + s`), then write rows (`b`).
     port_rows: Registers<Bits<A>>,
-    /// Bank port stage (`pipeline` 1): read enables (`0..banks`), then write enables.
+    /// Bank port stage (`pipeline` 1): read enables (`b * slots + s`), then write enables.
     port_enables: Registers<Bit>,
     /// Bank port stage (`pipeline` 1): write data, bank-major (`b * lanes + l`).
     port_data: Registers<Bits<E>>,
-    /// `read_row[p * banks + b]`: read port `p`'s row if it won bank `b`, else zero.
+    /// `read_row[(p * banks + b) * slots + s]`: read port `p`'s row if it won slot `s` of
+    /// bank `b`, else zero.
     read_row: Vec<Signal<Local, Bits<A>>>,
     /// `write_row[w * banks + b]`: write port `w`'s row if it won bank `b`, else zero.
     write_row: Vec<Signal<Local, Bits<A>>>,
-    /// Row read from each bank this cycle.
+    /// Row read from each bank's slot (`b * slots + s`) this cycle.
     bank_read_row: Vec<Signal<Local, Bits<A>>>,
-    /// Whether each bank is read this cycle.
+    /// Whether each bank's slot is read this cycle.
     bank_read_enable: Vec<Signal<Local, Bit>>,
     /// Row written in each bank this cycle.
     bank_write_row: Vec<Signal<Local, Bits<A>>>,
@@ -88,6 +94,8 @@ pub struct BankedGpr<const E: usize, const A: usize, const RI: usize> {
     /// Row zero.
     zero_row: Constant<Bits<A>>,
     _banks: usize,
+    /// Reads per bank per cycle: 2 with `2r1w` banks, else 1.
+    _slots: usize,
     _bank_bits: usize,
     _lanes: usize,
     _read_ports: usize,
@@ -114,6 +122,11 @@ impl<const E: usize, const A: usize, const RI: usize> BankedGpr<E, A, RI> {
         let (b, l) = (params.banks, params.lanes);
         let (p, w) = (params.read_ports, params.write_ports);
         let (staged, data_staged) = (params.pipeline >= 1, params.pipeline >= 2);
+        let (kind, ns) = (params.bank_kind, params.bank_kind.reads_per_bank());
+        let sram = || match kind.single_port() {
+            true => SramBank::single_port(),
+            false => SramBank::default(),
+        };
         Self {
             clock: Signal::default(),
             read_valid: signals(p),
@@ -124,25 +137,26 @@ impl<const E: usize, const A: usize, const RI: usize> BankedGpr<E, A, RI> {
             write_reg: signals(w),
             write_data: signals(w * l),
             write_grant: signals(w),
-            banks: (0..b * l).map(|_| SramBank1r1w::default()).collect(),
-            read_xbar: Crossbar::new(b, p, l),
+            banks: (0..b * ns * l).map(|_| sram()).collect(),
+            read_xbar: Crossbar::new(b * ns, p, l),
             write_xbar: Crossbar::new(w, b, l),
             arbiter,
-            read_route: Registers::new(p * b),
-            read_route_late: Registers::stage(p * b, staged),
-            read_route_data: Registers::stage(p * b, data_staged),
-            bank_data: Registers::stage(b * l, data_staged),
-            port_rows: Registers::stage(2 * b, staged),
-            port_enables: Registers::stage(2 * b, staged),
+            read_route: Registers::new(p * b * ns),
+            read_route_late: Registers::stage(p * b * ns, staged),
+            read_route_data: Registers::stage(p * b * ns, data_staged),
+            bank_data: Registers::stage(b * ns * l, data_staged),
+            port_rows: Registers::stage((ns + 1) * b, staged),
+            port_enables: Registers::stage((ns + 1) * b, staged),
             port_data: Registers::stage(b * l, staged),
-            read_row: signals(p * b),
+            read_row: signals(p * b * ns),
             write_row: signals(w * b),
-            bank_read_row: signals(b),
-            bank_read_enable: signals(b),
+            bank_read_row: signals(b * ns),
+            bank_read_enable: signals(b * ns),
             bank_write_row: signals(b),
             bank_write_enable: signals(b),
             zero_row: Constant::new(0u64.into()),
             _banks: b,
+            _slots: ns,
             _bank_bits: params.bank_bits(),
             _lanes: l,
             _read_ports: p,
@@ -152,101 +166,121 @@ impl<const E: usize, const A: usize, const RI: usize> BankedGpr<E, A, RI> {
 }
 
 impl<const E: usize, const A: usize, const RI: usize> Logic for BankedGpr<E, A, RI> {
-    // Loops over a single value (`nb`, `nl`, `nw`, `bb`) bind run-time sizes to loop variables:
-    // rust-hdl evaluates index arithmetic over loop variables only (docs/rust-hdl.md). Every
-    // local is written once per evaluation, so rust-hdl's simulator agrees with the Verilog.
+    // Loops over a single value (`nb`, `ns`, `nl`, `nw`, `bb`) bind run-time sizes to loop
+    // variables: rust-hdl evaluates index arithmetic over loop variables only
+    // (docs/rust-hdl.md). Every local is written once per evaluation, so rust-hdl's simulator
+    // agrees with the Verilog.
     #[hdl_gen]
     fn update(&mut self) {
         for nb in self._banks..(self._banks + 1) {
-            for nl in self._lanes..(self._lanes + 1) {
-                for nw in self._write_ports..(self._write_ports + 1) {
-                    for bb in self._bank_bits..(self._bank_bits + 1) {
-                        // Arbitration.
-                        for p in 0..self._read_ports {
-                            self.arbiter.read_valid[p].next = self.read_valid[p].val();
-                            self.arbiter.read_reg[p].next = self.read_reg[p].val();
-                            self.read_grant[p].next = self.arbiter.read_grant[p].val();
-                        }
-                        for w in 0..self._write_ports {
-                            self.arbiter.write_valid[w].next = self.write_valid[w].val();
-                            self.arbiter.write_reg[w].next = self.write_reg[w].val();
-                            self.write_grant[w].next = self.arbiter.write_grant[w].val();
-                        }
-                        // Bank ports: the winner's row (zero when idle), as an OR of the rows
-                        // gated by the one-hot wins, not a priority chain through the ports.
-                        for b in 0..self._banks {
-                            self.bank_read_enable[b].next = false;
-                            self.bank_read_row[b].next = self.zero_row.val();
+            for ns in self._slots..(self._slots + 1) {
+                for nl in self._lanes..(self._lanes + 1) {
+                    for nw in self._write_ports..(self._write_ports + 1) {
+                        for bb in self._bank_bits..(self._bank_bits + 1) {
+                            // Arbitration.
                             for p in 0..self._read_ports {
-                                self.read_row[p * nb + b].next = self.zero_row.val();
-                                if self.arbiter.read_win[p * nb + b].val() {
-                                    self.read_row[p * nb + b].next =
-                                        self.read_reg[p].val().get_bits::<A>(bb);
-                                }
-                                self.bank_read_enable[b].next = self.bank_read_enable[b].val()
-                                    | self.arbiter.read_win[p * nb + b].val();
-                                self.bank_read_row[b].next =
-                                    self.bank_read_row[b].val() | self.read_row[p * nb + b].val();
+                                self.arbiter.read_valid[p].next = self.read_valid[p].val();
+                                self.arbiter.read_reg[p].next = self.read_reg[p].val();
+                                self.read_grant[p].next = self.arbiter.read_grant[p].val();
                             }
-                            self.bank_write_enable[b].next = false;
-                            self.bank_write_row[b].next = self.zero_row.val();
                             for w in 0..self._write_ports {
-                                self.write_row[w * nb + b].next = self.zero_row.val();
-                                if self.arbiter.write_win[w * nb + b].val() {
-                                    self.write_row[w * nb + b].next =
-                                        self.write_reg[w].val().get_bits::<A>(bb);
+                                self.arbiter.write_valid[w].next = self.write_valid[w].val();
+                                self.arbiter.write_reg[w].next = self.write_reg[w].val();
+                                self.write_grant[w].next = self.arbiter.write_grant[w].val();
+                            }
+                            // Bank ports: the winner's row (zero when idle), as an OR of the
+                            // rows gated by the one-hot wins, not a priority chain.
+                            for b in 0..self._banks {
+                                for s in 0..self._slots {
+                                    self.bank_read_enable[b * ns + s].next = false;
+                                    self.bank_read_row[b * ns + s].next = self.zero_row.val();
+                                    for p in 0..self._read_ports {
+                                        self.read_row[(p * nb + b) * ns + s].next =
+                                            self.zero_row.val();
+                                        if self.arbiter.read_win[(p * nb + b) * ns + s].val() {
+                                            self.read_row[(p * nb + b) * ns + s].next =
+                                                self.read_reg[p].val().get_bits::<A>(bb);
+                                        }
+                                        self.bank_read_enable[b * ns + s].next = self
+                                            .bank_read_enable[b * ns + s]
+                                            .val()
+                                            | self.arbiter.read_win[(p * nb + b) * ns + s].val();
+                                        self.bank_read_row[b * ns + s].next =
+                                            self.bank_read_row[b * ns + s].val()
+                                                | self.read_row[(p * nb + b) * ns + s].val();
+                                    }
+                                    self.port_rows.d[b * ns + s].next =
+                                        self.bank_read_row[b * ns + s].val();
+                                    self.port_enables.d[b * ns + s].next =
+                                        self.bank_read_enable[b * ns + s].val();
                                 }
-                                self.bank_write_enable[b].next = self.bank_write_enable[b].val()
-                                    | self.arbiter.write_win[w * nb + b].val();
-                                self.bank_write_row[b].next =
-                                    self.bank_write_row[b].val() | self.write_row[w * nb + b].val();
-                                self.write_xbar.select[b * nw + w].next =
-                                    self.arbiter.write_win[w * nb + b].val();
+                                self.bank_write_enable[b].next = false;
+                                self.bank_write_row[b].next = self.zero_row.val();
+                                for w in 0..self._write_ports {
+                                    self.write_row[w * nb + b].next = self.zero_row.val();
+                                    if self.arbiter.write_win[w * nb + b].val() {
+                                        self.write_row[w * nb + b].next =
+                                            self.write_reg[w].val().get_bits::<A>(bb);
+                                    }
+                                    self.bank_write_enable[b].next = self.bank_write_enable[b]
+                                        .val()
+                                        | self.arbiter.write_win[w * nb + b].val();
+                                    self.bank_write_row[b].next = self.bank_write_row[b].val()
+                                        | self.write_row[w * nb + b].val();
+                                    self.write_xbar.select[b * nw + w].next =
+                                        self.arbiter.write_win[w * nb + b].val();
+                                }
+                                // The bank port stage (wires with `pipeline` 0).
+                                self.port_rows.d[nb * ns + b].next = self.bank_write_row[b].val();
+                                self.port_enables.d[nb * ns + b].next =
+                                    self.bank_write_enable[b].val();
+                                for l in 0..self._lanes {
+                                    self.port_data.d[b * nl + l].next =
+                                        self.write_xbar.outputs[b * nl + l].val();
+                                }
+                                // Each slot's SRAM (replica) of each lane: its own read, the
+                                // bank's write.
+                                for s in 0..self._slots {
+                                    for l in 0..self._lanes {
+                                        self.banks[(b * ns + s) * nl + l].clock.next =
+                                            self.clock.val();
+                                        self.banks[(b * ns + s) * nl + l].read_enable.next =
+                                            self.port_enables.q[b * ns + s].val();
+                                        self.banks[(b * ns + s) * nl + l].read_address.next =
+                                            self.port_rows.q[b * ns + s].val();
+                                        self.banks[(b * ns + s) * nl + l].write_enable.next =
+                                            self.port_enables.q[nb * ns + b].val();
+                                        self.banks[(b * ns + s) * nl + l].write_address.next =
+                                            self.port_rows.q[nb * ns + b].val();
+                                        self.banks[(b * ns + s) * nl + l].write_data.next =
+                                            self.port_data.q[b * nl + l].val();
+                                        self.bank_data.d[(b * ns + s) * nl + l].next =
+                                            self.banks[(b * ns + s) * nl + l].read_data.val();
+                                        self.read_xbar.inputs[(b * ns + s) * nl + l].next =
+                                            self.bank_data.q[(b * ns + s) * nl + l].val();
+                                    }
+                                }
                             }
-                            // The bank port stage (wires with `pipeline` 0).
-                            self.port_rows.d[b].next = self.bank_read_row[b].val();
-                            self.port_rows.d[nb + b].next = self.bank_write_row[b].val();
-                            self.port_enables.d[b].next = self.bank_read_enable[b].val();
-                            self.port_enables.d[nb + b].next = self.bank_write_enable[b].val();
-                            for l in 0..self._lanes {
-                                self.port_data.d[b * nl + l].next =
-                                    self.write_xbar.outputs[b * nl + l].val();
-                                self.banks[b * nl + l].clock.next = self.clock.val();
-                                self.banks[b * nl + l].read_enable.next =
-                                    self.port_enables.q[b].val();
-                                self.banks[b * nl + l].read_address.next =
-                                    self.port_rows.q[b].val();
-                                self.banks[b * nl + l].write_enable.next =
-                                    self.port_enables.q[nb + b].val();
-                                self.banks[b * nl + l].write_address.next =
-                                    self.port_rows.q[nb + b].val();
-                                self.banks[b * nl + l].write_data.next =
-                                    self.port_data.q[b * nl + l].val();
-                                self.bank_data.d[b * nl + l].next =
-                                    self.banks[b * nl + l].read_data.val();
-                                self.read_xbar.inputs[b * nl + l].next =
-                                    self.bank_data.q[b * nl + l].val();
+                            // Crossbars: write data in; read data out after the bank access.
+                            for k in 0..(self._write_ports * self._lanes) {
+                                self.write_xbar.inputs[k].next = self.write_data[k].val();
                             }
-                        }
-                        // Crossbars: write data in; read data out after the bank access.
-                        for k in 0..(self._write_ports * self._lanes) {
-                            self.write_xbar.inputs[k].next = self.write_data[k].val();
-                        }
-                        self.read_route.clock.next = self.clock.val();
-                        self.read_route_late.clock.next = self.clock.val();
-                        self.read_route_data.clock.next = self.clock.val();
-                        self.bank_data.clock.next = self.clock.val();
-                        self.port_rows.clock.next = self.clock.val();
-                        self.port_enables.clock.next = self.clock.val();
-                        self.port_data.clock.next = self.clock.val();
-                        for k in 0..(self._read_ports * self._banks) {
-                            self.read_route.d[k].next = self.arbiter.read_win[k].val();
-                            self.read_route_late.d[k].next = self.read_route.q[k].val();
-                            self.read_route_data.d[k].next = self.read_route_late.q[k].val();
-                            self.read_xbar.select[k].next = self.read_route_data.q[k].val();
-                        }
-                        for k in 0..(self._read_ports * self._lanes) {
-                            self.read_data[k].next = self.read_xbar.outputs[k].val();
+                            self.read_route.clock.next = self.clock.val();
+                            self.read_route_late.clock.next = self.clock.val();
+                            self.read_route_data.clock.next = self.clock.val();
+                            self.bank_data.clock.next = self.clock.val();
+                            self.port_rows.clock.next = self.clock.val();
+                            self.port_enables.clock.next = self.clock.val();
+                            self.port_data.clock.next = self.clock.val();
+                            for k in 0..(self._read_ports * self._banks * self._slots) {
+                                self.read_route.d[k].next = self.arbiter.read_win[k].val();
+                                self.read_route_late.d[k].next = self.read_route.q[k].val();
+                                self.read_route_data.d[k].next = self.read_route_late.q[k].val();
+                                self.read_xbar.select[k].next = self.read_route_data.q[k].val();
+                            }
+                            for k in 0..(self._read_ports * self._lanes) {
+                                self.read_data[k].next = self.read_xbar.outputs[k].val();
+                            }
                         }
                     }
                 }

@@ -11,7 +11,7 @@ use crate::crossbar::Crossbar;
 use crate::design::Design;
 use crate::emit::{emit, part, EmitError, Emitted, PortOrder};
 use crate::params::GprParams;
-use crate::sram::SramBank1r1w;
+use crate::sram::SramBank;
 use crate::widths::{dispatch, WidthOp};
 
 /// The banked GPR as a design: `grfgen emit gpr`.
@@ -20,9 +20,10 @@ pub struct Gpr;
 impl Design for Gpr {
     type Params = GprParams;
     const NAME: &'static str = "gpr";
-    const TITLE: &'static str = "Banked GPR: 1W1R SRAM banks joined by a write and a read crossbar";
+    const TITLE: &'static str =
+        "Banked GPR: SRAM banks (1R1W, 2R1W or 1RW) joined by a write and a read crossbar";
     const SPEC: &'static str = "S1";
-    const MEMORIES: Option<&'static str> = Some("banks x lanes");
+    const MEMORIES: Option<&'static str> = Some("banks x read slots x lanes");
     const PORT_ORDER: PortOrder = &[
         ("read_data", "read port, then lane"),
         ("write_data", "write port, then lane"),
@@ -54,10 +55,18 @@ impl Design for Gpr {
             fn run<const E: usize, const A: usize, const R: usize>(self) -> Self::Output {
                 let (b, l) = (self.0.banks, self.0.lanes);
                 let (r, w) = (self.0.read_ports, self.0.write_ports);
+                let kind = self.0.bank_kind;
+                let bank = match kind.single_port() {
+                    true => SramBank::<E, A>::single_port(),
+                    false => SramBank::<E, A>::default(),
+                };
                 Ok(vec![
                     part("gpr_arbiter", BankArbiter::<R>::new(self.0))?,
-                    part("gpr_bank", SramBank1r1w::<E, A>::default())?,
-                    part("gpr_read_crossbar", Crossbar::<E>::new(b, r, l))?,
+                    part("gpr_bank", bank)?,
+                    part(
+                        "gpr_read_crossbar",
+                        Crossbar::<E>::new(b * kind.reads_per_bank(), r, l),
+                    )?,
                     part("gpr_write_crossbar", Crossbar::<E>::new(w, b, l))?,
                 ])
             }
@@ -72,7 +81,7 @@ impl Design for Gpr {
             ("row_bits", params.row_bits() as u64),
             ("register_bits", params.register_bits() as u64),
             ("entry_bits", params.entry_bits() as u64),
-            ("srams", (params.banks * params.lanes) as u64),
+            ("srams", params.srams() as u64),
             ("read_latency_cycles", params.read_latency() as u64),
         ]
     }

@@ -7,7 +7,7 @@ use super::controller::GrfController;
 use super::front::GrfFrontEnds;
 use crate::params::GrfParams;
 use crate::signals;
-use crate::sram::SramBank1r1w;
+use crate::sram::SramBank;
 
 /// The hierarchical GRF (SPEC S3, `docs/grf.md`). `E` is the element width, `A` the slow GRF's
 /// row-address width (`slow_regs = 2^A`). Vectors indexed by EU and lane are EU-major
@@ -56,7 +56,7 @@ pub struct GrfCluster<const E: usize, const A: usize> {
     pub l3_rdata: Vec<Signal<In, Bits<E>>>,
     front: GrfFrontEnds<E>,
     controller: GrfController<E, A>,
-    banks: Vec<SramBank1r1w<E, A>>,
+    banks: Vec<SramBank<E, A>>,
     _eus: usize,
     _lanes: usize,
 }
@@ -87,7 +87,7 @@ impl<const E: usize, const A: usize> GrfCluster<E, A> {
             l3_rdata: signals(lanes),
             front: GrfFrontEnds::new(params),
             controller: GrfController::new(params),
-            banks: (0..lanes).map(|_| SramBank1r1w::default()).collect(),
+            banks: (0..lanes).map(|_| SramBank::default()).collect(),
             _eus: eus,
             _lanes: lanes,
         }

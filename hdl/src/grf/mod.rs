@@ -47,7 +47,7 @@ pub use transaction::TransactionUnit;
 use crate::design::Design;
 use crate::emit::{emit, part, EmitError, Emitted, PortOrder};
 use crate::params::GrfParams;
-use crate::sram::SramBank1r1w;
+use crate::sram::SramBank;
 use crate::widths::{dispatch, WidthOp};
 
 /// Runs `op` with the GRF's widths: `E` the element bits, `A` the slow GRF's row bits.
@@ -123,7 +123,7 @@ impl Design for Grf {
                     part("grf_save_engine", SaveEngine::<E, A>::new(p))?,
                     part("grf_refill_engine", RefillEngine::<E, A>::new(p))?,
                     part("grf_answer_unit", AnswerUnit::<E>::new(p))?,
-                    part("grf_slow_bank", SramBank1r1w::<E, A>::default())?,
+                    part("grf_slow_bank", SramBank::<E, A>::default())?,
                 ])
             }
         }

@@ -9,7 +9,7 @@ use crate::decoder::Decoder;
 use crate::params::MultiportParams;
 use crate::regs::Registers;
 use crate::signals;
-use crate::sram::SramBank1r1w;
+use crate::sram::SramBank;
 
 /// Bits of a write-port number in the live-value table.
 pub const LVT_BITS: usize = 2;
@@ -46,7 +46,7 @@ pub struct LvtFile<const E: usize, const A: usize> {
     /// Write data, port-major (`w * lanes + l`).
     pub write_data: Vec<Signal<In, Bits<E>>>,
     /// The replicas, `((w * read_ports + r) * lanes + l)`: one narrow SRAM per lane.
-    replicas: Vec<SramBank1r1w<E, A>>,
+    replicas: Vec<SramBank<E, A>>,
     /// The live-value table: per register, the write port that wrote it last.
     live_table: Registers<Bits<LVT_BITS>>,
     /// Which register each write port writes.
@@ -83,7 +83,7 @@ impl<const E: usize, const A: usize> LvtFile<E, A> {
             write_valid: signals(w),
             write_reg: signals(w),
             write_data: signals(w * l),
-            replicas: (0..w * r * l).map(|_| SramBank1r1w::default()).collect(),
+            replicas: (0..w * r * l).map(|_| SramBank::default()).collect(),
             live_table: Registers::new(n),
             writes: Decoder::new(w, n),
             reads: Decoder::new(r, n),

@@ -18,7 +18,7 @@ use crate::design::Design;
 use crate::emit::{emit, part, EmitError, Emitted, PortOrder};
 use crate::params::MultiportParams;
 use crate::regs::Registers;
-use crate::sram::SramBank1r1w;
+use crate::sram::SramBank;
 use crate::widths::{dispatch, WidthOp};
 
 /// How a multi-ported file is built: what tells one design of [`Multiport`] from another.
@@ -96,7 +96,7 @@ impl Structure for LvtStructure {
         let (n, l) = (params.registers, params.lanes);
         let (r, w) = (params.read_ports, params.write_ports);
         Ok(vec![
-            part("lvt_replica", SramBank1r1w::<E, A>::default())?,
+            part("lvt_replica", SramBank::<E, A>::default())?,
             part("lvt_live_table", Registers::<Bits<LVT_BITS>>::new(n))?,
             part("lvt_decoder", Decoder::<A>::new(w, n))?,
             part("lvt_entry_mux", Crossbar::<LVT_BITS>::new(n, r, 1))?,

@@ -1,7 +1,72 @@
 use serde::{Deserialize, Serialize};
 
-use super::{Allowed, Param, Params};
+use super::{Allowed, Kind, Param, ParamValue, Params};
 use crate::param;
+
+/// What one GPR bank can do in a cycle (SPEC S1: the technique extends to "1W2R" and
+/// "pseudo-1W1R" banks). Written `1r1w`, `2r1w` or `1rw`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum BankKind {
+    /// One read and one write per cycle: a simple dual-port block RAM per bank and lane.
+    #[default]
+    #[serde(rename = "1r1w")]
+    OneReadOneWrite,
+    /// Two reads and one write per cycle: two 1R1W replicas per bank and lane, written
+    /// together, so a conflict needs three reads of one bank.
+    #[serde(rename = "2r1w")]
+    TwoReadsOneWrite,
+    /// One read or one write per cycle ("pseudo 1W1R"): a single-port block RAM; a bank
+    /// being written serves no read.
+    #[serde(rename = "1rw")]
+    SinglePort,
+}
+
+impl BankKind {
+    /// Every kind, in the order the help lists them.
+    pub const ALL: [BankKind; 3] = [
+        BankKind::OneReadOneWrite,
+        BankKind::TwoReadsOneWrite,
+        BankKind::SinglePort,
+    ];
+
+    /// The kind's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            BankKind::OneReadOneWrite => "1r1w",
+            BankKind::TwoReadsOneWrite => "2r1w",
+            BankKind::SinglePort => "1rw",
+        }
+    }
+
+    /// Reads a bank serves in a cycle.
+    pub fn reads_per_bank(self) -> usize {
+        match self {
+            BankKind::TwoReadsOneWrite => 2,
+            _ => 1,
+        }
+    }
+
+    /// Whether a bank's read and write share one port.
+    pub fn single_port(self) -> bool {
+        self == BankKind::SinglePort
+    }
+}
+
+impl std::fmt::Display for BankKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl ParamValue for BankKind {
+    const KIND: Kind = Kind::Text;
+    fn parse(text: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.name() == text)
+    }
+    fn show(&self) -> String {
+        self.name().to_string()
+    }
+}
 
 /// Parameters of the banked GPR (SPEC S1). Defaults follow the document: 4 banks of 64 rows,
 /// 256 registers of 4 lanes x 32 bits, 4 read ports, 2 write ports. The allowed values are in
@@ -23,6 +88,9 @@ pub struct GprParams {
     pub write_ports: usize,
     /// Register stages: 1 registers the banks' ports (one more cycle of read latency).
     pub pipeline: usize,
+    /// What one bank can do in a cycle.
+    #[serde(default)]
+    pub bank_kind: BankKind,
 }
 
 impl Default for GprParams {
@@ -35,6 +103,7 @@ impl Default for GprParams {
             read_ports: 4,
             write_ports: 2,
             pipeline: 0,
+            bank_kind: BankKind::OneReadOneWrite,
         }
     }
 }
@@ -66,6 +135,12 @@ impl Params for GprParams {
                 "register stages, each a cycle of read latency: 1 the bank ports, 2 also bank data",
                 "N",
                 |_| Allowed::range(0, Self::MAX_PIPELINE)
+            ),
+            param!(
+                bank_kind,
+                "what a bank does per cycle: 1r1w, 2r1w (two reads, one write) or 1rw (one read or one write)",
+                "KIND",
+                |_| Allowed::one_of(&BankKind::ALL)
             ),
         ]
     }
@@ -119,6 +194,11 @@ impl GprParams {
         self.bank_bits() + self.row_bits()
     }
 
+    /// SRAMs (block RAMs of one lane each): banks x read slots x lanes.
+    pub fn srams(&self) -> usize {
+        self.banks * self.bank_kind.reads_per_bank() * self.lanes
+    }
+
     /// Bits of one register entry: lanes x element bits.
     pub fn entry_bits(&self) -> usize {
         self.lanes * self.element_bits
@@ -130,12 +210,15 @@ impl GprParams {
     }
 
     /// A module name that encodes the configuration, e.g. `gpr_b4_r256_l4_e32_rp4_wp2` (with
-    /// `_p<stages>` appended for pipeline stages).
+    /// `_p<stages>` appended for pipeline stages and `_k<kind>` for banks other than 1r1w).
     pub fn module_name(&self) -> String {
-        let stages = match self.pipeline {
+        let mut stages = match self.pipeline {
             0 => String::new(),
             n => format!("_p{n}"),
         };
+        if self.bank_kind != BankKind::OneReadOneWrite {
+            stages += &format!("_k{}", self.bank_kind);
+        }
         format!(
             "gpr_b{}_r{}_l{}_e{}_rp{}_wp{}{stages}",
             self.banks,

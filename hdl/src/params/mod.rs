@@ -9,7 +9,7 @@ mod route;
 mod table;
 
 pub use self::core::{CaptureKind, CoreOp, CoreParams, OperandSource};
-pub use gpr::GprParams;
+pub use gpr::{BankKind, GprParams};
 pub use grf::{GrfOp, GrfParams, GrfStatus, Mapping};
 pub use multiport::MultiportParams;
 pub use route::{FillCode, RouteFullParams, RouteOpCode, RouteParams};

@@ -88,8 +88,9 @@ impl GprModel {
     /// fills `response`.
     ///
     /// Rules: per bank at most one write (lowest write port first); a read of a register that a
-    /// granted write writes in the same cycle is refused; then per bank at most one read
-    /// (lowest read port first). Reads see the registers as they were before this cycle; their
+    /// granted write writes in the same cycle is refused, and so is, with 1RW banks, any read
+    /// of a bank being written; then per bank at most one read (two with 2R1W banks), lowest
+    /// read port first. Reads see the registers as they were before this cycle; their
     /// data reaches the ports `pipeline` cycles later than the grant's own clock edge.
     pub fn step(&mut self, requests: &GprRequests, response: &mut GprResponse) {
         self.arbitrate(requests, response);
@@ -123,22 +124,31 @@ impl GprModel {
                 .any(|(w, &granted)| granted && *w == Some(register))
         };
 
-        let mut banks_reading = 0u32;
+        // Reads per bank: one, or two with 2R1W banks; none of a 1RW bank being written.
+        let capacity = self.params.bank_kind.reads_per_bank();
+        let single_port = self.params.bank_kind.single_port();
+        let mut reads_of_bank = vec![0; banks];
         for (port, request) in requests.reads.iter().enumerate() {
             let out = &mut response.read_data[port * lanes..(port + 1) * lanes];
             let granted = match *request {
-                Some(register)
-                    if !written(register) && banks_reading & (1 << (register % banks)) == 0 =>
-                {
-                    banks_reading |= 1 << (register % banks);
-                    out.copy_from_slice(&self.values[register * lanes..(register + 1) * lanes]);
-                    true
+                Some(register) => {
+                    let bank = register % banks;
+                    let refused = written(register)
+                        || (single_port && banks_writing & (1 << bank) != 0)
+                        || reads_of_bank[bank] == capacity;
+                    if !refused {
+                        reads_of_bank[bank] += 1;
+                    }
+                    !refused
                 }
-                _ => {
-                    out.fill(0);
-                    false
-                }
+                None => false,
             };
+            match (granted, *request) {
+                (true, Some(register)) => {
+                    out.copy_from_slice(&self.values[register * lanes..(register + 1) * lanes])
+                }
+                _ => out.fill(0),
+            }
             response.read_grants[port] = granted;
         }
 
