@@ -90,6 +90,51 @@ fn a_million_cycles_of_random_programs() {
     assert!(total >= 1_000_000);
 }
 
+/// Every bank kind: random programs with external traffic, at least 100,000 cycles on each
+/// of three shapes per kind (4 banks; 1 bank with 1 read port, the degenerate file; 8 banks
+/// with 2 read ports), under naive and cq-pq in turn.
+#[test]
+fn every_bank_kind_runs_random_programs_in_lock_step() {
+    use grfgen_hdl::params::{BankKind, GprParams};
+    use grfgen_sim::core::workload::random_program;
+    use grfgen_sim::core::Workload;
+    for kind in [BankKind::TwoReadsOneWrite, BankKind::SinglePort] {
+        for (shape, (banks, read_ports)) in [(4, 4), (1, 1), (8, 2)].into_iter().enumerate() {
+            let params = CoreParams {
+                gpr: GprParams {
+                    banks,
+                    registers: 64,
+                    lanes: 2,
+                    read_ports,
+                    bank_kind: kind,
+                    ..Default::default()
+                },
+                ..CoreParams::default()
+            };
+            let (mut cycles, mut seed) = (0, 500 + 10 * shape as u64);
+            while cycles < 100_000 {
+                seed += 1;
+                let policy = [Policy::Naive, Policy::CqPq][seed as usize % 2];
+                let workload = Workload {
+                    name: format!("random-{seed}"),
+                    program: random_program(5_000, 24, seed),
+                    external_rate: (seed % 3 * 30) as u32,
+                };
+                let mut device = rtl(&params, policy);
+                let device = Some(&mut device as &mut dyn CoreDevice);
+                let report = run(&params, policy, &workload, seed, device, false);
+                assert_eq!(
+                    report.mismatches,
+                    0,
+                    "{kind} {params:?} {policy:?} seed {seed}: {}",
+                    report.first_mismatch.unwrap()
+                );
+                cycles += report.cycles;
+            }
+        }
+    }
+}
+
 fn lockstep(
     params: &CoreParams,
     policy: Policy,

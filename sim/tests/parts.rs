@@ -7,7 +7,7 @@ use grfgen_hdl::core::{InstructionDecoder, ReadAllocator, Scoreboard};
 use grfgen_hdl::crossbar::Crossbar;
 use grfgen_hdl::emit::{part, EmitError, Emitted};
 use grfgen_hdl::grf::{Outboxes, RoundRobinArbiter, SlowReadPipeline};
-use grfgen_hdl::params::{CoreOp, CoreParams, GprParams, GrfParams};
+use grfgen_hdl::params::{BankKind, CoreOp, CoreParams, GprParams, GrfParams};
 use grfgen_hdl::sram::SramBank;
 use grfgen_sim::bits::element_mask;
 use grfgen_sim::check::compare;
@@ -143,7 +143,8 @@ fn the_instruction_decoder_finds_aliases_and_bank_conflicts() {
 /// queue entry, one is free; it gets the lowest free port and the lowest free entry. The model
 /// here is the rule as a chain, candidate after candidate; the RTL computes it flat. Shapes:
 /// the default conflict segment, tight read ports with a deeper queue, the prefetch segment,
-/// and many banks with one port.
+/// and many banks with one port; then the first two and the prefetch segment with 2R1W banks
+/// (two reads per bank).
 #[test]
 fn the_read_allocator_grants_in_order_with_ports_banks_and_entries() {
     let shape = |banks, read_ports, cq_entries, pq_entries| {
@@ -159,12 +160,20 @@ fn the_read_allocator_grants_in_order_with_ports_banks_and_entries() {
     check_allocator(&shape(8, 3, 4, 4), true, 13);
     check_allocator(&shape(4, 2, 2, 8), false, 14);
     check_allocator(&shape(16, 1, 1, 2), false, 15);
+    for (n, mut params) in [default, shape(8, 3, 4, 4), shape(4, 2, 2, 8)]
+        .into_iter()
+        .enumerate()
+    {
+        params.gpr.bank_kind = BankKind::TwoReadsOneWrite;
+        check_allocator(&params, n < 2, 16 + n as u64);
+    }
 }
 
 /// Runs one segment of `params` (the conflict segment or the prefetch segment) over random
 /// requests against the chain rule.
 fn check_allocator(params: &CoreParams, conflict: bool, seed: u64) {
     let (banks, ports) = (params.gpr.banks, params.gpr.read_ports);
+    let capacity = params.gpr.bank_kind.reads_per_bank();
     let (plain, queued, entries, segment) = if conflict {
         let allocator = ReadAllocator::<8>::conflict(params);
         (3, 3 * params.preload_slots(), params.cq_entries, allocator)
@@ -177,6 +186,7 @@ fn check_allocator(params: &CoreParams, conflict: bool, seed: u64) {
     let (want, before) = (rtl.inputs("want", n), rtl.inputs("served_before", n));
     let reg = rtl.inputs("reg_index", n);
     let (banks_in, free_in) = (rtl.input("banks_in"), rtl.input("free_in"));
+    let (twice_in, twice_out) = (rtl.input("twice_in"), rtl.output("twice_out"));
     let (grant, port, entry) = (
         rtl.outputs("grant", n),
         rtl.outputs("port", n),
@@ -189,10 +199,19 @@ fn check_allocator(params: &CoreParams, conflict: bool, seed: u64) {
         while busy.count_ones() as usize > ports {
             busy &= busy - 1;
         }
-        // One read per bank: the ports used before the segment are the banks read before it.
-        let mut used = busy.count_ones() as u64;
+        // Banks read twice before the segment (two reads per bank only), within the ports.
+        let mut twice = match capacity {
+            2 => busy & rng.next_u64(),
+            _ => 0,
+        };
+        while (busy.count_ones() + twice.count_ones()) as usize > ports {
+            twice &= twice - 1;
+        }
+        // The ports used before the segment are the reads of the banks before it.
+        let mut used = (busy.count_ones() + twice.count_ones()) as u64;
         let mut free = rng.next_u64() & ((1 << entries) - 1);
         rtl.set(banks_in, busy);
+        rtl.set(twice_in, twice);
         rtl.set(free_in, free);
         let wants: Vec<(bool, bool, u64)> = (0..n)
             .map(|_| (rng.chance(3, 4), rng.chance(1, 8), rng.below(64) as u64))
@@ -206,16 +225,18 @@ fn check_allocator(params: &CoreParams, conflict: bool, seed: u64) {
         for (c, &(w, b, r)) in wants.iter().enumerate() {
             let bank = 1 << (r as usize % banks);
             let takes_entry = c >= plain;
-            let granted = w
-                && !b
-                && busy & bank == 0
-                && (used as usize) < ports
-                && (!takes_entry || free != 0);
+            let full = match capacity {
+                2 => twice & bank != 0,
+                _ => busy & bank != 0,
+            };
+            let granted =
+                w && !b && !full && (used as usize) < ports && (!takes_entry || free != 0);
             rtl.expect(|| format!("grant[{c}]"), grant[c], granted as u64);
             if !granted {
                 continue;
             }
             rtl.expect(|| format!("port[{c}]"), port[c], used);
+            twice |= busy & bank;
             busy |= bank;
             used += 1;
             if takes_entry {
@@ -225,6 +246,7 @@ fn check_allocator(params: &CoreParams, conflict: bool, seed: u64) {
             }
         }
         rtl.expect(|| "banks_out".into(), banks_out, busy);
+        rtl.expect(|| "twice_out".into(), twice_out, twice);
         rtl.expect(|| "free_out".into(), free_out, free);
         rtl.cycle += 1;
     }

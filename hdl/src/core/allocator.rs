@@ -12,7 +12,8 @@ use crate::{constant_if, constants, signals};
 /// segment (`served_before`), finds its bank unread, a read port left and, if queued, a free
 /// entry, is granted: the lowest free read port and the lowest free entry. The segment enters
 /// with the banks read and the entries free before it and leaves with them after it; the read
-/// ports used are the banks read, one read per bank. The core's conflict
+/// ports used are the reads of the banks: one per bank, or up to two with 2R1W banks
+/// (`capacity` 2). The core's conflict
 /// queue and prefetch queue are each served by one (the first with the head's reads as its
 /// plain candidates). `RI` is the register-index width.
 ///
@@ -23,7 +24,9 @@ use crate::{constant_if, constants, signals};
 /// free entries only shrink, and queued candidates come after plain ones. So the ports used
 /// before a candidate are the banks claimed before it, and the entries taken before a queued
 /// candidate are the banks claimed by queued candidates before it: two counts (thermometer
-/// codes) over the banks instead of a chain over the candidates.
+/// codes) over the banks instead of a chain over the candidates. With two reads per bank the
+/// same holds per read: a bank is full before a candidate when two earlier candidates asking
+/// for a read name it, and each bank counts once per claim, up to two.
 #[derive(LogicBlock)]
 pub struct ReadAllocator<const RI: usize> {
     /// Per candidate: its source wants a read this cycle.
@@ -34,6 +37,8 @@ pub struct ReadAllocator<const RI: usize> {
     pub reg_index: Vec<Signal<In, Bits<RI>>>,
     /// Banks read before this segment, one bit per bank.
     pub banks_in: Signal<In, Bits<16>>,
+    /// Banks read twice before this segment (2R1W banks), one bit per bank.
+    pub twice_in: Signal<In, Bits<16>>,
     /// Queue entries free before this segment, one bit per entry.
     pub free_in: Signal<In, Bits<8>>,
     /// Per candidate: granted a read.
@@ -44,6 +49,8 @@ pub struct ReadAllocator<const RI: usize> {
     pub entry: Vec<Signal<Out, Bits<3>>>,
     /// Banks read after this segment.
     pub banks_out: Signal<Out, Bits<16>>,
+    /// Banks read twice after this segment.
+    pub twice_out: Signal<Out, Bits<16>>,
     /// Queue entries free after this segment.
     pub free_out: Signal<Out, Bits<8>>,
     /// Per candidate: it asks for a read (wants one and was not served before).
@@ -53,7 +60,12 @@ pub struct ReadAllocator<const RI: usize> {
     /// `claimed[c * banks + b]`: bank `b` is read before this segment or asked for by a
     /// candidate before `c`.
     claimed: Vec<Signal<Local, Bit>>,
-    /// Per candidate: its bank is claimed before it.
+    /// `twice[c * banks + b]` (2R1W banks): bank `b` is read twice before this segment or
+    /// asked for by two candidates before `c`.
+    twice: Vec<Signal<Local, Bit>>,
+    /// `full[c * banks + b]`: bank `b` has no read left before candidate `c`.
+    full: Vec<Signal<Local, Bit>>,
+    /// Per candidate: its bank is full before it.
     blocked: Vec<Signal<Local, Bit>>,
     /// Per candidate: banks claimed before it (thermometer: bit k set for k + 1 or more).
     claims: Vec<Signal<Local, Bits<8>>>,
@@ -67,6 +79,8 @@ pub struct ReadAllocator<const RI: usize> {
     taken: Vec<Signal<Local, Bits<8>>>,
     /// Banks read after this segment.
     banks: Signal<Local, Bits<16>>,
+    /// Banks read twice after this segment.
+    banks_twice: Signal<Local, Bits<16>>,
     /// Thermometer bit `read_ports - 1`: all read ports used; present with candidates.
     port_limit: Vec<Constant<Bits<8>>>,
     /// Constants of the candidate loop, present only with candidates.
@@ -89,6 +103,8 @@ pub struct ReadAllocator<const RI: usize> {
     _entries: usize,
     _banks: usize,
     _read_ports: usize,
+    /// 1 with two reads per bank (2R1W banks), else 0.
+    _second: usize,
 }
 
 impl<const RI: usize> ReadAllocator<RI> {
@@ -97,7 +113,15 @@ impl<const RI: usize> ReadAllocator<RI> {
     pub fn conflict(params: &CoreParams) -> Self {
         let gpr = &params.gpr;
         let preloads = 3 * params.preload_slots();
-        Self::new(3, preloads, gpr.banks, gpr.read_ports, params.cq_entries)
+        let capacity = gpr.bank_kind.reads_per_bank();
+        Self::new(
+            3,
+            preloads,
+            gpr.banks,
+            gpr.read_ports,
+            params.cq_entries,
+            capacity,
+        )
     }
 
     /// The core's prefetch-queue segment: the prefetches of the next slots' sources
@@ -105,18 +129,29 @@ impl<const RI: usize> ReadAllocator<RI> {
     pub fn prefetch(params: &CoreParams) -> Self {
         let gpr = &params.gpr;
         let prefetches = 3 * params.prefetch_slots();
-        Self::new(0, prefetches, gpr.banks, gpr.read_ports, params.pq_entries)
+        let capacity = gpr.bank_kind.reads_per_bank();
+        Self::new(
+            0,
+            prefetches,
+            gpr.banks,
+            gpr.read_ports,
+            params.pq_entries,
+            capacity,
+        )
     }
 
-    /// A segment of `plain` then `queued` candidates over `banks` banks and `read_ports` read
-    /// ports (at most 8), the queued ones filling a queue of `entries` entries (at most 8).
+    /// A segment of `plain` then `queued` candidates over `banks` banks of `capacity` reads
+    /// (1 or 2) and `read_ports` read ports (at most 8), the queued ones filling a queue of
+    /// `entries` entries (at most 8).
     pub fn new(
         plain: usize,
         queued: usize,
         banks: usize,
         read_ports: usize,
         entries: usize,
+        capacity: usize,
     ) -> Self {
+        let second = usize::from(capacity == 2);
         let candidates = plain + queued;
         let has_queued = usize::from(queued > 0);
         let any = candidates > 0;
@@ -125,15 +160,19 @@ impl<const RI: usize> ReadAllocator<RI> {
             served_before: signals(candidates),
             reg_index: signals(candidates),
             banks_in: Default::default(),
+            twice_in: Default::default(),
             free_in: Default::default(),
             grant: signals(candidates),
             port: signals(candidates),
             entry: signals(queued),
             banks_out: Default::default(),
+            twice_out: Default::default(),
             free_out: Default::default(),
             asks: signals(candidates),
             at: signals(candidates * banks),
             claimed: signals(candidates * banks),
+            twice: signals(candidates * banks * second),
+            full: signals(candidates * banks),
             blocked: signals(candidates),
             claims: signals(candidates),
             queued_claims: signals(queued),
@@ -141,6 +180,7 @@ impl<const RI: usize> ReadAllocator<RI> {
             free_below: signals(entries),
             taken: signals(has_queued),
             banks: Default::default(),
+            banks_twice: Default::default(),
             port_limit: constant_if(candidates > 0, 1 << (read_ports - 1)),
             bank_mask: constant_if(candidates > 0, (banks - 1) as u64),
             one_bank: constant_if(candidates > 0, 1),
@@ -157,6 +197,7 @@ impl<const RI: usize> ReadAllocator<RI> {
             _entries: entries,
             _banks: banks,
             _read_ports: read_ports,
+            _second: second,
         }
     }
 }
@@ -186,12 +227,36 @@ impl<const RI: usize> Logic for ReadAllocator<RI> {
                         | (self.asks[c - 1].val() & self.at[c * nb + b - nb].val());
                 }
             }
-            // Per candidate: its bank claimed already, and the ports used before it.
+            // With two reads per bank: which banks are claimed twice before each candidate.
+            for _second in 0..self._second {
+                for c in 0..self._candidates {
+                    for b in 0..self._banks {
+                        self.twice[c * nb + b].next = self.twice_in.val().get_bit(b);
+                    }
+                }
+                for c in 1..self._candidates {
+                    for b in 0..self._banks {
+                        self.twice[c * nb + b].next = self.twice[c * nb + b - nb].val()
+                            | (self.asks[c - 1].val()
+                                & self.at[c * nb + b - nb].val()
+                                & self.claimed[c * nb + b - nb].val());
+                    }
+                }
+            }
+            // Per candidate: its bank full already, and the ports used before it.
             for c in 0..self._candidates {
                 self.blocked[c].next = false;
                 self.claims[c].next = self.none[0].val();
                 for b in 0..self._banks {
-                    if self.claimed[c * nb + b].val() & self.at[c * nb + b].val() {
+                    self.full[c * nb + b].next = self.claimed[c * nb + b].val();
+                    for _second in 0..self._second {
+                        self.full[c * nb + b].next = self.twice[c * nb + b].val();
+                        if self.twice[c * nb + b].val() {
+                            self.claims[c].next =
+                                (self.claims[c].val() << self.one[0].val()) | self.one[0].val();
+                        }
+                    }
+                    if self.full[c * nb + b].val() & self.at[c * nb + b].val() {
                         self.blocked[c].next = true;
                     }
                     if self.claimed[c * nb + b].val() {
@@ -242,6 +307,14 @@ impl<const RI: usize> Logic for ReadAllocator<RI> {
                                 << self.one[0].val())
                                 | self.one[0].val();
                         }
+                        for _second in 0..self._second {
+                            if self.twice[(np + q) * nb + b].val() & !self.twice[np * nb + b].val()
+                            {
+                                self.queued_claims[q].next = (self.queued_claims[q].val()
+                                    << self.one[0].val())
+                                    | self.one[0].val();
+                            }
+                        }
                     }
                     if !(self.free_count[0].val() & !self.queued_claims[q].val()).any() {
                         self.grant[np + q].next = false;
@@ -261,16 +334,22 @@ impl<const RI: usize> Logic for ReadAllocator<RI> {
                 }
             }
         }
-        // What the segment leaves: banks read and entries free.
+        // What the segment leaves: banks read once and twice, and entries free.
         self.banks.next = self.banks_in.val();
+        self.banks_twice.next = self.twice_in.val();
         for c in 0..self._candidates {
             if self.grant[c].val() {
+                self.banks_twice.next = self.banks_twice.val()
+                    | (self.banks.val()
+                        & (self.one_bank[0].val()
+                            << (self.reg_index[c].val() & self.bank_mask[0].val())));
                 self.banks.next = self.banks.val()
                     | (self.one_bank[0].val()
                         << (self.reg_index[c].val() & self.bank_mask[0].val()));
             }
         }
         self.banks_out.next = self.banks.val();
+        self.twice_out.next = self.banks_twice.val();
         self.free_out.next = self.free_in.val();
         for f in 0..self._has_queued {
             for e in 0..self._entries {

@@ -64,10 +64,7 @@ impl Design for Core {
             fn run<const E: usize, const A: usize, const R: usize>(self) -> Self::Output {
                 let p = self.0;
                 Ok(vec![
-                    part(
-                        "core_gpr",
-                        BankedGpr::<32, A, R>::with_uncontended_reads(&p.gpr),
-                    )?,
+                    part("core_gpr", BankedGpr::<32, A, R>::for_scheduler(&p.gpr))?,
                     part("core_scheduler", CoreScheduler::<R>::new(p))?,
                     part("core_instruction_decoder", InstructionDecoder::<R>::new(p))?,
                     part("core_instruction_window", InstructionWindow::<R>::new(p))?,

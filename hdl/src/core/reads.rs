@@ -38,6 +38,9 @@ pub struct ReadScheduler<const RI: usize> {
     pub cq_free: Signal<In, Bits<8>>,
     /// Free prefetch-queue entries, one bit per entry.
     pub pq_free: Signal<In, Bits<8>>,
+    /// Banks written this cycle that serve no read (1RW banks; zero otherwise), one bit per
+    /// bank.
+    pub banks_written: Signal<In, Bits<16>>,
     /// The head issues this cycle.
     pub issue: Signal<Out, Bit>,
     /// Per slot and source: its state after this cycle's reads.
@@ -64,12 +67,20 @@ pub struct ReadScheduler<const RI: usize> {
     pub reads: Signal<Out, Bits<4>>,
     /// Banks read this cycle, one bit per bank.
     pub banks_read: Signal<Out, Bits<16>>,
+    /// Banks read twice this cycle (2R1W banks), one bit per bank.
+    pub banks_read_twice: Signal<Out, Bits<16>>,
     /// The head's reads and the preloads: candidate `slot * 3 + source`.
     conflict: ReadAllocator<RI>,
     /// The prefetches: candidate `(slot - 1) * 3 + source`.
     prefetch: ReadAllocator<RI>,
-    /// Per served slot and source: the op reads it.
+    /// Per served slot and source: the op reads it, and its bank serves reads this cycle (a
+    /// 1RW bank being written does not).
     present: Vec<Signal<Local, Bit>>,
+    /// Per served slot and source: its bank is written this cycle and serves no read.
+    bank_busy: Vec<Signal<Local, Bit>>,
+    /// One bank bit and the bank mask.
+    one_bank: Constant<Bits<16>>,
+    bank_mask: Constant<Bits<RI>>,
     pending: Constant<Bits<2>>,
     done: Constant<Bits<2>>,
     /// The conflict-queue and prefetch-queue state codes, one each when the queue is served.
@@ -112,6 +123,7 @@ impl<const RI: usize> ReadScheduler<RI> {
             hazard: signals(3 * served),
             cq_free: Default::default(),
             pq_free: Default::default(),
+            banks_written: Default::default(),
             issue: Default::default(),
             next_state: signals(3 * w),
             next_entry: signals(3 * w),
@@ -125,9 +137,13 @@ impl<const RI: usize> ReadScheduler<RI> {
             pq_taken: Default::default(),
             reads: Default::default(),
             banks_read: Default::default(),
+            banks_read_twice: Default::default(),
             conflict: ReadAllocator::conflict(params),
             prefetch: ReadAllocator::prefetch(params),
             present: signals(3 * served),
+            bank_busy: signals(3 * served),
+            one_bank: constant(1),
+            bank_mask: constant(params.gpr.banks as u64 - 1),
             pending: constant(CaptureKind::Nowhere.code()),
             done: constant(CaptureKind::Latch.code()),
             in_cq: constant_if(preload > 0, CaptureKind::ConflictQueue.code()),
@@ -161,9 +177,18 @@ impl<const RI: usize> Logic for ReadScheduler<RI> {
                 self.slot_valid[j].val() & (self.slot_op[j].val() != self.op_mov.val());
             self.present[j * 3 + 2].next =
                 self.slot_valid[j].val() & (self.slot_op[j].val() == self.op_mad.val());
+            for s in 0..3 {
+                self.bank_busy[j * 3 + s].next = (self.banks_written.val()
+                    & (self.one_bank.val()
+                        << (self.slot_src[j * 3 + s].val() & self.bank_mask.val())))
+                .any();
+                self.present[j * 3 + s].next =
+                    self.present[j * 3 + s].val() & !self.bank_busy[j * 3 + s].val();
+            }
         }
         // The head's pending sources, then the conflicting sources of the next slots.
         self.conflict.banks_in.next = self.no_banks.val();
+        self.conflict.twice_in.next = self.no_banks.val();
         self.conflict.free_in.next = self.cq_free.val();
         for j in 0..(self._preload_slots + 1) {
             for s in 0..3 {
@@ -186,6 +211,7 @@ impl<const RI: usize> Logic for ReadScheduler<RI> {
         }
         // Prefetches: the next slots' other sources, unless preloaded now.
         self.prefetch.banks_in.next = self.conflict.banks_out.val();
+        self.prefetch.twice_in.next = self.conflict.twice_out.val();
         self.prefetch.free_in.next = self.pq_free.val();
         for j in 1..(self._prefetch_slots + 1) {
             for s in 0..3 {
@@ -294,5 +320,6 @@ impl<const RI: usize> Logic for ReadScheduler<RI> {
             }
         }
         self.banks_read.next = self.prefetch.banks_out.val();
+        self.banks_read_twice.next = self.prefetch.twice_out.val();
     }
 }

@@ -60,6 +60,10 @@ pub struct CoreScheduler<const RI: usize> {
     pub reads: Signal<Out, Bits<4>>,
     /// Banks read this cycle, one bit per bank (observation).
     pub banks_read: Signal<Out, Bits<16>>,
+    /// Banks read twice this cycle (2R1W banks), one bit per bank (observation).
+    pub banks_read_twice: Signal<Out, Bits<16>>,
+    /// Banks written this cycle that serve no read (1RW banks), one bit per bank.
+    pub banks_written: Signal<In, Bits<16>>,
     /// A result is written back this cycle (write port 0).
     pub retire_valid: Signal<Out, Bit>,
     /// Its destination register.
@@ -137,6 +141,8 @@ impl<const RI: usize> CoreScheduler<RI> {
             alu_index: signals(3),
             reads: Default::default(),
             banks_read: Default::default(),
+            banks_read_twice: Default::default(),
+            banks_written: Default::default(),
             retire_valid: Default::default(),
             retire_reg: Default::default(),
             decoder: InstructionDecoder::new(params),
@@ -241,6 +247,8 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
         self.issue.next = self.reader.issue.val();
         self.reads.next = self.reader.reads.val();
         self.banks_read.next = self.reader.banks_read.val();
+        self.banks_read_twice.next = self.reader.banks_read_twice.val();
+        self.reader.banks_written.next = self.banks_written.val();
         self.alu_valid.next = self.scoreboard.alu_valid.val();
         self.retire_valid.next = self.scoreboard.retire_valid.val();
         self.retire_reg.next = self.scoreboard.retire_reg.val();

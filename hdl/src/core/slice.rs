@@ -6,7 +6,7 @@ use super::datapath::CoreDatapath;
 use super::scheduler::CoreScheduler;
 use crate::gpr::BankedGpr;
 use crate::params::CoreParams;
-use crate::signals;
+use crate::{constant, constant_if, signals};
 
 /// A shader-core slice (SPEC S1, document Fig. 4, one processing element): a banked GPR, the
 /// conflict detector and resolver (scheduler), conflict and prefetch queues, operand muxes and
@@ -52,6 +52,8 @@ pub struct CoreSlice<const A: usize, const RI: usize> {
     pub reads: Signal<Out, Bits<4>>,
     /// Banks the scheduler reads this cycle, one bit per bank.
     pub banks_read: Signal<Out, Bits<16>>,
+    /// Banks the scheduler reads twice this cycle (2R1W banks), one bit per bank.
+    pub banks_read_twice: Signal<Out, Bits<16>>,
     /// The head instruction issues this cycle.
     pub issue: Signal<Out, Bit>,
     /// Operands of the instruction issued last cycle are at the ALU.
@@ -69,14 +71,23 @@ pub struct CoreSlice<const A: usize, const RI: usize> {
     gpr: BankedGpr<32, A, RI>,
     scheduler: CoreScheduler<RI>,
     datapath: CoreDatapath,
+    /// 1RW banks: the banks of this cycle's writes, which serve no read.
+    banks_written: Signal<Local, Bits<16>>,
+    /// One bank bit and the bank mask, present with 1RW banks.
+    one_bank: Vec<Constant<Bits<16>>>,
+    bank_mask: Vec<Constant<Bits<RI>>>,
+    no_banks: Constant<Bits<16>>,
     _lanes: usize,
     _read_ports: usize,
+    /// 1 with single-port (1RW) banks, else 0.
+    _single_port: usize,
 }
 
 impl<const A: usize, const RI: usize> CoreSlice<A, RI> {
     /// The slice for `params` (validated; `A` and `RI` must match its GPR).
     pub fn new(params: &CoreParams) -> Self {
         let (l, p) = (params.gpr.lanes, params.gpr.read_ports);
+        let single_port = params.gpr.bank_kind.single_port();
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -96,6 +107,7 @@ impl<const A: usize, const RI: usize> CoreSlice<A, RI> {
             read_reg: signals(p),
             reads: Default::default(),
             banks_read: Default::default(),
+            banks_read_twice: Default::default(),
             issue: Default::default(),
             alu_valid: Default::default(),
             alu_op: Default::default(),
@@ -103,11 +115,16 @@ impl<const A: usize, const RI: usize> CoreSlice<A, RI> {
             retire_valid: Default::default(),
             retire_reg: Default::default(),
             retire_data: signals(l),
-            gpr: BankedGpr::with_uncontended_reads(&params.gpr),
+            gpr: BankedGpr::for_scheduler(&params.gpr),
             scheduler: CoreScheduler::new(params),
             datapath: CoreDatapath::new(params),
+            banks_written: Default::default(),
+            one_bank: constant_if(single_port, 1),
+            bank_mask: constant_if(single_port, params.gpr.banks as u64 - 1),
+            no_banks: constant(0),
             _lanes: l,
             _read_ports: p,
+            _single_port: usize::from(single_port),
         }
     }
 }
@@ -131,6 +148,22 @@ impl<const A: usize, const RI: usize> Logic for CoreSlice<A, RI> {
         self.issue.next = self.scheduler.issue.val();
         self.reads.next = self.scheduler.reads.val();
         self.banks_read.next = self.scheduler.banks_read.val();
+        self.banks_read_twice.next = self.scheduler.banks_read_twice.val();
+        // 1RW banks: a bank being written serves no read. If the external write is refused,
+        // its bank is the write-back's, so the bank set does not depend on the grant.
+        self.banks_written.next = self.no_banks.val();
+        for _single_port in 0..self._single_port {
+            if self.scheduler.retire_valid.val() {
+                self.banks_written.next = self.banks_written.val()
+                    | (self.one_bank[0].val()
+                        << (self.scheduler.retire_reg.val() & self.bank_mask[0].val()));
+            }
+            if self.ext_valid.val() {
+                self.banks_written.next = self.banks_written.val()
+                    | (self.one_bank[0].val() << (self.ext_reg.val() & self.bank_mask[0].val()));
+            }
+        }
+        self.scheduler.banks_written.next = self.banks_written.val();
         self.datapath.alu_op.next = self.scheduler.alu_op.val();
         self.alu_valid.next = self.scheduler.alu_valid.val();
         self.alu_op.next = self.scheduler.alu_op.val();

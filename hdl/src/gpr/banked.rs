@@ -115,6 +115,17 @@ impl<const E: usize, const A: usize, const RI: usize> BankedGpr<E, A, RI> {
         Self::build(params, BankArbiter::uncontended_reads(params))
     }
 
+    /// The GPR for the core slice's scheduler, which never asks a bank for more reads than
+    /// it serves nor reads a register written in the same cycle: built
+    /// [`BankedGpr::with_uncontended_reads`] with one read per bank, and with the full
+    /// arbitration (which then grants every read) with two.
+    pub fn for_scheduler(params: &GprParams) -> Self {
+        match params.bank_kind.reads_per_bank() {
+            1 => Self::with_uncontended_reads(params),
+            _ => Self::new(params),
+        }
+    }
+
     fn build(params: &GprParams, arbiter: BankArbiter<RI>) -> Self {
         assert_eq!(E, params.element_bits);
         assert_eq!(A, params.row_bits());

@@ -111,7 +111,7 @@ impl Default for GprParams {
 impl Params for GprParams {
     fn table() -> Vec<Param<Self>> {
         vec![
-            param!(banks, "1W1R banks", "N", |_| Allowed::one_of(Self::BANKS)),
+            param!(banks, "banks", "N", |_| Allowed::one_of(Self::BANKS)),
             param!(
                 registers,
                 "registers; register n is in bank n mod banks, row n div banks",
@@ -138,7 +138,7 @@ impl Params for GprParams {
             ),
             param!(
                 bank_kind,
-                "what a bank does per cycle: 1r1w, 2r1w (two reads, one write) or 1rw (one read or one write)",
+                "what a bank serves per cycle (2r1w: two reads and a write; 1rw: a read or a write)",
                 "KIND",
                 |_| Allowed::one_of(&BankKind::ALL)
             ),

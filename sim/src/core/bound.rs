@@ -14,7 +14,8 @@ pub struct LowerBound {
     pub instructions: u64,
     /// GPR reads (distinct source registers of every instruction) / read ports, rounded up.
     pub read_ports: u64,
-    /// Reads of the busiest bank (one read per bank per cycle); absent on an ideal file.
+    /// Reads of the busiest bank over the reads a bank serves per cycle (one, two with 2R1W
+    /// banks), rounded up; absent on an ideal file.
     pub busiest_bank: Option<u64>,
     /// In-order issue: the earliest cycle the last instruction can issue, given one issue per
     /// cycle in program order, each instruction's own reads of one bank (distinct cycles after
@@ -27,7 +28,8 @@ pub struct LowerBound {
 ///
 /// Timing facts it rests on (see `docs/core.md`): instruction `i` enters the window at the end
 /// of cycle `i` at the earliest, so its reads happen from cycle `i + 1` on, in or before its
-/// issue cycle; one bank gives one read per cycle and the GPR `read_ports` in all; at most one
+/// issue cycle; one bank gives one read per cycle (two with 2R1W banks) and the GPR
+/// `read_ports` in all; at most one
 /// instruction issues per cycle, in program order; a result is written back `alu_latency + 1`
 /// cycles after its issue and can be read the cycle after, so a dependent instruction issues at
 /// least `alu_latency + 2` cycles later; the program is done when its last result is written.
@@ -44,6 +46,7 @@ pub fn lower_bound(params: &CoreParams, program: &[Instruction], banked: bool) -
     }
     let gpr = &params.gpr;
     let ports = gpr.read_ports as u64;
+    let per_bank = gpr.bank_kind.reads_per_bank() as u64;
     let mut bank_reads = vec![0u64; gpr.banks];
     let mut reads = 0u64;
     let mut earliest = vec![0u64; program.len()];
@@ -61,7 +64,7 @@ pub fn lower_bound(params: &CoreParams, program: &[Instruction], banked: bool) -
             own[reg % gpr.banks] += 1;
         }
         let own_cycles = if banked {
-            own.iter().copied().max().unwrap_or(0)
+            own.iter().copied().max().unwrap_or(0).div_ceil(per_bank)
         } else {
             0
         }
@@ -81,7 +84,8 @@ pub fn lower_bound(params: &CoreParams, program: &[Instruction], banked: bool) -
     }
     let instructions = program.len() as u64;
     let read_ports = reads.div_ceil(ports);
-    let busiest_bank = banked.then(|| bank_reads.iter().copied().max().unwrap_or(0));
+    let busiest = bank_reads.iter().copied().max().unwrap_or(0);
+    let busiest_bank = banked.then(|| busiest.div_ceil(per_bank));
     let issue_chain = earliest[program.len() - 1];
     let term = instructions
         .max(read_ports)

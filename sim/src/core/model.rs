@@ -279,8 +279,18 @@ impl CoreModel {
         }
 
         // Reads: the head first, then preloads, then prefetches, each taking the lowest free
-        // read port and a bank nobody else reads this cycle.
-        self.allocate_reads(&mut out);
+        // read port and a bank with a read left this cycle (one read per bank, two with 2R1W
+        // banks; none of a 1RW bank being written).
+        let mut written = vec![false; self.params.gpr.banks];
+        if self.params.gpr.bank_kind.single_port() {
+            if let Some(retire) = &out.retire {
+                written[self.bank(retire.reg)] = true;
+            }
+            if let (Some((reg, _)), true) = (&input.external, out.external_granted) {
+                written[self.bank(*reg)] = true;
+            }
+        }
+        self.allocate_reads(&mut out, &written);
 
         // Issue: the head goes when every operand is obtained.
         let head_ready = self
@@ -385,11 +395,13 @@ impl CoreModel {
         }
     }
 
-    fn allocate_reads(&mut self, out: &mut CycleOutput) {
+    /// Hands out this cycle's reads; `written[b]`: bank `b` can serve no read.
+    fn allocate_reads(&mut self, out: &mut CycleOutput, written: &[bool]) {
         let ideal = self.policy == Policy::Ideal;
         let lanes = self.params.gpr.lanes;
+        let capacity = self.params.gpr.bank_kind.reads_per_bank();
         let mut ports = 0;
-        let mut banks_busy = vec![false; self.params.gpr.banks];
+        let mut bank_reads = vec![0; self.params.gpr.banks];
         // (slot, source, destination) in priority order.
         let mut candidates: Vec<(usize, usize, Destination)> = Vec::new();
         if let Some(head) = self.window.front() {
@@ -412,7 +424,7 @@ impl CoreModel {
             let bank = self.bank(reg);
             if !matches!(self.window[j].operands[s], Operand::Pending)
                 || ports == self.params.gpr.read_ports
-                || (!ideal && banks_busy[bank])
+                || (!ideal && (bank_reads[bank] == capacity || written[bank]))
                 || !self.safe(j, reg)
             {
                 continue;
@@ -441,7 +453,7 @@ impl CoreModel {
             }
             let value = self.values[reg * lanes..(reg + 1) * lanes].to_vec();
             self.window[j].operands[s] = Operand::Have(value, place);
-            banks_busy[bank] = true;
+            bank_reads[bank] += 1;
             out.reads[ports] = Some(Read {
                 reg,
                 bank,

@@ -35,6 +35,7 @@ pub struct CoreRtl {
     read_reg: Vec<Output>,
     reads: Output,
     banks_read: Output,
+    banks_read_twice: Output,
     issue: Output,
     alu_valid: Output,
     alu_op: Output,
@@ -69,6 +70,7 @@ impl CoreRtl {
             read_reg: model.outputs("read_reg", p)?,
             reads: model.output("reads")?,
             banks_read: model.output("banks_read")?,
+            banks_read_twice: model.output("banks_read_twice")?,
             issue: model.output("issue")?,
             alu_valid: model.output("alu_valid")?,
             alu_op: model.output("alu_op")?,
@@ -158,7 +160,7 @@ impl CoreRtl {
         input: &CycleInput,
         expected: &CycleOutput,
     ) -> Result<(), Mismatch> {
-        let mut banks = 0u64;
+        let (mut banks, mut twice) = (0u64, 0u64);
         for (p, read) in expected.reads.iter().enumerate() {
             let valid = self.model.get(self.read_valid[p]);
             compare(
@@ -168,6 +170,7 @@ impl CoreRtl {
                 valid,
             )?;
             if let Some(r) = read {
+                twice |= banks & (1 << r.bank);
                 banks |= 1 << r.bank;
                 let actual = self.model.get(self.read_reg[p]);
                 compare(cycle, || format!("read_reg[{p}]"), r.reg as u64, actual)?;
@@ -179,6 +182,7 @@ impl CoreRtl {
             ("instr_ready", expected.ready as u64, self.instr_ready),
             ("reads", count, self.reads),
             ("banks_read", banks, self.banks_read),
+            ("banks_read_twice", twice, self.banks_read_twice),
             ("issue", expected.issued as u64, self.issue),
             ("alu_valid", expected.alu.is_some() as u64, self.alu_valid),
             (
