@@ -3,6 +3,7 @@
 use clap::Command;
 
 use crate::commands;
+use crate::compare;
 use crate::registry::{blocks, designs};
 use crate::route;
 
@@ -46,6 +47,6 @@ pub fn command() -> Command {
         .subcommand(emit)
         .subcommands(block_verbs)
         .subcommand(route::command())
-        .subcommand(route::compare_command())
+        .subcommand(compare::command())
         .subcommand(commands::blocks::command())
 }

@@ -4,6 +4,7 @@
 
 pub mod cli;
 pub mod commands;
+pub mod compare;
 pub mod error;
 pub mod params;
 pub mod progress;
@@ -31,7 +32,7 @@ pub fn execute(matches: &ArgMatches) -> Result<String, CliError> {
             design.emit(m)
         }
         "route" => route::route(name, m),
-        "compare" => route::compare(m),
+        "compare" => compare::compare(name, m),
         "blocks" => Ok(commands::blocks::blocks(
             matches.subcommand().expect("blocks").1,
         )),

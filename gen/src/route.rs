@@ -181,17 +181,13 @@ pub fn command() -> Command {
         .subcommands([eval, shuffle, window])
 }
 
-/// `grfgen compare`.
+/// `grfgen compare route`.
 pub fn compare_command() -> Command {
-    let route = Command::new("route")
+    Command::new("route")
         .about("Yosys cells of the router's two-stage network against one full N x N crossbar, for 16, 32 and 64 lanes")
         .arg(Arg::new("crossbar").long("crossbar").value_name("Q").default_value("4").help("Crossbar size q of the two-stage network"))
         .arg(Arg::new("element_bits").long("element-bits").value_name("N").default_value("32").help("Bits per lane: 8, 16, 32 or 64"))
-        .arg(json_arg());
-    Command::new("compare")
-        .about("Compare designs by their synthesized cost")
-        .subcommand_required(true)
-        .subcommand(route)
+        .arg(json_arg())
 }
 
 /// A number flag with a default.

@@ -152,10 +152,10 @@ fn synthesize(dir: &Path, emitted: &Emitted, device: Device) -> Result<SynthStat
     yosys_stats(&dir.join("synth_stat.json"))
 }
 
-/// Places and routes `emitted`, whose files are in `dir`, on `device` at `clock_mhz` with
-/// nextpnr's `seed`. Works in `dir/pnr` (harness, netlists, logs, nextpnr's report).
-/// A design too large for the device is a result (`fits: false`), not an error.
-pub fn place_and_route(
+/// Synthesizes `emitted`, whose files are in `dir`, for `device` inside its timing harness
+/// (in `dir/pnr`): the report of place and route without the figures that routing gives
+/// (`fmax_mhz`, routing, critical path). `fits` is false when the netlist exceeds the device.
+pub fn synthesize_for(
     dir: &Path,
     emitted: &Emitted,
     device: Device,
@@ -190,8 +190,25 @@ pub fn place_and_route(
     if let Some(reason) = device.overflow(&report) {
         report.fits = false;
         report.reason = Some(reason);
+    }
+    Ok(report)
+}
+
+/// Places and routes `emitted`, whose files are in `dir`, on `device` at `clock_mhz` with
+/// nextpnr's `seed`. Works in `dir/pnr` (harness, netlists, logs, nextpnr's report).
+/// A design too large for the device is a result (`fits: false`), not an error.
+pub fn place_and_route(
+    dir: &Path,
+    emitted: &Emitted,
+    device: Device,
+    clock_mhz: f64,
+    seed: u64,
+) -> Result<PnrReport, FlowError> {
+    let mut report = synthesize_for(dir, emitted, device, clock_mhz, seed)?;
+    if !report.fits {
         return Ok(report);
     }
+    let work = dir.join("pnr");
     let started = Instant::now();
     let mut args: Vec<String> = device
         .nextpnr_args()

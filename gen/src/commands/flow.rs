@@ -28,7 +28,7 @@ pub fn command<B: Block>() -> Command {
 }
 
 /// `--pnr`, `--device` and `--pnr-seed`.
-fn pnr_args() -> [Arg; 3] {
+pub(crate) fn pnr_args() -> [Arg; 3] {
     let devices: Vec<&str> = Device::ALL.iter().map(|d| d.name()).collect();
     [
         Arg::new("pnr")
@@ -49,7 +49,7 @@ fn pnr_args() -> [Arg; 3] {
 }
 
 /// The place-and-route request, if `--pnr` is given.
-fn pnr_request(m: &ArgMatches) -> Result<Option<PnrRequest>, CliError> {
+pub(crate) fn pnr_request(m: &ArgMatches) -> Result<Option<PnrRequest>, CliError> {
     if !m.get_flag("pnr") {
         return Ok(None);
     }

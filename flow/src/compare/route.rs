@@ -1,5 +1,4 @@
-//! Designs compared by their synthesized cost: the router's two-stage network against one
-//! full N x N crossbar.
+//! The router's two-stage network against one full N x N crossbar, by synthesized cost.
 
 use grfgen_hdl::emit::Timing;
 use grfgen_hdl::params::{RouteFullParams, RouteParams};

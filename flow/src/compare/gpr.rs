@@ -1,0 +1,376 @@
+//! The banked GPR against the multi-ported register files it replaces (`grfgen compare gpr`):
+//! every bank kind and pipeline option of the GPR, the flip-flop file and the live-value-table
+//! file, each synthesized (and placed and routed on request) and each running the core slice's
+//! workloads, with a verdict on the document's claim.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use grfgen_hdl::design::{emit_design, Design};
+use grfgen_hdl::gpr::Gpr;
+use grfgen_hdl::multiport::{Flops, Lvt};
+use grfgen_hdl::params::{BankKind, CoreParams, GprParams, MultiportParams, Params};
+use grfgen_sim::core::{builtin, run, workload, Policy};
+use serde::Serialize;
+
+use super::verdict::verdict;
+use crate::pnr::{place_and_route, synthesize_for, PnrReport};
+use crate::steps::PnrRequest;
+use crate::FlowError;
+
+/// The clock place and route aims at, in MHz (as `flow --pnr`).
+const CLOCK_MHZ: f64 = 200.0;
+
+/// What `grfgen compare gpr` compares.
+#[derive(Clone, Debug, Serialize)]
+pub struct GprComparisonSpec {
+    /// The register file every design implements: depth, lanes, element bits, ports.
+    pub file: MultiportParams,
+    /// Banks of the banked GPR.
+    pub banks: usize,
+    /// The banked GPR's bank kinds to compare.
+    pub bank_kinds: Vec<BankKind>,
+    /// The banked GPR's pipeline options to compare.
+    pub pipelines: Vec<usize>,
+    /// The core workloads to run.
+    pub workloads: Vec<String>,
+    /// Place and route (device and seed); without it, synthesis only.
+    #[serde(skip)]
+    pub pnr: Option<PnrRequest>,
+    /// Seed of the workloads' random programs and initial values.
+    pub seed: u64,
+}
+
+impl GprComparisonSpec {
+    /// Checks every design's parameters and every workload name.
+    pub fn validate(&self) -> Result<(), FlowError> {
+        self.file.validate()?;
+        for &kind in &self.bank_kinds {
+            for &pipeline in &self.pipelines {
+                self.gpr(kind, pipeline).validate()?;
+            }
+        }
+        if let Some(bad) = self
+            .workloads
+            .iter()
+            .find(|w| !workload::NAMES.contains(&w.as_str()))
+        {
+            return Err(FlowError::Input(format!(
+                "invalid value {bad} for --workloads: allowed {}",
+                workload::NAMES.join(", ")
+            )));
+        }
+        // Every workload must fit the core's registers (when the core runs at all).
+        if let Ok(core) = self.core(&self.gpr(BankKind::OneReadOneWrite, 0)) {
+            for name in &self.workloads {
+                builtin(name, &core, self.seed)
+                    .map_err(|e| FlowError::Input(e.replace("--workload:", "--workloads:")))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The banked GPR of `kind` with `pipeline` stages.
+    fn gpr(&self, kind: BankKind, pipeline: usize) -> GprParams {
+        let f = &self.file;
+        GprParams {
+            banks: self.banks,
+            registers: f.registers,
+            lanes: f.lanes,
+            element_bits: f.element_bits,
+            read_ports: f.read_ports,
+            write_ports: f.write_ports,
+            pipeline,
+            bank_kind: kind,
+        }
+    }
+
+    /// The core slice on `gpr`, with the GPR's read stages as `pipeline` more ALU stages (the
+    /// slice's RTL runs its GPR without stages; a read stage delays the operands, and so the
+    /// result, by one cycle, as an ALU stage does). Why not, when the core cannot run here.
+    fn core(&self, gpr: &GprParams) -> Result<CoreParams, String> {
+        let core = CoreParams {
+            gpr: GprParams {
+                pipeline: 0,
+                ..gpr.clone()
+            },
+            alu_latency: CoreParams::default().alu_latency + gpr.pipeline,
+            ..CoreParams::default()
+        };
+        core.validate()
+            .map_err(|e| format!("the core slice cannot run: {e}"))?;
+        Ok(core)
+    }
+}
+
+/// What one design costs after synthesis, and after place and route when asked.
+#[derive(Clone, Debug, Serialize)]
+pub struct Hardware {
+    /// Whether it fits the device.
+    pub fits: bool,
+    /// Why not, if it does not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// Fmax after place and route, MHz.
+    pub fmax_mhz: Option<f64>,
+    /// LUT4s.
+    pub luts: u64,
+    /// Flip-flops of the design (the timing harness's excluded).
+    pub ffs: u64,
+    /// Block RAMs.
+    pub brams: u64,
+    /// Source-to-sink connections routed (harness included).
+    pub routed_arcs: Option<u64>,
+    /// Routing wires used, summed over every net (harness included).
+    pub wirelength: Option<u64>,
+}
+
+impl Hardware {
+    fn of(report: &PnrReport) -> Self {
+        Self {
+            fits: report.fits,
+            reason: report.reason.clone(),
+            fmax_mhz: report.fmax_mhz,
+            luts: report.luts,
+            ffs: report.ffs - report.harness_ffs,
+            brams: report.brams,
+            routed_arcs: report.routed_arcs,
+            wirelength: report.wirelength,
+        }
+    }
+}
+
+/// One workload on one design.
+#[derive(Clone, Debug, Serialize)]
+pub struct WorkloadFigures {
+    /// Cycles of the core slice.
+    pub cycles: u64,
+    /// Cycles / Fmax, in ns (with place and route).
+    pub time_ns: Option<f64>,
+}
+
+/// One row: a design under one operand policy.
+#[derive(Clone, Debug, Serialize)]
+pub struct DesignRow {
+    /// The row's name, e.g. `banked-1r1w-p0 cq-pq`.
+    pub name: String,
+    /// `banked` or `multiport`.
+    pub kind: &'static str,
+    /// The top module.
+    pub top: String,
+    /// The core's operand policy: `naive`, `cq-pq`, or `ideal` for multi-ported files.
+    pub policy: &'static str,
+    /// Cost and speed.
+    #[serde(flatten)]
+    pub hardware: Hardware,
+    /// Per workload: cycles and time.
+    pub workloads: BTreeMap<String, WorkloadFigures>,
+}
+
+/// The comparison.
+#[derive(Clone, Debug, Serialize)]
+pub struct GprComparison {
+    /// What was compared.
+    pub spec: GprComparisonSpec,
+    /// The device, and whether place and route ran.
+    pub device: String,
+    /// Whether the designs were placed and routed.
+    pub placed_and_routed: bool,
+    /// One row per design and policy.
+    pub designs: Vec<DesignRow>,
+    /// The verdict on the document's claim, and on the ambition, line by line.
+    pub verdict: Vec<String>,
+    /// Why some figures are missing.
+    pub notes: Vec<String>,
+}
+
+impl GprComparison {
+    /// The comparison as tables: cost, then cycles (and time) per workload, then the verdict.
+    pub fn text(&self) -> String {
+        let f = &self.spec.file;
+        let how = match self.placed_and_routed {
+            true => "placed and routed",
+            false => "synthesized only",
+        };
+        let mut text = format!(
+            "GPR comparison: {} registers x {} lanes x {} bits, {}R{}W, {} banks; {} ({how})\n",
+            f.registers,
+            f.lanes,
+            f.element_bits,
+            f.read_ports,
+            f.write_ports,
+            self.spec.banks,
+            self.device
+        );
+        let opt = |v: Option<u64>| v.map_or("-".to_string(), |v| v.to_string());
+        text += &format!(
+            "  {:24} {:>7} {:>7} {:>5} {:>8} {:>8} {:>9}\n",
+            "design", "LUT", "FF", "BRAM", "Fmax", "arcs", "wires"
+        );
+        for d in self.designs.iter().filter(|d| d.policy != "naive") {
+            let h = &d.hardware;
+            let fmax = match (&h.reason, h.fmax_mhz) {
+                (Some(_), _) => "no fit".to_string(),
+                (None, f) => f.map_or("-".into(), |f| format!("{f:.1}")),
+            };
+            text += &format!(
+                "  {:24} {:>7} {:>7} {:>5} {:>8} {:>8} {:>9}\n",
+                d.name.trim_end_matches(" cq-pq").trim_end_matches(" ideal"),
+                h.luts,
+                h.ffs,
+                h.brams,
+                fmax,
+                opt(h.routed_arcs),
+                opt(h.wirelength)
+            );
+        }
+        text += "  cycles (time in ns) per workload:\n";
+        for d in &self.designs {
+            let figures: Vec<String> = d
+                .workloads
+                .iter()
+                .map(|(w, x)| match x.time_ns {
+                    Some(t) => format!("{w} {} ({t:.0})", x.cycles),
+                    None => format!("{w} {}", x.cycles),
+                })
+                .collect();
+            text += &format!("  {:24} {}\n", d.name, figures.join("  "));
+        }
+        for line in self.verdict.iter().chain(&self.notes) {
+            text += &format!("{line}\n");
+        }
+        text.trim_end().to_string()
+    }
+}
+
+/// Compares the designs `spec` names, working in `work`; `progress` hears of each design.
+pub fn compare_gpr(
+    spec: &GprComparisonSpec,
+    work: &Path,
+    progress: &dyn Fn(&str),
+) -> Result<GprComparison, FlowError> {
+    spec.validate()?;
+    let mut designs = Vec::new();
+    let mut notes = Vec::new();
+    for &kind in &spec.bank_kinds {
+        for &pipeline in &spec.pipelines {
+            let gpr = spec.gpr(kind, pipeline);
+            let name = format!("banked-{kind}-p{pipeline}");
+            let hardware = measure::<Gpr>(&gpr, spec, work, progress)?;
+            for policy in [Policy::Naive, Policy::CqPq] {
+                let row = row(&name, "banked", Gpr::top(&gpr), &hardware, policy);
+                designs.push(with_workloads(row, spec, spec.core(&gpr), &mut notes));
+            }
+        }
+    }
+    let flops = measure::<Flops>(&spec.file, spec, work, progress)?;
+    let lvt = measure::<Lvt>(&spec.file, spec, work, progress)?;
+    let core = spec.core(&spec.gpr(BankKind::OneReadOneWrite, 0));
+    for (name, top, hardware) in [
+        ("flops", Flops::top(&spec.file), flops),
+        ("lvt", Lvt::top(&spec.file), lvt),
+    ] {
+        let row = row(name, "multiport", top, &hardware, Policy::Ideal);
+        designs.push(with_workloads(row, spec, core.clone(), &mut notes));
+    }
+    notes.push(
+        "xor (the XOR-based file) is not built: the comparison has flops and lvt only".into(),
+    );
+    if spec.pipelines.iter().any(|&p| p > 0) {
+        notes.push(
+            "banked rows with pipeline stages run the core with one more ALU stage per GPR \
+             stage (modelled; the core's RTL runs its GPR without stages)"
+                .into(),
+        );
+    }
+    notes.dedup();
+    let placed_and_routed = spec.pnr.is_some();
+    Ok(GprComparison {
+        verdict: verdict(&designs, &spec.workloads, placed_and_routed),
+        device: spec
+            .pnr
+            .map_or(crate::pnr::Device::Ecp5_85k, |r| r.device)
+            .name()
+            .into(),
+        spec: spec.clone(),
+        placed_and_routed,
+        designs,
+        notes,
+    })
+}
+
+/// A row without workloads.
+fn row(name: &str, kind: &'static str, top: String, hw: &Hardware, policy: Policy) -> DesignRow {
+    DesignRow {
+        name: format!("{name} {}", policy.name()),
+        kind,
+        top,
+        policy: policy.name(),
+        hardware: hw.clone(),
+        workloads: BTreeMap::new(),
+    }
+}
+
+/// Fills `row`'s workloads on `core` (or notes why the core cannot run).
+fn with_workloads(
+    mut row: DesignRow,
+    spec: &GprComparisonSpec,
+    core: Result<CoreParams, String>,
+    notes: &mut Vec<String>,
+) -> DesignRow {
+    let core = match core {
+        Ok(core) => core,
+        Err(why) => {
+            notes.push(format!("no workload figures: {why}"));
+            return row;
+        }
+    };
+    let policy = match row.policy {
+        "naive" => Policy::Naive,
+        "cq-pq" => Policy::CqPq,
+        _ => Policy::Ideal,
+    };
+    let hardware = policy.hardware(&core);
+    for name in &spec.workloads {
+        let workload = match builtin(name, &hardware, spec.seed) {
+            Ok(workload) => workload,
+            Err(why) => {
+                notes.push(format!("no figures for {name}: {why}"));
+                continue;
+            }
+        };
+        let cycles = run(&hardware, policy, &workload, spec.seed, None, false).cycles;
+        let time_ns = row.hardware.fmax_mhz.map(|f| cycles as f64 * 1000.0 / f);
+        row.workloads
+            .insert(name.clone(), WorkloadFigures { cycles, time_ns });
+    }
+    row
+}
+
+/// Synthesizes design `D` for `params` (and places and routes it when asked) in `work`.
+fn measure<D: Design>(
+    params: &D::Params,
+    spec: &GprComparisonSpec,
+    work: &Path,
+    progress: &dyn Fn(&str),
+) -> Result<Hardware, FlowError> {
+    let top = D::top(params);
+    let emitted = emit_design::<D>(params, &top)?;
+    let dir = work.join(&top);
+    std::fs::create_dir_all(&dir)?;
+    let report = match spec.pnr {
+        Some(pnr) => {
+            progress(&format!(
+                "placing and routing {top} on {}",
+                pnr.device.name()
+            ));
+            place_and_route(&dir, &emitted, pnr.device, CLOCK_MHZ, pnr.seed)?
+        }
+        None => {
+            progress(&format!("synthesizing {top}"));
+            let device = crate::pnr::Device::Ecp5_85k;
+            synthesize_for(&dir, &emitted, device, CLOCK_MHZ, 1)?
+        }
+    };
+    Ok(Hardware::of(&report))
+}

@@ -1,0 +1,9 @@
+//! Designs compared with their alternatives: the router's two-stage network against one full
+//! crossbar (`grfgen compare route`), and the banked GPR against the multi-ported register
+//! files it replaces (`grfgen compare gpr`).
+
+pub mod gpr;
+mod route;
+mod verdict;
+
+pub use route::{route_networks, NetworkCells, NetworkComparison};

@@ -1,0 +1,142 @@
+//! The verdict of `grfgen compare gpr`: the document's claim (four 1W1R banks against one
+//! 2W4R file: about 18% less routing, 5-10% more performance) and the ambition set for the
+//! best banked configuration, each against the live-value-table file.
+
+use super::gpr::DesignRow;
+
+/// The row the document describes: four 1W1R banks, no stages, with its queues.
+const DOCUMENT_ROW: &str = "banked-1r1w-p0 cq-pq";
+/// The 2W4R file it is measured against: the live-value table, as the best-known FPGA design.
+const REFERENCE_ROW: &str = "lvt ideal";
+
+/// The verdict, line by line, from the rows of a comparison over `workloads`.
+pub(super) fn verdict(designs: &[DesignRow], workloads: &[String], routed: bool) -> Vec<String> {
+    let find = |name: &str| designs.iter().find(|d| d.name == name);
+    let (Some(document), Some(reference)) = (find(DOCUMENT_ROW), find(REFERENCE_ROW)) else {
+        return vec![format!(
+            "no verdict: the comparison needs the rows {DOCUMENT_ROW} and {REFERENCE_ROW}"
+        )];
+    };
+    let mut lines = Vec::new();
+    if routed {
+        lines.push(routing(document, reference));
+    } else {
+        lines.push("routing and Fmax: not measured (run with --pnr)".into());
+    }
+    lines.push(performance(document, reference, workloads));
+    lines.extend(ambition(designs, reference, workloads));
+    lines
+}
+
+/// "18% less routing": wirelength and routed arcs, the document's row against the reference.
+fn routing(document: &DesignRow, reference: &DesignRow) -> String {
+    let (d, r) = (&document.hardware, &reference.hardware);
+    match (d.wirelength, r.wirelength, d.routed_arcs, r.routed_arcs) {
+        (Some(dw), Some(rw), Some(da), Some(ra)) => {
+            let wire = 1.0 - dw as f64 / rw as f64;
+            let arcs = 1.0 - da as f64 / ra as f64;
+            let holds = match wire >= 0.18 {
+                true => "holds",
+                false => "does not hold",
+            };
+            format!(
+                "routing (wirelength: routing wires used, summed over nets): {DOCUMENT_ROW} uses \
+                 {} than {REFERENCE_ROW} ({dw} against {rw}; routed arcs {}); the claim of 18% \
+                 less routing {holds}",
+                less_or_more(wire, "less wirelength", "more wirelength"),
+                less_or_more(arcs, "fewer", "more"),
+            )
+        }
+        _ => format!("routing: not measured ({REFERENCE_ROW} or {DOCUMENT_ROW} was not routed)"),
+    }
+}
+
+/// "5-10% more performance": time per workload (cycles, and cycles / Fmax when routed).
+fn performance(document: &DesignRow, reference: &DesignRow, workloads: &[String]) -> String {
+    let cycles = mean_ratio(document, reference, workloads, |w| Some(w.cycles as f64));
+    let time = mean_ratio(document, reference, workloads, |w| w.time_ns);
+    match (time, cycles) {
+        (Some(time), Some(cycles)) => {
+            let faster = 1.0 / time - 1.0;
+            let holds = match faster >= 0.05 {
+                true => "holds",
+                false => "does not hold",
+            };
+            format!(
+                "performance (time per workload, cycles / Fmax, mean of the per-workload ratios): \
+                 {DOCUMENT_ROW} is {} than {REFERENCE_ROW} (it takes {:.2}x the cycles at \
+                 {:.2}x the Fmax); the claim of 5-10% more performance {holds}",
+                less_or_more(faster, "faster", "slower"),
+                cycles,
+                cycles / time,
+            )
+        }
+        (None, Some(cycles)) => format!(
+            "performance: {DOCUMENT_ROW} takes {cycles:.2}x the cycles of {REFERENCE_ROW} \
+             (mean of the per-workload ratios); time needs Fmax (--pnr)"
+        ),
+        _ => "performance: no workload figures".into(),
+    }
+}
+
+/// The ambition: the best banked row (least mean time, or cycles) against the reference.
+fn ambition(designs: &[DesignRow], reference: &DesignRow, workloads: &[String]) -> Vec<String> {
+    let measure = |d: &DesignRow| {
+        mean_ratio(d, reference, workloads, |w| w.time_ns)
+            .or_else(|| mean_ratio(d, reference, workloads, |w| Some(w.cycles as f64)))
+    };
+    let best = designs
+        .iter()
+        .filter(|d| d.kind == "banked")
+        .filter_map(|d| measure(d).map(|m| (d, m)))
+        .min_by(|a, b| a.1.total_cmp(&b.1));
+    let Some((best, time)) = best else {
+        return vec!["ambition: no banked row with workload figures".into()];
+    };
+    let (b, r) = (&best.hardware, &reference.hardware);
+    let mut lines = vec![format!("ambition, best banked row {}:", best.name)];
+    let mut check = |what: &str, ratio: Option<f64>, goal: &str, met: fn(f64) -> bool| {
+        lines.push(match ratio {
+            Some(x) => format!(
+                "  {what}: {x:.2}x {REFERENCE_ROW} (goal {goal}): {}",
+                if met(x) { "met" } else { "short" }
+            ),
+            None => format!("  {what}: not measured (goal {goal})"),
+        });
+    };
+    let fmax = b.fmax_mhz.zip(r.fmax_mhz).map(|(b, r)| b / r);
+    check("Fmax", fmax, ">= 1.2x", |x| x >= 1.2);
+    let cells = (b.luts + b.ffs) as f64 / (r.luts + r.ffs).max(1) as f64;
+    check("LUT+FF", Some(cells), "<= 0.75x", |x| x <= 0.75);
+    let brams = b.brams as f64 / r.brams.max(1) as f64;
+    check("BRAM", Some(brams), "<= 0.5x", |x| x <= 0.5);
+    check("time (kernel mean)", Some(time), "<= 0.95x", |x| x <= 0.95);
+    lines
+}
+
+/// The mean over `workloads` of `figure(row) / figure(reference)`, if every figure is there.
+fn mean_ratio(
+    row: &DesignRow,
+    reference: &DesignRow,
+    workloads: &[String],
+    figure: impl Fn(&super::gpr::WorkloadFigures) -> Option<f64>,
+) -> Option<f64> {
+    let ratios: Option<Vec<f64>> = workloads
+        .iter()
+        .map(|w| {
+            let a = figure(row.workloads.get(w)?)?;
+            let b = figure(reference.workloads.get(w)?)?;
+            Some(a / b)
+        })
+        .collect();
+    let ratios = ratios.filter(|r| !r.is_empty())?;
+    Some(ratios.iter().sum::<f64>() / ratios.len() as f64)
+}
+
+/// `x` (a fraction) as "N% less" or "N% more" with the given words.
+fn less_or_more(x: f64, less: &str, more: &str) -> String {
+    match x >= 0.0 {
+        true => format!("{:.1}% {less}", 100.0 * x),
+        false => format!("{:.1}% {more}", -100.0 * x),
+    }
+}

@@ -1,0 +1,154 @@
+//! `grfgen compare`: designs against their alternatives. `compare route` is the router's
+//! (`crate::route`); `compare gpr` sets the banked GPR against the multi-ported files.
+
+use std::io::IsTerminal;
+
+use clap::{Arg, ArgMatches, Command};
+use grfgen_flow::compare::gpr::{compare_gpr, GprComparisonSpec};
+use grfgen_hdl::params::{BankKind, GprParams, MultiportParams, ParamValue};
+use grfgen_sim::core::workload;
+
+use crate::commands::flow::{pnr_args, pnr_request};
+use crate::commands::{json_arg, render};
+use crate::error::CliError;
+use crate::params::{args, number, Values};
+use crate::route;
+
+/// `grfgen compare`.
+pub fn command() -> Command {
+    Command::new("compare")
+        .about("Compare designs with their alternatives")
+        .subcommand_required(true)
+        .subcommand(route::compare_command())
+        .subcommand(gpr_command())
+}
+
+/// Runs `grfgen compare <what>`.
+pub fn compare(what: &str, m: &ArgMatches) -> Result<String, CliError> {
+    match what {
+        "route" => route::compare(m),
+        _ => gpr(m),
+    }
+}
+
+/// A comma-separated list flag.
+fn list(id: &'static str, value_name: &'static str, help: String) -> Arg {
+    Arg::new(id)
+        .long(id.replace('_', "-"))
+        .value_name(value_name)
+        .value_delimiter(',')
+        .help(help)
+}
+
+/// `grfgen compare gpr`.
+fn gpr_command() -> Command {
+    let kinds: Vec<&str> = BankKind::ALL.iter().map(|k| k.name()).collect();
+    Command::new("gpr")
+        .about(
+            "The banked GPR (every bank kind and pipeline option) against the flip-flop and \
+             live-value-table 2W4R files: cost, Fmax, routing and core workload time",
+        )
+        .args(args::<MultiportParams>(Values::One))
+        .arg(
+            Arg::new("banks")
+                .long("banks")
+                .value_name("N")
+                .help("Banks of the banked GPR: 1, 2, 4, 8 or 16 [default 4]"),
+        )
+        .arg(list(
+            "bank_kinds",
+            "KINDS",
+            format!(
+                "Bank kinds to compare, comma-separated: {} [default all]",
+                kinds.join(", ")
+            ),
+        ))
+        .arg(list(
+            "pipelines",
+            "LIST",
+            format!(
+                "GPR pipeline options to compare, comma-separated: 0..={} [default all]",
+                GprParams::MAX_PIPELINE
+            ),
+        ))
+        .arg(list(
+            "workloads",
+            "NAMES",
+            format!(
+                "Core workloads to run, comma-separated: {} [default all]",
+                workload::NAMES.join(", ")
+            ),
+        ))
+        .args(pnr_args())
+        .arg(
+            Arg::new("seed")
+                .long("seed")
+                .value_name("S")
+                .help("Seed of the random workloads' programs and initial values [default: 1]"),
+        )
+        .arg(json_arg())
+}
+
+/// The values of list flag `id` parsed by `parse`, or `default` when it is not given.
+fn values<T>(
+    m: &ArgMatches,
+    id: &'static str,
+    allowed: &str,
+    default: Vec<T>,
+    parse: impl Fn(&str) -> Option<T>,
+) -> Result<Vec<T>, CliError> {
+    let Some(given) = m.get_many::<String>(id) else {
+        return Ok(default);
+    };
+    given
+        .map(|v| {
+            parse(v).ok_or_else(|| {
+                CliError::Input(format!(
+                    "invalid value {v} for --{}: allowed {allowed}",
+                    id.replace('_', "-")
+                ))
+            })
+        })
+        .collect()
+}
+
+/// Runs `grfgen compare gpr`.
+fn gpr(m: &ArgMatches) -> Result<String, CliError> {
+    let file: MultiportParams = crate::params::resolve(m)?;
+    let banks = number::<usize>(m, "banks", "1, 2, 4, 8 or 16")?.unwrap_or(4);
+    let pipelines = (0..=GprParams::MAX_PIPELINE).collect();
+    let allowed = format!("0..={}", GprParams::MAX_PIPELINE);
+    let spec = GprComparisonSpec {
+        file,
+        banks,
+        bank_kinds: values(
+            m,
+            "bank_kinds",
+            "1r1w, 2r1w or 1rw",
+            BankKind::ALL.to_vec(),
+            |v| BankKind::parse(v),
+        )?,
+        pipelines: values(m, "pipelines", &allowed, pipelines, |v| {
+            v.parse().ok().filter(|&p| p <= GprParams::MAX_PIPELINE)
+        })?,
+        workloads: values(
+            m,
+            "workloads",
+            &workload::NAMES.join(", "),
+            workload::NAMES.iter().map(|w| w.to_string()).collect(),
+            |v| Some(v.to_string()),
+        )?,
+        pnr: pnr_request(m)?,
+        seed: number(m, "seed", "0..=18446744073709551615")?.unwrap_or(1),
+    };
+    spec.validate()?;
+    let work = tempfile::tempdir()?;
+    let terminal = std::io::stderr().is_terminal();
+    let progress = |what: &str| {
+        if terminal {
+            eprintln!("{what}");
+        }
+    };
+    let report = compare_gpr(&spec, work.path(), &progress)?;
+    Ok(render(m, &report, || report.text()))
+}
