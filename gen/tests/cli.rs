@@ -926,3 +926,52 @@ fn output_to_a_closed_pipe_or_a_full_device_is_no_panic() {
         assert!(err.contains("cannot write the output"), "{err}");
     }
 }
+
+/// `compare gpr` and the new blocks reject bad input before anything runs.
+#[test]
+fn compare_gpr_and_multiport_bad_input_is_one_line_exit_2() {
+    let none = Path::new("/nonexistent/never-written");
+    for (args, expected) in [
+        (
+            vec!["compare", "gpr", "--bank-kinds", "1r1w,3r1w"],
+            vec!["--bank-kinds", "3r1w", "1r1w, 2r1w or 1rw"],
+        ),
+        (
+            vec!["compare", "gpr", "--pipelines", "0,3"],
+            vec!["--pipelines", "3", "0..=2"],
+        ),
+        (
+            vec!["compare", "gpr", "--workloads", "conv3x3,fft"],
+            vec!["--workloads", "fft", "matmul4"],
+        ),
+        (
+            vec!["compare", "gpr", "--registers", "48"],
+            vec!["--registers", "48", "powers of two"],
+        ),
+        (
+            vec!["compare", "gpr", "--banks", "3"],
+            vec!["--banks", "3", "1, 2, 4, 8 or 16"],
+        ),
+        (
+            vec!["sim", "gpr", "--bank-kind", "2w2r"],
+            vec!["--bank-kind", "2w2r", "1r1w, 2r1w or 1rw"],
+        ),
+        (
+            vec!["sim", "lvt", "--write-ports", "5"],
+            vec!["--write-ports", "5", "1..=4"],
+        ),
+        (
+            vec![
+                "emit",
+                "flops",
+                "--registers",
+                "8192",
+                "--out",
+                "/nonexistent/x",
+            ],
+            vec!["--registers", "8192", "4..=4096"],
+        ),
+    ] {
+        assert_rejected(&args, none, &expected);
+    }
+}

@@ -214,3 +214,87 @@ fn a_bad_device_or_seed_is_refused() {
         assert!(!out.exists());
     }
 }
+
+/// `grfgen compare gpr --pnr` at a small size: every row placed and routed (or reported as not
+/// fitting) with its cost, routing and Fmax; the banked rows under naive and cq-pq, the
+/// multi-ported files under ideal, each with cycles and time per workload; and a verdict.
+#[test]
+fn compare_gpr_places_routes_and_judges_every_design() {
+    let run = grfgen(&[
+        "compare",
+        "gpr",
+        "--registers",
+        "64",
+        "--lanes",
+        "1",
+        "--read-ports",
+        "2",
+        "--pipelines",
+        "0",
+        "--bank-kinds",
+        "1r1w,2r1w",
+        "--workloads",
+        "rpt-mad,conv3x3",
+        "--pnr",
+        "--json",
+    ]);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["placed_and_routed"], true);
+    let designs = report["designs"].as_array().unwrap();
+    let names: Vec<&str> = designs
+        .iter()
+        .map(|d| d["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "banked-1r1w-p0 naive",
+            "banked-1r1w-p0 cq-pq",
+            "banked-2r1w-p0 naive",
+            "banked-2r1w-p0 cq-pq",
+            "flops ideal",
+            "lvt ideal"
+        ]
+    );
+    for d in designs {
+        assert_eq!(d["fits"], true, "{d}");
+        let fmax = number(d, "fmax_mhz");
+        assert!(fmax > 10.0 && fmax < 500.0, "{d}");
+        for field in ["luts", "ffs", "routed_arcs", "wirelength"] {
+            assert!(number(d, field) > 0.0, "{field}: {d}");
+        }
+        for w in ["rpt-mad", "conv3x3"] {
+            let figures = &d["workloads"][w];
+            let cycles = number(figures, "cycles");
+            let time = number(figures, "time_ns");
+            assert!((time - cycles * 1000.0 / fmax).abs() < 1e-6 * time, "{d}");
+        }
+    }
+    // The LVT keeps W x R replicas in block RAM; the flip-flop file has none.
+    assert_eq!(number(&designs[5], "brams"), 2.0 * 2.0);
+    assert_eq!(number(&designs[4], "brams"), 0.0);
+    // Multi-ported files never conflict: their cycles are the banked rows' at best.
+    for w in ["rpt-mad", "conv3x3"] {
+        let ideal = number(&designs[5]["workloads"][w], "cycles");
+        for d in &designs[..4] {
+            assert!(number(&d["workloads"][w], "cycles") >= ideal, "{w}: {d}");
+        }
+    }
+    let verdict: Vec<&str> = report["verdict"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    assert!(verdict[0].starts_with("routing (wirelength"), "{verdict:?}");
+    assert!(
+        verdict[1].starts_with("performance (time per workload"),
+        "{verdict:?}"
+    );
+}

@@ -50,20 +50,32 @@ impl<const E: usize, const A: usize> SramBank<E, A> {
         }
     }
 
-    /// The single-port bank's Verilog: the write, if any, takes the shared address.
-    fn single_port_hdl(&self) -> Verilog {
-        Verilog::Custom(format!(
+    /// The memory array and its power-up contents (all zero), named `sram_<kind>_<rows>x<E>`.
+    fn array(kind: &str) -> String {
+        format!(
             "\
-// name: sram_1rw_{rows}x{E}
+// name: sram_{kind}_{rows}x{E}
 reg [{msb}:0] mem [0:{last}];
 integer row;
-wire [{amsb}:0] address = write_enable ? write_address : read_address;
 
 initial begin
    for (row = 0; row <= {last}; row = row + 1) begin
       mem[row] = {E}'d0;
    end
 end
+
+",
+            msb = E - 1,
+            rows = 1usize << A,
+            last = (1usize << A) - 1,
+        )
+    }
+
+    /// The single-port bank's Verilog: the write, if any, takes the shared address.
+    fn single_port_hdl() -> String {
+        format!(
+            "\
+wire [{amsb}:0] address = write_enable ? write_address : read_address;
 
 always @(posedge clock) begin
    if (write_enable) begin
@@ -73,11 +85,28 @@ always @(posedge clock) begin
    end
 end
 ",
-            msb = E - 1,
             amsb = A - 1,
-            rows = 1usize << A,
-            last = (1usize << A) - 1,
-        ))
+        )
+    }
+
+    /// The 1W1R bank's Verilog: a read of the row being written returns `x`.
+    fn two_port_hdl() -> String {
+        format!(
+            "\
+always @(posedge clock) begin
+   if (read_enable) begin
+      if (write_enable && write_address == read_address) begin
+         read_data <= {E}'bx;
+      end else begin
+         read_data <= mem[read_address];
+      end
+   end
+   if (write_enable) begin
+      mem[write_address] <= write_data;
+   end
+end
+"
+        )
     }
 }
 
@@ -102,38 +131,10 @@ impl<const E: usize, const A: usize> Logic for SramBank<E, A> {
     }
 
     fn hdl(&self) -> Verilog {
-        if self._single_port {
-            return self.single_port_hdl();
-        }
-        Verilog::Custom(format!(
-            "\
-// name: sram_1r1w_{rows}x{E}
-reg [{msb}:0] mem [0:{last}];
-integer row;
-
-initial begin
-   for (row = 0; row <= {last}; row = row + 1) begin
-      mem[row] = {E}'d0;
-   end
-end
-
-always @(posedge clock) begin
-   if (read_enable) begin
-      if (write_enable && write_address == read_address) begin
-         read_data <= {E}'bx;
-      end else begin
-         read_data <= mem[read_address];
-      end
-   end
-   if (write_enable) begin
-      mem[write_address] <= write_data;
-   end
-end
-",
-            msb = E - 1,
-            rows = 1usize << A,
-            last = (1usize << A) - 1,
-        ))
+        Verilog::Custom(match self._single_port {
+            true => Self::array("1rw") + &Self::single_port_hdl(),
+            false => Self::array("1r1w") + &Self::two_port_hdl(),
+        })
     }
 
     fn timing(&self) -> Vec<TimingInfo> {

@@ -4,10 +4,9 @@
 
 use rust_hdl::prelude::*;
 
+use super::flops::FlopFile;
 use crate::crossbar::Crossbar;
-use crate::decoder::Decoder;
 use crate::params::MultiportParams;
-use crate::regs::Registers;
 use crate::signals;
 use crate::sram::SramBank;
 
@@ -19,11 +18,12 @@ pub const LVT_BITS: usize = 2;
 ///
 /// * Storage: W x R block-RAM replicas, each 1W1R. Write port `w` writes its R replicas
 ///   `(w, 0..R)`; read port `r` reads its W replicas `(0..W, r)`.
-/// * The live-value table (flip-flops, one write-port number per register) records which write
-///   port wrote each register last; when several write ports write one register in a cycle,
+/// * The live-value table records which write port wrote each register last. It is itself a
+///   small multi-ported file in flip-flops ([`FlopFile`], one write-port number per register):
+///   write port `w` writes `w`, so when several write ports write one register in a cycle,
 ///   the lowest-numbered one wins and is recorded.
 /// * A read fetches its W replicas and the table entry in the same cycle; after the rising
-///   edge the registered table entry selects the replica that holds the live value.
+///   edge the table's registered entry selects the replica that holds the live value.
 ///
 /// A read of a register that a write port writes in the same cycle reads a replica while it
 /// is written: its data is undefined, as in the block RAMs (`x` in the Verilog).
@@ -48,20 +48,11 @@ pub struct LvtFile<const E: usize, const A: usize> {
     /// The replicas, `((w * read_ports + r) * lanes + l)`: one narrow SRAM per lane.
     replicas: Vec<SramBank<E, A>>,
     /// The live-value table: per register, the write port that wrote it last.
-    live_table: Registers<Bits<LVT_BITS>>,
-    /// Which register each write port writes.
-    writes: Decoder<A>,
-    /// Which register each read port reads.
-    reads: Decoder<A>,
-    /// The table's read multiplexers: inputs are the registers' entries, outputs the ports.
-    entry_mux: Crossbar<LVT_BITS>,
-    /// Per read port, the table entry read with the replicas.
-    live: Registers<Bits<LVT_BITS>>,
+    live_table: FlopFile<LVT_BITS, A>,
     /// Per read port (one group each), the replica the table names: inputs are write ports.
     output_mux: Crossbar<E>,
     /// The write-port numbers `0..write_ports`.
     port_number: Vec<Constant<Bits<LVT_BITS>>>,
-    _registers: usize,
     _lanes: usize,
     _read_ports: usize,
     _write_ports: usize,
@@ -73,7 +64,7 @@ impl<const E: usize, const A: usize> LvtFile<E, A> {
         assert_eq!(E, params.element_bits);
         assert_eq!(A, params.register_bits());
         assert!(params.write_ports <= 1 << LVT_BITS);
-        let (n, l) = (params.registers, params.lanes);
+        let l = params.lanes;
         let (r, w) = (params.read_ports, params.write_ports);
         Self {
             clock: Signal::default(),
@@ -84,14 +75,13 @@ impl<const E: usize, const A: usize> LvtFile<E, A> {
             write_reg: signals(w),
             write_data: signals(w * l),
             replicas: (0..w * r * l).map(|_| SramBank::default()).collect(),
-            live_table: Registers::new(n),
-            writes: Decoder::new(w, n),
-            reads: Decoder::new(r, n),
-            entry_mux: Crossbar::new(n, r, 1),
-            live: Registers::new(r),
+            live_table: FlopFile::new(&MultiportParams {
+                lanes: 1,
+                element_bits: LVT_BITS,
+                ..params.clone()
+            }),
             output_mux: Crossbar::grouped(r, w, 1, l),
             port_number: crate::constants(0..w as u64),
-            _registers: n,
             _lanes: l,
             _read_ports: r,
             _write_ports: w,
@@ -100,66 +90,48 @@ impl<const E: usize, const A: usize> LvtFile<E, A> {
 }
 
 impl<const E: usize, const A: usize> Logic for LvtFile<E, A> {
-    // Loops over a single value (`nn`, `nl`, `nr`, `nw`) bind run-time sizes to loop
-    // variables (docs/rust-hdl.md).
+    // Loops over a single value (`nl`, `nr`, `nw`) bind run-time sizes to loop variables
+    // (docs/rust-hdl.md).
     #[hdl_gen]
     fn update(&mut self) {
-        for nn in self._registers..(self._registers + 1) {
-            for nl in self._lanes..(self._lanes + 1) {
-                for nr in self._read_ports..(self._read_ports + 1) {
-                    for nw in self._write_ports..(self._write_ports + 1) {
-                        self.live_table.clock.next = self.clock.val();
-                        self.live.clock.next = self.clock.val();
-                        // Replicas: write port w writes (w, *), read port r reads (*, r).
-                        for w in 0..self._write_ports {
-                            self.writes.valid[w].next = self.write_valid[w].val();
-                            self.writes.address[w].next = self.write_reg[w].val();
-                            for r in 0..self._read_ports {
-                                for l in 0..self._lanes {
-                                    self.replicas[(w * nr + r) * nl + l].clock.next =
-                                        self.clock.val();
-                                    self.replicas[(w * nr + r) * nl + l].write_enable.next =
-                                        self.write_valid[w].val();
-                                    self.replicas[(w * nr + r) * nl + l].write_address.next =
-                                        self.write_reg[w].val();
-                                    self.replicas[(w * nr + r) * nl + l].write_data.next =
-                                        self.write_data[w * nl + l].val();
-                                    self.replicas[(w * nr + r) * nl + l].read_enable.next =
-                                        self.read_valid[r].val();
-                                    self.replicas[(w * nr + r) * nl + l].read_address.next =
-                                        self.read_reg[r].val();
-                                    self.output_mux.inputs[(r * nw + w) * nl + l].next =
-                                        self.replicas[(w * nr + r) * nl + l].read_data.val();
-                                }
-                            }
-                        }
-                        // The table: the highest port first, so that the lowest one wins.
-                        for k in 0..self._registers {
-                            self.live_table.d[k].next = self.live_table.q[k].val();
-                            for w in 0..self._write_ports {
-                                if self.writes.hit[(nw - 1 - w) * nn + k].val() {
-                                    self.live_table.d[k].next = self.port_number[nw - 1 - w].val();
-                                }
-                            }
-                            self.entry_mux.inputs[k].next = self.live_table.q[k].val();
-                        }
-                        // Reads: the table entry, registered beside the replicas' data, picks
-                        // the live replica.
+        for nl in self._lanes..(self._lanes + 1) {
+            for nr in self._read_ports..(self._read_ports + 1) {
+                for nw in self._write_ports..(self._write_ports + 1) {
+                    self.live_table.clock.next = self.clock.val();
+                    // Replicas: write port w writes (w, *), read port r reads (*, r).
+                    for w in 0..self._write_ports {
+                        self.live_table.write_valid[w].next = self.write_valid[w].val();
+                        self.live_table.write_reg[w].next = self.write_reg[w].val();
+                        self.live_table.write_data[w].next = self.port_number[w].val();
                         for r in 0..self._read_ports {
-                            self.reads.valid[r].next = self.read_valid[r].val();
-                            self.reads.address[r].next = self.read_reg[r].val();
-                            self.live.d[r].next = self.entry_mux.outputs[r].val();
-                            for w in 0..self._write_ports {
-                                self.output_mux.select[r * nw + w].next =
-                                    self.live.q[r].val() == self.port_number[w].val();
-                            }
                             for l in 0..self._lanes {
-                                self.read_data[r * nl + l].next =
-                                    self.output_mux.outputs[r * nl + l].val();
+                                self.replicas[(w * nr + r) * nl + l].clock.next = self.clock.val();
+                                self.replicas[(w * nr + r) * nl + l].write_enable.next =
+                                    self.write_valid[w].val();
+                                self.replicas[(w * nr + r) * nl + l].write_address.next =
+                                    self.write_reg[w].val();
+                                self.replicas[(w * nr + r) * nl + l].write_data.next =
+                                    self.write_data[w * nl + l].val();
+                                self.replicas[(w * nr + r) * nl + l].read_enable.next =
+                                    self.read_valid[r].val();
+                                self.replicas[(w * nr + r) * nl + l].read_address.next =
+                                    self.read_reg[r].val();
+                                self.output_mux.inputs[(r * nw + w) * nl + l].next =
+                                    self.replicas[(w * nr + r) * nl + l].read_data.val();
                             }
                         }
-                        for k in 0..(self._read_ports * self._registers) {
-                            self.entry_mux.select[k].next = self.reads.hit[k].val();
+                    }
+                    // Reads: the table entry, read beside the replicas, picks the live replica.
+                    for r in 0..self._read_ports {
+                        self.live_table.read_valid[r].next = self.read_valid[r].val();
+                        self.live_table.read_reg[r].next = self.read_reg[r].val();
+                        for w in 0..self._write_ports {
+                            self.output_mux.select[r * nw + w].next =
+                                self.live_table.read_data[r].val() == self.port_number[w].val();
+                        }
+                        for l in 0..self._lanes {
+                            self.read_data[r * nl + l].next =
+                                self.output_mux.outputs[r * nl + l].val();
                         }
                     }
                 }

@@ -93,13 +93,15 @@ impl Structure for LvtStructure {
     fn parts<const E: usize, const A: usize>(
         params: &MultiportParams,
     ) -> Result<Vec<Emitted>, EmitError> {
-        let (n, l) = (params.registers, params.lanes);
-        let (r, w) = (params.read_ports, params.write_ports);
+        let table = MultiportParams {
+            lanes: 1,
+            element_bits: LVT_BITS,
+            ..params.clone()
+        };
+        let (l, r, w) = (params.lanes, params.read_ports, params.write_ports);
         Ok(vec![
             part("lvt_replica", SramBank::<E, A>::default())?,
-            part("lvt_live_table", Registers::<Bits<LVT_BITS>>::new(n))?,
-            part("lvt_decoder", Decoder::<A>::new(w, n))?,
-            part("lvt_entry_mux", Crossbar::<LVT_BITS>::new(n, r, 1))?,
+            part("lvt_live_table", FlopFile::<LVT_BITS, A>::new(&table))?,
             part("lvt_output_mux", Crossbar::<E>::grouped(r, w, 1, l))?,
         ])
     }
