@@ -214,10 +214,6 @@ impl<const RI: usize> Logic for ReadAllocator<RI> {
                 for b in 0..self._banks {
                     self.at[c * nb + b].next =
                         (self.reg_index[c].val() & self.bank_mask[0].val()) == b.to_bits();
-                }
-            }
-            for c in 0..self._candidates {
-                for b in 0..self._banks {
                     self.claimed[c * nb + b].next = self.banks_in.val().get_bit(b);
                 }
             }
@@ -286,6 +282,7 @@ impl<const RI: usize> Logic for ReadAllocator<RI> {
                 }
             }
             for f in 0..self._has_queued {
+                self.taken[f].next = self.none[0].val();
                 self.free_count[f].next = self.none[0].val();
                 for e in 0..self._entries {
                     if self.free_in.val().get_bit(e) {
@@ -293,9 +290,6 @@ impl<const RI: usize> Logic for ReadAllocator<RI> {
                             (self.free_count[f].val() << self.one[0].val()) | self.one[0].val();
                     }
                 }
-            }
-            for f in 0..self._has_queued {
-                self.taken[f].next = self.none[0].val();
             }
             for np in self._plain..(self._plain + 1) {
                 for q in 0..self._queued {

@@ -76,8 +76,6 @@ pub struct ReadScheduler<const RI: usize> {
     /// Per served slot and source: the op reads it, and its bank serves reads this cycle (a
     /// 1RW bank being written does not).
     present: Vec<Signal<Local, Bit>>,
-    /// Per served slot and source: its bank is written this cycle and serves no read.
-    bank_busy: Vec<Signal<Local, Bit>>,
     /// One bank bit and the bank mask.
     one_bank: Constant<Bits<16>>,
     bank_mask: Constant<Bits<RI>>,
@@ -141,7 +139,6 @@ impl<const RI: usize> ReadScheduler<RI> {
             conflict: ReadAllocator::conflict(params),
             prefetch: ReadAllocator::prefetch(params),
             present: signals(3 * served),
-            bank_busy: signals(3 * served),
             one_bank: constant(1),
             bank_mask: constant(params.gpr.banks as u64 - 1),
             pending: constant(CaptureKind::Nowhere.code()),
@@ -178,12 +175,11 @@ impl<const RI: usize> Logic for ReadScheduler<RI> {
             self.present[j * 3 + 2].next =
                 self.slot_valid[j].val() & (self.slot_op[j].val() == self.op_mad.val());
             for s in 0..3 {
-                self.bank_busy[j * 3 + s].next = (self.banks_written.val()
-                    & (self.one_bank.val()
-                        << (self.slot_src[j * 3 + s].val() & self.bank_mask.val())))
-                .any();
-                self.present[j * 3 + s].next =
-                    self.present[j * 3 + s].val() & !self.bank_busy[j * 3 + s].val();
+                self.present[j * 3 + s].next = self.present[j * 3 + s].val()
+                    & !(self.banks_written.val()
+                        & (self.one_bank.val()
+                            << (self.slot_src[j * 3 + s].val() & self.bank_mask.val())))
+                    .any();
             }
         }
         // The head's pending sources, then the conflicting sources of the next slots.
@@ -235,11 +231,6 @@ impl<const RI: usize> Logic for ReadScheduler<RI> {
                 self.next_entry[j * 3 + s].next = self.slot_entry[j * 3 + s].val();
             }
         }
-        for s in 0..3 {
-            if self.conflict.grant[s].val() {
-                self.next_state[s].next = self.done.val();
-            }
-        }
         for j in 1..(self._preload_slots + 1) {
             for s in 0..3 {
                 if self.conflict.grant[j * 3 + s].val() {
@@ -256,9 +247,12 @@ impl<const RI: usize> Logic for ReadScheduler<RI> {
                 }
             }
         }
-        // The head issues once none of its sources is pending.
+        // The head's reads are done; it issues once none of its sources is pending.
         self.issue.next = self.slot_valid[0].val() & !self.reset.val();
         for s in 0..3 {
+            if self.conflict.grant[s].val() {
+                self.next_state[s].next = self.done.val();
+            }
             if self.next_state[s].val() == self.pending.val() {
                 self.issue.next = false;
             }
