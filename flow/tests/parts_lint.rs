@@ -8,7 +8,10 @@ use grfgen_hdl::design::Design;
 use grfgen_hdl::emit::waivers;
 use grfgen_hdl::gpr::Gpr;
 use grfgen_hdl::grf::Grf;
-use grfgen_hdl::params::{CoreParams, GprParams, GrfParams, RouteFullParams, RouteParams};
+use grfgen_hdl::multiport::{Flops, Lvt};
+use grfgen_hdl::params::{
+    BankKind, CoreParams, GprParams, GrfParams, MultiportParams, RouteFullParams, RouteParams,
+};
 use grfgen_hdl::route::{Route, RouteFull};
 
 /// Lints every part of `D` at `params`; panics listing each part with findings.
@@ -37,13 +40,35 @@ fn lint_parts<D: Design>(params: &D::Params) {
 }
 
 #[test]
-fn gpr_parts_lint_clean_alone() {
-    lint_parts::<Gpr>(&GprParams::default());
+fn gpr_parts_lint_clean_alone_for_every_bank_kind() {
+    for bank_kind in BankKind::ALL {
+        lint_parts::<Gpr>(&GprParams {
+            bank_kind,
+            ..GprParams::default()
+        });
+    }
+}
+
+#[test]
+fn multiport_parts_lint_clean_alone() {
+    lint_parts::<Flops>(&MultiportParams::default());
+    lint_parts::<Lvt>(&MultiportParams::default());
+    let one_port = MultiportParams {
+        registers: 4,
+        lanes: 1,
+        read_ports: 1,
+        write_ports: 1,
+        ..MultiportParams::default()
+    };
+    lint_parts::<Lvt>(&one_port);
 }
 
 #[test]
 fn core_parts_lint_clean_alone_with_and_without_queues() {
     lint_parts::<Core>(&CoreParams::default());
+    let mut two_reads = CoreParams::default();
+    two_reads.gpr.bank_kind = BankKind::TwoReadsOneWrite;
+    lint_parts::<Core>(&two_reads);
     lint_parts::<Core>(&CoreParams {
         cq_entries: 0,
         pq_entries: 0,
