@@ -224,7 +224,7 @@ fn compare_gpr_places_routes_and_judges_every_design() {
         "compare",
         "gpr",
         "--registers",
-        "64",
+        "32",
         "--lanes",
         "1",
         "--read-ports",
@@ -232,9 +232,9 @@ fn compare_gpr_places_routes_and_judges_every_design() {
         "--pipelines",
         "0",
         "--bank-kinds",
-        "1r1w,2r1w",
+        "1r1w",
         "--workloads",
-        "rpt-mad,conv3x3",
+        "rpt-mad,random",
         "--pnr",
         "--json",
     ]);
@@ -256,8 +256,6 @@ fn compare_gpr_places_routes_and_judges_every_design() {
         [
             "banked-1r1w-p0 naive",
             "banked-1r1w-p0 cq-pq",
-            "banked-2r1w-p0 naive",
-            "banked-2r1w-p0 cq-pq",
             "flops ideal",
             "lvt ideal"
         ]
@@ -269,22 +267,23 @@ fn compare_gpr_places_routes_and_judges_every_design() {
         for field in ["luts", "ffs", "routed_arcs", "wirelength"] {
             assert!(number(d, field) > 0.0, "{field}: {d}");
         }
-        for w in ["rpt-mad", "conv3x3"] {
+        for w in ["rpt-mad", "random"] {
             let figures = &d["workloads"][w];
             let cycles = number(figures, "cycles");
             let time = number(figures, "time_ns");
             assert!((time - cycles * 1000.0 / fmax).abs() < 1e-6 * time, "{d}");
         }
     }
-    // The LVT keeps W x R replicas in block RAM; the flip-flop file has none.
-    assert_eq!(number(&designs[5], "brams"), 2.0 * 2.0);
-    assert_eq!(number(&designs[4], "brams"), 0.0);
-    // Multi-ported files never conflict: their cycles are the banked rows' at best.
-    for w in ["rpt-mad", "conv3x3"] {
-        let ideal = number(&designs[5]["workloads"][w], "cycles");
-        for d in &designs[..4] {
-            assert!(number(&d["workloads"][w], "cycles") >= ideal, "{w}: {d}");
-        }
+    // The flip-flop file holds every bit in flip-flops and no RAM; the LVT's replicas are
+    // RAM (at this size, distributed RAM), so it has far fewer flip-flops.
+    assert_eq!(number(&designs[2], "brams"), 0.0);
+    assert!(number(&designs[2], "ffs") >= 32.0 * 32.0, "{}", designs[2]);
+    assert!(number(&designs[3], "ffs") < number(&designs[2], "ffs") / 4.0);
+    // Without queues, a file that never conflicts is never slower than banks that do (with
+    // queues, prefetching can beat it: the ideal file reads only for the head).
+    for w in ["rpt-mad", "random"] {
+        let ideal = number(&designs[3]["workloads"][w], "cycles");
+        assert!(number(&designs[0]["workloads"][w], "cycles") >= ideal, "{w}");
     }
     let verdict: Vec<&str> = report["verdict"]
         .as_array()
