@@ -150,11 +150,21 @@ pub fn catalogue() -> Vec<BlockInfo> {
     let mut blocks = designs.0;
     blocks.push(component(
         "sram-bank",
-        "1W1R SRAM bank, 1-cycle synchronous read, read/write collision undefined",
+        "SRAM bank, 1W1R (read/write collision undefined) or single-port, 1-cycle synchronous read",
         "S1",
         &[
             ("entry width", "8, 16, 32 or 64 bits (one lane)", "bits"),
-            ("depth", "4..=1024 rows, a power of two", "rows"),
+            ("depth", "4..=4096 rows, a power of two", "rows"),
+            ("ports", "1W1R, or one read or write (single-port)", "kind"),
+        ],
+    ));
+    blocks.push(component(
+        "decoder",
+        "address decoder: per address, one hit line per location when valid",
+        "S1",
+        &[
+            ("addresses", "1 or more", "decoders"),
+            ("locations", "1..=2^address bits", "hit lines per address"),
         ],
     ));
     blocks.push(component(

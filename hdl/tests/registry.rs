@@ -41,9 +41,10 @@ impl DesignVisitor for Check {
 fn every_design_is_consistent_and_emits_at_its_defaults() {
     let mut check = Check(Vec::new());
     grfgen_hdl::visit_designs(&mut check);
-    assert_eq!(check.0, ["gpr", "core", "route", "route-full", "grf"]);
+    let designs = ["gpr", "core", "route", "route-full", "grf", "flops", "lvt"];
+    assert_eq!(check.0, designs);
     let listed: Vec<&str> = catalogue().iter().map(|b| b.name).collect();
-    assert_eq!(&listed[..5], &check.0[..]);
+    assert_eq!(&listed[..designs.len()], &check.0[..]);
 }
 
 #[test]
