@@ -5,13 +5,13 @@ use std::io::IsTerminal;
 
 use clap::{Arg, ArgMatches, Command};
 use grfgen_flow::compare::gpr::{compare_gpr, GprComparisonSpec};
-use grfgen_hdl::params::{BankKind, GprParams, MultiportParams, ParamValue};
+use grfgen_hdl::params::{Allowed, BankKind, GprParams, MultiportParams, ParamValue};
 use grfgen_sim::core::workload;
 
 use crate::commands::flow::{pnr_args, pnr_request};
 use crate::commands::{json_arg, render};
 use crate::error::CliError;
-use crate::params::{args, number, Values};
+use crate::params::{args, list_arg as list, number, Values};
 use crate::route;
 
 /// `grfgen compare`.
@@ -31,18 +31,18 @@ pub fn compare(what: &str, m: &ArgMatches) -> Result<String, CliError> {
     }
 }
 
-/// A comma-separated list flag.
-fn list(id: &'static str, value_name: &'static str, help: String) -> Arg {
-    Arg::new(id)
-        .long(id.replace('_', "-"))
-        .value_name(value_name)
-        .value_delimiter(',')
-        .help(help)
+/// The bank counts `--banks` allows, in words.
+fn banks_allowed() -> String {
+    Allowed::one_of(GprParams::BANKS).words().to_string()
+}
+
+/// The bank kinds `--bank-kinds` allows, in words.
+fn kinds_allowed() -> String {
+    Allowed::one_of(&BankKind::ALL).words().to_string()
 }
 
 /// `grfgen compare gpr`.
 fn gpr_command() -> Command {
-    let kinds: Vec<&str> = BankKind::ALL.iter().map(|k| k.name()).collect();
     Command::new("gpr")
         .about(
             "The banked GPR (every bank kind and pipeline option) against the flip-flop and \
@@ -53,14 +53,17 @@ fn gpr_command() -> Command {
             Arg::new("banks")
                 .long("banks")
                 .value_name("N")
-                .help("Banks of the banked GPR: 1, 2, 4, 8 or 16 [default 4]"),
+                .help(format!(
+                    "Banks of the banked GPR: {} [default 4]",
+                    banks_allowed()
+                )),
         )
         .arg(list(
             "bank_kinds",
             "KINDS",
             format!(
                 "Bank kinds to compare, comma-separated: {} [default all]",
-                kinds.join(", ")
+                kinds_allowed()
             ),
         ))
         .arg(list(
@@ -89,8 +92,9 @@ fn gpr_command() -> Command {
         .arg(json_arg())
 }
 
-/// The values of list flag `id` parsed by `parse`, or `default` when it is not given.
-fn values<T>(
+/// The values of list flag `id` parsed by `parse`, each once, or `default` when it is not
+/// given.
+fn values<T: PartialEq>(
     m: &ArgMatches,
     id: &'static str,
     allowed: &str,
@@ -100,22 +104,25 @@ fn values<T>(
     let Some(given) = m.get_many::<String>(id) else {
         return Ok(default);
     };
-    given
-        .map(|v| {
-            parse(v).ok_or_else(|| {
-                CliError::Input(format!(
-                    "invalid value {v} for --{}: allowed {allowed}",
-                    id.replace('_', "-")
-                ))
-            })
-        })
-        .collect()
+    let mut list: Vec<T> = Vec::new();
+    for v in given {
+        let value = parse(v).ok_or_else(|| {
+            CliError::Input(format!(
+                "invalid value {v} for --{}: allowed {allowed}",
+                id.replace('_', "-")
+            ))
+        })?;
+        if !list.contains(&value) {
+            list.push(value);
+        }
+    }
+    Ok(list)
 }
 
 /// Runs `grfgen compare gpr`.
 fn gpr(m: &ArgMatches) -> Result<String, CliError> {
     let file: MultiportParams = crate::params::resolve(m)?;
-    let banks = number::<usize>(m, "banks", "1, 2, 4, 8 or 16")?.unwrap_or(4);
+    let banks = number::<usize>(m, "banks", &banks_allowed())?.unwrap_or(4);
     let pipelines = (0..=GprParams::MAX_PIPELINE).collect();
     let allowed = format!("0..={}", GprParams::MAX_PIPELINE);
     let spec = GprComparisonSpec {

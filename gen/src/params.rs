@@ -61,6 +61,16 @@ pub fn args<P: Params>(values: Values) -> Vec<Arg> {
         .collect()
 }
 
+/// A flag `--<id>` (underscores as dashes) taking a comma-separated list.
+pub fn list_arg(id: &'static str, value_name: &'static str, help: impl Into<String>) -> Arg {
+    Arg::new(id)
+        .long(id.replace('_', "-"))
+        .value_name(value_name)
+        .value_delimiter(',')
+        .allow_negative_numbers(true)
+        .help(help.into())
+}
+
 /// The `--config FILE` flag.
 pub fn config_arg() -> Arg {
     Arg::new("config")

@@ -7,17 +7,7 @@ use grfgen_sim::route::{evaluate, run_window, shuffle, Fill, LaneOpName, LaneOpR
 
 use crate::commands::{json_arg, render, seed, seed_arg};
 use crate::error::CliError;
-use crate::params::{args, resolve, Values};
-
-/// A flag taking a comma-separated list of numbers.
-fn list(id: &'static str, value_name: &'static str, help: &'static str) -> Arg {
-    Arg::new(id)
-        .long(id)
-        .value_name(value_name)
-        .value_delimiter(',')
-        .allow_negative_numbers(true)
-        .help(help)
-}
+use crate::params::{args, list_arg as list, resolve, Values};
 
 /// The numbers of list flag `id` (empty when not given).
 fn numbers<T: std::str::FromStr>(

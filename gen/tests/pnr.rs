@@ -283,7 +283,10 @@ fn compare_gpr_places_routes_and_judges_every_design() {
     // queues, prefetching can beat it: the ideal file reads only for the head).
     for w in ["rpt-mad", "random"] {
         let ideal = number(&designs[3]["workloads"][w], "cycles");
-        assert!(number(&designs[0]["workloads"][w], "cycles") >= ideal, "{w}");
+        assert!(
+            number(&designs[0]["workloads"][w], "cycles") >= ideal,
+            "{w}"
+        );
     }
     let verdict: Vec<&str> = report["verdict"]
         .as_array()

@@ -4,6 +4,8 @@
 
 use rust_hdl::prelude::*;
 
+use crate::params::BankKind;
+
 /// An SRAM bank: one write port and one synchronous read port on one clock (1W1R), or, built
 /// [`SramBank::single_port`], one port that reads or writes (1RW).
 ///
@@ -47,6 +49,15 @@ impl<const E: usize, const A: usize> SramBank<E, A> {
         Self {
             _single_port: true,
             ..Self::default()
+        }
+    }
+
+    /// The SRAM of one bank (or one read slot of it) of `kind`: single-port for 1RW banks,
+    /// 1W1R otherwise.
+    pub fn for_kind(kind: BankKind) -> Self {
+        match kind.single_port() {
+            true => Self::single_port(),
+            false => Self::default(),
         }
     }
 

@@ -8,7 +8,7 @@ use std::path::Path;
 
 use grfgen_hdl::design::{emit_design, Design};
 use grfgen_hdl::gpr::Gpr;
-use grfgen_hdl::multiport::{Flops, Lvt};
+use grfgen_hdl::multiport::{FlopStructure, Flops, Lvt};
 use grfgen_hdl::params::{BankKind, CoreParams, GprParams, MultiportParams, Params};
 use grfgen_sim::core::{builtin, run, workload, Policy};
 use serde::Serialize;
@@ -132,7 +132,7 @@ impl Hardware {
             reason: report.reason.clone(),
             fmax_mhz: report.fmax_mhz,
             luts: report.luts,
-            ffs: report.ffs - report.harness_ffs,
+            ffs: report.ffs.saturating_sub(report.harness_ffs),
             brams: report.brams,
             routed_arcs: report.routed_arcs,
             wirelength: report.wirelength,
@@ -263,15 +263,30 @@ pub fn compare_gpr(
             }
         }
     }
-    let flops = measure::<Flops>(&spec.file, spec, work, progress)?;
-    let lvt = measure::<Lvt>(&spec.file, spec, work, progress)?;
     let core = spec.core(&spec.gpr(BankKind::OneReadOneWrite, 0));
-    for (name, top, hardware) in [
-        ("flops", Flops::top(&spec.file), flops),
-        ("lvt", Lvt::top(&spec.file), lvt),
-    ] {
+    type Measure = fn(
+        &MultiportParams,
+        &GprComparisonSpec,
+        &Path,
+        &dyn Fn(&str),
+    ) -> Result<Hardware, FlowError>;
+    let mut multiport: Vec<(&str, String, Measure)> = Vec::new();
+    match FlopStructure::check(&spec.file) {
+        Ok(()) => multiport.push(("flops", Flops::top(&spec.file), measure::<Flops>)),
+        Err(e) => notes.push(format!("flops is not built: {e}")),
+    }
+    multiport.push(("lvt", Lvt::top(&spec.file), measure::<Lvt>));
+    for (name, top, measure) in multiport {
+        let hardware = measure(&spec.file, spec, work, progress)?;
         let row = row(name, "multiport", top, &hardware, Policy::Ideal);
         designs.push(with_workloads(row, spec, core.clone(), &mut notes));
+    }
+    if spec.banks != 4 || spec.file != MultiportParams::default() {
+        notes.push(
+            "the document's claim is about four 1W1R banks at 256 x 128-bit registers, 4R2W; \
+             this comparison is at another size"
+                .into(),
+        );
     }
     notes.push(
         "xor (the XOR-based file) is not built: the comparison has flops and lvt only".into(),
@@ -283,7 +298,13 @@ pub fn compare_gpr(
                 .into(),
         );
     }
-    notes.dedup();
+    let mut seen = Vec::new();
+    notes.retain(|n| {
+        !seen.contains(n) && {
+            seen.push(n.clone());
+            true
+        }
+    });
     let placed_and_routed = spec.pnr.is_some();
     Ok(GprComparison {
         verdict: verdict(&designs, &spec.workloads, placed_and_routed),

@@ -9,13 +9,13 @@ use crate::{constant_if, constants, signals};
 /// A read allocator (combinational; `docs/core.md`). Its candidates are taken in order: first
 /// `plain` candidates that need only a read port, then `queued` candidates that also take an
 /// entry of the segment's queue. A candidate that wants a read, was not served by an earlier
-/// segment (`served_before`), finds its bank unread, a read port left and, if queued, a free
-/// entry, is granted: the lowest free read port and the lowest free entry. The segment enters
-/// with the banks read and the entries free before it and leaves with them after it; the read
-/// ports used are the reads of the banks: one per bank, or up to two with 2R1W banks
-/// (`capacity` 2). The core's conflict
-/// queue and prefetch queue are each served by one (the first with the head's reads as its
-/// plain candidates). `RI` is the register-index width.
+/// segment (`served_before`), finds a read left in its bank, a read port left and, if queued, a
+/// free entry, is granted: the lowest free read port and the lowest free entry. The segment
+/// enters with the banks read (once, and twice) and the entries free before it and leaves with
+/// them after it; the read ports used are the reads of the banks: one per bank, or up to two
+/// with 2R1W banks (`capacity` 2). The core's conflict queue and prefetch queue are each served
+/// by one (the first with the head's reads as its plain candidates). `RI` is the
+/// register-index width.
 ///
 /// The rule reads as a chain, candidate after candidate; it is built flat. A candidate's
 /// bank is free exactly when no earlier candidate asking for a read (`want` and not
@@ -67,9 +67,10 @@ pub struct ReadAllocator<const RI: usize> {
     full: Vec<Signal<Local, Bit>>,
     /// Per candidate: its bank is full before it.
     blocked: Vec<Signal<Local, Bit>>,
-    /// Per candidate: banks claimed before it (thermometer: bit k set for k + 1 or more).
+    /// Per candidate: reads claimed before it, a bank's claims counting up to its reads per
+    /// cycle (thermometer: bit k set for k + 1 or more).
     claims: Vec<Signal<Local, Bits<8>>>,
-    /// Per queued candidate: banks claimed by queued candidates before it (thermometer).
+    /// Per queued candidate: reads claimed by queued candidates before it (thermometer).
     queued_claims: Vec<Signal<Local, Bits<8>>>,
     /// Free entries (thermometer); present with queued candidates.
     free_count: Vec<Signal<Local, Bits<8>>>,

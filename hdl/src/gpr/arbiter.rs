@@ -14,8 +14,9 @@ use crate::signals;
 ///    slots 0 and 1, with `2r1w` banks).
 ///
 /// Built `uncontended_reads`, it serves a requester that never reads one bank twice in a cycle
-/// nor a register written in the same cycle (the core slice's scheduler): steps 2 and 3 are
-/// not built, and every read is granted.
+/// nor a register written in the same cycle (the core slice's scheduler): the clash compare of
+/// step 2 and the priority of step 3 are not built, and every read is granted (with 1RW banks,
+/// every read of a bank not being written, which is all the scheduler asks for).
 ///
 /// `RI` is the register-index width; register `n` is in bank `n mod banks`.
 #[derive(LogicBlock)]

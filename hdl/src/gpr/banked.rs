@@ -134,10 +134,6 @@ impl<const E: usize, const A: usize, const RI: usize> BankedGpr<E, A, RI> {
         let (p, w) = (params.read_ports, params.write_ports);
         let (staged, data_staged) = (params.pipeline >= 1, params.pipeline >= 2);
         let (kind, ns) = (params.bank_kind, params.bank_kind.reads_per_bank());
-        let sram = || match kind.single_port() {
-            true => SramBank::single_port(),
-            false => SramBank::default(),
-        };
         Self {
             clock: Signal::default(),
             read_valid: signals(p),
@@ -148,7 +144,7 @@ impl<const E: usize, const A: usize, const RI: usize> BankedGpr<E, A, RI> {
             write_reg: signals(w),
             write_data: signals(w * l),
             write_grant: signals(w),
-            banks: (0..b * ns * l).map(|_| sram()).collect(),
+            banks: (0..b * ns * l).map(|_| SramBank::for_kind(kind)).collect(),
             read_xbar: Crossbar::new(b * ns, p, l),
             write_xbar: Crossbar::new(w, b, l),
             arbiter,

@@ -56,13 +56,9 @@ impl Design for Gpr {
                 let (b, l) = (self.0.banks, self.0.lanes);
                 let (r, w) = (self.0.read_ports, self.0.write_ports);
                 let kind = self.0.bank_kind;
-                let bank = match kind.single_port() {
-                    true => SramBank::<E, A>::single_port(),
-                    false => SramBank::<E, A>::default(),
-                };
                 Ok(vec![
                     part("gpr_arbiter", BankArbiter::<R>::new(self.0))?,
-                    part("gpr_bank", bank)?,
+                    part("gpr_bank", SramBank::<E, A>::for_kind(kind))?,
                     part(
                         "gpr_read_crossbar",
                         Crossbar::<E>::new(b * kind.reads_per_bank(), r, l),

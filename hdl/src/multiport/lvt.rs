@@ -75,11 +75,7 @@ impl<const E: usize, const A: usize> LvtFile<E, A> {
             write_reg: signals(w),
             write_data: signals(w * l),
             replicas: (0..w * r * l).map(|_| SramBank::default()).collect(),
-            live_table: FlopFile::new(&MultiportParams {
-                lanes: 1,
-                element_bits: LVT_BITS,
-                ..params.clone()
-            }),
+            live_table: FlopFile::new(&params.live_table(LVT_BITS)),
             output_mux: Crossbar::grouped(r, w, 1, l),
             port_number: crate::constants(0..w as u64),
             _lanes: l,

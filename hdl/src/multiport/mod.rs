@@ -16,7 +16,7 @@ use crate::crossbar::Crossbar;
 use crate::decoder::Decoder;
 use crate::design::Design;
 use crate::emit::{emit, part, EmitError, Emitted, PortOrder};
-use crate::params::MultiportParams;
+use crate::params::{MultiportParams, ParamError};
 use crate::regs::Registers;
 use crate::sram::SramBank;
 use crate::widths::{dispatch, WidthOp};
@@ -45,6 +45,30 @@ pub trait Structure: 'static {
 /// The flip-flop file: `grfgen emit flops`.
 pub struct FlopStructure;
 
+impl FlopStructure {
+    /// Most bits a flip-flop file stores: 4x the default 256 x 128 bits, which already needs
+    /// about 200,000 LUT4s on ECP5; beyond it emission and synthesis run for hours.
+    pub const MAX_BITS: usize = 131_072;
+
+    /// Whether `params` is small enough to build in flip-flops.
+    pub fn check(params: &MultiportParams) -> Result<(), ParamError> {
+        match params.stored_bits() <= Self::MAX_BITS {
+            true => Ok(()),
+            false => Err(ParamError::new(
+                "registers",
+                params.registers,
+                format!(
+                    "registers x lanes x element bits <= {} for flops (here {} x {} x {})",
+                    Self::MAX_BITS,
+                    params.registers,
+                    params.lanes,
+                    params.element_bits
+                ),
+            )),
+        }
+    }
+}
+
 impl Structure for FlopStructure {
     const NAME: &'static str = "flops";
     const TITLE: &'static str =
@@ -55,12 +79,14 @@ impl Structure for FlopStructure {
         params: &MultiportParams,
         top: &str,
     ) -> Result<Emitted, EmitError> {
+        Self::check(params)?;
         emit(&mut FlopFile::<E, A>::new(params), top, PORT_ORDER)
     }
 
     fn parts<const E: usize, const A: usize>(
         params: &MultiportParams,
     ) -> Result<Vec<Emitted>, EmitError> {
+        Self::check(params)?;
         let (n, l, r) = (params.registers, params.lanes, params.read_ports);
         Ok(vec![
             part("flops_cells", Registers::<Bits<E>>::new(n * l))?,
@@ -93,11 +119,7 @@ impl Structure for LvtStructure {
     fn parts<const E: usize, const A: usize>(
         params: &MultiportParams,
     ) -> Result<Vec<Emitted>, EmitError> {
-        let table = MultiportParams {
-            lanes: 1,
-            element_bits: LVT_BITS,
-            ..params.clone()
-        };
+        let table = params.live_table(LVT_BITS);
         let (l, r, w) = (params.lanes, params.read_ports, params.write_ports);
         Ok(vec![
             part("lvt_replica", SramBank::<E, A>::default())?,

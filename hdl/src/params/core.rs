@@ -1,6 +1,6 @@
 use serde::{Deserialize, Serialize};
 
-use super::{Allowed, BankKind, GprParams, Param, Params};
+use super::{Allowed, GprParams, Param, Params};
 use crate::param;
 
 /// Parameters of the shader-core slice (SPEC S1, all of it): a banked GPR with a conflict
@@ -168,13 +168,10 @@ impl CoreParams {
         1 + self.preload_slots().max(self.prefetch_slots())
     }
 
-    /// A module name that encodes the configuration (with `_k<kind>` for banks other than
+    /// A module name that encodes the configuration (with `_<kind>` for banks other than
     /// 1R1W).
     pub fn module_name(&self) -> String {
-        let kind = match self.gpr.bank_kind {
-            BankKind::OneReadOneWrite => String::new(),
-            kind => format!("_k{kind}"),
-        };
+        let kind = self.gpr.bank_kind.suffix();
         format!(
             "core_b{}_r{}_l{}_rp{}_wp{}_cq{}_pq{}_k{}_a{}{kind}",
             self.gpr.banks,

@@ -50,6 +50,14 @@ impl BankKind {
     pub fn single_port(self) -> bool {
         self == BankKind::SinglePort
     }
+
+    /// What a module name gains for this kind: nothing for 1r1w, else `_<kind>`.
+    pub fn suffix(self) -> String {
+        match self {
+            BankKind::OneReadOneWrite => String::new(),
+            kind => format!("_{kind}"),
+        }
+    }
 }
 
 impl std::fmt::Display for BankKind {
@@ -210,17 +218,15 @@ impl GprParams {
     }
 
     /// A module name that encodes the configuration, e.g. `gpr_b4_r256_l4_e32_rp4_wp2` (with
-    /// `_p<stages>` appended for pipeline stages and `_k<kind>` for banks other than 1r1w).
+    /// `_p<stages>` appended for pipeline stages and `_<kind>` for banks other than 1r1w).
     pub fn module_name(&self) -> String {
-        let mut stages = match self.pipeline {
+        let mut suffix = match self.pipeline {
             0 => String::new(),
             n => format!("_p{n}"),
         };
-        if self.bank_kind != BankKind::OneReadOneWrite {
-            stages += &format!("_k{}", self.bank_kind);
-        }
+        suffix += &self.bank_kind.suffix();
         format!(
-            "gpr_b{}_r{}_l{}_e{}_rp{}_wp{}{stages}",
+            "gpr_b{}_r{}_l{}_e{}_rp{}_wp{}{suffix}",
             self.banks,
             self.registers,
             self.lanes,

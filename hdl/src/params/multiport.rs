@@ -73,6 +73,21 @@ impl MultiportParams {
         self.registers.trailing_zeros() as usize
     }
 
+    /// The live-value table of a file of these parameters, as a multi-ported file of its own:
+    /// one lane of `bits` bits (a write-port number) per register.
+    pub fn live_table(&self, bits: usize) -> Self {
+        Self {
+            lanes: 1,
+            element_bits: bits,
+            ..self.clone()
+        }
+    }
+
+    /// Bits the file stores: registers x lanes x element bits.
+    pub fn stored_bits(&self) -> usize {
+        self.registers * self.entry_bits()
+    }
+
     /// Bits of one register entry: lanes x element bits.
     pub fn entry_bits(&self) -> usize {
         self.lanes * self.element_bits
