@@ -5,6 +5,7 @@
 pub mod bits;
 pub mod block;
 pub mod check;
+pub mod cluster;
 pub mod core;
 pub mod gpr;
 pub mod grf;

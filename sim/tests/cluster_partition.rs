@@ -1,0 +1,234 @@
+//! Virtual-register partitioning (SPEC S4): the document's two figures, exactly; each rule
+//! and its negative cases; and 10,000 random programs that must compute the same outputs after
+//! partitioning, keep every cluster to its own local file, and write every global register
+//! before reading it.
+
+use grfgen_sim::cluster::{
+    foreign_local_access, interpret, parse, partition, ClusterInstr, ClusterOp, Operand, Reg,
+    EXAMPLES, FIG11, FIG13,
+};
+use grfgen_sim::rng::Rng;
+
+fn listing(text: &str) -> Vec<String> {
+    let program = parse(text, 3).unwrap();
+    partition(&program)
+        .program
+        .iter()
+        .map(|i| i.to_string())
+        .collect()
+}
+
+#[test]
+fn fig11_comes_out_as_the_document_draws_it() {
+    let ranges = partition(&parse(FIG11, 3).unwrap()).ranges;
+    assert_eq!(ranges.len(), 1);
+    assert_eq!(ranges[0].owner, 1, "C1 owns the range: 3 of 6 accesses");
+    assert_eq!(
+        listing(FIG11),
+        [
+            "c2: mov v2, #7",   // 1128: W VR2 (the writer's own copy)
+            "c2: mov mvr0, v2", //       MOV MVR0, VR2
+            "c1: mov v1, mvr0", //       MOV VR1, MVR0 (run by C1, the owner)
+            "c1: out v1",       // 1126: C1 unchanged
+            "c1: out v1",
+            "c1: out v1",
+            "c3: out mvr0", // 1132: R MVR0
+            "c2: out v2",   // 1130: R VR2
+        ]
+    );
+}
+
+#[test]
+fn fig13_comes_out_as_the_document_draws_it() {
+    let ranges = partition(&parse(FIG13, 3).unwrap()).ranges;
+    assert_eq!(ranges.iter().map(|r| r.owner).collect::<Vec<_>>(), [2, 2]);
+    assert_eq!(
+        listing(FIG13),
+        [
+            "c2: mov v1, #3",   // 1330: W VR1
+            "c2: mov mvr0, v1", //       MOV MVR0, VR1
+            "c1: out mvr0",     // 1326: R MVR0
+            "c3: out mvr0",     // 1336: R MVR0
+            "c2: out v1",       // 1332: R VR1
+            "c3: mov mvr0, #4", // 1338: W MVR0
+            "c2: mov v1, mvr0", //       MOV VR1, MVR0 (run by C2, the owner)
+            "c2: out v1",       // 1334: R VR1
+            "c2: out v1",
+            "c1: out mvr0", // 1328: R MVR0
+        ]
+    );
+}
+
+#[test]
+fn the_examples_compute_what_they_computed_before() {
+    for (name, text) in EXAMPLES {
+        let program = parse(text, 3).unwrap();
+        let after = partition(&program);
+        assert_eq!(
+            interpret(&after.program, 1),
+            interpret(&program, 1),
+            "{name}"
+        );
+        assert_eq!(foreign_local_access(&after.program), None, "{name}");
+    }
+}
+
+#[test]
+fn r1_copies_out_only_for_other_readers() {
+    // The owner writes and only the owner reads: nothing inserted.
+    assert_eq!(
+        listing("c1: mov v1, #1\nc1: out v1\nc1: out v1"),
+        ["c1: mov v1, #1", "c1: out v1", "c1: out v1"]
+    );
+    // The owner writes, another cluster reads: MOV MVR, VR right after the write.
+    assert_eq!(
+        listing("c1: mov v1, #1\nc1: out v1\nc2: out v1"),
+        [
+            "c1: mov v1, #1",
+            "c1: mov mvr0, v1",
+            "c1: out v1",
+            "c2: out mvr0"
+        ]
+    );
+}
+
+#[test]
+fn r2_reads_the_main_copy_once_or_copies_it_in() {
+    // One read in a non-owner cluster: it reads MVR, no MOV.
+    let one = listing("c1: mov v1, #1\nc1: out v1\nc3: add v2, v1, #1\nc3: out v2");
+    assert_eq!(
+        one,
+        [
+            "c1: mov v1, #1",
+            "c1: mov mvr0, v1",
+            "c1: out v1",
+            "c3: add v2, mvr0, #1",
+            "c3: out v2"
+        ]
+    );
+    // Two reads: MOV VRn, MVR before the first, both read VRn.
+    let two = listing("c1: mov v1, #1\nc1: out v1\nc1: out v1\nc3: out v1\nc3: out v1");
+    assert_eq!(
+        two,
+        [
+            "c1: mov v1, #1",
+            "c1: mov mvr0, v1",
+            "c1: out v1",
+            "c1: out v1",
+            "c3: mov v2, mvr0",
+            "c3: out v2",
+            "c3: out v2"
+        ]
+    );
+}
+
+#[test]
+fn r3_writes_through_the_main_file_back_to_the_owner() {
+    // A non-owner writes and does not read: it writes MVR; MOV VR, MVR on the owner.
+    assert_eq!(
+        listing("c2: mov v1, #5\nc1: out v1\nc1: out v1"),
+        [
+            "c2: mov mvr0, #5",
+            "c1: mov v1, mvr0",
+            "c1: out v1",
+            "c1: out v1"
+        ]
+    );
+    // It writes and reads: its own VRn, then MOV MVR, VRn and MOV VR, MVR.
+    assert_eq!(
+        listing("c2: mov v1, #5\nc1: out v1\nc1: out v1\nc1: out v1\nc2: out v1"),
+        [
+            "c2: mov v2, #5",
+            "c2: mov mvr0, v2",
+            "c1: mov v1, mvr0",
+            "c1: out v1",
+            "c1: out v1",
+            "c1: out v1",
+            "c2: out v2"
+        ]
+    );
+}
+
+#[test]
+fn an_input_read_by_other_clusters_is_copied_out_first() {
+    assert_eq!(
+        listing("c1: out v4\nc1: out v4\nc2: out v4"),
+        [
+            "c1: mov mvr0, v4",
+            "c1: out v4",
+            "c1: out v4",
+            "c2: out mvr0"
+        ]
+    );
+}
+
+#[test]
+fn an_instruction_reading_and_writing_one_register_ends_one_range_and_starts_the_next() {
+    let program = parse("c1: mov v1, #2\nc2: add v1, v1, #1\nc2: out v1", 3).unwrap();
+    let after = partition(&program);
+    assert_eq!(after.ranges.len(), 2);
+    assert_eq!(after.ranges[0].owner, 1, "tie 1-1: the writer's cluster");
+    assert_eq!(after.ranges[1].owner, 2);
+    assert_eq!(interpret(&after.program, 7), interpret(&program, 7));
+    assert_eq!(foreign_local_access(&after.program), None);
+}
+
+/// A random program: `count` instructions over `registers` virtual registers on `clusters`
+/// clusters, some sources immediate, some results output.
+fn random_program(
+    clusters: usize,
+    count: usize,
+    registers: usize,
+    rng: &mut Rng,
+) -> Vec<ClusterInstr> {
+    let ops = [
+        ClusterOp::Mov,
+        ClusterOp::Add,
+        ClusterOp::Sub,
+        ClusterOp::Mul,
+        ClusterOp::And,
+        ClusterOp::Or,
+        ClusterOp::Xor,
+        ClusterOp::Out,
+    ];
+    (0..count)
+        .map(|_| {
+            let op = ops[rng.below(ops.len())];
+            let mut source = || match rng.chance(1, 6) {
+                true => Operand::Imm(rng.next_u64() as u32),
+                false => Operand::Reg(Reg::Virtual(rng.below(registers))),
+            };
+            let src = (0..op.sources()).map(|_| source()).collect();
+            ClusterInstr {
+                cluster: 1 + rng.below(clusters),
+                op,
+                dst: op.writes().then(|| Reg::Virtual(rng.below(registers))),
+                src,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn ten_thousand_random_programs_keep_their_outputs_and_their_locality() {
+    for seed in 0..10_000u64 {
+        let mut rng = Rng::new(seed);
+        let clusters = 2 + rng.below(3);
+        let count = 20 + rng.below(181);
+        let registers = 2 + rng.below(12);
+        let program = random_program(clusters, count, registers, &mut rng);
+        let after = partition(&program);
+        let reference = interpret(&program, seed).unwrap();
+        let text: Vec<String> = program.iter().map(|i| i.to_string()).collect();
+        let replay = || format!("seed {seed}:\n{}", text.join("\n"));
+        assert_eq!(
+            interpret(&after.program, seed),
+            Ok(reference),
+            "{}",
+            replay()
+        );
+        assert_eq!(foreign_local_access(&after.program), None, "{}", replay());
+        // The rewrite only adds MOVs: every original instruction is there, in order.
+        assert_eq!(after.program.len(), program.len() + after.movs);
+    }
+}
