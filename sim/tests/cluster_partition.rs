@@ -4,8 +4,8 @@
 //! before reading it.
 
 use grfgen_sim::cluster::{
-    foreign_local_access, interpret, parse, partition, ClusterInstr, ClusterOp, Operand, Reg,
-    EXAMPLES, FIG11, FIG13,
+    allocate, foreign_local_access, interpret, parse, partition, run_allocated, ClusterInstr,
+    ClusterOp, Operand, Physical, Reg, EXAMPLES, FIG11, FIG13,
 };
 use grfgen_sim::rng::Rng;
 
@@ -209,6 +209,43 @@ fn random_program(
         .collect()
 }
 
+/// Fig. 14: the two live ranges of VR1 share one local register of C2, and the two of MVR0 one
+/// main register.
+#[test]
+fn fig14_non_overlapping_ranges_share_a_physical_register() {
+    let after = partition(&parse(FIG13, 3).unwrap());
+    let alloc = allocate(&after.program, 3, 4, 4).unwrap();
+    let writes = |cluster: Option<usize>, reg: Reg| -> Vec<Physical> {
+        (0..alloc.program.len())
+            .filter(|&i| alloc.program[i].dst == Some(reg))
+            .filter(|&i| cluster.map_or(true, |c| alloc.program[i].cluster == c))
+            .map(|i| alloc.dst[i].unwrap())
+            .collect()
+    };
+    let local = writes(Some(2), Reg::Virtual(1));
+    assert_eq!(local, [Physical::Local(0), Physical::Local(0)]);
+    let main = writes(None, Reg::Main(0));
+    assert_eq!(main, [Physical::Main(0), Physical::Main(0)]);
+    assert_eq!(alloc.local_used, [0, 1, 0]);
+    assert_eq!((alloc.main_used, alloc.spills), (1, 0));
+}
+
+#[test]
+fn a_full_local_file_spills_to_the_main_file_and_a_full_main_file_is_an_error() {
+    // Four values live at once in cluster 1, two local registers: two are spilled.
+    let text = "c1: mov v1, #1\nc1: mov v2, #2\nc1: mov v3, #3\nc1: mov v4, #4\n\
+                c1: out v1\nc1: out v2\nc1: out v3\nc1: out v4";
+    let program = parse(text, 1).unwrap();
+    let alloc = allocate(&partition(&program).program, 1, 2, 8).unwrap();
+    assert_eq!(
+        (alloc.spills, alloc.local_used.clone(), alloc.main_used),
+        (2, vec![2], 2)
+    );
+    assert_eq!(run_allocated(&alloc, 1, 3), interpret(&program, 3));
+    let full = allocate(&partition(&program).program, 1, 2, 1).unwrap_err();
+    assert_eq!(full.needed, 2);
+}
+
 #[test]
 fn ten_thousand_random_programs_keep_their_outputs_and_their_locality() {
     for seed in 0..10_000u64 {
@@ -223,12 +260,24 @@ fn ten_thousand_random_programs_keep_their_outputs_and_their_locality() {
         let replay = || format!("seed {seed}:\n{}", text.join("\n"));
         assert_eq!(
             interpret(&after.program, seed),
-            Ok(reference),
+            Ok(reference.clone()),
             "{}",
             replay()
         );
         assert_eq!(foreign_local_access(&after.program), None, "{}", replay());
         // The rewrite only adds MOVs: every original instruction is there, in order.
         assert_eq!(after.program.len(), program.len() + after.movs);
+        // Local files of 1-3 registers force spills; the clustered files, register by
+        // register, still give the reference outputs.
+        let local_regs = 1 + rng.below(3);
+        let alloc = allocate(&after.program, clusters, local_regs, 64).unwrap();
+        assert!(
+            alloc.local_used.iter().all(|&n| n <= local_regs),
+            "{}",
+            replay()
+        );
+        let run = run_allocated(&alloc, clusters, seed);
+        assert_eq!(run, Ok(reference), "local {local_regs}: {}", replay());
+        assert_eq!(foreign_local_access(&alloc.program), None, "{}", replay());
     }
 }

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use super::allocate::{Allocation, Physical};
 use super::partition::live_ranges;
 use super::program::{ClusterInstr, Operand, Reg};
 use crate::rng::Rng;
@@ -56,4 +57,50 @@ pub fn foreign_local_access(program: &[ClusterInstr]) -> Option<String> {
             range.vr, first.cluster, first.at, other.cluster, other.at
         ))
     })
+}
+
+/// Runs an allocated program on the clustered files: `clusters` local files and the main file,
+/// physical registers only, inputs placed where the allocation put them (values from `seed`).
+/// Returns the outputs, or the first read of a register nothing wrote.
+pub fn run_allocated(alloc: &Allocation, clusters: usize, seed: u64) -> Result<Vec<u32>, String> {
+    let mut local: Vec<BTreeMap<usize, u32>> = vec![BTreeMap::new(); clusters];
+    let mut main: BTreeMap<usize, u32> = BTreeMap::new();
+    for &(vr, cluster, reg) in &alloc.inputs {
+        let value = input_value(seed, vr);
+        match reg {
+            Physical::Local(r) => local[cluster - 1].insert(r, value),
+            Physical::Main(r) => main.insert(r, value),
+        };
+    }
+    let mut outputs = Vec::new();
+    for (at, instr) in alloc.program.iter().enumerate() {
+        let c = instr.cluster - 1;
+        let mut values = Vec::new();
+        for (k, s) in instr.src.iter().enumerate() {
+            values.push(match (s, alloc.src[at][k]) {
+                (Operand::Imm(v), _) => *v,
+                (_, Some(Physical::Local(r))) => *local[c]
+                    .get(&r)
+                    .ok_or_else(|| format!("instruction {at} ({instr}) reads r{r} unwritten"))?,
+                (_, Some(Physical::Main(r))) => *main
+                    .get(&r)
+                    .ok_or_else(|| format!("instruction {at} ({instr}) reads m{r} unwritten"))?,
+                (_, None) => return Err(format!("instruction {at} ({instr}): source unplaced")),
+            });
+        }
+        let result = instr
+            .op
+            .apply(values[0], values.get(1).copied().unwrap_or(0));
+        match (instr.dst, alloc.dst[at]) {
+            (None, _) => outputs.push(result),
+            (Some(_), Some(Physical::Local(r))) => {
+                local[c].insert(r, result);
+            }
+            (Some(_), Some(Physical::Main(r))) => {
+                main.insert(r, result);
+            }
+            (Some(_), None) => return Err(format!("instruction {at} ({instr}): result unplaced")),
+        }
+    }
+    Ok(outputs)
 }

@@ -2,11 +2,13 @@
 //! partitioning of virtual registers into local and main files, and the reference interpreter
 //! that proves a partitioned program computes what the original does.
 
+pub mod allocate;
 pub mod interpret;
 pub mod partition;
 pub mod program;
 
-pub use interpret::{foreign_local_access, interpret};
+pub use allocate::{allocate, Allocation, MainFileFull, Physical};
+pub use interpret::{foreign_local_access, interpret, run_allocated};
 pub use partition::{live_ranges, partition, LiveRange, Partitioned};
 pub use program::{parse, ClusterInstr, ClusterOp, Operand, Reg};
 
