@@ -1,6 +1,7 @@
 //! Parameter types of every block: plain data, validated once, shared by the RTL and the golden
 //! models (the only thing the two sides share).
 
+mod cluster;
 mod core;
 mod gpr;
 mod grf;
@@ -9,6 +10,7 @@ mod route;
 mod table;
 
 pub use self::core::{CaptureKind, CoreOp, CoreParams, OperandSource};
+pub use cluster::ClusterParams;
 pub use gpr::{BankKind, GprParams};
 pub use grf::{GrfOp, GrfParams, GrfStatus, Mapping};
 pub use multiport::MultiportParams;

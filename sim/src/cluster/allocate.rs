@@ -11,7 +11,7 @@
 
 use std::collections::BTreeMap;
 
-use super::partition::{live_ranges, LiveRange};
+use super::partition::{live_ranges, LiveRange, Partitioned};
 use super::program::{ClusterInstr, Operand, Reg};
 
 /// A physical register: register `n` of a cluster's local file, or of the main file.
@@ -113,14 +113,15 @@ fn colour(
     (colours, left_out)
 }
 
-/// Allocates `program` (partitioned: every local live range within one cluster) on
+/// Allocates a partitioned program (every local live range within one cluster) on
 /// `clusters` clusters of `local_regs` local registers each and a main file of `main_regs`.
 pub fn allocate(
-    program: &[ClusterInstr],
+    partitioned: &Partitioned,
     clusters: usize,
     local_regs: usize,
     main_regs: usize,
 ) -> Result<Allocation, MainFileFull> {
+    let program = &partitioned.program;
     // Spill: per cluster, colour its local ranges; rename the ranges left out.
     let ranges = live_ranges(program);
     let mut program = program.to_vec();
@@ -133,7 +134,7 @@ pub fn allocate(
         })
         .max()
         .unwrap_or(0);
-    let mut spilled_inputs = BTreeMap::new();
+    let mut main_inputs = partitioned.main_inputs.clone();
     let mut spills = 0;
     for c in 1..=clusters {
         let mine = (0..ranges.len()).filter(|&r| ranges[r].accesses[0].cluster == c);
@@ -141,7 +142,7 @@ pub fn allocate(
         for r in left_out {
             rename(&mut program, &ranges[r], Reg::Main(next_main));
             if ranges[r].input {
-                spilled_inputs.insert(next_main, ranges[r].vr);
+                main_inputs.insert(next_main, ranges[r].vr);
             }
             next_main += 1;
             spills += 1;
@@ -189,7 +190,10 @@ pub fn allocate(
     let mut main_used = 0;
     for (&r, &reg) in &colours {
         main_used = main_used.max(reg + 1);
-        if let Some(&vr) = spilled_inputs.get(&main_ranges[r].vr) {
+        let input = main_inputs
+            .get(&main_ranges[r].vr)
+            .filter(|_| main_ranges[r].input);
+        if let Some(&vr) = input {
             inputs.push((vr, main_ranges[r].accesses[0].cluster, Physical::Main(reg)));
         }
         let name = Reg::Main(main_ranges[r].vr);

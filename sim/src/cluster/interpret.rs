@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::allocate::{Allocation, Physical};
-use super::partition::live_ranges;
+use super::partition::{live_ranges, Partitioned};
 use super::program::{ClusterInstr, Operand, Reg};
 use crate::rng::Rng;
 
@@ -16,7 +16,26 @@ pub fn input_value(seed: u64, vr: usize) -> u32 {
 /// Runs `program` on one flat register space, inputs from `seed`; returns the outputs in
 /// order, or the first global register read before it is written.
 pub fn interpret(program: &[ClusterInstr], seed: u64) -> Result<Vec<u32>, String> {
-    let mut regs: BTreeMap<Reg, u32> = BTreeMap::new();
+    run_flat(program, &BTreeMap::new(), seed)
+}
+
+/// Runs a partitioned program on one flat register space (its global registers that start
+/// with an input included), inputs from `seed`.
+pub fn interpret_partitioned(partitioned: &Partitioned, seed: u64) -> Result<Vec<u32>, String> {
+    run_flat(&partitioned.program, &partitioned.main_inputs, seed)
+}
+
+/// `program` on one flat register space, global registers `main_inputs` starting with the
+/// input they name.
+fn run_flat(
+    program: &[ClusterInstr],
+    main_inputs: &BTreeMap<usize, usize>,
+    seed: u64,
+) -> Result<Vec<u32>, String> {
+    let mut regs: BTreeMap<Reg, u32> = main_inputs
+        .iter()
+        .map(|(&m, &vr)| (Reg::Main(m), input_value(seed, vr)))
+        .collect();
     let mut outputs = Vec::new();
     for (at, instr) in program.iter().enumerate() {
         let mut value = |operand: &Operand| -> Result<u32, String> {

@@ -6,11 +6,13 @@ pub mod allocate;
 pub mod interpret;
 pub mod partition;
 pub mod program;
+pub mod report;
 
 pub use allocate::{allocate, Allocation, MainFileFull, Physical};
-pub use interpret::{foreign_local_access, interpret, run_allocated};
-pub use partition::{live_ranges, partition, LiveRange, Partitioned};
+pub use interpret::{foreign_local_access, interpret, interpret_partitioned, run_allocated};
+pub use partition::{baseline, live_ranges, partition, LiveRange, Partitioned};
 pub use program::{parse, ClusterInstr, ClusterOp, Operand, Reg};
+pub use report::{compile, CompileReport};
 
 /// The document's Fig. 11: C2 writes VR1 and later reads it, C1 reads it three times, C3 once;
 /// C1 owns the range (3 of 6 accesses).

@@ -142,6 +142,12 @@ pub struct Partitioned {
     pub ranges: Vec<LiveRange>,
     /// MOVs inserted.
     pub movs: usize,
+    /// Per instruction of `program`: it is one of the original program's (not an inserted
+    /// MOV).
+    pub original: Vec<bool>,
+    /// Global registers that start with a program input (`mvr` number, input `v` number): the
+    /// baseline's shared inputs.
+    pub main_inputs: BTreeMap<usize, usize>,
 }
 
 /// The rewrite being built: renamings per instruction and the MOVs to insert around them.
@@ -260,8 +266,10 @@ pub fn partition(program: &[ClusterInstr]) -> Partitioned {
         rewrite.range(range);
     }
     let mut out = rewrite.start.clone();
+    let mut original = vec![false; out.len()];
     for (at, instr) in program.iter().enumerate() {
         out.extend(rewrite.before[at].iter().cloned());
+        original.resize(out.len(), false);
         let renamed = &rewrite.reads[at];
         out.push(ClusterInstr {
             dst: rewrite.dst[at],
@@ -275,11 +283,64 @@ pub fn partition(program: &[ClusterInstr]) -> Partitioned {
                 .collect(),
             ..instr.clone()
         });
+        original.push(true);
         out.extend(rewrite.after[at].iter().cloned());
+        original.resize(out.len(), false);
     }
     Partitioned {
         movs: out.len() - n,
         program: out,
         ranges,
+        original,
+        main_inputs: BTreeMap::new(),
+    }
+}
+
+/// The baseline the document argues against ([0005]): every virtual register that more than
+/// one cluster uses lives in the main file (`v<N>` becomes `mvr<N>` everywhere); the others
+/// stay local. No MOVs.
+pub fn baseline(program: &[ClusterInstr]) -> Partitioned {
+    let mut users: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for instr in program {
+        for reg in instr.dst.into_iter().chain(instr.reads()) {
+            if let Reg::Virtual(vr) = reg {
+                let clusters = users.entry(vr).or_default();
+                if !clusters.contains(&instr.cluster) {
+                    clusters.push(instr.cluster);
+                }
+            }
+        }
+    }
+    let shared = |r: Reg| match r {
+        Reg::Virtual(vr) if users[&vr].len() > 1 => Reg::Main(vr),
+        other => other,
+    };
+    let rewritten = program
+        .iter()
+        .map(|i| ClusterInstr {
+            dst: i.dst.map(shared),
+            src: i
+                .src
+                .iter()
+                .map(|s| match s {
+                    Operand::Reg(r) => Operand::Reg(shared(*r)),
+                    imm => *imm,
+                })
+                .collect(),
+            ..i.clone()
+        })
+        .collect();
+    let ranges = live_ranges(program);
+    let main_inputs = ranges
+        .iter()
+        .filter(|r| r.input && users[&r.vr].len() > 1)
+        .map(|r| (r.vr, r.vr))
+        .collect();
+    Partitioned {
+        program: rewritten,
+        ranges,
+        movs: 0,
+        original: vec![true; program.len()],
+        main_inputs,
     }
 }
