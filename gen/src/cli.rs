@@ -2,6 +2,7 @@
 
 use clap::Command;
 
+use crate::cluster;
 use crate::commands;
 use crate::compare;
 use crate::registry::{blocks, designs};
@@ -48,5 +49,6 @@ pub fn command() -> Command {
         .subcommands(block_verbs)
         .subcommand(route::command())
         .subcommand(compare::command())
+        .subcommand(cluster::command())
         .subcommand(commands::blocks::command())
 }

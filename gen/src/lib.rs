@@ -3,6 +3,7 @@
 //! registries of blocks, and the router's own commands are in `route`.
 
 pub mod cli;
+pub mod cluster;
 pub mod commands;
 pub mod compare;
 pub mod error;
@@ -33,6 +34,7 @@ pub fn execute(matches: &ArgMatches) -> Result<String, CliError> {
         }
         "route" => route::route(name, m),
         "compare" => compare::compare(name, m),
+        "partition" => cluster::partition(matches.subcommand().expect("partition").1),
         "blocks" => Ok(commands::blocks::blocks(
             matches.subcommand().expect("blocks").1,
         )),

@@ -975,3 +975,71 @@ fn compare_gpr_and_multiport_bad_input_is_one_line_exit_2() {
         assert_rejected(&args, none, &expected);
     }
 }
+
+/// `grfgen partition` on the document's examples: the hand counts, and the baseline's.
+#[test]
+fn partition_reports_the_figures_local_accesses() {
+    for (example, local, total) in [("fig11", 5, 6), ("fig13", 4, 8)] {
+        for (baseline, expected) in [(false, local), (true, 0)] {
+            let mut args = vec!["partition", "--example", example, "--json"];
+            if baseline {
+                args.push("--baseline");
+            }
+            let out = grfgen(&args);
+            assert!(out.status.success(), "{}", stderr(&out));
+            let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(v["local_accesses"], expected, "{example} {baseline}: {v}");
+            assert_eq!(v["accesses"], total, "{example}: {v}");
+            assert_eq!(v["baseline"], baseline);
+        }
+    }
+}
+
+#[test]
+fn partition_bad_input_is_one_line_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "c1: mov v1, #1\nc1: ad v2, v1, v1\n").unwrap();
+    let tight = dir.path().join("tight.txt");
+    let three_live =
+        "c1: mov v1, #1\nc1: mov v2, #2\nc1: mov v3, #3\nc1: out v1\nc1: out v2\nc1: out v3\n";
+    std::fs::write(&tight, three_live).unwrap();
+    let none = Path::new("/nonexistent/never-written");
+    for (args, expected) in [
+        (
+            vec!["partition", "--example", "fig99"],
+            vec!["--example", "fig99", "fig11, fig13"],
+        ),
+        (vec!["partition"], vec!["--example", "--program"]),
+        (
+            vec!["partition", "--program", bad.to_str().unwrap()],
+            vec!["line 2, column 5", "unknown operation `ad`"],
+        ),
+        (
+            vec!["partition", "--program", "/nonexistent/p.txt"],
+            vec!["--program", "/nonexistent/p.txt"],
+        ),
+        (
+            vec![
+                "partition",
+                "--program",
+                tight.to_str().unwrap(),
+                "--local-regs",
+                "1",
+                "--main-regs",
+                "1",
+            ],
+            vec!["--main-regs", "1", "at least 2"],
+        ),
+        (
+            vec!["partition", "--example", "fig11", "--clusters", "9"],
+            vec!["--clusters", "9", "1..=8"],
+        ),
+        (
+            vec!["partition", "--example", "fig11", "--clusters", "2"],
+            vec!["line 5, column 1", "c1..c2"],
+        ),
+    ] {
+        assert_rejected(&args, none, &expected);
+    }
+}

@@ -1,0 +1,84 @@
+//! `grfgen partition`: the clustered register file's compiler on a program or a built-in
+//! example: partitioning (or the baseline), allocation, and where the accesses go.
+
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use grfgen_hdl::params::ClusterParams;
+use grfgen_sim::cluster::{compile, parse, EXAMPLES};
+
+use crate::commands::{json_arg, render};
+use crate::error::CliError;
+use crate::params::{args, resolve, Values};
+
+/// The names of the built-in examples, in words.
+fn example_names() -> String {
+    EXAMPLES.map(|(name, _)| name).join(", ")
+}
+
+/// `grfgen partition`.
+pub fn command() -> Command {
+    Command::new("partition")
+        .about(
+            "Partition a clustered program's virtual registers into local and main files \
+             (SPEC S4), allocate them, and count local and main accesses, MOVs and spills",
+        )
+        .args(args::<ClusterParams>(Values::One))
+        .arg(
+            Arg::new("program")
+                .long("program")
+                .value_name("FILE")
+                .conflicts_with("example")
+                .help("A program in the documented text format (docs/cluster.md)"),
+        )
+        .arg(
+            Arg::new("example")
+                .long("example")
+                .value_name("NAME")
+                .help(format!("A built-in example: {}", example_names())),
+        )
+        .arg(
+            Arg::new("baseline")
+                .long("baseline")
+                .action(ArgAction::SetTrue)
+                .help("Instead of partitioning, keep every register more than one cluster uses in the main file"),
+        )
+        .arg(json_arg())
+}
+
+/// Runs `grfgen partition`.
+pub fn partition(m: &ArgMatches) -> Result<String, CliError> {
+    let params: ClusterParams = resolve(m)?;
+    let (name, text) = match (
+        m.get_one::<String>("example"),
+        m.get_one::<String>("program"),
+    ) {
+        (Some(name), _) => {
+            let (_, text) = EXAMPLES.iter().find(|(n, _)| n == name).ok_or_else(|| {
+                CliError::Input(format!(
+                    "invalid value {name} for --example: allowed {}",
+                    example_names()
+                ))
+            })?;
+            (name.clone(), text.to_string())
+        }
+        (None, Some(path)) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| CliError::Input(format!("invalid value {path} for --program: {e}")))?;
+            (path.clone(), text)
+        }
+        (None, None) => {
+            return Err(CliError::Input(format!(
+                "missing --example: allowed {}; or --program FILE instead",
+                example_names()
+            )))
+        }
+    };
+    let program = parse(&text, params.clusters)
+        .map_err(|e| CliError::Input(format!("invalid program {name}: {e}")))?;
+    let (_, _, report) = compile(&program, &params, m.get_flag("baseline")).map_err(|full| {
+        CliError::Input(format!(
+            "invalid value {} for --main-regs: allowed at least {} for this program",
+            params.main_regs, full.needed
+        ))
+    })?;
+    Ok(render(m, &report, || report.text()))
+}
