@@ -2,6 +2,7 @@
 //! and Verilog emission with the files written beside it. Nothing here simulates; the golden
 //! models live in `grfgen-sim`.
 
+pub mod cluster;
 pub mod core;
 pub mod crossbar;
 pub mod decoder;
@@ -30,6 +31,7 @@ pub fn visit_designs(visitor: &mut impl DesignVisitor) {
     visitor.visit::<grf::Grf>();
     visitor.visit::<multiport::Flops>();
     visitor.visit::<multiport::Lvt>();
+    visitor.visit::<cluster::Cluster>();
 }
 
 /// `count` fresh signals: the ports or locals of a run-time-sized vector.
