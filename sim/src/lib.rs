@@ -25,4 +25,5 @@ pub fn visit_blocks(visitor: &mut impl BlockVisitor) {
     visitor.visit::<grf::Grf>();
     visitor.visit::<multiport::Flops>();
     visitor.visit::<multiport::Lvt>();
+    visitor.visit::<cluster::Cluster>();
 }

@@ -1,18 +1,74 @@
 //! The clustered multi-level register file (SPEC S4): the program format, the compiler's
-//! partitioning of virtual registers into local and main files, and the reference interpreter
-//! that proves a partitioned program computes what the original does.
+//! partitioning of virtual registers into local and main files, the reference interpreter
+//! that proves a partitioned program computes what the original does, the golden model of
+//! the hardware, and runs of the Verilated hardware in lock step with it.
 
 pub mod allocate;
+pub mod bench;
 pub mod interpret;
+pub mod kernels;
+pub mod machine;
+pub mod options;
 pub mod partition;
 pub mod program;
 pub mod report;
+pub mod run;
+pub mod schedule;
+pub mod verilated;
 
 pub use allocate::{allocate, Allocation, MainFileFull, Physical};
 pub use interpret::{foreign_local_access, interpret, interpret_partitioned, run_allocated};
 pub use partition::{baseline, live_ranges, partition, LiveRange, Partitioned};
 pub use program::{parse, ClusterInstr, ClusterOp, Operand, Reg};
+pub use bench::{ClusterBench, ClusterBenchOptions};
+pub use machine::{ClusterMachine, Cycle, Issue, Source};
+pub use options::ClusterOptions;
 pub use report::{compile, CompileReport};
+pub use run::{run, ClusterReport};
+
+use grfgen_hdl::params::ClusterParams;
+
+use crate::block::{Block, Setup, SimError};
+
+/// The clustered register file as a simulated block: `grfgen sim cluster`.
+pub struct Cluster;
+
+impl Block for Cluster {
+    type Design = grfgen_hdl::cluster::Cluster;
+    type Options = ClusterOptions;
+    type Report = ClusterReport;
+    type BenchOptions = ClusterBenchOptions;
+    type Bench = ClusterBench;
+
+    fn run(
+        params: &ClusterParams,
+        options: &ClusterOptions,
+        setup: &Setup,
+    ) -> Result<ClusterReport, SimError> {
+        run::run(params, options, setup)
+    }
+
+    /// Random programs for 20,000 cycles and the pipeline kernel, whatever the options.
+    fn flow_runs(_params: &ClusterParams, options: &ClusterOptions) -> Vec<ClusterOptions> {
+        vec![
+            ClusterOptions {
+                cycles: 20_000,
+                ..ClusterOptions::example("random")
+            },
+            ClusterOptions {
+                baseline: options.baseline,
+                ..ClusterOptions::example("pipeline")
+            },
+        ]
+    }
+
+    fn bench(
+        params: &ClusterParams,
+        options: &ClusterBenchOptions,
+    ) -> Result<ClusterBench, SimError> {
+        bench::bench(params, options)
+    }
+}
 
 /// The document's Fig. 11: C2 writes VR1 and later reads it, C1 reads it three times, C3 once;
 /// C1 owns the range (3 of 6 accesses).

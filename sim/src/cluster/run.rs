@@ -1,0 +1,278 @@
+//! Running a clustered program three ways: as written on the reference interpreter, compiled
+//! on the golden model of the hardware, and on the Verilated hardware in lock step with it.
+
+use grfgen_hdl::params::ClusterParams;
+use serde::Serialize;
+
+use super::allocate::{Allocation, MainFileFull};
+use super::interpret::interpret;
+use super::partition::Partitioned;
+use super::kernels::random;
+use super::machine::{ClusterMachine, Cycle, Issue};
+use super::options::{ClusterOptions, Programs};
+use super::program::ClusterInstr;
+use super::report::compile;
+use super::schedule::{bundles, lower};
+use super::verilated::ClusterRtl;
+use crate::block::{Report, Setup, SimError};
+use crate::check::{end_cycle, Mismatch};
+use crate::rng::Rng;
+
+/// What a clustered run reports.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ClusterReport {
+    /// The program's name (or file).
+    pub program: String,
+    /// Whether it was compiled with the baseline instead of partitioning.
+    pub baseline: bool,
+    /// Programs run back to back.
+    pub programs: u64,
+    /// Instructions issued, the loads of the programs' inputs included.
+    pub instructions: u64,
+    /// Cycles, from the first issue to the last write-back.
+    pub cycles: u64,
+    /// The first program's outputs on the clustered hardware, in order.
+    pub outputs: Vec<u32>,
+    /// The first program's outputs as written, on one flat register space.
+    pub reference_outputs: Vec<u32>,
+    /// Whether every program's outputs equal its reference outputs.
+    pub outputs_equal: bool,
+    /// Local-file reads and writes.
+    pub local_accesses: u64,
+    /// Main-file reads and writes.
+    pub main_accesses: u64,
+    /// Local accesses over all register accesses.
+    pub local_fraction: f64,
+    /// MOVs the partitioning inserted.
+    pub movs: u64,
+    /// Local live ranges spilled to the main file.
+    pub spills: u64,
+    /// Offers not issued because a main port was taken.
+    pub main_conflicts: u64,
+    /// Cycles with an offer not issued.
+    pub stall_cycles: u64,
+    /// Register-file energy from the per-access energies of the options, pJ.
+    pub energy_pj: f64,
+    /// Whether the RTL ran in lock step.
+    pub rtl: bool,
+    /// Mismatches between RTL and golden model (the run stops at the first).
+    pub mismatches: u64,
+    /// The first mismatch, if any.
+    pub first_mismatch: Option<Mismatch>,
+    /// The first output that differs from the reference (`cycle` is the program's index,
+    /// `port` names the program and output), if any.
+    pub output_difference: Option<Mismatch>,
+}
+
+impl Report for ClusterReport {
+    fn mismatch(&self) -> Option<&Mismatch> {
+        self.first_mismatch
+            .as_ref()
+            .or(self.output_difference.as_ref())
+    }
+
+    fn rtl(&self) -> bool {
+        self.rtl
+    }
+
+    fn text(&self) -> String {
+        let mut text = format!(
+            "{} ({}): {} program(s), {} instructions, {} cycles; outputs {} the reference\n\
+             local accesses {}  main accesses {}  local fraction {:.1}%  MOVs {}  spills {}\n\
+             main-port conflicts {}  stall cycles {}  energy {:.1} pJ\nmismatches {}",
+            self.program,
+            if self.baseline { "baseline" } else { "partitioned" },
+            self.programs,
+            self.instructions,
+            self.cycles,
+            if self.outputs_equal { "equal" } else { "DIFFER FROM" },
+            self.local_accesses,
+            self.main_accesses,
+            100.0 * self.local_fraction,
+            self.movs,
+            self.spills,
+            self.main_conflicts,
+            self.stall_cycles,
+            self.energy_pj,
+            self.mismatches,
+        );
+        if self.programs == 1 {
+            text += &format!("\noutputs {:?}", self.outputs);
+        }
+        text
+    }
+
+    fn metrics(&self) -> Vec<(&'static str, f64)> {
+        vec![
+            ("cycles", self.cycles as f64),
+            ("local_fraction", self.local_fraction),
+            ("main_accesses", self.main_accesses as f64),
+            ("movs", self.movs as f64),
+            ("energy_pj", self.energy_pj),
+            ("mismatches", self.mismatches as f64),
+        ]
+    }
+}
+
+/// A program partitioned (or not) and allocated.
+type Compiled = (Partitioned, Allocation);
+
+/// A run in progress: the golden model, the RTL beside it, the report so far.
+struct Runner<'a> {
+    params: &'a ClusterParams,
+    options: &'a ClusterOptions,
+    machine: ClusterMachine,
+    device: Option<ClusterRtl>,
+    progress: &'a dyn Fn(u64),
+    last: Cycle,
+    report: ClusterReport,
+}
+
+impl Runner<'_> {
+    /// Compiles `program` (partitioned or the baseline, as the options say).
+    fn compile(&self, program: &[ClusterInstr]) -> Result<Compiled, MainFileFull> {
+        compile(program, self.params, self.options.baseline).map(|(p, a, _)| (p, a))
+    }
+
+    /// Runs compiled `program` with inputs from `seed`, and compares its outputs with the
+    /// reference. `Ok(false)` when the RTL disagreed (the run stops).
+    fn program(
+        &mut self,
+        program: &[ClusterInstr],
+        (partitioned, alloc): Compiled,
+        seed: u64,
+    ) -> Result<bool, SimError> {
+        let reference = interpret(program, seed).map_err(SimError::Input)?;
+        let mut outputs = Vec::new();
+        for bundle in bundles(&lower(&alloc, seed)) {
+            let mut offers: Vec<Option<Issue>> = vec![None; self.params.clusters];
+            for (c, issue) in bundle {
+                offers[c] = Some(issue);
+            }
+            while offers.iter().any(Option::is_some) {
+                if !self.cycle(&mut offers, &mut outputs) {
+                    return Ok(false);
+                }
+            }
+        }
+        let index = self.report.programs;
+        self.report.programs += 1;
+        self.report.movs += partitioned.movs as u64;
+        self.report.spills += alloc.spills as u64;
+        if index == 0 {
+            self.report.outputs = outputs.clone();
+            self.report.reference_outputs = reference.clone();
+        }
+        if outputs != reference && self.report.output_difference.is_none() {
+            let k = (0..outputs.len().max(reference.len()))
+                .find(|&k| outputs.get(k) != reference.get(k))
+                .unwrap_or(0);
+            let value = |v: Option<&u32>| v.map_or(u64::MAX, |&v| u64::from(v));
+            self.report.output_difference = Some(Mismatch::new(
+                index,
+                || format!("program {index} (seed {seed}) output {k}"),
+                value(reference.get(k)),
+                value(outputs.get(k)),
+            ));
+        }
+        Ok(true)
+    }
+
+    /// One cycle offering `offers`: the issued ones leave `offers`, `out`s join `outputs`.
+    /// False when the RTL disagreed.
+    fn cycle(&mut self, offers: &mut [Option<Issue>], outputs: &mut Vec<u32>) -> bool {
+        let cycle = self.machine.step(offers);
+        let at = self.report.cycles;
+        self.report.cycles += 1;
+        self.report.instructions += cycle.issued.iter().filter(|&&i| i).count() as u64;
+        outputs.extend(cycle.outputs.iter().flatten());
+        let offered = offers.to_vec();
+        let device = self.device.as_mut().map(|d| d as _);
+        if let Err(mismatch) = end_cycle(device, at, &offered, &cycle, self.progress) {
+            self.report.mismatches = 1;
+            self.report.first_mismatch = Some(mismatch);
+            return false;
+        }
+        for (offer, &issued) in offers.iter_mut().zip(&cycle.issued) {
+            if issued {
+                *offer = None;
+            }
+        }
+        self.last = cycle;
+        true
+    }
+
+    /// The report, with the counters of the last cycle.
+    fn finish(mut self) -> ClusterReport {
+        let r = &mut self.report;
+        r.local_accesses = self.last.local_accesses;
+        r.main_accesses = self.last.main_accesses;
+        r.main_conflicts = self.last.main_conflicts;
+        r.stall_cycles = self.last.stall_cycles;
+        let accesses = (r.local_accesses + r.main_accesses).max(1);
+        r.local_fraction = r.local_accesses as f64 / accesses as f64;
+        r.energy_pj = self.options.energy_pj(r.local_accesses, r.main_accesses);
+        // The last instruction writes back in the cycle after it issues.
+        r.cycles += u64::from(r.cycles > 0);
+        r.outputs_equal = r.output_difference.is_none();
+        self.report
+    }
+}
+
+/// One clustered run: the programs of `options`, back to back until `options.cycles`, each
+/// drawn or fed its inputs from a seed derived from `setup.seed`.
+pub fn run(
+    params: &ClusterParams,
+    options: &ClusterOptions,
+    setup: &Setup,
+) -> Result<ClusterReport, SimError> {
+    let programs = options.programs(params)?;
+    let device = setup.device(|| ClusterRtl::build(params, setup))?;
+    let mut runner = Runner {
+        params,
+        options,
+        machine: ClusterMachine::new(params),
+        device,
+        progress: setup.progress,
+        last: Cycle::default(),
+        report: ClusterReport {
+            baseline: options.baseline,
+            ..Default::default()
+        },
+    };
+    runner.report.rtl = runner.device.is_some();
+    let mut rng = Rng::new(setup.seed);
+    loop {
+        let seed = rng.next_u64();
+        let before = runner.report.cycles;
+        let agreed = match &programs {
+            Programs::Fixed(name, program) => {
+                runner.report.program = name.clone();
+                let compiled = runner.compile(program).map_err(|full| {
+                    SimError::Input(format!(
+                        "invalid value {} for --main-regs: allowed at least {} for this program",
+                        params.main_regs, full.needed
+                    ))
+                })?;
+                runner.program(program, compiled, seed)?
+            }
+            Programs::Random => {
+                // A program that needs more main registers than there are is drawn again.
+                runner.report.program = "random".into();
+                let mut draw = Rng::new(seed);
+                let (program, compiled) = loop {
+                    let program = random(params.clusters, params.local_regs, &mut draw);
+                    if let Ok(compiled) = runner.compile(&program) {
+                        break (program, compiled);
+                    }
+                };
+                runner.program(&program, compiled, seed)?
+            }
+        };
+        let stuck = runner.report.cycles == before;
+        if !agreed || stuck || runner.report.cycles >= options.cycles {
+            break;
+        }
+    }
+    Ok(runner.finish())
+}
