@@ -3,6 +3,7 @@
 //! boundary, not only inside its parent. Needs `verilator`.
 
 use grfgen_flow::tools::lint;
+use grfgen_hdl::cluster::Cluster;
 use grfgen_hdl::core::Core;
 use grfgen_hdl::design::Design;
 use grfgen_hdl::emit::waivers;
@@ -10,7 +11,8 @@ use grfgen_hdl::gpr::Gpr;
 use grfgen_hdl::grf::Grf;
 use grfgen_hdl::multiport::{Flops, Lvt};
 use grfgen_hdl::params::{
-    BankKind, CoreParams, GprParams, GrfParams, MultiportParams, RouteFullParams, RouteParams,
+    BankKind, ClusterParams, CoreParams, GprParams, GrfParams, MultiportParams, RouteFullParams,
+    RouteParams,
 };
 use grfgen_hdl::route::{Route, RouteFull};
 
@@ -86,4 +88,16 @@ fn route_parts_lint_clean_alone() {
 #[test]
 fn grf_parts_lint_clean_alone() {
     lint_parts::<Grf>(&GrfParams::default());
+}
+
+#[test]
+fn cluster_parts_lint_clean_alone() {
+    lint_parts::<Cluster>(&ClusterParams::default());
+    let wide = ClusterParams {
+        clusters: 8,
+        main_read_ports: 4,
+        main_write_ports: 3,
+        ..ClusterParams::default()
+    };
+    lint_parts::<Cluster>(&wide);
 }

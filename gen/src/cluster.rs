@@ -3,15 +3,17 @@
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use grfgen_hdl::params::ClusterParams;
-use grfgen_sim::cluster::{compile, parse, EXAMPLES};
+use grfgen_sim::cluster::kernels::{program_text, NAMES};
+use grfgen_sim::cluster::{compile, parse};
 
 use crate::commands::{json_arg, render};
 use crate::error::CliError;
 use crate::params::{args, resolve, Values};
 
-/// The names of the built-in examples, in words.
+/// The names of the built-in programs with a fixed text (every one but `random`), in words.
 fn example_names() -> String {
-    EXAMPLES.map(|(name, _)| name).join(", ")
+    let fixed: Vec<&str> = NAMES.into_iter().filter(|&n| n != "random").collect();
+    fixed.join(", ")
 }
 
 /// `grfgen partition`.
@@ -33,7 +35,7 @@ pub fn command() -> Command {
             Arg::new("example")
                 .long("example")
                 .value_name("NAME")
-                .help(format!("A built-in example: {}", example_names())),
+                .help(format!("A built-in program: {}", example_names())),
         )
         .arg(
             Arg::new("baseline")
@@ -52,13 +54,13 @@ pub fn partition(m: &ArgMatches) -> Result<String, CliError> {
         m.get_one::<String>("program"),
     ) {
         (Some(name), _) => {
-            let (_, text) = EXAMPLES.iter().find(|(n, _)| n == name).ok_or_else(|| {
+            let text = program_text(name, params.clusters).ok_or_else(|| {
                 CliError::Input(format!(
                     "invalid value {name} for --example: allowed {}",
                     example_names()
                 ))
             })?;
-            (name.clone(), text.to_string())
+            (name.clone(), text)
         }
         (None, Some(path)) => {
             let text = std::fs::read_to_string(path)

@@ -1043,3 +1043,75 @@ fn partition_bad_input_is_one_line_exit_2() {
         assert_rejected(&args, none, &expected);
     }
 }
+
+#[test]
+fn sim_cluster_runs_three_ways_and_reports_the_contract_fields() {
+    let out = grfgen(&["sim", "cluster", "--example", "fig13", "--seed", "4", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for field in [
+        "outputs",
+        "reference_outputs",
+        "outputs_equal",
+        "cycles",
+        "local_accesses",
+        "main_accesses",
+        "movs",
+        "spills",
+        "energy_pj",
+        "mismatches",
+    ] {
+        assert!(v.get(field).is_some(), "{field} missing: {v}");
+    }
+    assert_eq!(v["outputs"], v["reference_outputs"]);
+    assert_eq!(v["outputs"], serde_json::json!([3, 3, 3, 4, 4, 4]));
+    assert_eq!(v["outputs_equal"], true);
+    assert_eq!(v["rtl"], true);
+    assert_eq!(v["movs"], 2);
+    // Six accesses local at 0.5 pJ and six main at 2 pJ (the documented energies).
+    assert_eq!((v["local_accesses"].as_u64(), v["main_accesses"].as_u64()), (Some(6), Some(6)));
+    assert_eq!(v["energy_pj"], 0.5 * 6.0 + 2.0 * 6.0, "{v}");
+    let baseline = grfgen(&["sim", "cluster", "--example", "fig13", "--baseline", "--json"]);
+    let b: serde_json::Value = serde_json::from_slice(&baseline.stdout).unwrap();
+    assert_eq!((b["movs"].as_u64(), b["local_accesses"].as_u64()), (Some(0), Some(0)));
+}
+
+#[test]
+fn sim_cluster_runs_a_program_file_and_rejects_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.txt");
+    std::fs::write(&good, "c1: add v1, v0, #1\nc2: mul v2, v1, v1\nc2: out v2\n").unwrap();
+    let out = grfgen(&["sim", "cluster", "--program", good.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["outputs_equal"], true);
+    assert_eq!(v["outputs"].as_array().unwrap().len(), 1);
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "c1: mov v1, #1\nc4: out v1\n").unwrap();
+    let none = Path::new("/nonexistent/never-written");
+    for (args, expected) in [
+        (
+            vec!["sim", "cluster", "--example", "fig99"],
+            vec!["--example", "fig99", "random"],
+        ),
+        (vec!["sim", "cluster"], vec!["--example", "--program"]),
+        (
+            vec!["sim", "cluster", "--program", bad.to_str().unwrap()],
+            vec!["line 2, column 1", "c1..c3"],
+        ),
+        (
+            vec!["sim", "cluster", "--example", "fig11", "--local-regs", "65"],
+            vec!["--local-regs", "65", "1..=64"],
+        ),
+        (
+            vec!["sim", "cluster", "--example", "fig11", "--main-read-ports", "1"],
+            vec!["--main-read-ports", "1", "2..=4"],
+        ),
+        (
+            vec!["sim", "cluster", "--example", "fig11", "--clusters", "2"],
+            vec!["--example", "fig11", "--clusters 3"],
+        ),
+    ] {
+        assert_rejected(&args, none, &expected);
+    }
+}

@@ -3,9 +3,10 @@
 //! partitioning, keep every cluster to its own local file, and write every global register
 //! before reading it.
 
+use grfgen_sim::cluster::kernels::random_program;
 use grfgen_sim::cluster::{
-    allocate, foreign_local_access, interpret, parse, partition, run_allocated, ClusterInstr,
-    ClusterOp, Operand, Physical, Reg, EXAMPLES, FIG11, FIG13,
+    allocate, foreign_local_access, interpret, parse, partition, run_allocated, Physical, Reg,
+    EXAMPLES, FIG11, FIG13,
 };
 use grfgen_sim::rng::Rng;
 
@@ -171,42 +172,6 @@ fn an_instruction_reading_and_writing_one_register_ends_one_range_and_starts_the
     assert_eq!(after.ranges[1].owner, 2);
     assert_eq!(interpret(&after.program, 7), interpret(&program, 7));
     assert_eq!(foreign_local_access(&after.program), None);
-}
-
-/// A random program: `count` instructions over `registers` virtual registers on `clusters`
-/// clusters, some sources immediate, some results output.
-fn random_program(
-    clusters: usize,
-    count: usize,
-    registers: usize,
-    rng: &mut Rng,
-) -> Vec<ClusterInstr> {
-    let ops = [
-        ClusterOp::Mov,
-        ClusterOp::Add,
-        ClusterOp::Sub,
-        ClusterOp::Mul,
-        ClusterOp::And,
-        ClusterOp::Or,
-        ClusterOp::Xor,
-        ClusterOp::Out,
-    ];
-    (0..count)
-        .map(|_| {
-            let op = ops[rng.below(ops.len())];
-            let mut source = || match rng.chance(1, 6) {
-                true => Operand::Imm(rng.next_u64() as u32),
-                false => Operand::Reg(Reg::Virtual(rng.below(registers))),
-            };
-            let src = (0..op.sources()).map(|_| source()).collect();
-            ClusterInstr {
-                cluster: 1 + rng.below(clusters),
-                op,
-                dst: op.writes().then(|| Reg::Virtual(rng.below(registers))),
-                src,
-            }
-        })
-        .collect()
 }
 
 /// Fig. 14: the two live ranges of VR1 share one local register of C2, and the two of MVR0 one
