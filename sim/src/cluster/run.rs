@@ -104,7 +104,7 @@ impl Report for ClusterReport {
 
     fn metrics(&self) -> Vec<(&'static str, f64)> {
         vec![
-            ("cycles", self.cycles as f64),
+            ("run_cycles", self.cycles as f64),
             ("local_fraction", self.local_fraction),
             ("main_accesses", self.main_accesses as f64),
             ("movs", self.movs as f64),
