@@ -2,6 +2,7 @@
 //! and Verilog emission with the files written beside it. Nothing here simulates; the golden
 //! models live in `grfgen-sim`.
 
+pub mod alloc;
 pub mod cluster;
 pub mod core;
 pub mod crossbar;
@@ -32,6 +33,7 @@ pub fn visit_designs(visitor: &mut impl DesignVisitor) {
     visitor.visit::<multiport::Flops>();
     visitor.visit::<multiport::Lvt>();
     visitor.visit::<cluster::Cluster>();
+    visitor.visit::<alloc::Alloc>();
 }
 
 /// `count` fresh signals: the ports or locals of a run-time-sized vector.

@@ -1,6 +1,7 @@
 //! Parameter types of every block: plain data, validated once, shared by the RTL and the golden
 //! models (the only thing the two sides share).
 
+mod alloc;
 mod cluster;
 mod core;
 mod gpr;
@@ -9,6 +10,7 @@ mod multiport;
 mod route;
 mod table;
 
+pub use alloc::{AllocParams, POOL_BITS, RESIDENT_BITS, SLOT_BITS};
 pub use self::core::{CaptureKind, CoreOp, CoreParams, OperandSource};
 pub use cluster::ClusterParams;
 pub use gpr::{BankKind, GprParams};
