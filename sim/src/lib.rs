@@ -2,6 +2,7 @@
 //! stimulus, the run-time Verilator layer, lock-step co-simulation of RTL and model, and the
 //! runs and benchmarks of every block.
 
+pub mod alloc;
 pub mod bits;
 pub mod block;
 pub mod check;
@@ -26,4 +27,5 @@ pub fn visit_blocks(visitor: &mut impl BlockVisitor) {
     visitor.visit::<multiport::Flops>();
     visitor.visit::<multiport::Lvt>();
     visitor.visit::<cluster::Cluster>();
+    visitor.visit::<alloc::Alloc>();
 }

@@ -60,6 +60,11 @@ impl ClusterOp {
             .1
     }
 
+    /// The op spelled `mnemonic`, if there is one.
+    pub fn from_mnemonic(mnemonic: &str) -> Option<Self> {
+        Self::ALL.iter().find(|(_, m)| *m == mnemonic).map(|(op, _)| *op)
+    }
+
     /// Sources it reads.
     pub fn sources(self) -> usize {
         match self {
@@ -205,11 +210,7 @@ fn parse_line(code: &str, line: usize, clusters: usize) -> Result<ClusterInstr, 
         })?;
     let rest = rest.trim();
     let (name, operands) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
-    let op = ClusterOp::ALL
-        .iter()
-        .find(|(_, m)| *m == name)
-        .map(|(op, _)| *op)
-        .ok_or_else(|| {
+    let op = ClusterOp::from_mnemonic(name).ok_or_else(|| {
             let ops: Vec<&str> = ClusterOp::ALL.iter().map(|(_, m)| *m).collect();
             error(
                 name,
@@ -256,12 +257,12 @@ fn parse_line(code: &str, line: usize, clusters: usize) -> Result<ClusterInstr, 
 }
 
 /// The byte offset of `part` inside `whole` (both slices of one line).
-fn offset(whole: &str, part: &str) -> usize {
+pub(crate) fn offset(whole: &str, part: &str) -> usize {
     (part.as_ptr() as usize).saturating_sub(whole.as_ptr() as usize)
 }
 
 /// A decimal number of plain digits.
-fn number(text: &str) -> Option<usize> {
+pub(crate) fn number(text: &str) -> Option<usize> {
     match !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
         true => text.parse().ok(),
         false => None,
@@ -278,17 +279,21 @@ fn register(text: &str) -> Option<Reg> {
 
 /// A register or `#N` / `#0xN` (32 bits).
 fn operand(text: &str) -> Option<Operand> {
-    let Some(imm) = text.strip_prefix('#') else {
-        return register(text).map(Operand::Reg);
-    };
-    let value = match imm.strip_prefix("0x").or_else(|| imm.strip_prefix("0X")) {
+    match text.strip_prefix('#') {
+        Some(imm) => immediate(imm).map(Operand::Imm),
+        None => register(text).map(Operand::Reg),
+    }
+}
+
+/// `N` or `0xN`, 32 bits.
+pub(crate) fn immediate(text: &str) -> Option<u32> {
+    match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
         Some(hex) if !hex.is_empty() && hex.bytes().all(|b| b.is_ascii_hexdigit()) => {
             u32::from_str_radix(hex, 16).ok()
         }
         Some(_) => None,
-        None => number(imm).and_then(|n| u32::try_from(n).ok()),
-    };
-    value.map(Operand::Imm)
+        None => number(text).and_then(|n| u32::try_from(n).ok()),
+    }
 }
 
 #[cfg(test)]

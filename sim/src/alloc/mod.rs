@@ -1,0 +1,58 @@
+//! GPR release for occupancy (SPEC S5): the shader format, the compiler's analysis, the golden
+//! model of the pool allocator, draw calls and random traffic in lock step with the
+//! Verilated allocator, and the benchmark of the release placements.
+
+pub mod analysis;
+pub mod bench;
+pub mod draw;
+pub mod examples;
+pub mod model;
+pub mod options;
+pub mod run;
+pub mod shader;
+pub mod traffic;
+pub mod verilated;
+
+pub use bench::{AllocBench, AllocBenchOptions};
+pub use draw::Placement;
+pub use model::{Allocation, PoolInputs, PoolModel, PoolOutputs};
+pub use options::AllocOptions;
+pub use run::{run, AllocReport};
+
+use grfgen_hdl::params::AllocParams;
+
+use crate::block::{Block, Setup, SimError};
+
+/// The GPR pool allocator as a simulated block: `grfgen sim alloc`.
+pub struct Alloc;
+
+impl Block for Alloc {
+    type Design = grfgen_hdl::alloc::Alloc;
+    type Options = AllocOptions;
+    type Report = AllocReport;
+    type BenchOptions = AllocBenchOptions;
+    type Bench = AllocBench;
+
+    fn run(params: &AllocParams, options: &AllocOptions, setup: &Setup) -> Result<AllocReport, SimError> {
+        run::run(params, options, setup)
+    }
+
+    /// The document's example with the release in the main shader, and 20,000 cycles of
+    /// random traffic.
+    fn flow_runs(_params: &AllocParams, _options: &AllocOptions) -> Vec<AllocOptions> {
+        vec![
+            AllocOptions {
+                placement: Placement::MainShader,
+                ..AllocOptions::example("document")
+            },
+            AllocOptions {
+                cycles: 20_000,
+                ..AllocOptions::example("traffic")
+            },
+        ]
+    }
+
+    fn bench(params: &AllocParams, options: &AllocBenchOptions) -> Result<AllocBench, SimError> {
+        bench::bench(params, options)
+    }
+}
