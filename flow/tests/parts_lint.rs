@@ -3,6 +3,7 @@
 //! boundary, not only inside its parent. Needs `verilator`.
 
 use grfgen_flow::tools::lint;
+use grfgen_hdl::alloc::Alloc;
 use grfgen_hdl::cluster::Cluster;
 use grfgen_hdl::core::Core;
 use grfgen_hdl::design::Design;
@@ -11,7 +12,7 @@ use grfgen_hdl::gpr::Gpr;
 use grfgen_hdl::grf::Grf;
 use grfgen_hdl::multiport::{Flops, Lvt};
 use grfgen_hdl::params::{
-    BankKind, ClusterParams, CoreParams, GprParams, GrfParams, MultiportParams, RouteFullParams,
+    AllocParams, BankKind, ClusterParams, CoreParams, GprParams, GrfParams, MultiportParams, RouteFullParams,
     RouteParams,
 };
 use grfgen_hdl::route::{Route, RouteFull};
@@ -100,4 +101,14 @@ fn cluster_parts_lint_clean_alone() {
         ..ClusterParams::default()
     };
     lint_parts::<Cluster>(&wide);
+}
+
+#[test]
+fn alloc_parts_lint_clean_alone() {
+    lint_parts::<Alloc>(&AllocParams::default());
+    lint_parts::<Alloc>(&AllocParams {
+        pool: 8,
+        granularity: 1,
+        wave_slots: 1,
+    });
 }

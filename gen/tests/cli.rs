@@ -1115,3 +1115,73 @@ fn sim_cluster_runs_a_program_file_and_rejects_bad_input() {
         assert_rejected(&args, none, &expected);
     }
 }
+
+#[test]
+fn sim_alloc_reports_the_release_and_rejects_bad_input() {
+    let out = grfgen(&[
+        "sim", "alloc", "--example", "document", "--uniform", "mode=0", "--placement",
+        "main-shader", "--waves", "24", "--seed", "2", "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for field in [
+        "allocated_gprs",
+        "needed_gprs",
+        "released_gprs",
+        "peak_resident_waves",
+        "mean_resident_waves",
+        "cycles",
+        "outputs_equal",
+        "mismatches",
+    ] {
+        assert!(v.get(field).is_some(), "{field} missing: {v}");
+    }
+    assert_eq!((v["allocated_gprs"].as_u64(), v["needed_gprs"].as_u64()), (Some(20), Some(4)));
+    assert_eq!(v["released_gprs"], 16);
+    assert_eq!(v["outputs_equal"], true);
+    assert_eq!(v["rtl"], true);
+    let sizes: Vec<u64> = v["wave_allocations"].as_array().unwrap().iter().map(|a| a.as_u64().unwrap()).collect();
+    assert_eq!(sizes[0], 20);
+    assert_eq!(*sizes.last().unwrap(), 4);
+
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "uniform mode\nmain:\n  ld r0, wave\n  if mode = 1\n  end\n").unwrap();
+    let unwritten = dir.path().join("unwritten.txt");
+    std::fs::write(&unwritten, "main:\n  add r1, r2, #1\n  out r1\n").unwrap();
+    let none = Path::new("/nonexistent/never-written");
+    for (args, expected) in [
+        (vec!["sim", "alloc", "--example", "doc"], vec!["--example", "doc", "document"]),
+        (vec!["sim", "alloc"], vec!["--example", "--shader"]),
+        (
+            vec!["sim", "alloc", "--shader", bad.to_str().unwrap()],
+            vec!["line 4, column 6", "=="],
+        ),
+        (
+            vec!["sim", "alloc", "--shader", unwritten.to_str().unwrap()],
+            vec!["r2", "read before any write"],
+        ),
+        (
+            vec!["sim", "alloc", "--example", "document", "--uniform", "colour=1"],
+            vec!["--uniform", "colour=1", "mode"],
+        ),
+        (
+            vec!["sim", "alloc", "--example", "document", "--placement", "gpu"],
+            vec!["--placement", "gpu", "main-shader"],
+        ),
+        (
+            vec!["sim", "alloc", "--example", "document", "--pool", "98"],
+            vec!["--pool", "98", "multiple of --granularity 4"],
+        ),
+        (
+            vec!["sim", "alloc", "--example", "document", "--pool", "16"],
+            vec!["--pool", "16", "at least 20"],
+        ),
+        (
+            vec!["sim", "alloc", "--example", "document", "--granularity", "3"],
+            vec!["--granularity", "3", "1, 2, 4, 8 or 16"],
+        ),
+    ] {
+        assert_rejected(&args, none, &expected);
+    }
+}

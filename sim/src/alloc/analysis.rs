@@ -25,7 +25,9 @@ pub struct Path {
     /// The instructions executed, by id, in order.
     #[serde(skip)]
     pub instructions: Vec<usize>,
-    /// Assignment a wave running it needs: its highest physical register plus one.
+    /// Registers live at once at its busiest point: what it needs once packed.
+    pub live: usize,
+    /// Registers a wave running it touches: its highest physical register plus one.
     pub need: usize,
 }
 
@@ -38,13 +40,13 @@ pub struct ReadBeforeWrite {
     pub instruction: usize,
 }
 
-/// Assignment live after each instruction (by id), and at the end of each branch (by branch).
+/// Registers live after each instruction (by id), and at the end of each branch (by branch).
 struct Liveness {
     after: BTreeMap<usize, BTreeSet<usize>>,
     after_if: BTreeMap<usize, BTreeSet<usize>>,
 }
 
-/// Assignment an instruction reads.
+/// Registers an instruction reads.
 fn reads(instr: &Instr) -> impl Iterator<Item = usize> + '_ {
     instr.src.iter().filter_map(|s| match s {
         Src::Reg(r) => Some(*r),
@@ -142,8 +144,9 @@ impl Packer<'_> {
                     self.block(then)?;
                     self.map = map.clone();
                     self.block(other)?;
+                    // What lives on: the branch's live-out, and what enclosing branches pin.
                     self.map = map;
-                    self.map.retain(|r, _| live_out.contains(r));
+                    self.map.retain(|r, _| live_out.contains(r) || pinned.contains(r));
                     self.pinned = pinned;
                 }
             }
@@ -210,16 +213,44 @@ pub fn visit<'a>(block: &'a [Stmt], f: &mut impl FnMut(&'a Instr)) {
     }
 }
 
-/// Every path through `block` (one per combination of sides at the branches met), with its
-/// need under `regs`.
-pub fn paths(block: &[Stmt], regs: &Assignment) -> Vec<Path> {
+/// Registers live at once at the busiest point of straight-line `code`: before each
+/// instruction, and across it (what stays live plus its destination).
+fn max_live(code: &[&Instr]) -> usize {
+    let mut live = BTreeSet::new();
+    let mut most = 0;
+    for i in code.iter().rev() {
+        let across = live.len() + usize::from(i.dst.is_some_and(|d| !live.contains(&d)));
+        if let Some(d) = i.dst {
+            live.remove(&d);
+        }
+        live.extend(reads(i));
+        most = most.max(across).max(live.len());
+    }
+    most
+}
+
+/// The shader's main instructions by id.
+fn by_id(shader: &Shader) -> Vec<Option<&Instr>> {
+    let mut by_id = vec![None; shader.instructions];
+    visit(&shader.main, &mut |i| by_id[i.id] = Some(i));
+    by_id
+}
+
+/// Every path through the main shader (one per combination of sides at the branches met),
+/// with its registers live at once and its need under `regs`.
+pub fn paths(shader: &Shader, regs: &Assignment) -> Vec<Path> {
+    let block = &shader.main;
+    let by_id = by_id(shader);
     let mut paths = vec![Path {
         choices: Vec::new(),
         instructions: Vec::new(),
+        live: 0,
         need: 0,
     }];
     extend(block, &mut paths);
     for path in &mut paths {
+        let code: Vec<&Instr> = path.instructions.iter().filter_map(|&i| by_id[i]).collect();
+        path.live = max_live(&code);
         path.need = path
             .instructions
             .iter()
@@ -250,8 +281,7 @@ fn extend(block: &[Stmt], paths: &mut Vec<Path>) {
 
 /// The first register some path reads before any write on it.
 pub fn check_defined(shader: &Shader, paths: &[Path]) -> Result<(), ReadBeforeWrite> {
-    let mut by_id: Vec<Option<&Instr>> = vec![None; shader.instructions];
-    visit(&shader.main, &mut |i| by_id[i.id] = Some(i));
+    let by_id = by_id(shader);
     for path in paths {
         let mut written = BTreeSet::new();
         for i in path.instructions.iter().filter_map(|&id| by_id[id]) {
@@ -291,7 +321,8 @@ pub struct Analysis {
     pub paths: Vec<Path>,
     /// GPRs allocated at compile time: the most any path needs.
     pub allocated: usize,
-    /// GPRs the path the draw's uniforms select needs.
+    /// GPRs the release finds the draw's path needs: the registers it touches when packed,
+    /// the registers live at once when not (which is unsafe: `docs/alloc.md`, "Packing").
     pub needed: usize,
     /// `allocated - needed`: what the release gives back per wave.
     pub released: usize,
@@ -300,16 +331,19 @@ pub struct Analysis {
     pub selected: usize,
 }
 
-/// The analysis of `shader` under `regs` for the uniforms' `values`.
-pub fn analyse(shader: &Shader, regs: &Assignment, values: &[u32]) -> Analysis {
-    let paths = paths(&shader.main, regs);
+/// The analysis of `shader` under `regs` (packed or as written) for the uniforms' `values`.
+pub fn analyse(shader: &Shader, regs: &Assignment, packed: bool, values: &[u32]) -> Analysis {
+    let paths = paths(shader, regs);
     let choices = selected(&shader.main, values);
     let selected = paths
         .iter()
         .position(|p| p.choices == choices)
         .expect("every choice of sides is a path");
     let allocated = paths.iter().map(|p| p.need).max().unwrap_or(0);
-    let needed = paths[selected].need;
+    let needed = match packed {
+        true => paths[selected].need,
+        false => paths[selected].live,
+    };
     Analysis {
         paths,
         allocated,

@@ -45,7 +45,7 @@ pub struct AllocReport {
     pub wave_allocations: Vec<usize>,
     /// Whether every wave's outputs equal its outputs as written, on its own registers.
     pub outputs_equal: bool,
-    /// Waves launched and retired (traffic).
+    /// Waves launched (traffic).
     pub launches: u64,
     /// Waves retired (traffic).
     pub retires: u64,
@@ -67,9 +67,27 @@ impl Report for AllocReport {
     }
 
     fn text(&self) -> String {
-        let mut text = format!(
+        if self.workload == "traffic" {
+            return format!(
+                "traffic: {} cycles; launches {}, retires {}, launch stalls {}, registers \
+                 released {}; resident waves peak {}, mean {:.2}\nmismatches {}",
+                self.cycles,
+                self.launches,
+                self.retires,
+                self.launch_stalls,
+                self.released_gprs,
+                self.peak_resident_waves,
+                self.mean_resident_waves,
+                self.mismatches
+            );
+        }
+        let first = self.wave_allocations.first().copied().unwrap_or(0);
+        let at_first = self.wave_allocations.iter().take_while(|&&a| a == first).count();
+        format!(
             "{} ({}): {} cycles; GPRs allocated {}, needed {}, released {}; resident waves \
-             peak {}, mean {:.2} (formula: {} at the allocation, {} at the need)\n",
+             peak {}, mean {:.2} (formula: {} at the allocation, {} at the need)\n\
+             waves {}: the first {at_first} at {first} GPRs, the last at {}; outputs {}\n\
+             launch stalls {}\nmismatches {}",
             self.workload,
             self.placement,
             self.cycles,
@@ -80,21 +98,12 @@ impl Report for AllocReport {
             self.mean_resident_waves,
             self.occupancy.0,
             self.occupancy.1,
-        );
-        if !self.wave_allocations.is_empty() {
-            let first = self.wave_allocations[0];
-            let at_first = self.wave_allocations.iter().take_while(|&&a| a == first).count();
-            text += &format!(
-                "waves {}: the first {at_first} at {first} GPRs, the last at {}; outputs {}\n",
-                self.wave_allocations.len(),
-                self.wave_allocations.last().copied().unwrap_or(0),
-                if self.outputs_equal { "equal the reference" } else { "DIFFER" },
-            );
-        }
-        if self.workload == "traffic" {
-            text += &format!("launches {}  retires {}\n", self.launches, self.retires);
-        }
-        text + &format!("launch stalls {}\nmismatches {}", self.launch_stalls, self.mismatches)
+            self.wave_allocations.len(),
+            self.wave_allocations.last().copied().unwrap_or(0),
+            if self.outputs_equal { "equal the reference" } else { "DIFFER" },
+            self.launch_stalls,
+            self.mismatches
+        )
     }
 
     fn metrics(&self) -> Vec<(&'static str, f64)> {
@@ -146,7 +155,7 @@ pub fn compile(
         true => pack(shader).map_err(|e| unwritten(e.register, e.instruction))?,
         false => as_written(shader),
     };
-    let analysis = analyse(shader, &regs, &values);
+    let analysis = analyse(shader, &regs, options.pack, &values);
     check_defined(shader, &analysis.paths).map_err(|e| unwritten(e.register, e.instruction))?;
     let size = params.rounded(analysis.allocated);
     if size > params.pool {
