@@ -1,10 +1,12 @@
 //! The GPR pool allocator (SPEC S5): RTL and its design entry.
 
+mod checker;
 mod fit;
 mod pool;
 mod range;
 mod slots;
 
+pub use checker::AllocationChecker;
 pub use fit::FirstFit;
 pub use pool::GprPool;
 pub use range::RangeMask;
@@ -39,7 +41,11 @@ impl Design for Alloc {
         Ok(vec![
             part("alloc_first_fit", FirstFit::new(n))?,
             part("alloc_range_mask", RangeMask::new(n))?,
-            part("alloc_wave_slots", WaveSlots::new(params.wave_slots))?,
+            part("alloc_wave_slots", WaveSlots::new(params.wave_slots, n))?,
+            part(
+                "alloc_checker",
+                AllocationChecker::new(params.wave_slots, n),
+            )?,
         ])
     }
 

@@ -109,7 +109,7 @@ impl GprPool {
             fit: FirstFit::new(n),
             take: RangeMask::new(n),
             give: RangeMask::new(n),
-            slots: WaveSlots::new(params.wave_slots),
+            slots: WaveSlots::new(params.wave_slots, n),
             used: Registers::new(n),
             state: Registers::new(3),
             need: Signal::default(),

@@ -2,6 +2,7 @@
 
 use rust_hdl::prelude::*;
 
+use super::checker::AllocationChecker;
 use crate::params::{POOL_BITS, RESIDENT_BITS, SLOT_BITS};
 use crate::regs::Registers;
 use crate::{constants, signals};
@@ -38,6 +39,8 @@ pub struct WaveSlots {
     valid: Registers<Bit>,
     base: Registers<Bits<POOL_BITS>>,
     count: Registers<Bits<POOL_BITS>>,
+    /// Simulation-only assertions on the allocations.
+    assertions: AllocationChecker,
     /// `resident_below[s]`: resident waves in slots below `s`.
     resident_below: Vec<Signal<Local, Bits<RESIDENT_BITS>>>,
     /// Per slot: the retire frees it.
@@ -50,8 +53,8 @@ pub struct WaveSlots {
 }
 
 impl WaveSlots {
-    /// `slots` wave slots.
-    pub fn new(slots: usize) -> Self {
+    /// `slots` wave slots over `granules` granules.
+    pub fn new(slots: usize, granules: usize) -> Self {
         Self {
             clock: Signal::default(),
             launch: Signal::default(),
@@ -68,6 +71,7 @@ impl WaveSlots {
             valid: Registers::new(slots),
             base: Registers::new(slots),
             count: Registers::new(slots),
+            assertions: AllocationChecker::new(slots, granules),
             resident_below: signals(slots + 1),
             retiring: signals(slots),
             slot_number: constants(0..slots as u64),
@@ -87,6 +91,7 @@ impl Logic for WaveSlots {
             self.valid.clock.next = self.clock.val();
             self.base.clock.next = self.clock.val();
             self.count.clock.next = self.clock.val();
+            self.assertions.clock.next = self.clock.val();
             self.any_free.next = false;
             self.free_slot.next = self.slot_number[0].val();
             self.returning.next = false;
@@ -121,6 +126,14 @@ impl Logic for WaveSlots {
                     self.base.d[s].next = self.launch_base.val();
                     self.count.d[s].next = self.launch_count.val();
                 }
+            }
+            for s in 0..self._slots {
+                self.assertions.valid[s].next = self.valid.q[s].val();
+                self.assertions.base[s].next = self.base.q[s].val();
+                self.assertions.count[s].next = self.count.q[s].val();
+                self.assertions.next_valid[s].next = self.valid.d[s].val();
+                self.assertions.next_base[s].next = self.base.d[s].val();
+                self.assertions.next_count[s].next = self.count.d[s].val();
             }
             self.resident.next = self.resident_below[ns].val();
         }

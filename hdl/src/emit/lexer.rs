@@ -116,8 +116,9 @@ pub fn tokens(text: &str) -> Vec<Token<'_>> {
 }
 
 /// `text` with every identifier replaced by what `rename` gives for it (`None` keeps it).
-/// Fails, naming the token, on what this renaming cannot vouch for: a system name, a string,
-/// an escaped identifier, or a `$` in a comment.
+/// Fails, naming the token, on what this renaming cannot vouch for: a system name other than
+/// `$error` (the simulation-only assertions' one), a string holding a `$`, an escaped
+/// identifier, or a `$` in a comment.
 pub fn rename_identifiers(
     text: &str,
     rename: impl Fn(&str) -> Option<String>,
@@ -129,6 +130,10 @@ pub fn rename_identifiers(
                 Some(name) => out.push_str(&name),
                 None => out.push_str(token.text),
             },
+            TokenKind::System if token.text == "$error" => out.push_str(token.text),
+            TokenKind::Text if token.text.starts_with('"') && !token.text.contains('$') => {
+                out.push_str(token.text)
+            }
             TokenKind::System | TokenKind::Text => {
                 return Err(format!("unexpected {:?} token {}", token.kind, token.text))
             }
