@@ -28,7 +28,9 @@ fn check<D: Design>(params: &D::Params, emitted: &Emitted) {
     let what = format!("{} {}", D::NAME, emitted.top);
     let timing = Timing::new(200.0, None).unwrap();
     for (file, text) in design_files::<D>(params, emitted, timing) {
-        assert!(!text.contains('$'), "{what}: a $ in {file}");
+        // The one `$` allowed: the system task of the simulation-only assertions.
+        let names = text.replace("$error(", "");
+        assert!(!names.contains('$'), "{what}: a $ in {file}");
     }
     let found = modules(&emitted.verilog);
     assert_eq!(found.len(), emitted.modules, "{what}");
