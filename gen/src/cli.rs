@@ -32,10 +32,14 @@ pub fn command() -> Command {
         .subcommand_required(true)
         .subcommands(designs().iter().map(|d| d.emit_command()));
     let block_verbs = BLOCK_VERBS.iter().map(|&(verb, about)| {
-        Command::new(verb)
+        let command = Command::new(verb)
             .about(about)
             .subcommand_required(true)
-            .subcommands(blocks().iter().map(|b| b.command(verb)))
+            .subcommands(blocks().iter().map(|b| b.command(verb)));
+        match verb {
+            "sweep" => command.subcommands(commands::sweep::tools()),
+            _ => command,
+        }
     });
     Command::new("grfgen")
         .version(env!("CARGO_PKG_VERSION"))

@@ -35,6 +35,8 @@ pub fn execute(matches: &ArgMatches) -> Result<String, CliError> {
         "route" => route::route(name, m),
         "compare" => compare::compare(name, m),
         "partition" => cluster::partition(matches.subcommand().expect("partition").1),
+        "sweep" if name == "merge" => commands::sweep::merge(m),
+        "sweep" if name == "status" => commands::sweep::status(m),
         "blocks" => Ok(commands::blocks::blocks(
             matches.subcommand().expect("blocks").1,
         )),

@@ -349,7 +349,9 @@ impl<P> fmt::Debug for Param<P> {
 }
 
 /// A set of parameters described by a table: a block's parameters, or a run's options.
-pub trait Params: Clone + Default + fmt::Debug + Serialize + DeserializeOwned + 'static {
+pub trait Params:
+    Clone + Default + fmt::Debug + Serialize + DeserializeOwned + Send + Sync + 'static
+{
     /// Every parameter, in the order they are checked and listed.
     fn table() -> Vec<Param<Self>>;
 

@@ -118,11 +118,14 @@ pub fn build(
     let key = cache_key(design, options.trace)?;
     let entry = root.join(format!("model-{key}"));
     let library = entry.join("libmodel.so");
-    // One build at a time in this process: concurrent callers of one design wait for the
-    // first build instead of repeating it. Other processes are kept apart by staging names.
+    // One build at a time in this process, and one build of an entry at a time across
+    // processes (sweep shards on one machine, or on a shared cache): concurrent callers of one
+    // design wait for the first build instead of repeating it. Staging names keep even
+    // unlocked writers apart.
     let _guard = BUILD_LOCK.lock().unwrap_or_else(|e| e.into_inner());
+    fs::create_dir_all(&root)?;
+    let _entry_lock = EntryLock::take(&root.join(format!("lock-{key}")))?;
     if !library.exists() {
-        fs::create_dir_all(&root)?;
         let staging = root.join(format!("staging-{key}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&staging);
         fs::create_dir_all(&staging)?;
@@ -143,6 +146,35 @@ pub fn build(
         }
     }
     VerilatedModel::load(&library, design.top, design.ports, options.seed, trace_path)
+}
+
+/// An exclusive `flock` on a cache entry's lock file, released when dropped (or when the
+/// process dies, whatever kills it).
+struct EntryLock(fs::File);
+
+impl EntryLock {
+    /// Waits for and takes the lock on `path`.
+    fn take(path: &Path) -> Result<Self, VerilatorError> {
+        use std::os::unix::io::AsRawFd;
+        let file = fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(path)?;
+        // SAFETY: flock on a descriptor this function owns; no memory is shared.
+        match unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } {
+            0 => Ok(Self(file)),
+            _ => Err(std::io::Error::last_os_error().into()),
+        }
+    }
+}
+
+impl Drop for EntryLock {
+    fn drop(&mut self) {
+        use std::os::unix::io::AsRawFd;
+        // SAFETY: as in `take`; closing the file would release the lock anyway.
+        unsafe { libc::flock(self.0.as_raw_fd(), libc::LOCK_UN) };
+    }
 }
 
 /// Whether Verilator is installed (co-simulation is the default where it is).

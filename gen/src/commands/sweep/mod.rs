@@ -1,0 +1,275 @@
+//! `grfgen sweep <block>`: every combination of the listed parameter and option values, run
+//! (and synthesized with `--synth`) several at a time, each point recorded as it finishes so
+//! that an interrupted sweep resumes, shardable across machines; and `sweep merge`, `sweep
+//! status` on what sweeps left on disk.
+
+mod grid;
+mod runner;
+mod store;
+mod table;
+
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use grfgen_hdl::design::Design;
+use grfgen_sim::block::{Block, ParamsOf, Rtl};
+use serde::Serialize;
+
+use super::{json_arg, path, render, rtl, rtl_args, seed, seed_arg};
+use crate::error::CliError;
+use crate::params::{args, number, Values};
+use grid::{grid, in_shard, lists_of, point_seed};
+use runner::{run_all, Job};
+use store::{Record, Spec, Status, SweepDir};
+
+/// The subcommand of `sweep` for block `B`.
+pub fn command<B: Block>() -> Command {
+    Command::new(B::Design::NAME)
+        .about(B::Design::TITLE)
+        .args(args::<ParamsOf<B>>(Values::List))
+        .args(args::<B::Options>(Values::List))
+        .arg(
+            Arg::new("set")
+                .long("set")
+                .value_name("NAME=V1,V2")
+                .action(ArgAction::Append)
+                .help("Sweep a parameter or option over the listed values (its flag without the dashes); repeatable"),
+        )
+        .arg(seed_arg())
+        .args(rtl_args())
+        .arg(
+            Arg::new("synth")
+                .long("synth")
+                .action(ArgAction::SetTrue)
+                .help("Also synthesize each point with yosys synth_ice40 and report its cells"),
+        )
+        .arg(Arg::new("out").long("out").value_name("DIR").help(
+            "Record the sweep in DIR: sweep.json (the spec) and results.jsonl (a line per finished point)",
+        ))
+        .arg(
+            Arg::new("resume")
+                .long("resume")
+                .action(ArgAction::SetTrue)
+                .requires("out")
+                .help("Go on with the sweep in --out DIR: skip the points recorded as ok"),
+        )
+        .arg(
+            Arg::new("jobs")
+                .long("jobs")
+                .value_name("N")
+                .help("Points run at once, 1..=256 [default: the number of cores]"),
+        )
+        .arg(Arg::new("shard").long("shard").value_name("I/N").help(
+            "Run only the points whose index is I modulo N; `slurm` reads SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT",
+        ))
+        .arg(json_arg())
+}
+
+/// `merge` and `status`, beside the blocks under `sweep`.
+pub fn tools() -> [Command; 2] {
+    [
+        Command::new("merge")
+            .about("Combine sweep directories (the shards of one sweep) into one; refuse different sweeps")
+            .arg(Arg::new("dirs").value_name("DIR").num_args(1..).required(true))
+            .arg(Arg::new("out").long("out").value_name("DIR").required(true).help("Where the merged sweep goes"))
+            .arg(json_arg()),
+        Command::new("status")
+            .about("Count the done, failed and missing points of a sweep directory")
+            .arg(Arg::new("dir").value_name("DIR").required(true))
+            .arg(json_arg()),
+    ]
+}
+
+/// `--shard I/N` or `--shard slurm`: `(I, N)`, or every point as `(0, 1)`.
+fn shard(m: &ArgMatches) -> Result<(usize, usize), CliError> {
+    let Some(text) = m.get_one::<String>("shard") else {
+        return Ok((0, 1));
+    };
+    let bad = |why: String| CliError::Input(format!("invalid value {text} for --shard: {why}"));
+    let (i, n) = match text.as_str() {
+        "slurm" => {
+            let var = |name: &str| std::env::var(name).map_err(|_| bad(format!("{name} is not set")));
+            (var("SLURM_ARRAY_TASK_ID")?, var("SLURM_ARRAY_TASK_COUNT")?)
+        }
+        _ => {
+            let (i, n) = text.split_once('/').ok_or_else(|| bad("allowed I/N or slurm".into()))?;
+            (i.to_string(), n.to_string())
+        }
+    };
+    match (i.trim().parse::<usize>(), n.trim().parse::<usize>()) {
+        (Ok(i), Ok(n)) if n >= 1 && i < n => Ok((i, n)),
+        _ => Err(bad(format!("allowed I/N with 0 <= I < N (here {i}/{n})"))),
+    }
+}
+
+/// `--jobs N`, default the cores.
+fn jobs(m: &ArgMatches) -> Result<usize, CliError> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    match number::<usize>(m, "jobs", "1..=256")? {
+        None => Ok(cores),
+        Some(n) if (1..=256).contains(&n) => Ok(n),
+        Some(n) => Err(CliError::Input(format!("invalid value {n} for --jobs: allowed 1..=256"))),
+    }
+}
+
+/// What a sweep prints with `--json`.
+#[derive(Serialize)]
+struct SweepOutput<'a> {
+    block: &'a str,
+    seed: u64,
+    swept: Vec<&'a str>,
+    spec: &'a Spec,
+    status: Status,
+    points: Vec<&'a Record>,
+}
+
+/// Runs the sweep of block `B`: validates the whole grid first, then runs the points of this
+/// shard not yet done, recording each; fails (exit 1) if any point did not finish `ok`.
+pub fn sweep<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
+    let (param_lists, option_lists) = lists_of::<ParamsOf<B>, B::Options>(m)?;
+    let designs: Vec<ParamsOf<B>> = grid(&param_lists)?;
+    let runs: Vec<B::Options> = grid(&option_lists)?;
+    let (seed, rtl, shard, threads) = (seed(m)?, rtl(m), shard(m)?, jobs(m)?);
+    let spec = Spec {
+        block: B::Design::NAME.into(),
+        seed,
+        parameters: param_lists,
+        options: option_lists,
+        synth: m.get_flag("synth"),
+        rtl: match rtl {
+            Rtl::On => "on",
+            Rtl::Off => "off",
+            Rtl::Auto => "auto",
+        }
+        .into(),
+        points: designs.len() * runs.len(),
+    };
+    let dir = path(m, "out").map(|d| SweepDir::new(&d));
+    let mut records = BTreeMap::new();
+    if let Some(dir) = &dir {
+        dir.open(&spec, m.get_flag("resume"))?;
+        records = dir.records()?;
+    }
+    let jobs: Vec<Job<B>> = (0..spec.points)
+        .filter(|&i| in_shard(i, shard) && !records.get(&i).is_some_and(Record::ok))
+        .map(|index| Job {
+            index,
+            params: designs[index / runs.len()].clone(),
+            options: runs[index % runs.len()].clone(),
+            seed: point_seed(seed, index),
+        })
+        .collect();
+    let quiet = m.get_flag("json");
+    let terminal = std::io::stderr().is_terminal();
+    if !quiet {
+        eprintln!("sweep {} seed {seed}: {} points to run of {}", spec.block, jobs.len(), spec.points);
+    }
+    let (total, mut finished) = (jobs.len(), 0);
+    run_all(&jobs, threads, rtl, spec.synth, |record| {
+        finished += 1;
+        if !quiet {
+            let line = format!(
+                "[{finished}/{total}] point {} {} ({:.1} s)",
+                record.index, record.status, record.seconds
+            );
+            match terminal {
+                true => eprint!("\r\x1b[K{line}"),
+                false => eprintln!("{line}"),
+            }
+        }
+        if let Some(dir) = &dir {
+            dir.append(&record)?;
+        }
+        records.insert(record.index, record);
+        Ok(())
+    })?;
+    if !quiet && terminal {
+        eprintln!();
+    }
+    finish(m, &spec, &records, shard)
+}
+
+/// The sweep's output, and exit status 1 when a point of this shard failed.
+fn finish(
+    m: &ArgMatches,
+    spec: &Spec,
+    records: &BTreeMap<usize, Record>,
+    shard: (usize, usize),
+) -> Result<String, CliError> {
+    let mine: BTreeMap<usize, Record> = (records.iter())
+        .filter(|(&i, _)| in_shard(i, shard))
+        .map(|(&i, r)| (i, r.clone()))
+        .collect();
+    let status = Status::of(spec.points, records);
+    let output = SweepOutput {
+        block: &spec.block,
+        seed: spec.seed,
+        swept: (spec.parameters.iter().chain(&spec.options))
+            .map(|(n, _)| n.as_str())
+            .collect(),
+        spec,
+        status: status.clone(),
+        points: mine.values().collect(),
+    };
+    let text = render(m, &output, || table::table(spec, &mine) + "\n" + &status.text());
+    match mine.values().find(|r| !r.ok()) {
+        None => Ok(text),
+        Some(bad) => Err(CliError::Found {
+            report: text,
+            message: format!(
+                "{} point(s) failed; point {}: {}; replay with: {}",
+                mine.values().filter(|r| !r.ok()).count(),
+                bad.index,
+                bad.error.as_deref().unwrap_or(&bad.status),
+                bad.replay
+            ),
+        }),
+    }
+}
+
+/// `grfgen sweep merge DIR... --out DIR`.
+pub fn merge(m: &ArgMatches) -> Result<String, CliError> {
+    let dirs: Vec<PathBuf> = m.get_many::<String>("dirs").into_iter().flatten().map(PathBuf::from).collect();
+    let mut spec: Option<Spec> = None;
+    let mut records = BTreeMap::new();
+    for dir in &dirs {
+        let here = SweepDir::new(dir);
+        let found = here.spec()?.ok_or_else(|| {
+            CliError::Input(format!("invalid value {} for DIR: no sweep.json in it", dir.display()))
+        })?;
+        if spec.as_ref().is_some_and(|s| *s != found) {
+            return Err(CliError::Input(format!(
+                "invalid value {} for DIR: a different sweep from {} (sweep.json differs)",
+                dir.display(),
+                dirs[0].display()
+            )));
+        }
+        for (i, r) in here.records()? {
+            // An ok record wins over a failed one of the same point.
+            if !records.get(&i).is_some_and(|old: &Record| old.ok() && !r.ok()) {
+                records.insert(i, r);
+            }
+        }
+        spec = Some(found);
+    }
+    let spec = spec.expect("at least one DIR");
+    let out = SweepDir::new(&path(m, "out").expect("--out is required"));
+    out.open(&spec, true)?;
+    out.replace(&records)?;
+    let status = Status::of(spec.points, &records);
+    Ok(render(m, &status, || {
+        format!("merged {} sweep(s) into {}: {}", dirs.len(), out.dir.display(), status.text())
+    }))
+}
+
+/// `grfgen sweep status DIR`.
+pub fn status(m: &ArgMatches) -> Result<String, CliError> {
+    let dir = SweepDir::new(&PathBuf::from(m.get_one::<String>("dir").expect("required")));
+    let spec = dir.spec()?.ok_or_else(|| {
+        CliError::Input(format!("invalid value {} for DIR: no sweep.json in it", dir.dir.display()))
+    })?;
+    let status = Status::of(spec.points, &dir.records()?);
+    Ok(render(m, &status, || status.text()))
+}

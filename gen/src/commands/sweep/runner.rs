@@ -1,0 +1,141 @@
+//! Running the points of a sweep, several at a time, each into one record.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::time::Instant;
+
+use grfgen_flow::steps::write_design;
+use grfgen_flow::tools::{synth, SynthTarget};
+use grfgen_hdl::design::Design;
+use grfgen_hdl::emit::Timing;
+use grfgen_hdl::params::Params;
+use grfgen_sim::block::{Block, ParamsOf, Report, Rtl, RunRecord, Setup};
+use serde_json::Value;
+
+use super::store::Record;
+use crate::error::CliError;
+
+/// One point to run.
+pub struct Job<B: Block> {
+    /// Its index in the sweep.
+    pub index: usize,
+    /// The design's parameters.
+    pub params: ParamsOf<B>,
+    /// The run's options.
+    pub options: B::Options,
+    /// Its seed.
+    pub seed: u64,
+}
+
+/// The flags that set `value`'s non-default entries of `P`.
+fn flags<P: Params>(value: &P) -> Vec<String> {
+    let defaults = P::default();
+    P::table()
+        .iter()
+        .filter(|p| p.value(value) != p.value(&defaults))
+        .map(|p| format!("{} {}", p.flag(), p.value(value)))
+        .collect()
+}
+
+/// The `grfgen sim` command that replays `job`.
+pub fn replay<B: Block>(job: &Job<B>, rtl: Rtl) -> String {
+    let mut words = vec![format!("grfgen sim {}", B::Design::NAME)];
+    words.extend(flags(&job.params));
+    words.extend(flags(&job.options));
+    words.push(format!("--seed {}", job.seed));
+    match rtl {
+        Rtl::On => words.push("--rtl".into()),
+        Rtl::Off => words.push("--no-rtl".into()),
+        Rtl::Auto => {}
+    }
+    words.join(" ")
+}
+
+/// Synthesizes the design of `params` for iCE40 in a scratch directory.
+fn ice40<D: Design>(params: &D::Params) -> Result<Value, CliError> {
+    let work = tempfile::tempdir()?;
+    let top = D::top(params);
+    write_design::<D>(params, &top, work.path(), Timing::new(200.0, None)?)?;
+    let stats = synth(work.path(), &top, SynthTarget::Ice40)?;
+    Ok(serde_json::to_value(stats).expect("statistics serialise"))
+}
+
+/// Runs `job` (and synthesizes its design with `synth`): its record, whatever happens.
+fn run<B: Block>(job: &Job<B>, rtl: Rtl, synth: bool) -> Record {
+    let start = Instant::now();
+    let setup = Setup::new(job.seed, rtl);
+    let mut record = Record {
+        index: job.index,
+        seed: job.seed,
+        parameters: serde_json::to_value(&job.params).expect("parameters serialise"),
+        options: serde_json::to_value(&job.options).expect("options serialise"),
+        status: "ok".into(),
+        error: None,
+        replay: replay(job, rtl),
+        metrics: Vec::new(),
+        report: Value::Null,
+        ice40: None,
+        seconds: 0.0,
+    };
+    match RunRecord::<B>::run(&job.params, &job.options, &setup) {
+        Ok(run) => {
+            if let Some(m) = run.report.mismatch() {
+                record.status = "mismatch".into();
+                record.error = Some(m.to_string());
+            }
+            record.metrics = (run.report.metrics().into_iter())
+                .map(|(name, value)| (name.to_string(), value))
+                .collect();
+            record.report = serde_json::to_value(&run.report).expect("reports serialise");
+        }
+        Err(e) => {
+            record.status = "failed".into();
+            record.error = Some(e.to_string());
+        }
+    }
+    if synth && record.ok() {
+        match ice40::<B::Design>(&job.params) {
+            Ok(stats) => record.ice40 = Some(stats),
+            Err(e) => {
+                record.status = "failed".into();
+                record.error = Some(format!("synthesis: {e}"));
+            }
+        }
+    }
+    record.seconds = start.elapsed().as_secs_f64();
+    record
+}
+
+/// Runs `jobs` on `threads` threads; `done` gets each record as it finishes, on this thread,
+/// and stops the sweep by returning an error.
+pub fn run_all<B: Block>(
+    jobs: &[Job<B>],
+    threads: usize,
+    rtl: Rtl,
+    synth: bool,
+    mut done: impl FnMut(Record) -> Result<(), CliError>,
+) -> Result<(), CliError> {
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel();
+    std::thread::scope(|scope| {
+        for _ in 0..threads.clamp(1, jobs.len().max(1)) {
+            let (tx, next) = (tx.clone(), &next);
+            scope.spawn(move || loop {
+                let k = next.fetch_add(1, Ordering::SeqCst);
+                let Some(job) = jobs.get(k) else { break };
+                if tx.send(run(job, rtl, synth)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        for record in rx {
+            if let Err(e) = done(record) {
+                // No more points start; those running finish and are dropped.
+                next.store(jobs.len(), Ordering::SeqCst);
+                return Err(e);
+            }
+        }
+        Ok(())
+    })
+}

@@ -1,0 +1,224 @@
+//! A sweep on disk: `DIR/sweep.json` holds the spec, `DIR/results.jsonl` one line per finished
+//! point, each written whole and flushed, so that a sweep killed at any moment loses at most
+//! the point it was running. A torn last line is found, cut off and its point run again.
+
+use std::collections::BTreeMap;
+use std::fs::{self, OpenOptions};
+use std::io::{Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::grid::List;
+use crate::error::CliError;
+
+/// What a sweep is: enough to know two runs are the same sweep.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Spec {
+    /// The block.
+    pub block: String,
+    /// The sweep's seed; each point's seed derives from it and the point's index.
+    pub seed: u64,
+    /// The listed parameter values, outermost first.
+    pub parameters: Vec<List>,
+    /// The listed option values, after the parameters.
+    pub options: Vec<List>,
+    /// Whether each point is synthesized too.
+    pub synth: bool,
+    /// `auto`, `on` or `off`: whether the RTL runs.
+    pub rtl: String,
+    /// Points in all.
+    pub points: usize,
+}
+
+/// One finished point.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Record {
+    /// The point's index in the sweep.
+    pub index: usize,
+    /// Its seed.
+    pub seed: u64,
+    /// The design's parameters.
+    pub parameters: Value,
+    /// The run's options.
+    pub options: Value,
+    /// `ok`, `mismatch` or `failed`.
+    pub status: String,
+    /// Why it failed, or the mismatch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// The command that replays it.
+    pub replay: String,
+    /// The figures a table shows, in order.
+    pub metrics: Vec<(String, f64)>,
+    /// The block's whole report (`grfgen sim --json`'s fields).
+    pub report: Value,
+    /// iCE40 synthesis figures, with `--synth`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ice40: Option<Value>,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+impl Record {
+    /// Whether the point finished without fault.
+    pub fn ok(&self) -> bool {
+        self.status == "ok"
+    }
+}
+
+/// The files of a sweep directory.
+pub struct SweepDir {
+    /// The directory.
+    pub dir: PathBuf,
+}
+
+/// An I/O failure on `path`, from flag `--out`.
+fn io(path: &Path, e: std::io::Error) -> CliError {
+    CliError::Failed(format!("{} (--out): {e}", path.display()))
+}
+
+impl SweepDir {
+    /// The sweep in `dir`.
+    pub fn new(dir: &Path) -> Self {
+        Self {
+            dir: dir.to_path_buf(),
+        }
+    }
+
+    fn spec_path(&self) -> PathBuf {
+        self.dir.join("sweep.json")
+    }
+
+    fn results_path(&self) -> PathBuf {
+        self.dir.join("results.jsonl")
+    }
+
+    /// The spec recorded here, if any.
+    pub fn spec(&self) -> Result<Option<Spec>, CliError> {
+        let path = self.spec_path();
+        match fs::read_to_string(&path) {
+            Ok(text) => serde_json::from_str(&text).map(Some).map_err(|e| {
+                CliError::Input(format!("invalid sweep {}: {e}", path.display()))
+            }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(io(&path, e)),
+        }
+    }
+
+    /// Starts the sweep `spec` here, or with `resume` takes up the one already here. A
+    /// different sweep here is an error; so is any sweep without `resume`.
+    pub fn open(&self, spec: &Spec, resume: bool) -> Result<(), CliError> {
+        match (self.spec()?, resume) {
+            (Some(found), true) if found == *spec => Ok(()),
+            (Some(_), true) => Err(CliError::Input(format!(
+                "invalid value {} for --out: it holds a different sweep (spec in sweep.json)",
+                self.dir.display()
+            ))),
+            (Some(_), false) => Err(CliError::Input(format!(
+                "invalid value {} for --out: it holds a sweep already; add --resume to go on \
+                 with it",
+                self.dir.display()
+            ))),
+            (None, _) => {
+                fs::create_dir_all(&self.dir).map_err(|e| io(&self.dir, e))?;
+                let text = serde_json::to_string_pretty(spec).expect("specs serialise") + "\n";
+                write_atomically(&self.spec_path(), &text)
+            }
+        }
+    }
+
+    /// The finished points, the last record of each index; a torn last line is cut off the
+    /// file, and unreadable lines are skipped (their points run again).
+    pub fn records(&self) -> Result<BTreeMap<usize, Record>, CliError> {
+        let path = self.results_path();
+        let text = match fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(BTreeMap::new()),
+            Err(e) => return Err(io(&path, e)),
+        };
+        let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        if whole < text.len() {
+            let file = OpenOptions::new().write(true).open(&path).map_err(|e| io(&path, e))?;
+            file.set_len(whole as u64).map_err(|e| io(&path, e))?;
+        }
+        let mut records = BTreeMap::new();
+        for line in String::from_utf8_lossy(&text[..whole]).lines() {
+            if let Ok(record) = serde_json::from_str::<Record>(line) {
+                records.insert(record.index, record);
+            }
+        }
+        Ok(records)
+    }
+
+    /// Appends `record` as one line, flushed to the disk before it returns.
+    pub fn append(&self, record: &Record) -> Result<(), CliError> {
+        let path = self.results_path();
+        let mut file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&path)
+            .map_err(|e| io(&path, e))?;
+        let line = serde_json::to_string(record).expect("records serialise") + "\n";
+        file.seek(SeekFrom::End(0)).map_err(|e| io(&path, e))?;
+        file.write_all(line.as_bytes()).map_err(|e| io(&path, e))?;
+        file.sync_data().map_err(|e| io(&path, e))
+    }
+
+    /// Writes `records` as the whole results file, in index order, atomically.
+    pub fn replace(&self, records: &BTreeMap<usize, Record>) -> Result<(), CliError> {
+        let text: String = records
+            .values()
+            .map(|r| serde_json::to_string(r).expect("records serialise") + "\n")
+            .collect();
+        write_atomically(&self.results_path(), &text)
+    }
+}
+
+/// Writes `text` to `path` through a temporary file in the same directory and a rename.
+pub fn write_atomically(path: &Path, text: &str) -> Result<(), CliError> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut temp = tempfile::NamedTempFile::new_in(dir).map_err(|e| io(path, e))?;
+    temp.write_all(text.as_bytes()).map_err(|e| io(path, e))?;
+    temp.as_file().sync_data().map_err(|e| io(path, e))?;
+    temp.persist(path).map_err(|e| io(path, e.error))?;
+    Ok(())
+}
+
+/// Done, failed and missing points of a sweep with `points` points.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Status {
+    /// Points in all.
+    pub points: usize,
+    /// Points finished `ok`.
+    pub done: usize,
+    /// Points finished with a mismatch or a failure.
+    pub failed: usize,
+    /// Points with no record.
+    pub missing: usize,
+    /// The indices of the missing points (at most 100).
+    pub missing_points: Vec<usize>,
+}
+
+impl Status {
+    /// The status of `records` of a sweep of `points` points.
+    pub fn of(points: usize, records: &BTreeMap<usize, Record>) -> Self {
+        let missing: Vec<usize> = (0..points).filter(|i| !records.contains_key(i)).collect();
+        Self {
+            points,
+            done: records.values().filter(|r| r.ok()).count(),
+            failed: records.values().filter(|r| !r.ok()).count(),
+            missing: missing.len(),
+            missing_points: missing.into_iter().take(100).collect(),
+        }
+    }
+
+    /// The status in one line.
+    pub fn text(&self) -> String {
+        format!(
+            "{} points: {} done, {} failed, {} missing",
+            self.points, self.done, self.failed, self.missing
+        )
+    }
+}

@@ -1,0 +1,161 @@
+//! `grfgen sweep` as users run it: results that survive SIGKILL and resume without losing or
+//! repeating a point, shards that merge into the unsharded run, bad grids that write nothing.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
+
+use serde_json::Value;
+
+fn grfgen() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_grfgen"))
+}
+
+fn run(args: &[&str]) -> Output {
+    grfgen().args(args).output().expect("grfgen runs")
+}
+
+/// A golden-model GPR sweep of 24 points of `cycles` cycles into `out`, with `extra`
+/// arguments.
+fn sweep_of<'a>(cycles: &'a str, out: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "sweep", "gpr", "--set", "banks=1,2,4,8", "--set", "read-ports=1,2,4",
+        "--set", "load=50,90", "--cycles", cycles, "--seed", "77", "--no-rtl", "--out", out,
+    ];
+    args.extend_from_slice(extra);
+    args
+}
+
+/// The sweep of the shard test: short points.
+fn sweep_args<'a>(out: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    sweep_of("60000", out, extra)
+}
+
+/// The sweep of the kill test: points of about a tenth of a second.
+fn slow_sweep<'a>(out: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+    sweep_of("1500000", out, extra)
+}
+
+/// The lines of `dir/results.jsonl`, as JSON.
+fn lines(dir: &Path) -> Vec<Value> {
+    std::fs::read_to_string(dir.join("results.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("every line whole"))
+        .collect()
+}
+
+/// Per point: its seed and figures (what must not depend on how the sweep was run).
+fn figures(dir: &Path) -> BTreeMap<u64, (Value, Value)> {
+    lines(dir)
+        .into_iter()
+        .map(|r| (r["index"].as_u64().unwrap(), (r["seed"].clone(), r["metrics"].clone())))
+        .collect()
+}
+
+#[test]
+fn a_sweep_killed_three_times_resumes_with_no_point_lost_or_repeated() {
+    let dir = tempfile::tempdir().unwrap();
+    let (killed, whole) = (dir.path().join("killed"), dir.path().join("whole"));
+    let (killed_s, whole_s) = (killed.to_str().unwrap(), whole.to_str().unwrap());
+    // Each round is killed once the results hold `target` lines: in the middle of the sweep,
+    // whatever the machine's speed.
+    for (round, target) in [4usize, 10, 16].into_iter().enumerate() {
+        let extra: &[&str] = if round == 0 { &["--jobs", "2"] } else { &["--jobs", "2", "--resume"] };
+        let mut child = grfgen()
+            .args(slow_sweep(killed_s, extra))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let results = killed.join("results.jsonl");
+        while std::fs::read_to_string(&results).map_or(0, |t| t.lines().count()) < target {
+            assert!(child.try_wait().unwrap().is_none(), "round {round} ended before its kill");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        child.kill().unwrap(); // SIGKILL
+        child.wait().unwrap();
+        // Tear the last line as a kill in mid-write would.
+        if round == 1 {
+            let mut text = std::fs::read_to_string(&results).unwrap();
+            text.push_str("{\"index\": 23, \"seed\"");
+            std::fs::write(&results, text).unwrap();
+        }
+    }
+    assert!(lines(&killed).len() < 24, "the kills landed mid-sweep");
+    let resumed = run(&slow_sweep(killed_s, &["--jobs", "2", "--resume"]));
+    assert_eq!(resumed.status.code(), Some(0), "{}", String::from_utf8_lossy(&resumed.stderr));
+    let records = lines(&killed);
+    let mut indices: Vec<u64> = records.iter().map(|r| r["index"].as_u64().unwrap()).collect();
+    indices.sort();
+    assert_eq!(indices, (0..24).collect::<Vec<_>>(), "each point once");
+    let straight = run(&slow_sweep(whole_s, &["--jobs", "1"]));
+    assert_eq!(straight.status.code(), Some(0));
+    assert_eq!(figures(&killed), figures(&whole));
+    let status = run(&["sweep", "status", killed_s, "--json"]);
+    let status: Value = serde_json::from_slice(&status.stdout).unwrap();
+    assert_eq!((status["done"].as_u64(), status["missing"].as_u64()), (Some(24), Some(0)));
+}
+
+#[test]
+fn shards_merge_into_the_unsharded_sweep() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |name: &str| dir.path().join(name).to_str().unwrap().to_string();
+    let mut shards = Vec::new();
+    for i in 0..3 {
+        let shard = format!("{i}/3");
+        let out = path(&format!("shard{i}"));
+        let done = run(&sweep_args(&out, &["--shard", &shard]));
+        assert_eq!(done.status.code(), Some(0), "{}", String::from_utf8_lossy(&done.stderr));
+        assert_eq!(lines(Path::new(&out)).len(), 8);
+        shards.push(out);
+    }
+    let partial = run(&["sweep", "merge", &shards[0], &shards[1], "--out", &path("partial"), "--json"]);
+    let partial: Value = serde_json::from_slice(&partial.stdout).unwrap();
+    assert_eq!(partial["missing"], 8, "{partial}");
+    let mut args = vec!["sweep", "merge"];
+    args.extend(shards.iter().map(String::as_str));
+    let merged = path("merged");
+    args.extend(["--out", &merged]);
+    assert_eq!(run(&args).status.code(), Some(0));
+    let whole = path("whole");
+    assert_eq!(run(&sweep_args(&whole, &[])).status.code(), Some(0));
+    assert_eq!(figures(Path::new(&merged)), figures(Path::new(&whole)));
+    // A sweep of another seed is refused.
+    let other = path("other");
+    let mut args = sweep_args(&other, &[]);
+    args[11] = "78";
+    assert_eq!(run(&args).status.code(), Some(0));
+    let refused = run(&["sweep", "merge", &shards[0], &other, "--out", &path("mixed")]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("a different sweep"));
+}
+
+#[test]
+fn a_bad_grid_or_flag_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("never");
+    let out_s = out.to_str().unwrap();
+    for (extra, expected) in [
+        (vec!["--set", "banks=1,3"], "--banks"),
+        (vec!["--set", "colour=1"], "--set"),
+        (vec!["--jobs", "0"], "--jobs"),
+        (vec!["--shard", "3/3"], "--shard"),
+        (vec!["--shard", "slurm"], "SLURM_ARRAY_TASK_ID"),
+    ] {
+        let mut args = vec!["sweep", "gpr", "--no-rtl", "--cycles", "100", "--out", out_s];
+        args.extend(&extra);
+        let done = grfgen().args(&args).env_remove("SLURM_ARRAY_TASK_ID").output().unwrap();
+        let err = String::from_utf8_lossy(&done.stderr);
+        assert_eq!(done.status.code(), Some(2), "{extra:?}: {err}");
+        assert!(err.contains(expected), "{extra:?}: {err}");
+        assert!(!out.exists(), "{extra:?} wrote {out_s}");
+    }
+    // A directory holding a sweep is not overwritten without --resume.
+    let first = run(&["sweep", "gpr", "--no-rtl", "--cycles", "100", "--seed", "1", "--out", out_s]);
+    assert_eq!(first.status.code(), Some(0));
+    let again = run(&["sweep", "gpr", "--no-rtl", "--cycles", "100", "--seed", "1", "--out", out_s]);
+    assert_eq!(again.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&again.stderr).contains("--resume"));
+}
