@@ -13,6 +13,12 @@ command -v iverilog >/dev/null 2>&1 || missing+=(iverilog)
 command -v g++ >/dev/null 2>&1 || missing+=(g++)
 command -v make >/dev/null 2>&1 || missing+=(make)
 [ -e /usr/include/zlib.h ] || missing+=(zlib1g-dev)
+# Slurm and munge run the sweep's real-cluster test (scripts/local-slurm.sh, root only): installed
+# where the others can be, never a reason to fail.
+if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+  command -v slurmctld >/dev/null 2>&1 || missing+=(slurm-wlm)
+  command -v munged >/dev/null 2>&1 || missing+=(munge)
+fi
 
 if [ ${#missing[@]} -gt 0 ]; then
   packages="${missing[*]}"

@@ -37,7 +37,12 @@ pub fn command() -> Command {
             .subcommand_required(true)
             .subcommands(blocks().iter().map(|b| b.command(verb)));
         match verb {
-            "sweep" => command.subcommands(commands::sweep::tools()),
+            "sweep" => command.subcommands(commands::sweep::tools()).subcommand(
+                Command::new("slurm")
+                    .about("Run a sweep as a Slurm job array, one shard a task, then merge it")
+                    .subcommand_required(true)
+                    .subcommands(blocks().iter().map(|b| b.command("slurm"))),
+            ),
             _ => command,
         }
     });

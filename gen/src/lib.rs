@@ -37,6 +37,13 @@ pub fn execute(matches: &ArgMatches) -> Result<String, CliError> {
         "partition" => cluster::partition(matches.subcommand().expect("partition").1),
         "sweep" if name == "merge" => commands::sweep::merge(m),
         "sweep" if name == "status" => commands::sweep::status(m),
+        "sweep" if name == "plot" => commands::sweep::plot(m),
+        "sweep" if name == "slurm" => {
+            let (block, m) = m.subcommand().expect("a block is required");
+            let blocks = registry::blocks();
+            let entry = blocks.iter().find(|b| b.name() == block);
+            entry.expect("clap accepted the block").run("slurm", m)
+        }
         "blocks" => Ok(commands::blocks::blocks(
             matches.subcommand().expect("blocks").1,
         )),

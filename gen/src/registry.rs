@@ -23,7 +23,8 @@ pub trait DesignCommand {
 pub trait BlockCommand {
     /// The block's name.
     fn name(&self) -> &'static str;
-    /// Its subcommand of `sim`, `flow`, `sweep` or `bench` (named by `command`).
+    /// Its subcommand of `sim`, `flow`, `sweep`, `sweep slurm` (`slurm`) or `bench` (named by
+    /// `command`).
     fn command(&self, command: &str) -> Command;
     /// Runs `grfgen <command> <block>`.
     fn run(&self, command: &str, m: &ArgMatches) -> Result<String, CliError>;
@@ -55,6 +56,7 @@ impl<B: Block> BlockCommand for BlockEntry<B> {
             "sim" => commands::sim::command::<B>(),
             "flow" => commands::flow::command::<B>(),
             "sweep" => commands::sweep::command::<B>(),
+            "slurm" => commands::sweep::slurm_command::<B>(),
             _ => commands::bench::command::<B>(),
         }
     }
@@ -64,6 +66,7 @@ impl<B: Block> BlockCommand for BlockEntry<B> {
             "sim" => commands::sim::sim::<B>(m),
             "flow" => commands::flow::flow::<B>(m),
             "sweep" => commands::sweep::sweep::<B>(m),
+            "slurm" => commands::sweep::slurm::<B>(m),
             _ => commands::bench::bench::<B>(m),
         }
     }

@@ -159,3 +159,56 @@ fn a_bad_grid_or_flag_writes_nothing() {
     assert_eq!(again.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&again.stderr).contains("--resume"));
 }
+
+/// Whether `text` is well-formed XML as far as elements go: every tag closed in order.
+fn well_formed(text: &str) -> bool {
+    let mut open: Vec<&str> = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find('<') {
+        let Some(len) = rest[start..].find('>') else { return false };
+        let tag = &rest[start + 1..start + len];
+        rest = &rest[start + len + 1..];
+        if tag.starts_with('?') || tag.starts_with('!') || tag.ends_with('/') {
+            continue;
+        }
+        let name = tag.trim_start_matches('/').split_whitespace().next().unwrap_or("");
+        match tag.starts_with('/') {
+            true if open.pop() != Some(name) => return false,
+            true => {}
+            false => open.push(name),
+        }
+    }
+    open.is_empty()
+}
+
+#[test]
+fn a_plot_is_an_svg_with_one_series_per_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("sweep");
+    let out_s = out.to_str().unwrap();
+    let done = run(&[
+        "sweep", "gpr", "--set", "banks=1,2,4,8", "--set", "read-ports=1,2,4", "--cycles",
+        "3000", "--seed", "3", "--no-rtl", "--out", out_s,
+    ]);
+    assert_eq!(done.status.code(), Some(0));
+    let svg = dir.path().join("conflicts.svg");
+    let drawn = run(&[
+        "sweep", "plot", out_s, "--x", "banks", "--y", "conflict_rate", "--series", "read_ports",
+        "-o", svg.to_str().unwrap(),
+    ]);
+    assert_eq!(drawn.status.code(), Some(0), "{}", String::from_utf8_lossy(&drawn.stderr));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg") && well_formed(&text), "{text}");
+    for ports in [1, 2, 4] {
+        assert_eq!(text.matches(&format!(">read_ports = {ports}<")).count(), 1, "legend of {ports}");
+    }
+    assert!(text.contains("banks (count)") && text.contains("conflict_rate (fraction)"));
+    // A name that is no number in the records is refused, and no file is written.
+    let never = dir.path().join("never.svg");
+    let refused = run(&[
+        "sweep", "plot", out_s, "--x", "colour", "--y", "conflict_rate", "-o",
+        never.to_str().unwrap(),
+    ]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(!never.exists());
+}

@@ -3,7 +3,6 @@
 
 use clap::ArgMatches;
 use grfgen_hdl::params::Params;
-use grfgen_sim::rng::Rng;
 
 use crate::error::CliError;
 use crate::params::lists;
@@ -65,12 +64,6 @@ pub fn lists_of<P: Params, O: Params>(m: &ArgMatches) -> Result<(Vec<List>, Vec<
         target.push((name, values));
     }
     Ok((params, options))
-}
-
-/// The seed of point `index` of a sweep seeded `seed`: fixed by the two, whatever runs when.
-pub fn point_seed(seed: u64, index: usize) -> u64 {
-    let mut rng = Rng::new(seed ^ (index as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-    rng.next_u64()
 }
 
 /// The points a shard `i` of `n` runs: those whose index is `i` modulo `n`.

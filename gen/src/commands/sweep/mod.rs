@@ -4,7 +4,9 @@
 //! status` on what sweeps left on disk.
 
 mod grid;
+mod plot;
 mod runner;
+mod slurm;
 mod store;
 mod table;
 
@@ -20,7 +22,7 @@ use serde::Serialize;
 use super::{json_arg, path, render, rtl, rtl_args, seed, seed_arg};
 use crate::error::CliError;
 use crate::params::{args, number, Values};
-use grid::{grid, in_shard, lists_of, point_seed};
+use grid::{grid, in_shard, lists_of};
 use runner::{run_all, Job};
 use store::{Record, Spec, Status, SweepDir};
 
@@ -67,9 +69,21 @@ pub fn command<B: Block>() -> Command {
         .arg(json_arg())
 }
 
-/// `merge` and `status`, beside the blocks under `sweep`.
-pub fn tools() -> [Command; 2] {
+/// `merge`, `status` and `plot`, beside the blocks under `sweep`.
+pub fn tools() -> [Command; 3] {
     [
+        Command::new("plot")
+            .about("Draw a sweep's figures as an SVG chart: --y against --x, a series per value of --series")
+            .arg(Arg::new("dir").value_name("DIR").required(true))
+            .arg(Arg::new("x").long("x").value_name("NAME").required_unless_present("pareto").help(
+                "The x axis: a swept parameter or option, a metric, a report field, ice40_lut4 or ice40_ram40",
+            ))
+            .arg(Arg::new("y").long("y").value_name("METRIC").required(true).help("The y axis, named as --x"))
+            .arg(Arg::new("series").long("series").value_name("NAME").help("One series per value of this swept name"))
+            .arg(Arg::new("pareto").long("pareto").value_name("METRIC2").conflicts_with("x").help(
+                "Plot --y against METRIC2 and join each series' Pareto front (both minimised)",
+            ))
+            .arg(Arg::new("output").short('o').long("output").value_name("FILE.svg").required(true).help("The SVG to write")),
         Command::new("merge")
             .about("Combine sweep directories (the shards of one sweep) into one; refuse different sweeps")
             .arg(Arg::new("dirs").value_name("DIR").num_args(1..).required(true))
@@ -125,13 +139,15 @@ struct SweepOutput<'a> {
     points: Vec<&'a Record>,
 }
 
-/// Runs the sweep of block `B`: validates the whole grid first, then runs the points of this
-/// shard not yet done, recording each; fails (exit 1) if any point did not finish `ok`.
-pub fn sweep<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
+/// The grid of a sweep of block `B` from its command line, every value validated: the spec,
+/// the designs and the run options.
+type Plan<B> = (Spec, Vec<ParamsOf<B>>, Vec<<B as Block>::Options>);
+
+/// Validates the grid of a sweep of block `B`: nothing runs or is written before.
+fn plan<B: Block>(m: &ArgMatches, seed: u64, rtl: Rtl) -> Result<Plan<B>, CliError> {
     let (param_lists, option_lists) = lists_of::<ParamsOf<B>, B::Options>(m)?;
     let designs: Vec<ParamsOf<B>> = grid(&param_lists)?;
     let runs: Vec<B::Options> = grid(&option_lists)?;
-    let (seed, rtl, shard, threads) = (seed(m)?, rtl(m), shard(m)?, jobs(m)?);
     let spec = Spec {
         block: B::Design::NAME.into(),
         seed,
@@ -146,6 +162,14 @@ pub fn sweep<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
         .into(),
         points: designs.len() * runs.len(),
     };
+    Ok((spec, designs, runs))
+}
+
+/// Runs the sweep of block `B`: validates the whole grid first, then runs the points of this
+/// shard not yet done, recording each; fails (exit 1) if any point did not finish `ok`.
+pub fn sweep<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
+    let (seed, rtl, shard, threads) = (seed(m)?, rtl(m), shard(m)?, jobs(m)?);
+    let (spec, designs, runs) = plan::<B>(m, seed, rtl)?;
     let dir = path(m, "out").map(|d| SweepDir::new(&d));
     let mut records = BTreeMap::new();
     if let Some(dir) = &dir {
@@ -158,7 +182,10 @@ pub fn sweep<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
             index,
             params: designs[index / runs.len()].clone(),
             options: runs[index % runs.len()].clone(),
-            seed: point_seed(seed, index),
+            // Every point runs on the sweep's seed: the same stimulus (common random numbers),
+            // so that points differ by their parameters only; a `random` workload is one
+            // program across the sweep.
+            seed,
         })
         .collect();
     let quiet = m.get_flag("json");
@@ -262,6 +289,110 @@ pub fn merge(m: &ArgMatches) -> Result<String, CliError> {
     Ok(render(m, &status, || {
         format!("merged {} sweep(s) into {}: {}", dirs.len(), out.dir.display(), status.text())
     }))
+}
+
+/// The subcommand of `sweep slurm` for block `B`: the sweep's flags, and the array's.
+pub fn slurm_command<B: Block>() -> Command {
+    command::<B>()
+        .mut_arg("out", |a| a.required(true))
+        .arg(
+            Arg::new("shards")
+                .long("shards")
+                .value_name("N")
+                .required(true)
+                .help("Array tasks, 1..=1000: task I runs --shard I/N"),
+        )
+        .arg(Arg::new("partition").long("partition").value_name("P").help("The Slurm partition"))
+        .arg(
+            Arg::new("dry_run")
+                .long("dry-run")
+                .action(ArgAction::SetTrue)
+                .help("Print the two job scripts; write and submit nothing"),
+        )
+}
+
+/// The sweep's own arguments after the block, from the process's command line: without the
+/// flags `sweep slurm` adds or sets itself, and with the seed fixed.
+fn forwarded(block: &str, seed: u64) -> Vec<String> {
+    let argv: Vec<String> = std::env::args().collect();
+    let start = argv.iter().position(|a| a == block).map_or(argv.len(), |k| k + 1);
+    let mut out = Vec::new();
+    let mut rest = argv[start..].iter();
+    while let Some(arg) = rest.next() {
+        let name = arg.split('=').next().unwrap_or(arg);
+        match name {
+            "--out" | "--shards" | "--partition" | "--shard" | "--seed" => {
+                if !arg.contains('=') {
+                    rest.next();
+                }
+            }
+            "--dry-run" | "--resume" | "--json" => {}
+            _ => out.push(arg.clone()),
+        }
+    }
+    out.extend(["--seed".to_string(), seed.to_string()]);
+    out
+}
+
+/// `grfgen sweep slurm <block> ... --shards N [--partition P] [--dry-run]`.
+pub fn slurm<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
+    let (seed, rtl) = (seed(m)?, rtl(m));
+    let (spec, _, _) = plan::<B>(m, seed, rtl)?;
+    let shards = match number::<usize>(m, "shards", "1..=1000")? {
+        Some(n) if (1..=1000).contains(&n) => n,
+        other => {
+            return Err(CliError::Input(format!(
+                "invalid value {} for --shards: allowed 1..=1000",
+                other.unwrap_or(0)
+            )))
+        }
+    };
+    let dir = path(m, "out").expect("--out is required");
+    let dir = std::path::absolute(&dir).unwrap_or(dir);
+    let plan = slurm::SlurmPlan {
+        block: spec.block.clone(),
+        args: forwarded(&spec.block, seed),
+        dir,
+        shards,
+        partition: m.get_one::<String>("partition").cloned(),
+    };
+    let grfgen = std::env::current_exe()?;
+    if m.get_flag("dry_run") {
+        return Ok(format!(
+            "# {}/sweep-array.sh\n{}\n# {}/sweep-merge.sh\n{}",
+            plan.dir.display(),
+            plan.array_script(&grfgen),
+            plan.dir.display(),
+            plan.merge_script(&grfgen)
+        ));
+    }
+    let (array, merge) = plan.submit(&grfgen)?;
+    Ok(format!(
+        "submitted sweep {} ({} points, seed {seed}) as array job {array} ({shards} tasks) and \
+         merge job {merge} (after the array succeeds) into {}",
+        spec.block,
+        spec.points,
+        plan.dir.display()
+    ))
+}
+
+/// `grfgen sweep plot DIR --x NAME --y METRIC [--series NAME] [--pareto METRIC2] -o FILE`.
+pub fn plot(m: &ArgMatches) -> Result<String, CliError> {
+    let dir = SweepDir::new(&PathBuf::from(m.get_one::<String>("dir").expect("required")));
+    let spec = dir.spec()?.ok_or_else(|| {
+        CliError::Input(format!("invalid value {} for DIR: no sweep.json in it", dir.dir.display()))
+    })?;
+    let text = |id: &str| m.get_one::<String>(id).map(String::as_str);
+    let pareto = text("pareto");
+    let spec_plot = plot::PlotSpec {
+        x: pareto.or(text("x")).expect("--x or --pareto"),
+        y: text("y").expect("required"),
+        series: text("series"),
+        pareto: pareto.is_some(),
+    };
+    let out = PathBuf::from(text("output").expect("required"));
+    let series = plot::plot(&spec, &dir.records()?, &spec_plot, &out)?;
+    Ok(format!("wrote {}: {} series ({})", out.display(), series.len(), series.join(", ")))
 }
 
 /// `grfgen sweep status DIR`.

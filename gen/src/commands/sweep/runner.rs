@@ -1,7 +1,8 @@
 //! Running the points of a sweep, several at a time, each into one record.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::collections::HashMap;
+use std::sync::{mpsc, Mutex};
 use std::time::Instant;
 
 use grfgen_flow::steps::write_design;
@@ -60,8 +61,23 @@ fn ice40<D: Design>(params: &D::Params) -> Result<Value, CliError> {
     Ok(serde_json::to_value(stats).expect("statistics serialise"))
 }
 
-/// Runs `job` (and synthesizes its design with `synth`): its record, whatever happens.
-fn run<B: Block>(job: &Job<B>, rtl: Rtl, synth: bool) -> Record {
+/// Synthesis results by design (its parameters as JSON): each design of a sweep is
+/// synthesized once, however many run options it is crossed with.
+pub type SynthCache = Mutex<HashMap<String, Result<Value, String>>>;
+
+/// The iCE40 figures of `params`, from `cache` or synthesized now.
+fn synthesized<D: Design>(params: &D::Params, cache: &SynthCache) -> Result<Value, String> {
+    let key = serde_json::to_string(params).expect("parameters serialise");
+    let known = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key).cloned();
+    let result = known.unwrap_or_else(|| ice40::<D>(params).map_err(|e| e.to_string()));
+    let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+    cache.insert(key, result.clone());
+    result
+}
+
+/// Runs `job` (and synthesizes its design when `synth` holds a cache): its record, whatever
+/// happens.
+fn run<B: Block>(job: &Job<B>, rtl: Rtl, synth: Option<&SynthCache>) -> Record {
     let start = Instant::now();
     let setup = Setup::new(job.seed, rtl);
     let mut record = Record {
@@ -93,8 +109,8 @@ fn run<B: Block>(job: &Job<B>, rtl: Rtl, synth: bool) -> Record {
             record.error = Some(e.to_string());
         }
     }
-    if synth && record.ok() {
-        match ice40::<B::Design>(&job.params) {
+    if let Some(cache) = synth.filter(|_| record.ok()) {
+        match synthesized::<B::Design>(&job.params, cache) {
             Ok(stats) => record.ice40 = Some(stats),
             Err(e) => {
                 record.status = "failed".into();
@@ -106,8 +122,8 @@ fn run<B: Block>(job: &Job<B>, rtl: Rtl, synth: bool) -> Record {
     record
 }
 
-/// Runs `jobs` on `threads` threads; `done` gets each record as it finishes, on this thread,
-/// and stops the sweep by returning an error.
+/// Runs `jobs` on `threads` threads (synthesizing each design when `synth`); `done` gets each
+/// record as it finishes, on this thread, and stops the sweep by returning an error.
 pub fn run_all<B: Block>(
     jobs: &[Job<B>],
     threads: usize,
@@ -116,6 +132,8 @@ pub fn run_all<B: Block>(
     mut done: impl FnMut(Record) -> Result<(), CliError>,
 ) -> Result<(), CliError> {
     let next = AtomicUsize::new(0);
+    let cache = SynthCache::default();
+    let synth = synth.then_some(&cache);
     let (tx, rx) = mpsc::channel();
     std::thread::scope(|scope| {
         for _ in 0..threads.clamp(1, jobs.len().max(1)) {

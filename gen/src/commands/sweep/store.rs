@@ -76,7 +76,12 @@ pub struct SweepDir {
 
 /// An I/O failure on `path`, from flag `--out`.
 fn io(path: &Path, e: std::io::Error) -> CliError {
-    CliError::Failed(format!("{} (--out): {e}", path.display()))
+    io_from(path, "--out", e)
+}
+
+/// An I/O failure on `path`, from `flag`.
+fn io_from(path: &Path, flag: &str, e: std::io::Error) -> CliError {
+    CliError::Failed(format!("{} ({flag}): {e}", path.display()))
 }
 
 impl SweepDir {
@@ -124,7 +129,7 @@ impl SweepDir {
             (None, _) => {
                 fs::create_dir_all(&self.dir).map_err(|e| io(&self.dir, e))?;
                 let text = serde_json::to_string_pretty(spec).expect("specs serialise") + "\n";
-                write_atomically(&self.spec_path(), &text)
+                write_atomically(&self.spec_path(), &text, "--out")
             }
         }
     }
@@ -172,17 +177,22 @@ impl SweepDir {
             .values()
             .map(|r| serde_json::to_string(r).expect("records serialise") + "\n")
             .collect();
-        write_atomically(&self.results_path(), &text)
+        write_atomically(&self.results_path(), &text, "--out")
     }
 }
 
-/// Writes `text` to `path` through a temporary file in the same directory and a rename.
-pub fn write_atomically(path: &Path, text: &str) -> Result<(), CliError> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let mut temp = tempfile::NamedTempFile::new_in(dir).map_err(|e| io(path, e))?;
-    temp.write_all(text.as_bytes()).map_err(|e| io(path, e))?;
-    temp.as_file().sync_data().map_err(|e| io(path, e))?;
-    temp.persist(path).map_err(|e| io(path, e.error))?;
+/// Writes `text` to `path` (given as `flag`) through a temporary file in the same directory
+/// and a rename: the file is whole or not there.
+pub fn write_atomically(path: &Path, text: &str, flag: &str) -> Result<(), CliError> {
+    let io = |e| io_from(path, flag, e);
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut temp = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
+    temp.write_all(text.as_bytes()).map_err(io)?;
+    temp.as_file().sync_data().map_err(io)?;
+    temp.persist(path).map_err(|e| io(e.error))?;
     Ok(())
 }
 

@@ -1,0 +1,112 @@
+//! `grfgen sweep slurm` on a real one-node Slurm cluster (`scripts/local-slurm.sh`): a 4-shard
+//! array and its merge job give, point for point, what an unsharded local sweep gives. Needs
+//! root (CI runs as root, and there it must run); elsewhere it says so and is skipped.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// The cluster `start` brought up, stopped when dropped.
+struct Cluster {
+    state: PathBuf,
+    conf: String,
+}
+
+fn script() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/local-slurm.sh")
+}
+
+impl Cluster {
+    fn start(state: &Path) -> Self {
+        let out = Command::new(script())
+            .arg("start")
+            .env("GRFGEN_SLURM_DIR", state)
+            .output()
+            .expect("the script runs");
+        assert!(
+            out.status.success(),
+            "scripts/local-slurm.sh start: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let conf = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        Self {
+            state: state.to_path_buf(),
+            conf,
+        }
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        let _ = Command::new(script())
+            .arg("stop")
+            .env("GRFGEN_SLURM_DIR", &self.state)
+            .status();
+    }
+}
+
+fn root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+}
+
+/// Per point: its figures.
+fn figures(dir: &Path) -> Vec<(u64, Value)> {
+    let text = std::fs::read_to_string(dir.join("results.jsonl")).unwrap_or_default();
+    let mut out: Vec<(u64, Value)> = text
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .map(|r| (r["index"].as_u64().unwrap(), r["metrics"].clone()))
+        .collect();
+    out.sort_by_key(|p| p.0);
+    out
+}
+
+#[test]
+fn a_sweep_sharded_over_a_slurm_array_merges_into_the_local_sweep() {
+    if !root() {
+        eprintln!("SKIPPED: a local Slurm cluster needs root (scripts/local-slurm.sh); CI runs it");
+        return;
+    }
+    let work = tempfile::tempdir().unwrap();
+    let cluster = Cluster::start(&work.path().join("slurm"));
+    let (sharded, local) = (work.path().join("sharded"), work.path().join("local"));
+    let sweep = |out: &Path| -> Vec<String> {
+        [
+            "gpr", "--set", "banks=1,2,4", "--set", "read-ports=2,4", "--set", "load=50,90",
+            "--cycles", "20000", "--seed", "9", "--no-rtl", "--out",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([out.display().to_string()])
+        .collect()
+    };
+    let submitted = Command::new(env!("CARGO_BIN_EXE_grfgen"))
+        .args(["sweep", "slurm"])
+        .args(sweep(&sharded))
+        .args(["--shards", "4"])
+        .env("SLURM_CONF", &cluster.conf)
+        .output()
+        .unwrap();
+    assert!(submitted.status.success(), "{}", String::from_utf8_lossy(&submitted.stderr));
+    // The merge job writes DIR/results.jsonl once all four tasks succeeded.
+    let start = Instant::now();
+    while figures(&sharded).len() < 12 {
+        assert!(start.elapsed() < Duration::from_secs(180), "the jobs did not finish");
+        std::thread::sleep(Duration::from_millis(250));
+    }
+    for task in 0..4 {
+        assert!(sharded.join(format!("shards/{task}/results.jsonl")).exists(), "task {task}");
+    }
+    let ran = Command::new(env!("CARGO_BIN_EXE_grfgen"))
+        .arg("sweep")
+        .args(sweep(&local))
+        .output()
+        .unwrap();
+    assert!(ran.status.success());
+    assert_eq!(figures(&sharded), figures(&local));
+}
