@@ -59,5 +59,6 @@ pub fn command() -> Command {
         .subcommand(route::command())
         .subcommand(compare::command())
         .subcommand(cluster::command())
+        .subcommand(commands::regress::command())
         .subcommand(commands::blocks::command())
 }

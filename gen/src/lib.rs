@@ -44,6 +44,7 @@ pub fn execute(matches: &ArgMatches) -> Result<String, CliError> {
             let entry = blocks.iter().find(|b| b.name() == block);
             entry.expect("clap accepted the block").run("slurm", m)
         }
+        "regress" => commands::regress::regress(matches.subcommand().expect("regress").1),
         "blocks" => Ok(commands::blocks::blocks(
             matches.subcommand().expect("blocks").1,
         )),

@@ -9,6 +9,7 @@ use grfgen_hdl::design::{Design, DesignVisitor};
 use grfgen_sim::block::{Block, BlockVisitor};
 
 use crate::commands;
+use crate::commands::sweep::store::Record;
 use crate::error::CliError;
 
 /// A design `grfgen emit` writes.
@@ -28,6 +29,8 @@ pub trait BlockCommand {
     fn command(&self, command: &str) -> Command;
     /// Runs `grfgen <command> <block>`.
     fn run(&self, command: &str, m: &ArgMatches) -> Result<String, CliError>;
+    /// Runs the block's part of `grfgen regress`: its records.
+    fn regress(&self, settings: &commands::regress::Settings) -> Result<Vec<Record>, CliError>;
 }
 
 /// The adapter of design `D`.
@@ -69,6 +72,10 @@ impl<B: Block> BlockCommand for BlockEntry<B> {
             "slurm" => commands::sweep::slurm::<B>(m),
             _ => commands::bench::bench::<B>(m),
         }
+    }
+
+    fn regress(&self, settings: &commands::regress::Settings) -> Result<Vec<Record>, CliError> {
+        commands::regress::block::<B>(settings)
     }
 }
 

@@ -46,6 +46,25 @@ pub trait Block: 'static {
         vec![options.clone()]
     }
 
+    /// The configurations `grfgen regress` runs, as parameter overrides by name: the defaults
+    /// (no override), then the degenerate corners (one bank, one port, the smallest queues).
+    fn corners() -> Vec<Vec<(&'static str, &'static str)>> {
+        vec![Vec::new()]
+    }
+
+    /// The runs `grfgen regress` co-simulates at `params`: those of `grfgen flow`, each run
+    /// for `cycles` cycles where the options have a `cycles`.
+    fn regression_runs(params: &ParamsOf<Self>, cycles: u64) -> Vec<Self::Options> {
+        let mut runs = Self::flow_runs(params, &Self::Options::default());
+        if let Some(param) = <Self::Options as Params>::param("cycles") {
+            for run in &mut runs {
+                // A `cycles` the options refuse stays as the run had it.
+                let _ = param.set(run, &cycles.to_string());
+            }
+        }
+        runs
+    }
+
     /// The benchmark.
     fn bench(
         params: &ParamsOf<Self>,

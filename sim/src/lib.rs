@@ -17,6 +17,13 @@ pub mod verilator;
 
 use block::BlockVisitor;
 
+/// Whether the test-only fault `name` is switched on (`GRFGEN_FAULT=<name>`): a deliberate bug
+/// in a golden model, so that the tests can show a regression run catches one. Never set
+/// outside the tests.
+pub fn fault(name: &str) -> bool {
+    std::env::var("GRFGEN_FAULT").is_ok_and(|v| v == name)
+}
+
 /// Visits every simulated block, in the order the command line lists them: the registry of
 /// blocks. A new block adds its line here.
 pub fn visit_blocks(visitor: &mut impl BlockVisitor) {

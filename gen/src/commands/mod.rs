@@ -4,6 +4,7 @@ pub mod bench;
 pub mod blocks;
 pub mod emit;
 pub mod flow;
+pub mod regress;
 pub mod sim;
 pub mod sweep;
 

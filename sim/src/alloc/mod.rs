@@ -52,6 +52,16 @@ impl Block for Alloc {
         ]
     }
 
+    /// The defaults and the degenerate corners.
+    fn corners() -> Vec<Vec<(&'static str, &'static str)>> {
+        vec![
+            vec![],
+            vec![("pool", "8"), ("granularity", "1"), ("wave_slots", "1")],
+            vec![("pool", "256"), ("granularity", "1"), ("wave_slots", "32")],
+            vec![("pool", "32"), ("granularity", "16"), ("wave_slots", "2")],
+        ]
+    }
+
     fn bench(params: &AllocParams, options: &AllocBenchOptions) -> Result<AllocBench, SimError> {
         bench::bench(params, options)
     }

@@ -62,6 +62,16 @@ impl Block for Cluster {
         ]
     }
 
+    /// The defaults and the degenerate corners.
+    fn corners() -> Vec<Vec<(&'static str, &'static str)>> {
+        vec![
+            vec![],
+            vec![("clusters", "1"), ("local_regs", "1"), ("main_regs", "16")],
+            vec![("clusters", "8"), ("main_read_ports", "4"), ("main_write_ports", "4")],
+            vec![("clusters", "2"), ("local_regs", "2"), ("main_write_ports", "2")],
+        ]
+    }
+
     fn bench(
         params: &ClusterParams,
         options: &ClusterBenchOptions,

@@ -219,6 +219,9 @@ impl Runner<'_> {
     }
 }
 
+/// Random programs drawn, at most, for one that fits the main file.
+const MAX_DRAWS: usize = 100;
+
 /// One clustered run: the programs of `options`, back to back until `options.cycles`, each
 /// drawn or fed its inputs from a seed derived from `setup.seed`.
 pub fn run(
@@ -260,10 +263,19 @@ pub fn run(
                 // A program that needs more main registers than there are is drawn again.
                 runner.report.program = "random".into();
                 let mut draw = Rng::new(seed);
+                let mut tries = 0;
                 let (program, compiled) = loop {
                     let program = random(params.clusters, params.local_regs, &mut draw);
-                    if let Ok(compiled) = runner.compile(&program) {
-                        break (program, compiled);
+                    match runner.compile(&program) {
+                        Ok(compiled) => break (program, compiled),
+                        Err(full) if tries == MAX_DRAWS => {
+                            return Err(SimError::Input(format!(
+                                "invalid value {} for --main-regs: random programs need at \
+                                 least {} here",
+                                params.main_regs, full.needed
+                            )))
+                        }
+                        Err(_) => tries += 1,
                     }
                 };
                 runner.program(&program, compiled, seed)?

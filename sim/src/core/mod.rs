@@ -49,6 +49,18 @@ impl Block for Core {
             .collect()
     }
 
+    /// The defaults and the degenerate corners.
+    fn corners() -> Vec<Vec<(&'static str, &'static str)>> {
+        vec![
+            vec![],
+            vec![("cq_entries", "0"), ("pq_entries", "0")],
+            vec![("banks", "1"), ("registers", "32")],
+            vec![("lookahead", "1"), ("alu_latency", "1")],
+            vec![("read_ports", "1"), ("bank_kind", "2r1w")],
+            vec![("bank_kind", "1rw"), ("lanes", "1")],
+        ]
+    }
+
     fn bench(params: &CoreParams, options: &CoreBenchOptions) -> Result<CoreBench, SimError> {
         bench::bench(params, options)
     }

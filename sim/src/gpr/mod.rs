@@ -28,6 +28,18 @@ impl Block for Gpr {
         run::run_options(params, options, setup)
     }
 
+    /// The defaults and the degenerate corners.
+    fn corners() -> Vec<Vec<(&'static str, &'static str)>> {
+        vec![
+            vec![],
+            vec![("banks", "1"), ("registers", "16")],
+            vec![("read_ports", "1"), ("write_ports", "1")],
+            vec![("lanes", "1"), ("element_bits", "8")],
+            vec![("bank_kind", "2r1w")],
+            vec![("bank_kind", "1rw"), ("pipeline", "2")],
+        ]
+    }
+
     fn bench(params: &GprParams, options: &GprBenchOptions) -> Result<GprBench, SimError> {
         run::bench(params, options)
     }

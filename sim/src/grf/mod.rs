@@ -47,6 +47,17 @@ impl Block for Grf {
             .collect()
     }
 
+    /// The defaults and the degenerate corners.
+    fn corners() -> Vec<Vec<(&'static str, &'static str)>> {
+        vec![
+            vec![],
+            vec![("eus", "1"), ("threads", "1")],
+            vec![("fast_regs", "2"), ("lanes", "1")],
+            vec![("virtual_blocks", "1"), ("preallocated", "0")],
+            vec![("slow_latency", "8"), ("pipeline", "1")],
+        ]
+    }
+
     fn bench(params: &GrfParams, options: &GrfBenchOptions) -> Result<GrfBench, SimError> {
         bench::bench(params, options)
     }

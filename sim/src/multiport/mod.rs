@@ -40,6 +40,15 @@ impl<S: Structure> Block for Multiport<S> {
         run::run_options::<Self::Design>(params, options, setup)
     }
 
+    /// The defaults and the degenerate corners.
+    fn corners() -> Vec<Vec<(&'static str, &'static str)>> {
+        vec![
+            vec![],
+            vec![("registers", "4"), ("read_ports", "1"), ("write_ports", "1"), ("lanes", "1")],
+            vec![("registers", "16"), ("read_ports", "8"), ("write_ports", "4")],
+        ]
+    }
+
     fn bench(params: &MultiportParams, options: &GprBenchOptions) -> Result<GprBench, SimError> {
         run::bench::<Self::Design>(params, options)
     }

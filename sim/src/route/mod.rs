@@ -42,6 +42,16 @@ impl Block for Route {
     }
 
     /// The planner's passes; the router's parameters do not enter (every size is measured).
+    /// The defaults and the degenerate corners.
+    fn corners() -> Vec<Vec<(&'static str, &'static str)>> {
+        vec![
+            vec![],
+            vec![("lanes", "4"), ("crossbar", "1")],
+            vec![("crossbar", "32")],
+            vec![("pipeline", "3"), ("element_bits", "8")],
+        ]
+    }
+
     fn bench(_: &RouteParams, options: &RouteBenchOptions) -> Result<RouteBench, SimError> {
         Ok(bench::bench(options))
     }

@@ -3,11 +3,11 @@
 //! that an interrupted sweep resumes, shardable across machines; and `sweep merge`, `sweep
 //! status` on what sweeps left on disk.
 
-mod grid;
+pub mod grid;
 mod plot;
-mod runner;
+pub mod runner;
 mod slurm;
-mod store;
+pub mod store;
 mod table;
 
 use std::collections::BTreeMap;
@@ -97,7 +97,7 @@ pub fn tools() -> [Command; 3] {
 }
 
 /// `--shard I/N` or `--shard slurm`: `(I, N)`, or every point as `(0, 1)`.
-fn shard(m: &ArgMatches) -> Result<(usize, usize), CliError> {
+pub fn shard(m: &ArgMatches) -> Result<(usize, usize), CliError> {
     let Some(text) = m.get_one::<String>("shard") else {
         return Ok((0, 1));
     };
@@ -119,7 +119,7 @@ fn shard(m: &ArgMatches) -> Result<(usize, usize), CliError> {
 }
 
 /// `--jobs N`, default the cores.
-fn jobs(m: &ArgMatches) -> Result<usize, CliError> {
+pub fn jobs(m: &ArgMatches) -> Result<usize, CliError> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     match number::<usize>(m, "jobs", "1..=256")? {
         None => Ok(cores),
@@ -177,7 +177,7 @@ pub fn sweep<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
         records = dir.records()?;
     }
     let jobs: Vec<Job<B>> = (0..spec.points)
-        .filter(|&i| in_shard(i, shard) && !records.get(&i).is_some_and(Record::ok))
+        .filter(|&i| in_shard(i, shard) && !records.get(&i).is_some_and(Record::settled))
         .map(|index| Job {
             index,
             params: designs[index / runs.len()].clone(),
@@ -241,13 +241,13 @@ fn finish(
         points: mine.values().collect(),
     };
     let text = render(m, &output, || table::table(spec, &mine) + "\n" + &status.text());
-    match mine.values().find(|r| !r.ok()) {
+    match mine.values().find(|r| !r.settled()) {
         None => Ok(text),
         Some(bad) => Err(CliError::Found {
             report: text,
             message: format!(
                 "{} point(s) failed; point {}: {}; replay with: {}",
-                mine.values().filter(|r| !r.ok()).count(),
+                mine.values().filter(|r| !r.settled()).count(),
                 bad.index,
                 bad.error.as_deref().unwrap_or(&bad.status),
                 bad.replay

@@ -10,7 +10,7 @@ use grfgen_flow::tools::{synth, SynthTarget};
 use grfgen_hdl::design::Design;
 use grfgen_hdl::emit::Timing;
 use grfgen_hdl::params::Params;
-use grfgen_sim::block::{Block, ParamsOf, Report, Rtl, RunRecord, Setup};
+use grfgen_sim::block::{Block, ParamsOf, Report, Rtl, RunRecord, Setup, SimError};
 use serde_json::Value;
 
 use super::store::Record;
@@ -103,6 +103,10 @@ fn run<B: Block>(job: &Job<B>, rtl: Rtl, synth: Option<&SynthCache>) -> Record {
                 .map(|(name, value)| (name.to_string(), value))
                 .collect();
             record.report = serde_json::to_value(&run.report).expect("reports serialise");
+        }
+        Err(SimError::Input(why)) => {
+            record.status = "skipped".into();
+            record.error = Some(why);
         }
         Err(e) => {
             record.status = "failed".into();

@@ -43,7 +43,8 @@ pub struct Record {
     pub parameters: Value,
     /// The run's options.
     pub options: Value,
-    /// `ok`, `mismatch` or `failed`.
+    /// `ok`, `mismatch`, `failed`, or `skipped` (the run does not apply to the point: its
+    /// options refused the parameters).
     pub status: String,
     /// Why it failed, or the mismatch.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -65,6 +66,16 @@ impl Record {
     /// Whether the point finished without fault.
     pub fn ok(&self) -> bool {
         self.status == "ok"
+    }
+
+    /// Whether the point was found not to apply: nothing to run again.
+    pub fn skipped(&self) -> bool {
+        self.status == "skipped"
+    }
+
+    /// Whether the point needs no more running: done, or not applicable.
+    pub fn settled(&self) -> bool {
+        self.ok() || self.skipped()
     }
 }
 
@@ -205,6 +216,8 @@ pub struct Status {
     pub done: usize,
     /// Points finished with a mismatch or a failure.
     pub failed: usize,
+    /// Points whose run does not apply to their parameters.
+    pub skipped: usize,
     /// Points with no record.
     pub missing: usize,
     /// The indices of the missing points (at most 100).
@@ -218,7 +231,8 @@ impl Status {
         Self {
             points,
             done: records.values().filter(|r| r.ok()).count(),
-            failed: records.values().filter(|r| !r.ok()).count(),
+            failed: records.values().filter(|r| !r.settled()).count(),
+            skipped: records.values().filter(|r| r.skipped()).count(),
             missing: missing.len(),
             missing_points: missing.into_iter().take(100).collect(),
         }
@@ -227,8 +241,8 @@ impl Status {
     /// The status in one line.
     pub fn text(&self) -> String {
         format!(
-            "{} points: {} done, {} failed, {} missing",
-            self.points, self.done, self.failed, self.missing
+            "{} points: {} done, {} failed, {} skipped, {} missing",
+            self.points, self.done, self.failed, self.skipped, self.missing
         )
     }
 }

@@ -1,0 +1,292 @@
+//! `grfgen regress`: every block over its configuration corners and N seeds, co-simulated in
+//! lock step, on the sweep's machinery (results that survive, resume, shards, jobs), with a
+//! pass or fail line per run, the command that replays each failure, and JUnit XML.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use grfgen_hdl::design::Design;
+use grfgen_hdl::params::Params;
+use grfgen_sim::block::{Block, ParamsOf, Rtl};
+use serde::Serialize;
+
+use super::sweep::grid::in_shard;
+use super::sweep::runner::{run_all, Job};
+use super::sweep::store::{write_atomically, Record, Spec, Status, SweepDir};
+use super::sweep::{jobs, shard};
+use super::{json_arg, path, render, seed, seed_arg};
+use crate::error::CliError;
+use crate::params::number;
+use crate::registry::blocks;
+
+/// Cycles of each run by default: with 4 seeds, at least 10 million per block of five or more
+/// corner runs.
+pub const DEFAULT_CYCLES: u64 = 500_000;
+
+/// `grfgen regress`.
+pub fn command() -> Command {
+    let names: Vec<&str> = blocks().iter().map(|b| b.name()).collect();
+    Command::new("regress")
+        .about("Co-simulate every block over its configuration corners and N seeds; a line per run, the replay of each failure, JUnit XML")
+        .arg(Arg::new("blocks").long("blocks").value_name("LIST").value_delimiter(',').help(format!(
+            "The blocks, comma-separated: {} [default: all]",
+            names.join(", ")
+        )))
+        .arg(Arg::new("seeds").long("seeds").value_name("N").help("Seeds per configuration and run, 1..=1000 [default 4]"))
+        .arg(Arg::new("cycles").long("cycles").value_name("N").help(format!(
+            "Cycles per run, where the run has cycles, 1..=10000000000 [default {DEFAULT_CYCLES}]"
+        )))
+        .arg(seed_arg())
+        .arg(Arg::new("jobs").long("jobs").value_name("N").help("Runs at once, 1..=256 [default: the number of cores]"))
+        .arg(Arg::new("shard").long("shard").value_name("I/N").help("Only the runs whose index is I modulo N (per block); `slurm` reads the array task"))
+        .arg(Arg::new("out").long("out").value_name("DIR").required(true).help("Record each block's runs in DIR/<block>"))
+        .arg(Arg::new("resume").long("resume").action(ArgAction::SetTrue).help("Go on with the regression in DIR"))
+        .arg(Arg::new("junit").long("junit").value_name("FILE").help("Also write the results as JUnit XML"))
+        .arg(json_arg())
+}
+
+/// What every block's regression shares.
+pub struct Settings {
+    /// Seeds per configuration and run.
+    pub seeds: u64,
+    /// The first seed; the others follow it.
+    pub seed: u64,
+    /// Cycles per run.
+    pub cycles: u64,
+    /// Runs at once.
+    pub jobs: usize,
+    /// This shard.
+    pub shard: (usize, usize),
+    /// The regression's directory.
+    pub dir: PathBuf,
+    /// Go on with what is there.
+    pub resume: bool,
+    /// Print nothing but the result.
+    pub quiet: bool,
+}
+
+/// The parameters of corner `overrides` of block `B`.
+fn corner<B: Block>(overrides: &[(&str, &str)]) -> Result<ParamsOf<B>, CliError> {
+    let mut params = ParamsOf::<B>::default();
+    for (name, value) in overrides {
+        let param = ParamsOf::<B>::param(name)
+            .ok_or_else(|| CliError::Failed(format!("{}: no parameter {name}", B::Design::NAME)))?;
+        param.set(&mut params, value)?;
+    }
+    params.validate()?;
+    Ok(params)
+}
+
+/// Block `B`'s regression: its records, in index order.
+pub fn block<B: Block>(settings: &Settings) -> Result<Vec<Record>, CliError> {
+    let corners = B::corners();
+    let mut jobs = Vec::new();
+    for overrides in &corners {
+        let params = corner::<B>(overrides)?;
+        for run in B::regression_runs(&params, settings.cycles) {
+            for k in 0..settings.seeds {
+                jobs.push(Job::<B> {
+                    index: jobs.len(),
+                    params: params.clone(),
+                    options: run.clone(),
+                    seed: settings.seed.wrapping_add(k),
+                });
+            }
+        }
+    }
+    let describe = |o: &Vec<(&str, &str)>| -> String {
+        let parts: Vec<String> = o.iter().map(|(n, v)| format!("{n}={v}")).collect();
+        match parts.is_empty() {
+            true => "defaults".into(),
+            false => parts.join(" "),
+        }
+    };
+    let spec = Spec {
+        block: B::Design::NAME.into(),
+        seed: settings.seed,
+        parameters: vec![("corners".into(), corners.iter().map(describe).collect())],
+        options: vec![
+            ("seeds".into(), vec![settings.seeds.to_string()]),
+            ("cycles".into(), vec![settings.cycles.to_string()]),
+        ],
+        synth: false,
+        rtl: "on".into(),
+        points: jobs.len(),
+    };
+    let dir = SweepDir::new(&settings.dir.join(B::Design::NAME));
+    dir.open(&spec, settings.resume)?;
+    let mut records = dir.records()?;
+    jobs.retain(|j| in_shard(j.index, settings.shard) && !records.get(&j.index).is_some_and(Record::settled));
+    run_all(&jobs, settings.jobs, Rtl::On, false, |record| {
+        if !settings.quiet {
+            eprintln!("{}", line(&spec.block, &record));
+        }
+        dir.append(&record)?;
+        records.insert(record.index, record);
+        Ok(())
+    })?;
+    Ok(records
+        .into_values()
+        .filter(|r| in_shard(r.index, settings.shard))
+        .collect())
+}
+
+/// A run's line: PASS, FAIL or SKIP, what ran, and for a failure the replay.
+fn line(block: &str, r: &Record) -> String {
+    let cycles = r.report.get("cycles").and_then(|c| c.as_u64()).unwrap_or(0);
+    match r.status.as_str() {
+        "ok" => format!("PASS {block} #{}: {cycles} cycles ({:.1} s): {}", r.index, r.seconds, r.replay),
+        "skipped" => format!("SKIP {block} #{}: {}", r.index, r.error.as_deref().unwrap_or("")),
+        _ => format!(
+            "FAIL {block} #{}: {}\n     replay: {}",
+            r.index,
+            r.error.as_deref().unwrap_or(&r.status),
+            r.replay
+        ),
+    }
+}
+
+/// `text` escaped for XML.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// The results as JUnit XML: a test suite per block, a test case per run.
+fn junit(results: &BTreeMap<&str, Vec<Record>>, seconds: f64) -> String {
+    let count = |f: fn(&Record) -> bool| results.values().flatten().filter(|r| f(r)).count();
+    let mut xml = format!(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"grfgen regress\" tests=\"{}\" \
+         failures=\"{}\" skipped=\"{}\" time=\"{seconds:.3}\">\n",
+        count(|_| true),
+        count(|r| !r.settled()),
+        count(Record::skipped)
+    );
+    for (block, records) in results {
+        let time: f64 = records.iter().map(|r| r.seconds).sum();
+        xml += &format!(
+            "  <testsuite name=\"{block}\" tests=\"{}\" failures=\"{}\" skipped=\"{}\" time=\"{time:.3}\">\n",
+            records.len(),
+            records.iter().filter(|r| !r.settled()).count(),
+            records.iter().filter(|r| r.skipped()).count()
+        );
+        for r in records {
+            let name = escape(&format!("#{} seed {}: {}", r.index, r.seed, r.replay));
+            xml += &format!(
+                "    <testcase classname=\"grfgen.{block}\" name=\"{name}\" time=\"{:.3}\"",
+                r.seconds
+            );
+            let why = escape(r.error.as_deref().unwrap_or(&r.status));
+            xml += &match (r.ok(), r.skipped()) {
+                (true, _) => "/>\n".to_string(),
+                (_, true) => format!("><skipped message=\"{why}\"/></testcase>\n"),
+                _ => format!(
+                    "><failure message=\"{why}\">replay: {}</failure></testcase>\n",
+                    escape(&r.replay)
+                ),
+            };
+        }
+        xml += "  </testsuite>\n";
+    }
+    xml + "</testsuites>\n"
+}
+
+/// What `regress --json` prints.
+#[derive(Serialize)]
+struct Output {
+    blocks: BTreeMap<String, BlockResult>,
+    seconds: f64,
+}
+
+/// One block's figures.
+#[derive(Serialize)]
+struct BlockResult {
+    status: Status,
+    cycles: u64,
+    failures: Vec<String>,
+}
+
+/// Runs `grfgen regress`.
+pub fn regress(m: &ArgMatches) -> Result<String, CliError> {
+    let all = blocks();
+    let chosen: Vec<String> = match m.get_many::<String>("blocks") {
+        Some(names) => names.cloned().collect(),
+        None => all.iter().map(|b| b.name().to_string()).collect(),
+    };
+    for name in &chosen {
+        if !all.iter().any(|b| b.name() == name) {
+            let names: Vec<&str> = all.iter().map(|b| b.name()).collect();
+            return Err(CliError::Input(format!(
+                "invalid value {name} for --blocks: allowed {}",
+                names.join(", ")
+            )));
+        }
+    }
+    let bounded = |id: &'static str, allowed: &str, low: u64, high: u64, default: u64| {
+        match number::<u64>(m, id, allowed)? {
+            None => Ok(default),
+            Some(n) if (low..=high).contains(&n) => Ok(n),
+            Some(n) => Err(CliError::Input(format!("invalid value {n} for --{id}: allowed {allowed}"))),
+        }
+    };
+    let settings = Settings {
+        seeds: bounded("seeds", "1..=1000", 1, 1000, 4)?,
+        cycles: bounded("cycles", "1..=10000000000", 1, 10_000_000_000, DEFAULT_CYCLES)?,
+        seed: seed(m)?,
+        jobs: jobs(m)?,
+        shard: shard(m)?,
+        dir: path(m, "out").expect("--out is required"),
+        resume: m.get_flag("resume"),
+        quiet: m.get_flag("json"),
+    };
+    let junit_path = path(m, "junit");
+    let start = Instant::now();
+    let mut results: BTreeMap<&str, Vec<Record>> = BTreeMap::new();
+    for entry in all.iter().filter(|b| chosen.iter().any(|c| c == b.name())) {
+        results.insert(entry.name(), entry.regress(&settings)?);
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    if let Some(file) = &junit_path {
+        write_atomically(file, &junit(&results, seconds), "--junit")?;
+    }
+    let output = Output {
+        blocks: results
+            .iter()
+            .map(|(block, records)| {
+                let map: BTreeMap<usize, Record> = records.iter().map(|r| (r.index, r.clone())).collect();
+                let cycles = records
+                    .iter()
+                    .filter_map(|r| r.report.get("cycles").and_then(|c| c.as_u64()))
+                    .sum();
+                let failures = records.iter().filter(|r| !r.settled()).map(|r| r.replay.clone()).collect();
+                (block.to_string(), BlockResult { status: Status::of(records.len(), &map), cycles, failures })
+            })
+            .collect(),
+        seconds,
+    };
+    let text = || {
+        let mut text = String::new();
+        for (block, records) in &results {
+            for r in records {
+                text += &(line(block, r) + "\n");
+            }
+        }
+        for (block, result) in &output.blocks {
+            text += &format!("{block}: {}, {} cycles co-simulated\n", result.status.text(), result.cycles);
+        }
+        text + &format!("seed {} ({:.1} s)", settings.seed, seconds)
+    };
+    let printed = render(m, &output, text);
+    let failed: usize = output.blocks.values().map(|b| b.failures.len()).sum();
+    match failed {
+        0 => Ok(printed),
+        n => Err(CliError::Found {
+            report: printed,
+            message: format!("{n} run(s) failed; the FAIL lines show how to replay each"),
+        }),
+    }
+}
