@@ -1,40 +1,71 @@
-//! A progress line on standard error, shown only on a terminal.
+//! Progress on standard error: a bar (points or cycles done, rate, ETA) on a terminal, plain
+//! lines per point off one, nothing with `--json`.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 
-/// Reports cycles done out of a total, in place, when standard error is a terminal.
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// Reports progress of a run (cycles) or a sweep (points).
 pub struct Progress {
-    label: String,
-    total: u64,
-    enabled: bool,
+    bar: Option<ProgressBar>,
+    /// Print a plain line per point (off a terminal).
+    plain: bool,
 }
 
 impl Progress {
-    /// A progress line for `total` cycles of `label`; silent off a terminal or for short runs.
+    /// A bar for `total` cycles of `label`, on a terminal and for long runs only.
     pub fn new(label: impl Into<String>, total: u64) -> Self {
+        let show = total >= 500_000 && std::io::stderr().is_terminal();
         Self {
-            label: label.into(),
-            total,
-            enabled: total >= 500_000 && std::io::stderr().is_terminal(),
+            bar: show.then(|| bar(label.into(), total, "cycles")),
+            plain: false,
+        }
+    }
+
+    /// Progress of `total` points of `label`: a bar on a terminal, plain lines off one,
+    /// nothing when `quiet`.
+    pub fn points(label: impl Into<String>, total: u64, quiet: bool) -> Self {
+        let terminal = std::io::stderr().is_terminal();
+        Self {
+            bar: (!quiet && terminal).then(|| bar(label.into(), total, "points")),
+            plain: !quiet && !terminal,
         }
     }
 
     /// Shows `done` cycles.
     pub fn update(&self, done: u64) {
-        if self.enabled {
-            let percent = done * 100 / self.total.max(1);
-            eprint!(
-                "\r{}: {done}/{} cycles ({percent}%)",
-                self.label, self.total
-            );
-            let _ = std::io::stderr().flush();
+        if let Some(bar) = &self.bar {
+            bar.set_position(done);
         }
     }
 
-    /// Clears the line.
-    pub fn finish(&self) {
-        if self.enabled {
-            eprint!("\r\x1b[K");
+    /// One more point done: `line` says what it was; `failed` points have failed so far.
+    pub fn point(&self, line: &str, failed: usize) {
+        if let Some(bar) = &self.bar {
+            bar.inc(1);
+            bar.set_message(format!("{failed} failed"));
+        }
+        if self.plain {
+            eprintln!("{line}");
         }
     }
+
+    /// Clears the bar.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// A bar of `total` `unit` for `label`.
+fn bar(label: String, total: u64, unit: &str) -> ProgressBar {
+    let template =
+        format!("{{prefix}} [{{bar:30}}] {{pos}}/{{len}} {unit}, {{msg}} {{per_sec}} ETA {{eta}}");
+    let style = ProgressStyle::with_template(&template)
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> ");
+    let bar = ProgressBar::new(total).with_style(style).with_prefix(label);
+    bar.set_message("0 failed");
+    bar
 }

@@ -19,6 +19,7 @@ use super::sweep::{jobs, shard};
 use super::{json_arg, path, render, seed, seed_arg};
 use crate::error::CliError;
 use crate::params::number;
+use crate::progress::Progress;
 use crate::registry::blocks;
 
 /// Cycles of each run by default: with 4 seeds, at least 10 million per block of five or more
@@ -119,14 +120,17 @@ pub fn block<B: Block>(settings: &Settings) -> Result<Vec<Record>, CliError> {
     dir.open(&spec, settings.resume)?;
     let mut records = dir.records()?;
     jobs.retain(|j| in_shard(j.index, settings.shard) && !records.get(&j.index).is_some_and(Record::settled));
-    run_all(&jobs, settings.jobs, Rtl::On, false, |record| {
-        if !settings.quiet {
-            eprintln!("{}", line(&spec.block, &record));
-        }
+    let progress = Progress::points(format!("regress {}", spec.block), jobs.len() as u64, settings.quiet);
+    let mut failed = 0;
+    let ran = run_all(&jobs, settings.jobs, Rtl::On, false, |record| {
+        failed += usize::from(!record.settled());
+        progress.point(&line(&spec.block, &record), failed);
         dir.append(&record)?;
         records.insert(record.index, record);
         Ok(())
-    })?;
+    });
+    progress.finish();
+    ran?;
     Ok(records
         .into_values()
         .filter(|r| in_shard(r.index, settings.shard))

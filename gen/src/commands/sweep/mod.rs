@@ -11,7 +11,6 @@ pub mod store;
 mod table;
 
 use std::collections::BTreeMap;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
@@ -22,6 +21,7 @@ use serde::Serialize;
 use super::{json_arg, path, render, rtl, rtl_args, seed, seed_arg};
 use crate::error::CliError;
 use crate::params::{args, number, Values};
+use crate::progress::Progress;
 use grid::{grid, in_shard, lists_of};
 use runner::{run_all, Job};
 use store::{Record, Spec, Status, SweepDir};
@@ -189,32 +189,29 @@ pub fn sweep<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
         })
         .collect();
     let quiet = m.get_flag("json");
-    let terminal = std::io::stderr().is_terminal();
     if !quiet {
         eprintln!("sweep {} seed {seed}: {} points to run of {}", spec.block, jobs.len(), spec.points);
     }
-    let (total, mut finished) = (jobs.len(), 0);
-    run_all(&jobs, threads, rtl, spec.synth, |record| {
+    let progress = Progress::points(format!("sweep {}", spec.block), jobs.len() as u64, quiet);
+    let (total, mut finished, mut failed) = (jobs.len(), 0, 0);
+    let ran = run_all(&jobs, threads, rtl, spec.synth, |record| {
         finished += 1;
-        if !quiet {
-            let line = format!(
+        failed += usize::from(!record.settled());
+        progress.point(
+            &format!(
                 "[{finished}/{total}] point {} {} ({:.1} s)",
                 record.index, record.status, record.seconds
-            );
-            match terminal {
-                true => eprint!("\r\x1b[K{line}"),
-                false => eprintln!("{line}"),
-            }
-        }
+            ),
+            failed,
+        );
         if let Some(dir) = &dir {
             dir.append(&record)?;
         }
         records.insert(record.index, record);
         Ok(())
-    })?;
-    if !quiet && terminal {
-        eprintln!();
-    }
+    });
+    progress.finish();
+    ran?;
     finish(m, &spec, &records, shard)
 }
 
