@@ -9,13 +9,15 @@ use grfgen_flow::tools::{lint, synth, SynthTarget};
 use grfgen_hdl::cluster::Cluster;
 use grfgen_hdl::params::ClusterParams;
 
-fn params(clusters: usize, local: usize, main: usize, rp: usize, wp: usize) -> ClusterParams {
+/// The configuration of `clusters`, `local`, `main` registers and `ports` (read, write).
+fn params(clusters: usize, local: usize, main: usize, ports: (usize, usize)) -> ClusterParams {
+    let (main_read_ports, main_write_ports) = ports;
     ClusterParams {
         clusters,
         local_regs: local,
         main_regs: main,
-        main_read_ports: rp,
-        main_write_ports: wp,
+        main_read_ports,
+        main_write_ports,
     }
 }
 
@@ -23,10 +25,10 @@ fn params(clusters: usize, local: usize, main: usize, rp: usize, wp: usize) -> C
 fn lint_is_clean_with_all_warnings_on() {
     for p in [
         ClusterParams::default(),
-        params(1, 1, 1, 2, 1),
-        params(2, 4, 4, 2, 2),
-        params(8, 64, 1024, 4, 4),
-        params(5, 3, 20, 3, 1),
+        params(1, 1, 1, (2, 1)),
+        params(2, 4, 4, (2, 2)),
+        params(8, 64, 1024, (4, 4)),
+        params(5, 3, 20, (3, 1)),
     ] {
         let dir = tempfile::tempdir().unwrap();
         let top = emit_to::<Cluster>(dir.path(), &p);
@@ -39,7 +41,7 @@ fn lint_is_clean_with_all_warnings_on() {
 /// 32-bit registers); nothing else is a RAM.
 #[test]
 fn ice40_maps_the_main_file_to_block_ram_and_nothing_else() {
-    for p in [ClusterParams::default(), params(2, 4, 32, 3, 2)] {
+    for p in [ClusterParams::default(), params(2, 4, 32, (3, 2))] {
         let dir = tempfile::tempdir().unwrap();
         let top = emit_to::<Cluster>(dir.path(), &p);
         let stats = synth(dir.path(), &top, SynthTarget::Ice40).unwrap();
