@@ -200,7 +200,9 @@ fn a_plot_is_an_svg_with_one_series_per_value() {
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(text.starts_with("<svg") && well_formed(&text), "{text}");
     for ports in [1, 2, 4] {
-        assert_eq!(text.matches(&format!(">read_ports = {ports}<")).count(), 1, "legend of {ports}");
+        let legend = format!("read_ports = {ports}");
+        let entries = text.lines().filter(|l| l.trim() == legend).count();
+        assert_eq!(entries, 1, "legend of {ports}");
     }
     assert!(text.contains("banks (count)") && text.contains("conflict_rate (fraction)"));
     // A name that is no number in the records is refused, and no file is written.
@@ -211,4 +213,32 @@ fn a_plot_is_an_svg_with_one_series_per_value() {
     ]);
     assert_eq!(refused.status.code(), Some(2));
     assert!(!never.exists());
+}
+
+#[test]
+fn a_sweep_with_pnr_reports_fmax_and_time_per_point() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("pnr");
+    let done = run(&[
+        "sweep", "alloc", "--pool", "8", "--granularity", "1", "--wave-slots", "1",
+        "--example", "traffic", "--set", "cycles=1000,2000", "--seed", "2", "--no-rtl", "--pnr",
+        "--device", "ice40-up5k", "--out", out.to_str().unwrap(), "--json",
+    ]);
+    assert_eq!(done.status.code(), Some(0), "{}", String::from_utf8_lossy(&done.stderr));
+    let records = lines(&out);
+    assert_eq!(records.len(), 2);
+    for r in &records {
+        let metric = |name: &str| {
+            (r["metrics"].as_array().unwrap().iter())
+                .find(|m| m[0] == name)
+                .and_then(|m| m[1].as_f64())
+                .unwrap_or_else(|| panic!("{name} missing: {r}"))
+        };
+        let (fmax, time) = (metric("fmax_mhz"), metric("time_ns"));
+        let cycles = r["report"]["cycles"].as_f64().unwrap();
+        assert!(fmax > 1.0 && (time - cycles * 1000.0 / fmax).abs() < 1e-6, "{r}");
+        assert_eq!(r["pnr"]["device"], "ice40-up5k");
+    }
+    // One design: placed and routed once, the same figures for both points.
+    assert_eq!(records[0]["pnr"], records[1]["pnr"]);
 }

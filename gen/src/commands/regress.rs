@@ -13,7 +13,7 @@ use grfgen_sim::block::{Block, ParamsOf, Rtl};
 use serde::Serialize;
 
 use super::sweep::grid::in_shard;
-use super::sweep::runner::{run_all, Job};
+use super::sweep::runner::{run_all, Implementation, Job};
 use super::sweep::store::{write_atomically, Record, Spec, Status, SweepDir};
 use super::sweep::{jobs, shard};
 use super::{json_arg, path, render, seed, seed_arg};
@@ -113,6 +113,7 @@ pub fn block<B: Block>(settings: &Settings) -> Result<Vec<Record>, CliError> {
             ("cycles".into(), vec![settings.cycles.to_string()]),
         ],
         synth: false,
+        pnr: None,
         rtl: "on".into(),
         points: jobs.len(),
     };
@@ -122,7 +123,7 @@ pub fn block<B: Block>(settings: &Settings) -> Result<Vec<Record>, CliError> {
     jobs.retain(|j| in_shard(j.index, settings.shard) && !records.get(&j.index).is_some_and(Record::settled));
     let progress = Progress::points(format!("regress {}", spec.block), jobs.len() as u64, settings.quiet);
     let mut failed = 0;
-    let ran = run_all(&jobs, settings.jobs, Rtl::On, false, |record| {
+    let ran = run_all(&jobs, settings.jobs, Rtl::On, &Implementation::default(), |record| {
         failed += usize::from(!record.settled());
         progress.point(&line(&spec.block, &record), failed);
         dir.append(&record)?;

@@ -18,12 +18,13 @@ use grfgen_hdl::design::Design;
 use grfgen_sim::block::{Block, ParamsOf, Rtl};
 use serde::Serialize;
 
+use super::flow::pnr_request;
 use super::{json_arg, path, render, rtl, rtl_args, seed, seed_arg};
 use crate::error::CliError;
 use crate::params::{args, number, Values};
 use crate::progress::Progress;
 use grid::{grid, in_shard, lists_of};
-use runner::{run_all, Job};
+use runner::{run_all, Implementation, Job};
 use store::{Record, Spec, Status, SweepDir};
 
 /// The subcommand of `sweep` for block `B`.
@@ -47,6 +48,7 @@ pub fn command<B: Block>() -> Command {
                 .action(ArgAction::SetTrue)
                 .help("Also synthesize each point with yosys synth_ice40 and report its cells"),
         )
+        .args(super::flow::pnr_args())
         .arg(Arg::new("out").long("out").value_name("DIR").help(
             "Record the sweep in DIR: sweep.json (the spec) and results.jsonl (a line per finished point)",
         ))
@@ -154,6 +156,7 @@ fn plan<B: Block>(m: &ArgMatches, seed: u64, rtl: Rtl) -> Result<Plan<B>, CliErr
         parameters: param_lists,
         options: option_lists,
         synth: m.get_flag("synth"),
+        pnr: pnr_request(m)?.map(|r| (r.device.name().to_string(), r.seed)),
         rtl: match rtl {
             Rtl::On => "on",
             Rtl::Off => "off",
@@ -194,7 +197,8 @@ pub fn sweep<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     }
     let progress = Progress::points(format!("sweep {}", spec.block), jobs.len() as u64, quiet);
     let (total, mut finished, mut failed) = (jobs.len(), 0, 0);
-    let ran = run_all(&jobs, threads, rtl, spec.synth, |record| {
+    let implementation = Implementation::new(spec.synth, pnr_request(m)?);
+    let ran = run_all(&jobs, threads, rtl, &implementation, |record| {
         finished += 1;
         failed += usize::from(!record.settled());
         progress.point(

@@ -10,8 +10,9 @@ use serde_json::Value;
 use super::store::{write_atomically, Record, Spec};
 use crate::error::CliError;
 
-/// The value of `name` in `record`: a metric, a parameter, an option, a report field, or an
-/// iCE40 cell count (`ice40_lut4`, `ice40_ram40`, `ice40_cells`).
+/// The value of `name` in `record`: a metric (`fmax_mhz`, `pnr_luts` and `time_ns` with
+/// `--pnr`), a parameter, an option, a report field, or an iCE40 cell count (`ice40_lut4`,
+/// `ice40_ram40`, `ice40_cells`).
 pub fn quantity(record: &Record, name: &str) -> Option<Value> {
     if let Some((_, v)) = record.metrics.iter().find(|(n, _)| n == name) {
         return Some(Value::from(*v));

@@ -2,10 +2,11 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::collections::HashMap;
-use std::sync::{mpsc, Mutex};
+use std::sync::{mpsc, Arc, Mutex, OnceLock};
 use std::time::Instant;
 
-use grfgen_flow::steps::write_design;
+use grfgen_flow::pnr::place_and_route;
+use grfgen_flow::steps::{write_design, PnrRequest};
 use grfgen_flow::tools::{synth, SynthTarget};
 use grfgen_hdl::design::Design;
 use grfgen_hdl::emit::Timing;
@@ -61,23 +62,75 @@ fn ice40<D: Design>(params: &D::Params) -> Result<Value, CliError> {
     Ok(serde_json::to_value(stats).expect("statistics serialise"))
 }
 
-/// Synthesis results by design (its parameters as JSON): each design of a sweep is
-/// synthesized once, however many run options it is crossed with.
-pub type SynthCache = Mutex<HashMap<String, Result<Value, String>>>;
-
-/// The iCE40 figures of `params`, from `cache` or synthesized now.
-fn synthesized<D: Design>(params: &D::Params, cache: &SynthCache) -> Result<Value, String> {
-    let key = serde_json::to_string(params).expect("parameters serialise");
-    let known = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key).cloned();
-    let result = known.unwrap_or_else(|| ice40::<D>(params).map_err(|e| e.to_string()));
-    let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
-    cache.insert(key, result.clone());
-    result
+/// Places and routes the design of `params` as `request` says, in a scratch directory, at the
+/// 200 MHz the constraint files ask for.
+fn routed<D: Design>(params: &D::Params, request: &PnrRequest) -> Result<Value, CliError> {
+    let work = tempfile::tempdir()?;
+    let top = D::top(params);
+    let timing = Timing::new(200.0, None)?;
+    let emitted = write_design::<D>(params, &top, work.path(), timing)?;
+    let report = place_and_route(work.path(), &emitted, request.device, 200.0, request.seed)?;
+    Ok(serde_json::to_value(report).expect("reports serialise"))
 }
 
-/// Runs `job` (and synthesizes its design when `synth` holds a cache): its record, whatever
+/// What each design gets beside its runs: synthesis, place and route. Each design of a sweep
+/// gets them once, however many run options it is crossed with.
+#[derive(Default)]
+pub struct Implementation {
+    /// Synthesize for iCE40.
+    pub synth: bool,
+    /// Place and route.
+    pub pnr: Option<PnrRequest>,
+    /// Results by design (its parameters as JSON) and step: a cell that the first point to
+    /// need it fills while the others wait.
+    cache: Mutex<HashMap<(String, &'static str), Arc<OnceLock<Result<Value, String>>>>>,
+}
+
+impl Implementation {
+    /// Synthesis when `synth`, place and route when `pnr` asks.
+    pub fn new(synth: bool, pnr: Option<PnrRequest>) -> Self {
+        Self {
+            synth,
+            pnr,
+            cache: Mutex::default(),
+        }
+    }
+
+    /// `step` of the design of `params`, from the cache or done now by `make`.
+    fn get<D: Design>(
+        &self,
+        params: &D::Params,
+        step: &'static str,
+        make: impl FnOnce() -> Result<Value, CliError>,
+    ) -> Result<Value, String> {
+        let key = (serde_json::to_string(params).expect("parameters serialise"), step);
+        let cell = {
+            let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+            Arc::clone(cache.entry(key).or_default())
+        };
+        cell.get_or_init(|| make().map_err(|e| e.to_string())).clone()
+    }
+
+    /// Adds synthesis and place-and-route figures to `record` (of a design of `D`).
+    fn add<D: Design>(&self, params: &D::Params, record: &mut Record) {
+        if self.synth {
+            match self.get::<D>(params, "synth", || ice40::<D>(params)) {
+                Ok(stats) => record.ice40 = Some(stats),
+                Err(e) => record.fail(format!("synthesis: {e}")),
+            }
+        }
+        if let Some(request) = &self.pnr {
+            match self.get::<D>(params, "pnr", || routed::<D>(params, request)) {
+                Ok(report) => record.add_pnr(report),
+                Err(e) => record.fail(format!("place and route: {e}")),
+            }
+        }
+    }
+}
+
+/// Runs `job` (and implements its design as `implementation` says): its record, whatever
 /// happens.
-fn run<B: Block>(job: &Job<B>, rtl: Rtl, synth: Option<&SynthCache>) -> Record {
+fn run<B: Block>(job: &Job<B>, rtl: Rtl, implementation: &Implementation) -> Record {
     let start = Instant::now();
     let setup = Setup::new(job.seed, rtl);
     let mut record = Record {
@@ -91,6 +144,7 @@ fn run<B: Block>(job: &Job<B>, rtl: Rtl, synth: Option<&SynthCache>) -> Record {
         metrics: Vec::new(),
         report: Value::Null,
         ice40: None,
+        pnr: None,
         seconds: 0.0,
     };
     match RunRecord::<B>::run(&job.params, &job.options, &setup) {
@@ -113,31 +167,24 @@ fn run<B: Block>(job: &Job<B>, rtl: Rtl, synth: Option<&SynthCache>) -> Record {
             record.error = Some(e.to_string());
         }
     }
-    if let Some(cache) = synth.filter(|_| record.ok()) {
-        match synthesized::<B::Design>(&job.params, cache) {
-            Ok(stats) => record.ice40 = Some(stats),
-            Err(e) => {
-                record.status = "failed".into();
-                record.error = Some(format!("synthesis: {e}"));
-            }
-        }
+    if record.ok() {
+        implementation.add::<B::Design>(&job.params, &mut record);
     }
     record.seconds = start.elapsed().as_secs_f64();
     record
 }
 
-/// Runs `jobs` on `threads` threads (synthesizing each design when `synth`); `done` gets each
-/// record as it finishes, on this thread, and stops the sweep by returning an error.
+/// Runs `jobs` on `threads` threads (implementing each design as `implementation` says);
+/// `done` gets each record as it finishes, on this thread, and stops the sweep by returning
+/// an error.
 pub fn run_all<B: Block>(
     jobs: &[Job<B>],
     threads: usize,
     rtl: Rtl,
-    synth: bool,
+    implementation: &Implementation,
     mut done: impl FnMut(Record) -> Result<(), CliError>,
 ) -> Result<(), CliError> {
     let next = AtomicUsize::new(0);
-    let cache = SynthCache::default();
-    let synth = synth.then_some(&cache);
     let (tx, rx) = mpsc::channel();
     std::thread::scope(|scope| {
         for _ in 0..threads.clamp(1, jobs.len().max(1)) {
@@ -145,7 +192,7 @@ pub fn run_all<B: Block>(
             scope.spawn(move || loop {
                 let k = next.fetch_add(1, Ordering::SeqCst);
                 let Some(job) = jobs.get(k) else { break };
-                if tx.send(run(job, rtl, synth)).is_err() {
+                if tx.send(run(job, rtl, implementation)).is_err() {
                     break;
                 }
             });

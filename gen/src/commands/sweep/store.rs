@@ -26,6 +26,9 @@ pub struct Spec {
     pub options: Vec<List>,
     /// Whether each point is synthesized too.
     pub synth: bool,
+    /// The device each design is placed and routed on, and nextpnr's seed, with `--pnr`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pnr: Option<(String, u64)>,
     /// `auto`, `on` or `off`: whether the RTL runs.
     pub rtl: String,
     /// Points in all.
@@ -58,6 +61,9 @@ pub struct Record {
     /// iCE40 synthesis figures, with `--synth`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ice40: Option<Value>,
+    /// Place-and-route figures, with `--pnr`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pnr: Option<Value>,
     /// Wall-clock seconds.
     pub seconds: f64,
 }
@@ -76,6 +82,29 @@ impl Record {
     /// Whether the point needs no more running: done, or not applicable.
     pub fn settled(&self) -> bool {
         self.ok() || self.skipped()
+    }
+
+    /// Marks the point failed, for `why`.
+    pub fn fail(&mut self, why: String) {
+        self.status = "failed".into();
+        self.error = Some(why);
+    }
+
+    /// Adds place-and-route `report`: Fmax and placed LUTs as metrics, and the time of the
+    /// run's cycles at that Fmax (`time_ns`), where the report has `cycles`.
+    pub fn add_pnr(&mut self, report: Value) {
+        let fmax = report.get("fmax_mhz").and_then(Value::as_f64);
+        if let Some(f) = fmax {
+            self.metrics.push(("fmax_mhz".into(), f));
+        }
+        if let Some(luts) = report.get("luts").and_then(Value::as_f64) {
+            self.metrics.push(("pnr_luts".into(), luts));
+        }
+        let cycles = self.report.get("cycles").and_then(Value::as_f64);
+        if let (Some(f), Some(cycles)) = (fmax.filter(|&f| f > 0.0), cycles) {
+            self.metrics.push(("time_ns".into(), cycles * 1000.0 / f));
+        }
+        self.pnr = Some(report);
     }
 }
 
