@@ -109,4 +109,22 @@ fn a_sweep_sharded_over_a_slurm_array_merges_into_the_local_sweep() {
         .unwrap();
     assert!(ran.status.success());
     assert_eq!(figures(&sharded), figures(&local));
+
+    // A regression over two array tasks: the merge job writes the JUnit of all its runs.
+    let regress = work.path().join("regress");
+    let junit = work.path().join("junit.xml");
+    let submitted = Command::new(env!("CARGO_BIN_EXE_grfgen"))
+        .args(["regress", "--blocks", "alloc", "--seeds", "1", "--cycles", "2000", "--seed", "4"])
+        .args(["--slurm", "2", "--out", regress.to_str().unwrap(), "--junit", junit.to_str().unwrap()])
+        .env("SLURM_CONF", &cluster.conf)
+        .output()
+        .unwrap();
+    assert!(submitted.status.success(), "{}", String::from_utf8_lossy(&submitted.stderr));
+    let start = Instant::now();
+    while !junit.exists() {
+        assert!(start.elapsed() < Duration::from_secs(300), "the regression did not finish");
+        std::thread::sleep(Duration::from_millis(250));
+    }
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.contains("<testsuite name=\"alloc\" tests=\"8\" failures=\"0\""), "{xml}");
 }

@@ -15,7 +15,8 @@ use serde::Serialize;
 use super::sweep::grid::in_shard;
 use super::sweep::runner::{run_all, Implementation, Job};
 use super::sweep::store::{write_atomically, Record, Spec, Status, SweepDir};
-use super::sweep::{jobs, shard};
+use super::sweep::slurm::{forwarded, shell_path, SlurmPlan};
+use super::sweep::{jobs, shard, slurm_shards};
 use super::{json_arg, path, render, seed, seed_arg};
 use crate::error::CliError;
 use crate::params::number;
@@ -45,6 +46,21 @@ pub fn command() -> Command {
         .arg(Arg::new("out").long("out").value_name("DIR").required(true).help("Record each block's runs in DIR/<block>"))
         .arg(Arg::new("resume").long("resume").action(ArgAction::SetTrue).help("Go on with the regression in DIR"))
         .arg(Arg::new("junit").long("junit").value_name("FILE").help("Also write the results as JUnit XML"))
+        .arg(
+            Arg::new("slurm")
+                .long("slurm")
+                .value_name("N")
+                .conflicts_with_all(["shard", "resume"])
+                .help("Submit as a Slurm job array of N shards and a merge job (which writes the results and --junit), 1..=1000"),
+        )
+        .arg(Arg::new("partition").long("partition").value_name("P").requires("slurm").help("The Slurm partition"))
+        .arg(
+            Arg::new("dry_run")
+                .long("dry-run")
+                .action(ArgAction::SetTrue)
+                .requires("slurm")
+                .help("With --slurm: print the two job scripts; write and submit nothing"),
+        )
         .arg(json_arg())
 }
 
@@ -215,6 +231,44 @@ struct BlockResult {
     failures: Vec<String>,
 }
 
+/// `grfgen regress --slurm N`: the array of shards, and a merge job that joins each block's
+/// shards and then reports the whole regression (and writes `--junit`) from what they ran.
+fn submit(m: &ArgMatches, settings: &Settings, blocks: &[String]) -> Result<String, CliError> {
+    let shards = slurm_shards(m, "slurm")?;
+    let grfgen = shell_path(&std::env::current_exe()?);
+    let dir = std::path::absolute(&settings.dir).unwrap_or_else(|_| settings.dir.clone());
+    let out = shell_path(&dir);
+    let args = forwarded("regress", &["--dry-run", "--json", "--resume"], &["--out", "--slurm", "--partition", "--shard", "--junit"], settings.seed);
+    let junit = path(m, "junit").map_or(String::new(), |f| format!(" --junit {}", shell_path(&f)));
+    let mut merge: Vec<String> = blocks
+        .iter()
+        .map(|b| format!("{grfgen} sweep merge {out}/shards/*/{b} --out {out}/{b}"))
+        .collect();
+    merge.push(format!("{grfgen} regress {} --resume --out {out}{junit}", args.join(" ")));
+    let plan = SlurmPlan {
+        name: "regress".into(),
+        task: format!(
+            "{grfgen} regress {} --shard slurm --resume --out {out}/shards/\"$SLURM_ARRAY_TASK_ID\"",
+            args.join(" ")
+        ),
+        merge,
+        dir,
+        shards,
+        partition: m.get_one::<String>("partition").cloned(),
+    };
+    if m.get_flag("dry_run") {
+        return Ok(plan.scripts());
+    }
+    let (array, merge) = plan.submit()?;
+    Ok(format!(
+        "submitted regress of {} (seed {}) as array job {array} ({shards} tasks) and merge job \
+         {merge} into {}",
+        blocks.join(", "),
+        settings.seed,
+        plan.dir.display()
+    ))
+}
+
 /// Runs `grfgen regress`.
 pub fn regress(m: &ArgMatches) -> Result<String, CliError> {
     let all = blocks();
@@ -248,6 +302,9 @@ pub fn regress(m: &ArgMatches) -> Result<String, CliError> {
         resume: m.get_flag("resume"),
         quiet: m.get_flag("json"),
     };
+    if m.get_one::<String>("slurm").is_some() {
+        return submit(m, &settings, &chosen);
+    }
     let junit_path = path(m, "junit");
     let start = Instant::now();
     let mut results: BTreeMap<&str, Vec<Record>> = BTreeMap::new();

@@ -61,6 +61,18 @@ impl Block for Core {
         ]
     }
 
+    /// The document's example, and a random program of about `cycles` instructions.
+    fn regression_runs(_: &CoreParams, cycles: u64) -> Vec<CoreOptions> {
+        let instructions = (cycles as usize).clamp(1, options::MAX_INSTRUCTIONS);
+        vec![
+            CoreOptions::workload("rpt-mad", Policy::CqPq),
+            CoreOptions {
+                instructions,
+                ..CoreOptions::workload("random", Policy::CqPq)
+            },
+        ]
+    }
+
     fn bench(params: &CoreParams, options: &CoreBenchOptions) -> Result<CoreBench, SimError> {
         bench::bench(params, options)
     }

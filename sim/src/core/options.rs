@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::model::Policy;
 use super::program::parse;
-use super::workload::{builtin, Workload, NAMES};
+use super::workload::{builtin_sized, Workload, NAMES, RANDOM_INSTRUCTIONS};
 use crate::block::{missing_workload, SimError};
 
 impl ParamValue for Policy {
@@ -30,7 +30,17 @@ pub struct CoreOptions {
     pub program: Option<String>,
     /// Whether the report lists every cycle's GPR reads.
     pub schedule: bool,
+    /// Instructions of the `random` and `texture-return` workloads.
+    #[serde(default = "random_instructions")]
+    pub instructions: usize,
 }
+
+fn random_instructions() -> usize {
+    RANDOM_INSTRUCTIONS
+}
+
+/// The longest random program, in instructions (a run of about as many cycles).
+pub const MAX_INSTRUCTIONS: usize = 2_000_000;
 
 impl Default for CoreOptions {
     fn default() -> Self {
@@ -39,6 +49,7 @@ impl Default for CoreOptions {
             workload: None,
             program: None,
             schedule: false,
+            instructions: RANDOM_INSTRUCTIONS,
         }
     }
 }
@@ -72,6 +83,12 @@ impl Params for CoreOptions {
                 |_| Allowed::any("a file path")
             ),
             param!(
+                instructions,
+                "instructions of the random and texture-return workloads",
+                "N",
+                |_| Allowed::range(1, MAX_INSTRUCTIONS)
+            ),
+            param!(
                 schedule,
                 "add every cycle's GPR reads to the report",
                 "BOOL",
@@ -94,7 +111,7 @@ impl CoreOptions {
     /// The program to run: the built-in workload (`random` drawn from `seed`) or the file.
     pub fn program(&self, params: &CoreParams, seed: u64) -> Result<Workload, SimError> {
         if let Some(name) = &self.workload {
-            return builtin(name, params, seed).map_err(SimError::Input);
+            return builtin_sized(name, params, seed, self.instructions).map_err(SimError::Input);
         }
         let Some(path) = self.program.as_deref() else {
             return Err(missing_workload(&NAMES, "--program"));

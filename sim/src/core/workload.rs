@@ -114,8 +114,22 @@ pub fn random_program(count: usize, registers: usize, seed: u64) -> Vec<Instruct
         .collect()
 }
 
+/// Instructions of the `random` and `texture-return` workloads unless a run asks otherwise.
+pub const RANDOM_INSTRUCTIONS: usize = 256;
+
 /// The built-in workload `name`; `random` draws from `seed`.
 pub fn builtin(name: &str, params: &CoreParams, seed: u64) -> Result<Workload, String> {
+    builtin_sized(name, params, seed, RANDOM_INSTRUCTIONS)
+}
+
+/// The built-in workload `name`, the random ones `instructions` long; `random` draws from
+/// `seed`.
+pub fn builtin_sized(
+    name: &str,
+    params: &CoreParams,
+    seed: u64,
+    instructions: usize,
+) -> Result<Workload, String> {
     let registers = params.program_registers();
     let source = match name {
         "rpt-mad" => RPT_MAD.to_string(),
@@ -125,7 +139,7 @@ pub fn builtin(name: &str, params: &CoreParams, seed: u64) -> Result<Workload, S
         "random" | "texture-return" => {
             return Ok(Workload {
                 name: name.to_string(),
-                program: random_program(256, registers.max(1), seed),
+                program: random_program(instructions, registers.max(1), seed),
                 external_rate: if name == "random" { 0 } else { 50 },
             })
         }

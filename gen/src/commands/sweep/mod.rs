@@ -6,7 +6,7 @@
 pub mod grid;
 mod plot;
 pub mod runner;
-mod slurm;
+pub mod slurm;
 pub mod store;
 mod table;
 
@@ -312,69 +312,56 @@ pub fn slurm_command<B: Block>() -> Command {
         )
 }
 
-/// The sweep's own arguments after the block, from the process's command line: without the
-/// flags `sweep slurm` adds or sets itself, and with the seed fixed.
-fn forwarded(block: &str, seed: u64) -> Vec<String> {
-    let argv: Vec<String> = std::env::args().collect();
-    let start = argv.iter().position(|a| a == block).map_or(argv.len(), |k| k + 1);
-    let mut out = Vec::new();
-    let mut rest = argv[start..].iter();
-    while let Some(arg) = rest.next() {
-        let name = arg.split('=').next().unwrap_or(arg);
-        match name {
-            "--out" | "--shards" | "--partition" | "--shard" | "--seed" => {
-                if !arg.contains('=') {
-                    rest.next();
-                }
-            }
-            "--dry-run" | "--resume" | "--json" => {}
-            _ => out.push(arg.clone()),
-        }
-    }
-    out.extend(["--seed".to_string(), seed.to_string()]);
-    out
-}
-
 /// `grfgen sweep slurm <block> ... --shards N [--partition P] [--dry-run]`.
 pub fn slurm<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     let (seed, rtl) = (seed(m)?, rtl(m));
     let (spec, _, _) = plan::<B>(m, seed, rtl)?;
-    let shards = match number::<usize>(m, "shards", "1..=1000")? {
-        Some(n) if (1..=1000).contains(&n) => n,
-        other => {
-            return Err(CliError::Input(format!(
-                "invalid value {} for --shards: allowed 1..=1000",
-                other.unwrap_or(0)
-            )))
-        }
-    };
     let dir = path(m, "out").expect("--out is required");
     let dir = std::path::absolute(&dir).unwrap_or(dir);
+    let grfgen = slurm::shell_path(&std::env::current_exe()?);
+    let args = slurm::forwarded(
+        &spec.block,
+        &["--dry-run", "--resume", "--json"],
+        &["--out", "--shards", "--partition", "--shard"],
+        seed,
+    );
+    let out = slurm::shell_path(&dir);
     let plan = slurm::SlurmPlan {
-        block: spec.block.clone(),
-        args: forwarded(&spec.block, seed),
+        name: format!("sweep-{}", spec.block),
+        task: format!(
+            "{grfgen} sweep {} {} --shard slurm --resume --out {out}/shards/\"$SLURM_ARRAY_TASK_ID\"",
+            spec.block,
+            args.join(" ")
+        ),
+        merge: vec![format!("{grfgen} sweep merge {out}/shards/* --out {out}")],
         dir,
-        shards,
+        shards: slurm_shards(m, "shards")?,
         partition: m.get_one::<String>("partition").cloned(),
     };
-    let grfgen = std::env::current_exe()?;
     if m.get_flag("dry_run") {
-        return Ok(format!(
-            "# {}/sweep-array.sh\n{}\n# {}/sweep-merge.sh\n{}",
-            plan.dir.display(),
-            plan.array_script(&grfgen),
-            plan.dir.display(),
-            plan.merge_script(&grfgen)
-        ));
+        return Ok(plan.scripts());
     }
-    let (array, merge) = plan.submit(&grfgen)?;
+    let (array, merge) = plan.submit()?;
     Ok(format!(
-        "submitted sweep {} ({} points, seed {seed}) as array job {array} ({shards} tasks) and \
+        "submitted sweep {} ({} points, seed {seed}) as array job {array} ({} tasks) and \
          merge job {merge} (after the array succeeds) into {}",
         spec.block,
         spec.points,
+        plan.shards,
         plan.dir.display()
     ))
+}
+
+/// `--<id> N`: array tasks, 1..=1000.
+pub fn slurm_shards(m: &ArgMatches, id: &'static str) -> Result<usize, CliError> {
+    match number::<usize>(m, id, "1..=1000")? {
+        Some(n) if (1..=1000).contains(&n) => Ok(n),
+        other => Err(CliError::Input(format!(
+            "invalid value {} for --{}: allowed 1..=1000",
+            other.unwrap_or(0),
+            id.replace('_', "-")
+        ))),
+    }
 }
 
 /// `grfgen sweep plot DIR --x NAME --y METRIC [--series NAME] [--pareto METRIC2] -o FILE`.
