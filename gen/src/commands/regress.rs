@@ -23,9 +23,9 @@ use crate::params::number;
 use crate::progress::Progress;
 use crate::registry::blocks;
 
-/// Cycles of each run by default: with 4 seeds, at least 10 million per block of five or more
-/// corner runs.
-pub const DEFAULT_CYCLES: u64 = 500_000;
+/// Cycles of each run by default: with 4 seeds and each block's corners, at least 10 million
+/// co-simulated cycles per block (`docs/sweep.md`, "Regressions").
+pub const DEFAULT_CYCLES: u64 = 1_000_000;
 
 /// `grfgen regress`.
 pub fn command() -> Command {

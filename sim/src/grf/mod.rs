@@ -58,6 +58,16 @@ impl Block for Grf {
         ]
     }
 
+    /// Every built-in workload, for a round per 2,500 cycles asked (a round takes a few hundred
+    /// cycles, and every workload runs once per corner and seed).
+    fn regression_runs(params: &GrfParams, cycles: u64) -> Vec<GrfOptions> {
+        let rounds = (cycles / 2_500).clamp(1, 10_000) as usize;
+        Self::flow_runs(params, &GrfOptions::default())
+            .into_iter()
+            .map(|run| GrfOptions { rounds, ..run })
+            .collect()
+    }
+
     fn bench(params: &GrfParams, options: &GrfBenchOptions) -> Result<GrfBench, SimError> {
         bench::bench(params, options)
     }
