@@ -44,7 +44,10 @@ fn ice40_keeps_exactly_the_allocators_state() {
     assert_eq!(stats.count("SB_RAM40_4K"), 0, "{stats:?}");
     let state = p.granules() + p.wave_slots * (1 + 2 * 9) + 3 * 32;
     assert!(stats.flip_flops() as usize <= state, "{stats:?}");
-    assert!(stats.flip_flops() as usize >= p.granules() + p.wave_slots, "{stats:?}");
+    assert!(
+        stats.flip_flops() as usize >= p.granules() + p.wave_slots,
+        "{stats:?}"
+    );
 }
 
 /// The simulation-only assertions fire: the checker alone, in Icarus Verilog, shown two
@@ -58,7 +61,15 @@ fn the_simulation_assertions_report_a_broken_allocation() {
     let ports: Vec<&str> = checker.ports.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(
         ports,
-        ["clock", "valid", "base", "count", "next_valid", "next_base", "next_count"],
+        [
+            "clock",
+            "valid",
+            "base",
+            "count",
+            "next_valid",
+            "next_base",
+            "next_count"
+        ],
         "the testbench below drives these"
     );
     let dir = tempfile::tempdir().unwrap();
@@ -78,14 +89,22 @@ fn the_simulation_assertions_report_a_broken_allocation() {
         .current_dir(dir.path())
         .output()
         .expect("iverilog runs");
-    assert!(compiled.status.success(), "{}", String::from_utf8_lossy(&compiled.stderr));
+    assert!(
+        compiled.status.success(),
+        "{}",
+        String::from_utf8_lossy(&compiled.stderr)
+    );
     let run = std::process::Command::new("vvp")
         .arg("sim")
         .current_dir(dir.path())
         .output()
         .expect("vvp runs");
-    let text = String::from_utf8_lossy(&run.stdout).to_string() + &String::from_utf8_lossy(&run.stderr);
+    let text =
+        String::from_utf8_lossy(&run.stdout).to_string() + &String::from_utf8_lossy(&run.stderr);
     assert!(text.contains("slots 0 and 1 share a granule"), "{text}");
-    assert!(text.contains("slot 0's allocation changed while resident"), "{text}");
+    assert!(
+        text.contains("slot 0's allocation changed while resident"),
+        "{text}"
+    );
     assert!(!text.contains("more than the pool"), "{text}");
 }

@@ -12,8 +12,8 @@ use grfgen_hdl::gpr::Gpr;
 use grfgen_hdl::grf::Grf;
 use grfgen_hdl::multiport::{Flops, Lvt};
 use grfgen_hdl::params::{
-    AllocParams, BankKind, ClusterParams, CoreParams, GprParams, GrfParams, MultiportParams, RouteFullParams,
-    RouteParams,
+    AllocParams, BankKind, ClusterParams, CoreParams, GprParams, GrfParams, MultiportParams,
+    RouteFullParams, RouteParams,
 };
 use grfgen_hdl::route::{Route, RouteFull};
 

@@ -1046,7 +1046,15 @@ fn partition_bad_input_is_one_line_exit_2() {
 
 #[test]
 fn sim_cluster_runs_three_ways_and_reports_the_contract_fields() {
-    let out = grfgen(&["sim", "cluster", "--example", "fig13", "--seed", "4", "--json"]);
+    let out = grfgen(&[
+        "sim",
+        "cluster",
+        "--example",
+        "fig13",
+        "--seed",
+        "4",
+        "--json",
+    ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     for field in [
@@ -1069,19 +1077,42 @@ fn sim_cluster_runs_three_ways_and_reports_the_contract_fields() {
     assert_eq!(v["rtl"], true);
     assert_eq!(v["movs"], 2);
     // Six accesses local at 0.5 pJ and six main at 2 pJ (the documented energies).
-    assert_eq!((v["local_accesses"].as_u64(), v["main_accesses"].as_u64()), (Some(6), Some(6)));
+    assert_eq!(
+        (v["local_accesses"].as_u64(), v["main_accesses"].as_u64()),
+        (Some(6), Some(6))
+    );
     assert_eq!(v["energy_pj"], 0.5 * 6.0 + 2.0 * 6.0, "{v}");
-    let baseline = grfgen(&["sim", "cluster", "--example", "fig13", "--baseline", "--json"]);
+    let baseline = grfgen(&[
+        "sim",
+        "cluster",
+        "--example",
+        "fig13",
+        "--baseline",
+        "--json",
+    ]);
     let b: serde_json::Value = serde_json::from_slice(&baseline.stdout).unwrap();
-    assert_eq!((b["movs"].as_u64(), b["local_accesses"].as_u64()), (Some(0), Some(0)));
+    assert_eq!(
+        (b["movs"].as_u64(), b["local_accesses"].as_u64()),
+        (Some(0), Some(0))
+    );
 }
 
 #[test]
 fn sim_cluster_runs_a_program_file_and_rejects_bad_input() {
     let dir = tempfile::tempdir().unwrap();
     let good = dir.path().join("good.txt");
-    std::fs::write(&good, "c1: add v1, v0, #1\nc2: mul v2, v1, v1\nc2: out v2\n").unwrap();
-    let out = grfgen(&["sim", "cluster", "--program", good.to_str().unwrap(), "--json"]);
+    std::fs::write(
+        &good,
+        "c1: add v1, v0, #1\nc2: mul v2, v1, v1\nc2: out v2\n",
+    )
+    .unwrap();
+    let out = grfgen(&[
+        "sim",
+        "cluster",
+        "--program",
+        good.to_str().unwrap(),
+        "--json",
+    ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["outputs_equal"], true);
@@ -1104,7 +1135,14 @@ fn sim_cluster_runs_a_program_file_and_rejects_bad_input() {
             vec!["--local-regs", "65", "1..=64"],
         ),
         (
-            vec!["sim", "cluster", "--example", "fig11", "--main-read-ports", "1"],
+            vec![
+                "sim",
+                "cluster",
+                "--example",
+                "fig11",
+                "--main-read-ports",
+                "1",
+            ],
             vec!["--main-read-ports", "1", "2..=4"],
         ),
         (
@@ -1119,8 +1157,19 @@ fn sim_cluster_runs_a_program_file_and_rejects_bad_input() {
 #[test]
 fn sim_alloc_reports_the_release_and_rejects_bad_input() {
     let out = grfgen(&[
-        "sim", "alloc", "--example", "document", "--uniform", "mode=0", "--placement",
-        "main-shader", "--waves", "24", "--seed", "2", "--json",
+        "sim",
+        "alloc",
+        "--example",
+        "document",
+        "--uniform",
+        "mode=0",
+        "--placement",
+        "main-shader",
+        "--waves",
+        "24",
+        "--seed",
+        "2",
+        "--json",
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -1136,22 +1185,37 @@ fn sim_alloc_reports_the_release_and_rejects_bad_input() {
     ] {
         assert!(v.get(field).is_some(), "{field} missing: {v}");
     }
-    assert_eq!((v["allocated_gprs"].as_u64(), v["needed_gprs"].as_u64()), (Some(20), Some(4)));
+    assert_eq!(
+        (v["allocated_gprs"].as_u64(), v["needed_gprs"].as_u64()),
+        (Some(20), Some(4))
+    );
     assert_eq!(v["released_gprs"], 16);
     assert_eq!(v["outputs_equal"], true);
     assert_eq!(v["rtl"], true);
-    let sizes: Vec<u64> = v["wave_allocations"].as_array().unwrap().iter().map(|a| a.as_u64().unwrap()).collect();
+    let sizes: Vec<u64> = v["wave_allocations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_u64().unwrap())
+        .collect();
     assert_eq!(sizes[0], 20);
     assert_eq!(*sizes.last().unwrap(), 4);
 
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("bad.txt");
-    std::fs::write(&bad, "uniform mode\nmain:\n  ld r0, wave\n  if mode = 1\n  end\n").unwrap();
+    std::fs::write(
+        &bad,
+        "uniform mode\nmain:\n  ld r0, wave\n  if mode = 1\n  end\n",
+    )
+    .unwrap();
     let unwritten = dir.path().join("unwritten.txt");
     std::fs::write(&unwritten, "main:\n  add r1, r2, #1\n  out r1\n").unwrap();
     let none = Path::new("/nonexistent/never-written");
     for (args, expected) in [
-        (vec!["sim", "alloc", "--example", "doc"], vec!["--example", "doc", "document"]),
+        (
+            vec!["sim", "alloc", "--example", "doc"],
+            vec!["--example", "doc", "document"],
+        ),
         (vec!["sim", "alloc"], vec!["--example", "--shader"]),
         (
             vec!["sim", "alloc", "--shader", bad.to_str().unwrap()],
@@ -1162,11 +1226,25 @@ fn sim_alloc_reports_the_release_and_rejects_bad_input() {
             vec!["r2", "read before any write"],
         ),
         (
-            vec!["sim", "alloc", "--example", "document", "--uniform", "colour=1"],
+            vec![
+                "sim",
+                "alloc",
+                "--example",
+                "document",
+                "--uniform",
+                "colour=1",
+            ],
             vec!["--uniform", "colour=1", "mode"],
         ),
         (
-            vec!["sim", "alloc", "--example", "document", "--placement", "gpu"],
+            vec![
+                "sim",
+                "alloc",
+                "--example",
+                "document",
+                "--placement",
+                "gpu",
+            ],
             vec!["--placement", "gpu", "main-shader"],
         ),
         (
@@ -1178,7 +1256,14 @@ fn sim_alloc_reports_the_release_and_rejects_bad_input() {
             vec!["--pool", "16", "at least 20"],
         ),
         (
-            vec!["sim", "alloc", "--example", "document", "--granularity", "3"],
+            vec![
+                "sim",
+                "alloc",
+                "--example",
+                "document",
+                "--granularity",
+                "3",
+            ],
             vec!["--granularity", "3", "1, 2, 4, 8 or 16"],
         ),
     ] {

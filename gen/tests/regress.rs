@@ -20,16 +20,38 @@ fn regress_catches_a_broken_model_and_its_replay_fails_the_same_way() {
     let out = dir.path().join("regress");
     let junit = dir.path().join("junit.xml");
     let args = [
-        "regress", "--blocks", "alloc", "--seeds", "1", "--cycles", "20000", "--seed", "3",
-        "--out", out.to_str().unwrap(), "--junit", junit.to_str().unwrap(),
+        "regress",
+        "--blocks",
+        "alloc",
+        "--seeds",
+        "1",
+        "--cycles",
+        "20000",
+        "--seed",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+        "--junit",
+        junit.to_str().unwrap(),
     ];
     let clean = grfgen(&args, false);
-    assert_eq!(clean.status.code(), Some(0), "{}", String::from_utf8_lossy(&clean.stderr));
+    assert_eq!(
+        clean.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&clean.stderr)
+    );
     let text = String::from_utf8_lossy(&clean.stdout);
-    assert!(text.contains("PASS alloc") && !text.contains("FAIL"), "{text}");
+    assert!(
+        text.contains("PASS alloc") && !text.contains("FAIL"),
+        "{text}"
+    );
     let xml = std::fs::read_to_string(&junit).unwrap();
     assert!(xml.starts_with("<?xml") && xml.contains("<testsuite name=\"alloc\""));
-    assert!(xml.contains("failures=\"0\""), "the clean run's JUnit: {xml}");
+    assert!(
+        xml.contains("failures=\"0\""),
+        "the clean run's JUnit: {xml}"
+    );
 
     let broken_out = dir.path().join("broken");
     let mut broken_args = args.to_vec();
@@ -37,9 +59,25 @@ fn regress_catches_a_broken_model_and_its_replay_fails_the_same_way() {
     let broken = grfgen(&broken_args, true);
     assert_eq!(broken.status.code(), Some(1));
     let text = String::from_utf8_lossy(&broken.stdout).to_string();
-    let fail = text.lines().position(|l| l.starts_with("FAIL alloc")).expect("a FAIL line");
-    let error = text.lines().nth(fail).unwrap().split(": ").skip(1).collect::<Vec<_>>().join(": ");
-    let replay = text.lines().nth(fail + 1).unwrap().trim().strip_prefix("replay: ").unwrap();
+    let fail = text
+        .lines()
+        .position(|l| l.starts_with("FAIL alloc"))
+        .expect("a FAIL line");
+    let error = text
+        .lines()
+        .nth(fail)
+        .unwrap()
+        .split(": ")
+        .skip(1)
+        .collect::<Vec<_>>()
+        .join(": ");
+    let replay = text
+        .lines()
+        .nth(fail + 1)
+        .unwrap()
+        .trim()
+        .strip_prefix("replay: ")
+        .unwrap();
     assert!(replay.starts_with("grfgen sim alloc "), "{replay}");
     // The replay, with the same fault, fails with the same mismatch.
     let words: Vec<&str> = replay.split_whitespace().skip(1).collect();

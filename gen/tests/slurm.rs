@@ -77,8 +77,19 @@ fn a_sweep_sharded_over_a_slurm_array_merges_into_the_local_sweep() {
     let (sharded, local) = (work.path().join("sharded"), work.path().join("local"));
     let sweep = |out: &Path| -> Vec<String> {
         [
-            "gpr", "--set", "banks=1,2,4", "--set", "read-ports=2,4", "--set", "load=50,90",
-            "--cycles", "20000", "--seed", "9", "--no-rtl", "--out",
+            "gpr",
+            "--set",
+            "banks=1,2,4",
+            "--set",
+            "read-ports=2,4",
+            "--set",
+            "load=50,90",
+            "--cycles",
+            "20000",
+            "--seed",
+            "9",
+            "--no-rtl",
+            "--out",
         ]
         .iter()
         .map(|s| s.to_string())
@@ -92,15 +103,27 @@ fn a_sweep_sharded_over_a_slurm_array_merges_into_the_local_sweep() {
         .env("SLURM_CONF", &cluster.conf)
         .output()
         .unwrap();
-    assert!(submitted.status.success(), "{}", String::from_utf8_lossy(&submitted.stderr));
+    assert!(
+        submitted.status.success(),
+        "{}",
+        String::from_utf8_lossy(&submitted.stderr)
+    );
     // The merge job writes DIR/results.jsonl once all four tasks succeeded.
     let start = Instant::now();
     while figures(&sharded).len() < 12 {
-        assert!(start.elapsed() < Duration::from_secs(180), "the jobs did not finish");
+        assert!(
+            start.elapsed() < Duration::from_secs(180),
+            "the jobs did not finish"
+        );
         std::thread::sleep(Duration::from_millis(250));
     }
     for task in 0..4 {
-        assert!(sharded.join(format!("shards/{task}/results.jsonl")).exists(), "task {task}");
+        assert!(
+            sharded
+                .join(format!("shards/{task}/results.jsonl"))
+                .exists(),
+            "task {task}"
+        );
     }
     let ran = Command::new(env!("CARGO_BIN_EXE_grfgen"))
         .arg("sweep")
@@ -114,17 +137,36 @@ fn a_sweep_sharded_over_a_slurm_array_merges_into_the_local_sweep() {
     let regress = work.path().join("regress");
     let junit = work.path().join("junit.xml");
     let submitted = Command::new(env!("CARGO_BIN_EXE_grfgen"))
-        .args(["regress", "--blocks", "alloc", "--seeds", "1", "--cycles", "2000", "--seed", "4"])
-        .args(["--slurm", "2", "--out", regress.to_str().unwrap(), "--junit", junit.to_str().unwrap()])
+        .args([
+            "regress", "--blocks", "alloc", "--seeds", "1", "--cycles", "2000", "--seed", "4",
+        ])
+        .args([
+            "--slurm",
+            "2",
+            "--out",
+            regress.to_str().unwrap(),
+            "--junit",
+            junit.to_str().unwrap(),
+        ])
         .env("SLURM_CONF", &cluster.conf)
         .output()
         .unwrap();
-    assert!(submitted.status.success(), "{}", String::from_utf8_lossy(&submitted.stderr));
+    assert!(
+        submitted.status.success(),
+        "{}",
+        String::from_utf8_lossy(&submitted.stderr)
+    );
     let start = Instant::now();
     while !junit.exists() {
-        assert!(start.elapsed() < Duration::from_secs(300), "the regression did not finish");
+        assert!(
+            start.elapsed() < Duration::from_secs(300),
+            "the regression did not finish"
+        );
         std::thread::sleep(Duration::from_millis(250));
     }
     let xml = std::fs::read_to_string(&junit).unwrap();
-    assert!(xml.contains("<testsuite name=\"alloc\" tests=\"8\" failures=\"0\""), "{xml}");
+    assert!(
+        xml.contains("<testsuite name=\"alloc\" tests=\"8\" failures=\"0\""),
+        "{xml}"
+    );
 }

@@ -20,8 +20,21 @@ fn run(args: &[&str]) -> Output {
 /// arguments.
 fn sweep_of<'a>(cycles: &'a str, out: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
     let mut args = vec![
-        "sweep", "gpr", "--set", "banks=1,2,4,8", "--set", "read-ports=1,2,4",
-        "--set", "load=50,90", "--cycles", cycles, "--seed", "77", "--no-rtl", "--out", out,
+        "sweep",
+        "gpr",
+        "--set",
+        "banks=1,2,4,8",
+        "--set",
+        "read-ports=1,2,4",
+        "--set",
+        "load=50,90",
+        "--cycles",
+        cycles,
+        "--seed",
+        "77",
+        "--no-rtl",
+        "--out",
+        out,
     ];
     args.extend_from_slice(extra);
     args
@@ -50,7 +63,12 @@ fn lines(dir: &Path) -> Vec<Value> {
 fn figures(dir: &Path) -> BTreeMap<u64, (Value, Value)> {
     lines(dir)
         .into_iter()
-        .map(|r| (r["index"].as_u64().unwrap(), (r["seed"].clone(), r["metrics"].clone())))
+        .map(|r| {
+            (
+                r["index"].as_u64().unwrap(),
+                (r["seed"].clone(), r["metrics"].clone()),
+            )
+        })
         .collect()
 }
 
@@ -62,7 +80,11 @@ fn a_sweep_killed_three_times_resumes_with_no_point_lost_or_repeated() {
     // Each round is killed once the results hold `target` lines: in the middle of the sweep,
     // whatever the machine's speed.
     for (round, target) in [4usize, 10, 16].into_iter().enumerate() {
-        let extra: &[&str] = if round == 0 { &["--jobs", "2"] } else { &["--jobs", "2", "--resume"] };
+        let extra: &[&str] = if round == 0 {
+            &["--jobs", "2"]
+        } else {
+            &["--jobs", "2", "--resume"]
+        };
         let mut child = grfgen()
             .args(slow_sweep(killed_s, extra))
             .stdout(Stdio::null())
@@ -71,7 +93,10 @@ fn a_sweep_killed_three_times_resumes_with_no_point_lost_or_repeated() {
             .unwrap();
         let results = killed.join("results.jsonl");
         while std::fs::read_to_string(&results).map_or(0, |t| t.lines().count()) < target {
-            assert!(child.try_wait().unwrap().is_none(), "round {round} ended before its kill");
+            assert!(
+                child.try_wait().unwrap().is_none(),
+                "round {round} ended before its kill"
+            );
             std::thread::sleep(Duration::from_millis(5));
         }
         child.kill().unwrap(); // SIGKILL
@@ -85,9 +110,17 @@ fn a_sweep_killed_three_times_resumes_with_no_point_lost_or_repeated() {
     }
     assert!(lines(&killed).len() < 24, "the kills landed mid-sweep");
     let resumed = run(&slow_sweep(killed_s, &["--jobs", "2", "--resume"]));
-    assert_eq!(resumed.status.code(), Some(0), "{}", String::from_utf8_lossy(&resumed.stderr));
+    assert_eq!(
+        resumed.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
     let records = lines(&killed);
-    let mut indices: Vec<u64> = records.iter().map(|r| r["index"].as_u64().unwrap()).collect();
+    let mut indices: Vec<u64> = records
+        .iter()
+        .map(|r| r["index"].as_u64().unwrap())
+        .collect();
     indices.sort();
     assert_eq!(indices, (0..24).collect::<Vec<_>>(), "each point once");
     let straight = run(&slow_sweep(whole_s, &["--jobs", "1"]));
@@ -95,7 +128,10 @@ fn a_sweep_killed_three_times_resumes_with_no_point_lost_or_repeated() {
     assert_eq!(figures(&killed), figures(&whole));
     let status = run(&["sweep", "status", killed_s, "--json"]);
     let status: Value = serde_json::from_slice(&status.stdout).unwrap();
-    assert_eq!((status["done"].as_u64(), status["missing"].as_u64()), (Some(24), Some(0)));
+    assert_eq!(
+        (status["done"].as_u64(), status["missing"].as_u64()),
+        (Some(24), Some(0))
+    );
 }
 
 #[test]
@@ -107,11 +143,24 @@ fn shards_merge_into_the_unsharded_sweep() {
         let shard = format!("{i}/3");
         let out = path(&format!("shard{i}"));
         let done = run(&sweep_args(&out, &["--shard", &shard]));
-        assert_eq!(done.status.code(), Some(0), "{}", String::from_utf8_lossy(&done.stderr));
+        assert_eq!(
+            done.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&done.stderr)
+        );
         assert_eq!(lines(Path::new(&out)).len(), 8);
         shards.push(out);
     }
-    let partial = run(&["sweep", "merge", &shards[0], &shards[1], "--out", &path("partial"), "--json"]);
+    let partial = run(&[
+        "sweep",
+        "merge",
+        &shards[0],
+        &shards[1],
+        "--out",
+        &path("partial"),
+        "--json",
+    ]);
     let partial: Value = serde_json::from_slice(&partial.stdout).unwrap();
     assert_eq!(partial["missing"], 8, "{partial}");
     let mut args = vec!["sweep", "merge"];
@@ -127,7 +176,14 @@ fn shards_merge_into_the_unsharded_sweep() {
     let mut args = sweep_args(&other, &[]);
     args[11] = "78";
     assert_eq!(run(&args).status.code(), Some(0));
-    let refused = run(&["sweep", "merge", &shards[0], &other, "--out", &path("mixed")]);
+    let refused = run(&[
+        "sweep",
+        "merge",
+        &shards[0],
+        &other,
+        "--out",
+        &path("mixed"),
+    ]);
     assert_eq!(refused.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&refused.stderr).contains("a different sweep"));
 }
@@ -144,18 +200,28 @@ fn a_bad_grid_or_flag_writes_nothing() {
         (vec!["--shard", "3/3"], "--shard"),
         (vec!["--shard", "slurm"], "SLURM_ARRAY_TASK_ID"),
     ] {
-        let mut args = vec!["sweep", "gpr", "--no-rtl", "--cycles", "100", "--out", out_s];
+        let mut args = vec![
+            "sweep", "gpr", "--no-rtl", "--cycles", "100", "--out", out_s,
+        ];
         args.extend(&extra);
-        let done = grfgen().args(&args).env_remove("SLURM_ARRAY_TASK_ID").output().unwrap();
+        let done = grfgen()
+            .args(&args)
+            .env_remove("SLURM_ARRAY_TASK_ID")
+            .output()
+            .unwrap();
         let err = String::from_utf8_lossy(&done.stderr);
         assert_eq!(done.status.code(), Some(2), "{extra:?}: {err}");
         assert!(err.contains(expected), "{extra:?}: {err}");
         assert!(!out.exists(), "{extra:?} wrote {out_s}");
     }
     // A directory holding a sweep is not overwritten without --resume.
-    let first = run(&["sweep", "gpr", "--no-rtl", "--cycles", "100", "--seed", "1", "--out", out_s]);
+    let first = run(&[
+        "sweep", "gpr", "--no-rtl", "--cycles", "100", "--seed", "1", "--out", out_s,
+    ]);
     assert_eq!(first.status.code(), Some(0));
-    let again = run(&["sweep", "gpr", "--no-rtl", "--cycles", "100", "--seed", "1", "--out", out_s]);
+    let again = run(&[
+        "sweep", "gpr", "--no-rtl", "--cycles", "100", "--seed", "1", "--out", out_s,
+    ]);
     assert_eq!(again.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&again.stderr).contains("--resume"));
 }
@@ -165,13 +231,19 @@ fn well_formed(text: &str) -> bool {
     let mut open: Vec<&str> = Vec::new();
     let mut rest = text;
     while let Some(start) = rest.find('<') {
-        let Some(len) = rest[start..].find('>') else { return false };
+        let Some(len) = rest[start..].find('>') else {
+            return false;
+        };
         let tag = &rest[start + 1..start + len];
         rest = &rest[start + len + 1..];
         if tag.starts_with('?') || tag.starts_with('!') || tag.ends_with('/') {
             continue;
         }
-        let name = tag.trim_start_matches('/').split_whitespace().next().unwrap_or("");
+        let name = tag
+            .trim_start_matches('/')
+            .split_whitespace()
+            .next()
+            .unwrap_or("");
         match tag.starts_with('/') {
             true if open.pop() != Some(name) => return false,
             true => {}
@@ -187,16 +259,41 @@ fn a_plot_is_an_svg_with_one_series_per_value() {
     let out = dir.path().join("sweep");
     let out_s = out.to_str().unwrap();
     let done = run(&[
-        "sweep", "gpr", "--set", "banks=1,2,4,8", "--set", "read-ports=1,2,4", "--cycles",
-        "3000", "--seed", "3", "--no-rtl", "--out", out_s,
+        "sweep",
+        "gpr",
+        "--set",
+        "banks=1,2,4,8",
+        "--set",
+        "read-ports=1,2,4",
+        "--cycles",
+        "3000",
+        "--seed",
+        "3",
+        "--no-rtl",
+        "--out",
+        out_s,
     ]);
     assert_eq!(done.status.code(), Some(0));
     let svg = dir.path().join("conflicts.svg");
     let drawn = run(&[
-        "sweep", "plot", out_s, "--x", "banks", "--y", "conflict_rate", "--series", "read_ports",
-        "-o", svg.to_str().unwrap(),
+        "sweep",
+        "plot",
+        out_s,
+        "--x",
+        "banks",
+        "--y",
+        "conflict_rate",
+        "--series",
+        "read_ports",
+        "-o",
+        svg.to_str().unwrap(),
     ]);
-    assert_eq!(drawn.status.code(), Some(0), "{}", String::from_utf8_lossy(&drawn.stderr));
+    assert_eq!(
+        drawn.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&drawn.stderr)
+    );
     let text = std::fs::read_to_string(&svg).unwrap();
     assert!(text.starts_with("<svg") && well_formed(&text), "{text}");
     for ports in [1, 2, 4] {
@@ -208,7 +305,14 @@ fn a_plot_is_an_svg_with_one_series_per_value() {
     // A name that is no number in the records is refused, and no file is written.
     let never = dir.path().join("never.svg");
     let refused = run(&[
-        "sweep", "plot", out_s, "--x", "colour", "--y", "conflict_rate", "-o",
+        "sweep",
+        "plot",
+        out_s,
+        "--x",
+        "colour",
+        "--y",
+        "conflict_rate",
+        "-o",
         never.to_str().unwrap(),
     ]);
     assert_eq!(refused.status.code(), Some(2));
@@ -220,11 +324,34 @@ fn a_sweep_with_pnr_reports_fmax_and_time_per_point() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("pnr");
     let done = run(&[
-        "sweep", "alloc", "--pool", "8", "--granularity", "1", "--wave-slots", "1",
-        "--example", "traffic", "--set", "cycles=1000,2000", "--seed", "2", "--no-rtl", "--pnr",
-        "--device", "ice40-up5k", "--out", out.to_str().unwrap(), "--json",
+        "sweep",
+        "alloc",
+        "--pool",
+        "8",
+        "--granularity",
+        "1",
+        "--wave-slots",
+        "1",
+        "--example",
+        "traffic",
+        "--set",
+        "cycles=1000,2000",
+        "--seed",
+        "2",
+        "--no-rtl",
+        "--pnr",
+        "--device",
+        "ice40-up5k",
+        "--out",
+        out.to_str().unwrap(),
+        "--json",
     ]);
-    assert_eq!(done.status.code(), Some(0), "{}", String::from_utf8_lossy(&done.stderr));
+    assert_eq!(
+        done.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
     let records = lines(&out);
     assert_eq!(records.len(), 2);
     for r in &records {
@@ -236,7 +363,10 @@ fn a_sweep_with_pnr_reports_fmax_and_time_per_point() {
         };
         let (fmax, time) = (metric("fmax_mhz"), metric("time_ns"));
         let cycles = r["report"]["cycles"].as_f64().unwrap();
-        assert!(fmax > 1.0 && (time - cycles * 1000.0 / fmax).abs() < 1e-6, "{r}");
+        assert!(
+            fmax > 1.0 && (time - cycles * 1000.0 / fmax).abs() < 1e-6,
+            "{r}"
+        );
         assert_eq!(r["pnr"]["device"], "ice40-up5k");
     }
     // One design: placed and routed once, the same figures for both points.

@@ -41,7 +41,17 @@ impl DesignVisitor for Check {
 fn every_design_is_consistent_and_emits_at_its_defaults() {
     let mut check = Check(Vec::new());
     grfgen_hdl::visit_designs(&mut check);
-    let designs = ["gpr", "core", "route", "route-full", "grf", "flops", "lvt", "cluster", "alloc"];
+    let designs = [
+        "gpr",
+        "core",
+        "route",
+        "route-full",
+        "grf",
+        "flops",
+        "lvt",
+        "cluster",
+        "alloc",
+    ];
     assert_eq!(check.0, designs);
     let listed: Vec<&str> = catalogue().iter().map(|b| b.name).collect();
     assert_eq!(&listed[..designs.len()], &check.0[..]);

@@ -26,7 +26,11 @@ fn draw(example: &str, uniform: &str, placement: Placement, rtl: Rtl) -> AllocRe
         ..AllocOptions::example(example)
     };
     let report = run(&AllocParams::default(), &options, &Setup::new(1, rtl)).unwrap();
-    assert_eq!(report.mismatch(), None, "{example} {uniform} {placement:?}: {report:?}");
+    assert_eq!(
+        report.mismatch(),
+        None,
+        "{example} {uniform} {placement:?}: {report:?}"
+    );
     assert!(report.outputs_equal, "{example} {uniform} {placement:?}");
     report
 }
@@ -50,7 +54,11 @@ fn the_main_shader_release_applies_to_later_waves_only() {
     let r = draw("document", "mode=0", Placement::MainShader, Rtl::On);
     let early = r.wave_allocations.iter().take_while(|&&a| a == 20).count();
     assert!(early >= 1, "{:?}", r.wave_allocations);
-    assert!(r.wave_allocations[early..].iter().all(|&a| a == 4), "{:?}", r.wave_allocations);
+    assert!(
+        r.wave_allocations[early..].iter().all(|&a| a == 4),
+        "{:?}",
+        r.wave_allocations
+    );
     assert_eq!(r.released_gprs, 16);
 }
 
@@ -60,14 +68,23 @@ fn the_main_shader_release_applies_to_later_waves_only() {
 fn occupancy_matches_the_hand_computed_values() {
     let p = AllocParams::default();
     assert_eq!((p.occupancy(20), p.occupancy(4)), (4, 16));
-    assert_eq!((p.occupancy(18), p.occupancy(5)), (4, 12), "rounded up to granules of 4");
+    assert_eq!(
+        (p.occupancy(18), p.occupancy(5)),
+        (4, 12),
+        "rounded up to granules of 4"
+    );
     assert_eq!(params(96, 1, 16).occupancy(20), 4);
     assert_eq!(params(64, 8, 1).occupancy(4), 1);
     let none = draw("document", "mode=0", Placement::None, Rtl::Off);
     let cp = draw("document", "mode=0", Placement::CommandProcessor, Rtl::Off);
     assert_eq!((none.peak_resident_waves, cp.peak_resident_waves), (4, 16));
     assert_eq!(none.occupancy, (4, 16));
-    assert!(cp.cycles < none.cycles, "{} against {}", cp.cycles, none.cycles);
+    assert!(
+        cp.cycles < none.cycles,
+        "{} against {}",
+        cp.cycles,
+        none.cycles
+    );
 }
 
 /// Every uniform value a shader's branches test (and one they do not), for `uniforms`.
@@ -112,9 +129,19 @@ fn release_keeps_outputs(text: &str, seed: u64) {
                 ..AllocOptions::default()
             };
             let report = run(&params(64, 2, 6), &options, &Setup::new(seed, Rtl::Off)).unwrap();
-            assert_eq!(report.mismatch(), None, "seed {seed} {uniform} {placement:?}:\n{text}");
-            assert!(report.outputs_equal, "seed {seed} {uniform} {placement:?}:\n{text}");
-            assert!(report.wave_allocations.iter().all(|&a| a >= report.needed_gprs));
+            assert_eq!(
+                report.mismatch(),
+                None,
+                "seed {seed} {uniform} {placement:?}:\n{text}"
+            );
+            assert!(
+                report.outputs_equal,
+                "seed {seed} {uniform} {placement:?}:\n{text}"
+            );
+            assert!(report
+                .wave_allocations
+                .iter()
+                .all(|&a| a >= report.needed_gprs));
         }
     }
 }
@@ -133,9 +160,13 @@ fn release_keeps_every_output_of_the_built_in_and_1000_random_shaders() {
 #[test]
 fn packing_keeps_the_light_path_inside_its_allocation() {
     let text = "uniform mode\nmain:\n  ld r0, wave\n  if mode == 1\n".to_string()
-        + &(2..8).map(|j| format!("    add r{j}, r0, #{j}\n")).collect::<String>()
+        + &(2..8)
+            .map(|j| format!("    add r{j}, r0, #{j}\n"))
+            .collect::<String>()
         + "    mul r1, r0, r2\n"
-        + &(3..8).map(|j| format!("    add r1, r1, r{j}\n")).collect::<String>()
+        + &(3..8)
+            .map(|j| format!("    add r1, r1, r{j}\n"))
+            .collect::<String>()
         + "  else\n    add r17, r0, #1\n    mul r1, r0, r17\n  end\n  out r1\n";
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("high.txt");
@@ -149,7 +180,9 @@ fn packing_keeps_the_light_path_inside_its_allocation() {
     };
     let setup = Setup::new(1, Rtl::Off);
     let written = run(&AllocParams::default(), &options(false), &setup).unwrap();
-    let m = written.first_mismatch.expect("a register beyond the allocation");
+    let m = written
+        .first_mismatch
+        .expect("a register beyond the allocation");
     assert!(m.port.contains("register r17 (allocation 4)"), "{m}");
     assert!(!written.outputs_equal);
     let packed = run(&AllocParams::default(), &options(true), &setup).unwrap();
@@ -174,7 +207,10 @@ fn lock_step_over_a_million_cycles_of_random_traffic() {
         assert!(report.rtl);
         assert_eq!(report.mismatch(), None, "{p:?} seed {seed}");
         assert_eq!(report.cycles, cycles);
-        assert!(report.launches > cycles / 10 && report.launch_stalls > 0, "{report:?}");
+        assert!(
+            report.launches > cycles / 10 && report.launch_stalls > 0,
+            "{report:?}"
+        );
         assert!(report.released_gprs > 0);
     }
 }

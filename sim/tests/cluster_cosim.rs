@@ -7,7 +7,7 @@ use grfgen_sim::block::{Report, Rtl, Setup};
 use grfgen_sim::cluster::allocate::Physical;
 use grfgen_sim::cluster::schedule::bundles;
 use grfgen_sim::cluster::{
-    run, ClusterMachine, ClusterOptions, ClusterOp, ClusterReport, Issue, Source,
+    run, ClusterMachine, ClusterOp, ClusterOptions, ClusterReport, Issue, Source,
 };
 
 fn params(clusters: usize, local: usize, main: usize, rp: usize, wp: usize) -> ClusterParams {
@@ -20,7 +20,12 @@ fn params(clusters: usize, local: usize, main: usize, rp: usize, wp: usize) -> C
     }
 }
 
-fn run_with(params: &ClusterParams, options: &ClusterOptions, seed: u64, rtl: Rtl) -> ClusterReport {
+fn run_with(
+    params: &ClusterParams,
+    options: &ClusterOptions,
+    seed: u64,
+    rtl: Rtl,
+) -> ClusterReport {
     eprintln!("{params:?} {options:?}: seed {seed}");
     run(params, options, &Setup::new(seed, rtl)).expect("the run starts")
 }
@@ -58,7 +63,10 @@ fn lock_step_over_a_million_cycles_of_random_programs() {
 fn the_baseline_runs_in_lock_step() {
     let report = lock_step(&params(4, 8, 64, 3, 1), true, 50_000, 21);
     assert_eq!(report.movs, 0);
-    assert!(report.main_accesses > 10 * report.local_accesses, "{report:?}");
+    assert!(
+        report.main_accesses > 10 * report.local_accesses,
+        "{report:?}"
+    );
 }
 
 /// The figures and kernels give the reference outputs, partitioned and baseline; Fig. 11
@@ -94,14 +102,21 @@ fn partitioning_serves_more_accesses_locally_than_the_baseline() {
             ..ClusterOptions::example(name)
         };
         let baseline = run_with(&p, &baseline, 1, Rtl::Off);
-        assert!(partitioned.local_fraction > baseline.local_fraction, "{name}");
+        assert!(
+            partitioned.local_fraction > baseline.local_fraction,
+            "{name}"
+        );
         assert!(partitioned.main_accesses < baseline.main_accesses, "{name}");
         assert!(partitioned.energy_pj < baseline.energy_pj, "{name}");
     }
 }
 
 fn issue(op: ClusterOp, dst: Option<Physical>, a: Source, b: Source) -> Issue {
-    Issue { op, dst, src: [a, b] }
+    Issue {
+        op,
+        dst,
+        src: [a, b],
+    }
 }
 
 /// The arbiter's rule, on the model: with two main read ports, clusters issue in order
@@ -110,12 +125,27 @@ fn issue(op: ClusterOp, dst: Option<Physical>, a: Source, b: Source) -> Issue {
 #[test]
 fn main_ports_go_to_the_lowest_clusters_first() {
     let mut m = ClusterMachine::new(&params(4, 4, 8, 2, 1));
-    let load = issue(ClusterOp::Mov, Some(Physical::Main(1)), Source::Immediate(5), Source::Immediate(0));
+    let load = issue(
+        ClusterOp::Mov,
+        Some(Physical::Main(1)),
+        Source::Immediate(5),
+        Source::Immediate(0),
+    );
     let first = m.step(&[Some(load), None, None, None]);
     assert_eq!(first.issued, vec![true, false, false, false]);
-    let add = issue(ClusterOp::Add, Some(Physical::Local(0)), Source::Main(1), Source::Main(1));
+    let add = issue(
+        ClusterOp::Add,
+        Some(Physical::Local(0)),
+        Source::Main(1),
+        Source::Main(1),
+    );
     let out = issue(ClusterOp::Out, None, Source::Main(1), Source::Immediate(0));
-    let local = issue(ClusterOp::Mov, Some(Physical::Local(1)), Source::Immediate(9), Source::Immediate(0));
+    let local = issue(
+        ClusterOp::Mov,
+        Some(Physical::Local(1)),
+        Source::Immediate(9),
+        Source::Immediate(0),
+    );
     let cycle = m.step(&[Some(add), Some(out), Some(local), None]);
     assert_eq!(cycle.issued, vec![true, false, false, false]);
     assert_eq!((cycle.main_conflicts, cycle.stall_cycles), (2, 1));
@@ -124,7 +154,12 @@ fn main_ports_go_to_the_lowest_clusters_first() {
     assert_eq!(cycle.issued, vec![false, true, true, false]);
     assert_eq!(cycle.outputs, vec![None, Some(5), None, None]);
     // Two writes to the main file with one write port: the second waits.
-    let w0 = issue(ClusterOp::Mov, Some(Physical::Main(2)), Source::Immediate(1), Source::Immediate(0));
+    let w0 = issue(
+        ClusterOp::Mov,
+        Some(Physical::Main(2)),
+        Source::Immediate(1),
+        Source::Immediate(0),
+    );
     let cycle = m.step(&[Some(w0), Some(w0), None, None]);
     assert_eq!(cycle.issued, vec![true, false, false, false]);
 }
@@ -133,10 +168,20 @@ fn main_ports_go_to_the_lowest_clusters_first() {
 /// written by another, `out`s in cluster order.
 #[test]
 fn bundles_keep_members_independent() {
-    let write = issue(ClusterOp::Mov, Some(Physical::Main(3)), Source::Immediate(1), Source::Immediate(0));
+    let write = issue(
+        ClusterOp::Mov,
+        Some(Physical::Main(3)),
+        Source::Immediate(1),
+        Source::Immediate(0),
+    );
     let read = issue(ClusterOp::Out, None, Source::Main(3), Source::Immediate(0));
     let other = issue(ClusterOp::Out, None, Source::Main(4), Source::Immediate(0));
-    let local = issue(ClusterOp::Mov, Some(Physical::Local(0)), Source::Immediate(1), Source::Immediate(0));
+    let local = issue(
+        ClusterOp::Mov,
+        Some(Physical::Local(0)),
+        Source::Immediate(1),
+        Source::Immediate(0),
+    );
     let sizes = |stream: &[(usize, Issue)]| -> Vec<usize> {
         bundles(stream).iter().map(|b| b.len()).collect()
     };

@@ -14,8 +14,8 @@ use serde::Serialize;
 
 use super::sweep::grid::in_shard;
 use super::sweep::runner::{run_all, Implementation, Job};
-use super::sweep::store::{write_atomically, Record, Spec, Status, SweepDir};
 use super::sweep::slurm::{forwarded, shell_path, SlurmPlan};
+use super::sweep::store::{write_atomically, Record, Spec, Status, SweepDir};
 use super::sweep::{jobs, shard, slurm_shards};
 use super::{json_arg, path, render, seed, seed_arg};
 use crate::error::CliError;
@@ -136,16 +136,28 @@ pub fn block<B: Block>(settings: &Settings) -> Result<Vec<Record>, CliError> {
     let dir = SweepDir::new(&settings.dir.join(B::Design::NAME));
     dir.open(&spec, settings.resume)?;
     let mut records = dir.records()?;
-    jobs.retain(|j| in_shard(j.index, settings.shard) && !records.get(&j.index).is_some_and(Record::settled));
-    let progress = Progress::points(format!("regress {}", spec.block), jobs.len() as u64, settings.quiet);
-    let mut failed = 0;
-    let ran = run_all(&jobs, settings.jobs, Rtl::On, &Implementation::default(), |record| {
-        failed += usize::from(!record.settled());
-        progress.point(&line(&spec.block, &record), failed);
-        dir.append(&record)?;
-        records.insert(record.index, record);
-        Ok(())
+    jobs.retain(|j| {
+        in_shard(j.index, settings.shard) && !records.get(&j.index).is_some_and(Record::settled)
     });
+    let progress = Progress::points(
+        format!("regress {}", spec.block),
+        jobs.len() as u64,
+        settings.quiet,
+    );
+    let mut failed = 0;
+    let ran = run_all(
+        &jobs,
+        settings.jobs,
+        Rtl::On,
+        &Implementation::default(),
+        |record| {
+            failed += usize::from(!record.settled());
+            progress.point(&line(&spec.block, &record), failed);
+            dir.append(&record)?;
+            records.insert(record.index, record);
+            Ok(())
+        },
+    );
     progress.finish();
     ran?;
     Ok(records
@@ -158,8 +170,15 @@ pub fn block<B: Block>(settings: &Settings) -> Result<Vec<Record>, CliError> {
 fn line(block: &str, r: &Record) -> String {
     let cycles = r.report.get("cycles").and_then(|c| c.as_u64()).unwrap_or(0);
     match r.status.as_str() {
-        "ok" => format!("PASS {block} #{}: {cycles} cycles ({:.1} s): {}", r.index, r.seconds, r.replay),
-        "skipped" => format!("SKIP {block} #{}: {}", r.index, r.error.as_deref().unwrap_or("")),
+        "ok" => format!(
+            "PASS {block} #{}: {cycles} cycles ({:.1} s): {}",
+            r.index, r.seconds, r.replay
+        ),
+        "skipped" => format!(
+            "SKIP {block} #{}: {}",
+            r.index,
+            r.error.as_deref().unwrap_or("")
+        ),
         _ => format!(
             "FAIL {block} #{}: {}\n     replay: {}",
             r.index,
@@ -238,13 +257,21 @@ fn submit(m: &ArgMatches, settings: &Settings, blocks: &[String]) -> Result<Stri
     let grfgen = shell_path(&std::env::current_exe()?);
     let dir = std::path::absolute(&settings.dir).unwrap_or_else(|_| settings.dir.clone());
     let out = shell_path(&dir);
-    let args = forwarded("regress", &["--dry-run", "--json", "--resume"], &["--out", "--slurm", "--partition", "--shard", "--junit"], settings.seed);
+    let args = forwarded(
+        "regress",
+        &["--dry-run", "--json", "--resume"],
+        &["--out", "--slurm", "--partition", "--shard", "--junit"],
+        settings.seed,
+    );
     let junit = path(m, "junit").map_or(String::new(), |f| format!(" --junit {}", shell_path(&f)));
     let mut merge: Vec<String> = blocks
         .iter()
         .map(|b| format!("{grfgen} sweep merge {out}/shards/*/{b} --out {out}/{b}"))
         .collect();
-    merge.push(format!("{grfgen} regress {} --resume --out {out}{junit}", args.join(" ")));
+    merge.push(format!(
+        "{grfgen} regress {} --resume --out {out}{junit}",
+        args.join(" ")
+    ));
     let plan = SlurmPlan {
         name: "regress".into(),
         task: format!(
@@ -285,16 +312,25 @@ pub fn regress(m: &ArgMatches) -> Result<String, CliError> {
             )));
         }
     }
-    let bounded = |id: &'static str, allowed: &str, low: u64, high: u64, default: u64| {
-        match number::<u64>(m, id, allowed)? {
+    let bounded =
+        |id: &'static str, allowed: &str, low: u64, high: u64, default: u64| match number::<u64>(
+            m, id, allowed,
+        )? {
             None => Ok(default),
             Some(n) if (low..=high).contains(&n) => Ok(n),
-            Some(n) => Err(CliError::Input(format!("invalid value {n} for --{id}: allowed {allowed}"))),
-        }
-    };
+            Some(n) => Err(CliError::Input(format!(
+                "invalid value {n} for --{id}: allowed {allowed}"
+            ))),
+        };
     let settings = Settings {
         seeds: bounded("seeds", "1..=1000", 1, 1000, 4)?,
-        cycles: bounded("cycles", "1..=10000000000", 1, 10_000_000_000, DEFAULT_CYCLES)?,
+        cycles: bounded(
+            "cycles",
+            "1..=10000000000",
+            1,
+            10_000_000_000,
+            DEFAULT_CYCLES,
+        )?,
         seed: seed(m)?,
         jobs: jobs(m)?,
         shard: shard(m)?,
@@ -319,13 +355,25 @@ pub fn regress(m: &ArgMatches) -> Result<String, CliError> {
         blocks: results
             .iter()
             .map(|(block, records)| {
-                let map: BTreeMap<usize, Record> = records.iter().map(|r| (r.index, r.clone())).collect();
+                let map: BTreeMap<usize, Record> =
+                    records.iter().map(|r| (r.index, r.clone())).collect();
                 let cycles = records
                     .iter()
                     .filter_map(|r| r.report.get("cycles").and_then(|c| c.as_u64()))
                     .sum();
-                let failures = records.iter().filter(|r| !r.settled()).map(|r| r.replay.clone()).collect();
-                (block.to_string(), BlockResult { status: Status::of(records.len(), &map), cycles, failures })
+                let failures = records
+                    .iter()
+                    .filter(|r| !r.settled())
+                    .map(|r| r.replay.clone())
+                    .collect();
+                (
+                    block.to_string(),
+                    BlockResult {
+                        status: Status::of(records.len(), &map),
+                        cycles,
+                        failures,
+                    },
+                )
             })
             .collect(),
         seconds,
@@ -338,7 +386,11 @@ pub fn regress(m: &ArgMatches) -> Result<String, CliError> {
             }
         }
         for (block, result) in &output.blocks {
-            text += &format!("{block}: {}, {} cycles co-simulated\n", result.status.text(), result.cycles);
+            text += &format!(
+                "{block}: {}, {} cycles co-simulated\n",
+                result.status.text(),
+                result.cycles
+            );
         }
         text + &format!("seed {} ({:.1} s)", settings.seed, seconds)
     };

@@ -92,8 +92,6 @@ pub struct ClusterFile<const L: usize, const M: usize> {
     last_main_reg: Registers<Bits<M>>,
     last_data: Registers<Bits<DATA_BITS>>,
     counters: AccessCounters,
-    /// Per source `2c + k`: it is in the local file.
-    is_local: Vec<Signal<Local, Bit>>,
     /// Per source `2c + k`, in execute: the operand.
     operand: Vec<Signal<Local, Bits<DATA_BITS>>>,
     /// Per cluster, in execute: it writes its local file.
@@ -155,7 +153,6 @@ impl<const L: usize, const M: usize> ClusterFile<L, M> {
             last_main_reg: Registers::new(w),
             last_data: Registers::new(c + w),
             counters: AccessCounters::new(c),
-            is_local: signals(2 * c),
             operand: signals(2 * c),
             local_write: signals(c),
             writing: signals(w * (c + 1)),
@@ -214,9 +211,6 @@ impl<const L: usize, const M: usize> Logic for ClusterFile<L, M> {
                     self.counters.clock.next = self.clock.val();
                     // Issue: arbitrate, count, read, and latch into the execute stage.
                     for c in 0..self._clusters {
-                        self.is_local[2 * c].next = self.issue_a_sel[c].val() == self.sel_local.val();
-                        self.is_local[2 * c + 1].next =
-                            self.issue_b_sel[c].val() == self.sel_local.val();
                         self.ports.valid[c].next = self.issue_valid[c].val();
                         self.ports.a_sel[c].next = self.issue_a_sel[c].val();
                         self.ports.b_sel[c].next = self.issue_b_sel[c].val();
@@ -229,10 +223,10 @@ impl<const L: usize, const M: usize> Logic for ClusterFile<L, M> {
                         self.counters.op[c].next = self.issue_op[c].val();
                         self.counters.dst_main[c].next = self.issue_dst_main[c].val();
                         self.issue_ready[c].next = self.ports.grant[c].val();
-                        self.locals.read_valid[2 * c].next =
-                            self.ports.grant[c].val() & self.is_local[2 * c].val();
-                        self.locals.read_valid[2 * c + 1].next =
-                            self.ports.grant[c].val() & self.is_local[2 * c + 1].val();
+                        // Both sources are read whenever the instruction issues; execute uses
+                        // the local data only for a local source.
+                        self.locals.read_valid[2 * c].next = self.ports.grant[c].val();
+                        self.locals.read_valid[2 * c + 1].next = self.ports.grant[c].val();
                         self.locals.read_reg[2 * c].next = self.issue_a[c].val().get_bits::<L>(0);
                         self.locals.read_reg[2 * c + 1].next =
                             self.issue_b[c].val().get_bits::<L>(0);
@@ -245,7 +239,8 @@ impl<const L: usize, const M: usize> Logic for ClusterFile<L, M> {
                                 self.ports.a_take[c * nr + p].val();
                             self.main_address.select[p * 2 * nc + 2 * c + 1].next =
                                 self.ports.b_take[c * nr + p].val();
-                            self.x_take.d[2 * c * nr + p].next = self.ports.a_take[c * nr + p].val();
+                            self.x_take.d[2 * c * nr + p].next =
+                                self.ports.a_take[c * nr + p].val();
                             self.x_take.d[(2 * c + 1) * nr + p].next =
                                 self.ports.b_take[c * nr + p].val();
                         }
@@ -270,7 +265,8 @@ impl<const L: usize, const M: usize> Logic for ClusterFile<L, M> {
                     // Execute: operands (forwarding last cycle's writes), ALU, write-back.
                     for o in 0..(2 * self._clusters) {
                         for p in 0..self._read_ports {
-                            self.main_operand.select[o * nr + p].next = self.x_take.q[o * nr + p].val();
+                            self.main_operand.select[o * nr + p].next =
+                                self.x_take.q[o * nr + p].val();
                         }
                         self.operand[o].next = self.x_value.q[o].val();
                         if self.x_sel.q[o].val() == self.sel_local.val() {
@@ -299,8 +295,8 @@ impl<const L: usize, const M: usize> Logic for ClusterFile<L, M> {
                         self.alu[c].op.next = self.x_op.q[c].val();
                         self.alu[c].a.next = self.operand[2 * c].val();
                         self.alu[c].b.next = self.operand[2 * c + 1].val();
-                        self.out_valid[c].next =
-                            self.x_flag.q[2 * c].val() & (self.x_op.q[c].val() == self.op_out.val());
+                        self.out_valid[c].next = self.x_flag.q[2 * c].val()
+                            & (self.x_op.q[c].val() == self.op_out.val());
                         self.out_data[c].next = self.alu[c].result.val();
                         self.local_write[c].next = self.x_flag.q[2 * c].val()
                             & (self.x_op.q[c].val() != self.op_out.val())
@@ -323,10 +319,9 @@ impl<const L: usize, const M: usize> Logic for ClusterFile<L, M> {
                     for w in 0..self._write_ports {
                         self.writing[w * (nc + 1)].next = false;
                         for c in 0..self._clusters {
-                            self.writing[w * (nc + 1) + c + 1].next = self.writing
-                                [w * (nc + 1) + c]
-                                .val()
-                                | self.x_write_take.q[c * nw + w].val();
+                            self.writing[w * (nc + 1) + c + 1].next =
+                                self.writing[w * (nc + 1) + c].val()
+                                    | self.x_write_take.q[c * nw + w].val();
                         }
                         self.main.write_valid[w].next = self.writing[w * (nc + 1) + nc].val();
                         self.main.write_reg[w].next = self.main_write_reg.outputs[w].val();

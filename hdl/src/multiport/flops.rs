@@ -117,9 +117,8 @@ impl<const E: usize, const A: usize> Logic for FlopFile<E, A> {
                                     self.cells.q[(g * nn + k) * nl + l].val();
                                 for w in 0..self._write_ports {
                                     if self.writes.hit[(g * nw + nw - 1 - w) * nn + k].val() {
-                                        self.cells.d[(g * nn + k) * nl + l].next = self.write_data
-                                            [(g * nw + nw - 1 - w) * nl + l]
-                                            .val();
+                                        self.cells.d[(g * nn + k) * nl + l].next =
+                                            self.write_data[(g * nw + nw - 1 - w) * nl + l].val();
                                     }
                                 }
                                 self.read_mux.inputs[(g * nn + k) * nl + l].next =

@@ -72,7 +72,10 @@ impl ClusterParams {
 
 /// Bits of an index into a file built for `registers` registers.
 fn index_bits(registers: usize) -> usize {
-    registers.max(MIN_BUILT).next_power_of_two().trailing_zeros() as usize
+    registers
+        .max(MIN_BUILT)
+        .next_power_of_two()
+        .trailing_zeros() as usize
 }
 
 impl Params for ClusterParams {

@@ -10,8 +10,8 @@ mod multiport;
 mod route;
 mod table;
 
-pub use alloc::{AllocParams, POOL_BITS, RESIDENT_BITS, SLOT_BITS};
 pub use self::core::{CaptureKind, CoreOp, CoreParams, OperandSource};
+pub use alloc::{AllocParams, POOL_BITS, RESIDENT_BITS, SLOT_BITS};
 pub use cluster::ClusterParams;
 pub use gpr::{BankKind, GprParams};
 pub use grf::{GrfOp, GrfParams, GrfStatus, Mapping};

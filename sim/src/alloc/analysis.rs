@@ -146,7 +146,8 @@ impl Packer<'_> {
                     self.block(other)?;
                     // What lives on: the branch's live-out, and what enclosing branches pin.
                     self.map = map;
-                    self.map.retain(|r, _| live_out.contains(r) || pinned.contains(r));
+                    self.map
+                        .retain(|r, _| live_out.contains(r) || pinned.contains(r));
                     self.pinned = pinned;
                 }
             }
@@ -179,10 +180,14 @@ pub fn as_written(shader: &Shader) -> Assignment {
     let mut out = empty(shader);
     visit(&shader.main, &mut |i| {
         out.dst[i.id] = i.dst;
-        out.src[i.id] = i.src.iter().map(|s| match s {
-            Src::Reg(r) => Some(*r),
-            _ => None,
-        }).collect();
+        out.src[i.id] = i
+            .src
+            .iter()
+            .map(|s| match s {
+                Src::Reg(r) => Some(*r),
+                _ => None,
+            })
+            .collect();
     });
     out
 }
@@ -196,7 +201,9 @@ fn empty(shader: &Shader) -> Assignment {
     for i in &shader.preamble {
         out.src[i.id] = vec![None; i.src.len()];
     }
-    visit(&shader.main, &mut |i| out.src[i.id] = vec![None; i.src.len()]);
+    visit(&shader.main, &mut |i| {
+        out.src[i.id] = vec![None; i.src.len()]
+    });
     out
 }
 

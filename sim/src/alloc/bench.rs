@@ -35,7 +35,9 @@ impl Default for AllocBenchOptions {
 
 impl Params for AllocBenchOptions {
     fn table() -> Vec<Param<Self>> {
-        vec![param!(waves, "waves per draw", "N", |_| Allowed::range(1, MAX_WAVES))]
+        vec![param!(waves, "waves per draw", "N", |_| Allowed::range(
+            1, MAX_WAVES
+        ))]
     }
 }
 
@@ -74,7 +76,14 @@ impl Report for AllocBench {
         for r in &self.rows {
             text += &format!(
                 "{:<9} {:<10} {:>7} {:<18} {:>9} {:>9.2} {:>3}/{:<3}\n",
-                r.shader, r.uniform, r.latency, r.placement, r.cycles, r.mean_resident_waves, r.gprs.1, r.gprs.0
+                r.shader,
+                r.uniform,
+                r.latency,
+                r.placement,
+                r.cycles,
+                r.mean_resident_waves,
+                r.gprs.1,
+                r.gprs.0
             );
         }
         text + "(the document claims a benefit only in words: these figures are the project's own)"

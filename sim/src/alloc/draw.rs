@@ -37,7 +37,11 @@ impl Placement {
 
     /// Its name on the command line.
     pub fn name(self) -> &'static str {
-        Self::ALL.iter().find(|(p, _)| *p == self).expect("listed").1
+        Self::ALL
+            .iter()
+            .find(|(p, _)| *p == self)
+            .expect("listed")
+            .1
     }
 }
 
@@ -181,7 +185,11 @@ impl Draw<'_> {
             retired += usize::from(inputs.retire.is_some());
             // The oldest resident wave that is ready issues.
             let issuing = (cycle >= launch_from)
-                .then(|| waves.iter().position(|w| w.pc < steps && w.ready_at <= cycle))
+                .then(|| {
+                    waves
+                        .iter()
+                        .position(|w| w.pc < steps && w.ready_at <= cycle)
+                })
                 .flatten();
             if let (Some(w), Placement::MainShader) = (issuing, self.placement) {
                 if waves[w].pc == 0 {
@@ -204,14 +212,26 @@ impl Draw<'_> {
                 if alloc.size < self.analysis.needed {
                     out.mismatch = Some(Mismatch::new(
                         cycle,
-                        || format!("invariant: wave {} allocated less than its path needs", waves.len()),
+                        || {
+                            format!(
+                                "invariant: wave {} allocated less than its path needs",
+                                waves.len()
+                            )
+                        },
                         self.analysis.needed as u64,
                         alloc.size as u64,
                     ));
                     break;
                 }
                 out.allocations.push(alloc.size);
-                waves.push(Wave { slot, alloc, pc: 0, ready_at: cycle + 1, outputs: Vec::new(), retiring: false });
+                waves.push(Wave {
+                    slot,
+                    alloc,
+                    pc: 0,
+                    ready_at: cycle + 1,
+                    outputs: Vec::new(),
+                    retiring: false,
+                });
             }
             if let Some(w) = issuing {
                 if let Err(m) = self.step(&mut waves[w], w, path, &mut regs, cycle) {

@@ -79,14 +79,23 @@ fn block(
     while *budget > 0 && !rng.chance(1, 12) {
         *budget -= 1;
         if depth < 3 && rng.chance(1, 5) {
-            let _ = writeln!(text, "{indent}if u{} == {}", rng.below(uniforms), rng.below(3));
+            let _ = writeln!(
+                text,
+                "{indent}if u{} == {}",
+                rng.below(uniforms),
+                rng.below(3)
+            );
             let mut then = defined.clone();
             block(rng, text, &mut then, budget, uniforms, depth + 1);
             let _ = writeln!(text, "{indent}else");
             let mut other = defined.clone();
             block(rng, text, &mut other, budget, uniforms, depth + 1);
             let _ = writeln!(text, "{indent}end");
-            defined.extend(then.iter().filter(|r| other.contains(r) && !defined.contains(r)).collect::<Vec<_>>());
+            defined.extend(
+                then.iter()
+                    .filter(|r| other.contains(r) && !defined.contains(r))
+                    .collect::<Vec<_>>(),
+            );
             continue;
         }
         let op = ops[rng.below(ops.len())];

@@ -33,7 +33,11 @@ impl Block for Alloc {
     type BenchOptions = AllocBenchOptions;
     type Bench = AllocBench;
 
-    fn run(params: &AllocParams, options: &AllocOptions, setup: &Setup) -> Result<AllocReport, SimError> {
+    fn run(
+        params: &AllocParams,
+        options: &AllocOptions,
+        setup: &Setup,
+    ) -> Result<AllocReport, SimError> {
         run::run(params, options, setup)
     }
 

@@ -80,11 +80,9 @@ impl PoolModel {
         let owners = self.owners();
         // The test-only fault `alloc-off-by-one` refuses a run ending at the pool's top.
         let top = self.params.pool - usize::from(crate::fault("alloc-off-by-one"));
-        (0..self.params.granules())
-            .map(|k| k * g)
-            .find(|&base| {
-                base + size <= top && owners[base..base + size].iter().all(Option::is_none)
-            })
+        (0..self.params.granules()).map(|k| k * g).find(|&base| {
+            base + size <= top && owners[base..base + size].iter().all(Option::is_none)
+        })
     }
 
     /// The footprint, registers per wave.
@@ -150,7 +148,11 @@ impl PoolModel {
             let Some(a) = alloc else { continue };
             sum += a.size;
             if a.base + a.size > self.params.pool {
-                return Err(format!("slot {s}: registers {}..{} beyond the pool", a.base, a.base + a.size));
+                return Err(format!(
+                    "slot {s}: registers {}..{} beyond the pool",
+                    a.base,
+                    a.base + a.size
+                ));
             }
             for (r, owner) in taken.iter_mut().enumerate().skip(a.base).take(a.size) {
                 if let Some(other) = owner.replace(s) {
@@ -160,7 +162,10 @@ impl PoolModel {
         }
         match sum <= self.params.pool {
             true => Ok(()),
-            false => Err(format!("allocations sum to {sum}, more than the pool {}", self.params.pool)),
+            false => Err(format!(
+                "allocations sum to {sum}, more than the pool {}",
+                self.params.pool
+            )),
         }
     }
 }

@@ -12,7 +12,10 @@ use crate::block::MAX_CYCLES;
 impl ParamValue for Placement {
     const KIND: Kind = Kind::Text;
     fn parse(text: &str) -> Option<Self> {
-        Placement::ALL.iter().find(|(_, n)| *n == text).map(|(p, _)| *p)
+        Placement::ALL
+            .iter()
+            .find(|(_, n)| *n == text)
+            .map(|(p, _)| *p)
     }
     fn show(&self) -> String {
         self.name().to_string()
@@ -88,7 +91,9 @@ impl Params for AllocOptions {
             param!(placement, "where the release runs", "PLACE", |_| {
                 Allowed::any("none, command-processor, preamble or main-shader")
             }),
-            param!(waves, "waves in the draw", "N", |_| Allowed::range(1, MAX_WAVES)),
+            param!(waves, "waves in the draw", "N", |_| Allowed::range(
+                1, MAX_WAVES
+            )),
             param!(memory_latency, "cycles a load takes", "CYCLES", |_| {
                 Allowed::range(1, MAX_LATENCY)
             }),
@@ -120,7 +125,12 @@ impl AllocOptions {
     /// The uniforms' values, in the order of `names`: from `--uniform`, others 0.
     pub fn values(&self, names: &[String]) -> Result<Vec<u32>, String> {
         let mut values = vec![0; names.len()];
-        for pair in self.uniform.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        for pair in self
+            .uniform
+            .split(',')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+        {
             let bad = || {
                 format!(
                     "invalid value {pair} for --uniform: allowed NAME=VALUE with NAME one of {} \
@@ -129,7 +139,10 @@ impl AllocOptions {
                 )
             };
             let (name, value) = pair.split_once('=').ok_or_else(bad)?;
-            let k = names.iter().position(|n| n == name.trim()).ok_or_else(bad)?;
+            let k = names
+                .iter()
+                .position(|n| n == name.trim())
+                .ok_or_else(bad)?;
             values[k] = value.trim().parse().map_err(|_| bad())?;
         }
         Ok(values)

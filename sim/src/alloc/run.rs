@@ -82,7 +82,11 @@ impl Report for AllocReport {
             );
         }
         let first = self.wave_allocations.first().copied().unwrap_or(0);
-        let at_first = self.wave_allocations.iter().take_while(|&&a| a == first).count();
+        let at_first = self
+            .wave_allocations
+            .iter()
+            .take_while(|&&a| a == first)
+            .count();
         format!(
             "{} ({}): {} cycles; GPRs allocated {}, needed {}, released {}; resident waves \
              peak {}, mean {:.2} (formula: {} at the allocation, {} at the need)\n\
@@ -100,7 +104,11 @@ impl Report for AllocReport {
             self.occupancy.1,
             self.wave_allocations.len(),
             self.wave_allocations.last().copied().unwrap_or(0),
-            if self.outputs_equal { "equal the reference" } else { "DIFFER" },
+            if self.outputs_equal {
+                "equal the reference"
+            } else {
+                "DIFFER"
+            },
             self.launch_stalls,
             self.mismatches
         )
@@ -135,7 +143,8 @@ fn shader(options: &AllocOptions, seed: u64) -> Result<(String, Shader), SimErro
             )))
         }
     };
-    let shader = parse(&text).map_err(|e| SimError::Input(format!("invalid shader {name}: {e}")))?;
+    let shader =
+        parse(&text).map_err(|e| SimError::Input(format!("invalid shader {name}: {e}")))?;
     Ok((name, shader))
 }
 
@@ -204,7 +213,10 @@ pub fn run(
         allocated_gprs: analysis.allocated,
         needed_gprs: analysis.needed,
         released_gprs: result.released,
-        occupancy: (params.occupancy(analysis.allocated), params.occupancy(analysis.needed)),
+        occupancy: (
+            params.occupancy(analysis.allocated),
+            params.occupancy(analysis.needed),
+        ),
         peak_resident_waves: result.peak_resident,
         mean_resident_waves: result.mean_resident,
         cycles: result.cycles,

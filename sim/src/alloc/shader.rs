@@ -199,7 +199,10 @@ pub fn parse(text: &str) -> Result<Shader, ParseError> {
                 let name_ok = !rest.is_empty()
                     && rest.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
                 if !name_ok || shader.uniforms.iter().any(|u| u == rest) {
-                    return Err(error(code, format!("`{rest}`: expected a new uniform name")));
+                    return Err(error(
+                        code,
+                        format!("`{rest}`: expected a new uniform name"),
+                    ));
                 }
                 shader.uniforms.push(rest.to_string());
             }
@@ -247,10 +250,18 @@ fn condition(
     let (name, op, value) = match (text.split_once("=="), text.split_once("!=")) {
         (Some((n, v)), _) => (n.trim(), true, v.trim()),
         (None, Some((n, v))) => (n.trim(), false, v.trim()),
-        _ => return Err(error(text, "expected `if <uniform> == <value>` or `!=`".into())),
+        _ => {
+            return Err(error(
+                text,
+                "expected `if <uniform> == <value>` or `!=`".into(),
+            ))
+        }
     };
     let uniform = uniforms.iter().position(|u| u == name).ok_or_else(|| {
-        error(name, format!("`{name}`: not a declared uniform ({})", uniforms.join(", ")))
+        error(
+            name,
+            format!("`{name}`: not a declared uniform ({})", uniforms.join(", ")),
+        )
     })?;
     let value = immediate(value)
         .ok_or_else(|| error(value, format!("`{value}`: expected a 32-bit number")))?;
@@ -289,11 +300,17 @@ fn instruction(
     let fields: Vec<&str> = operands.split(',').map(str::trim).collect();
     let wanted = sources + usize::from(writes);
     if fields.len() != wanted || fields.iter().any(|f| f.is_empty()) {
-        return Err(error(name, format!("`{name}` takes {wanted} operand(s), separated by commas")));
+        return Err(error(
+            name,
+            format!("`{name}` takes {wanted} operand(s), separated by commas"),
+        ));
     }
     let dst = match writes {
         true => Some(register(fields[0]).ok_or_else(|| {
-            error(fields[0], format!("`{}`: expected a register r0..r255", fields[0]))
+            error(
+                fields[0],
+                format!("`{}`: expected a register r0..r255", fields[0]),
+            )
         })?),
         false => None,
     };
@@ -301,7 +318,10 @@ fn instruction(
         .iter()
         .map(|f| {
             source(f).ok_or_else(|| {
-                error(f, format!("`{f}`: expected a register r0..r255, an immediate #N or `wave`"))
+                error(
+                    f,
+                    format!("`{f}`: expected a register r0..r255, an immediate #N or `wave`"),
+                )
             })
         })
         .collect::<Result<_, _>>()?;

@@ -44,8 +44,14 @@ impl AllocRtl {
     /// Emits, verilates (or takes from the cache) and starts the allocator for `params`.
     pub fn build(params: &AllocParams, setup: &Setup) -> Result<Self, SimError> {
         let model = setup.verilate::<Alloc>(params)?;
-        let inputs = INPUTS.iter().map(|n| model.input(n)).collect::<Result<_, _>>()?;
-        let outputs = OUTPUTS.iter().map(|n| model.output(n)).collect::<Result<_, _>>()?;
+        let inputs = INPUTS
+            .iter()
+            .map(|n| model.input(n))
+            .collect::<Result<_, _>>()?;
+        let outputs = OUTPUTS
+            .iter()
+            .map(|n| model.output(n))
+            .collect::<Result<_, _>>()?;
         Ok(Self {
             model,
             inputs,
@@ -90,7 +96,8 @@ impl Device for AllocRtl {
     ) -> Result<(), Mismatch> {
         self.drive(inputs);
         let launch = expected.launched;
-        let check = |k: usize, value: u64| compare(cycle, || OUTPUTS[k].to_string(), value, self.get(k));
+        let check =
+            |k: usize, value: u64| compare(cycle, || OUTPUTS[k].to_string(), value, self.get(k));
         check(0, u64::from(launch.is_some()))?;
         if let Some((slot, alloc)) = launch {
             check(1, slot as u64)?;

@@ -72,7 +72,14 @@ impl Report for ClusterBench {
     fn text(&self) -> String {
         let mut text = format!(
             "{:<10} {:<12} {:>8} {:>7} {:>9} {:>6} {:>7} {:>8} {:>11}\n",
-            "program", "compiler", "programs", "local", "main acc", "MOVs", "spills", "cycles",
+            "program",
+            "compiler",
+            "programs",
+            "local",
+            "main acc",
+            "MOVs",
+            "spills",
+            "cycles",
             "energy pJ"
         );
         for r in &self.rows {
@@ -87,7 +94,11 @@ impl Report for ClusterBench {
                 r.spills,
                 r.cycles,
                 r.energy_pj,
-                if r.outputs_equal { "" } else { "  OUTPUTS DIFFER" },
+                if r.outputs_equal {
+                    ""
+                } else {
+                    "  OUTPUTS DIFFER"
+                },
             );
         }
         for s in &self.skipped {
@@ -131,7 +142,11 @@ pub fn bench(
         skipped: Vec::new(),
     };
     for name in NAMES {
-        let runs = if name == "random" { options.programs } else { 1 };
+        let runs = if name == "random" {
+            options.programs
+        } else {
+            1
+        };
         for baseline in [false, true] {
             let options = ClusterOptions {
                 baseline,

@@ -9,7 +9,14 @@ use crate::rng::Rng;
 
 /// The programs by name, in the order the command line lists them. `random` draws a new
 /// program from the seed.
-pub const NAMES: [&str; 6] = ["fig11", "fig13", "broadcast", "reduce", "pipeline", "random"];
+pub const NAMES: [&str; 6] = [
+    "fig11",
+    "fig13",
+    "broadcast",
+    "reduce",
+    "pipeline",
+    "random",
+];
 
 /// Rounds of the generated kernels.
 const ROUNDS: usize = 4;
@@ -34,7 +41,13 @@ fn broadcast(clusters: usize) -> String {
 fn reduce(clusters: usize) -> String {
     let mut text = String::new();
     for c in 1..=clusters {
-        let _ = writeln!(text, "c{c}: mul v{p}, v{x}, v{y}", p = 10 + c, x = 20 + c, y = 30 + c);
+        let _ = writeln!(
+            text,
+            "c{c}: mul v{p}, v{x}, v{y}",
+            p = 10 + c,
+            x = 20 + c,
+            y = 30 + c
+        );
         for r in 0..ROUNDS {
             let _ = writeln!(text, "c{c}: add v{p}, v{p}, #{}", r + c, p = 10 + c);
             let _ = writeln!(text, "c{c}: xor v{p}, v{p}, v{x}", p = 10 + c, x = 20 + c);
@@ -137,7 +150,10 @@ pub fn named(
         return Ok(random(clusters, local_regs, rng));
     }
     let text = program_text(name, clusters).ok_or_else(|| {
-        format!("invalid value {name} for --example: allowed {}", NAMES.join(", "))
+        format!(
+            "invalid value {name} for --example: allowed {}",
+            NAMES.join(", ")
+        )
     })?;
     parse(&text, clusters).map_err(|e| {
         format!("invalid value {name} for --example: {e} (it needs 3 clusters: --clusters 3)")

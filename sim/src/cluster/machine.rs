@@ -82,7 +82,11 @@ impl ClusterMachine {
         let mut results = Vec::new();
         for (c, offer) in offers.iter().enumerate() {
             let Some(issue) = offer else { continue };
-            reads += issue.src.iter().filter(|s| matches!(s, Source::Main(_))).count();
+            reads += issue
+                .src
+                .iter()
+                .filter(|s| matches!(s, Source::Main(_)))
+                .count();
             writes += usize::from(matches!(issue.dst, Some(Physical::Main(_))));
             open &= reads <= self.read_ports && writes <= self.write_ports;
             if !open {

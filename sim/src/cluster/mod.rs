@@ -17,12 +17,12 @@ pub mod schedule;
 pub mod verilated;
 
 pub use allocate::{allocate, Allocation, MainFileFull, Physical};
-pub use interpret::{foreign_local_access, interpret, interpret_partitioned, run_allocated};
-pub use partition::{baseline, live_ranges, partition, LiveRange, Partitioned};
-pub use program::{parse, ClusterInstr, ClusterOp, Operand, Reg};
 pub use bench::{ClusterBench, ClusterBenchOptions};
+pub use interpret::{foreign_local_access, interpret, interpret_partitioned, run_allocated};
 pub use machine::{ClusterMachine, Cycle, Issue, Source};
 pub use options::ClusterOptions;
+pub use partition::{baseline, live_ranges, partition, LiveRange, Partitioned};
+pub use program::{parse, ClusterInstr, ClusterOp, Operand, Reg};
 pub use report::{compile, CompileReport};
 pub use run::{run, ClusterReport};
 
@@ -67,8 +67,16 @@ impl Block for Cluster {
         vec![
             vec![],
             vec![("clusters", "1"), ("local_regs", "1"), ("main_regs", "16")],
-            vec![("clusters", "8"), ("main_read_ports", "4"), ("main_write_ports", "4")],
-            vec![("clusters", "2"), ("local_regs", "2"), ("main_write_ports", "2")],
+            vec![
+                ("clusters", "8"),
+                ("main_read_ports", "4"),
+                ("main_write_ports", "4"),
+            ],
+            vec![
+                ("clusters", "2"),
+                ("local_regs", "2"),
+                ("main_write_ports", "2"),
+            ],
         ]
     }
 

@@ -62,7 +62,10 @@ impl ClusterOp {
 
     /// The op spelled `mnemonic`, if there is one.
     pub fn from_mnemonic(mnemonic: &str) -> Option<Self> {
-        Self::ALL.iter().find(|(_, m)| *m == mnemonic).map(|(op, _)| *op)
+        Self::ALL
+            .iter()
+            .find(|(_, m)| *m == mnemonic)
+            .map(|(op, _)| *op)
     }
 
     /// Sources it reads.
@@ -211,12 +214,12 @@ fn parse_line(code: &str, line: usize, clusters: usize) -> Result<ClusterInstr, 
     let rest = rest.trim();
     let (name, operands) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
     let op = ClusterOp::from_mnemonic(name).ok_or_else(|| {
-            let ops: Vec<&str> = ClusterOp::ALL.iter().map(|(_, m)| *m).collect();
-            error(
-                name,
-                format!("unknown operation `{name}`: expected {}", ops.join(", ")),
-            )
-        })?;
+        let ops: Vec<&str> = ClusterOp::ALL.iter().map(|(_, m)| *m).collect();
+        error(
+            name,
+            format!("unknown operation `{name}`: expected {}", ops.join(", ")),
+        )
+    })?;
     let fields: Vec<&str> = operands.split(',').map(str::trim).collect();
     let wanted = op.sources() + usize::from(op.writes());
     if fields.len() != wanted || fields.iter().any(|f| f.is_empty()) {

@@ -6,10 +6,10 @@ use serde::Serialize;
 
 use super::allocate::{Allocation, MainFileFull};
 use super::interpret::interpret;
-use super::partition::Partitioned;
 use super::kernels::random;
 use super::machine::{ClusterMachine, Cycle, Issue};
 use super::options::{ClusterOptions, Programs};
+use super::partition::Partitioned;
 use super::program::ClusterInstr;
 use super::report::compile;
 use super::schedule::{bundles, lower};
@@ -81,11 +81,19 @@ impl Report for ClusterReport {
              local accesses {}  main accesses {}  local fraction {:.1}%  MOVs {}  spills {}\n\
              main-port conflicts {}  stall cycles {}  energy {:.1} pJ\nmismatches {}",
             self.program,
-            if self.baseline { "baseline" } else { "partitioned" },
+            if self.baseline {
+                "baseline"
+            } else {
+                "partitioned"
+            },
             self.programs,
             self.instructions,
             self.cycles,
-            if self.outputs_equal { "equal" } else { "DIFFER FROM" },
+            if self.outputs_equal {
+                "equal"
+            } else {
+                "DIFFER FROM"
+            },
             self.local_accesses,
             self.main_accesses,
             100.0 * self.local_fraction,

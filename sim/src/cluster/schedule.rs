@@ -69,11 +69,10 @@ pub fn bundles(stream: &[Placed]) -> Vec<Vec<Placed>> {
     for &(cluster, issue) in stream {
         let fits = current.iter().all(|(c, other)| {
             let writes_read = main_write(other).is_some_and(|w| main_reads(&issue).any(|r| r == w));
-            let reads_written = main_write(&issue).is_some_and(|w| {
-                main_reads(other).any(|r| r == w) || main_write(other) == Some(w)
-            });
-            let outs_in_order = !(issue.op == ClusterOp::Out && other.op == ClusterOp::Out)
-                || *c < cluster;
+            let reads_written = main_write(&issue)
+                .is_some_and(|w| main_reads(other).any(|r| r == w) || main_write(other) == Some(w));
+            let outs_in_order =
+                !(issue.op == ClusterOp::Out && other.op == ClusterOp::Out) || *c < cluster;
             *c != cluster && !writes_read && !reads_written && outs_in_order
         });
         if !fits {

@@ -94,7 +94,10 @@ impl ClusterRtl {
         let m = &mut self.model;
         m.set(ports.valid, u64::from(offer.is_some()));
         let Some(issue) = offer else { return };
-        m.set(ports.op, op_code(issue.op.mnemonic()).expect("every op has a code"));
+        m.set(
+            ports.op,
+            op_code(issue.op.mnemonic()).expect("every op has a code"),
+        );
         let (main, dst) = match issue.dst {
             Some(Physical::Main(r)) => (1, r as u64),
             Some(Physical::Local(r)) => (0, r as u64),
@@ -137,10 +140,20 @@ impl Device for ClusterRtl {
         self.model.eval();
         for c in 0..offers.len() {
             let ready = self.model.get(self.ready[c]);
-            compare(cycle, || format!("issue_ready[{c}]"), u64::from(expected.issued[c]), ready)?;
+            compare(
+                cycle,
+                || format!("issue_ready[{c}]"),
+                u64::from(expected.issued[c]),
+                ready,
+            )?;
             let valid = self.model.get(self.out_valid[c]);
             let output = expected.outputs[c];
-            compare(cycle, || format!("out_valid[{c}]"), u64::from(output.is_some()), valid)?;
+            compare(
+                cycle,
+                || format!("out_valid[{c}]"),
+                u64::from(output.is_some()),
+                valid,
+            )?;
             if let Some(value) = output {
                 let actual = self.model.get(self.out_data[c]);
                 compare(cycle, || format!("out_data[{c}]"), u64::from(value), actual)?;
@@ -154,7 +167,12 @@ impl Device for ClusterRtl {
         ];
         for (k, &count) in counts.iter().enumerate() {
             let actual = self.model.get(self.counters[k]);
-            compare(cycle, || COUNTERS[k].to_string(), count & 0xffff_ffff, actual)?;
+            compare(
+                cycle,
+                || COUNTERS[k].to_string(),
+                count & 0xffff_ffff,
+                actual,
+            )?;
         }
         Ok(())
     }

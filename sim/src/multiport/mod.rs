@@ -44,8 +44,17 @@ impl<S: Structure> Block for Multiport<S> {
     fn corners() -> Vec<Vec<(&'static str, &'static str)>> {
         vec![
             vec![],
-            vec![("registers", "4"), ("read_ports", "1"), ("write_ports", "1"), ("lanes", "1")],
-            vec![("registers", "16"), ("read_ports", "8"), ("write_ports", "4")],
+            vec![
+                ("registers", "4"),
+                ("read_ports", "1"),
+                ("write_ports", "1"),
+                ("lanes", "1"),
+            ],
+            vec![
+                ("registers", "16"),
+                ("read_ports", "8"),
+                ("write_ports", "4"),
+            ],
         ]
     }
 

@@ -106,11 +106,14 @@ pub fn shard(m: &ArgMatches) -> Result<(usize, usize), CliError> {
     let bad = |why: String| CliError::Input(format!("invalid value {text} for --shard: {why}"));
     let (i, n) = match text.as_str() {
         "slurm" => {
-            let var = |name: &str| std::env::var(name).map_err(|_| bad(format!("{name} is not set")));
+            let var =
+                |name: &str| std::env::var(name).map_err(|_| bad(format!("{name} is not set")));
             (var("SLURM_ARRAY_TASK_ID")?, var("SLURM_ARRAY_TASK_COUNT")?)
         }
         _ => {
-            let (i, n) = text.split_once('/').ok_or_else(|| bad("allowed I/N or slurm".into()))?;
+            let (i, n) = text
+                .split_once('/')
+                .ok_or_else(|| bad("allowed I/N or slurm".into()))?;
             (i.to_string(), n.to_string())
         }
     };
@@ -126,7 +129,9 @@ pub fn jobs(m: &ArgMatches) -> Result<usize, CliError> {
     match number::<usize>(m, "jobs", "1..=256")? {
         None => Ok(cores),
         Some(n) if (1..=256).contains(&n) => Ok(n),
-        Some(n) => Err(CliError::Input(format!("invalid value {n} for --jobs: allowed 1..=256"))),
+        Some(n) => Err(CliError::Input(format!(
+            "invalid value {n} for --jobs: allowed 1..=256"
+        ))),
     }
 }
 
@@ -193,7 +198,12 @@ pub fn sweep<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
         .collect();
     let quiet = m.get_flag("json");
     if !quiet {
-        eprintln!("sweep {} seed {seed}: {} points to run of {}", spec.block, jobs.len(), spec.points);
+        eprintln!(
+            "sweep {} seed {seed}: {} points to run of {}",
+            spec.block,
+            jobs.len(),
+            spec.points
+        );
     }
     let progress = Progress::points(format!("sweep {}", spec.block), jobs.len() as u64, quiet);
     let (total, mut finished, mut failed) = (jobs.len(), 0, 0);
@@ -241,7 +251,9 @@ fn finish(
         status: status.clone(),
         points: mine.values().collect(),
     };
-    let text = render(m, &output, || table::table(spec, &mine) + "\n" + &status.text());
+    let text = render(m, &output, || {
+        table::table(spec, &mine) + "\n" + &status.text()
+    });
     match mine.values().find(|r| !r.settled()) {
         None => Ok(text),
         Some(bad) => Err(CliError::Found {
@@ -259,13 +271,21 @@ fn finish(
 
 /// `grfgen sweep merge DIR... --out DIR`.
 pub fn merge(m: &ArgMatches) -> Result<String, CliError> {
-    let dirs: Vec<PathBuf> = m.get_many::<String>("dirs").into_iter().flatten().map(PathBuf::from).collect();
+    let dirs: Vec<PathBuf> = m
+        .get_many::<String>("dirs")
+        .into_iter()
+        .flatten()
+        .map(PathBuf::from)
+        .collect();
     let mut spec: Option<Spec> = None;
     let mut records = BTreeMap::new();
     for dir in &dirs {
         let here = SweepDir::new(dir);
         let found = here.spec()?.ok_or_else(|| {
-            CliError::Input(format!("invalid value {} for DIR: no sweep.json in it", dir.display()))
+            CliError::Input(format!(
+                "invalid value {} for DIR: no sweep.json in it",
+                dir.display()
+            ))
         })?;
         if spec.as_ref().is_some_and(|s| *s != found) {
             return Err(CliError::Input(format!(
@@ -276,7 +296,10 @@ pub fn merge(m: &ArgMatches) -> Result<String, CliError> {
         }
         for (i, r) in here.records()? {
             // An ok record wins over a failed one of the same point.
-            if !records.get(&i).is_some_and(|old: &Record| old.ok() && !r.ok()) {
+            if !records
+                .get(&i)
+                .is_some_and(|old: &Record| old.ok() && !r.ok())
+            {
                 records.insert(i, r);
             }
         }
@@ -288,7 +311,12 @@ pub fn merge(m: &ArgMatches) -> Result<String, CliError> {
     out.replace(&records)?;
     let status = Status::of(spec.points, &records);
     Ok(render(m, &status, || {
-        format!("merged {} sweep(s) into {}: {}", dirs.len(), out.dir.display(), status.text())
+        format!(
+            "merged {} sweep(s) into {}: {}",
+            dirs.len(),
+            out.dir.display(),
+            status.text()
+        )
     }))
 }
 
@@ -303,7 +331,12 @@ pub fn slurm_command<B: Block>() -> Command {
                 .required(true)
                 .help("Array tasks, 1..=1000: task I runs --shard I/N"),
         )
-        .arg(Arg::new("partition").long("partition").value_name("P").help("The Slurm partition"))
+        .arg(
+            Arg::new("partition")
+                .long("partition")
+                .value_name("P")
+                .help("The Slurm partition"),
+        )
         .arg(
             Arg::new("dry_run")
                 .long("dry-run")
@@ -366,9 +399,14 @@ pub fn slurm_shards(m: &ArgMatches, id: &'static str) -> Result<usize, CliError>
 
 /// `grfgen sweep plot DIR --x NAME --y METRIC [--series NAME] [--pareto METRIC2] -o FILE`.
 pub fn plot(m: &ArgMatches) -> Result<String, CliError> {
-    let dir = SweepDir::new(&PathBuf::from(m.get_one::<String>("dir").expect("required")));
+    let dir = SweepDir::new(&PathBuf::from(
+        m.get_one::<String>("dir").expect("required"),
+    ));
     let spec = dir.spec()?.ok_or_else(|| {
-        CliError::Input(format!("invalid value {} for DIR: no sweep.json in it", dir.dir.display()))
+        CliError::Input(format!(
+            "invalid value {} for DIR: no sweep.json in it",
+            dir.dir.display()
+        ))
     })?;
     let text = |id: &str| m.get_one::<String>(id).map(String::as_str);
     let pareto = text("pareto");
@@ -380,14 +418,24 @@ pub fn plot(m: &ArgMatches) -> Result<String, CliError> {
     };
     let out = PathBuf::from(text("output").expect("required"));
     let series = plot::plot(&spec, &dir.records()?, &spec_plot, &out)?;
-    Ok(format!("wrote {}: {} series ({})", out.display(), series.len(), series.join(", ")))
+    Ok(format!(
+        "wrote {}: {} series ({})",
+        out.display(),
+        series.len(),
+        series.join(", ")
+    ))
 }
 
 /// `grfgen sweep status DIR`.
 pub fn status(m: &ArgMatches) -> Result<String, CliError> {
-    let dir = SweepDir::new(&PathBuf::from(m.get_one::<String>("dir").expect("required")));
+    let dir = SweepDir::new(&PathBuf::from(
+        m.get_one::<String>("dir").expect("required"),
+    ));
     let spec = dir.spec()?.ok_or_else(|| {
-        CliError::Input(format!("invalid value {} for DIR: no sweep.json in it", dir.dir.display()))
+        CliError::Input(format!(
+            "invalid value {} for DIR: no sweep.json in it",
+            dir.dir.display()
+        ))
     })?;
     let status = Status::of(spec.points, &dir.records()?);
     Ok(render(m, &status, || status.text()))

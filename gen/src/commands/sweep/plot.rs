@@ -91,7 +91,9 @@ fn series(
             Some(name) => quantity(r, name).as_ref().map_or("-".into(), label),
             None => String::new(),
         };
-        out.entry(key).or_default().push((get(x, "--x")?, get(y, "--y")?));
+        out.entry(key)
+            .or_default()
+            .push((get(x, "--x")?, get(y, "--y")?));
     }
     for points in out.values_mut() {
         points.sort_by(|a, b| a.partial_cmp(b).expect("finite figures"));

@@ -1,7 +1,7 @@
 //! Running the points of a sweep, several at a time, each into one record.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Mutex, OnceLock};
 use std::time::Instant;
 
@@ -103,12 +103,16 @@ impl Implementation {
         step: &'static str,
         make: impl FnOnce() -> Result<Value, CliError>,
     ) -> Result<Value, String> {
-        let key = (serde_json::to_string(params).expect("parameters serialise"), step);
+        let key = (
+            serde_json::to_string(params).expect("parameters serialise"),
+            step,
+        );
         let cell = {
             let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
             Arc::clone(cache.entry(key).or_default())
         };
-        cell.get_or_init(|| make().map_err(|e| e.to_string())).clone()
+        cell.get_or_init(|| make().map_err(|e| e.to_string()))
+            .clone()
     }
 
     /// Adds synthesis and place-and-route figures to `record` (of a design of `D`).

@@ -38,7 +38,10 @@ pub fn quote(text: &str) -> String {
 /// (those taking a value drop it too: `with_value`), and with `--seed seed` at the end.
 pub fn forwarded(after: &str, dropped: &[&str], with_value: &[&str], seed: u64) -> Vec<String> {
     let argv: Vec<String> = std::env::args().collect();
-    let start = argv.iter().position(|a| a == after).map_or(argv.len(), |k| k + 1);
+    let start = argv
+        .iter()
+        .position(|a| a == after)
+        .map_or(argv.len(), |k| k + 1);
     let mut out = Vec::new();
     let mut rest = argv[start..].iter();
     while let Some(arg) = rest.next() {
@@ -81,7 +84,11 @@ impl SlurmPlan {
 
     /// The merge job.
     pub fn merge_script(&self) -> String {
-        format!("{}set -e\n{}\n", self.header("merge", "%x-%j"), self.merge.join("\n"))
+        format!(
+            "{}set -e\n{}\n",
+            self.header("merge", "%x-%j"),
+            self.merge.join("\n")
+        )
     }
 
     /// The two scripts, for `--dry-run`.

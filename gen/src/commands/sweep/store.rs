@@ -144,9 +144,9 @@ impl SweepDir {
     pub fn spec(&self) -> Result<Option<Spec>, CliError> {
         let path = self.spec_path();
         match fs::read_to_string(&path) {
-            Ok(text) => serde_json::from_str(&text).map(Some).map_err(|e| {
-                CliError::Input(format!("invalid sweep {}: {e}", path.display()))
-            }),
+            Ok(text) => serde_json::from_str(&text)
+                .map(Some)
+                .map_err(|e| CliError::Input(format!("invalid sweep {}: {e}", path.display()))),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(io(&path, e)),
         }
@@ -185,7 +185,10 @@ impl SweepDir {
         };
         let whole = text.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
         if whole < text.len() {
-            let file = OpenOptions::new().write(true).open(&path).map_err(|e| io(&path, e))?;
+            let file = OpenOptions::new()
+                .write(true)
+                .open(&path)
+                .map_err(|e| io(&path, e))?;
             file.set_len(whole as u64).map_err(|e| io(&path, e))?;
         }
         let mut records = BTreeMap::new();
