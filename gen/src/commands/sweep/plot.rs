@@ -59,6 +59,7 @@ fn unit(name: &str) -> &'static str {
         ("fraction", "fraction"),
         ("_rate", "fraction"),
         ("per_cycle", "per cycle"),
+        ("_luts", "LUT4"),
         ("ice40_", "cells"),
         ("registers", "registers"),
         ("gprs", "registers"),
