@@ -42,7 +42,7 @@ write_conf() {
   mkdir -p "$state/state" "$state/spool"
   cat >"$conf" <<CONF
 ClusterName=grfgen
-SlurmctldHost=$host
+SlurmctldHost=$host(127.0.0.1)
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
@@ -60,7 +60,7 @@ SlurmctldPidFile=$state/slurmctld.pid
 SlurmdPidFile=$state/slurmd.pid
 SlurmctldLogFile=$state/slurmctld.log
 SlurmdLogFile=$state/slurmd.log
-NodeName=$host CPUs=$(nproc) State=UNKNOWN
+NodeName=$host NodeAddr=127.0.0.1 CPUs=$(nproc) State=UNKNOWN
 PartitionName=local Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 CONF
 }
@@ -73,7 +73,7 @@ start() {
   start_munge
   write_conf
   slurmctld -f "$conf" && sleep 0.5 && cat "$state/slurmctld.pid" >>"$pids"
-  slurmd -f "$conf" && sleep 0.5 && cat "$state/slurmd.pid" >>"$pids"
+  slurmd -f "$conf" -N "$(hostname -s)" && sleep 0.5 && cat "$state/slurmd.pid" >>"$pids"
   for _ in $(seq 100); do
     if SLURM_CONF="$conf" sinfo -h -o %t 2>/dev/null | grep -qE '^(idle|mix|alloc)'; then
       echo "$conf"
