@@ -13,6 +13,7 @@ pub mod grf;
 pub mod multiport;
 pub mod rng;
 pub mod route;
+pub mod text;
 pub mod verilator;
 
 use block::BlockVisitor;

@@ -180,7 +180,7 @@ pub fn parse(text: &str) -> Result<Shader, ParseError> {
     let mut section = Section::Declarations;
     let mut blocks = Blocks::default();
     let mut lines = 0;
-    for (n, raw) in text.split(['\n', '\r']).enumerate() {
+    for (n, raw) in crate::text::source_lines(text).into_iter().enumerate() {
         lines = n + 1;
         let code = raw.split(';').next().unwrap_or("");
         let code = code.split("//").next().unwrap_or("").trim();

@@ -179,7 +179,7 @@ impl fmt::Display for ClusterInstr {
 /// Parses `text` into instructions for `clusters` clusters. Errors name the line and column.
 pub fn parse(text: &str, clusters: usize) -> Result<Vec<ClusterInstr>, ParseError> {
     let mut program = Vec::new();
-    for (n, raw) in text.split(['\n', '\r']).enumerate() {
+    for (n, raw) in crate::text::source_lines(text).into_iter().enumerate() {
         let code = raw.split(';').next().unwrap_or("");
         let code = code.split("//").next().unwrap_or("");
         if code.trim().is_empty() {

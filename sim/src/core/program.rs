@@ -63,7 +63,7 @@ impl std::error::Error for ParseError {}
 /// Parses a program; registers must be below `registers`.
 pub fn parse(text: &str, registers: usize) -> Result<Vec<Instruction>, ParseError> {
     let mut program = Vec::new();
-    for (index, raw) in text.lines().enumerate() {
+    for (index, raw) in crate::text::source_lines(text).into_iter().enumerate() {
         let line = index + 1;
         let code = match (raw.find("//"), raw.find(';')) {
             (Some(a), Some(b)) => &raw[..a.min(b)],

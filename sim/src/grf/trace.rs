@@ -73,7 +73,7 @@ fn number(text: &str) -> Option<u64> {
 /// Parses a trace for the GRF of `params`.
 pub fn parse(text: &str, params: &GrfParams) -> Result<Trace, TraceError> {
     let mut trace: Trace = vec![Vec::new(); params.eus];
-    for (index, raw) in text.lines().enumerate() {
+    for (index, raw) in crate::text::source_lines(text).into_iter().enumerate() {
         let line = index + 1;
         let code = raw
             .split('#')
