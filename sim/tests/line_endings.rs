@@ -70,3 +70,20 @@ fn shaders() {
         assert_eq!(err.line, 3, "{text:?}: {err}");
     }
 }
+
+/// A trace value wider than the element is an error on its line, not a value cut short.
+#[test]
+fn grf_trace_values_must_fit_the_element() {
+    let params = GrfParams::default();
+    assert_eq!(params.element_bits, 32);
+    assert!(grfgen_sim::grf::parse("0 0 write r5 0xffffffff\n", &params).is_ok());
+    let err =
+        grfgen_sim::grf::parse("0 0 read r1\n0 0 write r5 0x1ffffffff\n", &params).unwrap_err();
+    assert_eq!(err.line, 2, "{err}");
+    assert!(
+        err.message.contains("wider than the 32-bit element"),
+        "{err}"
+    );
+    let lanes = grfgen_sim::grf::parse("0 0 write r5 1,2,3,0x100000000\n", &params).unwrap_err();
+    assert!(lanes.message.contains("0x100000000"), "{lanes}");
+}

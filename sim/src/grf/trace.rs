@@ -152,6 +152,13 @@ pub fn parse(text: &str, params: &GrfParams) -> Result<Trace, TraceError> {
                 let values: Option<Vec<u64>> = text.split(',').map(number).collect();
                 let values =
                     values.ok_or_else(|| bad(format!("value `{text}`: expected numbers")))?;
+                let bits = params.element_bits;
+                if let Some(wide) = values.iter().find(|&&v| bits < 64 && v >> bits != 0) {
+                    return Err(bad(format!(
+                        "value {wide:#x}: wider than the {bits}-bit element (at most {:#x})",
+                        (1u64 << bits) - 1
+                    )));
+                }
                 let data = match values.len() {
                     1 => vec![values[0]; params.lanes],
                     n if n == params.lanes => values,
