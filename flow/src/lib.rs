@@ -71,8 +71,10 @@ impl From<EmitError> for FlowError {
 impl From<WriteError> for FlowError {
     fn from(e: WriteError) -> Self {
         match e {
-            WriteError::NotADirectory(_) => FlowError::Input(e.to_string()),
-            WriteError::Io(e) => FlowError::Io(e),
+            WriteError::NotADirectory(_) | WriteError::Taken(_) => FlowError::Input(e.to_string()),
+            WriteError::Io { ref error, .. } => {
+                FlowError::Io(std::io::Error::new(error.kind(), e.to_string()))
+            }
         }
     }
 }

@@ -10,7 +10,7 @@ use crate::FlowError;
 
 /// Runs `command`; a missing program becomes an error that says how to install it.
 fn output(command: &mut Command, package: &str) -> Result<Output, FlowError> {
-    command.output().map_err(|e| {
+    grfgen_sim::interrupt::output(command).map_err(|e| {
         let program = command.get_program().to_string_lossy().into_owned();
         if e.kind() == std::io::ErrorKind::NotFound {
             FlowError::Tool(format!(

@@ -63,8 +63,7 @@ pub fn partition(m: &ArgMatches) -> Result<String, CliError> {
             (name.clone(), text)
         }
         (None, Some(path)) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| CliError::Input(format!("invalid value {path} for --program: {e}")))?;
+            let text = grfgen_sim::input::read_text(path, "--program").map_err(CliError::Input)?;
             (path.clone(), text)
         }
         (None, None) => {
@@ -74,8 +73,12 @@ pub fn partition(m: &ArgMatches) -> Result<String, CliError> {
             )))
         }
     };
-    let program = parse(&text, params.clusters)
-        .map_err(|e| CliError::Input(format!("invalid program {name}: {e}")))?;
+    let program = parse(&text, params.clusters).map_err(|e| {
+        CliError::Input(format!(
+            "invalid program {}: {e}",
+            grfgen_sim::input::shown(&name)
+        ))
+    })?;
     let (_, _, report) = compile(&program, &params, m.get_flag("baseline")).map_err(|full| {
         CliError::Input(format!(
             "invalid value {} for --main-regs: allowed at least {} for this program",

@@ -23,6 +23,10 @@ pub fn execute(matches: &ArgMatches) -> Result<String, CliError> {
         Some((name, sub)) => (name, sub),
         None => ("", m),
     };
+    let command = format!("{verb} {name}").trim_end().to_string();
+    grfgen_sim::interrupt::describe(move |_| {
+        format!("interrupted: grfgen {command} stopped; no partial output was left")
+    });
     match verb {
         "emit" => {
             let designs = registry::designs();

@@ -126,11 +126,12 @@ fn apply_config<P: Params>(params: &mut P, path: &Path) -> Result<(), CliError> 
     let bad = |why: String| {
         CliError::Input(format!(
             "invalid value {} for --config: {why}; allowed: a JSON object with keys {}",
-            path.display(),
+            grfgen_sim::input::shown(&path.to_string_lossy()),
             keys.join(", ")
         ))
     };
-    let text = std::fs::read_to_string(path).map_err(|e| bad(format!("cannot read it ({e})")))?;
+    let text = grfgen_sim::input::read_text(&path.to_string_lossy(), "--config")
+        .map_err(CliError::Input)?;
     let json: Value = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
     let Value::Object(object) = json else {
         return Err(bad("not a JSON object".into()));

@@ -179,6 +179,45 @@ fn a_failed_emit_leaves_an_existing_directory_untouched() {
 }
 
 #[test]
+fn emit_is_all_or_nothing_when_a_name_is_taken_or_a_parent_cannot_be_made() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("design");
+    std::fs::create_dir_all(dir.join("manifest.json")).unwrap();
+    std::fs::write(dir.join("manifest.json").join("mine.txt"), "mine").unwrap();
+    std::fs::write(dir.join("keep.txt"), "mine").unwrap();
+    let out = grfgen(&["emit", "gpr", "--out", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("--out") && err.contains("manifest.json"),
+        "{err}"
+    );
+    let mut names: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["keep.txt", "manifest.json"]);
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 1);
+
+    // A parent that cannot be made (a name too long) takes the parents made before it along.
+    let long = "a".repeat(300);
+    let deep = tmp
+        .path()
+        .join("new1")
+        .join("new2")
+        .join(&long)
+        .join("design");
+    let out = grfgen(&["emit", "gpr", "--out", deep.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("--out"), "{err}");
+    assert!(!tmp.path().join("new1").exists());
+}
+
+#[test]
 fn emit_writes_verilog_waivers_constraints_core_and_manifest() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("gpr");

@@ -15,6 +15,10 @@ pub struct Mismatch {
     pub expected: u64,
     /// The RTL's value.
     pub actual: u64,
+    /// The message of the simulation-only assertion that failed, when that is the difference
+    /// (then `port` is `assertion` and the values are 0).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub assertion: Option<String>,
 }
 
 impl Mismatch {
@@ -25,7 +29,61 @@ impl Mismatch {
             port: port(),
             expected,
             actual,
+            assertion: None,
         }
+    }
+
+    /// An assertion of the RTL that failed at `cycle`, saying `message`.
+    pub fn assertion(cycle: u64, message: String) -> Self {
+        Self {
+            cycle,
+            port: "assertion".into(),
+            expected: 0,
+            actual: 0,
+            assertion: Some(message),
+        }
+    }
+}
+
+thread_local! {
+    /// The first failed assertion of the RTL running on this thread, not yet reported.
+    static FAILED_ASSERTION: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Records what a Verilated model printed when one of its assertions failed: the first
+/// `%Error` line, without Verilator's time, file and line prefix.
+pub(crate) fn record_assertion(printed: &str) {
+    let line = printed
+        .lines()
+        .find(|l| l.contains("%Error"))
+        .unwrap_or("an assertion failed");
+    let message = match line.find("Assertion failed") {
+        Some(at) => &line[at..],
+        None => line.split("%Error: ").nth(1).unwrap_or(line),
+    };
+    FAILED_ASSERTION.with(|f| {
+        f.borrow_mut()
+            .get_or_insert_with(|| message.trim().to_string());
+    });
+}
+
+/// The failed assertion recorded on this thread since the last call, if any.
+pub fn take_assertion() -> Option<String> {
+    FAILED_ASSERTION.with(|f| f.borrow_mut().take())
+}
+
+/// Runs one cycle of `device` (see [`Device::cycle`]); a failed assertion of the RTL in that
+/// cycle is the mismatch, before any difference in its outputs.
+pub fn device_cycle<I, E>(
+    device: &mut (dyn Device<Input = I, Expected = E> + '_),
+    cycle: u64,
+    input: &I,
+    expected: &E,
+) -> Result<(), Mismatch> {
+    let compared = device.cycle(cycle, input, expected);
+    match take_assertion() {
+        Some(message) => Err(Mismatch::assertion(cycle, message)),
+        None => compared,
     }
 }
 
@@ -45,6 +103,9 @@ pub fn compare(
 
 impl fmt::Display for Mismatch {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(message) = &self.assertion {
+            return write!(f, "RTL assertion at cycle {}: {message}", self.cycle);
+        }
         write!(
             f,
             "mismatch at cycle {} on {}: expected {:#x}, got {:#x}",
@@ -66,8 +127,9 @@ pub fn end_cycle<I, E>(
     progress: &dyn Fn(u64),
 ) -> Result<(), Mismatch> {
     if let Some(device) = device {
-        device.cycle(cycle, input, expected)?;
+        device_cycle(device, cycle, input, expected)?;
     }
+    crate::interrupt::at_cycle(cycle);
     if cycle % PROGRESS_EVERY == PROGRESS_EVERY - 1 {
         progress(cycle + 1);
     }

@@ -10,6 +10,8 @@ pub mod cluster;
 pub mod core;
 pub mod gpr;
 pub mod grf;
+pub mod input;
+pub mod interrupt;
 pub mod multiport;
 pub mod rng;
 pub mod route;

@@ -104,10 +104,7 @@ fn yowasp(tool: &str) -> PathBuf {
 /// Runs a YoWASP `tool` in `dir` (the tools see only their working directory) with `args`;
 /// its combined output, or an error naming the tool.
 fn run_yowasp(tool: &str, dir: &Path, args: &[String]) -> Result<(bool, String), FlowError> {
-    let out = Command::new(yowasp(tool))
-        .current_dir(dir)
-        .args(args)
-        .output()
+    let out = grfgen_sim::interrupt::output(Command::new(yowasp(tool)).current_dir(dir).args(args))
         .map_err(|e| match e.kind() {
             std::io::ErrorKind::NotFound => FlowError::Tool(format!(
                 "{tool} not found; install it with scripts/ensure-tools.sh \
@@ -163,6 +160,8 @@ pub fn synthesize_for(
     seed: u64,
 ) -> Result<PnrReport, FlowError> {
     let work = dir.join("pnr");
+    // An interrupted synthesis leaves no half-written netlist or log behind.
+    let _partial = grfgen_sim::interrupt::Partial::new(&work);
     std::fs::create_dir_all(&work)?;
     std::fs::write(work.join(format!("{}.v", emitted.top)), &emitted.verilog)?;
     let started = Instant::now();
@@ -209,6 +208,7 @@ pub fn place_and_route(
         return Ok(report);
     }
     let work = dir.join("pnr");
+    let _partial = grfgen_sim::interrupt::Partial::new(&work);
     let started = Instant::now();
     let mut args: Vec<String> = device
         .nextpnr_args()

@@ -1,14 +1,25 @@
 //! `grfgen sim <block>`: one run, the RTL in lock step with the golden model.
 
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
 use clap::{Arg, ArgMatches, Command};
 use grfgen_hdl::design::Design;
 use grfgen_hdl::params::Params;
 use grfgen_sim::block::{Block, ParamsOf, RunRecord, Setup};
+use grfgen_sim::interrupt::{self, Partial};
 
 use super::{block_command, checked, json_arg, path, render, rtl, rtl_args, seed, seed_arg};
 use crate::error::CliError;
-use crate::params::{resolve, resolve_with_config};
+use crate::params::{given, number, resolve, resolve_with_config};
 use crate::progress::Progress;
+
+/// The largest waveform a run writes unless `--vcd-max-mb` allows more, in MiB.
+const WAVEFORM_MB: u64 = 1024;
+/// The values `--vcd-max-mb` allows.
+const WAVEFORM_ALLOWED: &str = "1..=1048576";
 
 /// The subcommand of `sim` for block `B`.
 pub fn command<B: Block>() -> Command {
@@ -19,7 +30,13 @@ pub fn command<B: Block>() -> Command {
             Arg::new("vcd")
                 .long("vcd")
                 .value_name("FILE")
-                .help("Write a waveform of the RTL to FILE (.vcd, or .fst for FST)"),
+                .help("Write a waveform of the RTL to FILE (.vcd, or .fst for FST); it appears once the run ends"),
+        )
+        .arg(
+            Arg::new("vcd_max_mb")
+                .long("vcd-max-mb")
+                .value_name("MB")
+                .help("Stop a run whose waveform grows past MB MiB: 1..=1048576 [default 1024]"),
         )
         .arg(json_arg())
 }
@@ -29,21 +46,149 @@ pub fn sim<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     let params: ParamsOf<B> = resolve_with_config(m)?;
     let options: B::Options = resolve(m)?;
     let seed = seed(m)?;
-    let waveform = path(m, "vcd");
+    let waveform_mb = match number::<u64>(m, "vcd_max_mb", WAVEFORM_ALLOWED)? {
+        None => WAVEFORM_MB,
+        Some(mb) if (1..=1 << 20).contains(&mb) => mb,
+        Some(mb) => {
+            return Err(CliError::Input(format!(
+                "invalid value {mb} for --vcd-max-mb: allowed {WAVEFORM_ALLOWED}"
+            )))
+        }
+    };
+    let waveform = path(m, "vcd").map(Waveform::new).transpose()?;
     let cycles = B::Options::param("cycles")
         .and_then(|p| p.value(&options).parse().ok())
         .unwrap_or(0);
-    let progress = Progress::new(B::Design::NAME, cycles);
+    let name = B::Design::NAME;
+    interrupt::describe(move |done| {
+        let when = match done {
+            0 => "before its first cycle".to_string(),
+            n => format!("after {n} cycles"),
+        };
+        format!("interrupted: sim {name} stopped {when}, nothing written (seed {seed}; replay with --seed {seed})")
+    });
+    if !given(m, "seed") {
+        interrupt::announce(format!(
+            "sim {name}: seed {seed} (replay with --seed {seed})"
+        ));
+    }
+    let _watch = waveform.as_ref().map(|w| w.watch(waveform_mb));
+    let progress = Progress::new(name, cycles);
     let update = |done| progress.update(done);
     let setup = Setup {
         seed,
         rtl: rtl(m),
-        waveform: waveform.as_deref(),
+        waveform: waveform.as_ref().map(|w| w.partial.as_path()),
         progress: &update,
     };
     let record = RunRecord::<B>::run(&params, &options, &setup);
     progress.finish();
     let record = record?;
+    if let Some(waveform) = waveform {
+        waveform.keep()?;
+    }
     let output = render(m, &record, || record.text());
     checked(output, &record.report, seed)
+}
+
+/// A waveform being written: to a hidden file beside `--vcd FILE`, renamed to it once the run
+/// ends, and removed if the run fails, is interrupted or outgrows its limit.
+struct Waveform {
+    /// The file the user asked for.
+    target: PathBuf,
+    /// The file being written.
+    partial: PathBuf,
+    /// Removes `partial` on interruption.
+    _registered: Partial,
+}
+
+impl Waveform {
+    /// The waveform for `--vcd target`.
+    fn new(target: PathBuf) -> Result<Self, CliError> {
+        let name = target.file_name().ok_or_else(|| {
+            CliError::Input(format!(
+                "invalid value {} for --vcd: allowed a file name",
+                target.display()
+            ))
+        })?;
+        let dir = match target.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        if !dir.is_dir() {
+            return Err(CliError::Input(format!(
+                "invalid value {} for --vcd: the directory {} does not exist",
+                target.display(),
+                dir.display()
+            )));
+        }
+        let partial = dir.join(format!(
+            ".{}.partial-{}",
+            name.to_string_lossy(),
+            std::process::id()
+        ));
+        let partial = with_extension_of(&partial, &target);
+        Ok(Self {
+            _registered: Partial::new(&partial),
+            target,
+            partial,
+        })
+    }
+
+    /// Ends the run once the waveform passes `mb` MiB (checked ten times a second).
+    fn watch(&self, mb: u64) -> WatchGuard {
+        let stop = Arc::new(AtomicBool::new(false));
+        let (path, flag) = (self.partial.clone(), stop.clone());
+        let target = self.target.display().to_string();
+        std::thread::spawn(move || {
+            while !flag.load(Ordering::Relaxed) {
+                let size = std::fs::metadata(&path).map_or(0, |m| m.len());
+                if size > mb << 20 {
+                    interrupt::fail(format!(
+                        "error: the waveform {target} passed --vcd-max-mb {mb}; the run stopped and the waveform was removed (raise --vcd-max-mb or run fewer cycles)"
+                    ));
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+        });
+        WatchGuard(stop)
+    }
+
+    /// Moves the finished waveform to its name.
+    fn keep(self) -> Result<(), CliError> {
+        std::fs::rename(&self.partial, &self.target).map_err(|e| {
+            let _ = std::fs::remove_file(&self.partial);
+            CliError::Failed(format!("cannot write --vcd {}: {e}", self.target.display()))
+        })
+    }
+}
+
+impl Drop for Waveform {
+    fn drop(&mut self) {
+        // After `keep` the file has its name already; otherwise the run failed.
+        let _ = std::fs::remove_file(&self.partial);
+    }
+}
+
+/// Stops a waveform's size watch when dropped.
+struct WatchGuard(Arc<AtomicBool>);
+
+impl Drop for WatchGuard {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// `path` with `target`'s extension added, so that the format a name asks for (`.fst`) holds
+/// for the file being written.
+fn with_extension_of(path: &Path, target: &Path) -> PathBuf {
+    match target.extension() {
+        Some(ext) => {
+            let mut name = path.as_os_str().to_owned();
+            name.push(".");
+            name.push(ext);
+            PathBuf::from(name)
+        }
+        None => path.to_path_buf(),
+    }
 }

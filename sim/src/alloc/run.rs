@@ -132,8 +132,7 @@ fn shader(options: &AllocOptions, seed: u64) -> Result<(String, Shader), SimErro
             (name.clone(), text)
         }
         (None, Some(path)) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| SimError::Input(format!("invalid value {path} for --shader: {e}")))?;
+            let text = crate::input::read_text(path, "--shader").map_err(SimError::Input)?;
             (path.clone(), text)
         }
         (None, None) => {
@@ -143,8 +142,12 @@ fn shader(options: &AllocOptions, seed: u64) -> Result<(String, Shader), SimErro
             )))
         }
     };
-    let shader =
-        parse(&text).map_err(|e| SimError::Input(format!("invalid shader {name}: {e}")))?;
+    let shader = parse(&text).map_err(|e| {
+        SimError::Input(format!(
+            "invalid shader {}: {e}",
+            crate::input::shown(&name)
+        ))
+    })?;
     Ok((name, shader))
 }
 

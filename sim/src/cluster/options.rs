@@ -120,10 +120,13 @@ impl ClusterOptions {
                 NAMES.join(", ")
             )));
         };
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| SimError::Input(format!("invalid value {path} for --program: {e}")))?;
-        let program = parse(&text, params.clusters)
-            .map_err(|e| SimError::Input(format!("invalid program {path}: {e}")))?;
+        let text = crate::input::read_text(path, "--program").map_err(SimError::Input)?;
+        let program = parse(&text, params.clusters).map_err(|e| {
+            SimError::Input(format!(
+                "invalid program {}: {e}",
+                crate::input::shown(path)
+            ))
+        })?;
         Ok(Programs::Fixed(path.to_string(), program))
     }
 

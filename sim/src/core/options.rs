@@ -116,10 +116,13 @@ impl CoreOptions {
         let Some(path) = self.program.as_deref() else {
             return Err(missing_workload(&NAMES, "--program"));
         };
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| SimError::Input(format!("invalid value {path} for --program: {e}")))?;
-        let program = parse(&text, params.program_registers())
-            .map_err(|e| SimError::Input(format!("invalid program {path}: {e}")))?;
+        let text = crate::input::read_text(path, "--program").map_err(SimError::Input)?;
+        let program = parse(&text, params.program_registers()).map_err(|e| {
+            SimError::Input(format!(
+                "invalid program {}: {e}",
+                crate::input::shown(path)
+            ))
+        })?;
         Ok(Workload {
             name: path.to_string(),
             program,

@@ -118,10 +118,10 @@ impl GrfOptions {
         let Some(path) = self.trace.as_deref() else {
             return Err(missing_workload(&NAMES, "--trace"));
         };
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| SimError::Input(format!("invalid value {path} for --trace: {e}")))?;
-        let trace = parse(&text, params)
-            .map_err(|e| SimError::Input(format!("invalid trace {path}: {e}")))?;
+        let text = crate::input::read_text(path, "--trace").map_err(SimError::Input)?;
+        let trace = parse(&text, params).map_err(|e| {
+            SimError::Input(format!("invalid trace {}: {e}", crate::input::shown(path)))
+        })?;
         Ok((path.to_string(), trace))
     }
 

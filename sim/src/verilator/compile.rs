@@ -12,9 +12,10 @@ use sha2::{Digest, Sha256};
 use super::model::VerilatedModel;
 use super::shim;
 use super::{Design, TraceFormat};
+use crate::interrupt::Partial;
 
 /// Changes whenever the shim or the build recipe changes, so old cache entries are not reused.
-const RECIPE_VERSION: &str = "grfgen-verilator-6";
+const RECIPE_VERSION: &str = "grfgen-verilator-7";
 
 static BUILD_LOCK: Mutex<()> = Mutex::new(());
 
@@ -126,8 +127,10 @@ pub fn build(
     fs::create_dir_all(&root)?;
     let _entry_lock = EntryLock::take(&root.join(format!("lock-{key}")))?;
     if !library.exists() {
-        let staging = root.join(format!("staging-{key}-{}", std::process::id()));
+        remove_abandoned(&root);
+        let staging = root.join(staging_name("staging", &key));
         let _ = fs::remove_dir_all(&staging);
+        let _partial = Partial::new(&staging);
         fs::create_dir_all(&staging)?;
         let built = compile(design, options.trace, &staging);
         if let Err(e) = built {
@@ -146,6 +149,57 @@ pub fn build(
         }
     }
     VerilatedModel::load(&library, design.top, design.ports, options.seed, trace_path)
+}
+
+/// The name of this process's staging directory for the cache entry `<kind>-<key>`:
+/// `<kind>-<key>-<pid>.<host>`, so that a shared cache tells whose it is.
+fn staging_name(kind: &str, key: &str) -> String {
+    format!("{kind}-{key}-{}.{}", std::process::id(), host_name())
+}
+
+/// This machine's host name (empty if it has none).
+fn host_name() -> String {
+    let mut name = [0u8; 256];
+    // SAFETY: gethostname writes at most `len` bytes into the buffer.
+    let ok = unsafe { libc::gethostname(name.as_mut_ptr().cast(), name.len()) } == 0;
+    let end = name.iter().position(|&b| b == 0).unwrap_or(name.len());
+    match ok {
+        true => String::from_utf8_lossy(&name[..end]).into_owned(),
+        false => String::new(),
+    }
+}
+
+/// Removes the staging directories that builds killed on this machine left in the cache
+/// `root` (see [`staging_name`]): those of this host whose process is gone.
+fn remove_abandoned(root: &Path) {
+    let Ok(entries) = fs::read_dir(root) else {
+        return;
+    };
+    let host = host_name();
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some((rest, their_host)) = name.split_once('.') else {
+            continue;
+        };
+        let mut parts = rest.split('-');
+        let (Some(kind), Some(_key), Some(pid), None) =
+            (parts.next(), parts.next(), parts.next(), parts.next())
+        else {
+            continue;
+        };
+        let Ok(pid) = pid.parse::<i32>() else {
+            continue;
+        };
+        if !matches!(kind, "staging" | "runtime") || their_host != host {
+            continue;
+        }
+        // SAFETY: signal 0 only asks whether the process exists.
+        let gone = unsafe { libc::kill(pid, 0) } != 0
+            && io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+        if gone {
+            let _ = fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 /// An exclusive `flock` on a cache entry's lock file, released when dropped (or when the
@@ -228,7 +282,7 @@ fn run(step: &'static str, command: &mut Command) -> Result<(), VerilatorError> 
         Some("verilator") => "verilator",
         _ => "g++",
     };
-    let out = command.output().map_err(|e| match e.kind() {
+    let out = crate::interrupt::output(command).map_err(|e| match e.kind() {
         io::ErrorKind::NotFound => VerilatorError::Missing { tool },
         _ => VerilatorError::Io(e),
     })?;
@@ -250,7 +304,7 @@ fn compile(design: &Design, trace: Option<TraceFormat>, dir: &Path) -> Result<()
         .arg("--Mdir")
         .arg(dir.join("obj"))
         .args(["-CFLAGS", "-fPIC", "-O3", "-Wno-fatal"])
-        .args(["--x-assign", "unique", "--x-initial", "unique"])
+        .args(["--x-assign", "unique", "--x-initial", "unique", "--assert"])
         .args(["--top-module", design.top]);
     match trace {
         Some(TraceFormat::Vcd) => {
@@ -335,13 +389,18 @@ fn runtime_objects(
     if objects.iter().all(|o| o.exists()) {
         return Ok(objects);
     }
-    let staging = root.join(format!("runtime-{key}-{}", std::process::id()));
+    let staging = root.join(staging_name("runtime", &key));
     let _ = fs::remove_dir_all(&staging);
+    let _partial = Partial::new(&staging);
     fs::create_dir_all(&staging)?;
     let include = verilator_root()?.join("include");
+    let header = staging.join("grf_print.h");
+    fs::write(&header, shim::PRINT_HEADER)?;
     for source in &sources {
         let mut gxx = compiler(trace)?;
-        gxx.arg("-c")
+        gxx.arg("-include")
+            .arg(&header)
+            .arg("-c")
             .arg(include.join(source))
             .arg("-o")
             .arg(staging.join(source.replace(".cpp", ".o")));

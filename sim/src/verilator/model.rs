@@ -12,6 +12,8 @@ use super::VerilatorError;
 
 type NewFn = unsafe extern "C" fn(u32, *const c_char) -> *mut c_void;
 type HandleFn = unsafe extern "C" fn(*mut c_void);
+type EvalFn = unsafe extern "C" fn(*mut c_void) -> i32;
+type MessagesFn = unsafe extern "C" fn() -> *const c_char;
 type DumpFn = unsafe extern "C" fn(*mut c_void, u64);
 type PortFn = unsafe extern "C" fn(*mut c_void, u32) -> *mut c_void;
 
@@ -46,7 +48,8 @@ struct Slot {
 /// in an integer of that size and a wider port in 32-bit words, least significant first.
 pub struct VerilatedModel {
     handle: *mut c_void,
-    eval_fn: HandleFn,
+    eval_fn: EvalFn,
+    messages_fn: MessagesFn,
     dump_fn: DumpFn,
     delete_fn: HandleFn,
     slots: Vec<Slot>,
@@ -87,6 +90,8 @@ impl VerilatedModel {
             .transpose()
             .map_err(|e| VerilatorError::Load(e.to_string()))?;
         let trace_ptr = trace.as_ref().map_or(std::ptr::null(), |c| c.as_ptr());
+        // An assertion another model on this thread left unreported is not this model's.
+        let _ = crate::check::take_assertion();
         // SAFETY: grf_new copies what it needs from the path before returning.
         let handle = unsafe { new_fn(seed, trace_ptr) };
         let mut slots = Vec::with_capacity(ports.len());
@@ -108,6 +113,7 @@ impl VerilatedModel {
         Ok(Self {
             handle,
             eval_fn: symbol(&library, "grf_eval")?,
+            messages_fn: symbol(&library, "grf_messages")?,
             dump_fn: symbol(&library, "grf_dump")?,
             delete_fn: symbol(&library, "grf_delete")?,
             slots,
@@ -231,13 +237,21 @@ impl VerilatedModel {
 
     /// Evaluates the model: settles combinational logic and runs clocked processes whose clock
     /// changed since the last evaluation. Writes a waveform sample if tracing.
+    /// A simulation-only assertion that fails (a `$error`) is recorded for the lock-step loop
+    /// to report ([`crate::check::take_assertion`]).
     pub fn eval(&mut self) {
         // SAFETY: the handle is live until drop.
-        unsafe {
-            (self.eval_fn)(self.handle);
+        let failed = unsafe {
+            let failed = (self.eval_fn)(self.handle);
             (self.dump_fn)(self.handle, self.time);
-        }
+            failed
+        };
         self.time += 1;
+        if failed != 0 {
+            // SAFETY: the shim returns its own NUL-terminated buffer, alive until the next print.
+            let printed = unsafe { std::ffi::CStr::from_ptr((self.messages_fn)()) };
+            crate::check::record_assertion(&printed.to_string_lossy());
+        }
     }
 }
 

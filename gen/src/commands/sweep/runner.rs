@@ -189,6 +189,14 @@ pub fn run_all<B: Block>(
     mut done: impl FnMut(Record) -> Result<(), CliError>,
 ) -> Result<(), CliError> {
     let next = AtomicUsize::new(0);
+    let recorded = std::sync::Arc::new(AtomicUsize::new(0));
+    let (count, total) = (recorded.clone(), jobs.len());
+    grfgen_sim::interrupt::describe(move |_| {
+        format!(
+            "interrupted: {} of {total} points recorded, the rest not started or dropped; --resume runs them",
+            count.load(Ordering::SeqCst)
+        )
+    });
     let (tx, rx) = mpsc::channel();
     std::thread::scope(|scope| {
         for _ in 0..threads.clamp(1, jobs.len().max(1)) {
@@ -203,7 +211,9 @@ pub fn run_all<B: Block>(
         }
         drop(tx);
         for record in rx {
-            if let Err(e) = done(record) {
+            let result = done(record);
+            recorded.fetch_add(1, Ordering::SeqCst);
+            if let Err(e) = result {
                 // No more points start; those running finish and are dropped.
                 next.store(jobs.len(), Ordering::SeqCst);
                 return Err(e);

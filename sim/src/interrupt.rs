@@ -1,0 +1,227 @@
+//! Ctrl-C (SIGINT) and SIGTERM during a run: the run stops, the files it was writing are
+//! removed, the tools it started are stopped, and one line on standard error says how far it
+//! got. Only a program that calls [`install`] (the `grfgen` binary) is affected; a library
+//! user keeps the default signal handling and none of this costs it more than an atomic load.
+//!
+//! A second Ctrl-C while the first is being handled ends the process at once.
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
+
+/// The exit status of an interrupted run (128 + SIGINT, as shells report it).
+pub const EXIT_STATUS: i32 = 130;
+
+/// Whether [`install`] ran.
+static INSTALLED: AtomicBool = AtomicBool::new(false);
+/// Whether a signal asked the run to stop.
+static REQUESTED: AtomicBool = AtomicBool::new(false);
+/// Cycles done by the run (the latest cycle reached, plus one).
+static CYCLES: AtomicU64 = AtomicU64::new(0);
+/// Whether [`State::announce`] waits for the first cycle.
+static ANNOUNCE: AtomicBool = AtomicBool::new(false);
+/// What to say and what to undo when a run is interrupted.
+static STATE: Mutex<State> = Mutex::new(State::new());
+
+/// The summary function: the one line to print, given the cycles done.
+type Summary = Box<dyn Fn(u64) -> String + Send>;
+
+/// What an interruption undoes and says.
+struct State {
+    /// The one-line summary, given the cycles done.
+    summary: Option<Summary>,
+    /// A line printed on standard error when the first cycle runs.
+    announce: Option<String>,
+    /// Files and directories being written, removed on interruption.
+    partial: Vec<PathBuf>,
+    /// Process groups of running tools, stopped on interruption.
+    groups: Vec<i32>,
+    /// Why the run was stopped, when not by a signal: printed instead of the summary, with
+    /// exit status 1.
+    failure: Option<String>,
+}
+
+impl State {
+    const fn new() -> Self {
+        Self {
+            summary: None,
+            announce: None,
+            partial: Vec::new(),
+            groups: Vec::new(),
+            failure: None,
+        }
+    }
+}
+
+/// The state, whatever a panicking thread left it as.
+fn state() -> MutexGuard<'static, State> {
+    STATE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Takes over SIGINT and SIGTERM for the rest of the process: from now on a signal stops the
+/// run as the module says.
+pub fn install() {
+    if INSTALLED.swap(true, Ordering::SeqCst) {
+        return;
+    }
+    let handler = on_signal as extern "C" fn(libc::c_int);
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        // SAFETY: the handler only touches an atomic and may call `_exit`, both
+        // async-signal-safe.
+        unsafe {
+            libc::signal(signal, handler as libc::sighandler_t);
+        }
+    }
+    let watcher = std::thread::Builder::new()
+        .name("interrupt".into())
+        .spawn(|| loop {
+            std::thread::sleep(Duration::from_millis(50));
+            if REQUESTED.load(Ordering::SeqCst) {
+                stop();
+            }
+        });
+    if watcher.is_err() {
+        // Without the watcher a signal could not be acted on: keep the defaults.
+        for signal in [libc::SIGINT, libc::SIGTERM] {
+            // SAFETY: restoring the default disposition.
+            unsafe {
+                libc::signal(signal, libc::SIG_DFL);
+            }
+        }
+    }
+}
+
+/// The signal handler: the first signal asks the watcher to stop the run; a second ends the
+/// process at once.
+extern "C" fn on_signal(_: libc::c_int) {
+    if REQUESTED.swap(true, Ordering::SeqCst) {
+        // SAFETY: `_exit` is async-signal-safe.
+        unsafe { libc::_exit(EXIT_STATUS) };
+    }
+}
+
+/// Stops the run: stops the tools, removes the partial files, prints the summary, exits.
+fn stop() -> ! {
+    let state = state();
+    for &group in &state.groups {
+        // SAFETY: signals a process group this process started.
+        unsafe { libc::kill(-group, libc::SIGTERM) };
+    }
+    if !state.groups.is_empty() {
+        std::thread::sleep(Duration::from_millis(200));
+        for &group in &state.groups {
+            // SAFETY: as above; a group that is gone already makes this a no-op.
+            unsafe { libc::kill(-group, libc::SIGKILL) };
+        }
+    }
+    for path in &state.partial {
+        let _ = match path.is_dir() {
+            true => std::fs::remove_dir_all(path),
+            false => std::fs::remove_file(path),
+        };
+    }
+    if let Some(line) = &state.failure {
+        eprintln!("{line}");
+        std::process::exit(1);
+    }
+    let cycles = CYCLES.load(Ordering::SeqCst);
+    let line = match &state.summary {
+        Some(summary) => summary(cycles),
+        None => "interrupted".to_string(),
+    };
+    eprintln!("{line}");
+    std::process::exit(EXIT_STATUS);
+}
+
+/// Stops the run as an interruption does (tools stopped, partial files removed), but prints
+/// `line` and exits with status 1: for a limit reached while running (a waveform too big).
+/// Does nothing unless [`install`] ran.
+pub fn fail(line: String) {
+    if INSTALLED.load(Ordering::SeqCst) {
+        state().failure.get_or_insert(line);
+        REQUESTED.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Sets what an interruption prints: `summary` is given the cycles done so far.
+pub fn describe(summary: impl Fn(u64) -> String + Send + 'static) {
+    state().summary = Some(Box::new(summary));
+}
+
+/// Prints `line` on standard error when the run's first cycle starts (after every input is
+/// read and checked, so that a bad input still gives exactly one line).
+pub fn announce(line: String) {
+    if !INSTALLED.load(Ordering::Relaxed) {
+        return;
+    }
+    state().announce = Some(line);
+    ANNOUNCE.store(true, Ordering::SeqCst);
+}
+
+/// A lock-step loop reached `cycle`.
+#[inline]
+pub fn at_cycle(cycle: u64) {
+    if !INSTALLED.load(Ordering::Relaxed) {
+        return;
+    }
+    CYCLES.store(cycle + 1, Ordering::Relaxed);
+    if ANNOUNCE.load(Ordering::Relaxed) && ANNOUNCE.swap(false, Ordering::SeqCst) {
+        if let Some(line) = state().announce.take() {
+            eprintln!("{line}");
+        }
+    }
+}
+
+/// A file or directory being written: removed if the run is interrupted before this is
+/// dropped.
+pub struct Partial(PathBuf);
+
+impl Partial {
+    /// Registers `path`.
+    pub fn new(path: &Path) -> Self {
+        state().partial.push(path.to_path_buf());
+        Self(path.to_path_buf())
+    }
+}
+
+impl Drop for Partial {
+    fn drop(&mut self) {
+        let mut state = state();
+        if let Some(at) = state.partial.iter().rposition(|p| *p == self.0) {
+            state.partial.remove(at);
+        }
+    }
+}
+
+/// Runs `command` to completion and collects its output, as [`Command::output`] does. Once
+/// [`install`] ran, the tool runs in a process group of its own, which an interruption stops
+/// (the tool and everything it started), so that no compiler outlives the run.
+pub fn output(command: &mut Command) -> io::Result<Output> {
+    if !INSTALLED.load(Ordering::Relaxed) {
+        return command.output();
+    }
+    use std::os::unix::process::CommandExt;
+    use std::process::Stdio;
+    command
+        .process_group(0)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let child = {
+        // Holding the state while spawning: an interruption cannot miss the new group.
+        let mut state = state();
+        let child = command.spawn()?;
+        state.groups.push(child.id() as i32);
+        child
+    };
+    let group = child.id() as i32;
+    let result = child.wait_with_output();
+    let mut state = state();
+    if let Some(at) = state.groups.iter().position(|&g| g == group) {
+        state.groups.remove(at);
+    }
+    result
+}
