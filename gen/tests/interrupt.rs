@@ -1,0 +1,181 @@
+//! Ctrl-C in the middle of a run, as a user sends it: the run ends with status 130 and one line
+//! saying how far it got and how to replay it, leaves no partial waveform, no staging
+//! directory in the Verilator cache and no compiler running, and the cache works afterwards.
+//! Needs `verilator`.
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+use std::process::{Child, ChildStderr, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Starts `grfgen args` with the Verilator cache in `cache`, standard error piped.
+fn start(args: &[&str], cache: &Path) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_grfgen"))
+        .args(args)
+        .env("XDG_CACHE_HOME", cache)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("grfgen starts")
+}
+
+/// Sends SIGINT to `child`, as Ctrl-C does to the foreground process.
+fn interrupt(child: &Child) {
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+/// Waits for `child` to end (at most a minute); its status and its standard error, the
+/// part already read by `reader` first.
+fn finish(mut child: Child, reader: Option<BufReader<ChildStderr>>) -> (Option<i32>, String) {
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(started.elapsed() < Duration::from_secs(60), "still running");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut text = String::new();
+    match reader {
+        Some(mut reader) => reader.read_to_string(&mut text).unwrap(),
+        None => child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut text)
+            .unwrap(),
+    };
+    (status.code(), text)
+}
+
+/// Waits for the first line `child` prints on standard error (the seed, once the first cycle
+/// runs); the line and the reader positioned after it.
+fn first_line(child: &mut Child) -> (String, BufReader<ChildStderr>) {
+    let mut reader = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    reader.read_line(&mut line).unwrap();
+    (line, reader)
+}
+
+/// Processes whose command line or working directory mentions `path`.
+fn processes_using(path: &Path) -> Vec<String> {
+    let needle = path.to_string_lossy().into_owned();
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let dir = entry.path();
+        let cmdline = std::fs::read(dir.join("cmdline")).unwrap_or_default();
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        let cwd = std::fs::read_link(dir.join("cwd")).unwrap_or_default();
+        if cmdline.contains(&needle) || cwd.to_string_lossy().contains(&needle) {
+            found.push(cmdline);
+        }
+    }
+    found
+}
+
+#[test]
+fn ctrl_c_mid_run_prints_how_far_and_the_seed_and_removes_the_waveform() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    let out = tmp.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    let wave = out.join("run.vcd");
+    let args = [
+        "sim",
+        "gpr",
+        "--banks",
+        "2",
+        "--registers",
+        "16",
+        "--lanes",
+        "1",
+        "--cycles",
+        "1000000000",
+        "--vcd-max-mb",
+        "100000",
+        "--vcd",
+        wave.to_str().unwrap(),
+    ];
+    let mut child = start(&args, &cache);
+    let (seed, reader) = first_line(&mut child);
+    assert!(seed.contains("replay with --seed"), "{seed}");
+    std::thread::sleep(Duration::from_millis(500));
+    interrupt(&child);
+    let (status, rest) = finish(child, Some(reader));
+    let err = seed + &rest;
+    assert_eq!(status, Some(130), "{err}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 2, "{err}");
+    assert!(
+        lines[1].starts_with("interrupted: sim gpr stopped after ")
+            && lines[1].contains("cycles")
+            && lines[1].contains("replay with --seed"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_dir(&out).unwrap().count(),
+        0,
+        "a waveform was left"
+    );
+}
+
+#[test]
+fn ctrl_c_during_the_first_build_leaves_a_working_cache_and_no_compiler() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cache = tmp.path().join("cache");
+    let args = [
+        "sim",
+        "core",
+        "--banks",
+        "2",
+        "--lanes",
+        "1",
+        "--workload",
+        "random",
+        "--instructions",
+        "50",
+        "--seed",
+        "3",
+    ];
+    let child = start(&args, &cache);
+    // Verilator and the compiler are busy for several seconds on a fresh cache.
+    std::thread::sleep(Duration::from_secs(4));
+    interrupt(&child);
+    let (status, err) = finish(child, None);
+    assert_eq!(status, Some(130), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("interrupted: sim core stopped before its first cycle"),
+        "{err}"
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(processes_using(&cache), Vec::<String>::new());
+    let root = cache.join("grfgen");
+    let staged: Vec<String> = std::fs::read_dir(&root)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains('.'))
+        .collect();
+    assert_eq!(staged, Vec::<String>::new(), "staging left in the cache");
+
+    // A build killed outright (SIGKILL) leaves its staging behind; the next build removes it.
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
+    let abandoned = root.join(format!("staging-0123abcd-999999999.{}", host.trim()));
+    std::fs::create_dir_all(abandoned.join("obj")).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_grfgen"))
+        .args(args)
+        .env("XDG_CACHE_HOME", &cache)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!abandoned.exists());
+}
