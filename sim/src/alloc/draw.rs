@@ -95,7 +95,6 @@ struct Wave {
     pc: usize,
     ready_at: u64,
     outputs: Vec<u32>,
-    retiring: bool,
 }
 
 /// What a draw needs to run.
@@ -148,6 +147,17 @@ impl Draw<'_> {
             .sum()
     }
 
+    /// The most cycles the draw can take: every wave after the previous one, each instruction
+    /// of its path taking the latency (one cycle more for the main-shader release), after the
+    /// preamble.
+    pub fn serial_cycles(&self) -> u64 {
+        let path = &self.analysis.paths[self.analysis.selected].instructions;
+        let wave = (path.len() as u64 + 2).saturating_mul(self.latency.max(1));
+        self.preamble_cycles()
+            .saturating_add(2)
+            .saturating_add((self.waves as u64).saturating_mul(wave + 2))
+    }
+
     /// Runs the draw, with `device` in lock step when given.
     pub fn run(
         &self,
@@ -164,6 +174,8 @@ impl Draw<'_> {
         let mut pool = PoolModel::new(self.params);
         let mut regs = vec![0u32; self.params.pool];
         let mut waves: Vec<Wave> = Vec::new();
+        // Launched waves not yet retiring, oldest first: the only ones that can issue.
+        let mut live: Vec<usize> = Vec::new();
         let mut retires: VecDeque<usize> = VecDeque::new();
         let (mut out, mut resident_sum, mut retired) = (DrawResult::default(), 0u64, 0);
         let mut cycle = 0;
@@ -186,9 +198,9 @@ impl Draw<'_> {
             // The oldest resident wave that is ready issues.
             let issuing = (cycle >= launch_from)
                 .then(|| {
-                    waves
-                        .iter()
-                        .position(|w| w.pc < steps && w.ready_at <= cycle)
+                    live.iter()
+                        .copied()
+                        .find(|&w| waves[w].pc < steps && waves[w].ready_at <= cycle)
                 })
                 .flatten();
             if let (Some(w), Placement::MainShader) = (issuing, self.placement) {
@@ -230,8 +242,8 @@ impl Draw<'_> {
                     pc: 0,
                     ready_at: cycle + 1,
                     outputs: Vec::new(),
-                    retiring: false,
                 });
+                live.push(waves.len() - 1);
             }
             if let Some(w) = issuing {
                 if let Err(m) = self.step(&mut waves[w], w, path, &mut regs, cycle) {
@@ -239,12 +251,13 @@ impl Draw<'_> {
                     break;
                 }
             }
-            for (k, wave) in waves.iter_mut().enumerate() {
-                if wave.pc == steps && wave.ready_at <= cycle + 1 && !wave.retiring {
-                    wave.retiring = true;
+            live.retain(|&k| {
+                let done = waves[k].pc == steps && waves[k].ready_at <= cycle + 1;
+                if done {
                     retires.push_back(k);
                 }
-            }
+                !done
+            });
             cycle += 1;
         }
         out.cycles = cycle;

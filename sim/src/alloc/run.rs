@@ -11,7 +11,7 @@ use super::options::AllocOptions;
 use super::shader::{parse, Instr, Shader};
 use super::traffic;
 use super::verilated::AllocRtl;
-use crate::block::{Report, Setup, SimError};
+use crate::block::{Report, Setup, SimError, MAX_CYCLES};
 use crate::check::Mismatch;
 use crate::rng::Rng;
 
@@ -205,6 +205,15 @@ pub fn run(
         waves: options.waves as usize,
         latency: options.memory_latency,
     };
+    let bound = draw.serial_cycles();
+    if bound > MAX_CYCLES {
+        return Err(SimError::Input(format!(
+            "invalid value {} for --waves: this draw may take up to {bound} cycles (waves one \
+             after another at --memory-latency {}), more than the {MAX_CYCLES} a run may take; \
+             allowed fewer waves or a shorter latency",
+            options.waves, options.memory_latency
+        )));
+    }
     let result = draw.run(device.as_mut().map(|d| d as _), setup.progress);
     let path = &analysis.paths[analysis.selected].instructions;
     let reference: Vec<Vec<u32>> = (0..options.waves as usize)
