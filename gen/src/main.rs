@@ -2,7 +2,7 @@
 
 use std::io::{ErrorKind as IoErrorKind, Write};
 
-use clap::error::ErrorKind;
+use clap::error::{ContextKind, ContextValue, ErrorKind};
 
 fn main() {
     grfgen_sim::interrupt::install();
@@ -13,6 +13,14 @@ fn main() {
         }
         Err(e) if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             let _ = e.print();
+            std::process::exit(2);
+        }
+        Err(e) if e.kind() == ErrorKind::MissingRequiredArgument => {
+            let missing = match e.get(ContextKind::InvalidArg) {
+                Some(ContextValue::Strings(names)) => names.join(", "),
+                _ => "a required argument".to_string(),
+            };
+            eprintln!("error: missing required arguments: {missing} (see grfgen --help)");
             std::process::exit(2);
         }
         Err(e) => {
