@@ -1,5 +1,8 @@
 //! The command line: what `grfgen` accepts, built from the registries of blocks.
 
+use std::ffi::OsString;
+
+use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::Command;
 
 use crate::cluster;
@@ -27,6 +30,23 @@ pub const BLOCK_VERBS: [(&str, &str); 4] = [
 
 /// The whole command tree.
 pub fn command() -> Command {
+    negative_values(tree())
+}
+
+/// `command` and every command under it with every flag that takes a value accepting a
+/// negative number as one: `--seed -1` reaches the flag's own check, which names the flag and
+/// its range, instead of being refused as an unknown argument `-1`.
+fn negative_values(command: Command) -> Command {
+    command
+        .mut_args(|arg| match arg.get_action().takes_values() {
+            true => arg.allow_negative_numbers(true),
+            false => arg,
+        })
+        .mut_subcommands(negative_values)
+}
+
+/// The command tree as the registries give it.
+fn tree() -> Command {
     let emit = Command::new("emit")
         .about("Write a block's Verilog, Verilator waivers, XDC/SDC constraints and manifest.json")
         .subcommand_required(true)
@@ -61,4 +81,90 @@ pub fn command() -> Command {
         .subcommand(cluster::command())
         .subcommand(commands::regress::command())
         .subcommand(commands::blocks::command())
+}
+
+/// The one line `grfgen` prints on standard error for a command line that `command()`
+/// refused (`args` as given, the program name first): what is wrong, the flag or command it
+/// concerns, and what is allowed.
+pub fn refusal(error: &clap::Error, args: &[OsString]) -> String {
+    let shown = |s: &str| grfgen_sim::input::shown(s);
+    match error.kind() {
+        ErrorKind::MissingRequiredArgument => {
+            let missing = match error.get(ContextKind::InvalidArg) {
+                Some(ContextValue::Strings(names)) => names.join(", "),
+                _ => "a required argument".to_string(),
+            };
+            format!("error: missing required arguments: {missing} (see grfgen --help)")
+        }
+        ErrorKind::MissingSubcommand | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let (path, under) = deepest(args);
+            format!(
+                "error: missing command after '{path}': allowed {} (see {path} --help)",
+                choices(&under)
+            )
+        }
+        ErrorKind::InvalidSubcommand => {
+            let (path, under) = deepest(args);
+            let name = match error.get(ContextKind::InvalidSubcommand) {
+                Some(ContextValue::String(name)) => shown(name),
+                _ => String::new(),
+            };
+            format!(
+                "error: unknown command '{name}' after '{path}': allowed {}",
+                choices(&under)
+            )
+        }
+        ErrorKind::InvalidUtf8 => {
+            let at = args.iter().position(|a| a.to_str().is_none()).unwrap_or(0);
+            let flag = at.checked_sub(1).and_then(|i| args[i].to_str());
+            match flag.filter(|f| f.starts_with("--")) {
+                Some(flag) => {
+                    let (_, under) = deepest(args);
+                    let help = (under.get_arguments())
+                        .find(|a| a.get_long() == Some(&flag[2..]))
+                        .and_then(|a| a.get_help().map(|h| format!(" ({h})")))
+                        .unwrap_or_default();
+                    format!("error: invalid value for {}: not UTF-8 text{help}", shown(flag))
+                }
+                None => "error: an argument is not UTF-8 text (see grfgen --help)".to_string(),
+            }
+        }
+        _ => {
+            // Clap's first line names the flag and the value.
+            let rendered = error.render().to_string();
+            let first = rendered.lines().next().unwrap_or("invalid arguments");
+            format!("{} (see grfgen --help)", shown(first))
+        }
+    }
+}
+
+/// The deepest command that the leading words of `args` name, with those words
+/// (`grfgen sweep slurm`).
+fn deepest(args: &[OsString]) -> (String, Command) {
+    let mut under = command();
+    let mut path = vec!["grfgen".to_string()];
+    for word in args.iter().skip(1).filter_map(|a| a.to_str()) {
+        match under.find_subcommand(word) {
+            Some(next) => {
+                path.push(word.to_string());
+                under = next.clone();
+            }
+            None => break,
+        }
+    }
+    (path.join(" "), under)
+}
+
+/// The names of `command`'s subcommands, as a list in words.
+fn choices(command: &Command) -> String {
+    let names: Vec<&str> = command
+        .get_subcommands()
+        .map(Command::get_name)
+        .filter(|n| *n != "help")
+        .collect();
+    match names.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => "nothing".to_string(),
+    }
 }

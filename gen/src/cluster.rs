@@ -73,12 +73,18 @@ pub fn partition(m: &ArgMatches) -> Result<String, CliError> {
             )))
         }
     };
-    let program = parse(&text, params.clusters).map_err(|e| {
-        CliError::Input(format!(
-            "invalid program {}: {e}",
-            grfgen_sim::input::shown(&name)
-        ))
-    })?;
+    let bad = |why: String| {
+        let name = grfgen_sim::input::shown(&name);
+        CliError::Input(match m.get_one::<String>("example") {
+            Some(_) => format!("invalid program {name}: {why}"),
+            None => format!("invalid value {name} for --program: {why}"),
+        })
+    };
+    let program = parse(&text, params.clusters).map_err(|e| bad(e.to_string()))?;
+    // A file that parses but holds no instructions has nothing to partition.
+    if program.is_empty() {
+        return Err(bad("no instructions in it".into()));
+    }
     let (_, _, report) = compile(&program, &params, m.get_flag("baseline")).map_err(|full| {
         CliError::Input(format!(
             "invalid value {} for --main-regs: allowed at least {} for this program",

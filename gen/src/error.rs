@@ -34,11 +34,25 @@ impl CliError {
     }
 }
 
+/// `text` with its control characters escaped (`\u{1b}`, `\n`), but those in `kept`: a value
+/// or a path echoed in a message cannot split the line or drive the terminal.
+fn escaped(text: &str, kept: &[char]) -> String {
+    text.chars()
+        .map(|c| match c.is_control() && !kept.contains(&c) {
+            true => c.escape_default().to_string(),
+            false => c.to_string(),
+        })
+        .collect()
+}
+
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CliError::Input(m) | CliError::Failed(m) => f.write_str(m),
-            CliError::Found { message, .. } => f.write_str(message),
+            // Bad input is one line, whatever the value or the file held.
+            CliError::Input(m) => f.write_str(&escaped(m, &[])),
+            // A tool's log keeps its lines; nothing else reaches the terminal raw.
+            CliError::Failed(m) => f.write_str(&escaped(m, &['\n', '\t'])),
+            CliError::Found { message, .. } => f.write_str(&escaped(message, &['\n', '\t'])),
         }
     }
 }

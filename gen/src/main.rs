@@ -2,7 +2,7 @@
 
 use std::io::{ErrorKind as IoErrorKind, Write};
 
-use clap::error::{ContextKind, ContextValue, ErrorKind};
+use clap::error::ErrorKind;
 
 fn main() {
     grfgen_sim::interrupt::install();
@@ -11,23 +11,9 @@ fn main() {
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
             e.exit()
         }
-        Err(e) if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            let _ = e.print();
-            std::process::exit(2);
-        }
-        Err(e) if e.kind() == ErrorKind::MissingRequiredArgument => {
-            let missing = match e.get(ContextKind::InvalidArg) {
-                Some(ContextValue::Strings(names)) => names.join(", "),
-                _ => "a required argument".to_string(),
-            };
-            eprintln!("error: missing required arguments: {missing} (see grfgen --help)");
-            std::process::exit(2);
-        }
         Err(e) => {
-            // One line: clap's first line names the flag and the value.
-            let rendered = e.render().to_string();
-            let first = rendered.lines().next().unwrap_or("invalid arguments");
-            eprintln!("{first} (see grfgen --help)");
+            let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+            eprintln!("{}", grfgen::cli::refusal(&e, &args));
             std::process::exit(2);
         }
     };

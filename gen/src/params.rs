@@ -32,6 +32,8 @@ fn arg<P: Params>(p: &Param<P>, defaults: &P, values: Values) -> Arg {
         .value_name(p.value_name)
         .help(help)
         .allow_hyphen_values(p.kind() != Kind::Boolean)
+        // `--flat -1` is refused by the parameter's own check, which names it and its choices.
+        .allow_negative_numbers(true)
         .action(ArgAction::Set);
     match (values, p.kind()) {
         (Values::List, _) => arg

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::{Arg, ArgMatches, Command};
 use grfgen_flow::steps::write_design;
 use grfgen_hdl::design::Design;
+use grfgen_hdl::emit::is_keyword;
 
 use super::{clock_arg, timing};
 use crate::error::CliError;
@@ -42,8 +43,30 @@ pub fn command<D: Design>() -> Command {
 pub fn emit<D: Design>(m: &ArgMatches) -> Result<String, CliError> {
     let timing = timing(m)?;
     let params: D::Params = resolve_with_config(m)?;
-    let top = text(m, "top").map_or_else(|| D::top(&params), str::to_string);
+    let top = match text(m, "top") {
+        Some(name) => module_name(name)?,
+        None => D::top(&params),
+    };
     let out = PathBuf::from(m.get_one::<String>("out").expect("required"));
     let emitted = write_design::<D>(&params, &top, &out, timing)?;
     Ok(format!("wrote {}: {}", out.display(), emitted.summary()))
+}
+
+/// `--top NAME` checked: a Verilog identifier of `[A-Za-z0-9_]` not starting with a digit, at
+/// most 200 characters, and not a Verilog keyword.
+fn module_name(name: &str) -> Result<String, CliError> {
+    let allowed = "a Verilog identifier of letters, digits and _, not first a digit, at most \
+                   200 characters, not a Verilog keyword";
+    let legal = !name.is_empty()
+        && name.len() <= 200
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && !is_keyword(name);
+    match legal {
+        true => Ok(name.to_string()),
+        false => Err(CliError::Input(format!(
+            "invalid value {} for --top: allowed {allowed}",
+            grfgen_sim::input::shown(name)
+        ))),
+    }
 }

@@ -7,6 +7,7 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use grfgen_flow::pnr::Device;
 use grfgen_flow::steps::PnrRequest;
 use grfgen_hdl::design::Design;
+use grfgen_hdl::params::Params;
 use grfgen_sim::block::{Block, ParamsOf};
 
 use super::{block_command, clock_arg, json_arg, render, seed, seed_arg, timing};
@@ -72,6 +73,17 @@ pub fn flow<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     let timing = timing(m)?;
     let params: ParamsOf<B> = resolve_with_config(m)?;
     let options: B::Options = resolve(m)?;
+    // An input file that cannot be read fails now, before anything is written or run.
+    for p in B::Options::table()
+        .iter()
+        .filter(|p| p.value_name == "FILE")
+    {
+        let value = p.value(&options);
+        if value != "none" {
+            let flag = format!("--{}", p.name.replace('_', "-"));
+            grfgen_sim::input::read_text(&value, &flag).map_err(CliError::Input)?;
+        }
+    }
     let out = m
         .get_one::<String>("out")
         .map_or_else(|| PathBuf::from("out").join(B::Design::NAME), PathBuf::from);

@@ -42,7 +42,7 @@ pub fn command() -> Command {
         )))
         .arg(seed_arg())
         .arg(Arg::new("jobs").long("jobs").value_name("N").help("Runs at once, 1..=256 [default: the number of cores]"))
-        .arg(Arg::new("shard").long("shard").value_name("I/N").help("Only the runs whose index is I modulo N (per block); `slurm` reads the array task"))
+        .arg(Arg::new("shard").long("shard").value_name("I/N").allow_hyphen_values(true).help("Only the runs whose index is I modulo N (per block); `slurm` reads the array task"))
         .arg(Arg::new("out").long("out").value_name("DIR").required(true).help("Record each block's runs in DIR/<block>"))
         .arg(Arg::new("resume").long("resume").action(ArgAction::SetTrue).help("Go on with the regression in DIR"))
         .arg(Arg::new("junit").long("junit").value_name("FILE").help("Also write the results as JUnit XML"))

@@ -13,6 +13,7 @@ mod tree;
 mod write;
 
 pub use files::{design_files, Timing};
+pub use keywords::is_keyword;
 pub(crate) use netlist::PASS_THROUGH;
 pub use packed::{Port, PortDirection, PortOrder};
 pub use write::{write_atomically, WriteError};

@@ -66,7 +66,14 @@ impl AllocParams {
 
 impl Params for AllocParams {
     fn table() -> Vec<Param<Self>> {
+        // The granularity comes first: the pool's check depends on it.
         vec![
+            param!(
+                granularity,
+                "allocation granularity in registers (g)",
+                "N",
+                |_| { Allowed::one_of(&[1, 2, 4, 8, 16]) }
+            ),
             param!(
                 pool,
                 "registers per lane in the pool (P), a whole number of granules",
@@ -78,12 +85,6 @@ impl Params for AllocParams {
                         move |v: &usize| (g..=256).contains(v) && v % g == 0,
                     )
                 }
-            ),
-            param!(
-                granularity,
-                "allocation granularity in registers (g)",
-                "N",
-                |_| { Allowed::one_of(&[1, 2, 4, 8, 16]) }
             ),
             param!(
                 wave_slots,

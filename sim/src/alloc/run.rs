@@ -142,12 +142,20 @@ fn shader(options: &AllocOptions, seed: u64) -> Result<(String, Shader), SimErro
             )))
         }
     };
-    let shader = parse(&text).map_err(|e| {
-        SimError::Input(format!(
-            "invalid shader {}: {e}",
-            crate::input::shown(&name)
-        ))
-    })?;
+    let bad = |why: String| {
+        SimError::Input(match options.example {
+            Some(_) => format!("invalid shader {name}: {why}"),
+            None => format!(
+                "invalid value {} for --shader: {why}",
+                crate::input::shown(&name)
+            ),
+        })
+    };
+    let shader = parse(&text).map_err(|e| bad(e.to_string()))?;
+    // A file that parses but holds no instructions has nothing to run.
+    if shader.instructions == 0 {
+        return Err(bad("no instructions in it".into()));
+    }
     Ok((name, shader))
 }
 

@@ -121,12 +121,17 @@ impl ClusterOptions {
             )));
         };
         let text = crate::input::read_text(path, "--program").map_err(SimError::Input)?;
-        let program = parse(&text, params.clusters).map_err(|e| {
+        let bad = |why: String| {
             SimError::Input(format!(
-                "invalid program {}: {e}",
+                "invalid value {} for --program: {why}",
                 crate::input::shown(path)
             ))
-        })?;
+        };
+        let program = parse(&text, params.clusters).map_err(|e| bad(e.to_string()))?;
+        // A file that parses but holds no instructions has nothing to run.
+        if program.is_empty() {
+            return Err(bad("no instructions in it".into()));
+        }
         Ok(Programs::Fixed(path.to_string(), program))
     }
 

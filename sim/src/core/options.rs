@@ -117,12 +117,17 @@ impl CoreOptions {
             return Err(missing_workload(&NAMES, "--program"));
         };
         let text = crate::input::read_text(path, "--program").map_err(SimError::Input)?;
-        let program = parse(&text, params.program_registers()).map_err(|e| {
+        let bad = |why: String| {
             SimError::Input(format!(
-                "invalid program {}: {e}",
+                "invalid value {} for --program: {why}",
                 crate::input::shown(path)
             ))
-        })?;
+        };
+        let program = parse(&text, params.program_registers()).map_err(|e| bad(e.to_string()))?;
+        // A file that parses but holds no instructions has nothing to run.
+        if program.is_empty() {
+            return Err(bad("no instructions in it".into()));
+        }
         Ok(Workload {
             name: path.to_string(),
             program,

@@ -119,9 +119,17 @@ impl GrfOptions {
             return Err(missing_workload(&NAMES, "--trace"));
         };
         let text = crate::input::read_text(path, "--trace").map_err(SimError::Input)?;
-        let trace = parse(&text, params).map_err(|e| {
-            SimError::Input(format!("invalid trace {}: {e}", crate::input::shown(path)))
-        })?;
+        let bad = |why: String| {
+            SimError::Input(format!(
+                "invalid value {} for --trace: {why}",
+                crate::input::shown(path)
+            ))
+        };
+        let trace = parse(&text, params).map_err(|e| bad(e.to_string()))?;
+        // A file that parses but holds no requests has nothing to run.
+        if trace.iter().all(Vec::is_empty) {
+            return Err(bad("no requests in it".into()));
+        }
         Ok((path.to_string(), trace))
     }
 

@@ -11,7 +11,7 @@ pub mod store;
 mod table;
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use grfgen_hdl::design::Design;
@@ -65,7 +65,7 @@ pub fn command<B: Block>() -> Command {
                 .value_name("N")
                 .help("Points run at once, 1..=256 [default: the number of cores]"),
         )
-        .arg(Arg::new("shard").long("shard").value_name("I/N").help(
+        .arg(Arg::new("shard").long("shard").value_name("I/N").allow_hyphen_values(true).help(
             "Run only the points whose index is I modulo N; `slurm` reads SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT",
         ))
         .arg(json_arg())
@@ -280,13 +280,7 @@ pub fn merge(m: &ArgMatches) -> Result<String, CliError> {
     let mut spec: Option<Spec> = None;
     let mut records = BTreeMap::new();
     for dir in &dirs {
-        let here = SweepDir::new(dir);
-        let found = here.spec()?.ok_or_else(|| {
-            CliError::Input(format!(
-                "invalid value {} for DIR: no sweep.json in it",
-                dir.display()
-            ))
-        })?;
+        let (here, found) = existing(dir)?;
         if spec.as_ref().is_some_and(|s| *s != found) {
             return Err(CliError::Input(format!(
                 "invalid value {} for DIR: a different sweep from {} (sweep.json differs)",
@@ -399,15 +393,9 @@ pub fn slurm_shards(m: &ArgMatches, id: &'static str) -> Result<usize, CliError>
 
 /// `grfgen sweep plot DIR --x NAME --y METRIC [--series NAME] [--pareto METRIC2] -o FILE`.
 pub fn plot(m: &ArgMatches) -> Result<String, CliError> {
-    let dir = SweepDir::new(&PathBuf::from(
+    let (dir, spec) = existing(&PathBuf::from(
         m.get_one::<String>("dir").expect("required"),
-    ));
-    let spec = dir.spec()?.ok_or_else(|| {
-        CliError::Input(format!(
-            "invalid value {} for DIR: no sweep.json in it",
-            dir.dir.display()
-        ))
-    })?;
+    ))?;
     let text = |id: &str| m.get_one::<String>(id).map(String::as_str);
     let pareto = text("pareto");
     let spec_plot = plot::PlotSpec {
@@ -426,17 +414,31 @@ pub fn plot(m: &ArgMatches) -> Result<String, CliError> {
     ))
 }
 
+/// The sweep in `dir` (the `DIR` of `merge`, `status` and `plot`) and its spec; an error
+/// naming `DIR` when it is not a directory holding a readable sweep.
+fn existing(dir: &Path) -> Result<(SweepDir, Spec), CliError> {
+    let bad = |why: String| {
+        CliError::Input(format!(
+            "invalid value {} for DIR: {why}",
+            grfgen_sim::input::shown(&dir.to_string_lossy())
+        ))
+    };
+    if !dir.is_dir() {
+        return Err(bad("not a directory holding a sweep".into()));
+    }
+    let here = SweepDir::new(dir);
+    match here.spec() {
+        Ok(Some(spec)) => Ok((here, spec)),
+        Ok(None) => Err(bad("no sweep.json in it".into())),
+        Err(e) => Err(bad(e.to_string())),
+    }
+}
+
 /// `grfgen sweep status DIR`.
 pub fn status(m: &ArgMatches) -> Result<String, CliError> {
-    let dir = SweepDir::new(&PathBuf::from(
+    let (dir, spec) = existing(&PathBuf::from(
         m.get_one::<String>("dir").expect("required"),
-    ));
-    let spec = dir.spec()?.ok_or_else(|| {
-        CliError::Input(format!(
-            "invalid value {} for DIR: no sweep.json in it",
-            dir.dir.display()
-        ))
-    })?;
+    ))?;
     let status = Status::of(spec.points, &dir.records()?);
     Ok(render(m, &status, || status.text()))
 }

@@ -73,7 +73,7 @@ fn unit(name: &str) -> &'static str {
 /// The points of each series: `(x, y)` of every ok record, grouped by `series`.
 fn series(
     records: &BTreeMap<usize, Record>,
-    x: &str,
+    (x, x_flag): (&str, &str),
     y: &str,
     by: Option<&str>,
 ) -> Result<BTreeMap<String, Vec<(f64, f64)>>, CliError> {
@@ -94,7 +94,7 @@ fn series(
         };
         out.entry(key)
             .or_default()
-            .push((get(x, "--x")?, get(y, "--y")?));
+            .push((get(x, x_flag)?, get(y, "--y")?));
     }
     for points in out.values_mut() {
         points.sort_by(|a, b| a.partial_cmp(b).expect("finite figures"));
@@ -140,7 +140,27 @@ pub fn plot(
     plot: &PlotSpec,
     out: &Path,
 ) -> Result<Vec<String>, CliError> {
-    let lines = series(records, plot.x, plot.y, plot.series)?;
+    if let Some(name) = plot.series {
+        let swept: Vec<&str> = (spec.parameters.iter())
+            .chain(&spec.options)
+            .map(|(n, _)| n.as_str())
+            .collect();
+        if !swept.contains(&name) {
+            return Err(CliError::Input(format!(
+                "invalid value {} for --series: allowed a name this sweep lists: {}",
+                grfgen_sim::input::shown(name),
+                match swept.is_empty() {
+                    true => "none (the sweep lists no values)".to_string(),
+                    false => swept.join(", "),
+                }
+            )));
+        }
+    }
+    let x_flag = match plot.pareto {
+        true => "--pareto",
+        false => "--x",
+    };
+    let lines = series(records, (plot.x, x_flag), plot.y, plot.series)?;
     if lines.is_empty() {
         return Err(CliError::Input(format!(
             "invalid value {} for DIR: no point finished ok",
