@@ -134,7 +134,8 @@ fn apply_config<P: Params>(params: &mut P, path: &Path) -> Result<(), CliError> 
     };
     let text = grfgen_sim::input::read_text(&path.to_string_lossy(), "--config")
         .map_err(CliError::Input)?;
-    let json: Value = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let json: Value = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
     let Value::Object(object) = json else {
         return Err(bad("not a JSON object".into()));
     };

@@ -179,3 +179,19 @@ fn ctrl_c_during_the_first_build_leaves_a_working_cache_and_no_compiler() {
     );
     assert!(!abandoned.exists());
 }
+
+#[test]
+fn a_waveform_past_its_limit_stops_the_run_and_is_removed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let wave = tmp.path().join("run.vcd");
+    let out = Command::new(env!("CARGO_BIN_EXE_grfgen"))
+        .args(["sim", "gpr", "--cycles", "10000000", "--seed", "4"])
+        .args(["--vcd-max-mb", "1", "--vcd", wave.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("--vcd-max-mb 1"), "{err}");
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 0);
+}

@@ -25,9 +25,51 @@ pub fn source_lines(text: &str) -> Vec<&str> {
     lines
 }
 
+/// Characters of input text an error message quotes at most; a longer text is cut, `...` after.
+pub const QUOTE_LIMIT: usize = 40;
+
+/// Whether `c` must not reach a terminal as it is: a control character (tab, carriage return,
+/// escape, ...), or an invisible one that reorders or hides text (zero-width, bidirectional
+/// overrides, line and paragraph separators, the byte-order mark).
+fn unprintable(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2060}'..='\u{206f}' | '\u{feff}')
+}
+
+/// `text` as an error message quotes it: on one line, every unprintable character escaped the
+/// way Rust writes it (`\t`, `\u{7}`, `\u{202e}`), cut after [`QUOTE_LIMIT`] characters.
+pub fn quoted(text: &str) -> String {
+    let mut out = String::new();
+    for (k, c) in text.chars().enumerate() {
+        if k == QUOTE_LIMIT {
+            out.push_str("...");
+            break;
+        }
+        match unprintable(c) {
+            true => out.extend(c.escape_default()),
+            false => out.push(c),
+        }
+    }
+    out
+}
+
+/// The column, from 1 and counted in characters, where `part` starts in `line`, when `part` is
+/// a slice of `line` (a part at the very end of the line is one past its last character); a
+/// part from elsewhere counts as the line's start.
+pub fn column(line: &str, part: &str) -> usize {
+    let start = line.as_ptr() as usize;
+    let at = part.as_ptr() as usize;
+    match at.checked_sub(start) {
+        Some(offset) if offset <= line.len() && line.is_char_boundary(offset) => {
+            line[..offset].chars().count() + 1
+        }
+        _ => 1,
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::source_lines;
+    use super::{column, quoted, source_lines, QUOTE_LIMIT};
 
     #[test]
     fn every_line_ending_counts_one_line_and_a_bom_is_dropped() {
@@ -36,5 +78,22 @@ mod tests {
         assert_eq!(source_lines("a\rb\r"), ["a", "b"]);
         assert_eq!(source_lines("\u{feff}a\n\nb"), ["a", "", "b"]);
         assert!(source_lines("").is_empty());
+    }
+
+    #[test]
+    fn quoting_escapes_what_a_terminal_would_obey_and_cuts_long_text() {
+        assert_eq!(quoted("r5"), "r5");
+        assert_eq!(quoted("a\tb\u{7}\u{1b}[31m"), "a\\tb\\u{7}\\u{1b}[31m");
+        assert_eq!(quoted("x\u{202e}y\u{feff}é"), "x\\u{202e}y\\u{feff}é");
+        let long = "9".repeat(1000);
+        assert_eq!(quoted(&long), format!("{}...", "9".repeat(QUOTE_LIMIT)));
+    }
+
+    #[test]
+    fn columns_count_characters_from_one() {
+        let line = "é\tc1: mov".to_string();
+        assert_eq!(column(&line, &line[3..]), 3);
+        assert_eq!(column(&line, &line[line.len()..]), line.chars().count() + 1);
+        assert_eq!(column(&line[2..], &line[..2]), 1, "a part before the line");
     }
 }

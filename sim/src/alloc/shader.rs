@@ -14,13 +14,28 @@
 //!   end
 //!   out r1                ; an output of the wave
 //! ```
+//!
+//! The compiler's analysis follows every path, so a shader keeps to [`MAX_DEPTH`] `if`s open at
+//! once, [`MAX_PATHS`] paths and [`MAX_PATH_INSTRUCTIONS`] instructions on them all together.
 
-use super::super::cluster::program::{immediate, number, offset};
+use super::super::cluster::program::{immediate, number};
 use super::super::cluster::ClusterOp;
 use crate::core::ParseError;
+use crate::text::{column, quoted};
 
 /// Registers a shader may name: `r0..r255`.
 pub const MAX_REGISTERS: usize = 256;
+
+/// Paths through the main shader at most (one per combination of sides at the branches met):
+/// the compiler's analysis follows every one.
+pub const MAX_PATHS: usize = 4096;
+
+/// Instructions on all the paths through the main shader together, at most: what the analysis
+/// walks.
+pub const MAX_PATH_INSTRUCTIONS: usize = 1 << 18;
+
+/// `if`s open at once at most.
+pub const MAX_DEPTH: usize = 64;
 
 /// A source operand.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,30 +122,106 @@ enum Section {
     Main,
 }
 
+/// The paths through a block of the main shader and the instructions on them all.
+#[derive(Clone, Copy)]
+struct Walk {
+    /// Paths through the block.
+    paths: usize,
+    /// Instructions on all the paths together.
+    instructions: usize,
+}
+
+impl Walk {
+    /// An empty block: one path, no instructions.
+    const EMPTY: Walk = Walk {
+        paths: 1,
+        instructions: 0,
+    };
+
+    /// This block followed by `next`: every path of one with every path of the other.
+    fn then(self, next: Walk) -> Walk {
+        Walk {
+            paths: self.paths.saturating_mul(next.paths),
+            instructions: (self.instructions.saturating_mul(next.paths))
+                .saturating_add(next.instructions.saturating_mul(self.paths)),
+        }
+    }
+
+    /// An `if` with this side and `other`: the paths of either.
+    fn or(self, other: Walk) -> Walk {
+        Walk {
+            paths: self.paths.saturating_add(other.paths),
+            instructions: self.instructions.saturating_add(other.instructions),
+        }
+    }
+
+    /// What is wrong when the analysis would walk too much.
+    fn too_much(self) -> Option<String> {
+        if self.paths > MAX_PATHS {
+            Some(format!(
+                "more than {MAX_PATHS} paths through the branches (the analysis follows every one)"
+            ))
+        } else if self.instructions > MAX_PATH_INSTRUCTIONS {
+            Some(format!(
+                "more than {MAX_PATH_INSTRUCTIONS} instructions on all the paths through the \
+                 branches together (the analysis follows every path)"
+            ))
+        } else {
+            None
+        }
+    }
+}
+
 /// An `if` being parsed.
 struct OpenIf {
     id: usize,
     cond: Cond,
     /// The `then` body, once `else` is seen.
     then: Option<Vec<Stmt>>,
+    /// The paths through the `then` body, once `else` is seen.
+    then_walk: Walk,
     /// The body being filled.
     body: Vec<Stmt>,
+    /// The paths through the body being filled, so far.
+    walk: Walk,
 }
 
-/// The main shader being parsed: its body and the open `if`s.
-#[derive(Default)]
+/// The main shader being parsed: its body, the paths through it so far, and the open `if`s.
 struct Blocks {
     main: Vec<Stmt>,
+    main_walk: Walk,
     open: Vec<OpenIf>,
 }
 
 impl Blocks {
+    /// An empty main shader: one path.
+    fn new() -> Self {
+        Self {
+            main: Vec::new(),
+            main_walk: Walk::EMPTY,
+            open: Vec::new(),
+        }
+    }
+
     /// The body statements go to now.
     fn body(&mut self) -> &mut Vec<Stmt> {
         match self.open.last_mut() {
             Some(open) => &mut open.body,
             None => &mut self.main,
         }
+    }
+
+    /// Adds `stmt`, whose paths are `walk`, to the body statements go to now; what is wrong
+    /// when the paths then grow past the analysis's limits.
+    fn push(&mut self, stmt: Stmt, walk: Walk) -> Result<(), String> {
+        let so_far = match self.open.last_mut() {
+            Some(open) => &mut open.walk,
+            None => &mut self.main_walk,
+        };
+        *so_far = so_far.then(walk);
+        let too_much = so_far.too_much();
+        self.body().push(stmt);
+        too_much.map_or(Ok(()), Err)
     }
 
     /// `if`, `else` or `end`.
@@ -141,20 +232,35 @@ impl Blocks {
         shader: &mut Shader,
         error: impl Fn(&str, String) -> ParseError,
     ) -> Result<(), ParseError> {
+        if word != "if" && !rest.is_empty() {
+            return Err(error(
+                rest,
+                format!("unexpected `{}` after `{word}`", quoted(rest)),
+            ));
+        }
         match word {
             "if" => {
+                if self.open.len() >= MAX_DEPTH {
+                    return Err(error(
+                        word,
+                        format!("more than {MAX_DEPTH} `if`s open at once"),
+                    ));
+                }
                 let cond = condition(rest, &shader.uniforms, &error)?;
                 self.open.push(OpenIf {
                     id: shader.branches,
                     cond,
                     then: None,
+                    then_walk: Walk::EMPTY,
                     body: Vec::new(),
+                    walk: Walk::EMPTY,
                 });
                 shader.branches += 1;
             }
             "else" => match self.open.last_mut() {
-                Some(open) if open.then.is_none() && rest.is_empty() => {
+                Some(open) if open.then.is_none() => {
                     open.then = Some(std::mem::take(&mut open.body));
+                    open.then_walk = std::mem::replace(&mut open.walk, Walk::EMPTY);
                 }
                 _ => return Err(error(word, "`else` without an open `if`".into())),
             },
@@ -163,11 +269,12 @@ impl Blocks {
                     .open
                     .pop()
                     .ok_or_else(|| error(word, "`end` without an open `if`".into()))?;
-                let (then, other) = match open.then {
-                    Some(then) => (then, open.body),
-                    None => (open.body, Vec::new()),
+                let (then, other, walk) = match open.then {
+                    Some(then) => (then, open.body, open.then_walk.or(open.walk)),
+                    None => (open.body, Vec::new(), open.walk.or(Walk::EMPTY)),
                 };
-                self.body().push(Stmt::If(open.id, open.cond, then, other));
+                self.push(Stmt::If(open.id, open.cond, then, other), walk)
+                    .map_err(|message| error(word, message))?;
             }
         }
         Ok(())
@@ -178,7 +285,7 @@ impl Blocks {
 pub fn parse(text: &str) -> Result<Shader, ParseError> {
     let mut shader = Shader::default();
     let mut section = Section::Declarations;
-    let mut blocks = Blocks::default();
+    let mut blocks = Blocks::new();
     let mut lines = 0;
     for (n, raw) in crate::text::source_lines(text).into_iter().enumerate() {
         lines = n + 1;
@@ -189,10 +296,12 @@ pub fn parse(text: &str) -> Result<Shader, ParseError> {
         }
         let error = |at: &str, message: String| ParseError {
             line: n + 1,
-            column: offset(raw, at) + 1,
+            column: column(raw, at),
             message,
         };
-        let (word, rest) = code.split_once(char::is_whitespace).unwrap_or((code, ""));
+        let (word, rest) = code
+            .split_once(char::is_whitespace)
+            .unwrap_or((code, &code[code.len()..]));
         let rest = rest.trim();
         match word {
             "uniform" if section == Section::Declarations => {
@@ -201,10 +310,16 @@ pub fn parse(text: &str) -> Result<Shader, ParseError> {
                 if !name_ok || shader.uniforms.iter().any(|u| u == rest) {
                     return Err(error(
                         code,
-                        format!("`{rest}`: expected a new uniform name"),
+                        format!("`{}`: expected a new uniform name", quoted(rest)),
                     ));
                 }
                 shader.uniforms.push(rest.to_string());
+            }
+            "preamble:" | "main:" if !rest.is_empty() && section != Section::Main => {
+                return Err(error(
+                    rest,
+                    format!("unexpected `{}` after `{word}`", quoted(rest)),
+                ))
             }
             "preamble:" if section == Section::Declarations => section = Section::Preamble,
             "main:" if section != Section::Main => section = Section::Main,
@@ -214,7 +329,10 @@ pub fn parse(text: &str) -> Result<Shader, ParseError> {
             _ if section == Section::Declarations => {
                 return Err(error(
                     code,
-                    format!("`{word}`: expected `uniform`, `preamble:` or `main:`"),
+                    format!(
+                        "`{}`: expected `uniform`, `preamble:` or `main:`",
+                        quoted(word)
+                    ),
                 ))
             }
             _ => {
@@ -225,7 +343,15 @@ pub fn parse(text: &str) -> Result<Shader, ParseError> {
                 shader.instructions += 1;
                 match section {
                     Section::Preamble => shader.preamble.push(instr),
-                    _ => blocks.body().push(Stmt::Instr(instr)),
+                    _ => {
+                        let walk = Walk {
+                            paths: 1,
+                            instructions: 1,
+                        };
+                        blocks
+                            .push(Stmt::Instr(instr), walk)
+                            .map_err(|message| error(code, message))?
+                    }
                 }
             }
         }
@@ -260,11 +386,19 @@ fn condition(
     let uniform = uniforms.iter().position(|u| u == name).ok_or_else(|| {
         error(
             name,
-            format!("`{name}`: not a declared uniform ({})", uniforms.join(", ")),
+            format!(
+                "`{}`: not a declared uniform ({})",
+                quoted(name),
+                uniforms.join(", ")
+            ),
         )
     })?;
-    let value = immediate(value)
-        .ok_or_else(|| error(value, format!("`{value}`: expected a 32-bit number")))?;
+    let value = immediate(value).ok_or_else(|| {
+        error(
+            value,
+            format!("`{}`: expected a 32-bit number", quoted(value)),
+        )
+    })?;
     Ok(Cond {
         uniform,
         equal: op,
@@ -287,7 +421,7 @@ fn instruction(
             None => {
                 return Err(error(
                     name,
-                    format!("unknown operation `{name}`: expected ld, mov, add, sub, mul, and, or, xor, out, if, else or end"),
+                    format!("unknown operation `{}`: expected ld, mov, add, sub, mul, and, or, xor, out, if, else or end", quoted(name)),
                 ))
             }
         },
@@ -309,7 +443,7 @@ fn instruction(
         true => Some(register(fields[0]).ok_or_else(|| {
             error(
                 fields[0],
-                format!("`{}`: expected a register r0..r255", fields[0]),
+                format!("`{}`: expected a register r0..r255", quoted(fields[0])),
             )
         })?),
         false => None,
@@ -320,7 +454,10 @@ fn instruction(
             source(f).ok_or_else(|| {
                 error(
                     f,
-                    format!("`{f}`: expected a register r0..r255, an immediate #N or `wave`"),
+                    format!(
+                        "`{}`: expected a register r0..r255, an immediate #N or `wave`",
+                        quoted(f)
+                    ),
                 )
             })
         })

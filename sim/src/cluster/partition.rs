@@ -164,6 +164,8 @@ struct Rewrite {
     next_vr: usize,
     /// The global register of each virtual register that needs one.
     mvr: BTreeMap<usize, usize>,
+    /// The first global register free for them: above every `mvr` the program names itself.
+    first_mvr: usize,
 }
 
 /// `cluster: mov dst, src`.
@@ -179,7 +181,7 @@ fn mov(cluster: usize, dst: Reg, src: Reg) -> ClusterInstr {
 impl Rewrite {
     /// The global register of virtual register `vr`.
     fn mvr(&mut self, vr: usize) -> Reg {
-        let next = self.mvr.len();
+        let next = self.first_mvr + self.mvr.len();
         Reg::Main(*self.mvr.entry(vr).or_insert(next))
     }
 
@@ -240,6 +242,20 @@ impl Rewrite {
     }
 }
 
+/// The lowest global register above every `mvr<N>` that `program` names itself (0 if none),
+/// so that the registers a rewrite adds never alias them.
+fn first_free_main(program: &[ClusterInstr]) -> usize {
+    program
+        .iter()
+        .flat_map(|i| i.dst.into_iter().chain(i.reads()))
+        .filter_map(|r| match r {
+            Reg::Main(n) => Some(n + 1),
+            Reg::Virtual(_) => None,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
 /// Partitions `program`'s virtual registers (R1-R3 of the document).
 pub fn partition(program: &[ClusterInstr]) -> Partitioned {
     let ranges = live_ranges(program);
@@ -261,6 +277,7 @@ pub fn partition(program: &[ClusterInstr]) -> Partitioned {
         after: vec![Vec::new(); n],
         next_vr: highest,
         mvr: BTreeMap::new(),
+        first_mvr: first_free_main(program),
     };
     for range in &ranges {
         rewrite.range(range);
@@ -311,8 +328,9 @@ pub fn baseline(program: &[ClusterInstr]) -> Partitioned {
             }
         }
     }
+    let first = first_free_main(program);
     let shared = |r: Reg| match r {
-        Reg::Virtual(vr) if users[&vr].len() > 1 => Reg::Main(vr),
+        Reg::Virtual(vr) if users[&vr].len() > 1 => Reg::Main(first + vr),
         other => other,
     };
     let rewritten = program
@@ -334,7 +352,7 @@ pub fn baseline(program: &[ClusterInstr]) -> Partitioned {
     let main_inputs = ranges
         .iter()
         .filter(|r| r.input && users[&r.vr].len() > 1)
-        .map(|r| (r.vr, r.vr))
+        .map(|r| (first + r.vr, r.vr))
         .collect();
     Partitioned {
         program: rewritten,

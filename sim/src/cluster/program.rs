@@ -16,6 +16,7 @@
 use std::fmt;
 
 use crate::core::ParseError;
+use crate::text::{self, quoted};
 
 /// An operation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -194,7 +195,7 @@ pub fn parse(text: &str, clusters: usize) -> Result<Vec<ClusterInstr>, ParseErro
 fn parse_line(code: &str, line: usize, clusters: usize) -> Result<ClusterInstr, ParseError> {
     let error = |at: &str, message: String| ParseError {
         line,
-        column: offset(code, at) + 1,
+        column: text::column(code, at),
         message,
     };
     let (label, rest) = code
@@ -208,7 +209,7 @@ fn parse_line(code: &str, line: usize, clusters: usize) -> Result<ClusterInstr, 
         .ok_or_else(|| {
             error(
                 label,
-                format!("`{label}`: expected a cluster c1..c{clusters}"),
+                format!("`{}`: expected a cluster c1..c{clusters}", quoted(label)),
             )
         })?;
     let rest = rest.trim();
@@ -217,7 +218,11 @@ fn parse_line(code: &str, line: usize, clusters: usize) -> Result<ClusterInstr, 
         let ops: Vec<&str> = ClusterOp::ALL.iter().map(|(_, m)| *m).collect();
         error(
             name,
-            format!("unknown operation `{name}`: expected {}", ops.join(", ")),
+            format!(
+                "unknown operation `{}`: expected {}",
+                quoted(name),
+                ops.join(", ")
+            ),
         )
     })?;
     let fields: Vec<&str> = operands.split(',').map(str::trim).collect();
@@ -233,7 +238,10 @@ fn parse_line(code: &str, line: usize, clusters: usize) -> Result<ClusterInstr, 
             let dst = register(fields[0]).ok_or_else(|| {
                 error(
                     fields[0],
-                    format!("`{}`: expected a register v<N>", fields[0]),
+                    format!(
+                        "`{}`: expected a register v<N> (N at most {MAX_REGISTER})",
+                        quoted(fields[0])
+                    ),
                 )
             })?;
             (Some(dst), &fields[1..])
@@ -246,7 +254,10 @@ fn parse_line(code: &str, line: usize, clusters: usize) -> Result<ClusterInstr, 
             operand(f).ok_or_else(|| {
                 error(
                     f,
-                    format!("`{f}`: expected a register v<N> or an immediate #N"),
+                    format!(
+                        "`{}`: expected a register v<N> (N at most {MAX_REGISTER}) or an immediate #N",
+                        quoted(f)
+                    ),
                 )
             })
         })
@@ -259,11 +270,6 @@ fn parse_line(code: &str, line: usize, clusters: usize) -> Result<ClusterInstr, 
     })
 }
 
-/// The byte offset of `part` inside `whole` (both slices of one line).
-pub(crate) fn offset(whole: &str, part: &str) -> usize {
-    (part.as_ptr() as usize).saturating_sub(whole.as_ptr() as usize)
-}
-
 /// A decimal number of plain digits.
 pub(crate) fn number(text: &str) -> Option<usize> {
     match !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
@@ -272,8 +278,13 @@ pub(crate) fn number(text: &str) -> Option<usize> {
     }
 }
 
-/// `v<N>` or `mvr<N>`.
+/// The highest register number a program may write (`v<N>`, `mvr<N>`): the compiler numbers
+/// its new registers past the program's highest, so that they never run out.
+pub const MAX_REGISTER: usize = u32::MAX as usize;
+
+/// `v<N>` or `mvr<N>`, N at most [`MAX_REGISTER`].
 fn register(text: &str) -> Option<Reg> {
+    let number = |n: &str| number(n).filter(|&n| n <= MAX_REGISTER);
     if let Some(n) = text.strip_prefix("mvr") {
         return number(n).map(Reg::Main);
     }

@@ -16,6 +16,8 @@ use std::fmt;
 
 use grfgen_hdl::params::CoreOp;
 
+use crate::text::quoted;
+
 /// One decoded instruction.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Instruction {
@@ -99,7 +101,7 @@ pub fn parse(text: &str, registers: usize) -> Result<Vec<Instruction>, ParseErro
         if !cursor.at_end() {
             return Err(cursor.error(format!(
                 "unexpected `{}`: `{}` takes {} sources",
-                cursor.rest(),
+                quoted(cursor.rest()),
                 op.mnemonic(),
                 op.sources()
             )));
@@ -114,7 +116,7 @@ pub fn parse(text: &str, registers: usize) -> Result<Vec<Instruction>, ParseErro
                         "(rpt{repeat}) takes R{} to R{}, past the last register R{}",
                         registers_seen[pos].0,
                         shifted[pos],
-                        registers - 1
+                        registers.saturating_sub(1)
                     ),
                 });
             }
@@ -166,9 +168,9 @@ impl Cursor<'_> {
             self.pos += 1;
             Ok(())
         } else {
-            let found = self
-                .peek()
-                .map_or("end of line".to_string(), |x| format!("`{x}`"));
+            let found = self.peek().map_or("end of line".to_string(), |x| {
+                format!("`{}`", quoted(x.encode_utf8(&mut [0; 4])))
+            });
             Err(self.error(format!("expected `{c}`, found {found}")))
         }
     }
@@ -184,16 +186,18 @@ impl Cursor<'_> {
         &self.text[start..self.pos]
     }
 
+    /// Plain digits: their value (`usize::MAX` when they do not fit, for the caller's range
+    /// check to reject with the digits as written), or an error expecting `what`.
     fn number(&mut self, what: &str) -> Result<usize, ParseError> {
         let start = self.pos;
         while self.peek().is_some_and(|c| c.is_ascii_digit()) {
             self.pos += 1;
         }
         let digits = &self.text[start..self.pos];
-        digits.parse().map_err(|_| {
-            self.pos = start;
-            self.error(format!("expected {what}"))
-        })
+        if digits.is_empty() {
+            return Err(self.error(format!("expected {what}")));
+        }
+        Ok(digits.parse().unwrap_or(usize::MAX))
     }
 
     fn parse_repeat(&mut self) -> Result<usize, ParseError> {
@@ -203,10 +207,12 @@ impl Cursor<'_> {
             return Err(self.error("expected `rptN` inside the parentheses".into()));
         }
         self.pos += 3;
+        let digits = self.pos;
         let n = self.number("a repeat count after `rpt`")?;
         if n > 255 {
+            let written = &self.text[digits..self.pos];
             self.pos = start;
-            return Err(self.error(format!("repeat count {n} is above 255")));
+            return Err(self.error(format!("repeat count {} is above 255", quoted(written))));
         }
         self.expect(')')?;
         Ok(n)
@@ -222,7 +228,8 @@ impl Cursor<'_> {
             .ok_or_else(|| {
                 self.pos = start;
                 self.error(format!(
-                    "unknown operation `{word}`: expected mov, add, sub, mul or mad"
+                    "unknown operation `{}`: expected mov, add, sub, mul or mad",
+                    quoted(&word)
                 ))
             })
     }
@@ -236,10 +243,14 @@ impl Cursor<'_> {
         let start = self.pos;
         let n = self.number("a register number after `R`")?;
         if n >= registers {
+            let written = quoted(&self.text[start..self.pos]);
             self.pos = start - 1;
+            let has = match registers {
+                0 => "no program registers".to_string(),
+                _ => format!("R0..R{}", registers - 1),
+            };
             return Err(self.error(format!(
-                "register R{n} does not exist: the GPR has R0..R{}",
-                registers - 1
+                "register R{written} does not exist: the GPR has {has}"
             )));
         }
         Ok((n, column))
