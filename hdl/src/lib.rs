@@ -3,6 +3,7 @@
 //! models live in `grfgen-sim`.
 
 pub mod alloc;
+pub mod checkers;
 pub mod cluster;
 pub mod core;
 pub mod crossbar;

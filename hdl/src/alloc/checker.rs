@@ -2,11 +2,13 @@
 
 use rust_hdl::prelude::*;
 
+use crate::emit::INLINE;
 use crate::params::POOL_BITS;
 use crate::signals;
 
 /// Checks the slots' allocations at every rising edge, in simulation only (the Verilog is
-/// inside `ifndef SYNTHESIS`; synthesis sees an empty module). It reports with `$error`:
+/// inside `ifndef SYNTHESIS`, written into its parent like every checker of
+/// [`crate::checkers`]; synthesis sees nothing). It reports with `$error`:
 ///
 /// * the resident allocations together take more granules than the pool has;
 /// * two resident allocations share a granule;
@@ -77,7 +79,7 @@ impl Logic for AllocationChecker {
             .collect();
         let checks: String = (0..self.valid.len()).map(|s| self.checks(s)).collect();
         Verilog::Custom(format!(
-            "// name: allocation_checker\n`ifndef SYNTHESIS\nreg [31:0] total;\n\
+            "{INLINE}\n`ifndef SYNTHESIS\nreg [31:0] total;\n\
              always @(*) begin\n    total = 32'd0;\n{sum}end\n\
              always @(posedge clock) begin\n{checks}    if (total > 32'd{granules})\n      \
              $error(\"alloc: allocations take %0d granules, more than the pool's {granules}\", total);\n\

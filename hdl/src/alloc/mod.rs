@@ -12,6 +12,8 @@ pub use pool::GprPool;
 pub use range::RangeMask;
 pub use slots::WaveSlots;
 
+use pool::pool_checks;
+
 use crate::design::Design;
 use crate::emit::{emit, part, EmitError, Emitted, PortOrder};
 use crate::params::AllocParams;
@@ -46,6 +48,7 @@ impl Design for Alloc {
                 "alloc_checker",
                 AllocationChecker::new(params.wave_slots, n),
             )?,
+            part("alloc_pool_check", pool_checks(n))?,
         ])
     }
 

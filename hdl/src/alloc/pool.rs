@@ -5,6 +5,7 @@ use rust_hdl::prelude::*;
 use super::fit::FirstFit;
 use super::range::RangeMask;
 use super::slots::WaveSlots;
+use crate::checkers::EntryChecker;
 use crate::params::{AllocParams, POOL_BITS, RESIDENT_BITS, SLOT_BITS};
 use crate::regs::Registers;
 use crate::{constant, signals};
@@ -63,6 +64,8 @@ pub struct GprPool {
     used: Registers<Bit>,
     /// The footprint, the launch stalls and the registers released.
     state: Registers<Bits<32>>,
+    /// Simulation-only: no granule allocated twice or returned while free ([`pool_checks`]).
+    pool_check: EntryChecker,
     /// Granules the footprint needs.
     need: Signal<Local, Bits<POOL_BITS>>,
     /// The wave launches.
@@ -112,6 +115,7 @@ impl GprPool {
             slots: WaveSlots::new(params.wave_slots, n),
             used: Registers::new(n),
             state: Registers::new(3),
+            pool_check: pool_checks(n),
             need: Signal::default(),
             grant: Signal::default(),
             loaded: Signal::default(),
@@ -160,7 +164,12 @@ impl Logic for GprPool {
             self.give.base.next = self.slots.return_base.val();
             self.give.count.next = self.slots.return_count.val();
             self.free_below[0].next = self.none.val();
+            self.pool_check.clock.next = self.clock.val();
+            self.pool_check.enable.next = true;
             for i in 0..self._granules {
+                self.pool_check.busy[i].next = self.used.q[i].val();
+                self.pool_check.fill[i].next = self.take.mask[i].val();
+                self.pool_check.drain[i].next = self.give.mask[i].val();
                 self.used.d[i].next =
                     (self.used.q[i].val() & !self.give.mask[i].val()) | self.take.mask[i].val();
                 self.free_below[i + 1].next = self.free_below[i].val();
@@ -197,4 +206,15 @@ impl Logic for GprPool {
             self.free_registers.next = self.free_below[ng].val();
         }
     }
+}
+
+/// The pool's granules (`used`, taken by a launch, returned by a retire): none allocated while
+/// allocated (`alloc: pool granule <i> allocated while in use (overflow)`), none returned while
+/// free (`... returned while free (underflow)`).
+pub(crate) fn pool_checks(granules: usize) -> EntryChecker {
+    EntryChecker::new(
+        (0..granules).map(|i| format!("alloc: pool granule {i}")),
+        "allocated while in use",
+        "returned while free",
+    )
 }

@@ -195,6 +195,7 @@ impl<const L: usize, const M: usize> Logic for ClusterFile<L, M> {
         for nc in self._clusters..(self._clusters + 1) {
             for nr in self._read_ports..(self._read_ports + 1) {
                 for nw in self._write_ports..(self._write_ports + 1) {
+                    self.ports.clock.next = self.clock.val();
                     self.locals.clock.next = self.clock.val();
                     self.main.clock.next = self.clock.val();
                     self.x_flag.clock.next = self.clock.val();

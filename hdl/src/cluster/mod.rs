@@ -11,6 +11,8 @@ pub use counter::{AccessCounters, EventCounter};
 pub use file::{local_file, main_file, ClusterFile};
 pub use ports::MainPorts;
 
+use ports::{read_port_checks, write_port_checks};
+
 use crate::crossbar::Crossbar;
 use crate::design::Design;
 use crate::emit::{emit, part, EmitError, Emitted, PortOrder};
@@ -70,6 +72,8 @@ impl Design for Cluster {
                     )?,
                     part("cluster_main", LvtFile::<32, A>::new(&main_file(p)))?,
                     part("cluster_operand_mux", Crossbar::<32>::new(r, 2 * c, 1))?,
+                    part("cluster_read_port_check", read_port_checks(c, r))?,
+                    part("cluster_write_port_check", write_port_checks(c, w))?,
                 ])
             }
         }

@@ -19,6 +19,8 @@ pub use scoreboard::Scoreboard;
 pub use slice::CoreSlice;
 pub use window::InstructionWindow;
 
+use scheduler::queue_checks;
+
 use crate::design::Design;
 use crate::emit::{emit, part, EmitError, Emitted, PortOrder};
 use crate::gpr::{with_gpr_widths, BankedGpr, Gpr};
@@ -73,6 +75,14 @@ impl Design for Core {
                     part("core_conflict_allocator", ReadAllocator::<R>::conflict(p))?,
                     part("core_prefetch_allocator", ReadAllocator::<R>::prefetch(p))?,
                     part("core_datapath", CoreDatapath::new(p))?,
+                    part(
+                        "core_conflict_queue_check",
+                        queue_checks("conflict", p.cq_entries),
+                    )?,
+                    part(
+                        "core_prefetch_queue_check",
+                        queue_checks("prefetch", p.pq_entries),
+                    )?,
                 ])
             }
         }

@@ -9,6 +9,7 @@ use super::decode::{alias, InstructionDecoder};
 use super::reads::ReadScheduler;
 use super::scoreboard::Scoreboard;
 use super::window::InstructionWindow;
+use crate::checkers::EntryChecker;
 use crate::params::{CaptureKind, CoreParams, OperandSource};
 use crate::regs::Registers;
 use crate::{constant, constants, signals};
@@ -82,6 +83,10 @@ pub struct CoreScheduler<const RI: usize> {
     alu_op_r: Registers<Bits<3>>,
     alu_kind_r: Registers<Bits<3>>,
     alu_index_r: Registers<Bits<3>>,
+    /// Simulation-only: the conflict queue's entries ([`queue_checks`]).
+    cq_check: EntryChecker,
+    /// Simulation-only: the prefetch queue's entries ([`queue_checks`]).
+    pq_check: EntryChecker,
     /// Queue entries freed by the issuing head: [0] cq, [1] pq.
     freed: Vec<Signal<Local, Bits<8>>>,
     pending: Constant<Bits<2>>,
@@ -155,6 +160,8 @@ impl<const RI: usize> CoreScheduler<RI> {
             alu_op_r: Registers::new(1),
             alu_kind_r: Registers::new(3),
             alu_index_r: Registers::new(3),
+            cq_check: queue_checks("conflict", params.cq_entries),
+            pq_check: queue_checks("prefetch", params.pq_entries),
             freed: signals(2),
             pending: constant(CaptureKind::Nowhere.code()),
             in_cq: constant(CaptureKind::ConflictQueue.code()),
@@ -210,6 +217,7 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
             self.window.instr_present[s].next = self.decoder.present[s].val();
             self.window.instr_alias[s].next = self.decoder.alias_code[s].val();
             self.window.instr_conflict[s].next = self.decoder.conflict[s].val();
+            self.scoreboard.instr_src[s].next = self.instr_src[s].val();
         }
         self.instr_ready.next = self.window.ready.val();
         // The window's slots to the scoreboard and the read scheduler; its next states back.
@@ -219,14 +227,9 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
         for j in 0..self._served {
             self.reader.slot_valid[j].next = self.window.valid[j].val();
             self.reader.slot_op[j].next = self.window.op[j].val();
-        }
-        for j in 0..self._served {
             self.scoreboard.slot_valid[j].next = self.window.valid[j].val();
             self.scoreboard.slot_dst[j].next = self.window.dst[j].val();
             self.scoreboard.entering[j].next = self.window.entering[j].val();
-        }
-        for s in 0..3 {
-            self.scoreboard.instr_src[s].next = self.instr_src[s].val();
         }
         for k in 0..(3 * self._seen) {
             self.scoreboard.slot_src[k].next = self.window.src[k].val();
@@ -293,6 +296,20 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
             self.queue_busy.d[0].next = self.no_entries.val();
             self.queue_busy.d[1].next = self.no_entries.val();
         }
+        self.cq_check.clock.next = self.clock.val();
+        self.pq_check.clock.next = self.clock.val();
+        self.cq_check.enable.next = !self.reset.val();
+        self.pq_check.enable.next = !self.reset.val();
+        for e in 0..self._cq {
+            self.cq_check.busy[e].next = self.queue_busy.q[0].val().get_bit(e);
+            self.cq_check.fill[e].next = self.reader.cq_taken.val().get_bit(e);
+            self.cq_check.drain[e].next = self.freed[0].val().get_bit(e);
+        }
+        for e in 0..self._pq {
+            self.pq_check.busy[e].next = self.queue_busy.q[1].val().get_bit(e);
+            self.pq_check.fill[e].next = self.reader.pq_taken.val().get_bit(e);
+            self.pq_check.drain[e].next = self.freed[1].val().get_bit(e);
+        }
         // Where each operand of the issuing head will be next cycle.
         self.alu_op_r.d[0].next = self.window.op[0].val();
         self.alu_op.next = self.alu_op_r.q[0].val();
@@ -325,4 +342,15 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
             self.alu_index[s].next = self.alu_index_r.q[s].val();
         }
     }
+}
+
+/// The entries of the `which` (conflict or prefetch) queue of `entries` entries: none taken
+/// while busy (`core: conflict queue entry <e> taken while busy (overflow)`) and none freed
+/// while free (`... freed while free (underflow)`); not checked during reset.
+pub(crate) fn queue_checks(which: &str, entries: usize) -> EntryChecker {
+    EntryChecker::new(
+        (0..entries).map(|e| format!("core: {which} queue entry {e}")),
+        "taken while busy",
+        "freed while free",
+    )
 }

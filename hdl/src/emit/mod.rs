@@ -14,7 +14,7 @@ mod write;
 
 pub use files::{design_files, Timing};
 pub use keywords::is_keyword;
-pub(crate) use netlist::PASS_THROUGH;
+pub(crate) use netlist::{INLINE, PASS_THROUGH};
 pub use packed::{Port, PortDirection, PortOrder};
 pub use write::{write_atomically, WriteError};
 

@@ -13,6 +13,10 @@
 //!   of each distinct module unique (`control`, then `front_control`), then a number.
 //! - **Pass-through primitives** (a first line [`PASS_THROUGH`]: a pipeline stage switched
 //!   off) are no module at all: their parent assigns each output `q$i` from input `d$i`.
+//! - **Inline checkers** (a first line [`INLINE`]: simulation-only assertions, inputs only) are
+//!   no module either: their text is written into the parent, each port renamed to the
+//!   parent's signal for it (`check$bits$3` becomes `check__bits__3`) and each name of their
+//!   own prefixed with the instance (`check__total`; `unused_x` becomes `unused_check__x`).
 
 use std::collections::HashMap;
 
@@ -20,7 +24,7 @@ use rust_hdl::core::ast::Verilog;
 use rust_hdl::core::verilog_gen::{verilog_combinatorial, verilog_link_extraction};
 
 use super::keywords::is_keyword;
-use super::lexer::rename_identifiers;
+use super::lexer::{rename_identifiers, tokens, TokenKind};
 use super::tree::{Instance, Item, Role, Tree};
 
 /// Marks a module name in a module's text until names are given out.
@@ -30,6 +34,11 @@ const MARK: char = '\u{1}';
 /// inputs: its parent writes it as assigns instead of an instance.
 pub(crate) const PASS_THROUGH: &str = "// pass-through: q = d";
 
+/// The first line of a primitive whose text is written into its parent instead of a module
+/// of its own: a checker of simulation-only assertions (`crate::checkers`), which has inputs
+/// only.
+pub(crate) const INLINE: &str = "// simulation-only checks, written into the parent";
+
 /// The prefix of the wires that read a pass-through's ignored inputs; no design name may start
 /// with it, so they never clash.
 const UNUSED: &str = "unused_";
@@ -38,6 +47,72 @@ const UNUSED: &str = "unused_";
 fn is_pass_through(code: &Verilog) -> bool {
     matches!(code, Verilog::Custom(text) if text.lines().next() == Some(PASS_THROUGH))
 }
+
+/// Whether `code` is an inline checker's.
+fn is_inline(code: &Verilog) -> bool {
+    matches!(code, Verilog::Custom(text) if text.lines().next() == Some(INLINE))
+}
+
+/// Whether the instance of `code` is written into its parent rather than as a module.
+fn is_written_in_parent(code: &Verilog) -> bool {
+    is_pass_through(code) || is_inline(code)
+}
+
+/// The text of inline checker child `name` as its parent holds it: every identifier of the
+/// checker renamed, its ports to the parent's signals for them and its own names (declared in
+/// its text) prefixed with the instance; keywords, compiler directives and the macro a
+/// `` `ifdef `` or `` `ifndef `` tests are kept.
+fn inline_checks(module: &str, name: &str, child: &Instance) -> Result<String, String> {
+    let Verilog::Custom(text) = &child.code else {
+        return Err(format!("{module}: checker {name} has no text"));
+    };
+    let ports: Vec<&str> = child.items.iter().map(|i| i.name.as_str()).collect();
+    let instance = clean(name);
+    let mut out = String::with_capacity(text.len());
+    // The last word that was not white space, and the one before it.
+    let (mut last, mut before) = ("", "");
+    for token in tokens(text) {
+        let renamed = match token.kind {
+            TokenKind::Identifier
+                if last == "`" || (before == "`" && MACRO_TESTS.contains(&last)) =>
+            {
+                token.text.to_string()
+            }
+            TokenKind::Identifier if is_keyword(token.text) => token.text.to_string(),
+            TokenKind::Identifier if ports.contains(&token.text) => {
+                clean(&format!("{name}${}", token.text))
+            }
+            TokenKind::Identifier if token.text.contains('$') || token.text.contains("__") => {
+                return Err(format!(
+                    "{module}: checker {name} names {} of its own",
+                    token.text
+                ))
+            }
+            TokenKind::Identifier => match token.text.strip_prefix(UNUSED) {
+                Some(rest) => format!("{UNUSED}{instance}__{rest}"),
+                None => format!("{instance}__{}", token.text),
+            },
+            _ => token.text.to_string(),
+        };
+        if !matches!(token.kind, TokenKind::Space | TokenKind::Comment) {
+            (before, last) = (last, token.text);
+        }
+        out.push_str(&renamed);
+    }
+    // The renaming rules of every module's text (`$error` and plain strings only) hold here too.
+    let checked = rename_identifiers(&out, |_| None).map_err(|why| format!("{module}: {why}"))?;
+    Ok(checked
+        .lines()
+        .map(|line| match line {
+            "" => "\n".to_string(),
+            INLINE => format!("    // {instance}: simulation-only checks\n"),
+            _ => format!("    {line}\n"),
+        })
+        .collect())
+}
+
+/// The compiler directives whose next word is a macro name, not a signal.
+const MACRO_TESTS: &[&str] = &["ifdef", "ifndef", "elsif", "define", "undef"];
 
 /// The assigns that stand for pass-through child `name` in its parent: `q$i` from `d$i`, and
 /// every other input read by a wire Verilator's lint leaves alone (`unused_*`).
@@ -186,7 +261,7 @@ impl Netlist {
         // Children come after their parent in the tree: backwards, every child is done first.
         let mut inlined = vec![false; tree.instances.len()];
         for index in (0..tree.instances.len()).rev() {
-            if index > 0 && is_pass_through(&tree.instances[index].code) {
+            if index > 0 && is_written_in_parent(&tree.instances[index].code) {
                 inlined[index] = true;
                 continue;
             }
@@ -321,6 +396,7 @@ fn render(tree: &Tree, index: usize, shape_of: &[usize]) -> Result<String, Strin
         .map(|p| format!("    {}", clean(&p.name)))
         .collect();
     let mut text = format!("module {MARK}-{MARK}(\n{}\n);\n", port_list.join(",\n"));
+    let mut checks = String::new();
     for item in ports.iter().copied().chain(
         instance
             .items
@@ -332,6 +408,10 @@ fn render(tree: &Tree, index: usize, shape_of: &[usize]) -> Result<String, Strin
     for (name, child) in &instance.children {
         if is_pass_through(&tree.instances[*child].code) {
             text.push_str(&pass_through(name, &tree.instances[*child]));
+            continue;
+        }
+        if is_inline(&tree.instances[*child].code) {
+            checks.push_str(&inline_checks(&module, name, &tree.instances[*child])?);
             continue;
         }
         let connections: Vec<String> = tree.instances[*child]
@@ -354,6 +434,7 @@ fn render(tree: &Tree, index: usize, shape_of: &[usize]) -> Result<String, Strin
         ));
     }
     text.push_str(&code(&module, &instance.code)?);
+    text.push_str(&checks);
     text.push_str("endmodule\n");
     Ok(text)
 }

@@ -5,6 +5,7 @@ use rust_hdl::prelude::*;
 use crate::signals;
 
 use super::arbiter::BankArbiter;
+use crate::checkers::{AtMost, CollisionChecker};
 use crate::crossbar::Crossbar;
 use crate::params::GprParams;
 use crate::regs::Registers;
@@ -91,6 +92,18 @@ pub struct BankedGpr<const E: usize, const A: usize, const RI: usize> {
     bank_write_row: Vec<Signal<Local, Bits<A>>>,
     /// Whether each bank is written this cycle.
     bank_write_enable: Vec<Signal<Local, Bit>>,
+    /// Simulation-only: each bank read port granted to one read port at most
+    /// ([`read_slot_checks`]).
+    read_slot_check: AtMost,
+    /// Simulation-only: the read crossbar's selects, one-hot per output
+    /// ([`read_crossbar_checks`]).
+    read_crossbar_check: AtMost,
+    /// Simulation-only: the write crossbar's selects (the write wins), one-hot per bank
+    /// ([`write_crossbar_checks`]).
+    write_crossbar_check: AtMost,
+    /// Simulation-only: no bank asked for what its kind leaves undefined
+    /// ([`collision_checks`]).
+    collision_check: CollisionChecker<A>,
     /// Row zero.
     zero_row: Constant<Bits<A>>,
     _banks: usize,
@@ -161,6 +174,10 @@ impl<const E: usize, const A: usize, const RI: usize> BankedGpr<E, A, RI> {
             bank_read_enable: signals(b * ns),
             bank_write_row: signals(b),
             bank_write_enable: signals(b),
+            read_slot_check: read_slot_checks(params),
+            read_crossbar_check: read_crossbar_checks(params),
+            write_crossbar_check: write_crossbar_checks(params),
+            collision_check: collision_checks(params),
             zero_row: Constant::new(0u64.into()),
             _banks: b,
             _slots: ns,
@@ -248,6 +265,14 @@ impl<const E: usize, const A: usize, const RI: usize> Logic for BankedGpr<E, A, 
                                 // Each slot's SRAM (replica) of each lane: its own read, the
                                 // bank's write.
                                 for s in 0..self._slots {
+                                    self.collision_check.read_enable[b * ns + s].next =
+                                        self.port_enables.q[b * ns + s].val();
+                                    self.collision_check.read_address[b * ns + s].next =
+                                        self.port_rows.q[b * ns + s].val();
+                                    self.collision_check.write_enable[b * ns + s].next =
+                                        self.port_enables.q[nb * ns + b].val();
+                                    self.collision_check.write_address[b * ns + s].next =
+                                        self.port_rows.q[nb * ns + b].val();
                                     for l in 0..self._lanes {
                                         self.banks[(b * ns + s) * nl + l].clock.next =
                                             self.clock.val();
@@ -279,7 +304,18 @@ impl<const E: usize, const A: usize, const RI: usize> Logic for BankedGpr<E, A, 
                             self.port_rows.clock.next = self.clock.val();
                             self.port_enables.clock.next = self.clock.val();
                             self.port_data.clock.next = self.clock.val();
+                            self.read_slot_check.clock.next = self.clock.val();
+                            self.read_crossbar_check.clock.next = self.clock.val();
+                            self.write_crossbar_check.clock.next = self.clock.val();
+                            self.collision_check.clock.next = self.clock.val();
+                            for k in 0..(self._write_ports * self._banks) {
+                                self.write_crossbar_check.bits[k].next =
+                                    self.arbiter.write_win[k].val();
+                            }
                             for k in 0..(self._read_ports * self._banks * self._slots) {
+                                self.read_slot_check.bits[k].next = self.arbiter.read_win[k].val();
+                                self.read_crossbar_check.bits[k].next =
+                                    self.read_route_data.q[k].val();
                                 self.read_route.d[k].next = self.arbiter.read_win[k].val();
                                 self.read_route_late.d[k].next = self.read_route.q[k].val();
                                 self.read_route_data.d[k].next = self.read_route_late.q[k].val();
@@ -294,4 +330,75 @@ impl<const E: usize, const A: usize, const RI: usize> Logic for BankedGpr<E, A, 
             }
         }
     }
+}
+
+/// The GPR's bank read ports (`read_win`, `(p * banks + b) * slots + s`): each granted to one
+/// read port at most, `gpr: bank <b> read port <s> granted <n> reads`.
+pub(crate) fn read_slot_checks(params: &GprParams) -> AtMost {
+    let (b, p, ns) = (
+        params.banks,
+        params.read_ports,
+        params.bank_kind.reads_per_bank(),
+    );
+    let slots = (0..b).flat_map(|bank| (0..ns).map(move |s| (bank, s)));
+    AtMost::one_hot(
+        p * b * ns,
+        slots.map(|(bank, s)| {
+            (
+                (0..p).map(|q| (q * b + bank) * ns + s).collect(),
+                format!("gpr: bank {bank} read port {s} granted %0d reads"),
+            )
+        }),
+    )
+}
+
+/// The read crossbar's selects (registered read wins, layout as `read_win`): one-hot per
+/// output, `gpr: read crossbar output <p> selects <n> bank read ports`.
+pub(crate) fn read_crossbar_checks(params: &GprParams) -> AtMost {
+    let (b, p, ns) = (
+        params.banks,
+        params.read_ports,
+        params.bank_kind.reads_per_bank(),
+    );
+    AtMost::one_hot(
+        p * b * ns,
+        (0..p).map(|q| {
+            (
+                (q * b * ns..(q + 1) * b * ns).collect(),
+                format!("gpr: read crossbar output {q} selects %0d bank read ports"),
+            )
+        }),
+    )
+}
+
+/// The write crossbar's selects, the write wins (`write_win`, `w * banks + b`): one write per
+/// bank, `gpr: write crossbar output <b> (bank <b>) selects <n> write ports`.
+pub(crate) fn write_crossbar_checks(params: &GprParams) -> AtMost {
+    let (b, w) = (params.banks, params.write_ports);
+    AtMost::one_hot(
+        w * b,
+        (0..b).map(|bank| {
+            (
+                (0..w).map(|v| v * b + bank).collect(),
+                format!("gpr: write crossbar output {bank} (bank {bank}) selects %0d write ports"),
+            )
+        }),
+    )
+}
+
+/// The banks' ports as the SRAMs see them (after the port stage), one per bank read port
+/// (`b * slots + s`, the bank's write beside each): a 1W1R bank (`1r1w`, and each `2r1w`
+/// replica) is never read at the row it writes; a `1rw` bank is never asked to read and write
+/// in one cycle. The arbitration's rule 2 is what keeps both (`docs/gpr.md`).
+pub(crate) fn collision_checks<const A: usize>(params: &GprParams) -> CollisionChecker<A> {
+    let (b, ns) = (params.banks, params.bank_kind.reads_per_bank());
+    let single_port = params.bank_kind.single_port();
+    let name = move |bank: usize, s: usize| match single_port {
+        true => format!("gpr: bank {bank}"),
+        false => format!("gpr: bank {bank} read port {s}"),
+    };
+    CollisionChecker::new(
+        (0..b).flat_map(|bank| (0..ns).map(move |s| name(bank, s))),
+        single_port,
+    )
 }

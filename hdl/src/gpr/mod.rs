@@ -7,6 +7,8 @@ mod priority;
 pub use arbiter::BankArbiter;
 pub use banked::BankedGpr;
 
+use banked::{collision_checks, read_crossbar_checks, read_slot_checks, write_crossbar_checks};
+
 use crate::crossbar::Crossbar;
 use crate::design::Design;
 use crate::emit::{emit, part, EmitError, Emitted, PortOrder};
@@ -64,6 +66,10 @@ impl Design for Gpr {
                         Crossbar::<E>::new(b * kind.reads_per_bank(), r, l),
                     )?,
                     part("gpr_write_crossbar", Crossbar::<E>::new(w, b, l))?,
+                    part("gpr_read_slot_check", read_slot_checks(self.0))?,
+                    part("gpr_read_crossbar_check", read_crossbar_checks(self.0))?,
+                    part("gpr_write_crossbar_check", write_crossbar_checks(self.0))?,
+                    part("gpr_collision_check", collision_checks::<A>(self.0))?,
                 ])
             }
         }

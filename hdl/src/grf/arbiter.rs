@@ -2,6 +2,7 @@
 
 use rust_hdl::prelude::*;
 
+use crate::checkers::AtMost;
 use crate::params::GrfParams;
 use crate::regs::Registers;
 use crate::{constant, constants, signals};
@@ -53,6 +54,8 @@ pub struct RoundRobinArbiter<const E: usize> {
     pub data: Vec<Signal<Out, Bits<E>>>,
     /// Per EU: it comes after the EU served last (all low after reset: EU 0 comes first).
     after_last: Registers<Bit>,
+    /// Simulation-only: the pick is one-hot ([`pick_checks`]).
+    pick_check: AtMost,
     /// Per EU: waiting and after the EU served last.
     high: Vec<Signal<Local, Bit>>,
     /// Per EU: waiting, among the EUs the pick considers (`high` if any is set, else all).
@@ -111,6 +114,7 @@ impl<const E: usize> RoundRobinArbiter<E> {
             group: Default::default(),
             data: signals(lanes),
             after_last: Registers::new(eus),
+            pick_check: pick_checks(eus),
             high: signals(eus),
             candidate: signals(eus),
             lower: signals(eus),
@@ -140,6 +144,7 @@ impl<const E: usize> Logic for RoundRobinArbiter<E> {
     #[hdl_gen]
     fn update(&mut self) {
         self.after_last.clock.next = self.clock.val();
+        self.pick_check.clock.next = self.clock.val();
         // Double priority encoder: the EUs after the one served last first.
         self.any_high.next = false;
         self.picked.next = false;
@@ -171,6 +176,7 @@ impl<const E: usize> Logic for RoundRobinArbiter<E> {
         for nl in self._lanes..(self._lanes + 1) {
             for e in 0..self._eus {
                 self.first[e].next = self.candidate[e].val() & !self.lower[e].val();
+                self.pick_check.bits[e].next = self.first[e].val();
                 self.taken[e].next = self.take.val() & self.first[e].val();
                 self.pick_eu[e].next = self.zero4.val();
                 self.pick_kind[e].next = self.zero3.val();
@@ -212,4 +218,16 @@ impl<const E: usize> Logic for RoundRobinArbiter<E> {
             }
         }
     }
+}
+
+/// The arbiter's pick over `eus` EUs (`first`, one bit per EU): one-hot or none,
+/// `grf: round-robin arbiter picks <n> EUs`.
+pub(crate) fn pick_checks(eus: usize) -> AtMost {
+    AtMost::one_hot(
+        eus,
+        [(
+            (0..eus).collect(),
+            "grf: round-robin arbiter picks %0d EUs".to_string(),
+        )],
+    )
 }

@@ -5,6 +5,7 @@ use rust_hdl::prelude::*;
 
 use super::controller::GrfController;
 use super::front::GrfFrontEnds;
+use crate::checkers::CollisionChecker;
 use crate::params::GrfParams;
 use crate::signals;
 use crate::sram::SramBank;
@@ -57,6 +58,8 @@ pub struct GrfCluster<const E: usize, const A: usize> {
     front: GrfFrontEnds<E>,
     controller: GrfController<E, A>,
     banks: Vec<SramBank<E, A>>,
+    /// Simulation-only: the slow GRF never reads the row it writes ([`slow_collision_checks`]).
+    slow_check: CollisionChecker<A>,
     _eus: usize,
     _lanes: usize,
 }
@@ -88,6 +91,7 @@ impl<const E: usize, const A: usize> GrfCluster<E, A> {
             front: GrfFrontEnds::new(params),
             controller: GrfController::new(params),
             banks: (0..lanes).map(|_| SramBank::default()).collect(),
+            slow_check: slow_collision_checks(),
             _eus: eus,
             _lanes: lanes,
         }
@@ -141,10 +145,22 @@ impl<const E: usize, const A: usize> Logic for GrfCluster<E, A> {
             self.l3_data[l].next = self.controller.l3_data[l].val();
             self.controller.l3_rdata[l].next = self.l3_rdata[l].val();
         }
+        self.slow_check.clock.next = self.clock.val();
+        self.slow_check.read_enable[0].next = self.controller.sram_read.val();
+        self.slow_check.read_address[0].next = self.controller.sram_read_row.val();
+        self.slow_check.write_enable[0].next = self.controller.sram_write.val();
+        self.slow_check.write_address[0].next = self.controller.sram_write_row.val();
         self.l3_valid.next = self.controller.l3_valid.val();
         self.l3_write.next = self.controller.l3_write.val();
         self.l3_area.next = self.controller.l3_area.val();
         self.l3_row.next = self.controller.l3_row.val();
         self.controller.l3_rvalid.next = self.l3_rvalid.val();
     }
+}
+
+/// The slow GRF's banks (1W1R, one per lane, addressed together): never read at the row
+/// written in the same cycle, `grf: slow GRF reads row <r> while writing it (1W1R: the data
+/// is undefined)`.
+pub(crate) fn slow_collision_checks<const A: usize>() -> CollisionChecker<A> {
+    CollisionChecker::new(["grf: slow GRF".to_string()], false)
 }

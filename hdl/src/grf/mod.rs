@@ -44,6 +44,12 @@ pub use slow_read::SlowReadPipeline;
 pub use table::TranslationTable;
 pub use transaction::TransactionUnit;
 
+use arbiter::pick_checks;
+use cluster::slow_collision_checks;
+use pick::stage_checks;
+use refill::hold_checks;
+use slow_port::{l3_checks, port_checks};
+
 use crate::design::Design;
 use crate::emit::{emit, part, EmitError, Emitted, PortOrder};
 use crate::params::GrfParams;
@@ -124,6 +130,12 @@ impl Design for Grf {
                     part("grf_refill_engine", RefillEngine::<E, A>::new(p))?,
                     part("grf_answer_unit", AnswerUnit::<E>::new(p))?,
                     part("grf_slow_bank", SramBank::<E, A>::default())?,
+                    part("grf_arbiter_check", pick_checks(p.eus))?,
+                    part("grf_pick_stage_check", stage_checks())?,
+                    part("grf_refill_answer_check", hold_checks())?,
+                    part("grf_port_check", port_checks())?,
+                    part("grf_l3_read_check", l3_checks())?,
+                    part("grf_slow_collision_check", slow_collision_checks::<A>())?,
                 ])
             }
         }

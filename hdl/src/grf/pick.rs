@@ -3,6 +3,7 @@
 
 use rust_hdl::prelude::*;
 
+use crate::checkers::EntryChecker;
 use crate::params::GrfParams;
 use crate::regs::Registers;
 use crate::signals;
@@ -70,6 +71,9 @@ pub struct PickStage<const E: usize> {
     held_reg_index: Registers<Bits<6>>,
     held_group: Registers<Bits<3>>,
     held_data: Registers<Bits<E>>,
+    /// Simulation-only, with the stage: nothing overwritten or taken from nothing
+    /// ([`stage_checks`]).
+    stage_check: EntryChecker,
     _eus: usize,
     _lanes: usize,
     /// 1 with the stage, else 0.
@@ -110,6 +114,7 @@ impl<const E: usize> PickStage<E> {
             held_reg_index: Registers::stage(1, held),
             held_group: Registers::stage(1, held),
             held_data: Registers::stage(lanes, held),
+            stage_check: stage_checks(),
             _eus: eus,
             _lanes: lanes,
             _held: usize::from(held),
@@ -128,6 +133,7 @@ impl<const E: usize> Logic for PickStage<E> {
         self.held_reg_index.clock.next = self.clock.val();
         self.held_group.clock.next = self.clock.val();
         self.held_data.clock.next = self.clock.val();
+        self.stage_check.clock.next = self.clock.val();
         // The stage loads a pick (wires without the stage).
         self.valid.d[0].next = self.picked.val();
         self.held_eu.d[0].next = self.pick_eu.val();
@@ -145,7 +151,12 @@ impl<const E: usize> Logic for PickStage<E> {
         // arbiter picks only then). The stage keeps its transaction until taken.
         self.take.next = self.valid.q[0].val() & self.avail.val() & !self.reset.val();
         self.full.next = true;
+        self.stage_check.busy[0].next = self.valid.q[0].val();
+        self.stage_check.fill[0].next = self.picked.val();
+        self.stage_check.drain[0].next = self.take.val();
+        self.stage_check.enable.next = false;
         for _held in 0..self._held {
+            self.stage_check.enable.next = !self.reset.val();
             self.full.next = self.valid.q[0].val();
             if !self.picked.val() {
                 self.valid.d[0].next = self.valid.q[0].val() & !self.take.val();
@@ -178,4 +189,15 @@ impl<const E: usize> Logic for PickStage<E> {
             self.data[l].next = self.held_data.q[l].val();
         }
     }
+}
+
+/// The one-entry pick stage (checked only when it is built, `pipeline` 1, and not in reset):
+/// `grf: pick stage loaded while holding a transaction not taken (overflow)`,
+/// `grf: pick stage taken while empty (underflow)`.
+pub(crate) fn stage_checks() -> EntryChecker {
+    EntryChecker::new(
+        ["grf: pick stage".to_string()],
+        "loaded while holding a transaction not taken",
+        "taken while empty",
+    )
 }

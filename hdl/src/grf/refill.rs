@@ -3,6 +3,7 @@
 
 use rust_hdl::prelude::*;
 
+use crate::checkers::EntryChecker;
 use crate::params::GrfParams;
 use crate::regs::Registers;
 use crate::{constant, constants, signals};
@@ -67,6 +68,9 @@ pub struct RefillEngine<const E: usize, const A: usize> {
     e_hold: Registers<Bit>,
     e_hold_offset: Registers<Bits<4>>,
     e_hold_data: Registers<Bits<E>>,
+    /// Simulation-only: the held answer is written before the next arrives
+    /// ([`hold_checks`]).
+    hold_check: EntryChecker,
     /// The lowest pending row, one-hot.
     pick: Signal<Local, Bits<16>>,
     zero16: Constant<Bits<16>>,
@@ -114,6 +118,7 @@ impl<const E: usize, const A: usize> RefillEngine<E, A> {
             e_hold: Registers::new(1),
             e_hold_offset: Registers::new(1),
             e_hold_data: Registers::new(lanes),
+            hold_check: hold_checks(),
             pick: Default::default(),
             zero16: constant(0),
             one16: constant(1),
@@ -236,6 +241,12 @@ impl<const E: usize, const A: usize> Logic for RefillEngine<E, A> {
             self.e_flight.d[0].next = false;
             self.e_hold.d[0].next = false;
         }
+        // The held answer: filled by L3's answer, emptied when written or dropped.
+        self.hold_check.clock.next = self.clock.val();
+        self.hold_check.enable.next = self.e_busy.q[0].val() & !self.reset.val();
+        self.hold_check.busy[0].next = self.e_hold.q[0].val();
+        self.hold_check.fill[0].next = self.e_flight.q[0].val() & self.l3_rvalid.val();
+        self.hold_check.drain[0].next = self.e_hold.q[0].val() & !self.controller_write.val();
         if self.reset.val() {
             self.e_busy.d[0].next = false;
             self.e_flight.d[0].next = false;
@@ -243,4 +254,15 @@ impl<const E: usize, const A: usize> Logic for RefillEngine<E, A> {
             self.e_pending.d[0].next = self.zero16.val();
         }
     }
+}
+
+/// The refill engine's one-entry answer register, checked while a refill is in progress and
+/// not in reset: `grf: refill answer register loaded while an answer waits to be written
+/// (overflow)`, `... written while empty (underflow)`.
+pub(crate) fn hold_checks() -> EntryChecker {
+    EntryChecker::new(
+        ["grf: refill answer register".to_string()],
+        "loaded while an answer waits to be written",
+        "written while empty",
+    )
 }

@@ -6,6 +6,7 @@ use rust_hdl::prelude::*;
 use super::refill::RefillEngine;
 use super::save::SaveEngine;
 use super::slow_read::SlowReadPipeline;
+use crate::checkers::{AtMost, OccupancyChecker};
 use crate::params::GrfParams;
 use crate::{constant, signals};
 
@@ -102,6 +103,11 @@ pub struct SlowPort<const E: usize, const A: usize> {
     pipeline: SlowReadPipeline<E>,
     save: SaveEngine<E, A>,
     refill: RefillEngine<E, A>,
+    /// Simulation-only: one user per cycle of each slow GRF port and of the L3 port
+    /// ([`port_checks`]).
+    port_check: AtMost,
+    /// Simulation-only: one L3 read outstanding at most ([`l3_checks`]).
+    l3_check: OccupancyChecker,
     zero_e: Constant<Bits<E>>,
     _lanes: usize,
 }
@@ -156,6 +162,8 @@ impl<const E: usize, const A: usize> SlowPort<E, A> {
             pipeline: SlowReadPipeline::new(params),
             save: SaveEngine::new(params),
             refill: RefillEngine::new(params),
+            port_check: port_checks(),
+            l3_check: l3_checks(),
             zero_e: constant(0),
             _lanes: lanes,
         }
@@ -216,6 +224,19 @@ impl<const E: usize, const A: usize> Logic for SlowPort<E, A> {
         if self.write.val() {
             self.sram_write_row.next = self.row.val();
         }
+        // Simulation-only checks: the users of each port; the L3 reads outstanding.
+        self.port_check.clock.next = self.clock.val();
+        self.port_check.bits[0].next = self.slow_read.val();
+        self.port_check.bits[1].next = self.save.read.val();
+        self.port_check.bits[2].next = self.write.val();
+        self.port_check.bits[3].next = self.refill.write.val();
+        self.port_check.bits[4].next = self.redirect_read.val();
+        self.port_check.bits[5].next = self.save.l3_write.val();
+        self.port_check.bits[6].next = self.refill.l3_read.val();
+        self.l3_check.clock.next = self.clock.val();
+        self.l3_check.reset.next = self.reset.val();
+        self.l3_check.push.next = self.redirect_read.val() | self.refill.l3_read.val();
+        self.l3_check.pop.next = self.l3_rvalid.val();
         // L3: a redirect's read, a save's write or a refill read.
         self.l3_valid.next =
             self.redirect_read.val() | self.save.l3_write.val() | self.refill.l3_read.val();
@@ -245,4 +266,42 @@ impl<const E: usize, const A: usize> Logic for SlowPort<E, A> {
             }
         }
     }
+}
+
+/// Who uses each port in a cycle, one at most (bits: slow read, save read, controller write,
+/// refill write, redirect read, save write to L3, refill read from L3):
+/// `grf: slow GRF read port used by <n> of the slow read and the save`,
+/// `grf: slow GRF write port used by <n> of the controller and the refill`,
+/// `grf: L3 port used by <n> of the redirect, the save and the refill`.
+pub(crate) fn port_checks() -> AtMost {
+    AtMost::one_hot(
+        7,
+        [
+            (
+                vec![0, 1],
+                "grf: slow GRF read port used by %0d of the slow read and the save",
+            ),
+            (
+                vec![2, 3],
+                "grf: slow GRF write port used by %0d of the controller and the refill",
+            ),
+            (
+                vec![4, 5, 6],
+                "grf: L3 port used by %0d of the redirect, the save and the refill",
+            ),
+        ]
+        .map(|(bits, message)| (bits, message.to_string())),
+    )
+}
+
+/// The L3 reads outstanding (a redirect's or a refill's; L3 answers in order and each
+/// answer is taken as the one awaited): one at most, `grf: L3 reads issued while one is
+/// outstanding (overflow)`, `grf: L3 reads answered while none is outstanding (underflow)`.
+pub(crate) fn l3_checks() -> OccupancyChecker {
+    OccupancyChecker::new(
+        "grf: L3 reads",
+        1,
+        "issued while one is outstanding",
+        "answered while none is outstanding",
+    )
 }
