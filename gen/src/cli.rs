@@ -124,7 +124,10 @@ pub fn refusal(error: &clap::Error, args: &[OsString]) -> String {
                         .find(|a| a.get_long() == Some(&flag[2..]))
                         .and_then(|a| a.get_help().map(|h| format!(" ({h})")))
                         .unwrap_or_default();
-                    format!("error: invalid value for {}: not UTF-8 text{help}", shown(flag))
+                    format!(
+                        "error: invalid value for {}: not UTF-8 text{help}",
+                        shown(flag)
+                    )
                 }
                 None => "error: an argument is not UTF-8 text (see grfgen --help)".to_string(),
             }

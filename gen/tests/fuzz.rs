@@ -10,8 +10,6 @@
 //! Errors are checked as the command line prints them: through [`CliError`]'s message.
 
 use std::str::FromStr;
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
 
 use clap::Command;
 use grfgen::error::CliError;
@@ -23,66 +21,12 @@ use grfgen_sim::block::{Block, BlockVisitor};
 use grfgen_sim::route::{Fill, LaneOpName};
 use proptest::collection::vec;
 use proptest::prelude::*;
-use proptest::test_runner::{FileFailurePersistence, TestCaseError};
+use proptest::test_runner::TestCaseError;
 
-/// Cases per parser when `GRFGEN_FUZZ_CASES` is not set.
-const DEFAULT_CASES: u32 = 2_000;
+#[path = "../../sim/tests/common/fuzzing.rs"]
+mod fuzzing;
 
-/// The longest one case may take.
-const LIMIT: Duration = Duration::from_secs(2);
-
-/// Cases per parser: `GRFGEN_FUZZ_CASES`, or [`DEFAULT_CASES`].
-fn cases() -> u32 {
-    std::env::var("GRFGEN_FUZZ_CASES")
-        .ok()
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(DEFAULT_CASES)
-}
-
-/// The proptest configuration of every test here.
-fn config() -> ProptestConfig {
-    ProptestConfig {
-        cases: cases(),
-        max_shrink_iters: 4_096,
-        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
-            "proptest-regressions",
-        ))),
-        ..ProptestConfig::default()
-    }
-}
-
-/// Runs `work` in its own thread: its result, or a failure when it panics or runs past
-/// [`LIMIT`].
-fn timed<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Result<T, TestCaseError> {
-    let (send, receive) = mpsc::channel();
-    let thread = std::thread::spawn(move || {
-        let start = Instant::now();
-        let value = work();
-        let _ = send.send((value, start.elapsed()));
-    });
-    match receive.recv_timeout(LIMIT) {
-        Ok((value, took)) => {
-            let _ = thread.join();
-            prop_assert!(took < LIMIT, "took {took:?}");
-            Ok(value)
-        }
-        Err(mpsc::RecvTimeoutError::Timeout) => Err(TestCaseError::fail(format!(
-            "no answer within {LIMIT:?}: a hang"
-        ))),
-        Err(mpsc::RecvTimeoutError::Disconnected) => {
-            let payload = thread.join().err();
-            let message = payload
-                .as_ref()
-                .and_then(|p| {
-                    p.downcast_ref::<String>()
-                        .cloned()
-                        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                })
-                .unwrap_or_default();
-            Err(TestCaseError::fail(format!("panicked: {message}")))
-        }
-    }
-}
+use fuzzing::{config, timed};
 
 /// `error` is one line without control characters, and names every one of `names`.
 fn check_error(error: &str, names: &[&str]) -> Result<(), TestCaseError> {

@@ -15,8 +15,7 @@
 //! found bugs live in `tests/corpus/<parser>/` and are replayed by the `corpus_*` tests.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use grfgen_hdl::params::{AllocParams, ClusterParams, CoreParams, GrfParams};
 use grfgen_sim::alloc::run::compile as compile_shader;
@@ -32,65 +31,10 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::{FileFailurePersistence, TestCaseError, TestRunner};
 
-/// Cases per parser when `GRFGEN_FUZZ_CASES` is not set.
-const DEFAULT_CASES: u32 = 2_000;
+#[path = "common/fuzzing.rs"]
+mod fuzzing;
 
-/// The longest one parse (with what follows it) may take: the parsers are linear.
-const LIMIT: Duration = Duration::from_secs(2);
-
-/// Cases per parser: `GRFGEN_FUZZ_CASES`, or [`DEFAULT_CASES`].
-fn cases() -> u32 {
-    std::env::var("GRFGEN_FUZZ_CASES")
-        .ok()
-        .and_then(|v| v.trim().parse().ok())
-        .unwrap_or(DEFAULT_CASES)
-}
-
-/// The proptest configuration of every parser's test.
-fn config() -> ProptestConfig {
-    ProptestConfig {
-        cases: cases(),
-        max_shrink_iters: 4_096,
-        ..ProptestConfig::default()
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// The property
-// ---------------------------------------------------------------------------------------------
-
-/// Runs `work` in its own thread: its result, or a failure when it panics or runs past
-/// [`LIMIT`] (the thread is then left behind, and the test fails instead of hanging).
-fn timed<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> Result<T, TestCaseError> {
-    let (send, receive) = mpsc::channel();
-    let thread = std::thread::spawn(move || {
-        let start = Instant::now();
-        let value = work();
-        let _ = send.send((value, start.elapsed()));
-    });
-    match receive.recv_timeout(LIMIT) {
-        Ok((value, took)) => {
-            let _ = thread.join();
-            prop_assert!(took < LIMIT, "took {took:?}");
-            Ok(value)
-        }
-        Err(mpsc::RecvTimeoutError::Timeout) => Err(TestCaseError::fail(format!(
-            "no answer within {LIMIT:?}: a hang"
-        ))),
-        Err(mpsc::RecvTimeoutError::Disconnected) => {
-            let payload = thread.join().err();
-            let message = payload
-                .as_ref()
-                .and_then(|p| {
-                    p.downcast_ref::<String>()
-                        .cloned()
-                        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                })
-                .unwrap_or_default();
-            Err(TestCaseError::fail(format!("panicked: {message}")))
-        }
-    }
-}
+use fuzzing::{cases, config, timed};
 
 /// Whether `c` must not appear raw in an error: a control character (new lines included), or
 /// an invisible one that hides or reorders text.
@@ -135,6 +79,18 @@ fn check_error(text: &str, error: &str) -> Result<(), TestCaseError> {
         "column {column} of a line of {width} characters in {error:?}"
     );
     Ok(())
+}
+
+/// The verdict on one parse of `text`: accepted (`true`), or refused (`false`) with an error
+/// that keeps the property.
+fn verdict<E: std::fmt::Display>(
+    text: &str,
+    outcome: Result<(), E>,
+) -> Result<bool, TestCaseError> {
+    match outcome {
+        Ok(()) => Ok(true),
+        Err(e) => check_error(text, &e.to_string()).map(|()| false),
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -508,10 +464,7 @@ fn core_case(text: &str) -> Result<bool, TestCaseError> {
         }
         Ok(())
     })?;
-    match outcome {
-        Ok(()) => Ok(true),
-        Err(e) => check_error(text, &e.to_string()).map(|()| false),
-    }
+    verdict(text, outcome)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -662,10 +615,7 @@ fn grf_case(which: usize, text: &str) -> Result<bool, TestCaseError> {
         grfgen_sim::grf::run(&params, &trace, &conditions, None);
         Ok(())
     })?;
-    match outcome {
-        Ok(()) => Ok(true),
-        Err(e) => check_error(text, &e.to_string()).map(|()| false),
-    }
+    verdict(text, outcome)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -829,10 +779,7 @@ fn shader_case(text: &str) -> Result<bool, TestCaseError> {
         }
         Ok(())
     })?;
-    match outcome {
-        Ok(()) => Ok(true),
-        Err(e) => check_error(text, &e.to_string()).map(|()| false),
-    }
+    verdict(text, outcome)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -925,10 +872,7 @@ fn cluster_case(text: &str) -> Result<bool, TestCaseError> {
         check_cluster_program(&program, &params);
         Ok(())
     })?;
-    match outcome {
-        Ok(()) => Ok(true),
-        Err(e) => check_error(text, &e.to_string()).map(|()| false),
-    }
+    verdict(text, outcome)
 }
 
 /// What the simulator does with an accepted cluster program: interpret, partition, allocate.

@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 
 use super::partition::{live_ranges, LiveRange, Partitioned};
-use super::program::{ClusterInstr, Operand, Reg};
+use super::program::{first_free, ClusterInstr, Operand, Reg, RegKind};
 
 /// A physical register: register `n` of a cluster's local file, or of the main file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -125,15 +125,7 @@ pub fn allocate(
     // Spill: per cluster, colour its local ranges; rename the ranges left out.
     let ranges = live_ranges(program);
     let mut program = program.to_vec();
-    let mut next_main = program
-        .iter()
-        .flat_map(|i| i.dst.into_iter().chain(i.reads()))
-        .filter_map(|r| match r {
-            Reg::Main(n) => Some(n + 1),
-            Reg::Virtual(_) => None,
-        })
-        .max()
-        .unwrap_or(0);
+    let mut next_main = first_free(&program, RegKind::Main);
     let mut main_inputs = partitioned.main_inputs.clone();
     let mut spills = 0;
     for c in 1..=clusters {

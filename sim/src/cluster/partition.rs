@@ -19,7 +19,7 @@
 
 use std::collections::BTreeMap;
 
-use super::program::{ClusterInstr, ClusterOp, Operand, Reg};
+use super::program::{first_free, ClusterInstr, ClusterOp, Operand, Reg, RegKind};
 
 /// One access to a live range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -242,32 +242,10 @@ impl Rewrite {
     }
 }
 
-/// The lowest global register above every `mvr<N>` that `program` names itself (0 if none),
-/// so that the registers a rewrite adds never alias them.
-fn first_free_main(program: &[ClusterInstr]) -> usize {
-    program
-        .iter()
-        .flat_map(|i| i.dst.into_iter().chain(i.reads()))
-        .filter_map(|r| match r {
-            Reg::Main(n) => Some(n + 1),
-            Reg::Virtual(_) => None,
-        })
-        .max()
-        .unwrap_or(0)
-}
-
 /// Partitions `program`'s virtual registers (R1-R3 of the document).
 pub fn partition(program: &[ClusterInstr]) -> Partitioned {
     let ranges = live_ranges(program);
-    let highest = program
-        .iter()
-        .flat_map(|i| i.dst.into_iter().chain(i.reads()))
-        .filter_map(|r| match r {
-            Reg::Virtual(n) => Some(n + 1),
-            Reg::Main(_) => None,
-        })
-        .max()
-        .unwrap_or(0);
+    let highest = first_free(program, RegKind::Virtual);
     let n = program.len();
     let mut rewrite = Rewrite {
         reads: vec![BTreeMap::new(); n],
@@ -277,7 +255,7 @@ pub fn partition(program: &[ClusterInstr]) -> Partitioned {
         after: vec![Vec::new(); n],
         next_vr: highest,
         mvr: BTreeMap::new(),
-        first_mvr: first_free_main(program),
+        first_mvr: first_free(program, RegKind::Main),
     };
     for range in &ranges {
         rewrite.range(range);
@@ -328,7 +306,7 @@ pub fn baseline(program: &[ClusterInstr]) -> Partitioned {
             }
         }
     }
-    let first = first_free_main(program);
+    let first = first_free(program, RegKind::Main);
     let shared = |r: Reg| match r {
         Reg::Virtual(vr) if users[&vr].len() > 1 => Reg::Main(first + vr),
         other => other,

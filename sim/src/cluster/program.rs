@@ -146,6 +146,29 @@ pub struct ClusterInstr {
     pub src: Vec<Operand>,
 }
 
+/// Which register file a register number counts in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RegKind {
+    /// Virtual registers, `v<N>`.
+    Virtual,
+    /// Global (main-file) registers, `mvr<N>`.
+    Main,
+}
+
+/// The lowest register number of `kind` above every one `program` names (0 if none): where
+/// registers a rewrite adds can start without aliasing the program's own.
+pub fn first_free(program: &[ClusterInstr], kind: RegKind) -> usize {
+    program
+        .iter()
+        .flat_map(|i| i.dst.into_iter().chain(i.reads()))
+        .filter_map(|r| match (r, kind) {
+            (Reg::Virtual(n), RegKind::Virtual) | (Reg::Main(n), RegKind::Main) => Some(n + 1),
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
 impl ClusterInstr {
     /// The registers it reads, each once, in source order.
     pub fn reads(&self) -> Vec<Reg> {

@@ -1,0 +1,70 @@
+//! What the fuzz tests of every crate share: the case count (`GRFGEN_FUZZ_CASES`), proptest's
+//! configuration, and running one case under a time limit. Included by `sim/tests/fuzz.rs` and
+//! `gen/tests/fuzz.rs`.
+
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use proptest::prelude::*;
+use proptest::test_runner::{FileFailurePersistence, TestCaseError};
+
+/// Cases per parser when `GRFGEN_FUZZ_CASES` is not set.
+pub const DEFAULT_CASES: u32 = 2_000;
+
+/// The longest one parse (with what follows it) may take: the parsers are linear.
+pub const LIMIT: Duration = Duration::from_secs(2);
+
+/// Cases per parser: `GRFGEN_FUZZ_CASES`, or [`DEFAULT_CASES`].
+pub fn cases() -> u32 {
+    std::env::var("GRFGEN_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(DEFAULT_CASES)
+}
+
+/// The proptest configuration of every fuzz test; failures are kept beside the test file.
+pub fn config() -> ProptestConfig {
+    ProptestConfig {
+        cases: cases(),
+        max_shrink_iters: 4_096,
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
+            "proptest-regressions",
+        ))),
+        ..ProptestConfig::default()
+    }
+}
+
+/// Runs `work` in its own thread: its result, or a failure when it panics or runs past
+/// [`LIMIT`] (the thread is then left behind, and the test fails instead of hanging).
+pub fn timed<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, TestCaseError> {
+    let (send, receive) = mpsc::channel();
+    let thread = std::thread::spawn(move || {
+        let start = Instant::now();
+        let value = work();
+        let _ = send.send((value, start.elapsed()));
+    });
+    match receive.recv_timeout(LIMIT) {
+        Ok((value, took)) => {
+            let _ = thread.join();
+            prop_assert!(took < LIMIT, "took {took:?}");
+            Ok(value)
+        }
+        Err(mpsc::RecvTimeoutError::Timeout) => Err(TestCaseError::fail(format!(
+            "no answer within {LIMIT:?}: a hang"
+        ))),
+        Err(mpsc::RecvTimeoutError::Disconnected) => {
+            let payload = thread.join().err();
+            let message = payload
+                .as_ref()
+                .and_then(|p| {
+                    p.downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                })
+                .unwrap_or_default();
+            Err(TestCaseError::fail(format!("panicked: {message}")))
+        }
+    }
+}
