@@ -218,6 +218,38 @@ fn emit_is_all_or_nothing_when_a_name_is_taken_or_a_parent_cannot_be_made() {
 }
 
 #[test]
+fn flow_runs_the_workload_the_user_names_and_its_own_otherwise() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cosim = |extra: &[&str]| {
+        let dir = tmp.path().join(format!("flow{}", extra.len()));
+        let mut args = vec![
+            "flow",
+            "alloc",
+            "--seed",
+            "3",
+            "--out",
+            dir.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let out = grfgen(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let line = text
+            .lines()
+            .find(|l| l.contains("co-sim"))
+            .unwrap_or_default();
+        line.to_string()
+    };
+    let named = cosim(&["--example", "nested"]);
+    assert!(
+        named.contains("nested") && !named.contains("document"),
+        "{named}"
+    );
+    let own = cosim(&[]);
+    assert!(own.contains("document") && own.contains("traffic"), "{own}");
+}
+
+#[test]
 fn emit_writes_verilog_waivers_constraints_core_and_manifest() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("gpr");

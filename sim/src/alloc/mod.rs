@@ -41,9 +41,12 @@ impl Block for Alloc {
         run::run(params, options, setup)
     }
 
-    /// The document's example with the release in the main shader, and 20,000 cycles of
-    /// random traffic.
-    fn flow_runs(_params: &AllocParams, _options: &AllocOptions) -> Vec<AllocOptions> {
+    /// The example or shader the options name; else the document's example with the release
+    /// in the main shader, and 20,000 cycles of random traffic.
+    fn flow_runs(_params: &AllocParams, options: &AllocOptions) -> Vec<AllocOptions> {
+        if options.example.is_some() || options.shader.is_some() {
+            return vec![options.clone()];
+        }
         vec![
             AllocOptions {
                 placement: Placement::MainShader,

@@ -48,8 +48,12 @@ impl Block for Cluster {
         run::run(params, options, setup)
     }
 
-    /// Random programs for 20,000 cycles and the pipeline kernel, whatever the options.
+    /// The example or program the options name; else random programs for 20,000 cycles and
+    /// the pipeline kernel.
     fn flow_runs(_params: &ClusterParams, options: &ClusterOptions) -> Vec<ClusterOptions> {
+        if options.example.is_some() || options.program.is_some() {
+            return vec![options.clone()];
+        }
         vec![
             ClusterOptions {
                 cycles: 20_000,

@@ -41,8 +41,12 @@ impl Block for Core {
         run::run_options(params, options, setup)
     }
 
-    /// The document's example and a random program, under the conflict and prefetch queues.
+    /// The workload or program the options name; else the document's example and a random
+    /// program, under the options' policy.
     fn flow_runs(_: &CoreParams, options: &CoreOptions) -> Vec<CoreOptions> {
+        if options.workload.is_some() || options.program.is_some() {
+            return vec![options.clone()];
+        }
         ["rpt-mad", "random"]
             .into_iter()
             .map(|name| CoreOptions::workload(name, options.policy))

@@ -38,8 +38,12 @@ impl Block for Grf {
         run::run_options(params, options, setup)
     }
 
-    /// Every built-in workload this configuration can run, four rounds each.
-    fn flow_runs(params: &GrfParams, _: &GrfOptions) -> Vec<GrfOptions> {
+    /// The workload or trace the options name; else every built-in workload this
+    /// configuration can run, four rounds each.
+    fn flow_runs(params: &GrfParams, options: &GrfOptions) -> Vec<GrfOptions> {
+        if options.workload.is_some() || options.trace.is_some() {
+            return vec![options.clone()];
+        }
         workload::NAMES
             .into_iter()
             .filter(|name| workload::builtin(name, params, 1, 1).is_ok())
