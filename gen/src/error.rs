@@ -6,6 +6,7 @@ use grfgen_flow::FlowError;
 use grfgen_hdl::emit::{EmitError, WriteError};
 use grfgen_hdl::params::ParamError;
 use grfgen_sim::block::SimError;
+use grfgen_sim::input::{shown, shown_keeping};
 
 /// Why a command failed.
 #[derive(Debug)]
@@ -34,25 +35,14 @@ impl CliError {
     }
 }
 
-/// `text` with its control characters escaped (`\u{1b}`, `\n`), but those in `kept`: a value
-/// or a path echoed in a message cannot split the line or drive the terminal.
-fn escaped(text: &str, kept: &[char]) -> String {
-    text.chars()
-        .map(|c| match c.is_control() && !kept.contains(&c) {
-            true => c.escape_default().to_string(),
-            false => c.to_string(),
-        })
-        .collect()
-}
-
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             // Bad input is one line, whatever the value or the file held.
-            CliError::Input(m) => f.write_str(&escaped(m, &[])),
+            CliError::Input(m) => f.write_str(&shown(m)),
             // A tool's log keeps its lines; nothing else reaches the terminal raw.
-            CliError::Failed(m) => f.write_str(&escaped(m, &['\n', '\t'])),
-            CliError::Found { message, .. } => f.write_str(&escaped(message, &['\n', '\t'])),
+            CliError::Failed(m) => f.write_str(&shown_keeping(m, &['\n', '\t'])),
+            CliError::Found { message, .. } => f.write_str(&shown_keeping(message, &['\n', '\t'])),
         }
     }
 }

@@ -3,6 +3,8 @@
 
 use std::io::Read;
 
+pub use crate::text::{shown, shown_keeping};
+
 /// The largest input file read, in bytes (64 MiB: ten times the longest program a run
 /// accepts). Larger files are refused before they are read.
 pub const MAX_INPUT_BYTES: u64 = 64 << 20;
@@ -35,16 +37,6 @@ pub fn read_text(path: &str, flag: &str) -> Result<String, String> {
     })
 }
 
-/// `text` fit to be echoed on a terminal: control characters (and only they) escaped.
-pub fn shown(text: &str) -> String {
-    text.chars()
-        .map(|c| match c.is_control() {
-            true => c.escape_default().to_string(),
-            false => c.to_string(),
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::{read_text, shown};
@@ -66,5 +58,6 @@ mod tests {
     #[test]
     fn control_characters_are_escaped_and_the_rest_kept() {
         assert_eq!(shown("a\tb\u{1b}é"), "a\\tb\\u{1b}é");
+        assert_eq!(super::shown_keeping("a\tb\n", &['\n']), "a\\tb\n");
     }
 }

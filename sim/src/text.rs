@@ -36,21 +36,31 @@ fn unprintable(c: char) -> bool {
         || matches!(c, '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2060}'..='\u{206f}' | '\u{feff}')
 }
 
-/// `text` as an error message quotes it: on one line, every unprintable character escaped the
-/// way Rust writes it (`\t`, `\u{7}`, `\u{202e}`), cut after [`QUOTE_LIMIT`] characters.
+/// `text` fit to be echoed on a terminal whole: every unprintable character escaped the way
+/// Rust writes it (`\t`, `\u{7}`, `\u{202e}`), so that it cannot split a line or drive the
+/// terminal.
+pub fn shown(text: &str) -> String {
+    shown_keeping(text, &[])
+}
+
+/// [`shown`], but the characters in `kept` stay as they are (a tool's log keeps its `\n` and
+/// `\t`).
+pub fn shown_keeping(text: &str, kept: &[char]) -> String {
+    text.chars()
+        .map(|c| match unprintable(c) && !kept.contains(&c) {
+            true => c.escape_default().to_string(),
+            false => c.to_string(),
+        })
+        .collect()
+}
+
+/// `text` as an error message quotes it: [`shown`], cut after [`QUOTE_LIMIT`] characters.
 pub fn quoted(text: &str) -> String {
-    let mut out = String::new();
-    for (k, c) in text.chars().enumerate() {
-        if k == QUOTE_LIMIT {
-            out.push_str("...");
-            break;
-        }
-        match unprintable(c) {
-            true => out.extend(c.escape_default()),
-            false => out.push(c),
-        }
+    let cut: String = text.chars().take(QUOTE_LIMIT).collect();
+    match text.chars().nth(QUOTE_LIMIT) {
+        Some(_) => shown(&cut) + "...",
+        None => shown(&cut),
     }
-    out
 }
 
 /// The column, from 1 and counted in characters, where `part` starts in `line`, when `part` is
