@@ -140,6 +140,8 @@ fn apply_config<P: Params>(params: &mut P, path: &Path) -> Result<(), CliError> 
         return Err(bad("not a JSON object".into()));
     };
     for (key, value) in object {
+        let at = key_position(text, &key);
+        let bad = |why: String| bad(format!("{at}{why}"));
         let Some(p) = table.iter().find(|p| p.name == key) else {
             return Err(bad(format!("unknown parameter `{key}`")));
         };
@@ -153,9 +155,33 @@ fn apply_config<P: Params>(params: &mut P, path: &Path) -> Result<(), CliError> 
                 return Err(bad(format!("`{key}` is {value}, not a JSON {kind}")));
             }
         };
-        p.set(params, &value)?;
+        p.set(params, &value).map_err(|e| {
+            let path = grfgen_sim::input::shown(&path.to_string_lossy());
+            CliError::Input(format!("{e} (from --config {path}, {at}`{key}`)"))
+        })?;
     }
     Ok(())
+}
+
+/// Where the key `key` of a config file's top-level object is in `text`: `line L, column C: `
+/// for its last occurrence as written plainly (the value that counts), or nothing when it is
+/// written with escapes.
+fn key_position(text: &str, key: &str) -> String {
+    let quoted = serde_json::to_string(key).unwrap_or_default();
+    let found = text
+        .match_indices(&quoted)
+        .map(|(at, _)| at)
+        .filter(|&at| text[at + quoted.len()..].trim_start().starts_with(':'));
+    match found.last() {
+        Some(at) => {
+            let before = &text[..at];
+            let line = before.matches('\n').count() + 1;
+            let start = before.rfind('\n').map_or(0, |n| n + 1);
+            let column = before[start..].chars().count() + 1;
+            format!("line {line}, column {column}: ")
+        }
+        None => String::new(),
+    }
 }
 
 /// The value lists given for the parameters of `P`: `(name, values)` in table order.

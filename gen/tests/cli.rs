@@ -250,6 +250,23 @@ fn flow_runs_the_workload_the_user_names_and_its_own_otherwise() {
 }
 
 #[test]
+fn a_config_files_bad_key_or_value_is_named_with_its_line_and_column() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = tmp.path().join("gpr.json");
+    let out = tmp.path().join("out");
+    std::fs::write(&config, "{\n  \"banks\": 4,\n  \"lanez\": 2\n}\n").unwrap();
+    let args = ["emit", "gpr", "--config", config.to_str().unwrap()];
+    let args = [&args[..], &["--out", out.to_str().unwrap()]].concat();
+    assert_rejected(
+        &args,
+        &out,
+        &["--config", "line 3, column 3", "`lanez`", "lanes"],
+    );
+    std::fs::write(&config, "{\"banks\":\n \"four\"}").unwrap();
+    assert_rejected(&args, &out, &["--config", "line 1, column 2", "`banks`"]);
+}
+
+#[test]
 fn emit_writes_verilog_waivers_constraints_core_and_manifest() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("gpr");
