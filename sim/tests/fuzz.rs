@@ -622,20 +622,24 @@ fn grf_case(which: usize, text: &str) -> Result<bool, TestCaseError> {
 // Shaders
 // ---------------------------------------------------------------------------------------------
 
+/// The operations shaders and cluster programs share, with their operand counts (the
+/// destination included).
+const ALU_OPS: [(&str, usize); 8] = [
+    ("mov", 2),
+    ("add", 3),
+    ("sub", 3),
+    ("mul", 3),
+    ("and", 3),
+    ("or", 3),
+    ("xor", 3),
+    ("out", 1),
+];
+
 /// One shader instruction line (no indentation); `junk` lets junk tokens in.
 fn shader_instr(junk: bool) -> BoxedStrategy<String> {
-    let op = proptest::sample::select(vec![
-        ("ld", 2),
-        ("mov", 2),
-        ("add", 3),
-        ("sub", 3),
-        ("mul", 3),
-        ("and", 3),
-        ("or", 3),
-        ("xor", 3),
-        ("out", 1),
-        if junk { ("fma", 4) } else { ("ld", 2) },
-    ]);
+    let mut ops = ALU_OPS.to_vec();
+    ops.extend([("ld", 2), if junk { ("fma", 4) } else { ("ld", 2) }]);
+    let op = proptest::sample::select(ops);
     let big = if junk { "#4294967296" } else { "#4294967295" };
     let source = prop_oneof![
         6 => numbered("r", 8, junk),
@@ -788,17 +792,9 @@ fn shader_case(text: &str) -> Result<bool, TestCaseError> {
 
 /// One cluster-program line for 3 clusters; `junk` lets junk tokens in.
 fn cluster_line(junk: bool) -> BoxedStrategy<String> {
-    let op = proptest::sample::select(vec![
-        ("mov", 2),
-        ("add", 3),
-        ("sub", 3),
-        ("mul", 3),
-        ("and", 3),
-        ("or", 3),
-        ("xor", 3),
-        ("out", 1),
-        if junk { ("mv", 2) } else { ("xor", 3) },
-    ]);
+    let mut ops = ALU_OPS.to_vec();
+    ops.push(if junk { ("mv", 2) } else { ("xor", 3) });
+    let op = proptest::sample::select(ops);
     let clusters = if junk { 0usize..5 } else { 1usize..4 };
     let label = prop_oneof![
         8 => clusters.prop_map(|k| format!("c{k}:")),
