@@ -36,6 +36,21 @@ impl Cluster {
             conf,
         }
     }
+
+    /// Runs `grfgen` with `args` against this cluster (it submits jobs and returns); panics
+    /// with its error unless it succeeds.
+    fn submit(&self, args: &[String]) {
+        let submitted = Command::new(env!("CARGO_BIN_EXE_grfgen"))
+            .args(args)
+            .env("SLURM_CONF", &self.conf)
+            .output()
+            .unwrap();
+        assert!(
+            submitted.status.success(),
+            "{}",
+            String::from_utf8_lossy(&submitted.stderr)
+        );
+    }
 }
 
 impl Drop for Cluster {
@@ -96,18 +111,13 @@ fn a_sweep_sharded_over_a_slurm_array_merges_into_the_local_sweep() {
         .chain([out.display().to_string()])
         .collect()
     };
-    let submitted = Command::new(env!("CARGO_BIN_EXE_grfgen"))
-        .args(["sweep", "slurm"])
-        .args(sweep(&sharded))
-        .args(["--shards", "4"])
-        .env("SLURM_CONF", &cluster.conf)
-        .output()
-        .unwrap();
-    assert!(
-        submitted.status.success(),
-        "{}",
-        String::from_utf8_lossy(&submitted.stderr)
-    );
+    let args: Vec<String> = ["sweep", "slurm"]
+        .iter()
+        .map(|s| s.to_string())
+        .chain(sweep(&sharded))
+        .chain(["--shards".to_string(), "4".to_string()])
+        .collect();
+    cluster.submit(&args);
     // The merge job writes DIR/results.jsonl once all four tasks succeeded.
     let start = Instant::now();
     while figures(&sharded).len() < 12 {
@@ -136,26 +146,20 @@ fn a_sweep_sharded_over_a_slurm_array_merges_into_the_local_sweep() {
     // A regression over two array tasks: the merge job writes the JUnit of all its runs.
     let regress = work.path().join("regress");
     let junit = work.path().join("junit.xml");
-    let submitted = Command::new(env!("CARGO_BIN_EXE_grfgen"))
-        .args([
-            "regress", "--blocks", "alloc", "--seeds", "1", "--cycles", "2000", "--seed", "4",
+    let args = [
+        "regress", "--blocks", "alloc", "--seeds", "1", "--cycles", "2000", "--seed", "4",
+        "--slurm", "2", "--out",
+    ];
+    let args: Vec<String> = args
+        .iter()
+        .map(|s| s.to_string())
+        .chain([
+            regress.display().to_string(),
+            "--junit".into(),
+            junit.display().to_string(),
         ])
-        .args([
-            "--slurm",
-            "2",
-            "--out",
-            regress.to_str().unwrap(),
-            "--junit",
-            junit.to_str().unwrap(),
-        ])
-        .env("SLURM_CONF", &cluster.conf)
-        .output()
-        .unwrap();
-    assert!(
-        submitted.status.success(),
-        "{}",
-        String::from_utf8_lossy(&submitted.stderr)
-    );
+        .collect();
+    cluster.submit(&args);
     let start = Instant::now();
     while !junit.exists() {
         assert!(

@@ -431,14 +431,22 @@ fn repeatable(reg: &str, rpt: &str, registers: usize) -> String {
     format!("R{}", n.min(registers.saturating_sub(repeat + 1)))
 }
 
-/// A core program: instruction lines among blank and comment lines.
-fn core_program(junk: bool) -> BoxedStrategy<String> {
+/// Up to 16 lines, mostly `line`s, some blank, some comments started by one of `comments`.
+fn source_text(
+    line: BoxedStrategy<String>,
+    comments: &'static [&'static str],
+) -> BoxedStrategy<String> {
     let line = prop_oneof![
-        8 => core_line(junk),
+        8 => line,
         1 => Just(String::new()),
-        1 => comment(&["//", ";"]),
+        1 => comment(comments),
     ];
     document(vec(line, 0..16))
+}
+
+/// A core program: instruction lines among blank and comment lines.
+fn core_program(junk: bool) -> BoxedStrategy<String> {
+    source_text(core_line(junk), &["//", ";"])
 }
 
 /// Parses a core program and, when it is accepted, runs it on the golden model; whether it
@@ -585,12 +593,7 @@ fn grf_params() -> Vec<GrfParams> {
 /// A GRF trace for one of [`grf_params`] (by index), with blank and comment lines.
 fn grf_trace(which: usize, junk: bool) -> BoxedStrategy<String> {
     let params = &grf_params()[which];
-    let line = prop_oneof![
-        8 => grf_line(params, junk),
-        1 => Just(String::new()),
-        1 => comment(&["#", "//"]),
-    ];
-    document(vec(line, 0..16))
+    source_text(grf_line(params, junk), &["#", "//"])
 }
 
 /// Parses a GRF trace and, when it is accepted, runs it on the golden model for a while;
@@ -850,12 +853,7 @@ fn cluster_line(junk: bool) -> BoxedStrategy<String> {
 
 /// A cluster program with blank and comment lines.
 fn cluster_program(junk: bool) -> BoxedStrategy<String> {
-    let line = prop_oneof![
-        8 => cluster_line(junk),
-        1 => Just(String::new()),
-        1 => comment(&[";", "//"]),
-    ];
-    document(vec(line, 0..16))
+    source_text(cluster_line(junk), &[";", "//"])
 }
 
 /// Parses a cluster program and, when it is accepted, interprets it, compiles it both ways and
