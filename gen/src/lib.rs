@@ -7,6 +7,7 @@ pub mod cluster;
 pub mod commands;
 pub mod compare;
 pub mod error;
+pub mod output;
 pub mod params;
 pub mod progress;
 pub mod registry;

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use clap::parser::ValueSource;
 use clap::{Arg, ArgAction, ArgMatches};
-use grfgen_hdl::params::{Kind, Param, Params};
+use grfgen_hdl::params::{Kind, Param, ParamError, Params};
 use serde_json::Value;
 
 use crate::error::CliError;
@@ -99,19 +99,29 @@ pub fn text<'a>(m: &'a ArgMatches, id: &str) -> Option<&'a str> {
 /// the flags set in `m`; validated.
 pub fn resolve_with_config<P: Params>(m: &ArgMatches) -> Result<P, CliError> {
     let mut params = P::default();
-    if let Some(path) = m.get_one::<String>("config") {
-        apply_config(&mut params, Path::new(path))?;
-    }
-    set_flags(params, m)
+    let Some(path) = m.get_one::<String>("config") else {
+        return Ok(set_flags(params, m)?);
+    };
+    let keys = apply_config(&mut params, Path::new(path))?;
+    set_flags(params, m).map_err(|e| {
+        // A value out of range that came from the file, not a flag: say where it is.
+        match keys.iter().find(|(k, _)| k == e.param) {
+            Some((key, at)) if !given(m, key) => CliError::Input(format!(
+                "{e} (from --config {}, {at}`{key}`)",
+                grfgen_sim::input::shown(path)
+            )),
+            _ => e.into(),
+        }
+    })
 }
 
 /// Run options `P` from their defaults and the flags set in `m`; validated.
 pub fn resolve<P: Params>(m: &ArgMatches) -> Result<P, CliError> {
-    set_flags(P::default(), m)
+    Ok(set_flags(P::default(), m)?)
 }
 
 /// `params` with every flag of `P` set in `m`; validated.
-fn set_flags<P: Params>(mut params: P, m: &ArgMatches) -> Result<P, CliError> {
+fn set_flags<P: Params>(mut params: P, m: &ArgMatches) -> Result<P, ParamError> {
     for p in P::table() {
         if let Some(value) = text(m, p.name) {
             p.set(&mut params, value)?;
@@ -121,8 +131,9 @@ fn set_flags<P: Params>(mut params: P, m: &ArgMatches) -> Result<P, CliError> {
     Ok(params)
 }
 
-/// Reads a JSON config file's keys into `params`.
-fn apply_config<P: Params>(params: &mut P, path: &Path) -> Result<(), CliError> {
+/// Reads a JSON config file's keys into `params`: the keys set, each with where it is in the
+/// file (`line L, column C: `).
+fn apply_config<P: Params>(params: &mut P, path: &Path) -> Result<Vec<(String, String)>, CliError> {
     let table = P::table();
     let keys: Vec<&str> = table.iter().map(|p| p.name).collect();
     let bad = |why: String| {
@@ -139,6 +150,7 @@ fn apply_config<P: Params>(params: &mut P, path: &Path) -> Result<(), CliError> 
     let Value::Object(object) = json else {
         return Err(bad("not a JSON object".into()));
     };
+    let mut set = Vec::new();
     for (key, value) in object {
         let at = key_position(text, &key);
         let bad = |why: String| bad(format!("{at}{why}"));
@@ -159,8 +171,9 @@ fn apply_config<P: Params>(params: &mut P, path: &Path) -> Result<(), CliError> 
             let path = grfgen_sim::input::shown(&path.to_string_lossy());
             CliError::Input(format!("{e} (from --config {path}, {at}`{key}`)"))
         })?;
+        set.push((key, at));
     }
-    Ok(())
+    Ok(set)
 }
 
 /// Where the key `key` of a config file's top-level object is in `text`: `line L, column C: `

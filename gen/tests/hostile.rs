@@ -31,7 +31,7 @@ const BLOCK_COMMANDS: [&str; 5] = ["sim", "flow", "sweep", "bench", "slurm"];
 const OPTION_COMMANDS: [&str; 3] = ["sim", "flow", "sweep"];
 
 /// Flags every block command shares, covered by the hand-written rows instead.
-const SHARED_FLAGS: [&str; 15] = [
+const SHARED_FLAGS: [&str; 16] = [
     "--config",
     "--seed",
     "--vcd",
@@ -46,6 +46,7 @@ const SHARED_FLAGS: [&str; 15] = [
     "--shard",
     "--shards",
     "--partition",
+    "--account",
     "--json",
 ];
 
@@ -487,218 +488,14 @@ fn uncovered(cat: &Catalogue, rows: &[Row]) -> Vec<(String, String)> {
         .collect()
 }
 
-/// The hand-written rows, one a line: `ARGS => WORD; WORD; ...`, a leading `io` for an I/O
-/// failure (any non-zero status the project chooses) instead of bad input (status 2).
-/// Arguments are separated by spaces; `''` is an empty argument and `'a b'` one holding a
-/// space; `{rs}` is the 32 lanes `0,1,...,31` and `{rs31}` the first 31 of them. Lines starting
-/// with `#` are comments.
-const HAND_ROWS: &str = r#"
-# A command, a block or a required argument missing; a flag without its value.
-=> emit; sim
-emit => emit; gpr
-sim => sim; gpr
-flow => flow; gpr
-sweep => sweep; gpr
-bench => bench; gpr
-route => route; eval
-compare => compare; gpr
-sweep slurm => slurm; gpr
-emit gpr => --out
-regress => --out
-sweep slurm gpr --shards 2 --dry-run => --out
-sweep slurm gpr --out {out} --dry-run => --shards
-sweep merge --out {out} => DIR
-sweep merge {fx}/sweep => --out
-sweep status => DIR
-sweep plot --x banks --y cycles -o p.svg => DIR
-sweep plot {fx}/sweep --x banks --y cycles => --output
-sweep plot {fx}/sweep --x banks -o p.svg => --y
-sweep plot {fx}/sweep --y cycles -o p.svg => --x
-route eval --rs 1 => --op
-route eval --op broadcast => --rs
-route shuffle --rs 1 => --map
-route shuffle --map 0 => --rs
-sim core --no-rtl => --workload; rpt-mad
-sim grf --no-rtl => --workload; private-hot
-sim cluster --no-rtl => --example; fig11
-sim alloc --no-rtl => --example; document
-partition => --example; fig11
-bench gpr --cycles => --cycles
-sim gpr --no-rtl --banks => --banks
-sweep gpr --no-rtl --set => --set
-# A flag that needs another (the message names the one missing) or excludes another.
-flow gpr --out {out} --device ice40-hx8k => --pnr
-flow gpr --out {out} --pnr-seed 3 => --pnr
-sweep gpr --no-rtl --resume => --out
-regress --out {out} --partition p => --slurm
-regress --out {out} --dry-run => --slurm
-partition --example fig11 --program {fx}/file => --example; --program
-regress --out {out} --slurm 2 --shard 0/2 => --slurm; --shard
-regress --out {out} --slurm 2 --resume => --slurm; --resume
-sweep plot {fx}/sweep --x banks --pareto cycles --y cycles -o p.svg => --pareto; --x
-sim core --no-rtl --workload rpt-mad --program {fx}/file => --workload; --program
-# Unknown commands, blocks and flags: the choices are named.
-nope => nope; emit
-emit nope --out {out} => nope; gpr
-sim nope => nope; gpr
-sim route-full => route-full; gpr
-flow sram-bank --out {out} => sram-bank; gpr
-bench GPR => GPR; gpr
-compare nope => nope; gpr
-emit gpr --out {out} --frobnicate => --frobnicate
-sim gpr --no-rtl --bankz 4 => --bankz
-blocks --frob => --frob
-partition --example fig11 --baseline=yes => --baseline; yes
-# Choice flags given something else: the message lists the choices.
-sim gpr --no-rtl --cycles 10 --bank-kind 3r3w => --bank-kind; 3r3w; 1r1w, 2r1w or 1rw
-sim core --no-rtl --workload rpt-mad --policy greedy => --policy; greedy; naive, cq, cq-pq or ideal
-sim core --no-rtl --workload mandelbrot => --workload; mandelbrot; rpt-mad, random
-sim grf --no-rtl --workload nope => --workload; nope; private-hot, streaming
-sim grf --no-rtl --workload private-hot --mapping threads:9 => --mapping; threads:9; none, threads:K
-sim grf --no-rtl --workload private-hot --mapping fraction:101 => --mapping; fraction:101; fraction:P
-sim alloc --no-rtl --example document --placement nowhere => --placement; nowhere; none, command-processor, preamble or main-shader
-sim alloc --no-rtl --example nope => --example; nope; document, nested
-sim cluster --no-rtl --example nope => --example; nope; fig11, fig13
-partition --example random => --example; random; fig11, fig13
-flow gpr --out {out} --pnr --device xc7a35t => --device; xc7a35t; ecp5-85k, ecp5-25k
-route eval --op nope --rs 1 => --op; nope; broadcast
-route eval --op broadcast --fill nope --rs 1 => --fill; nope; rf, zero, one or ones
-compare gpr --bank-kinds 1r1w,3r3w => --bank-kinds; 3r3w; 1r1w, 2r1w or 1rw
-compare gpr --workloads nope => --workloads; nope; rpt-mad
-regress --out {out} --blocks gpr,nope => --blocks; nope; gpr, core
-regress --out {out} --blocks '' => --blocks; gpr, core
-sim route --no-rtl --cycles 10 --registered 'yes please' => --registered; yes please; true or false
-sim route --no-rtl --cycles 10 --registered -1 => --registered; -1; true or false
-route eval --rs {rs} --op broadcast --lane 0 --registered -1 => --registered; -1; true or false
-# The shared flags: --seed, --clock-mhz, --io-delay-ns, --top, --pnr-seed, --jobs, --shard,
-# --shards. A value that parses to NaN or infinity may be named as parsed.
-sim gpr --no-rtl --cycles 10 --seed abc => --seed; abc; 0..=18446744073709551615
-sim gpr --no-rtl --cycles 10 --seed 18446744073709551616 => --seed; 18446744073709551616; 0..=18446744073709551615
-sim gpr --no-rtl --cycles 10 --seed -1 => --seed; -1; 0..=18446744073709551615
-sweep gpr --no-rtl --cycles 10 --out {out} --seed -5 => --seed; -5; 0..=18446744073709551615
-emit gpr --out {out} --clock-mhz 0 => --clock-mhz; 0; at most 2000
-emit gpr --out {out} --clock-mhz 2001 => --clock-mhz; 2001; at most 2000
-emit gpr --out {out} --clock-mhz -1 => --clock-mhz; -1; at most 2000
-flow gpr --out {out} --clock-mhz nan => --clock-mhz; at most 2000
-emit gpr --out {out} --io-delay-ns 100 => --io-delay-ns; 100; period
-emit gpr --out {out} --io-delay-ns -1 => --io-delay-ns; -1; period
-emit gpr --out {out} --io-delay-ns nan => --io-delay-ns; period
-emit gpr --out {out} --top 9lives => --top; 9lives; Verilog identifier
-emit gpr --out {out} --top module => --top; module; Verilog identifier
-flow gpr --out {out} --cycles 10 --pnr --pnr-seed 0 => --pnr-seed; 0; 1..=2147483647
-flow gpr --out {out} --cycles 10 --pnr --pnr-seed -1 => --pnr-seed; -1; 1..=2147483647
-sweep gpr --no-rtl --cycles 10 --out {out} --jobs 0 => --jobs; 0; 1..=256
-sweep gpr --no-rtl --cycles 10 --out {out} --jobs -1 => --jobs; -1; 1..=256
-sweep gpr --no-rtl --cycles 10 --out {out} --shard 3/2 => --shard; 3/2
-sweep gpr --no-rtl --cycles 10 --out {out} --shard 1/0 => --shard; 1/0
-sweep gpr --no-rtl --cycles 10 --out {out} --shard -1/2 => --shard; -1/2
-sweep gpr --no-rtl --cycles 10 --out {out} --shard '' => --shard
-sweep gpr --no-rtl --cycles 10 --out {out} --shard slurm => --shard; slurm
-sweep slurm gpr --no-rtl --cycles 10 --out {out} --dry-run --shards 0 => --shards; 0; 1..=1000
-sweep slurm gpr --no-rtl --cycles 10 --out {out} --dry-run --shards -1 => --shards; -1; 1..=1000
-# The bound of --cycles: past it, a value is refused before anything runs.
-sim gpr --no-rtl --cycles 18446744073709551615 => --cycles; 18446744073709551615
-sim cluster --no-rtl --example fig11 --cycles 18446744073709551615 => --cycles; 18446744073709551615
-bench lvt --cycles 18446744073709551615 => --cycles; 18446744073709551615
-sweep gpr --no-rtl --out {out} --cycles 18446744073709551615 => --cycles; 18446744073709551615
-flow flops --out {out} --cycles 18446744073709551615 => --cycles; 18446744073709551615
-# regress: seeds, cycles, jobs, shards, Slurm arrays, seed and blocks.
-regress --out {out} --blocks alloc --cycles 10 --seeds 0 => --seeds; 0; 1..=1000
-regress --out {out} --blocks alloc --cycles 10 --seeds abc => --seeds; abc; 1..=1000
-regress --out {out} --blocks alloc --cycles 10 --seeds -1 => --seeds; -1; 1..=1000
-regress --out {out} --blocks alloc --seeds 1 --cycles 0 => --cycles; 0; 1..=
-regress --out {out} --blocks alloc --seeds 1 --cycles 18446744073709551615 => --cycles; 18446744073709551615
-regress --out {out} --blocks alloc --seeds 1 --cycles -1 => --cycles; -1; 1..=
-regress --out {out} --blocks alloc --seeds 1 --cycles 10 --jobs 0 => --jobs; 0; 1..=256
-regress --out {out} --blocks alloc --seeds 1 --cycles 10 --shard 3/2 => --shard; 3/2
-regress --out {out} --blocks alloc --seeds 1 --cycles 10 --shard slurm => --shard; slurm
-regress --out {out} --blocks alloc --seeds 1 --cycles 10 --slurm 0 => --slurm; 0; 1..=1000
-regress --out {out} --blocks alloc --seeds 1 --cycles 10 --seed abc => --seed; abc; 0..=18446744073709551615
-regress --out {out} --blocks GPR --seeds 1 --cycles 10 => --blocks; GPR; gpr, core
-# route, compare and partition.
-route eval --rs {rs} --op broadcast --mod 3 => --mod; 3; a power of two
-route eval --rs {rs} --op broadcast --mod -2 => --mod; -2; a power of two
-route eval --rs {rs} --op broadcast --lane 99 => --lane; 99; 0..=31
-route eval --rs {rs} --op butterfly --mask -1 => --mask; -1
-route eval --rs {rs} --op broadcast --lane 0 --lanes 5 => --lanes; 5; 4, 8, 16, 32 or 64
-route eval --rs {rs} --op broadcast --lane 0 --crossbar 3 => --crossbar; 3; 1, 2, 4, 8, 16 or 32
-route eval --rs {rs} --op shff.left --amount 1 --rf {rs31},-5 => --rf; -5
-route eval --rs 1,2 --op broadcast --lane 0 => --rs; 32
-route eval --rs {rs31},abc --op broadcast --lane 0 => --rs; abc
-route shuffle --map abc --rs {rs} => --map; abc
-route shuffle --map {rs31},99 --rs {rs} => --map; 99; 0..=31
-route shuffle --map 0,1 --rs {rs} => --map; 32
-route window --crossbar 3 => --crossbar; 3; 1, 2, 4, 8, 16 or 32
-route window --crossbar -1 => --crossbar; -1; a power of two from 1 to 32
-route window --element-bits 7 => --element-bits; 7; 8, 16, 32 or 64
-route window --weights 1,2 => --weights; 9
-compare route --crossbar 32 => --crossbar; 32; 1, 2, 4, 8 or 16
-compare gpr --banks 3 => --banks; 3; 1, 2, 4, 8 or 16
-compare gpr --banks -1 => --banks; -1; 1, 2, 4, 8 or 16
-compare gpr --pipelines 0,9 => --pipelines; 9; 0..=2
-compare gpr --read-ports 0 => --read-ports; 0; 1..=8
-partition --example fig11 --clusters 0 => --clusters; 0; 1..=8
-# sweep --set lists, a directory holding another sweep, and the sweep tools.
-sweep gpr --no-rtl --cycles 10 --jobs 1 --out {out} --set banks=3 => --banks; 3; 1, 2, 4, 8 or 16
-sweep gpr --no-rtl --cycles 10 --jobs 1 --out {out} --set banks= => --banks; 1, 2, 4, 8 or 16
-sweep gpr --no-rtl --cycles 10 --jobs 1 --out {out} --set banks=1,,4 => --banks; 1, 2, 4, 8 or 16
-sweep gpr --no-rtl --cycles 10 --jobs 1 --out {out} --set nope=1 => --set; nope=1; banks, registers
-sweep gpr --no-rtl --cycles 10 --jobs 1 --out {out} --set banks => --set; banks; NAME=V1,V2
-sweep gpr --no-rtl --cycles 10 --jobs 1 --out {out} --set '' => --set; NAME=V1,V2
-sweep gpr --no-rtl --cycles 10 --jobs 1 --out {out} --set banks=1 --banks 2 => --set; banks=1; twice
-sweep gpr --no-rtl --cycles 10 --jobs 1 --out {out} --set bank_kind=3r3w => --bank-kind; 3r3w; 1r1w, 2r1w or 1rw
-sweep gpr --no-rtl --cycles 10 --jobs 1 --out {out} --set --lanes=0 => --set
-sweep gpr --no-rtl --cycles 10 --jobs 1 --out {out} --set load=-1 => --load; -1; 0..=100
-sweep core --no-rtl --workload rpt-mad --set policy=naive,greedy => --policy; greedy; naive, cq, cq-pq or ideal
-sweep gpr --no-rtl --cycles 10 --jobs 1 --out {fx}/sweep --banks 8 => {fx}/sweep; --out; --resume
-sweep gpr --no-rtl --cycles 10 --jobs 1 --out {fx}/sweep --banks 8 --resume => {fx}/sweep; --out
-sweep plot {fx}/sweep --x nope --y cycles -o p.svg => --x; nope
-sweep plot {fx}/sweep --x banks --y nope -o p.svg => --y; nope
-sweep plot {fx}/sweep --x banks --y cycles --series nope -o p.svg => --series; nope
-sweep plot {fx}/sweep --pareto nope --y cycles -o p.svg => --pareto; nope
-sweep status {fx}/missing => {fx}/missing; DIR
-sweep status {fx}/badsweep => {fx}/badsweep; DIR
-sweep merge {fx}/adir --out {out} => {fx}/adir; DIR
-sweep merge {fx}/sweep {fx}/badsweep --out {out} => {fx}/badsweep; DIR
-sweep plot {fx}/adir --x banks --y cycles -o p.svg => {fx}/adir; DIR
-# --config files: missing, a directory, not JSON, not an object, wrong types, unknown keys,
-# a value out of range.
-io emit gpr --out {out} --config {fx}/missing => --config; {fx}/missing
-io emit gpr --out {out} --config {fx}/adir => --config; {fx}/adir
-emit gpr --out {out} --config {fx}/empty => --config; {fx}/empty
-emit gpr --out {out} --config {fx}/garbage.bin => --config; {fx}/garbage.bin
-emit gpr --out {out} --config {fx}/bom.txt => --config; {fx}/bom.txt
-emit gpr --out {out} --config {fx}/ctrl.txt => --config; {fx}/ctrl.txt
-emit gpr --out {out} --config {fx}/c_trunc.json => --config; {fx}/c_trunc.json
-emit grf --out {out} --config {fx}/c_array.json => --config; {fx}/c_array.json; JSON object
-emit gpr --out {out} --config {fx}/c_unknown.json => --config; {fx}/c_unknown.json; bankz; banks, registers
-emit gpr --out {out} --config {fx}/c_esc.json => --config; {fx}/c_esc.json; banks, registers
-emit gpr --out {out} --config {fx}/c_option.json => --config; {fx}/c_option.json; cycles
-emit gpr --out {out} --config {fx}/c_negative.json => --config; {fx}/c_negative.json; banks
-emit gpr --out {out} --config {fx}/c_big.json => --config; {fx}/c_big.json; banks
-emit gpr --out {out} --config {fx}/c_three.json => --banks; 3; 1, 2, 4, 8 or 16
-emit route-full --out {out} --config {fx}/c_three.json => --config; {fx}/c_three.json; banks
-sim gpr --no-rtl --cycles 10 --config {fx}/c_unknown.json => --config; {fx}/c_unknown.json; bankz
-flow route --out {out} --cycles 10 --config {fx}/c_trunc.json => --config; {fx}/c_trunc.json
-io bench alloc --waves 1 --config {fx}/missing => --config; {fx}/missing
-# Outputs that cannot be written: an existing regular file, a path under one, a directory
-# where a file goes, an empty path; and sweep-tool inputs that are regular files.
-io emit gpr --out {fx}/file => --out; {fx}/file
-io emit gpr --out {fx}/file/sub => --out; {fx}/file
-io emit gpr --out '' => --out
-io flow gpr --cycles 10 --out {fx}/file => --out; {fx}/file
-io flow gpr --cycles 10 --out {fx}/file/sub => --out; {fx}/file
-io sweep gpr --no-rtl --cycles 10 --jobs 1 --out {fx}/file => --out; {fx}/file
-io sweep gpr --no-rtl --cycles 10 --jobs 1 --out {fx}/file/sub => --out; {fx}/file
-io regress --blocks alloc --seeds 1 --cycles 10 --out {fx}/file => --out; {fx}/file
-io regress --blocks alloc --seeds 1 --cycles 10 --out {fx}/file/sub => --out; {fx}/file
-io sweep merge {fx}/sweep --out {fx}/file => --out; {fx}/file
-io sweep plot {fx}/sweep --x banks --y cycles -o {fx}/adir => -o; {fx}/adir
-io sweep plot {fx}/sweep --x banks --y cycles -o {fx}/file/p.svg => -o; {fx}/file
-io sweep status {fx}/file => DIR; {fx}/file
-io sweep merge {fx}/file --out {out} => DIR; {fx}/file
-io sweep plot {fx}/file --x banks --y cycles -o p.svg => DIR; {fx}/file
-"#;
+/// The directory of the hand-written rows: one file per class of hostile input
+/// (`gen/tests/hostile/<class>.rows`), one row a line: `ARGS => WORD; WORD; ...`, a leading
+/// `io` for an I/O failure (any non-zero status the project chooses) instead of bad input
+/// (status 2). Arguments are separated by spaces; `''` is an empty argument and `'a b'` one
+/// holding a space; `{rs}` is the 32 lanes `0,1,...,31` and `{rs31}` the first 31 of them;
+/// `{out}` and `{fx}` are as in [`Row::args`]. Lines starting with `#` are comments. A new case
+/// is one line in the file of its class.
+const HAND_ROWS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/hostile");
 
 /// The words of one line of `HAND_ROWS`: split at spaces, `''` empty, `'a b'` one word.
 fn split_args(text: &str) -> Vec<String> {
@@ -730,12 +527,23 @@ fn split_args(text: &str) -> Vec<String> {
     args
 }
 
-/// The rows of `HAND_ROWS`.
+/// The rows of every file in `HAND_ROWS`, file by file in name order.
 fn hand_rows() -> Vec<Row> {
     let lanes: Vec<String> = (0..32).map(|i| i.to_string()).collect();
     let (rs, rs31) = (lanes.join(","), lanes[..31].join(","));
-    let lines = HAND_ROWS.lines().map(str::trim);
-    lines
+    let mut files: Vec<PathBuf> = std::fs::read_dir(HAND_ROWS)
+        .expect("the rows directory")
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rows"))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no .rows files in {HAND_ROWS}");
+    let text: String = files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).expect("a rows file") + "\n")
+        .collect();
+    text.lines()
+        .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .map(|line| {
             let (args, words) = line.split_once("=>").expect("ARGS => WORDS");
@@ -775,6 +583,35 @@ fn raw_byte_rows() -> Vec<Row> {
         emit("--bank-kind", "1r1w\r", "1r1w, 2r1w or 1rw"),
         emit("--top", "top\u{7f}", "Verilog identifier"),
         emit("--config", "{fx}/no\nsuch", "--config"),
+        // A newline in a value that reaches a Slurm script would add a directive to it.
+        bad(
+            &[
+                "sweep",
+                "slurm",
+                "gpr",
+                "--no-rtl",
+                "--shards",
+                "2",
+                "--out",
+                "{out}",
+                "--partition",
+                "p\n#SBATCH --wrap=id",
+            ],
+            &["--partition", "letters, digits"],
+        ),
+        bad(
+            &[
+                "sweep",
+                "slurm",
+                "gpr",
+                "--no-rtl",
+                "--shards",
+                "2",
+                "--out",
+                "{out}/a\nb",
+            ],
+            &["--out", "control characters"],
+        ),
         io(
             &["emit", "gpr", "--out", "{fx}/file/\u{1b}[31mred"],
             &["--out", "{fx}/file"],
@@ -894,6 +731,7 @@ fn fixtures(dir: &Path) {
         "alloc_cr.txt",
         b"main:\r  mov r0, #1\r  frob r1\r  out r0\r",
     );
+    write("core_high.s", b"add.u32 R200, R1, R2\n");
     write("c_trunc.json", br#"{"banks": 4,"#);
     write("c_array.json", b"[1, 2]");
     write("c_unknown.json", br#"{"bankz": 4}"#);

@@ -8,11 +8,11 @@ use std::path::Path;
 use std::process::{Child, ChildStderr, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// Starts `grfgen args` with the Verilator cache in `cache`, standard error piped.
+/// Starts `grfgen args` with the Verilator cache in `cache/grfgen`, standard error piped.
 fn start(args: &[&str], cache: &Path) -> Child {
     Command::new(env!("CARGO_BIN_EXE_grfgen"))
         .args(args)
-        .env("XDG_CACHE_HOME", cache)
+        .env("GRFGEN_CACHE", cache.join("grfgen"))
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -167,7 +167,7 @@ fn ctrl_c_during_the_first_build_leaves_a_working_cache_and_no_compiler() {
     std::fs::create_dir_all(abandoned.join("obj")).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_grfgen"))
         .args(args)
-        .env("XDG_CACHE_HOME", &cache)
+        .env("GRFGEN_CACHE", cache.join("grfgen"))
         .output()
         .unwrap();
     assert!(
@@ -176,6 +176,54 @@ fn ctrl_c_during_the_first_build_leaves_a_working_cache_and_no_compiler() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(!abandoned.exists());
+}
+
+#[test]
+fn ctrl_c_during_synthesis_leaves_no_temporary_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (out, scratch) = (tmp.path().join("out"), tmp.path().join("tmp"));
+    std::fs::create_dir(&scratch).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grfgen"))
+        .args(["flow", "gpr", "--cycles", "10", "--seed", "1", "--out"])
+        .arg(&out)
+        .env("TMPDIR", &scratch)
+        .env("GRFGEN_CACHE", tmp.path().join("cache"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait for Yosys to start (after emission and lint), then interrupt it.
+    let started = Instant::now();
+    while !processes_using(&out).iter().any(|p| p.contains("yosys")) {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "yosys never started"
+        );
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "flow ended before yosys started"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    interrupt(&child);
+    let (status, err) = finish(child, None);
+    assert_eq!(status, Some(130), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let hidden: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert_eq!(
+        hidden,
+        Vec::<String>::new(),
+        "temporary files left in --out"
+    );
+    assert_eq!(
+        std::fs::read_dir(&scratch).unwrap().count(),
+        0,
+        "temporaries left"
+    );
 }
 
 #[test]

@@ -174,3 +174,61 @@ fn a_sweep_sharded_over_a_slurm_array_merges_into_the_local_sweep() {
         "{xml}"
     );
 }
+
+/// Runs `grfgen sweep slurm` into `out` with `env` set; its status and standard error.
+fn submit_without_a_cluster(out: &Path, env: &[(&str, &str)]) -> (Option<i32>, String) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_grfgen"));
+    command.args([
+        "sweep", "slurm", "gpr", "--banks", "1,2", "--cycles", "100", "--no-rtl",
+    ]);
+    command
+        .args(["--seed", "3", "--shards", "2", "--out"])
+        .arg(out);
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    let ran = command.output().unwrap();
+    (
+        ran.status.code(),
+        String::from_utf8_lossy(&ran.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn without_a_reachable_controller_submission_is_one_line_and_leaves_nothing() {
+    let work = tempfile::tempdir().unwrap();
+    // No sbatch at all.
+    let out = work.path().join("none");
+    let (status, err) = submit_without_a_cluster(&out, &[("PATH", "/nonexistent")]);
+    assert_eq!(status, Some(1), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("cannot run sbatch") && err.contains("nothing was submitted"),
+        "{err}"
+    );
+    assert!(!out.exists(), "{} was left behind", out.display());
+    // sbatch installed, but its controller (a closed port on this machine) does not answer.
+    if Command::new("sbatch").arg("--version").output().is_err() {
+        eprintln!("SKIPPED: the unreachable-controller half needs sbatch (slurm-wlm)");
+        return;
+    }
+    let conf = work.path().join("slurm.conf");
+    std::fs::write(
+        &conf,
+        "ClusterName=nowhere\nSlurmctldHost=nowhere(127.0.0.1)\nSlurmctldPort=9\n\
+         AuthType=auth/none\nMessageTimeout=2\nNodeName=n1 CPUs=1\n\
+         PartitionName=p Nodes=ALL Default=YES\n",
+    )
+    .unwrap();
+    std::fs::create_dir(work.path().join("kept")).unwrap();
+    let out = work.path().join("kept/sweep");
+    let (status, err) = submit_without_a_cluster(&out, &[("SLURM_CONF", conf.to_str().unwrap())]);
+    assert_eq!(status, Some(1), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("Slurm refused the job"), "{err}");
+    assert!(!out.exists(), "{} was left behind", out.display());
+    assert!(
+        work.path().join("kept").exists(),
+        "a directory that was there was removed"
+    );
+}

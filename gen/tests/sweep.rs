@@ -372,3 +372,105 @@ fn a_sweep_with_pnr_reports_fmax_and_time_per_point() {
     // One design: placed and routed once, the same figures for both points.
     assert_eq!(records[0]["pnr"], records[1]["pnr"]);
 }
+
+/// The permission bits a new file gets under this process's umask (0666 less the umask).
+fn new_file_mode() -> u32 {
+    // SAFETY: reading the umask by setting it and putting it back at once.
+    let mask = unsafe {
+        let mask = libc::umask(0o022);
+        libc::umask(mask);
+        mask
+    };
+    0o666 & !(mask as u32)
+}
+
+#[test]
+fn a_sweep_records_its_files_by_absolute_path_and_resumes_from_any_directory() {
+    use std::os::unix::fs::PermissionsExt;
+    let work = tempfile::tempdir().unwrap();
+    let (here, elsewhere) = (work.path().join("here"), work.path().join("elsewhere"));
+    std::fs::create_dir(&here).unwrap();
+    std::fs::create_dir(&elsewhere).unwrap();
+    std::fs::write(here.join("prog.s"), "add.u32 R1, R2, R3\nmov R9, R1\n").unwrap();
+    let out = work.path().join("out");
+    let sweep = |dir: &Path, program: &str, resume: bool| {
+        let mut command = grfgen();
+        command
+            .current_dir(dir)
+            .args(["sweep", "core", "--program", program]);
+        command.args([
+            "--set",
+            "policy=naive,cq",
+            "--seed",
+            "1",
+            "--no-rtl",
+            "--out",
+        ]);
+        command.arg(&out);
+        if resume {
+            command.arg("--resume");
+        }
+        command.output().unwrap()
+    };
+    let first = sweep(&here, "prog.s", false);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let spec = std::fs::read_to_string(out.join("sweep.json")).unwrap();
+    let absolute = here.join("prog.s").display().to_string();
+    assert!(spec.contains(&absolute), "{spec}");
+    for file in ["sweep.json", "results.jsonl"] {
+        let mode = std::fs::metadata(out.join(file))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777;
+        assert_eq!(mode, new_file_mode(), "{file} is {mode:o}");
+    }
+    // The same program named from another directory is the same sweep: nothing left to run.
+    let resumed = sweep(&elsewhere, &absolute, true);
+    let err = String::from_utf8_lossy(&resumed.stderr);
+    assert!(resumed.status.success(), "{err}");
+    assert!(err.contains("0 points to run of 2"), "{err}");
+    // A name that means another file there is refused before anything runs, and named.
+    let moved = sweep(&elsewhere, "prog.s", true);
+    let err = String::from_utf8_lossy(&moved.stderr);
+    assert_eq!(moved.status.code(), Some(2), "{err}");
+    assert!(err.contains("--program") && err.contains("prog.s"), "{err}");
+    assert_eq!(lines(&out).len(), 2, "the results were touched");
+}
+
+#[test]
+fn a_point_that_fails_is_failed_never_skipped_and_the_sweep_exits_non_zero() {
+    let work = tempfile::tempdir().unwrap();
+    let out = work.path().join("out");
+    // --rtl on the ideal policy (a model with no RTL) cannot run: the point fails.
+    let ran = run(&[
+        "sweep",
+        "core",
+        "--workload",
+        "rpt-mad",
+        "--set",
+        "policy=ideal",
+        "--rtl",
+        "--seed",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(
+        ran.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&ran.stderr)
+    );
+    let statuses: Vec<String> = lines(&out)
+        .iter()
+        .map(|r| r["status"].as_str().unwrap().to_string())
+        .collect();
+    assert!(statuses.contains(&"failed".to_string()), "{statuses:?}");
+    assert!(!statuses.contains(&"skipped".to_string()), "{statuses:?}");
+}

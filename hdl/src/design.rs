@@ -20,8 +20,11 @@ pub trait Design: 'static {
     /// For each top port whose element index is a formula: what the index counts, outer
     /// first (`("read_data", "read port, then lane")`).
     const PORT_ORDER: PortOrder;
-    /// The top module name that encodes `params`.
-    fn top(params: &Self::Params) -> String;
+    /// The top module name that encodes `params`: the block's name, then every parameter
+    /// (see [`crate::params::module_name`]).
+    fn top(params: &Self::Params) -> String {
+        crate::params::module_name(Self::NAME, params)
+    }
     /// Builds and emits the design for validated `params` with top module `top`.
     fn build(params: &Self::Params, top: &str) -> Result<Emitted, EmitError>;
     /// Emits every sub-block of the design for validated `params` on its own, as the design

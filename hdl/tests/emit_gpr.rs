@@ -67,7 +67,7 @@ fn every_element_width_and_extreme_shapes_emit() {
         (16, 4, 2, 32, 8, 4),
     ] {
         let p = params(b, rows, l, bits, rp, wp);
-        let e = emit_gpr(&p, &p.module_name()).unwrap();
+        let e = emit_gpr(&p, &grfgen_hdl::params::module_name("gpr", &p)).unwrap();
         let find = |name: &str| e.ports.iter().find(|q| q.name == name).unwrap();
         assert_eq!(find("read_reg").width, rp * p.register_bits(), "{p:?}");
         assert_eq!(find("write_data").element_width(), bits, "{p:?}");

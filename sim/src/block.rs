@@ -40,6 +40,17 @@ pub trait Block: 'static {
         setup: &Setup,
     ) -> Result<Self::Report, SimError>;
 
+    /// Reads and checks everything a run takes from beyond its parameters and options (a
+    /// program, trace or shader file, a workload's fit to the design) without running it, so
+    /// that a sweep refuses a bad input before its first point runs.
+    fn inputs(
+        _params: &ParamsOf<Self>,
+        _options: &Self::Options,
+        _seed: u64,
+    ) -> Result<(), SimError> {
+        Ok(())
+    }
+
     /// The runs `grfgen flow` co-simulates for `params`, given the options on its command
     /// line.
     fn flow_runs(_params: &ParamsOf<Self>, options: &Self::Options) -> Vec<Self::Options> {

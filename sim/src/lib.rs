@@ -16,6 +16,7 @@ pub mod multiport;
 pub mod rng;
 pub mod route;
 pub mod text;
+pub mod tool;
 pub mod verilator;
 
 use block::BlockVisitor;

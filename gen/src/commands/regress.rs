@@ -9,16 +9,19 @@ use std::time::Instant;
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use grfgen_hdl::design::Design;
 use grfgen_hdl::params::Params;
-use grfgen_sim::block::{Block, ParamsOf, Rtl};
+use grfgen_sim::block::{Block, ParamsOf, Rtl, SimError};
 use serde::Serialize;
 
 use super::sweep::grid::in_shard;
-use super::sweep::runner::{run_all, Implementation, Job};
-use super::sweep::slurm::{forwarded, shell_path, SlurmPlan};
-use super::sweep::store::{write_atomically, Record, Spec, Status, SweepDir};
+use super::sweep::runner::{run_all, skipped, Implementation, Job};
+use super::sweep::slurm::{
+    check_script_dir, forwarded, placement, placement_args, shell_path, SlurmPlan,
+};
+use super::sweep::store::{Record, Spec, Status, SweepDir};
 use super::sweep::{jobs, shard, slurm_shards};
 use super::{json_arg, path, render, seed, seed_arg};
 use crate::error::CliError;
+use crate::output::{check_dir, check_file, write_file};
 use crate::params::number;
 use crate::progress::Progress;
 use crate::registry::blocks;
@@ -53,7 +56,7 @@ pub fn command() -> Command {
                 .conflicts_with_all(["shard", "resume"])
                 .help("Submit as a Slurm job array of N shards and a merge job (which writes the results and --junit), 1..=1000"),
         )
-        .arg(Arg::new("partition").long("partition").value_name("P").requires("slurm").help("The Slurm partition"))
+        .args(placement_args(Some("slurm")))
         .arg(
             Arg::new("dry_run")
                 .long("dry-run")
@@ -139,6 +142,20 @@ pub fn block<B: Block>(settings: &Settings) -> Result<Vec<Record>, CliError> {
     jobs.retain(|j| {
         in_shard(j.index, settings.shard) && !records.get(&j.index).is_some_and(Record::settled)
     });
+    // A run that a corner cannot take (the document's shader in the smallest pool) is
+    // recorded as skipped, never run.
+    let mut runnable = Vec::with_capacity(jobs.len());
+    for job in jobs {
+        match B::inputs(&job.params, &job.options, job.seed) {
+            Err(SimError::Input(why)) => {
+                let record = skipped(&job, Rtl::On, why);
+                dir.append(&record)?;
+                records.insert(record.index, record);
+            }
+            _ => runnable.push(job),
+        }
+    }
+    let jobs = runnable;
     let progress = Progress::points(
         format!("regress {}", spec.block),
         jobs.len() as u64,
@@ -254,13 +271,21 @@ struct BlockResult {
 /// shards and then reports the whole regression (and writes `--junit`) from what they ran.
 fn submit(m: &ArgMatches, settings: &Settings, blocks: &[String]) -> Result<String, CliError> {
     let shards = slurm_shards(m, "slurm")?;
+    check_script_dir(&settings.dir)?;
     let grfgen = shell_path(&std::env::current_exe()?);
     let dir = std::path::absolute(&settings.dir).unwrap_or_else(|_| settings.dir.clone());
     let out = shell_path(&dir);
     let args = forwarded(
         "regress",
         &["--dry-run", "--json", "--resume"],
-        &["--out", "--slurm", "--partition", "--shard", "--junit"],
+        &[
+            "--out",
+            "--slurm",
+            "--partition",
+            "--account",
+            "--shard",
+            "--junit",
+        ],
         settings.seed,
     );
     let junit = path(m, "junit").map_or(String::new(), |f| format!(" --junit {}", shell_path(&f)));
@@ -281,7 +306,7 @@ fn submit(m: &ArgMatches, settings: &Settings, blocks: &[String]) -> Result<Stri
         merge,
         dir,
         shards,
-        partition: m.get_one::<String>("partition").cloned(),
+        placement: placement(m)?,
     };
     if m.get_flag("dry_run") {
         return Ok(plan.scripts());
@@ -338,10 +363,14 @@ pub fn regress(m: &ArgMatches) -> Result<String, CliError> {
         resume: m.get_flag("resume"),
         quiet: m.get_flag("json"),
     };
+    let junit_path = path(m, "junit");
+    check_dir("--out", &settings.dir)?;
+    if let Some(file) = &junit_path {
+        check_file("--junit", file)?;
+    }
     if m.get_one::<String>("slurm").is_some() {
         return submit(m, &settings, &chosen);
     }
-    let junit_path = path(m, "junit");
     let start = Instant::now();
     let mut results: BTreeMap<&str, Vec<Record>> = BTreeMap::new();
     for entry in all.iter().filter(|b| chosen.iter().any(|c| c == b.name())) {
@@ -349,7 +378,7 @@ pub fn regress(m: &ArgMatches) -> Result<String, CliError> {
     }
     let seconds = start.elapsed().as_secs_f64();
     if let Some(file) = &junit_path {
-        write_atomically(file, &junit(&results, seconds), "--junit")?;
+        write_file("--junit", file, junit(&results, seconds).as_bytes())?;
     }
     let output = Output {
         blocks: results

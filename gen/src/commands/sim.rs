@@ -72,7 +72,7 @@ pub fn sim<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
             "sim {name}: seed {seed} (replay with --seed {seed})"
         ));
     }
-    let _watch = waveform.as_ref().map(|w| w.watch(waveform_mb));
+    let _watch = waveform.as_ref().and_then(|w| w.watch(waveform_mb));
     let progress = Progress::new(name, cycles);
     let update = |done| progress.update(done);
     let setup = Setup {
@@ -92,36 +92,33 @@ pub fn sim<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
 }
 
 /// A waveform being written: to a hidden file beside `--vcd FILE`, renamed to it once the run
-/// ends, and removed if the run fails, is interrupted or outgrows its limit.
+/// ends, and removed if the run fails, is interrupted or outgrows its limit. A `FILE` that is
+/// not a regular file (a FIFO, `/dev/stdout`) is written in place instead.
 struct Waveform {
     /// The file the user asked for.
     target: PathBuf,
     /// The file being written.
     partial: PathBuf,
-    /// Removes `partial` on interruption.
-    _registered: Partial,
+    /// Removes `partial` on interruption (none when the target is written in place).
+    _registered: Option<Partial>,
 }
 
 impl Waveform {
-    /// The waveform for `--vcd target`.
+    /// The waveform for `--vcd target`, checked before the run starts.
     fn new(target: PathBuf) -> Result<Self, CliError> {
-        let name = target.file_name().ok_or_else(|| {
-            CliError::Input(format!(
-                "invalid value {} for --vcd: allowed a file name",
-                target.display()
-            ))
-        })?;
+        crate::output::check_file("--vcd", &target)?;
+        if crate::output::is_special(&target) {
+            return Ok(Self {
+                partial: target.clone(),
+                target,
+                _registered: None,
+            });
+        }
+        let name = target.file_name().unwrap_or_default();
         let dir = match target.parent() {
             Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        if !dir.is_dir() {
-            return Err(CliError::Input(format!(
-                "invalid value {} for --vcd: the directory {} does not exist",
-                target.display(),
-                dir.display()
-            )));
-        }
         let partial = dir.join(format!(
             ".{}.partial-{}",
             name.to_string_lossy(),
@@ -129,14 +126,23 @@ impl Waveform {
         ));
         let partial = with_extension_of(&partial, &target);
         Ok(Self {
-            _registered: Partial::new(&partial),
+            _registered: Some(Partial::new(&partial)),
             target,
             partial,
         })
     }
 
-    /// Ends the run once the waveform passes `mb` MiB (checked ten times a second).
-    fn watch(&self, mb: u64) -> WatchGuard {
+    /// Whether the waveform goes straight to its target (a special file).
+    fn in_place(&self) -> bool {
+        self._registered.is_none()
+    }
+
+    /// Ends the run once the waveform passes `mb` MiB (checked ten times a second); a special
+    /// file has no size to watch.
+    fn watch(&self, mb: u64) -> Option<WatchGuard> {
+        if self.in_place() {
+            return None;
+        }
         let stop = Arc::new(AtomicBool::new(false));
         let (path, flag) = (self.partial.clone(), stop.clone());
         let target = self.target.display().to_string();
@@ -151,11 +157,14 @@ impl Waveform {
                 std::thread::sleep(Duration::from_millis(100));
             }
         });
-        WatchGuard(stop)
+        Some(WatchGuard(stop))
     }
 
     /// Moves the finished waveform to its name.
     fn keep(self) -> Result<(), CliError> {
+        if self.in_place() {
+            return Ok(());
+        }
         std::fs::rename(&self.partial, &self.target).map_err(|e| {
             let _ = std::fs::remove_file(&self.partial);
             CliError::Failed(format!("cannot write --vcd {}: {e}", self.target.display()))
@@ -165,8 +174,11 @@ impl Waveform {
 
 impl Drop for Waveform {
     fn drop(&mut self) {
-        // After `keep` the file has its name already; otherwise the run failed.
-        let _ = std::fs::remove_file(&self.partial);
+        // After `keep` the file has its name already; otherwise the run failed. A special
+        // file is never removed.
+        if !self.in_place() {
+            let _ = std::fs::remove_file(&self.partial);
+        }
     }
 }
 

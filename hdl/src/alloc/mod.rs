@@ -30,10 +30,6 @@ impl Design for Alloc {
     const MEMORIES: Option<&'static str> = None;
     const PORT_ORDER: PortOrder = &[];
 
-    fn top(params: &AllocParams) -> String {
-        params.module_name()
-    }
-
     fn build(params: &AllocParams, top: &str) -> Result<Emitted, EmitError> {
         emit(&mut GprPool::new(params), top, Self::PORT_ORDER)
     }

@@ -36,10 +36,6 @@ impl Design for Cluster {
         ("out_data", "cluster"),
     ];
 
-    fn top(params: &ClusterParams) -> String {
-        params.module_name()
-    }
-
     fn build(params: &ClusterParams, top: &str) -> Result<Emitted, EmitError> {
         struct Build<'a>(&'a ClusterParams, &'a str);
         impl WidthOp for Build<'_> {

@@ -39,10 +39,6 @@ impl Design for Core {
     const MEMORIES: Option<&'static str> = Some("GPR banks");
     const PORT_ORDER: PortOrder = &[("alu_operand", "source, then lane")];
 
-    fn top(params: &CoreParams) -> String {
-        params.module_name()
-    }
-
     fn build(params: &CoreParams, top: &str) -> Result<Emitted, EmitError> {
         struct Build<'a>(&'a CoreParams, &'a str);
         impl WidthOp for Build<'_> {

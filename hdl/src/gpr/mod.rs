@@ -31,10 +31,6 @@ impl Design for Gpr {
         ("write_data", "write port, then lane"),
     ];
 
-    fn top(params: &GprParams) -> String {
-        params.module_name()
-    }
-
     fn build(params: &GprParams, top: &str) -> Result<Emitted, EmitError> {
         struct Build<'a>(&'a GprParams, &'a str);
         impl WidthOp for Build<'_> {

@@ -81,10 +81,6 @@ impl Design for Grf {
         ("resp_data", "EU, then lane"),
     ];
 
-    fn top(params: &GrfParams) -> String {
-        params.module_name()
-    }
-
     fn build(params: &GrfParams, top: &str) -> Result<Emitted, EmitError> {
         struct Build<'a>(&'a GrfParams, &'a str);
         impl WidthOp for Build<'_> {

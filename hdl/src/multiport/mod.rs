@@ -155,10 +155,6 @@ impl<S: Structure> Design for Multiport<S> {
     const MEMORIES: Option<&'static str> = S::MEMORIES;
     const PORT_ORDER: PortOrder = PORT_ORDER;
 
-    fn top(params: &MultiportParams) -> String {
-        params.module_name(S::NAME)
-    }
-
     fn build(params: &MultiportParams, top: &str) -> Result<Emitted, EmitError> {
         struct Build<'a, S>(&'a MultiportParams, &'a str, PhantomData<S>);
         impl<S: Structure> WidthOp for Build<'_, S> {

@@ -54,14 +54,6 @@ impl AllocParams {
             size => (self.pool / size).min(self.wave_slots),
         }
     }
-
-    /// The top module's name, which encodes every parameter.
-    pub fn module_name(&self) -> String {
-        format!(
-            "alloc_p{}_g{}_w{}",
-            self.pool, self.granularity, self.wave_slots
-        )
-    }
 }
 
 impl Params for AllocParams {

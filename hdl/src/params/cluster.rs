@@ -56,18 +56,6 @@ impl ClusterParams {
     pub fn main_bits(&self) -> usize {
         index_bits(self.main_regs)
     }
-
-    /// The top module's name, which encodes every parameter.
-    pub fn module_name(&self) -> String {
-        format!(
-            "cluster_c{}_l{}_m{}_rp{}_wp{}",
-            self.clusters,
-            self.local_regs,
-            self.main_regs,
-            self.main_read_ports,
-            self.main_write_ports
-        )
-    }
 }
 
 /// Bits of an index into a file built for `registers` registers.

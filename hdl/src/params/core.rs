@@ -167,24 +167,6 @@ impl CoreParams {
     pub fn served_slots(&self) -> usize {
         1 + self.preload_slots().max(self.prefetch_slots())
     }
-
-    /// A module name that encodes the configuration (with `_<kind>` for banks other than
-    /// 1R1W).
-    pub fn module_name(&self) -> String {
-        let kind = self.gpr.bank_kind.suffix();
-        format!(
-            "core_b{}_r{}_l{}_rp{}_wp{}_cq{}_pq{}_k{}_a{}{kind}",
-            self.gpr.banks,
-            self.gpr.registers,
-            self.gpr.lanes,
-            self.gpr.read_ports,
-            self.gpr.write_ports,
-            self.cq_entries,
-            self.pq_entries,
-            self.lookahead,
-            self.alu_latency
-        )
-    }
 }
 
 /// The core's operations: the code on its 3-bit `instr_op` input (and the ALU's `alu_op`).

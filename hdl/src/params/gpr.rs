@@ -216,25 +216,6 @@ impl GprParams {
     pub fn read_latency(&self) -> usize {
         1 + self.pipeline
     }
-
-    /// A module name that encodes the configuration, e.g. `gpr_b4_r256_l4_e32_rp4_wp2` (with
-    /// `_p<stages>` appended for pipeline stages and `_<kind>` for banks other than 1r1w).
-    pub fn module_name(&self) -> String {
-        let mut suffix = match self.pipeline {
-            0 => String::new(),
-            n => format!("_p{n}"),
-        };
-        suffix += &self.bank_kind.suffix();
-        format!(
-            "gpr_b{}_r{}_l{}_e{}_rp{}_wp{}{suffix}",
-            self.banks,
-            self.registers,
-            self.lanes,
-            self.element_bits,
-            self.read_ports,
-            self.write_ports
-        )
-    }
 }
 
 #[cfg(test)]

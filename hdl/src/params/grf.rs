@@ -256,24 +256,6 @@ impl GrfParams {
             Mapping::Fraction(p) => block * 100 < p * self.virtual_blocks,
         }
     }
-
-    /// A module name that encodes the configuration.
-    pub fn module_name(&self) -> String {
-        format!(
-            "grf_e{}_t{}_f{}_s{}_l{}_lanes{}_b{}{}",
-            self.eus,
-            self.threads,
-            self.fast_regs,
-            self.slow_regs,
-            self.slow_latency,
-            self.lanes,
-            self.element_bits,
-            match self.pipeline {
-                0 => String::new(),
-                stages => format!("_p{stages}"),
-            }
-        )
-    }
 }
 
 /// What an EU asks for: the code on the GRF's 3-bit `req_op` inputs.

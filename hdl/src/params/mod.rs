@@ -7,6 +7,7 @@ mod core;
 mod gpr;
 mod grf;
 mod multiport;
+mod names;
 mod route;
 mod table;
 
@@ -16,6 +17,7 @@ pub use cluster::ClusterParams;
 pub use gpr::{BankKind, GprParams};
 pub use grf::{GrfOp, GrfParams, GrfStatus, Mapping};
 pub use multiport::MultiportParams;
+pub use names::{abbreviation, module_name, ABBREVIATIONS};
 pub use route::{FillCode, RouteFullParams, RouteOpCode, RouteParams};
 pub use table::{Allowed, Kind, NoOptions, Param, ParamValue, Params};
 

@@ -92,15 +92,6 @@ impl MultiportParams {
     pub fn entry_bits(&self) -> usize {
         self.lanes * self.element_bits
     }
-
-    /// A module name for design `kind` that encodes the configuration, e.g.
-    /// `lvt_r256_l4_e32_rp4_wp2`.
-    pub fn module_name(&self, kind: &str) -> String {
-        format!(
-            "{kind}_r{}_l{}_e{}_rp{}_wp{}",
-            self.registers, self.lanes, self.element_bits, self.read_ports, self.write_ports
-        )
-    }
 }
 
 #[cfg(test)]

@@ -121,21 +121,6 @@ impl RouteParams {
     pub fn crossbar_bits(&self) -> usize {
         self.crossbar.trailing_zeros() as usize
     }
-
-    /// A module name that encodes the configuration, e.g. `route_l32_q4_e32`.
-    pub fn module_name(&self) -> String {
-        format!(
-            "route_l{}_q{}_e{}{}",
-            self.lanes,
-            self.crossbar,
-            self.element_bits,
-            match (self.registered, self.pipeline) {
-                (false, _) => "_comb".to_string(),
-                (true, 0) => String::new(),
-                (true, stages) => format!("_p{stages}"),
-            }
-        )
-    }
 }
 
 /// Parameters of the comparison network: one full N x N crossbar doing the router's
@@ -179,11 +164,6 @@ impl RouteFullParams {
             registered: false,
             pipeline: 0,
         }
-    }
-
-    /// A module name that encodes the configuration, e.g. `route_full_l32_e32`.
-    pub fn module_name(&self) -> String {
-        format!("route_full_l{}_e{}", self.lanes, self.element_bits)
     }
 }
 

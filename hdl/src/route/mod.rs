@@ -44,10 +44,6 @@ impl Design for Route {
     const MEMORIES: Option<&'static str> = None;
     const PORT_ORDER: PortOrder = &[("xbar_pos", "first-stage crossbar, then its output")];
 
-    fn top(params: &RouteParams) -> String {
-        params.module_name()
-    }
-
     fn build(params: &RouteParams, top: &str) -> Result<Emitted, EmitError> {
         struct Build<'a>(&'a RouteParams, &'a str);
         impl WidthOp for Build<'_> {
@@ -116,10 +112,6 @@ impl Design for RouteFull {
     const SPEC: &'static str = "S2";
     const MEMORIES: Option<&'static str> = None;
     const PORT_ORDER: PortOrder = &[];
-
-    fn top(params: &RouteFullParams) -> String {
-        params.module_name()
-    }
 
     fn build(params: &RouteFullParams, top: &str) -> Result<Emitted, EmitError> {
         struct Build<'a>(&'a RouteParams, &'a str);

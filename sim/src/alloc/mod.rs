@@ -41,6 +41,11 @@ impl Block for Alloc {
         run::run(params, options, setup)
     }
 
+    /// The shader, read, parsed and compiled for this pool (nothing for random traffic).
+    fn inputs(params: &AllocParams, options: &AllocOptions, seed: u64) -> Result<(), SimError> {
+        run::inputs(params, options, seed)
+    }
+
     /// The example or shader the options name; else the document's example with the release
     /// in the main shader, and 20,000 cycles of random traffic.
     fn flow_runs(_params: &AllocParams, options: &AllocOptions) -> Vec<AllocOptions> {

@@ -187,6 +187,15 @@ pub fn compile(
     Ok((regs, analysis))
 }
 
+/// The shader of a draw, read, parsed and compiled for `params`; nothing for random traffic.
+pub fn inputs(params: &AllocParams, options: &AllocOptions, seed: u64) -> Result<(), SimError> {
+    if options.example.as_deref() == Some("traffic") {
+        return Ok(());
+    }
+    let (_, shader) = shader(options, seed)?;
+    compile(params, options, &shader).map(drop)
+}
+
 /// One allocator run: a draw of the shader, or random traffic, from the options and the seed.
 pub fn run(
     params: &AllocParams,

@@ -48,6 +48,15 @@ impl Block for Cluster {
         run::run(params, options, setup)
     }
 
+    /// The program: the named example, or the file read and parsed for these clusters.
+    fn inputs(
+        params: &ClusterParams,
+        options: &ClusterOptions,
+        _seed: u64,
+    ) -> Result<(), SimError> {
+        options.programs(params).map(drop)
+    }
+
     /// The example or program the options name; else random programs for 20,000 cycles and
     /// the pipeline kernel.
     fn flow_runs(_params: &ClusterParams, options: &ClusterOptions) -> Vec<ClusterOptions> {

@@ -41,6 +41,11 @@ impl Block for Core {
         run::run_options(params, options, setup)
     }
 
+    /// The program: the built-in workload, or the file read and parsed for these registers.
+    fn inputs(params: &CoreParams, options: &CoreOptions, seed: u64) -> Result<(), SimError> {
+        options.program(params, seed).map(drop)
+    }
+
     /// The workload or program the options name; else the document's example and a random
     /// program, under the options' policy.
     fn flow_runs(_: &CoreParams, options: &CoreOptions) -> Vec<CoreOptions> {

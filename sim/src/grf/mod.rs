@@ -38,6 +38,11 @@ impl Block for Grf {
         run::run_options(params, options, setup)
     }
 
+    /// The requests: the built-in workload, or the trace file read and parsed for this GRF.
+    fn inputs(params: &GrfParams, options: &GrfOptions, seed: u64) -> Result<(), SimError> {
+        options.trace(params, seed).map(drop)
+    }
+
     /// The workload or trace the options name; else every built-in workload this
     /// configuration can run, four rounds each.
     fn flow_runs(params: &GrfParams, options: &GrfOptions) -> Vec<GrfOptions> {

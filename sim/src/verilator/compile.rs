@@ -48,11 +48,11 @@ pub enum VerilatorError {
         /// The program that was not found.
         tool: &'static str,
     },
-    /// A tool ran and failed; `log` holds its output.
+    /// A tool ran and failed; `log` says how, in one line, and where its whole output is.
     Failed {
         /// What was being done.
         step: &'static str,
-        /// The tool's standard output and error.
+        /// The failure in one line (see [`crate::tool::failure`]).
         log: String,
     },
     /// A file-system error.
@@ -75,7 +75,7 @@ impl fmt::Display for VerilatorError {
                 f,
                 "{tool} not found; install it with: sudo apt-get install -y verilator g++"
             ),
-            VerilatorError::Failed { step, log } => write!(f, "{step} failed:\n{log}"),
+            VerilatorError::Failed { step, log } => write!(f, "{step}: {log}"),
             VerilatorError::Io(e) => write!(f, "model cache: {e}"),
             VerilatorError::Load(e) => write!(f, "loading the model: {e}"),
             VerilatorError::MissingPort { top, port } => {
@@ -289,8 +289,7 @@ fn run(step: &'static str, command: &mut Command) -> Result<(), VerilatorError> 
     if out.status.success() {
         return Ok(());
     }
-    let mut log = String::from_utf8_lossy(&out.stdout).into_owned();
-    log.push_str(&String::from_utf8_lossy(&out.stderr));
+    let log = crate::tool::failure(tool, &out, None);
     Err(VerilatorError::Failed { step, log })
 }
 

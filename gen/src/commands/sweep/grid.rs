@@ -2,7 +2,7 @@
 //! a seed derived from the sweep's seed and its index.
 
 use clap::ArgMatches;
-use grfgen_hdl::params::Params;
+use grfgen_hdl::params::{ParamError, Params};
 
 use crate::error::CliError;
 use crate::params::lists;
@@ -11,7 +11,7 @@ use crate::params::lists;
 pub type List = (String, Vec<String>);
 
 /// Every combination of `lists` applied to `P`'s defaults, the first list outermost, validated.
-pub fn grid<P: Params>(lists: &[List]) -> Result<Vec<P>, CliError> {
+pub fn grid<P: Params>(lists: &[List]) -> Result<Vec<P>, ParamError> {
     let mut points = vec![P::default()];
     for (name, values) in lists {
         let param = P::param(name).expect("listed from the table");

@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use grfgen_hdl::design::Design;
-use grfgen_sim::block::{Block, ParamsOf, Rtl};
+use grfgen_hdl::params::{ParamError, Params};
+use grfgen_sim::block::{Block, ParamsOf, Rtl, SimError};
 use serde::Serialize;
 
 use super::flow::pnr_request;
@@ -23,7 +24,7 @@ use super::{json_arg, path, render, rtl, rtl_args, seed, seed_arg};
 use crate::error::CliError;
 use crate::params::{args, number, Values};
 use crate::progress::Progress;
-use grid::{grid, in_shard, lists_of};
+use grid::{grid, in_shard, lists_of, List};
 use runner::{run_all, Implementation, Job};
 use store::{Record, Spec, Status, SweepDir};
 
@@ -152,9 +153,11 @@ type Plan<B> = (Spec, Vec<ParamsOf<B>>, Vec<<B as Block>::Options>);
 
 /// Validates the grid of a sweep of block `B`: nothing runs or is written before.
 fn plan<B: Block>(m: &ArgMatches, seed: u64, rtl: Rtl) -> Result<Plan<B>, CliError> {
-    let (param_lists, option_lists) = lists_of::<ParamsOf<B>, B::Options>(m)?;
-    let designs: Vec<ParamsOf<B>> = grid(&param_lists)?;
-    let runs: Vec<B::Options> = grid(&option_lists)?;
+    let (param_lists, mut option_lists) = lists_of::<ParamsOf<B>, B::Options>(m)?;
+    absolute_files::<B::Options>(&mut option_lists);
+    let designs: Vec<ParamsOf<B>> = grid(&param_lists).map_err(|e| from_set(m, e))?;
+    let runs: Vec<B::Options> = grid(&option_lists).map_err(|e| from_set(m, e))?;
+    check_inputs::<B>(&designs, &runs, seed)?;
     let spec = Spec {
         block: B::Design::NAME.into(),
         seed,
@@ -173,12 +176,70 @@ fn plan<B: Block>(m: &ArgMatches, seed: u64, rtl: Rtl) -> Result<Plan<B>, CliErr
     Ok((spec, designs, runs))
 }
 
+/// The refusal of a listed value: when the list came from `--set NAME=...` rather than the
+/// parameter's own flag, the message says so.
+fn from_set(m: &ArgMatches, e: ParamError) -> CliError {
+    let name = e.param;
+    let set = m.get_many::<String>("set").into_iter().flatten().find(|s| {
+        s.split_once('=')
+            .is_some_and(|(n, _)| n.trim().trim_start_matches("--").replace('-', "_") == name)
+    });
+    match set {
+        Some(set) => CliError::Input(format!("{e} (from --set {set})")),
+        None => e.into(),
+    }
+}
+
+/// The file names among `lists` (the options whose value is a `FILE`) made absolute, so that
+/// the sweep's record names the same files from any directory it is resumed in.
+fn absolute_files<O: Params>(lists: &mut [List]) {
+    for (name, values) in lists.iter_mut() {
+        if O::param(name).is_some_and(|p| p.value_name == "FILE") {
+            for value in values.iter_mut() {
+                if let Ok(path) = std::path::absolute(&*value) {
+                    *value = path.to_string_lossy().into_owned();
+                }
+            }
+        }
+    }
+}
+
+/// Reads and checks the inputs of every point (`Block::inputs`): a missing or malformed file,
+/// or one that does not fit a point's design, is bad input before any point runs. The message
+/// names the point when the input fits some designs and not others.
+fn check_inputs<B: Block>(
+    designs: &[ParamsOf<B>],
+    runs: &[B::Options],
+    seed: u64,
+) -> Result<(), CliError> {
+    for run in runs {
+        let mut refusals = (designs.iter().enumerate())
+            .filter_map(|(i, design)| B::inputs(design, run, seed).err().map(|e| (i, e)));
+        let Some((at, first)) = refusals.next() else {
+            continue;
+        };
+        let every = refusals.count() + 1 == designs.len();
+        return Err(match first {
+            SimError::Input(why) if !every => CliError::Input(format!(
+                "{why} (at the point {})",
+                runner::flags(&designs[at]).join(" ")
+            )),
+            e => e.into(),
+        });
+    }
+    Ok(())
+}
+
 /// Runs the sweep of block `B`: validates the whole grid first, then runs the points of this
 /// shard not yet done, recording each; fails (exit 1) if any point did not finish `ok`.
 pub fn sweep<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     let (seed, rtl, shard, threads) = (seed(m)?, rtl(m), shard(m)?, jobs(m)?);
     let (spec, designs, runs) = plan::<B>(m, seed, rtl)?;
-    let dir = path(m, "out").map(|d| SweepDir::new(&d));
+    let out = path(m, "out");
+    if let Some(out) = &out {
+        crate::output::check_dir("--out", out)?;
+    }
+    let dir = out.map(|d| SweepDir::new(&d));
     let mut records = BTreeMap::new();
     if let Some(dir) = &dir {
         dir.open(&spec, m.get_flag("resume"))?;
@@ -325,12 +386,7 @@ pub fn slurm_command<B: Block>() -> Command {
                 .required(true)
                 .help("Array tasks, 1..=1000: task I runs --shard I/N"),
         )
-        .arg(
-            Arg::new("partition")
-                .long("partition")
-                .value_name("P")
-                .help("The Slurm partition"),
-        )
+        .args(slurm::placement_args(None))
         .arg(
             Arg::new("dry_run")
                 .long("dry-run")
@@ -339,17 +395,19 @@ pub fn slurm_command<B: Block>() -> Command {
         )
 }
 
-/// `grfgen sweep slurm <block> ... --shards N [--partition P] [--dry-run]`.
+/// `grfgen sweep slurm <block> ... --shards N [--partition P] [--account A] [--dry-run]`.
 pub fn slurm<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     let (seed, rtl) = (seed(m)?, rtl(m));
     let (spec, _, _) = plan::<B>(m, seed, rtl)?;
     let dir = path(m, "out").expect("--out is required");
+    crate::output::check_dir("--out", &dir)?;
+    slurm::check_script_dir(&dir)?;
     let dir = std::path::absolute(&dir).unwrap_or(dir);
     let grfgen = slurm::shell_path(&std::env::current_exe()?);
     let args = slurm::forwarded(
         &spec.block,
         &["--dry-run", "--resume", "--json"],
-        &["--out", "--shards", "--partition", "--shard"],
+        &["--out", "--shards", "--partition", "--account", "--shard"],
         seed,
     );
     let out = slurm::shell_path(&dir);
@@ -363,7 +421,7 @@ pub fn slurm<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
         merge: vec![format!("{grfgen} sweep merge {out}/shards/* --out {out}")],
         dir,
         shards: slurm_shards(m, "shards")?,
-        partition: m.get_one::<String>("partition").cloned(),
+        placement: slurm::placement(m)?,
     };
     if m.get_flag("dry_run") {
         return Ok(plan.scripts());
@@ -393,6 +451,8 @@ pub fn slurm_shards(m: &ArgMatches, id: &'static str) -> Result<usize, CliError>
 
 /// `grfgen sweep plot DIR --x NAME --y METRIC [--series NAME] [--pareto METRIC2] -o FILE`.
 pub fn plot(m: &ArgMatches) -> Result<String, CliError> {
+    let out = PathBuf::from(m.get_one::<String>("output").expect("required"));
+    crate::output::check_file("-o", &out)?;
     let (dir, spec) = existing(&PathBuf::from(
         m.get_one::<String>("dir").expect("required"),
     ))?;
@@ -404,7 +464,6 @@ pub fn plot(m: &ArgMatches) -> Result<String, CliError> {
         series: text("series"),
         pareto: pareto.is_some(),
     };
-    let out = PathBuf::from(text("output").expect("required"));
     let series = plot::plot(&spec, &dir.records()?, &spec_plot, &out)?;
     Ok(format!(
         "wrote {}: {} series ({})",

@@ -7,8 +7,9 @@ use std::path::Path;
 use plotters::prelude::*;
 use serde_json::Value;
 
-use super::store::{write_atomically, Record, Spec};
+use super::store::{Record, Spec};
 use crate::error::CliError;
+use crate::output::write_file;
 
 /// The value of `name` in `record`: a metric (`fmax_mhz`, `pnr_luts` and `time_ns` with
 /// `--pnr`), a parameter, an option, a report field, or an iCE40 cell count (`ice40_lut4`,
@@ -215,6 +216,6 @@ pub fn plot(
             .map_err(|e| failed(e.to_string()))?;
         root.present().map_err(|e| failed(e.to_string()))?;
     }
-    write_atomically(out, &svg, "-o")?;
+    write_file("-o", out, svg.as_bytes())?;
     Ok(lines.into_keys().collect())
 }

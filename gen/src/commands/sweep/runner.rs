@@ -11,7 +11,7 @@ use grfgen_flow::tools::{synth, SynthTarget};
 use grfgen_hdl::design::Design;
 use grfgen_hdl::emit::Timing;
 use grfgen_hdl::params::Params;
-use grfgen_sim::block::{Block, ParamsOf, Report, Rtl, RunRecord, Setup, SimError};
+use grfgen_sim::block::{Block, ParamsOf, Report, Rtl, RunRecord, Setup};
 use serde_json::Value;
 
 use super::store::Record;
@@ -30,7 +30,7 @@ pub struct Job<B: Block> {
 }
 
 /// The flags that set `value`'s non-default entries of `P`.
-fn flags<P: Params>(value: &P) -> Vec<String> {
+pub fn flags<P: Params>(value: &P) -> Vec<String> {
     let defaults = P::default();
     P::table()
         .iter()
@@ -132,12 +132,9 @@ impl Implementation {
     }
 }
 
-/// Runs `job` (and implements its design as `implementation` says): its record, whatever
-/// happens.
-fn run<B: Block>(job: &Job<B>, rtl: Rtl, implementation: &Implementation) -> Record {
-    let start = Instant::now();
-    let setup = Setup::new(job.seed, rtl);
-    let mut record = Record {
+/// The record of `job` before it runs: `ok`, with no figures.
+fn blank<B: Block>(job: &Job<B>, rtl: Rtl) -> Record {
+    Record {
         index: job.index,
         seed: job.seed,
         parameters: serde_json::to_value(&job.params).expect("parameters serialise"),
@@ -150,7 +147,25 @@ fn run<B: Block>(job: &Job<B>, rtl: Rtl, implementation: &Implementation) -> Rec
         ice40: None,
         pnr: None,
         seconds: 0.0,
-    };
+    }
+}
+
+/// The record of a `job` that does not apply to its configuration (`Block::inputs` refused
+/// it, for `why`): `skipped`, never run.
+pub fn skipped<B: Block>(job: &Job<B>, rtl: Rtl, why: String) -> Record {
+    Record {
+        status: "skipped".into(),
+        error: Some(why),
+        ..blank(job, rtl)
+    }
+}
+
+/// Runs `job` (and implements its design as `implementation` says): its record, whatever
+/// happens.
+fn run<B: Block>(job: &Job<B>, rtl: Rtl, implementation: &Implementation) -> Record {
+    let start = Instant::now();
+    let setup = Setup::new(job.seed, rtl);
+    let mut record = blank(job, rtl);
     match RunRecord::<B>::run(&job.params, &job.options, &setup) {
         Ok(run) => {
             if let Some(m) = run.report.mismatch() {
@@ -161,10 +176,6 @@ fn run<B: Block>(job: &Job<B>, rtl: Rtl, implementation: &Implementation) -> Rec
                 .map(|(name, value)| (name.to_string(), value))
                 .collect();
             record.report = serde_json::to_value(&run.report).expect("reports serialise");
-        }
-        Err(SimError::Input(why)) => {
-            record.status = "skipped".into();
-            record.error = Some(why);
         }
         Err(e) => {
             record.status = "failed".into();

@@ -4,8 +4,10 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::store::write_atomically;
+use clap::{Arg, ArgMatches};
+
 use crate::error::CliError;
+use crate::output::write_file;
 
 /// The two jobs of a sharded sweep or regression.
 pub struct SlurmPlan {
@@ -19,8 +21,79 @@ pub struct SlurmPlan {
     pub dir: PathBuf,
     /// Array tasks.
     pub shards: usize,
+    /// The partition and account, where named (`--partition`, `--account`).
+    pub placement: Placement,
+}
+
+/// Where the jobs run on the cluster: `#SBATCH --partition` and `--account`.
+#[derive(Clone, Debug, Default)]
+pub struct Placement {
     /// The partition, if one is named.
     pub partition: Option<String>,
+    /// The account charged, if one is named.
+    pub account: Option<String>,
+}
+
+/// `--partition P` and `--account A`; each `requires` the flag that turns Slurm on, if any.
+pub fn placement_args(requires: Option<&'static str>) -> [Arg; 2] {
+    let arg = |id: &'static str, name: &'static str, help: &'static str| {
+        let arg = Arg::new(id).long(id).value_name(name).help(help);
+        match requires {
+            Some(flag) => arg.requires(flag),
+            None => arg,
+        }
+    };
+    [
+        arg(
+            "partition",
+            "P",
+            "The Slurm partition: letters, digits and _ . , -",
+        ),
+        arg(
+            "account",
+            "A",
+            "The Slurm account charged: letters, digits and _ . , -",
+        ),
+    ]
+}
+
+/// The `--partition` and `--account` given, each checked: a value that reaches a job script
+/// must be a plain Slurm name, so that it cannot add a line or a directive to the script.
+pub fn placement(m: &ArgMatches) -> Result<Placement, CliError> {
+    let checked = |id: &str| -> Result<Option<String>, CliError> {
+        let Some(value) = m.get_one::<String>(id) else {
+            return Ok(None);
+        };
+        let plain = !value.is_empty()
+            && value
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"_.,-".contains(&b));
+        match plain {
+            true => Ok(Some(value.clone())),
+            false => Err(CliError::Input(format!(
+                "invalid value {} for --{id}: allowed letters, digits and _ . , - (a Slurm name)",
+                grfgen_sim::input::shown(value)
+            ))),
+        }
+    };
+    Ok(Placement {
+        partition: checked("partition")?,
+        account: checked("account")?,
+    })
+}
+
+/// Checks that the directory `dir` (given as `--out`) can be named in a job script: no
+/// control character, which would end the script's line.
+pub fn check_script_dir(dir: &Path) -> Result<(), CliError> {
+    let text = dir.to_string_lossy();
+    match text.chars().any(char::is_control) {
+        false => Ok(()),
+        true => Err(CliError::Input(format!(
+            "invalid value {} for --out: allowed a path without control characters (it goes \
+             into the Slurm job scripts)",
+            grfgen_sim::input::shown(&text)
+        ))),
+    }
 }
 
 /// `text` quoted for a POSIX shell.
@@ -66,8 +139,11 @@ impl SlurmPlan {
             self.name,
             quote(&self.dir.display().to_string())
         );
-        if let Some(p) = &self.partition {
-            text += &format!("#SBATCH --partition={}\n", quote(p));
+        if let Some(p) = &self.placement.partition {
+            text += &format!("#SBATCH --partition={p}\n");
+        }
+        if let Some(a) = &self.placement.account {
+            text += &format!("#SBATCH --account={a}\n");
         }
         text
     }
@@ -103,20 +179,62 @@ impl SlurmPlan {
     }
 
     /// Writes both scripts into `DIR` and submits them with `sbatch`, the merge depending on
-    /// the array (`afterok`). Returns the two job ids.
+    /// the array (`afterok`). Returns the two job ids. If either submission fails, nothing is
+    /// left running or written: the array is cancelled, and the scripts and the directories
+    /// made for them are removed.
     pub fn submit(&self) -> Result<(String, String), CliError> {
-        std::fs::create_dir_all(self.dir.join("shards"))
-            .map_err(|e| CliError::Failed(format!("{} (--out): {e}", self.dir.display())))?;
+        let made = Made::create(&self.dir.join("shards"))?;
         let array = self.dir.join("slurm-array.sh");
         let merge = self.dir.join("slurm-merge.sh");
-        write_atomically(&array, &self.array_script(), "--out")?;
-        write_atomically(&merge, &self.merge_script(), "--out")?;
-        let array_id = sbatch(&[&array.display().to_string()])?;
-        let merge_id = sbatch(&[
-            &format!("--dependency=afterok:{array_id}"),
-            &merge.display().to_string(),
-        ])?;
-        Ok((array_id, merge_id))
+        let undo = |why: CliError| {
+            let _ = std::fs::remove_file(&array);
+            let _ = std::fs::remove_file(&merge);
+            made.remove();
+            match why {
+                CliError::Failed(m) => CliError::Failed(format!(
+                    "{m}; nothing was submitted or left in {}",
+                    self.dir.display()
+                )),
+                other => other,
+            }
+        };
+        write_file("--out", &array, self.array_script().as_bytes()).map_err(undo)?;
+        write_file("--out", &merge, self.merge_script().as_bytes()).map_err(undo)?;
+        let array_id = sbatch(&[&array.display().to_string()]).map_err(undo)?;
+        let dependency = format!("--dependency=afterok:{array_id}");
+        match sbatch(&[&dependency, &merge.display().to_string()]) {
+            Ok(merge_id) => Ok((array_id, merge_id)),
+            Err(e) => {
+                let _ = Command::new("scancel").arg(&array_id).output();
+                Err(undo(e))
+            }
+        }
+    }
+}
+
+/// The directories created to make a path exist, so that a failed submission can remove
+/// them again (deepest first).
+struct Made(Vec<PathBuf>);
+
+impl Made {
+    /// Creates `path` and its missing ancestors.
+    fn create(path: &Path) -> Result<Self, CliError> {
+        let mut missing: Vec<PathBuf> = path
+            .ancestors()
+            .take_while(|p| !p.as_os_str().is_empty() && !p.exists())
+            .map(Path::to_path_buf)
+            .collect();
+        missing.reverse();
+        std::fs::create_dir_all(path)
+            .map_err(|e| CliError::Failed(format!("{} (--out): {e}", path.display())))?;
+        Ok(Self(missing))
+    }
+
+    /// Removes the directories it created (only if empty).
+    fn remove(&self) {
+        for dir in self.0.iter().rev() {
+            let _ = std::fs::remove_dir(dir);
+        }
     }
 }
 
@@ -126,7 +244,7 @@ pub fn shell_path(path: &Path) -> String {
     quote(&absolute.display().to_string())
 }
 
-/// Runs `sbatch --parsable ARGS`: the job id.
+/// Runs `sbatch --parsable ARGS`: the job id, or one line saying why Slurm refused.
 fn sbatch(args: &[&str]) -> Result<String, CliError> {
     let out = Command::new("sbatch")
         .arg("--parsable")
@@ -134,15 +252,22 @@ fn sbatch(args: &[&str]) -> Result<String, CliError> {
         .output()
         .map_err(|e| {
             CliError::Failed(format!(
-                "sbatch: {e} (is Slurm installed? scripts/local-slurm.sh start runs one here)"
+                "cannot run sbatch: {e} (is Slurm installed? scripts/local-slurm.sh start runs one here)"
             ))
         })?;
     if !out.status.success() {
-        return Err(CliError::Failed(format!(
-            "sbatch {}: {}",
-            args.join(" "),
-            String::from_utf8_lossy(&out.stderr).trim()
-        )));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let lines: Vec<&str> = stderr
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        // sbatch's last error line is the reason ("Unable to contact slurm controller").
+        let why = (lines.iter().rev())
+            .find(|l| l.contains("error"))
+            .or(lines.last())
+            .map_or_else(|| format!("no message, {}", out.status), |l| l.to_string());
+        return Err(CliError::Failed(format!("Slurm refused the job: {why}")));
     }
     let text = String::from_utf8_lossy(&out.stdout);
     Ok(text.trim().split(';').next().unwrap_or("").to_string())

@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use super::grid::List;
 use crate::error::CliError;
+use crate::output::write_file;
 
 /// What a sweep is: enough to know two runs are the same sweep.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -114,14 +115,9 @@ pub struct SweepDir {
     pub dir: PathBuf,
 }
 
-/// An I/O failure on `path`, from flag `--out`.
+/// An I/O failure on `path`, in the directory given as `--out`.
 fn io(path: &Path, e: std::io::Error) -> CliError {
-    io_from(path, "--out", e)
-}
-
-/// An I/O failure on `path`, from `flag`.
-fn io_from(path: &Path, flag: &str, e: std::io::Error) -> CliError {
-    CliError::Failed(format!("{} ({flag}): {e}", path.display()))
+    CliError::Failed(format!("{} (--out): {e}", path.display()))
 }
 
 impl SweepDir {
@@ -169,7 +165,7 @@ impl SweepDir {
             (None, _) => {
                 fs::create_dir_all(&self.dir).map_err(|e| io(&self.dir, e))?;
                 let text = serde_json::to_string_pretty(spec).expect("specs serialise") + "\n";
-                write_atomically(&self.spec_path(), &text, "--out")
+                write_file("--out", &self.spec_path(), text.as_bytes())
             }
         }
     }
@@ -220,23 +216,8 @@ impl SweepDir {
             .values()
             .map(|r| serde_json::to_string(r).expect("records serialise") + "\n")
             .collect();
-        write_atomically(&self.results_path(), &text, "--out")
+        write_file("--out", &self.results_path(), text.as_bytes())
     }
-}
-
-/// Writes `text` to `path` (given as `flag`) through a temporary file in the same directory
-/// and a rename: the file is whole or not there.
-pub fn write_atomically(path: &Path, text: &str, flag: &str) -> Result<(), CliError> {
-    let io = |e| io_from(path, flag, e);
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut temp = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
-    temp.write_all(text.as_bytes()).map_err(io)?;
-    temp.as_file().sync_data().map_err(io)?;
-    temp.persist(path).map_err(|e| io(e.error))?;
-    Ok(())
 }
 
 /// Done, failed and missing points of a sweep with `points` points.
