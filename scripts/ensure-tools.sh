@@ -16,9 +16,11 @@ command -v make >/dev/null 2>&1 || missing+=(make)
 [ -e /usr/include/zlib.h ] || missing+=(zlib1g-dev)
 # Slurm and munge run the sweep's real-cluster test (scripts/local-slurm.sh, root only): installed
 # where the others can be, never a reason to fail.
+# A font draws the text of PNG plots (`sweep plot --out p.png`); without one they have none.
 if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
   command -v slurmctld >/dev/null 2>&1 || missing+=(slurm-wlm)
   command -v munged >/dev/null 2>&1 || missing+=(munge)
+  ls /usr/share/fonts/truetype/*/*.ttf >/dev/null 2>&1 || missing+=(fonts-dejavu-core)
 fi
 
 if [ ${#missing[@]} -gt 0 ]; then

@@ -3,6 +3,7 @@
 //! model. Data flows one way: parameters to `grfgen-hdl` (files), to the tools, to
 //! `grfgen-sim` (co-simulation), to a report.
 
+pub mod cache;
 pub mod compare;
 pub mod pnr;
 pub mod steps;

@@ -6,6 +6,8 @@ use std::path::Path;
 use grfgen_hdl::design::{emit_design, Design};
 use grfgen_hdl::emit::{design_files, write_atomically, Emitted, Timing};
 use grfgen_sim::block::{Block, ParamsOf, Report, Rtl, RunRecord, Setup};
+use grfgen_sim::progress;
+use grfgen_sim::text::plural;
 use serde::Serialize;
 
 use crate::pnr::{place_and_route, Device, PnrReport};
@@ -109,7 +111,9 @@ fn ice40_step<D: Design>(ice40: &SynthStats) -> Step {
 
 /// The lint and synthesis steps for the design `top` written into `dir`.
 pub fn check_design<D: Design>(dir: &Path, top: &str) -> Result<Vec<Step>, FlowError> {
+    let step = progress::step(format!("lint {top} (verilator -Wall)"));
     let findings = lint(dir, top)?;
+    step.done(&plural(findings.len() as u64, "finding"));
     let generic = synth(dir, top, SynthTarget::Generic)?;
     let ice40 = synth(dir, top, SynthTarget::Ice40)?;
     Ok(vec![
@@ -141,8 +145,10 @@ fn cosim_step<B: Block>(
     let mut ok = true;
     let mut detail = Vec::new();
     for run_options in B::flow_runs(params, options) {
+        let step = progress::step(format!("co-simulate {}", B::Design::top(params)));
         let record = RunRecord::<B>::run(params, &run_options, &setup)?;
         let report = &record.report;
+        step.done(&report.summary());
         ok &= report.mismatch().is_none();
         detail.push(match report.mismatch() {
             None => format!("{} ({:.2} s)", report.summary(), record.seconds),
@@ -156,19 +162,39 @@ fn cosim_step<B: Block>(
     })
 }
 
-/// Emits block `B` for `params` into `out`, lints, synthesizes and co-simulates it with the
-/// runs its flow asks for (from `options`) and `seed`; then, if `pnr` asks, places and routes
-/// it at the clock of `timing`.
+/// What a flow is asked to do besides its block's parameters and run options.
+pub struct FlowRequest<'a> {
+    /// The top module's name.
+    pub top: &'a str,
+    /// Where the files go.
+    pub out: &'a Path,
+    /// The clock of the constraint files (and of place and route).
+    pub timing: Timing,
+    /// The seed of the co-simulations.
+    pub seed: u64,
+    /// Place and route, if asked.
+    pub pnr: Option<PnrRequest>,
+}
+
+/// Emits block `B` for `params` into `request.out` as `request.top`, lints, synthesizes and
+/// co-simulates it with the runs its flow asks for (from `options`) and the seed; then, if
+/// asked, places and routes it at the clock of `request.timing`.
 pub fn flow<B: Block>(
     params: &ParamsOf<B>,
     options: &B::Options,
-    out: &Path,
-    timing: Timing,
-    seed: u64,
-    pnr: Option<PnrRequest>,
+    request: &FlowRequest,
 ) -> Result<FlowReport<ParamsOf<B>>, FlowError> {
-    let top = B::Design::top(params);
+    let FlowRequest {
+        top,
+        out,
+        timing,
+        seed,
+        pnr,
+    } = *request;
+    let top = top.to_string();
+    let step = progress::step(format!("emit {top}"));
     let emitted = write_design::<B::Design>(params, &top, out, timing)?;
+    step.done(&out.display().to_string());
     let mut steps = vec![emit_step(out, &emitted, timing)];
     steps.extend(check_design::<B::Design>(out, &top)?);
     steps.push(cosim_step::<B>(params, options, seed)?);

@@ -50,7 +50,7 @@ pub fn lint(dir: &Path, top: &str) -> Result<Vec<String>, FlowError> {
 }
 
 /// Cell counts of a synthesized design.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, serde::Deserialize)]
 pub struct SynthStats {
     /// All cells.
     pub cells: u64,
@@ -97,18 +97,38 @@ struct YosysDesign {
     num_cells_by_type: BTreeMap<String, u64>,
 }
 
-/// Synthesizes `<top>.v` in `dir` with Yosys, flattened, and returns its cell counts.
-/// Fails if Yosys reports an error or `check -assert` finds a problem. Nothing is left in
-/// `dir`: the statistics go through a temporary directory of their own, removed even when the
-/// run is interrupted.
+/// Synthesizes `<top>.v` in `dir` with Yosys, flattened, and returns its cell counts (from the
+/// results cache when this Verilog was synthesized before by this Yosys). Fails if Yosys
+/// reports an error or `check -assert` finds a problem. Nothing is left in `dir`: the
+/// statistics go through a temporary directory of their own, removed even when the run is
+/// interrupted.
 pub fn synth(dir: &Path, top: &str, target: SynthTarget) -> Result<SynthStats, FlowError> {
-    let scratch = tempfile::Builder::new().prefix("grfgen-yosys-").tempdir()?;
-    let _partial = grfgen_sim::interrupt::Partial::new(scratch.path());
-    let stats_file = scratch.path().join("stat.json");
+    let verilog = std::fs::read_to_string(dir.join(format!("{top}.v")))?;
     let command = match target {
         SynthTarget::Generic => format!("synth -flatten -top {top}"),
         SynthTarget::Ice40 => format!("synth_ice40 -top {top}"),
     };
+    let key = crate::cache::key(&[
+        "yosys",
+        &command,
+        &crate::cache::version(Path::new("yosys"), "-V"),
+        &verilog,
+    ]);
+    if let Some(stats) = crate::cache::get("yosys", &key) {
+        return Ok(stats);
+    }
+    let step = grfgen_sim::progress::step(format!("synthesize {top} (yosys {command})"));
+    let stats: SynthStats = run_synth(dir, top, &command)?;
+    step.done(&grfgen_sim::text::plural(stats.cells, "cell"));
+    crate::cache::put("yosys", &key, &stats);
+    Ok(stats)
+}
+
+/// Runs Yosys's `command` (then `check -assert` and `stat`) on `<top>.v` in `dir`.
+fn run_synth(dir: &Path, top: &str, command: &str) -> Result<SynthStats, FlowError> {
+    let scratch = tempfile::Builder::new().prefix("grfgen-yosys-").tempdir()?;
+    let _partial = grfgen_sim::interrupt::Partial::new(scratch.path());
+    let stats_file = scratch.path().join("stat.json");
     let script = format!(
         "read_verilog {top}.v; {command}; check -assert; tee -q -o {} stat -json",
         stats_file.display()

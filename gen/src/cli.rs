@@ -3,7 +3,9 @@
 use std::ffi::OsString;
 
 use clap::error::{ContextKind, ContextValue, ErrorKind};
-use clap::Command;
+use clap::{Arg, ArgAction, Command};
+
+use grfgen_sim::text::suggestion;
 
 use crate::cluster;
 use crate::commands;
@@ -74,6 +76,14 @@ fn tree() -> Command {
         )
         .propagate_version(true)
         .subcommand_required(true)
+        .arg(
+            Arg::new("quiet")
+                .long("quiet")
+                .short('q')
+                .global(true)
+                .action(ArgAction::SetTrue)
+                .help("Print no progress on standard error (results and errors still print)"),
+        )
         .subcommand(emit)
         .subcommands(block_verbs)
         .subcommand(route::command())
@@ -94,7 +104,8 @@ pub fn refusal(error: &clap::Error, args: &[OsString]) -> String {
                 Some(ContextValue::Strings(names)) => names.join(", "),
                 _ => "a required argument".to_string(),
             };
-            format!("error: missing required arguments: {missing} (see grfgen --help)")
+            let (path, _) = deepest(args);
+            format!("error: missing required arguments: {missing} (see {path} --help)")
         }
         ErrorKind::MissingSubcommand | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             let (path, under) = deepest(args);
@@ -106,12 +117,36 @@ pub fn refusal(error: &clap::Error, args: &[OsString]) -> String {
         ErrorKind::InvalidSubcommand => {
             let (path, under) = deepest(args);
             let name = match error.get(ContextKind::InvalidSubcommand) {
-                Some(ContextValue::String(name)) => shown(name),
+                Some(ContextValue::String(name)) => name.clone(),
                 _ => String::new(),
             };
+            let names: Vec<&str> = under.get_subcommands().map(Command::get_name).collect();
+            let hint = match suggestion(&name, names) {
+                Some(near) => format!("; did you mean '{near}'?"),
+                None => String::new(),
+            };
             format!(
-                "error: unknown command '{name}' after '{path}': allowed {}",
+                "error: unknown command '{}' after '{path}': allowed {}{hint} (see {path} --help)",
+                shown(&name),
                 choices(&under)
+            )
+        }
+        ErrorKind::UnknownArgument => {
+            let (path, under) = deepest(args);
+            let flag = match error.get(ContextKind::InvalidArg) {
+                Some(ContextValue::String(flag)) => flag.clone(),
+                _ => String::new(),
+            };
+            let name = flag.trim_start_matches('-');
+            let name = name.split('=').next().unwrap_or(name);
+            let longs: Vec<&str> = under.get_arguments().filter_map(Arg::get_long).collect();
+            let hint = match suggestion(name, longs) {
+                Some(near) => format!("; did you mean '--{near}'?"),
+                None => String::new(),
+            };
+            format!(
+                "error: unknown flag '{}' for '{path}'{hint} (see {path} --help)",
+                shown(&flag)
             )
         }
         ErrorKind::InvalidUtf8 => {
@@ -134,9 +169,10 @@ pub fn refusal(error: &clap::Error, args: &[OsString]) -> String {
         }
         _ => {
             // Clap's first line names the flag and the value.
+            let (path, _) = deepest(args);
             let rendered = error.render().to_string();
             let first = rendered.lines().next().unwrap_or("invalid arguments");
-            format!("{} (see grfgen --help)", shown(first))
+            format!("{} (see {path} --help)", shown(first))
         }
     }
 }

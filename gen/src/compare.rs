@@ -1,8 +1,6 @@
 //! `grfgen compare`: designs against their alternatives. `compare route` is the router's
 //! (`crate::route`); `compare gpr` sets the banked GPR against the multi-ported files.
 
-use std::io::IsTerminal;
-
 use clap::{Arg, ArgMatches, Command};
 use grfgen_flow::compare::gpr::{compare_gpr, GprComparisonSpec};
 use grfgen_hdl::params::{Allowed, BankKind, GprParams, MultiportParams, ParamValue};
@@ -89,6 +87,7 @@ fn gpr_command() -> Command {
                 .value_name("S")
                 .help("Seed of the random workloads' programs and initial values [default: 1]"),
         )
+        .arg(crate::csv::arg())
         .arg(json_arg())
 }
 
@@ -149,13 +148,16 @@ fn gpr(m: &ArgMatches) -> Result<String, CliError> {
         seed: number(m, "seed", "0..=18446744073709551615")?.unwrap_or(1),
     };
     spec.validate()?;
+    let csv = crate::commands::path(m, "csv");
+    if let Some(file) = &csv {
+        crate::output::check_file("--csv", file)?;
+    }
     let work = tempfile::tempdir()?;
-    let terminal = std::io::stderr().is_terminal();
-    let progress = |what: &str| {
-        if terminal {
-            eprintln!("{what}");
-        }
-    };
-    let report = compare_gpr(&spec, work.path(), &progress)?;
+    let report = compare_gpr(&spec, work.path())?;
+    if let Some(file) = &csv {
+        let rows = serde_json::to_value(&report.designs).expect("reports serialise");
+        let table = crate::csv::objects(rows.as_array().map_or(&[][..], Vec::as_slice));
+        crate::output::write_file("--csv", file, table.as_bytes())?;
+    }
     Ok(render(m, &report, || report.text()))
 }

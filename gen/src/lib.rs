@@ -6,6 +6,7 @@ pub mod cli;
 pub mod cluster;
 pub mod commands;
 pub mod compare;
+pub mod csv;
 pub mod error;
 pub mod output;
 pub mod params;
@@ -43,6 +44,7 @@ pub fn execute(matches: &ArgMatches) -> Result<String, CliError> {
         "sweep" if name == "merge" => commands::sweep::merge(m),
         "sweep" if name == "status" => commands::sweep::status(m),
         "sweep" if name == "plot" => commands::sweep::plot(m),
+        "sweep" if name == "export" => commands::sweep::export(m),
         "sweep" if name == "slurm" => {
             let (block, m) = m.subcommand().expect("a block is required");
             let blocks = registry::blocks();

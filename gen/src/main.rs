@@ -17,6 +17,7 @@ fn main() {
             std::process::exit(2);
         }
     };
+    grfgen::progress::install(matches.get_flag("quiet"));
     match grfgen::execute(&matches) {
         Ok(text) => print_result(&text),
         Err(e) => {

@@ -21,12 +21,13 @@ pub enum Values {
 
 /// The flag of parameter `p`.
 fn arg<P: Params>(p: &Param<P>, defaults: &P, values: Values) -> Arg {
-    let help = format!(
-        "{}: {} [default {}]",
-        capitalised(p.doc),
-        p.allowed(defaults),
-        p.value(defaults)
-    );
+    // An option without a default value (a workload one of several flags names, a list of
+    // uniforms) shows none.
+    let default = match p.value(defaults).as_str() {
+        "" | "none" => String::new(),
+        value => format!(" [default {value}]"),
+    };
+    let help = format!("{}: {}{default}", capitalised(p.doc), p.allowed(defaults));
     let arg = Arg::new(p.name)
         .long(p.flag().trim_start_matches("--").to_string())
         .value_name(p.value_name)
@@ -105,7 +106,7 @@ pub fn resolve_with_config<P: Params>(m: &ArgMatches) -> Result<P, CliError> {
     let keys = apply_config(&mut params, Path::new(path))?;
     set_flags(params, m).map_err(|e| {
         // A value out of range that came from the file, not a flag: say where it is.
-        match keys.iter().find(|(k, _)| k == e.param) {
+        match keys.iter().find(|(k, _)| k.replace('-', "_") == e.param) {
             Some((key, at)) if !given(m, key) => CliError::Input(format!(
                 "{e} (from --config {}, {at}`{key}`)",
                 grfgen_sim::input::shown(path)
@@ -113,6 +114,16 @@ pub fn resolve_with_config<P: Params>(m: &ArgMatches) -> Result<P, CliError> {
             _ => e.into(),
         }
     })
+}
+
+/// A design's parameters `P` from their defaults and the config file `--config` when given,
+/// before any flag: the base a sweep's lists vary.
+pub fn configured<P: Params>(m: &ArgMatches) -> Result<P, CliError> {
+    let mut params = P::default();
+    if let Some(path) = m.get_one::<String>("config") {
+        apply_config(&mut params, Path::new(path))?;
+    }
+    Ok(params)
 }
 
 /// Run options `P` from their defaults and the flags set in `m`; validated.
@@ -154,8 +165,13 @@ fn apply_config<P: Params>(params: &mut P, path: &Path) -> Result<Vec<(String, S
     for (key, value) in object {
         let at = key_position(text, &key);
         let bad = |why: String| bad(format!("{at}{why}"));
-        let Some(p) = table.iter().find(|p| p.name == key) else {
-            return Err(bad(format!("unknown parameter `{key}`")));
+        // `read-ports` and `read_ports` are one name.
+        let Some(p) = table.iter().find(|p| p.name == key.replace('-', "_")) else {
+            let hint = match grfgen_sim::text::suggestion(&key, keys.iter().copied()) {
+                Some(near) => format!(" (did you mean `{near}`?)"),
+                None => String::new(),
+            };
+            return Err(bad(format!("unknown parameter `{key}`{hint}")));
         };
         let value = match (p.kind(), &value) {
             (Kind::Integer, Value::Number(n)) if n.is_u64() => n.to_string(),
@@ -171,7 +187,7 @@ fn apply_config<P: Params>(params: &mut P, path: &Path) -> Result<Vec<(String, S
             let path = grfgen_sim::input::shown(&path.to_string_lossy());
             CliError::Input(format!("{e} (from --config {path}, {at}`{key}`)"))
         })?;
-        set.push((key, at));
+        set.push((key.replace('-', "_"), at));
     }
     Ok(set)
 }
@@ -224,7 +240,8 @@ pub fn number<T: std::str::FromStr>(
     };
     value.parse().map(Some).map_err(|_| {
         CliError::Input(format!(
-            "invalid value {value} for --{}: allowed {allowed}",
+            "invalid value {} for --{}: allowed {allowed}",
+            grfgen_sim::text::quoted(value),
             id.replace('_', "-")
         ))
     })

@@ -69,7 +69,7 @@ pub fn command() -> Command {
             Arg::new("mod")
                 .long("mod")
                 .value_name("M")
-                .help("Subset size m: a power of two from 2 to N [default: N]"),
+                .help("Subset size m: a power of two from 2 to N [default: N, the whole group]"),
         )
         .arg(
             Arg::new("amount")
@@ -107,7 +107,7 @@ pub fn command() -> Command {
         .arg(list(
             "rf",
             "LIST",
-            "The fill register: N unsigned values, comma separated [default: zeros]",
+            "The fill register: N unsigned values, comma separated [default: all lanes 0]",
         ))
         .arg(rtl_flag(
             "Also run it on the Verilated router and fail if the two disagree",
@@ -228,9 +228,40 @@ fn window(m: &ArgMatches) -> Result<String, CliError> {
 }
 
 /// `grfgen route eval`.
+/// The operation flags of `route eval` and the operations that use each.
+const OPERATION_FLAGS: [(&str, &[&str]); 5] = [
+    (
+        "amount",
+        &["shff.left", "shff.right", "rotate.left", "rotate.right"],
+    ),
+    ("fill", &["shff.left", "shff.right"]),
+    ("rf", &["shff.left", "shff.right"]),
+    ("lane", &["broadcast"]),
+    ("mask", &["butterfly"]),
+];
+
+/// Refuses a flag that operation `name` does not use, naming the operations that use it.
+fn unused_flags(m: &ArgMatches, name: LaneOpName) -> Result<(), CliError> {
+    let op = LaneOpName::NAMES[name as usize];
+    for (flag, users) in OPERATION_FLAGS {
+        if crate::params::given(m, flag) && !users.contains(&op) {
+            let users = match users.split_last() {
+                Some((last, [])) => last.to_string(),
+                Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+                None => String::new(),
+            };
+            return Err(CliError::Input(format!(
+                "invalid value for --{flag}: {op} does not use it; --{flag} is for {users}"
+            )));
+        }
+    }
+    Ok(())
+}
+
 fn eval(m: &ArgMatches) -> Result<String, CliError> {
     let params: RouteParams = resolve(m)?;
     let name: LaneOpName = m.get_one::<String>("op").expect("required").parse()?;
+    unused_flags(m, name)?;
     let fill: Fill = m
         .get_one::<String>("fill")
         .expect("has a default")

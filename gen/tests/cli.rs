@@ -1311,7 +1311,12 @@ fn sim_alloc_reports_the_release_and_rejects_bad_input() {
         ),
         (
             vec!["sim", "alloc", "--shader", unwritten.to_str().unwrap()],
-            vec!["r2", "read before any write"],
+            vec![
+                "--shader",
+                "line 2, column 3",
+                "r2",
+                "read before any write",
+            ],
         ),
         (
             vec![

@@ -8,10 +8,12 @@ use std::path::Path;
 use std::process::{Child, ChildStderr, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// Starts `grfgen args` with the Verilator cache in `cache/grfgen`, standard error piped.
+/// Starts `grfgen args --quiet` (no progress lines beside the interruption's) with the
+/// Verilator cache in `cache/grfgen`, standard error piped.
 fn start(args: &[&str], cache: &Path) -> Child {
     Command::new(env!("CARGO_BIN_EXE_grfgen"))
         .args(args)
+        .arg("--quiet")
         .env("GRFGEN_CACHE", cache.join("grfgen"))
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -184,7 +186,9 @@ fn ctrl_c_during_synthesis_leaves_no_temporary_file() {
     let (out, scratch) = (tmp.path().join("out"), tmp.path().join("tmp"));
     std::fs::create_dir(&scratch).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_grfgen"))
-        .args(["flow", "gpr", "--cycles", "10", "--seed", "1", "--out"])
+        .args([
+            "flow", "gpr", "--quiet", "--cycles", "10", "--seed", "1", "--out",
+        ])
         .arg(&out)
         .env("TMPDIR", &scratch)
         .env("GRFGEN_CACHE", tmp.path().join("cache"))
@@ -231,7 +235,9 @@ fn a_waveform_past_its_limit_stops_the_run_and_is_removed() {
     let tmp = tempfile::tempdir().unwrap();
     let wave = tmp.path().join("run.vcd");
     let out = Command::new(env!("CARGO_BIN_EXE_grfgen"))
-        .args(["sim", "gpr", "--cycles", "10000000", "--seed", "4"])
+        .args([
+            "sim", "gpr", "--quiet", "--cycles", "10000000", "--seed", "4",
+        ])
         .args(["--vcd-max-mb", "1", "--vcd", wave.to_str().unwrap()])
         .output()
         .unwrap();

@@ -127,6 +127,8 @@ pub struct Setup<'a> {
     pub waveform: Option<&'a Path>,
     /// Told the cycles done so far, now and then, on long runs.
     pub progress: &'a dyn Fn(u64),
+    /// The clock a waveform's time follows, in MHz (one period per cycle).
+    pub clock_mhz: f64,
 }
 
 impl<'a> Setup<'a> {
@@ -137,6 +139,7 @@ impl<'a> Setup<'a> {
             rtl,
             waveform: None,
             progress: &|_| {},
+            clock_mhz: 200.0,
         }
     }
 
@@ -153,7 +156,7 @@ impl<'a> Setup<'a> {
         };
         if self.waveform.is_some() && !rtl {
             return Err(SimError::Input(
-                "invalid value --vcd without the RTL: allowed only when the RTL runs".into(),
+                "invalid use of --vcd: a waveform is the RTL's, and this run has no RTL (leave out --no-rtl; the ideal models have no RTL)".into(),
             ));
         }
         Ok(rtl)
@@ -179,6 +182,7 @@ impl<'a> Setup<'a> {
             trace: self.waveform.map(TraceFormat::for_path),
             seed: verilator_seed(self.seed),
             cache: None,
+            clock_mhz: self.clock_mhz,
         };
         let waivers = waivers(&emitted.top);
         let design = VerilatorDesign {

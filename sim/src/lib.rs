@@ -13,6 +13,7 @@ pub mod grf;
 pub mod input;
 pub mod interrupt;
 pub mod multiport;
+pub mod progress;
 pub mod rng;
 pub mod route;
 pub mod text;

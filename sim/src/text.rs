@@ -77,9 +77,34 @@ pub fn column(line: &str, part: &str) -> usize {
     }
 }
 
+/// `count` and `noun`, plural when `count` is not one: `1 point`, `2 points`.
+pub fn plural(count: impl Into<u64>, noun: &str) -> String {
+    match count.into() {
+        1 => format!("1 {noun}"),
+        n => format!("{n} {noun}s"),
+    }
+}
+
+/// A rate per second rounded for people: `2.7/s`, `193 k/s`, `1.53 M/s`.
+pub fn rate(per_second: f64) -> String {
+    let (value, unit) = match per_second {
+        r if r >= 1e6 => (r / 1e6, " M"),
+        r if r >= 1e4 => (r / 1e3, " k"),
+        r => (r, ""),
+    };
+    let digits = match value {
+        v if v >= 100.0 => 0,
+        v if v >= 10.0 => 1,
+        _ => 2,
+    };
+    format!("{value:.digits$}{unit}/s")
+}
+
+pub use grfgen_hdl::params::suggestion;
+
 #[cfg(test)]
 mod tests {
-    use super::{column, quoted, source_lines, QUOTE_LIMIT};
+    use super::{column, plural, quoted, rate, source_lines, QUOTE_LIMIT};
 
     #[test]
     fn every_line_ending_counts_one_line_and_a_bom_is_dropped() {
@@ -105,5 +130,14 @@ mod tests {
         assert_eq!(column(&line, &line[3..]), 3);
         assert_eq!(column(&line, &line[line.len()..]), line.chars().count() + 1);
         assert_eq!(column(&line[2..], &line[..2]), 1, "a part before the line");
+    }
+
+    #[test]
+    fn plurals_and_rates_read_as_people_write_them() {
+        assert_eq!(plural(1u64, "point"), "1 point");
+        assert_eq!(plural(3u64, "point"), "3 points");
+        assert_eq!(rate(2.7494), "2.75/s");
+        assert_eq!(rate(193_412.0), "193 k/s");
+        assert_eq!(rate(1_530_000.0), "1.53 M/s");
     }
 }

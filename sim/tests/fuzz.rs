@@ -782,7 +782,7 @@ fn shader_case(text: &str) -> Result<bool, TestCaseError> {
             };
             // The compiler may refuse the shader (a read before any write, a pool too small);
             // it must not fail in any other way.
-            let _ = compile_shader(&AllocParams::default(), &options, &shader);
+            let _ = compile_shader(&AllocParams::default(), &options, ("fuzz", &shader));
         }
         Ok(())
     })?;

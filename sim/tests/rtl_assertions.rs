@@ -107,6 +107,7 @@ fn options() -> BuildOptions {
         trace: None,
         seed: 1,
         cache: None,
+        clock_mhz: 200.0,
     }
 }
 

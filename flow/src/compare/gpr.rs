@@ -243,12 +243,9 @@ impl GprComparison {
     }
 }
 
-/// Compares the designs `spec` names, working in `work`; `progress` hears of each design.
-pub fn compare_gpr(
-    spec: &GprComparisonSpec,
-    work: &Path,
-    progress: &dyn Fn(&str),
-) -> Result<GprComparison, FlowError> {
+/// Compares the designs `spec` names, working in `work`; each synthesis and place and route
+/// is a progress step (`grfgen_sim::progress`).
+pub fn compare_gpr(spec: &GprComparisonSpec, work: &Path) -> Result<GprComparison, FlowError> {
     spec.validate()?;
     let mut designs = Vec::new();
     let mut notes = Vec::new();
@@ -256,7 +253,7 @@ pub fn compare_gpr(
         for &pipeline in &spec.pipelines {
             let gpr = spec.gpr(kind, pipeline);
             let name = format!("banked-{kind}-p{pipeline}");
-            let hardware = measure::<Gpr>(&gpr, spec, work, progress)?;
+            let hardware = measure::<Gpr>(&gpr, spec, work)?;
             for policy in [Policy::Naive, Policy::CqPq] {
                 let row = row(&name, "banked", Gpr::top(&gpr), &hardware, policy);
                 designs.push(with_workloads(row, spec, spec.core(&gpr), &mut notes));
@@ -264,12 +261,7 @@ pub fn compare_gpr(
         }
     }
     let core = spec.core(&spec.gpr(BankKind::OneReadOneWrite, 0));
-    type Measure = fn(
-        &MultiportParams,
-        &GprComparisonSpec,
-        &Path,
-        &dyn Fn(&str),
-    ) -> Result<Hardware, FlowError>;
+    type Measure = fn(&MultiportParams, &GprComparisonSpec, &Path) -> Result<Hardware, FlowError>;
     let mut multiport: Vec<(&str, String, Measure)> = Vec::new();
     match FlopStructure::check(&spec.file) {
         Ok(()) => multiport.push(("flops", Flops::top(&spec.file), measure::<Flops>)),
@@ -277,7 +269,7 @@ pub fn compare_gpr(
     }
     multiport.push(("lvt", Lvt::top(&spec.file), measure::<Lvt>));
     for (name, top, measure) in multiport {
-        let hardware = measure(&spec.file, spec, work, progress)?;
+        let hardware = measure(&spec.file, spec, work)?;
         let row = row(name, "multiport", top, &hardware, Policy::Ideal);
         designs.push(with_workloads(row, spec, core.clone(), &mut notes));
     }
@@ -373,22 +365,14 @@ fn measure<D: Design>(
     params: &D::Params,
     spec: &GprComparisonSpec,
     work: &Path,
-    progress: &dyn Fn(&str),
 ) -> Result<Hardware, FlowError> {
     let top = D::top(params);
     let emitted = emit_design::<D>(params, &top)?;
     let dir = work.join(&top);
     std::fs::create_dir_all(&dir)?;
     let report = match spec.pnr {
-        Some(pnr) => {
-            progress(&format!(
-                "placing and routing {top} on {}",
-                pnr.device.name()
-            ));
-            place_and_route(&dir, &emitted, pnr.device, CLOCK_MHZ, pnr.seed)?
-        }
+        Some(pnr) => place_and_route(&dir, &emitted, pnr.device, CLOCK_MHZ, pnr.seed)?,
         None => {
-            progress(&format!("synthesizing {top}"));
             let device = crate::pnr::Device::Ecp5_85k;
             synthesize_for(&dir, &emitted, device, CLOCK_MHZ, 1)?
         }

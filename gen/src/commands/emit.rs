@@ -25,28 +25,36 @@ pub fn command<D: Design>() -> Command {
                 .help("Directory to write into (created if missing; left untouched on failure)"),
         )
         .arg(clock_arg("200"))
-        .arg(
-            Arg::new("io_delay_ns")
-                .long("io-delay-ns")
-                .value_name("NS")
-                .help("External input/output delay in ns [default: a quarter of the clock period]"),
-        )
-        .arg(
-            Arg::new("top")
-                .long("top")
-                .value_name("NAME")
-                .help("Top module name [default: one that encodes the parameters]"),
-        )
+        .args(naming_args())
+}
+
+/// `--io-delay-ns` and `--top`, which `emit` and `flow` share.
+pub fn naming_args() -> [Arg; 2] {
+    [
+        Arg::new("io_delay_ns")
+            .long("io-delay-ns")
+            .value_name("NS")
+            .help("External input/output delay in ns [default: a quarter of the clock period]"),
+        Arg::new("top")
+            .long("top")
+            .value_name("NAME")
+            .help("Top module name [default: one that encodes every parameter]"),
+    ]
+}
+
+/// The top module's name: `--top` checked, or the one that encodes `params`.
+pub fn top<D: Design>(m: &ArgMatches, params: &D::Params) -> Result<String, CliError> {
+    match text(m, "top") {
+        Some(name) => module_name(name),
+        None => Ok(D::top(params)),
+    }
 }
 
 /// Writes design `D`; returns the summary line.
 pub fn emit<D: Design>(m: &ArgMatches) -> Result<String, CliError> {
     let timing = timing(m)?;
     let params: D::Params = resolve_with_config(m)?;
-    let top = match text(m, "top") {
-        Some(name) => module_name(name)?,
-        None => D::top(&params),
-    };
+    let top = top::<D>(m, &params)?;
     let out = PathBuf::from(m.get_one::<String>("out").expect("required"));
     let emitted = write_design::<D>(&params, &top, &out, timing)?;
     Ok(format!("wrote {}: {}", out.display(), emitted.summary()))

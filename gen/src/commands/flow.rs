@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use grfgen_flow::pnr::Device;
-use grfgen_flow::steps::PnrRequest;
+use grfgen_flow::steps::{FlowRequest, PnrRequest};
 use grfgen_hdl::design::Design;
 use grfgen_hdl::params::Params;
 use grfgen_sim::block::{Block, ParamsOf};
@@ -23,6 +23,7 @@ pub fn command<B: Block>() -> Command {
             B::Design::NAME
         )))
         .arg(clock_arg("200"))
+        .args(super::emit::naming_args())
         .arg(seed_arg())
         .args(pnr_args())
         .arg(json_arg())
@@ -87,9 +88,15 @@ pub fn flow<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     let out = m
         .get_one::<String>("out")
         .map_or_else(|| PathBuf::from("out").join(B::Design::NAME), PathBuf::from);
-    let pnr = pnr_request(m)?;
-    let seed = seed(m)?;
-    let report = grfgen_flow::steps::flow::<B>(&params, &options, &out, timing, seed, pnr)?;
+    let request = FlowRequest {
+        top: &super::emit::top::<B::Design>(m, &params)?,
+        out: &out,
+        timing,
+        seed: seed(m)?,
+        pnr: pnr_request(m)?,
+    };
+    crate::output::check_dir("--out", &out)?;
+    let report = grfgen_flow::steps::flow::<B>(&params, &options, &request)?;
     let output = render(m, &report, || report.text());
     match report.ok {
         true => Ok(output),

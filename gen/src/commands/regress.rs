@@ -49,6 +49,7 @@ pub fn command() -> Command {
         .arg(Arg::new("out").long("out").value_name("DIR").required(true).help("Record each block's runs in DIR/<block>"))
         .arg(Arg::new("resume").long("resume").action(ArgAction::SetTrue).help("Go on with the regression in DIR"))
         .arg(Arg::new("junit").long("junit").value_name("FILE").help("Also write the results as JUnit XML"))
+        .arg(crate::csv::arg())
         .arg(
             Arg::new("slurm")
                 .long("slurm")
@@ -135,6 +136,7 @@ pub fn block<B: Block>(settings: &Settings) -> Result<Vec<Record>, CliError> {
         pnr: None,
         rtl: "on".into(),
         points: jobs.len(),
+        config: None,
     };
     let dir = SweepDir::new(&settings.dir.join(B::Design::NAME));
     dir.open(&spec, settings.resume)?;
@@ -203,6 +205,26 @@ fn line(block: &str, r: &Record) -> String {
             r.replay
         ),
     }
+}
+
+/// The runs as CSV: block, index, status, seed, cycles, seconds, error and replay command.
+fn csv(results: &BTreeMap<&str, Vec<Record>>) -> String {
+    let rows: Vec<serde_json::Value> = (results.iter())
+        .flat_map(|(block, records)| records.iter().map(move |r| (block, r)))
+        .map(|(block, r)| {
+            serde_json::json!({
+                "block": block,
+                "index": r.index,
+                "status": r.status,
+                "seed": r.seed,
+                "cycles": r.report.get("cycles"),
+                "seconds": r.seconds,
+                "error": r.error,
+                "replay": r.replay,
+            })
+        })
+        .collect();
+    crate::csv::objects(&rows)
 }
 
 /// `text` escaped for XML.
@@ -285,10 +307,15 @@ fn submit(m: &ArgMatches, settings: &Settings, blocks: &[String]) -> Result<Stri
             "--account",
             "--shard",
             "--junit",
+            "--csv",
         ],
         settings.seed,
     );
-    let junit = path(m, "junit").map_or(String::new(), |f| format!(" --junit {}", shell_path(&f)));
+    // The merge job writes --junit and --csv, from every shard's runs.
+    let junit: String = [("junit", "--junit"), ("csv", "--csv")]
+        .iter()
+        .filter_map(|(id, flag)| path(m, id).map(|f| format!(" {flag} {}", shell_path(&f))))
+        .collect();
     let mut merge: Vec<String> = blocks
         .iter()
         .map(|b| format!("{grfgen} sweep merge {out}/shards/*/{b} --out {out}/{b}"))
@@ -325,7 +352,7 @@ fn submit(m: &ArgMatches, settings: &Settings, blocks: &[String]) -> Result<Stri
 pub fn regress(m: &ArgMatches) -> Result<String, CliError> {
     let all = blocks();
     let chosen: Vec<String> = match m.get_many::<String>("blocks") {
-        Some(names) => names.cloned().collect(),
+        Some(names) => names.map(|n| n.to_ascii_lowercase()).collect(),
         None => all.iter().map(|b| b.name().to_string()).collect(),
     };
     for name in &chosen {
@@ -364,9 +391,12 @@ pub fn regress(m: &ArgMatches) -> Result<String, CliError> {
         quiet: m.get_flag("json"),
     };
     let junit_path = path(m, "junit");
+    let csv_path = path(m, "csv");
     check_dir("--out", &settings.dir)?;
-    if let Some(file) = &junit_path {
-        check_file("--junit", file)?;
+    for (flag, file) in [("--junit", &junit_path), ("--csv", &csv_path)] {
+        if let Some(file) = file {
+            check_file(flag, file)?;
+        }
     }
     if m.get_one::<String>("slurm").is_some() {
         return submit(m, &settings, &chosen);
@@ -379,6 +409,9 @@ pub fn regress(m: &ArgMatches) -> Result<String, CliError> {
     let seconds = start.elapsed().as_secs_f64();
     if let Some(file) = &junit_path {
         write_file("--junit", file, junit(&results, seconds).as_bytes())?;
+    }
+    if let Some(file) = &csv_path {
+        write_file("--csv", file, csv(&results).as_bytes())?;
     }
     let output = Output {
         blocks: results
@@ -429,7 +462,10 @@ pub fn regress(m: &ArgMatches) -> Result<String, CliError> {
         0 => Ok(printed),
         n => Err(CliError::Found {
             report: printed,
-            message: format!("{n} run(s) failed; the FAIL lines show how to replay each"),
+            message: format!(
+                "{} failed; the FAIL lines show how to replay each",
+                grfgen_sim::text::plural(n as u64, "run")
+            ),
         }),
     }
 }

@@ -11,7 +11,10 @@ use grfgen_hdl::params::Params;
 use grfgen_sim::block::{Block, ParamsOf, RunRecord, Setup};
 use grfgen_sim::interrupt::{self, Partial};
 
-use super::{block_command, checked, json_arg, path, render, rtl, rtl_args, seed, seed_arg};
+use super::{
+    block_command, checked, clock_arg, json_arg, path, render, rtl, rtl_args, seed, seed_arg,
+    timing,
+};
 use crate::error::CliError;
 use crate::params::{given, number, resolve, resolve_with_config};
 use crate::progress::Progress;
@@ -26,6 +29,9 @@ pub fn command<B: Block>() -> Command {
     block_command::<B, B::Options>()
         .arg(seed_arg())
         .args(rtl_args())
+        .arg(clock_arg("200").help(
+            "Clock of the waveform's time, in MHz: each cycle is one period (0 < f <= 2000)",
+        ))
         .arg(
             Arg::new("vcd")
                 .long("vcd")
@@ -80,6 +86,7 @@ pub fn sim<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
         rtl: rtl(m),
         waveform: waveform.as_ref().map(|w| w.partial.as_path()),
         progress: &update,
+        clock_mhz: timing(m)?.mhz,
     };
     let record = RunRecord::<B>::run(&params, &options, &setup);
     progress.finish();

@@ -112,11 +112,17 @@ fn fusesoc_core<D: Design>(emitted: &Emitted, files: &BTreeMap<&str, String>) ->
         ("waivers", "waivers", "vlt"),
         ("vivado_constraints", "xdc", "xdc"),
         ("sdc_constraints", "sdc", "SDC"),
+        ("instantiation", "instantiation", "systemVerilogSource"),
     ]
     .iter()
     .map(|(set, file, kind)| {
+        // The instantiation template is a fragment for `include, not a module to compile.
+        let include = match *set {
+            "instantiation" => ": {is_include_file: true}",
+            _ => "",
+        };
         format!(
-            "  {set}:\n    files:\n      - {}\n    file_type: {kind}\n",
+            "  {set}:\n    files:\n      - {}{include}\n    file_type: {kind}\n",
             files[file]
         )
     })
@@ -147,7 +153,8 @@ fn fusesoc_core<D: Design>(emitted: &Emitted, files: &BTreeMap<&str, String>) ->
 }
 
 /// A SystemVerilog template that instantiates `emitted`: a wire of the right width per port,
-/// every port connected by name.
+/// every port connected by name. It is a fragment to `include` (`<top>_inst.vh`), not a module,
+/// so that tools globbing `*.v *.sv` never take it for one.
 fn instantiation(emitted: &Emitted) -> String {
     let top = &emitted.top;
     let mut text = format!(
@@ -192,7 +199,7 @@ pub fn design_files<D: Design>(
         ("sdc", name("sdc")),
         ("fusesoc", name("core")),
         ("file_list", name("f")),
-        ("instantiation", format!("{top}_inst.sv")),
+        ("instantiation", format!("{top}_inst.vh")),
     ]);
     let manifest = Manifest {
         generator: format!("grfgen {}", env!("CARGO_PKG_VERSION")),

@@ -45,7 +45,7 @@ impl Emitted {
     /// rest.
     pub fn summary(&self) -> String {
         format!(
-            "{top}.v ({} lines, {} modules, {} ports), .vlt, .xdc, .sdc, .core, .f, _inst.sv, \
+            "{top}.v ({} lines, {} modules, {} ports), .vlt, .xdc, .sdc, .core, .f, _inst.vh, \
              manifest.json",
             self.verilog.lines().count(),
             self.modules,

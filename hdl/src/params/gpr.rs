@@ -69,7 +69,9 @@ impl std::fmt::Display for BankKind {
 impl ParamValue for BankKind {
     const KIND: Kind = Kind::Text;
     fn parse(text: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|k| k.name() == text)
+        Self::ALL
+            .into_iter()
+            .find(|k| k.name().eq_ignore_ascii_case(text))
     }
     fn show(&self) -> String {
         self.name().to_string()

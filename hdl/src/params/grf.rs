@@ -23,8 +23,9 @@ impl std::str::FromStr for Mapping {
     fn from_str(text: &str) -> Result<Self, String> {
         let bad = || format!("`{text}`: expected none, threads:K or fraction:P");
         let number = |n: &str| n.parse::<usize>().map_err(|_| bad());
-        match text.split_once(':') {
-            None if text == "none" => Ok(Mapping::None),
+        let lower = text.to_ascii_lowercase();
+        match lower.split_once(':') {
+            None if lower == "none" => Ok(Mapping::None),
             Some(("threads", k)) => Ok(Mapping::Threads(number(k)?)),
             Some(("fraction", p)) => Ok(Mapping::Fraction(number(p)?)),
             _ => Err(bad()),

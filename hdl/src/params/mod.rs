@@ -9,6 +9,7 @@ mod grf;
 mod multiport;
 mod names;
 mod route;
+mod suggest;
 mod table;
 
 pub use self::core::{CaptureKind, CoreOp, CoreParams, OperandSource};
@@ -19,6 +20,7 @@ pub use grf::{GrfOp, GrfParams, GrfStatus, Mapping};
 pub use multiport::MultiportParams;
 pub use names::{abbreviation, module_name, ABBREVIATIONS};
 pub use route::{FillCode, RouteFullParams, RouteOpCode, RouteParams};
+pub use suggest::suggestion;
 pub use table::{Allowed, Kind, NoOptions, Param, ParamValue, Params};
 
 use std::fmt;
@@ -47,13 +49,27 @@ impl ParamError {
 
 impl fmt::Display for ParamError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // A value is echoed up to 40 characters: a 100,000-digit number is not repeated whole.
+        let mut value: String = self.value.chars().take(40).collect();
+        if self.value.chars().nth(40).is_some() {
+            value.push_str("...");
+        }
         write!(
             f,
-            "invalid value {} for --{}: allowed {}",
-            self.value,
+            "invalid value {value} for --{}: allowed {}",
             self.param.replace('_', "-"),
             self.allowed
-        )
+        )?;
+        // A word that misspells one of the allowed words: say which.
+        let words = self
+            .allowed
+            .split(|c: char| !(c.is_ascii_alphanumeric() || "-_.".contains(c)))
+            .filter(|w| w.chars().any(|c| c.is_ascii_alphabetic()) && w.len() > 1);
+        let numeric = self.value.chars().all(|c| c.is_ascii_digit() || c == '-');
+        match suggestion(&self.value, words) {
+            Some(near) if !numeric => write!(f, "; did you mean {near}?"),
+            _ => Ok(()),
+        }
     }
 }
 

@@ -66,7 +66,7 @@ impl ParamValue for f64 {
 impl ParamValue for bool {
     const KIND: Kind = Kind::Boolean;
     fn parse(text: &str) -> Option<Self> {
-        match text {
+        match text.to_ascii_lowercase().as_str() {
             "true" => Some(true),
             "false" => Some(false),
             _ => None,

@@ -14,7 +14,7 @@ impl ParamValue for Placement {
     fn parse(text: &str) -> Option<Self> {
         Placement::ALL
             .iter()
-            .find(|(_, n)| *n == text)
+            .find(|(_, n)| n.eq_ignore_ascii_case(text))
             .map(|(p, _)| *p)
     }
     fn show(&self) -> String {
@@ -86,7 +86,7 @@ impl Params for AllocOptions {
                 uniform,
                 "the draw's uniforms, NAME=VALUE separated by commas (others are 0)",
                 "LIST",
-                |_| Allowed::any("NAME=VALUE pairs separated by commas")
+                |_| Allowed::any("names the shader declares, values 0..=4294967295")
             ),
             param!(placement, "where the release runs", "PLACE", |_| {
                 Allowed::any("none, command-processor, preamble or main-shader")

@@ -124,6 +124,14 @@ impl Report for AllocReport {
     }
 }
 
+/// What a shader's errors name: the file and its flag, or the named example.
+fn source(options: &AllocOptions, name: &str) -> String {
+    match options.example {
+        Some(_) => format!("invalid shader {name}"),
+        None => format!("invalid value {} for --shader", crate::input::shown(name)),
+    }
+}
+
 /// The shader of a run and its name.
 fn shader(options: &AllocOptions, seed: u64) -> Result<(String, Shader), SimError> {
     let (name, text) = match (&options.example, &options.shader) {
@@ -142,15 +150,7 @@ fn shader(options: &AllocOptions, seed: u64) -> Result<(String, Shader), SimErro
             )))
         }
     };
-    let bad = |why: String| {
-        SimError::Input(match options.example {
-            Some(_) => format!("invalid shader {name}: {why}"),
-            None => format!(
-                "invalid value {} for --shader: {why}",
-                crate::input::shown(&name)
-            ),
-        })
-    };
+    let bad = |why: String| SimError::Input(format!("{}: {why}", source(options, &name)));
     let shader = parse(&text).map_err(|e| bad(e.to_string()))?;
     // A file that parses but holds no instructions has nothing to run.
     if shader.instructions == 0 {
@@ -159,16 +159,19 @@ fn shader(options: &AllocOptions, seed: u64) -> Result<(String, Shader), SimErro
     Ok((name, shader))
 }
 
-/// Compiles `shader` for a draw with `options`: its registers, the analysis.
+/// Compiles `shader` (called `name`) for a draw with `options`: its registers, the analysis.
+/// A register read before any write names the file, the line and the column.
 pub fn compile(
     params: &AllocParams,
     options: &AllocOptions,
-    shader: &Shader,
+    (name, shader): (&str, &Shader),
 ) -> Result<(super::analysis::Assignment, Analysis), SimError> {
     let values = options.values(&shader.uniforms).map_err(SimError::Input)?;
     let unwritten = |r: usize, i: usize| {
+        let (line, column) = shader.places.get(i).copied().unwrap_or((1, 1));
         SimError::Input(format!(
-            "invalid shader: r{r} is read before any write on some path (instruction {i})"
+            "{}: line {line}, column {column}: r{r} is read before any write on some path",
+            source(options, name)
         ))
     };
     let regs = match options.pack {
@@ -192,8 +195,8 @@ pub fn inputs(params: &AllocParams, options: &AllocOptions, seed: u64) -> Result
     if options.example.as_deref() == Some("traffic") {
         return Ok(());
     }
-    let (_, shader) = shader(options, seed)?;
-    compile(params, options, &shader).map(drop)
+    let (name, shader) = shader(options, seed)?;
+    compile(params, options, (&name, &shader)).map(drop)
 }
 
 /// One allocator run: a draw of the shader, or random traffic, from the options and the seed.
@@ -206,7 +209,7 @@ pub fn run(
         return run_traffic(params, options, setup);
     }
     let (name, shader) = shader(options, setup.seed)?;
-    let (regs, analysis) = compile(params, options, &shader)?;
+    let (regs, analysis) = compile(params, options, (&name, &shader))?;
     let mut device = setup.device(|| AllocRtl::build(params, setup))?;
     let mut by_id: Vec<Option<&Instr>> = vec![None; shader.instructions];
     shader.preamble.iter().for_each(|i| by_id[i.id] = Some(i));

@@ -112,6 +112,8 @@ pub struct Shader {
     pub instructions: usize,
     /// Branches (`if`s) in all.
     pub branches: usize,
+    /// Where each instruction is in the text, by its `id`: line and column, from 1.
+    pub places: Vec<(usize, usize)>,
 }
 
 /// Where the parser is.
@@ -341,6 +343,7 @@ pub fn parse(text: &str) -> Result<Shader, ParseError> {
                     return Err(error(code, "the preamble has no outputs".into()));
                 }
                 shader.instructions += 1;
+                shader.places.push((n + 1, column(raw, code)));
                 match section {
                     Section::Preamble => shader.preamble.push(instr),
                     _ => {

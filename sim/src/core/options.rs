@@ -12,7 +12,9 @@ use crate::block::{missing_workload, SimError};
 impl ParamValue for Policy {
     const KIND: Kind = Kind::Text;
     fn parse(text: &str) -> Option<Self> {
-        Policy::ALL.into_iter().find(|p| p.name() == text)
+        Policy::ALL
+            .into_iter()
+            .find(|p| p.name().eq_ignore_ascii_case(text))
     }
     fn show(&self) -> String {
         self.name().to_string()

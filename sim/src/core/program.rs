@@ -100,10 +100,10 @@ pub fn parse(text: &str, registers: usize) -> Result<Vec<Instruction>, ParseErro
         cursor.skip_space();
         if !cursor.at_end() {
             return Err(cursor.error(format!(
-                "unexpected `{}`: `{}` takes {} sources",
+                "unexpected `{}`: `{}` takes {}",
                 quoted(cursor.rest()),
                 op.mnemonic(),
-                op.sources()
+                crate::text::plural(op.sources() as u64, "source")
             )));
         }
         for r in 0..=repeat {

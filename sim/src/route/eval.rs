@@ -57,7 +57,7 @@ impl FromStr for LaneOpName {
         ];
         Self::NAMES
             .iter()
-            .position(|&n| n == text)
+            .position(|&n| n.eq_ignore_ascii_case(text))
             .map(|i| all[i])
             .ok_or_else(|| ParamError::new("op", text, Self::NAMES.join(", ")))
     }
@@ -68,7 +68,7 @@ impl FromStr for Fill {
 
     /// `rf`, `zero`, `one` or `ones`.
     fn from_str(text: &str) -> Result<Self, ParamError> {
-        match text {
+        match text.to_ascii_lowercase().as_str() {
             "rf" => Ok(Fill::Register),
             "zero" => Ok(Fill::Zero),
             "one" => Ok(Fill::One),
@@ -197,7 +197,7 @@ impl Report for LanesReport {
 fn check_values(flag: &'static str, values: &[u64], params: &RouteParams) -> Result<(), SimError> {
     let lanes = params.lanes;
     if values.len() != lanes {
-        let allowed = format!("exactly {lanes} values, one per lane");
+        let allowed = format!("exactly {lanes} values, one per lane of --lanes {lanes}");
         return Err(ParamError::new(flag, format!("{} values", values.len()), allowed).into());
     }
     let bits = params.element_bits;
@@ -228,20 +228,9 @@ pub fn evaluate(
     setup: &Setup,
 ) -> Result<LanesReport, SimError> {
     check_values("rs", rs, params)?;
+    // Without --rf the fill register holds zeros, as the help says.
     let zeros = vec![0; params.lanes];
     let rf = if rf.is_empty() {
-        if matches!(
-            op,
-            LaneOp::Shff {
-                fill: Fill::Register,
-                ..
-            }
-        ) {
-            return Err(SimError::Input(
-                "missing --rf: a shift filling from the register needs it (or give --fill zero)"
-                    .into(),
-            ));
-        }
         &zeros[..]
     } else {
         check_values("rf", rf, params)?;

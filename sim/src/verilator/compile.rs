@@ -28,6 +28,9 @@ pub struct BuildOptions {
     pub seed: u32,
     /// Where built models are cached; `None` uses [`cache_dir`].
     pub cache: Option<PathBuf>,
+    /// The clock a waveform's time follows, in MHz: each evaluation is half a period (the
+    /// waveform's unit is 1 ps). It changes nothing else, and is not part of the cache key.
+    pub clock_mhz: f64,
 }
 
 impl Default for BuildOptions {
@@ -36,6 +39,7 @@ impl Default for BuildOptions {
             trace: None,
             seed: 1,
             cache: None,
+            clock_mhz: 200.0,
         }
     }
 }
@@ -132,11 +136,17 @@ pub fn build(
         let _ = fs::remove_dir_all(&staging);
         let _partial = Partial::new(&staging);
         fs::create_dir_all(&staging)?;
+        let step = crate::progress::step(format!(
+            "build the Verilator model of {} (once; cached in {})",
+            design.top,
+            root.display()
+        ));
         let built = compile(design, options.trace, &staging);
         if let Err(e) = built {
             let _ = fs::remove_dir_all(&staging);
             return Err(e);
         }
+        step.done("");
         // Another process may have built the same entry meanwhile: keep theirs.
         if fs::rename(&staging, &entry).is_err() {
             let _ = fs::remove_dir_all(&staging);
@@ -148,7 +158,13 @@ pub fn build(
             )));
         }
     }
-    VerilatedModel::load(&library, design.top, design.ports, options.seed, trace_path)
+    let half_period_ps = (500_000.0 / options.clock_mhz).round().max(1.0) as u64;
+    let start = super::model::Start {
+        seed: options.seed,
+        trace: trace_path,
+        half_period_ps,
+    };
+    VerilatedModel::load(&library, design.top, design.ports, &start)
 }
 
 /// The name of this process's staging directory for the cache entry `<kind>-<key>`:

@@ -42,6 +42,17 @@ struct Slot {
     direction: PortDirection,
 }
 
+/// How a model starts: its randomisation seed, its waveform file if any, and the waveform's
+/// time per evaluation.
+pub(super) struct Start<'a> {
+    /// Seed of Verilator's randomisation.
+    pub seed: u32,
+    /// The waveform file to write, if any.
+    pub trace: Option<&'a Path>,
+    /// Picoseconds of waveform time per evaluation (half a clock period).
+    pub half_period_ps: u64,
+}
+
 /// One running instance of a Verilated design.
 ///
 /// Ports are read and written in place: Verilator keeps a port of up to 8, 16, 32 or 64 bits
@@ -55,7 +66,10 @@ pub struct VerilatedModel {
     slots: Vec<Slot>,
     top: String,
     names: HashMap<String, usize>,
+    /// The waveform's time of the next evaluation, in ps.
     time: u64,
+    /// Picoseconds per evaluation: half a clock period.
+    step: u64,
     // Dropped last: the functions above point into it.
     _library: Library,
 }
@@ -72,14 +86,14 @@ fn symbol<T: Copy>(library: &Library, name: &str) -> Result<T, VerilatorError> {
 
 impl VerilatedModel {
     /// Loads the shared library at `path` and starts a model with `ports` (the port list the
-    /// shim was generated from), randomisation seed `seed` and an optional waveform file.
+    /// shim was generated from) as `start` says.
     pub(super) fn load(
         path: &Path,
         top: &str,
         ports: &[Port],
-        seed: u32,
-        trace_path: Option<&Path>,
+        start: &Start,
     ) -> Result<Self, VerilatorError> {
+        let (seed, trace_path) = (start.seed, start.trace);
         // SAFETY: loading runs no initialisers beyond Verilator's static constructors.
         let library =
             unsafe { Library::new(path) }.map_err(|e| VerilatorError::Load(e.to_string()))?;
@@ -124,6 +138,7 @@ impl VerilatedModel {
                 .map(|(i, p)| (p.name.clone(), i))
                 .collect(),
             time: 0,
+            step: start.half_period_ps,
             _library: library,
         })
     }
@@ -246,7 +261,7 @@ impl VerilatedModel {
             (self.dump_fn)(self.handle, self.time);
             failed
         };
-        self.time += 1;
+        self.time += self.step;
         if failed != 0 {
             // SAFETY: the shim returns its own NUL-terminated buffer, alive until the next print.
             let printed = unsafe { std::ffi::CStr::from_ptr((self.messages_fn)()) };

@@ -10,9 +10,9 @@ use crate::params::lists;
 /// The values listed for one name, in the order given.
 pub type List = (String, Vec<String>);
 
-/// Every combination of `lists` applied to `P`'s defaults, the first list outermost, validated.
-pub fn grid<P: Params>(lists: &[List]) -> Result<Vec<P>, ParamError> {
-    let mut points = vec![P::default()];
+/// Every combination of `lists` applied to `base`, the first list outermost, validated.
+pub fn grid<P: Params>(base: &P, lists: &[List]) -> Result<Vec<P>, ParamError> {
+    let mut points = vec![base.clone()];
     for (name, values) in lists {
         let param = P::param(name).expect("listed from the table");
         let mut next = Vec::with_capacity(points.len() * values.len());

@@ -17,12 +17,13 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use grfgen_hdl::design::Design;
 use grfgen_hdl::params::{ParamError, Params};
 use grfgen_sim::block::{Block, ParamsOf, Rtl, SimError};
+use grfgen_sim::text::plural;
 use serde::Serialize;
 
 use super::flow::pnr_request;
 use super::{json_arg, path, render, rtl, rtl_args, seed, seed_arg};
 use crate::error::CliError;
-use crate::params::{args, number, Values};
+use crate::params::{args, config_arg, configured, number, Values};
 use crate::progress::Progress;
 use grid::{grid, in_shard, lists_of, List};
 use runner::{run_all, Implementation, Job};
@@ -33,6 +34,7 @@ pub fn command<B: Block>() -> Command {
     Command::new(B::Design::NAME)
         .about(B::Design::TITLE)
         .args(args::<ParamsOf<B>>(Values::List))
+        .arg(config_arg())
         .args(args::<B::Options>(Values::List))
         .arg(
             Arg::new("set")
@@ -72,11 +74,22 @@ pub fn command<B: Block>() -> Command {
         .arg(json_arg())
 }
 
-/// `merge`, `status` and `plot`, beside the blocks under `sweep`.
-pub fn tools() -> [Command; 3] {
+/// `merge`, `status`, `plot` and `export`, beside the blocks under `sweep`.
+pub fn tools() -> [Command; 4] {
     [
+        Command::new("export")
+            .about("Write a sweep's points as CSV (one row per point, a column per parameter, option and figure) or JSON lines")
+            .arg(Arg::new("dir").value_name("DIR").required(true))
+            .arg(
+                Arg::new("format")
+                    .long("format")
+                    .value_name("FORMAT")
+                    .default_value("csv")
+                    .help("csv or jsonl"),
+            )
+            .arg(Arg::new("out").long("out").value_name("FILE").help("Where to write [default: standard output]")),
         Command::new("plot")
-            .about("Draw a sweep's figures as an SVG chart: --y against --x, a series per value of --series")
+            .about("Draw a sweep's figures as an SVG or PNG chart: --y against --x, a series per value of --series")
             .arg(Arg::new("dir").value_name("DIR").required(true))
             .arg(Arg::new("x").long("x").value_name("NAME").required_unless_present("pareto").help(
                 "The x axis: a swept parameter or option, a metric, a report field, ice40_lut4 or ice40_ram40",
@@ -86,7 +99,15 @@ pub fn tools() -> [Command; 3] {
             .arg(Arg::new("pareto").long("pareto").value_name("METRIC2").conflicts_with("x").help(
                 "Plot --y against METRIC2 and join each series' Pareto front (both minimised)",
             ))
-            .arg(Arg::new("output").short('o').long("output").value_name("FILE.svg").required(true).help("The SVG to write")),
+            .arg(
+                Arg::new("out")
+                    .short('o')
+                    .long("out")
+                    .visible_alias("output")
+                    .value_name("FILE")
+                    .required(true)
+                    .help("The chart to write: FILE.svg (SVG) or FILE.png (PNG)"),
+            ),
         Command::new("merge")
             .about("Combine sweep directories (the shards of one sweep) into one; refuse different sweeps")
             .arg(Arg::new("dirs").value_name("DIR").num_args(1..).required(true))
@@ -151,12 +172,30 @@ struct SweepOutput<'a> {
 /// the designs and the run options.
 type Plan<B> = (Spec, Vec<ParamsOf<B>>, Vec<<B as Block>::Options>);
 
-/// Validates the grid of a sweep of block `B`: nothing runs or is written before.
-fn plan<B: Block>(m: &ArgMatches, seed: u64, rtl: Rtl) -> Result<Plan<B>, CliError> {
-    let (param_lists, mut option_lists) = lists_of::<ParamsOf<B>, B::Options>(m)?;
+/// Validates the grid of a sweep of block `B`: nothing runs or is written before. With
+/// `recorded` (the spec of a sweep being resumed) and no value listed on the command line, the
+/// recorded lists, configuration and implementation steps are taken up.
+fn plan<B: Block>(
+    m: &ArgMatches,
+    seed: u64,
+    rtl: Rtl,
+    recorded: Option<&Spec>,
+) -> Result<Plan<B>, CliError> {
+    let (mut param_lists, mut option_lists) = lists_of::<ParamsOf<B>, B::Options>(m)?;
+    let mut base: ParamsOf<B> = configured(m)?;
+    let reuse = recorded.filter(|_| param_lists.is_empty() && option_lists.is_empty());
+    if let Some(spec) = reuse {
+        param_lists = spec.parameters.clone();
+        option_lists = spec.options.clone();
+        if let Some(config) = &spec.config {
+            base = serde_json::from_value(config.clone())
+                .map_err(|e| CliError::Input(format!("invalid sweep.json: {e}")))?;
+        }
+    }
     absolute_files::<B::Options>(&mut option_lists);
-    let designs: Vec<ParamsOf<B>> = grid(&param_lists).map_err(|e| from_set(m, e))?;
-    let runs: Vec<B::Options> = grid(&option_lists).map_err(|e| from_set(m, e))?;
+    let designs: Vec<ParamsOf<B>> = grid(&base, &param_lists).map_err(|e| from_set(m, e))?;
+    let runs: Vec<B::Options> =
+        grid(&B::Options::default(), &option_lists).map_err(|e| from_set(m, e))?;
     check_inputs::<B>(&designs, &runs, seed)?;
     let spec = Spec {
         block: B::Design::NAME.into(),
@@ -165,15 +204,32 @@ fn plan<B: Block>(m: &ArgMatches, seed: u64, rtl: Rtl) -> Result<Plan<B>, CliErr
         options: option_lists,
         synth: m.get_flag("synth"),
         pnr: pnr_request(m)?.map(|r| (r.device.name().to_string(), r.seed)),
-        rtl: match rtl {
-            Rtl::On => "on",
-            Rtl::Off => "off",
-            Rtl::Auto => "auto",
-        }
-        .into(),
+        rtl: rtl_name(rtl).into(),
         points: designs.len() * runs.len(),
+        config: m
+            .get_one::<String>("config")
+            .map(|_| serde_json::to_value(&base).expect("parameters serialise")),
     };
-    Ok((spec, designs, runs))
+    match reuse {
+        Some(recorded) => Ok((
+            Spec {
+                points: spec.points,
+                ..recorded.clone()
+            },
+            designs,
+            runs,
+        )),
+        None => Ok((spec, designs, runs)),
+    }
+}
+
+/// `--rtl`, `--no-rtl` or neither, as a sweep's spec records it.
+fn rtl_name(rtl: Rtl) -> &'static str {
+    match rtl {
+        Rtl::On => "on",
+        Rtl::Off => "off",
+        Rtl::Auto => "auto",
+    }
 }
 
 /// The refusal of a listed value: when the list came from `--set NAME=...` rather than the
@@ -233,13 +289,27 @@ fn check_inputs<B: Block>(
 /// Runs the sweep of block `B`: validates the whole grid first, then runs the points of this
 /// shard not yet done, recording each; fails (exit 1) if any point did not finish `ok`.
 pub fn sweep<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
-    let (seed, rtl, shard, threads) = (seed(m)?, rtl(m), shard(m)?, jobs(m)?);
-    let (spec, designs, runs) = plan::<B>(m, seed, rtl)?;
     let out = path(m, "out");
     if let Some(out) = &out {
         crate::output::check_dir("--out", out)?;
     }
     let dir = out.map(|d| SweepDir::new(&d));
+    // A resumed sweep goes on with its recorded seed (and, with no values listed, its spec).
+    let recorded = match (&dir, m.get_flag("resume")) {
+        (Some(dir), true) => dir.spec()?,
+        _ => None,
+    };
+    let seed = match (crate::params::given(m, "seed"), &recorded) {
+        (false, Some(spec)) => spec.seed,
+        _ => seed(m)?,
+    };
+    let (rtl, shard, threads) = (rtl(m), shard(m)?, jobs(m)?);
+    let (spec, designs, runs) = plan::<B>(m, seed, rtl, recorded.as_ref())?;
+    let rtl = match spec.rtl.as_str() {
+        "on" => Rtl::On,
+        "off" => Rtl::Off,
+        _ => Rtl::Auto,
+    };
     let mut records = BTreeMap::new();
     if let Some(dir) = &dir {
         dir.open(&spec, m.get_flag("resume"))?;
@@ -259,16 +329,23 @@ pub fn sweep<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
         .collect();
     let quiet = m.get_flag("json");
     if !quiet {
-        eprintln!(
-            "sweep {} seed {seed}: {} points to run of {}",
+        crate::progress::line(&format!(
+            "sweep {} seed {seed}: {} to run of {}",
             spec.block,
-            jobs.len(),
+            plural(jobs.len() as u64, "point"),
             spec.points
-        );
+        ));
     }
     let progress = Progress::points(format!("sweep {}", spec.block), jobs.len() as u64, quiet);
     let (total, mut finished, mut failed) = (jobs.len(), 0, 0);
-    let implementation = Implementation::new(spec.synth, pnr_request(m)?);
+    let pnr = match &spec.pnr {
+        Some((device, seed)) => Some(grfgen_flow::steps::PnrRequest {
+            device: device.parse().map_err(CliError::Input)?,
+            seed: *seed,
+        }),
+        None => None,
+    };
+    let implementation = Implementation::new(spec.synth, pnr);
     let ran = run_all(&jobs, threads, rtl, &implementation, |record| {
         finished += 1;
         failed += usize::from(!record.settled());
@@ -320,8 +397,11 @@ fn finish(
         Some(bad) => Err(CliError::Found {
             report: text,
             message: format!(
-                "{} point(s) failed; point {}: {}; replay with: {}",
-                mine.values().filter(|r| !r.settled()).count(),
+                "{} failed; point {}: {}; replay with: {}",
+                plural(
+                    mine.values().filter(|r| !r.settled()).count() as u64,
+                    "point"
+                ),
                 bad.index,
                 bad.error.as_deref().unwrap_or(&bad.status),
                 bad.replay
@@ -367,8 +447,8 @@ pub fn merge(m: &ArgMatches) -> Result<String, CliError> {
     let status = Status::of(spec.points, &records);
     Ok(render(m, &status, || {
         format!(
-            "merged {} sweep(s) into {}: {}",
-            dirs.len(),
+            "merged {} into {}: {}",
+            plural(dirs.len() as u64, "sweep"),
             out.dir.display(),
             status.text()
         )
@@ -398,7 +478,7 @@ pub fn slurm_command<B: Block>() -> Command {
 /// `grfgen sweep slurm <block> ... --shards N [--partition P] [--account A] [--dry-run]`.
 pub fn slurm<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     let (seed, rtl) = (seed(m)?, rtl(m));
-    let (spec, _, _) = plan::<B>(m, seed, rtl)?;
+    let (spec, _, _) = plan::<B>(m, seed, rtl, None)?;
     let dir = path(m, "out").expect("--out is required");
     crate::output::check_dir("--out", &dir)?;
     slurm::check_script_dir(&dir)?;
@@ -428,11 +508,11 @@ pub fn slurm<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     }
     let (array, merge) = plan.submit()?;
     Ok(format!(
-        "submitted sweep {} ({} points, seed {seed}) as array job {array} ({} tasks) and \
+        "submitted sweep {} ({}, seed {seed}) as array job {array} ({}) and \
          merge job {merge} (after the array succeeds) into {}",
         spec.block,
-        spec.points,
-        plan.shards,
+        plural(spec.points as u64, "point"),
+        plural(plan.shards as u64, "task"),
         plan.dir.display()
     ))
 }
@@ -449,19 +529,20 @@ pub fn slurm_shards(m: &ArgMatches, id: &'static str) -> Result<usize, CliError>
     }
 }
 
-/// `grfgen sweep plot DIR --x NAME --y METRIC [--series NAME] [--pareto METRIC2] -o FILE`.
+/// `grfgen sweep plot DIR --x NAME --y METRIC [--series NAME] [--pareto METRIC2] --out FILE`.
 pub fn plot(m: &ArgMatches) -> Result<String, CliError> {
-    let out = PathBuf::from(m.get_one::<String>("output").expect("required"));
-    crate::output::check_file("-o", &out)?;
+    let out = PathBuf::from(m.get_one::<String>("out").expect("required"));
+    crate::output::check_file("--out", &out)?;
+    plot::format_of(&out)?;
     let (dir, spec) = existing(&PathBuf::from(
         m.get_one::<String>("dir").expect("required"),
     ))?;
-    let text = |id: &str| m.get_one::<String>(id).map(String::as_str);
-    let pareto = text("pareto");
+    let name = |id: &str| m.get_one::<String>(id).map(|n| plot::canonical(n));
+    let (pareto, x, y, series) = (name("pareto"), name("x"), name("y"), name("series"));
     let spec_plot = plot::PlotSpec {
-        x: pareto.or(text("x")).expect("--x or --pareto"),
-        y: text("y").expect("required"),
-        series: text("series"),
+        x: pareto.as_deref().or(x.as_deref()).expect("--x or --pareto"),
+        y: y.as_deref().expect("required"),
+        series: series.as_deref(),
         pareto: pareto.is_some(),
     };
     let series = plot::plot(&spec, &dir.records()?, &spec_plot, &out)?;
@@ -490,6 +571,45 @@ fn existing(dir: &Path) -> Result<(SweepDir, Spec), CliError> {
         Ok(Some(spec)) => Ok((here, spec)),
         Ok(None) => Err(bad("no sweep.json in it".into())),
         Err(e) => Err(bad(e.to_string())),
+    }
+}
+
+/// `grfgen sweep export DIR [--format csv|jsonl] [--out FILE]`.
+pub fn export(m: &ArgMatches) -> Result<String, CliError> {
+    let format = m
+        .get_one::<String>("format")
+        .expect("has a default")
+        .to_ascii_lowercase();
+    if format != "csv" && format != "jsonl" {
+        return Err(CliError::Input(format!(
+            "invalid value {} for --format: allowed csv or jsonl",
+            grfgen_sim::text::quoted(&format)
+        )));
+    }
+    let out = path(m, "out");
+    if let Some(file) = &out {
+        crate::output::check_file("--out", file)?;
+    }
+    let (dir, _) = existing(&PathBuf::from(
+        m.get_one::<String>("dir").expect("required"),
+    ))?;
+    let records = dir.records()?;
+    let text = match format.as_str() {
+        "jsonl" => (records.values())
+            .map(|r| serde_json::to_string(r).expect("records serialise") + "\n")
+            .collect(),
+        _ => table::csv(&records),
+    };
+    match out {
+        Some(file) => {
+            crate::output::write_file("--out", &file, text.as_bytes())?;
+            Ok(format!(
+                "wrote {} to {}",
+                plural(records.len() as u64, "point"),
+                file.display()
+            ))
+        }
+        None => Ok(text.trim_end().to_string()),
     }
 }
 

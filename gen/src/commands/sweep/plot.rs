@@ -7,6 +7,8 @@ use std::path::Path;
 use plotters::prelude::*;
 use serde_json::Value;
 
+use grfgen_sim::text::{quoted, suggestion};
+
 use super::store::{Record, Spec};
 use crate::error::CliError;
 use crate::output::write_file;
@@ -71,36 +73,129 @@ fn unit(name: &str) -> &'static str {
         .map_or("count", |(_, unit)| unit)
 }
 
-/// The points of each series: `(x, y)` of every ok record, grouped by `series`.
+/// The name a user wrote for a quantity, as records spell it: `read-ports` is `read_ports`.
+pub fn canonical(name: &str) -> String {
+    name.trim().trim_start_matches("--").replace('-', "_")
+}
+
+/// Every name a plot may use in `records` (of a sweep that lists `swept`): the metrics, the
+/// parameters and options, the report's numeric fields and the iCE40 cell counts.
+fn names(records: &BTreeMap<usize, Record>) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    if let Some(r) = records.values().find(|r| r.ok()) {
+        names.extend(r.metrics.iter().map(|(n, _)| n.clone()));
+        for object in [&r.parameters, &r.options] {
+            names.extend(
+                object
+                    .as_object()
+                    .into_iter()
+                    .flatten()
+                    .map(|(k, _)| k.clone()),
+            );
+        }
+        let numeric = r.report.as_object().into_iter().flatten();
+        names.extend(
+            numeric
+                .filter(|(_, v)| v.is_number())
+                .map(|(k, _)| k.clone()),
+        );
+        if r.ice40.is_some() {
+            names.extend(["ice40_lut4", "ice40_ram40", "ice40_cells"].map(String::from));
+        }
+    }
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// The refusal of `name` for `flag`: the names allowed, and the likeliest one meant.
+fn unknown(name: &str, flag: &str, why: &str, allowed: &[String]) -> CliError {
+    let hint = match suggestion(name, allowed.iter().map(String::as_str)) {
+        Some(near) => format!("; did you mean {near}?"),
+        None => String::new(),
+    };
+    CliError::Input(format!(
+        "invalid value {} for {flag}: {why}; allowed {}{hint}",
+        quoted(name),
+        allowed.join(", ")
+    ))
+}
+
+/// The x values of a plot: numbers, or categories (a swept option such as `policy`) drawn at
+/// 0, 1, 2, ... in the order the sweep lists them.
+enum Axis {
+    /// Every x is a number.
+    Numbers,
+    /// The categories, in order.
+    Categories(Vec<String>),
+}
+
+/// The points of every series, by the series' value.
+type Lines = BTreeMap<String, Vec<(f64, f64)>>;
+
+/// The points of each series: `(x, y)` of every ok record, grouped by `series`; and whether x
+/// is numeric or categorical.
 fn series(
+    spec: &Spec,
     records: &BTreeMap<usize, Record>,
     (x, x_flag): (&str, &str),
     y: &str,
     by: Option<&str>,
-) -> Result<BTreeMap<String, Vec<(f64, f64)>>, CliError> {
-    let mut out: BTreeMap<String, Vec<(f64, f64)>> = BTreeMap::new();
-    for r in records.values().filter(|r| r.ok()) {
-        let get = |name: &str, flag: &str| {
-            quantity(r, name).as_ref().and_then(number).ok_or_else(|| {
-                CliError::Input(format!(
-                    "invalid value {name} for {flag}: not a number in point {} (allowed a swept \
-                     parameter or option, a metric, a report field, ice40_lut4 or ice40_ram40)",
-                    r.index
-                ))
-            })
+) -> Result<(Lines, Axis), CliError> {
+    let allowed = names(records);
+    let ok = || records.values().filter(|r| r.ok());
+    for (name, flag) in [(x, x_flag), (y, "--y")] {
+        if ok().any(|r| quantity(r, name).is_none()) {
+            return Err(unknown(name, flag, "not a figure of this sweep", &allowed));
+        }
+    }
+    let xs: Vec<Value> = ok().filter_map(|r| quantity(r, x)).collect();
+    let axis = match xs.iter().all(|v| number(v).is_some()) {
+        true => Axis::Numbers,
+        false => {
+            // The order the sweep lists them in, then any other in sorted order.
+            let listed = (spec.parameters.iter().chain(&spec.options))
+                .find(|(n, _)| n == x)
+                .map(|(_, values)| values.clone())
+                .unwrap_or_default();
+            let mut found: Vec<String> = xs.iter().map(label).collect();
+            found.sort();
+            found.dedup();
+            let mut order: Vec<String> = listed.into_iter().filter(|v| found.contains(v)).collect();
+            let rest: Vec<String> = found.into_iter().filter(|v| !order.contains(v)).collect();
+            order.extend(rest);
+            Axis::Categories(order)
+        }
+    };
+    let mut out = Lines::new();
+    for r in ok() {
+        let at = |value: Value| match &axis {
+            Axis::Categories(order) => order
+                .iter()
+                .position(|c| *c == label(&value))
+                .map(|i| i as f64),
+            Axis::Numbers => number(&value),
+        };
+        let px = quantity(r, x).and_then(at);
+        let py = quantity(r, y).as_ref().and_then(number);
+        let (Some(px), Some(py)) = (px, py) else {
+            return Err(unknown(
+                y,
+                "--y",
+                &format!("not a number in point {}", r.index),
+                &allowed,
+            ));
         };
         let key = match by {
             Some(name) => quantity(r, name).as_ref().map_or("-".into(), label),
             None => String::new(),
         };
-        out.entry(key)
-            .or_default()
-            .push((get(x, x_flag)?, get(y, "--y")?));
+        out.entry(key).or_default().push((px, py));
     }
     for points in out.values_mut() {
         points.sort_by(|a, b| a.partial_cmp(b).expect("finite figures"));
     }
-    Ok(out)
+    Ok((out, axis))
 }
 
 /// The points of `points` no other point beats on both coordinates (both minimised), by x.
@@ -134,40 +229,105 @@ pub struct PlotSpec<'a> {
     pub pareto: bool,
 }
 
-/// Draws `records` of sweep `spec` as `plot` says into `out` (SVG). Returns the series drawn.
+/// The formats a plot is written in, by the name's extension.
+const FORMATS: &str = ".svg (SVG) or .png (PNG)";
+
+/// Draws `records` of sweep `spec` as `plot` says into `out`: SVG, or PNG for a name ending in
+/// `.png`. Returns the series drawn.
 pub fn plot(
     spec: &Spec,
     records: &BTreeMap<usize, Record>,
     plot: &PlotSpec,
     out: &Path,
 ) -> Result<Vec<String>, CliError> {
+    let png = format_of(out)?;
     if let Some(name) = plot.series {
-        let swept: Vec<&str> = (spec.parameters.iter())
+        let swept: Vec<String> = (spec.parameters.iter())
             .chain(&spec.options)
-            .map(|(n, _)| n.as_str())
+            .map(|(n, _)| n.clone())
             .collect();
-        if !swept.contains(&name) {
-            return Err(CliError::Input(format!(
-                "invalid value {} for --series: allowed a name this sweep lists: {}",
-                grfgen_sim::input::shown(name),
-                match swept.is_empty() {
-                    true => "none (the sweep lists no values)".to_string(),
-                    false => swept.join(", "),
-                }
-            )));
+        if !swept.iter().any(|s| s == name) {
+            let why = match swept.is_empty() {
+                true => "the sweep lists no values",
+                false => "not a name this sweep lists",
+            };
+            return Err(unknown(name, "--series", why, &swept));
         }
     }
     let x_flag = match plot.pareto {
         true => "--pareto",
         false => "--x",
     };
-    let lines = series(records, (plot.x, x_flag), plot.y, plot.series)?;
+    let (lines, axis) = series(spec, records, (plot.x, x_flag), plot.y, plot.series)?;
     if lines.is_empty() {
         return Err(CliError::Input(format!(
             "invalid value {} for DIR: no point finished ok",
             spec.block
         )));
     }
+    let svg = draw(spec, &lines, &axis, plot, out)?;
+    let bytes = match png {
+        true => rasterize(&svg, out)?,
+        false => svg.into_bytes(),
+    };
+    write_file("--out", out, &bytes)?;
+    Ok(lines.into_keys().collect())
+}
+
+/// Whether `out` asks for PNG (`.png`) rather than SVG (`.svg`); any other name is refused,
+/// but for a special file (`/dev/stdout`, a FIFO), which gets SVG unless it ends in `.png`.
+pub fn format_of(out: &Path) -> Result<bool, CliError> {
+    let extension = out.extension().map(|e| e.to_string_lossy().to_lowercase());
+    match extension.as_deref() {
+        Some("png") => Ok(true),
+        Some("svg") => Ok(false),
+        _ if crate::output::is_special(out) => Ok(false),
+        _ => Err(CliError::Input(format!(
+            "invalid value {} for --out: allowed a name ending in {FORMATS}",
+            quoted(&out.to_string_lossy())
+        ))),
+    }
+}
+
+/// `svg` rendered as a PNG image, with the machine's fonts for its text.
+fn rasterize(svg: &str, out: &Path) -> Result<Vec<u8>, CliError> {
+    let failed = |e: String| CliError::Failed(format!("drawing {}: {e}", out.display()));
+    let mut options = resvg::usvg::Options::default();
+    options.fontdb_mut().load_system_fonts();
+    // The chart asks for `sans-serif`: the first of the usual Linux sans fonts installed (a
+    // font database names Arial otherwise), else any font there is.
+    let families: Vec<String> = (options.fontdb.faces())
+        .flat_map(|face| face.families.iter().map(|(name, _)| name.clone()))
+        .collect();
+    let preferred = ["DejaVu Sans", "Liberation Sans", "Noto Sans", "Lato"];
+    let sans = (preferred.iter())
+        .find(|p| families.iter().any(|f| f == *p))
+        .map(|p| p.to_string())
+        .or_else(|| families.first().cloned());
+    if let Some(sans) = sans {
+        options.fontdb_mut().set_sans_serif_family(sans.clone());
+        options.font_family = sans;
+    }
+    let tree = resvg::usvg::Tree::from_str(svg, &options).map_err(|e| failed(e.to_string()))?;
+    let size = tree.size().to_int_size();
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height())
+        .ok_or_else(|| failed("an empty image".into()))?;
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::default(),
+        &mut pixmap.as_mut(),
+    );
+    pixmap.encode_png().map_err(|e| failed(e.to_string()))
+}
+
+/// The chart of `lines` as SVG text.
+fn draw(
+    spec: &Spec,
+    lines: &Lines,
+    axis: &Axis,
+    plot: &PlotSpec,
+    out: &Path,
+) -> Result<String, CliError> {
     let all = || lines.values().flatten();
     let (xs, ys) = (range(all().map(|p| p.0)), range(all().map(|p| p.1)));
     let mut svg = String::new();
@@ -183,12 +343,25 @@ pub fn plot(
             .y_label_area_size(70)
             .build_cartesian_2d(xs, ys)
             .map_err(|e| failed(e.to_string()))?;
-        chart
-            .configure_mesh()
-            .x_desc(format!("{} ({})", plot.x, unit(plot.x)))
+        let category = |v: &f64| match axis {
+            Axis::Categories(order) if (v - v.round()).abs() < 1e-6 && *v >= 0.0 => {
+                order.get(v.round() as usize).cloned().unwrap_or_default()
+            }
+            Axis::Categories(_) => String::new(),
+            Axis::Numbers => format!("{v}"),
+        };
+        let (x_unit, ticks) = match axis {
+            Axis::Categories(order) => (String::new(), order.len().max(2) * 4 - 3),
+            Axis::Numbers => (format!(" ({})", unit(plot.x)), 10),
+        };
+        let mut mesh = chart.configure_mesh();
+        mesh.x_desc(format!("{}{x_unit}", plot.x))
             .y_desc(format!("{} ({})", plot.y, unit(plot.y)))
-            .draw()
-            .map_err(|e| failed(e.to_string()))?;
+            .x_labels(ticks);
+        if let Axis::Categories(_) = axis {
+            mesh.x_label_formatter(&category);
+        }
+        mesh.draw().map_err(|e| failed(e.to_string()))?;
         for (k, (name, points)) in lines.iter().enumerate() {
             let colour = Palette99::pick(k).to_rgba();
             let joined = match plot.pareto {
@@ -216,6 +389,5 @@ pub fn plot(
             .map_err(|e| failed(e.to_string()))?;
         root.present().map_err(|e| failed(e.to_string()))?;
     }
-    write_file("-o", out, svg.as_bytes())?;
-    Ok(lines.into_keys().collect())
+    Ok(svg)
 }

@@ -34,6 +34,94 @@ pub struct Spec {
     pub rtl: String,
     /// Points in all.
     pub points: usize,
+    /// With `--config`: the parameters the file set, which every point starts from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub config: Option<Value>,
+}
+
+impl Spec {
+    /// The first way `here` differs from this recorded spec, in words: the field, its value
+    /// in `sweep.json` and here, and the flag that makes them agree.
+    pub fn difference(&self, here: &Spec) -> String {
+        let lists = |l: &[List]| -> Vec<String> {
+            l.iter()
+                .map(|(n, v)| format!("{n}={}", v.join(",")))
+                .collect()
+        };
+        let field = |name: &str, there: String, now: String, fix: String| {
+            format!("{name} is {there} there and {now} here ({fix})")
+        };
+        if self.block != here.block {
+            return field(
+                "the block",
+                self.block.clone(),
+                here.block.clone(),
+                format!("run sweep {}", self.block),
+            );
+        }
+        if self.seed != here.seed {
+            let fix = format!("give --seed {} or leave --seed out", self.seed);
+            return field(
+                "the seed",
+                self.seed.to_string(),
+                here.seed.to_string(),
+                fix,
+            );
+        }
+        for (there, now) in [
+            (&self.parameters, &here.parameters),
+            (&self.options, &here.options),
+        ] {
+            if there != now {
+                let fix = format!(
+                    "list {} as they were, or list nothing",
+                    lists(there).join(" ")
+                );
+                return field(
+                    "the lists",
+                    lists(there).join(" "),
+                    lists(now).join(" "),
+                    fix,
+                );
+            }
+        }
+        let flag = |on: bool, flag: &str| match on {
+            true => flag.to_string(),
+            false => format!("no {flag}"),
+        };
+        if self.synth != here.synth {
+            let fix = format!("give {}", flag(self.synth, "--synth"));
+            return field(
+                "--synth",
+                flag(self.synth, "--synth"),
+                flag(here.synth, "--synth"),
+                fix,
+            );
+        }
+        if self.pnr != here.pnr {
+            let shown = |p: &Option<(String, u64)>| match p {
+                Some((device, seed)) => format!("--pnr --device {device} --pnr-seed {seed}"),
+                None => "no --pnr".to_string(),
+            };
+            let fix = format!("give {}", shown(&self.pnr));
+            return field("place and route", shown(&self.pnr), shown(&here.pnr), fix);
+        }
+        if self.rtl != here.rtl {
+            return field(
+                "--rtl",
+                self.rtl.clone(),
+                here.rtl.clone(),
+                "give the same --rtl or --no-rtl".into(),
+            );
+        }
+        let fix = "give the same --config".to_string();
+        field(
+            "the configuration",
+            format!("{:?}", self.config),
+            format!("{:?}", here.config),
+            fix,
+        )
+    }
 }
 
 /// One finished point.
@@ -153,9 +241,10 @@ impl SweepDir {
     pub fn open(&self, spec: &Spec, resume: bool) -> Result<(), CliError> {
         match (self.spec()?, resume) {
             (Some(found), true) if found == *spec => Ok(()),
-            (Some(_), true) => Err(CliError::Input(format!(
-                "invalid value {} for --out: it holds a different sweep (spec in sweep.json)",
-                self.dir.display()
+            (Some(found), true) => Err(CliError::Input(format!(
+                "invalid value {} for --out: it holds a different sweep: {}",
+                self.dir.display(),
+                found.difference(spec)
             ))),
             (Some(_), false) => Err(CliError::Input(format!(
                 "invalid value {} for --out: it holds a sweep already; add --resume to go on \
@@ -254,8 +343,12 @@ impl Status {
     /// The status in one line.
     pub fn text(&self) -> String {
         format!(
-            "{} points: {} done, {} failed, {} skipped, {} missing",
-            self.points, self.done, self.failed, self.skipped, self.missing
+            "{}: {} done, {} failed, {} skipped, {} missing",
+            grfgen_sim::text::plural(self.points as u64, "point"),
+            self.done,
+            self.failed,
+            self.skipped,
+            self.missing
         )
     }
 }

@@ -74,3 +74,54 @@ pub fn table(spec: &Spec, records: &BTreeMap<usize, Record>) -> String {
     }
     text
 }
+
+/// The names of the keys of `object` (a JSON object), in order.
+fn keys(object: &Value) -> impl Iterator<Item = &String> {
+    object.as_object().into_iter().flatten().map(|(k, _)| k)
+}
+
+/// `records` as CSV: one row per point in index order, with its index, seed and status, a
+/// column per parameter and option, one per figure (a figure named like a parameter or option
+/// is `<name>_figure`), then the error and the replay command.
+pub fn csv(records: &BTreeMap<usize, Record>) -> String {
+    let mut inputs: Vec<String> = Vec::new();
+    let mut figures: Vec<String> = Vec::new();
+    for r in records.values() {
+        for key in keys(&r.parameters).chain(keys(&r.options)) {
+            if !inputs.contains(key) {
+                inputs.push(key.clone());
+            }
+        }
+        for (name, _) in &r.metrics {
+            if !figures.contains(name) {
+                figures.push(name.clone());
+            }
+        }
+    }
+    let figure_column = |name: &String| match inputs.contains(name) {
+        true => format!("{name}_figure"),
+        false => name.clone(),
+    };
+    let mut header: Vec<String> = ["index", "seed", "status"].map(String::from).to_vec();
+    header.extend(inputs.iter().cloned());
+    header.extend(figures.iter().map(figure_column));
+    header.extend(["error", "replay"].map(String::from));
+    let rows: Vec<Vec<String>> = records
+        .values()
+        .map(|r| {
+            let mut row = vec![r.index.to_string(), r.seed.to_string(), r.status.clone()];
+            row.extend(inputs.iter().map(|name| {
+                let value = r.parameters.get(name).or_else(|| r.options.get(name));
+                value.map(crate::csv::value).unwrap_or_default()
+            }));
+            row.extend(figures.iter().map(|name| {
+                let found = r.metrics.iter().find(|(n, _)| n == name);
+                found.map(|(_, v)| v.to_string()).unwrap_or_default()
+            }));
+            row.push(r.error.clone().unwrap_or_default());
+            row.push(r.replay.clone());
+            row
+        })
+        .collect();
+    crate::csv::table(&header, &rows)
+}
