@@ -89,6 +89,7 @@ fn tree() -> Command {
         .subcommand(route::command())
         .subcommand(compare::command())
         .subcommand(cluster::command())
+        .subcommand(crate::allocate::command())
         .subcommand(commands::regress::command())
         .subcommand(commands::blocks::command())
 }

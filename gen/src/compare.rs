@@ -1,7 +1,7 @@
 //! `grfgen compare`: designs against their alternatives. `compare route` is the router's
 //! (`crate::route`); `compare gpr` sets the banked GPR against the multi-ported files.
 
-use clap::{Arg, ArgMatches, Command};
+use clap::{Arg, ArgAction, ArgMatches, Command};
 use grfgen_flow::compare::gpr::{compare_gpr, GprComparisonSpec};
 use grfgen_hdl::params::{Allowed, BankKind, GprParams, MultiportParams, ParamValue};
 use grfgen_sim::core::workload;
@@ -87,6 +87,12 @@ fn gpr_command() -> Command {
                 .value_name("S")
                 .help("Seed of the random workloads' programs and initial values [default: 1]"),
         )
+        .arg(
+            Arg::new("allocate")
+                .long("allocate")
+                .action(ArgAction::SetTrue)
+                .help("Run the banked rows' workloads after bank-aware register allocation (grfgen allocate)"),
+        )
         .arg(crate::csv::arg())
         .arg(json_arg())
 }
@@ -146,6 +152,7 @@ fn gpr(m: &ArgMatches) -> Result<String, CliError> {
         )?,
         pnr: pnr_request(m)?,
         seed: number(m, "seed", "0..=18446744073709551615")?.unwrap_or(1),
+        allocate: m.get_flag("allocate"),
     };
     spec.validate()?;
     let csv = crate::commands::path(m, "csv");

@@ -2,6 +2,7 @@
 //! and prints what they report. No block logic lives here: the commands are generic over the
 //! registries of blocks, and the router's own commands are in `route`.
 
+pub mod allocate;
 pub mod cli;
 pub mod cluster;
 pub mod commands;
@@ -39,6 +40,7 @@ pub fn execute(matches: &ArgMatches) -> Result<String, CliError> {
             design.emit(m)
         }
         "route" => route::route(name, m),
+        "allocate" => allocate::allocate(matches.subcommand().expect("allocate").1),
         "compare" => compare::compare(name, m),
         "partition" => cluster::partition(matches.subcommand().expect("partition").1),
         "sweep" if name == "merge" => commands::sweep::merge(m),

@@ -66,6 +66,7 @@ fn a_million_cycles_of_random_programs() {
                     name: format!("random-{seed}"),
                     program: random_program(8_000, 24, seed),
                     external_rate: (seed % 3 * 30) as u32,
+                    input_values: Default::default(),
                 };
                 let mut device = rtl(&params, policy);
                 let report = run(
@@ -119,6 +120,7 @@ fn every_bank_kind_runs_random_programs_in_lock_step() {
                     name: format!("random-{seed}"),
                     program: random_program(5_000, 24, seed),
                     external_rate: (seed % 3 * 30) as u32,
+                    input_values: Default::default(),
                 };
                 let mut device = rtl(&params, policy);
                 let device = Some(&mut device as &mut dyn CoreDevice);
@@ -146,6 +148,7 @@ fn lockstep(
         name: "directed".into(),
         program,
         external_rate,
+        input_values: Default::default(),
     };
     let mut device = rtl(params, policy);
     let report = run(

@@ -466,6 +466,7 @@ fn core_case(text: &str) -> Result<bool, TestCaseError> {
                 name: "fuzz".into(),
                 program,
                 external_rate: 0,
+                input_values: Default::default(),
             };
             let run = grfgen_sim::core::run(&params, Policy::CqPq, &workload, 1, None, false);
             assert_eq!(run.mismatches, 0);

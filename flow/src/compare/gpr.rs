@@ -10,6 +10,7 @@ use grfgen_hdl::design::{emit_design, Design};
 use grfgen_hdl::gpr::Gpr;
 use grfgen_hdl::multiport::{FlopStructure, Flops, Lvt};
 use grfgen_hdl::params::{BankKind, CoreParams, GprParams, MultiportParams, Params};
+use grfgen_sim::core::run::allocated;
 use grfgen_sim::core::{builtin, run, workload, Policy};
 use serde::Serialize;
 
@@ -39,6 +40,9 @@ pub struct GprComparisonSpec {
     pub pnr: Option<PnrRequest>,
     /// Seed of the workloads' random programs and initial values.
     pub seed: u64,
+    /// Run the banked rows' workloads after bank-aware register allocation (the multi-ported
+    /// files need none).
+    pub allocate: bool,
 }
 
 impl GprComparisonSpec {
@@ -351,6 +355,16 @@ fn with_workloads(
                 notes.push(format!("no figures for {name}: {why}"));
                 continue;
             }
+        };
+        let workload = match (spec.allocate, row.kind) {
+            (true, "banked") => match allocated(&hardware, policy, &workload, spec.seed) {
+                Ok((renamed, _)) => renamed,
+                Err(why) => {
+                    notes.push(format!("no allocated figures for {name}: {why}"));
+                    continue;
+                }
+            },
+            _ => workload,
         };
         let cycles = run(&hardware, policy, &workload, spec.seed, None, false).cycles;
         let time_ns = row.hardware.fmax_mhz.map(|f| cycles as f64 * 1000.0 / f);

@@ -5,7 +5,7 @@ use grfgen_hdl::params::{Allowed, CoreParams, Param, Params};
 use serde::{Deserialize, Serialize};
 
 use super::model::Policy;
-use super::run::{run, CoreRun};
+use super::run::{allocated as allocated_run, run, AllocationFigures, CoreRun};
 use super::workload::{builtin, NAMES};
 use crate::block::{Report, SimError};
 
@@ -14,22 +14,36 @@ use crate::block::{Report, SimError};
 pub struct CoreBenchOptions {
     /// Seed of the initial values and the random workloads.
     pub seed: u64,
+    /// Run every workload after bank-aware register allocation, beside the program as written.
+    #[serde(default)]
+    pub allocate: bool,
 }
 
 impl Default for CoreBenchOptions {
     fn default() -> Self {
-        Self { seed: 1 }
+        Self {
+            seed: 1,
+            allocate: false,
+        }
     }
 }
 
 impl Params for CoreBenchOptions {
     fn table() -> Vec<Param<Self>> {
-        vec![param!(
-            seed,
-            "seed of the initial values and the random workloads",
-            "S",
-            |_| Allowed::any("any number")
-        )]
+        vec![
+            param!(
+                seed,
+                "seed of the initial values and the random workloads",
+                "S",
+                |_| Allowed::any("any number")
+            ),
+            param!(
+                allocate,
+                "run every workload after bank-aware register allocation, beside the program as written",
+                "BOOL",
+                |_| Allowed::any("true or false")
+            ),
+        ]
     }
 }
 
@@ -46,6 +60,40 @@ pub struct CoreBench {
     /// Per policy, the mean of cycles over the bound on the kernels (conv3x3, matmul4,
     /// normalize).
     pub kernel_mean: Vec<(Policy, f64)>,
+    /// With `--allocate`: per workload, the allocated program's figures under `cq-pq`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub allocated: Vec<AllocatedRun>,
+}
+
+/// One workload before and after allocation, under `cq-pq`, against the ideal file.
+#[derive(Clone, Debug, Serialize)]
+pub struct AllocatedRun {
+    /// The workload.
+    pub workload: String,
+    /// The figures.
+    #[serde(flatten)]
+    pub figures: AllocationFigures,
+}
+
+impl AllocatedRun {
+    /// The allocated program's cycles over the ideal file's.
+    pub fn over_ideal(&self) -> f64 {
+        self.figures.cycles_after as f64 / self.figures.ideal_cycles.max(1) as f64
+    }
+
+    /// The program as written's cycles over the ideal file's.
+    pub fn before_over_ideal(&self) -> f64 {
+        self.figures.cycles_before as f64 / self.figures.ideal_cycles.max(1) as f64
+    }
+}
+
+/// The mean over the kernels of `f` of each allocated run.
+fn kernel_mean_of(runs: &[AllocatedRun], f: fn(&AllocatedRun) -> f64) -> f64 {
+    let kernels: Vec<f64> = (runs.iter())
+        .filter(|r| KERNELS.contains(&r.workload.as_str()))
+        .map(f)
+        .collect();
+    kernels.iter().sum::<f64>() / kernels.len().max(1) as f64
 }
 
 impl Report for CoreBench {
@@ -77,6 +125,28 @@ impl Report for CoreBench {
             KERNELS.join(", "),
             means.join(", ")
         );
+        if !self.allocated.is_empty() {
+            text += "\n\nallocated, cq-pq: workload, cycles before -> after, the ideal file's, \
+                     after over ideal, bank conflicts before -> after\n";
+            for r in &self.allocated {
+                let f = &r.figures;
+                text += &format!(
+                    "{:15} {:6} -> {:6}  ideal {:6}  {:.3}x  conflicts {} -> {}\n",
+                    r.workload,
+                    f.cycles_before,
+                    f.cycles_after,
+                    f.ideal_cycles,
+                    r.over_ideal(),
+                    f.allocation.conflicts_before,
+                    f.allocation.conflicts_after
+                );
+            }
+            text += &format!(
+                "kernel mean over the ideal file: {:.3}x before, {:.3}x after allocation",
+                kernel_mean_of(&self.allocated, AllocatedRun::before_over_ideal),
+                kernel_mean_of(&self.allocated, AllocatedRun::over_ideal)
+            );
+        }
         text
     }
 
@@ -109,9 +179,24 @@ pub fn bench(params: &CoreParams, options: &CoreBenchOptions) -> Result<CoreBenc
             (p, ratios.iter().sum::<f64>() / ratios.len().max(1) as f64)
         })
         .collect();
+    let mut allocated = Vec::new();
+    if options.allocate {
+        for name in NAMES {
+            let workload = builtin(name, params, seed).map_err(SimError::Input)?;
+            let (renamed, mut figures) = allocated_run(params, Policy::CqPq, &workload, seed)?;
+            let after = run(params, Policy::CqPq, &renamed, seed, None, false);
+            figures.cycles_after = after.cycles;
+            figures.lower_bound_after = after.lower_bound;
+            allocated.push(AllocatedRun {
+                workload: name.to_string(),
+                figures,
+            });
+        }
+    }
     Ok(CoreBench {
         seed,
         runs,
         kernel_mean,
+        allocated,
     })
 }

@@ -1,6 +1,7 @@
 //! The shader-core slice (SPEC S1): programs, the golden model, the lower bound, workloads,
 //! the Verilated slice, runs and the policy benchmark.
 
+pub mod allocate;
 pub mod bench;
 pub mod bound;
 pub mod model;

@@ -35,6 +35,10 @@ pub struct CoreOptions {
     /// Instructions of the `random` and `texture-return` workloads.
     #[serde(default = "random_instructions")]
     pub instructions: usize,
+    /// Run the program after bank-aware register allocation (`grfgen allocate`), beside the
+    /// program as written.
+    #[serde(default)]
+    pub allocate: bool,
 }
 
 fn random_instructions() -> usize {
@@ -52,6 +56,7 @@ impl Default for CoreOptions {
             program: None,
             schedule: false,
             instructions: RANDOM_INSTRUCTIONS,
+            allocate: false,
         }
     }
 }
@@ -96,6 +101,12 @@ impl Params for CoreOptions {
                 "BOOL",
                 |_| Allowed::any("true or false")
             ),
+            param!(
+                allocate,
+                "run the program after bank-aware register allocation, beside the program as written",
+                "BOOL",
+                |_| Allowed::any("true or false")
+            ),
         ]
     }
 }
@@ -134,6 +145,7 @@ impl CoreOptions {
             name: path.to_string(),
             program,
             external_rate: 0,
+            input_values: Default::default(),
         })
     }
 }

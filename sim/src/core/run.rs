@@ -6,9 +6,11 @@ use std::collections::BTreeMap;
 use grfgen_hdl::params::CoreParams;
 use serde::Serialize;
 
+use super::allocate::{allocate, prove, renamed, Allocation};
 use super::bound::{lower_bound, LowerBound};
 use super::model::{element_mask, CoreModel, CoreStats, CycleInput, CycleOutput, Policy, Read};
 use super::options::CoreOptions;
+use super::program::Instruction;
 use super::verilated::{CoreDevice, CoreRtl};
 use super::workload::Workload;
 use crate::block::{Report, Setup, SimError};
@@ -39,6 +41,11 @@ pub struct CoreRun {
     /// Per cycle, the GPR reads (kept on request).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub schedule: Option<Vec<Vec<Read>>>,
+    /// The value of every register the program reads before writing it, per lane, as loaded
+    /// before the run, keyed by the program's own names (`R5`).
+    pub inputs: BTreeMap<String, Vec<u64>>,
+    /// The final value of every register the program writes, per lane, after the run.
+    pub outputs: BTreeMap<String, Vec<u64>>,
 }
 
 impl CoreRun {
@@ -48,16 +55,16 @@ impl CoreRun {
     }
 }
 
-/// The registers a program reads: loaded with random values before it runs.
-fn inputs(workload: &Workload) -> Vec<usize> {
-    let mut regs: Vec<usize> = workload
-        .program
-        .iter()
-        .flat_map(|i| i.src.clone())
-        .collect();
-    regs.sort_unstable();
-    regs.dedup();
-    regs
+/// The registers a program reads before it writes them (its inputs), in order: loaded with
+/// seeded random values before it runs.
+pub fn inputs(program: &[Instruction]) -> Vec<usize> {
+    let mut written = std::collections::BTreeSet::new();
+    let mut regs = std::collections::BTreeSet::new();
+    for i in program {
+        regs.extend(i.src.iter().filter(|r| !written.contains(*r)));
+        written.insert(i.dst);
+    }
+    regs.into_iter().collect()
 }
 
 /// The golden model and, when given, the device, one cycle in lock step.
@@ -116,6 +123,8 @@ pub fn run(
         mismatches: 0,
         first_mismatch: None,
         schedule: keep_schedule.then(Vec::new),
+        inputs: BTreeMap::new(),
+        outputs: BTreeMap::new(),
     };
     let mut lock = LockStep {
         model: CoreModel::new(params, policy),
@@ -127,6 +136,9 @@ pub fn run(
         report.mismatches = 1;
         report.first_mismatch = Some(mismatch);
     }
+    report.outputs = (workload.program.iter())
+        .map(|i| (format!("R{}", i.dst), lock.model.register(i.dst).to_vec()))
+        .collect();
     report
 }
 
@@ -147,10 +159,13 @@ fn execute(
             .collect()
     };
     // The program's inputs, one external write per cycle (the core is idle: always granted).
-    for reg in inputs(workload) {
+    for reg in inputs(&workload.program) {
+        let drawn = random_lanes(&mut rng);
+        let value = workload.input_values.get(&reg).cloned().unwrap_or(drawn);
+        report.inputs.insert(format!("R{reg}"), value.clone());
         let input = CycleInput {
             instruction: None,
-            external: Some((reg, random_lanes(&mut rng))),
+            external: Some((reg, value)),
         };
         lock.step(0, &input)?;
     }
@@ -208,6 +223,50 @@ pub struct PolicyFigures {
     pub stall_cycles: u64,
 }
 
+/// What allocation did to a program (`--allocate`): its cycles before and after under the run's
+/// policy, the bounds, the ideal file's cycles, and the map of inputs and outputs.
+#[derive(Clone, Debug, Serialize)]
+pub struct AllocationFigures {
+    /// Cycles of the program as written, under the run's policy (golden model).
+    pub cycles_before: u64,
+    /// Cycles of the allocated program (the run's own).
+    pub cycles_after: u64,
+    /// The lower bound of the program as written.
+    pub lower_bound_before: u64,
+    /// The lower bound of the allocated program.
+    pub lower_bound_after: u64,
+    /// Cycles of the program on the ideal multi-ported file (which needs no allocation).
+    pub ideal_cycles: u64,
+    /// The allocation: conflicts before and after, values, registers, the maps.
+    #[serde(flatten)]
+    pub allocation: Allocation,
+}
+
+impl AllocationFigures {
+    /// The figures in words.
+    fn text(&self) -> String {
+        let a = &self.allocation;
+        format!(
+            "allocated: {} cycles before, {} after ({:.3}x the ideal file's {}); bound {} -> {}; \
+             bank conflicts {} -> {}{}; {} values in {} registers",
+            self.cycles_before,
+            self.cycles_after,
+            self.cycles_after as f64 / self.ideal_cycles.max(1) as f64,
+            self.ideal_cycles,
+            self.lower_bound_before,
+            self.lower_bound_after,
+            a.conflicts_before,
+            a.conflicts_after,
+            match a.conflict_free() {
+                true => "",
+                false => " (no conflict-free assignment found: the cheapest found)",
+            },
+            a.values,
+            a.registers_used,
+        )
+    }
+}
+
 /// What `grfgen sim core` reports: the run under the chosen policy, and every policy's
 /// cycles on the same program (golden model).
 #[derive(Clone, Debug, Serialize)]
@@ -219,6 +278,9 @@ pub struct CoreReport {
     pub rtl: bool,
     /// Every policy on the same program, by name.
     pub comparison: BTreeMap<&'static str, PolicyFigures>,
+    /// With `--allocate`: the program as written against the allocated one that ran.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allocation: Option<AllocationFigures>,
     /// The order the comparison is listed in.
     #[serde(skip)]
     pub others: Vec<CoreRun>,
@@ -270,6 +332,9 @@ impl Report for CoreReport {
                 o.stats.stall_cycles
             );
         }
+        if let Some(allocation) = &self.allocation {
+            text += &(allocation.text() + "\n");
+        }
         if let Some(cycles) = &r.schedule {
             text += "GPR reads by cycle (register, bank, port, destination):\n";
             for (t, reads) in cycles.iter().enumerate() {
@@ -310,7 +375,14 @@ pub(super) fn run_options(
         policy != Policy::Ideal,
         "the ideal file (--policy ideal) is a golden model only",
     )?;
-    let workload = options.program(params, setup.seed)?;
+    let written = options.program(params, setup.seed)?;
+    let (workload, allocation) = match options.allocate {
+        false => (written, None),
+        true => {
+            let (workload, figures) = allocated(params, policy, &written, setup.seed)?;
+            (workload, Some(figures))
+        }
+    };
     let mut device = match with_rtl {
         true => Some(CoreRtl::build(&policy.hardware(params), setup)?),
         false => None,
@@ -339,10 +411,55 @@ pub(super) fn run_options(
             (r.policy.name(), figures)
         })
         .collect();
+    let allocation = allocation.map(|mut figures: AllocationFigures| {
+        figures.cycles_after = run.cycles;
+        figures.lower_bound_after = run.lower_bound;
+        figures
+    });
     Ok(CoreReport {
         run,
         rtl: with_rtl,
         comparison,
         others,
+        allocation,
     })
+}
+
+/// `written` allocated for `params`, proved by execution from `seed`, as a workload to run;
+/// and the figures of the program as written under `policy` and on the ideal file. An
+/// allocation that runs slower than the program as written under `policy` is not taken: the
+/// program keeps its registers (the identity allocation), so allocation never costs cycles.
+pub fn allocated(
+    params: &CoreParams,
+    policy: Policy,
+    written: &Workload,
+    seed: u64,
+) -> Result<(Workload, AllocationFigures), SimError> {
+    let mut allocation = allocate(params, &written.program);
+    let before = run(params, policy, written, seed, None, false);
+    let trial = run(
+        params,
+        policy,
+        &renamed(written, &allocation, &before),
+        seed,
+        None,
+        false,
+    );
+    if trial.cycles > before.cycles {
+        allocation = Allocation::identity(params, &written.program);
+    }
+    prove(params, written, &allocation, seed).map_err(SimError::Mismatch)?;
+    let ideal = run(params, Policy::Ideal, written, seed, None, false);
+    let workload = renamed(written, &allocation, &before);
+    Ok((
+        workload,
+        AllocationFigures {
+            cycles_before: before.cycles,
+            cycles_after: 0,
+            lower_bound_before: before.lower_bound,
+            lower_bound_after: 0,
+            ideal_cycles: ideal.cycles,
+            allocation,
+        },
+    ))
 }

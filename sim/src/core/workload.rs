@@ -1,6 +1,8 @@
 //! Built-in workloads: the document's example, random programs, three kernels written in the
 //! program format, and a workload with external write traffic.
 
+use std::collections::BTreeMap;
+
 use grfgen_hdl::params::{CoreOp, CoreParams};
 
 use super::program::{parse, Instruction, ParseError};
@@ -15,6 +17,10 @@ pub struct Workload {
     pub program: Vec<Instruction>,
     /// Percent of cycles in which the external writer (EFU / texture return) starts a write.
     pub external_rate: u32,
+    /// Values to load into input registers instead of the seeded random ones (a renamed
+    /// program gets its original's values this way); the random values are drawn all the same,
+    /// so the external traffic that follows is the same.
+    pub input_values: BTreeMap<usize, Vec<u64>>,
 }
 
 /// The names of the built-in workloads.
@@ -141,6 +147,7 @@ pub fn builtin_sized(
                 name: name.to_string(),
                 program: random_program(instructions, registers.max(1), seed),
                 external_rate: if name == "random" { 0 } else { 50 },
+                input_values: BTreeMap::new(),
             })
         }
         other => {
@@ -159,5 +166,6 @@ pub fn builtin_sized(
         name: name.to_string(),
         program,
         external_rate: 0,
+        input_values: BTreeMap::new(),
     })
 }
