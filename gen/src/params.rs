@@ -101,10 +101,11 @@ pub fn text<'a>(m: &'a ArgMatches, id: &str) -> Option<&'a str> {
 pub fn resolve_with_config<P: Params>(m: &ArgMatches) -> Result<P, CliError> {
     let mut params = P::default();
     let Some(path) = m.get_one::<String>("config") else {
-        return Ok(set_flags(params, m)?);
+        return Ok(set_flags(params, m, &[])?);
     };
     let keys = apply_config(&mut params, Path::new(path))?;
-    set_flags(params, m).map_err(|e| {
+    let configured: Vec<String> = keys.iter().map(|(k, _)| k.clone()).collect();
+    set_flags(params, m, &configured).map_err(|e| {
         // A value out of range that came from the file, not a flag: say where it is.
         match keys.iter().find(|(k, _)| k.replace('-', "_") == e.param) {
             Some((key, at)) if !given(m, key) => CliError::Input(format!(
@@ -128,16 +129,18 @@ pub fn configured<P: Params>(m: &ArgMatches) -> Result<P, CliError> {
 
 /// Run options `P` from their defaults and the flags set in `m`; validated.
 pub fn resolve<P: Params>(m: &ArgMatches) -> Result<P, CliError> {
-    Ok(set_flags(P::default(), m)?)
+    Ok(set_flags(P::default(), m, &[])?)
 }
 
-/// `params` with every flag of `P` set in `m`; validated.
-fn set_flags<P: Params>(mut params: P, m: &ArgMatches) -> Result<P, ParamError> {
+/// `params` with every flag of `P` set in `m` (over the `configured` keys a config file set),
+/// settled and validated.
+fn set_flags<P: Params>(mut params: P, m: &ArgMatches, configured: &[String]) -> Result<P, ParamError> {
     for p in P::table() {
         if let Some(value) = text(m, p.name) {
             p.set(&mut params, value)?;
         }
     }
+    params.settle(&|name| given(m, name) || configured.iter().any(|k| k == name));
     params.validate()?;
     Ok(params)
 }

@@ -11,6 +11,10 @@ use crate::signals;
 ///
 /// Built with [`Registers::stage`] and `present` false, `q` follows `d` in the same cycle and the
 /// clock is unused: an optional pipeline stage keeps one structure whether it is on or off.
+///
+/// Built with [`Registers::copies`], the flip-flops carry Yosys's `keep` attribute: copies of
+/// one value (a control replicated so that each copy drives a few lanes instead of all) are
+/// not merged back into one flip-flop by synthesis.
 #[derive(LogicBlock)]
 pub struct Registers<T: Synth> {
     /// Clock: every `q` takes its `d` on the rising edge.
@@ -20,6 +24,7 @@ pub struct Registers<T: Synth> {
     /// Current values.
     pub q: Vec<Signal<Out, T>>,
     _wires: bool,
+    _keep: bool,
 }
 
 impl<T: Synth> Registers<T> {
@@ -35,6 +40,16 @@ impl<T: Synth> Registers<T> {
             d: signals(count),
             q: signals(count),
             _wires: !present,
+            _keep: false,
+        }
+    }
+
+    /// A pipeline stage of `count` values (see [`Registers::stage`]) holding copies of the
+    /// same values, which synthesis must keep apart (Yosys `keep`).
+    pub fn copies(count: usize, present: bool) -> Self {
+        Self {
+            _keep: present,
+            ..Self::stage(count, present)
         }
     }
 
@@ -78,9 +93,13 @@ impl<T: Synth> Logic for Registers<T> {
         let step: String = (0..count)
             .map(|i| format!("   q${i} <= d${i};\n"))
             .collect();
+        let (name, keep) = match self._keep {
+            true => ("registers_kept", "(* keep *) "),
+            false => ("registers", ""),
+        };
         Verilog::Custom(format!(
-            "// name: registers_{count}x{bits}\ninitial begin\n{init}end\n\n\
-             always @(posedge clock) begin\n{step}end\n",
+            "// name: {name}_{count}x{bits}\ninitial begin\n{init}end\n\n\
+             {keep}always @(posedge clock) begin\n{step}end\n",
             bits = T::BITS
         ))
     }

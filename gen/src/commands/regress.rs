@@ -96,6 +96,7 @@ fn corner<B: Block>(overrides: &[(&str, &str)]) -> Result<ParamsOf<B>, CliError>
             .ok_or_else(|| CliError::Failed(format!("{}: no parameter {name}", B::Design::NAME)))?;
         param.set(&mut params, value)?;
     }
+    params.settle(&|name| overrides.iter().any(|(given, _)| *given == name));
     params.validate()?;
     Ok(params)
 }

@@ -30,7 +30,7 @@ impl Default for RouteParams {
             crossbar: 4,
             element_bits: 32,
             registered: true,
-            pipeline: 0,
+            pipeline: Self::MAX_PIPELINE,
         }
     }
 }
@@ -56,6 +56,13 @@ fn lanes_and_width<P: 'static>(lanes: UsizeField<P>, bits: UsizeField<P>) -> [Pa
 }
 
 impl Params for RouteParams {
+    /// An unregistered router has no stages: `--registered false` alone means `--pipeline 0`.
+    fn settle(&mut self, given: &dyn Fn(&str) -> bool) {
+        if !self.registered && !given("pipeline") {
+            self.pipeline = 0;
+        }
+    }
+
     fn table() -> Vec<Param<Self>> {
         let [lanes, bits] = lanes_and_width(
             (|p: &Self| &p.lanes, |p| &mut p.lanes),

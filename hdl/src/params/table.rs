@@ -355,6 +355,11 @@ pub trait Params:
     /// Every parameter, in the order they are checked and listed.
     fn table() -> Vec<Param<Self>>;
 
+    /// Gives the parameters whose default depends on others (the router's `pipeline` is 3
+    /// when it is `registered`, 0 when not) that default, unless `given` says the user set
+    /// them. Called once every given value is in, before [`Params::validate`].
+    fn settle(&mut self, _given: &dyn Fn(&str) -> bool) {}
+
     /// Checks every parameter in table order; the first one out of range is reported.
     fn validate(&self) -> Result<(), ParamError> {
         Self::table().iter().try_for_each(|p| p.check(self))

@@ -7,8 +7,9 @@ use crate::params::{RouteOpCode, RouteParams};
 use crate::signals;
 
 /// The router's per-lane decoder (combinational), from the decoded controls of
-/// [`super::ControlDecode`]. Fields of width 7 hold lane indices and amounts (N <= 64, amounts
-/// up to 64).
+/// [`super::ControlDecode`], given to every lane separately (so that the registered router can
+/// drive each group of lanes from a copy of its own). Fields of width 7 hold lane indices and
+/// amounts (N <= 64, amounts up to 64).
 ///
 /// For output lane `t` in the subset of `m` lanes starting at `b`, with `i = t - b` and `s` the
 /// amount clamped to `m`: `shff.left` reads lane `b + (i + s) mod m`, `shff.right` lane
@@ -18,16 +19,16 @@ use crate::signals;
 /// `shff.right` when `i + s >= m`: exactly the lanes whose values land in vacated positions.
 #[derive(LogicBlock)]
 pub struct RouteDecoder {
-    /// Operation code (`RouteOpCode`).
-    pub op: Signal<In, Bits<3>>,
-    /// Subset size m ([`super::ControlDecode`]).
-    pub m: Signal<In, Bits<7>>,
-    /// m - 1.
-    pub mask: Signal<In, Bits<7>>,
-    /// The amount clamped to m (shifts).
-    pub shift: Signal<In, Bits<7>>,
-    /// The amount mod m (rotates, broadcast, butterfly).
-    pub wrapped: Signal<In, Bits<7>>,
+    /// Per lane: the operation code (`RouteOpCode`).
+    pub op: Vec<Signal<In, Bits<3>>>,
+    /// Per lane: the subset size m ([`super::ControlDecode`]).
+    pub m: Vec<Signal<In, Bits<7>>>,
+    /// Per lane: m - 1.
+    pub mask: Vec<Signal<In, Bits<7>>>,
+    /// Per lane: the amount clamped to m (shifts).
+    pub shift: Vec<Signal<In, Bits<7>>>,
+    /// Per lane: the amount mod m (rotates, broadcast, butterfly).
+    pub wrapped: Vec<Signal<In, Bits<7>>>,
     /// Source lane of every output lane (identity for shuffle passes).
     pub src: Vec<Signal<Out, Bits<7>>>,
     /// Whether every input lane gives its fill value instead of `rs`.
@@ -57,11 +58,11 @@ impl RouteDecoder {
     pub fn new(params: &RouteParams) -> Self {
         let n = params.lanes;
         Self {
-            op: Default::default(),
-            m: Default::default(),
-            mask: Default::default(),
-            shift: Default::default(),
-            wrapped: Default::default(),
+            op: signals(n),
+            m: signals(n),
+            mask: signals(n),
+            shift: signals(n),
+            wrapped: signals(n),
             src: signals(n),
             take_fill: signals(n),
             offset: signals(n),
@@ -82,28 +83,28 @@ impl Logic for RouteDecoder {
     #[hdl_gen]
     fn update(&mut self) {
         for t in 0..self._lanes {
-            self.offset[t].next = self.lane_id[t].val() & self.mask.val();
-            self.base[t].next = self.lane_id[t].val() & !self.mask.val();
+            self.offset[t].next = self.lane_id[t].val() & self.mask[t].val();
+            self.base[t].next = self.lane_id[t].val() & !self.mask[t].val();
             self.src[t].next = self.lane_id[t].val();
             self.take_fill[t].next = false;
-            if self.op.val() == self.op_shff_left.val() {
+            if self.op[t].val() == self.op_shff_left.val() {
                 self.src[t].next = self.base[t].val()
-                    | ((self.offset[t].val() + self.shift.val()) & self.mask.val());
-                self.take_fill[t].next = self.offset[t].val() < self.shift.val();
-            } else if self.op.val() == self.op_shff_right.val() {
+                    | ((self.offset[t].val() + self.shift[t].val()) & self.mask[t].val());
+                self.take_fill[t].next = self.offset[t].val() < self.shift[t].val();
+            } else if self.op[t].val() == self.op_shff_right.val() {
                 self.src[t].next = self.base[t].val()
-                    | ((self.offset[t].val() - self.shift.val()) & self.mask.val());
-                self.take_fill[t].next = (self.offset[t].val() + self.shift.val()) >= self.m.val();
-            } else if self.op.val() == self.op_rotate_left.val() {
+                    | ((self.offset[t].val() - self.shift[t].val()) & self.mask[t].val());
+                self.take_fill[t].next = (self.offset[t].val() + self.shift[t].val()) >= self.m[t].val();
+            } else if self.op[t].val() == self.op_rotate_left.val() {
                 self.src[t].next = self.base[t].val()
-                    | ((self.offset[t].val() + self.wrapped.val()) & self.mask.val());
-            } else if self.op.val() == self.op_rotate_right.val() {
+                    | ((self.offset[t].val() + self.wrapped[t].val()) & self.mask[t].val());
+            } else if self.op[t].val() == self.op_rotate_right.val() {
                 self.src[t].next = self.base[t].val()
-                    | ((self.offset[t].val() - self.wrapped.val()) & self.mask.val());
-            } else if self.op.val() == self.op_broadcast.val() {
-                self.src[t].next = self.base[t].val() | self.wrapped.val();
-            } else if self.op.val() == self.op_butterfly.val() {
-                self.src[t].next = self.lane_id[t].val() ^ self.wrapped.val();
+                    | ((self.offset[t].val() - self.wrapped[t].val()) & self.mask[t].val());
+            } else if self.op[t].val() == self.op_broadcast.val() {
+                self.src[t].next = self.base[t].val() | self.wrapped[t].val();
+            } else if self.op[t].val() == self.op_butterfly.val() {
+                self.src[t].next = self.lane_id[t].val() ^ self.wrapped[t].val();
             }
         }
     }

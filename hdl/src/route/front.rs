@@ -1,54 +1,55 @@
-//! The router's per-lane stage: lane decode, register select, and the controls of both
-//! networks.
+//! The router's per-lane stage: lane decode and the controls of both networks.
 
 use rust_hdl::prelude::*;
 
 use crate::signals;
 
 use super::decoder::RouteDecoder;
-use super::select::RegisterSelect;
 use crate::params::RouteParams;
 
-/// Decodes a pass, from the controls [`super::ControlDecode`] gives, into what the two networks
-/// take (combinational): every lane's operand (`rs` or the fill value), the input position
-/// every crossbar output takes, and the crossbar every lane takes its value from.
+/// Decodes a pass, from the controls [`super::ControlDecode`] gives (one copy per lane, so that
+/// the registered router can drive each crossbar's lanes from copies of their own), into what
+/// the register select and the two networks take (combinational): whether every lane gives its
+/// fill value instead of `rs`, the input position every crossbar output takes, and the
+/// crossbar every lane takes its value from, both as one-hot selects (so that a registered
+/// router's networks start from decoded selects).
 ///
-/// For the one-pass operations every crossbar's output `k` takes input `src[k] mod q` (the same
-/// position in every crossbar) and lane `t` selects crossbar `src[t] div q`. For a shuffle pass
-/// (`op` = 6) the controls come from `xbar_pos` and `lane_xbar` instead.
+/// For the one-pass operations crossbar `c`'s output `k` takes input `src[c*q + k] mod q`,
+/// which is the same position in every crossbar (`src[k] mod q`: within a subset of at least
+/// q lanes every lane's source moves by the same amount mod q, and a smaller subset lies inside
+/// one crossbar), so each crossbar decodes its own; lane `t` selects crossbar `src[t] div q`.
+/// For a shuffle pass (`op` = 6) the controls come from `xbar_pos` and `lane_xbar` instead.
 #[derive(LogicBlock)]
-pub struct RouteFront<const E: usize> {
-    /// Operation code (`RouteOpCode`).
-    pub op: Signal<In, Bits<3>>,
-    /// Subset size m.
-    pub m: Signal<In, Bits<7>>,
-    /// m - 1.
-    pub mask: Signal<In, Bits<7>>,
-    /// The amount clamped to m (shifts).
-    pub shift: Signal<In, Bits<7>>,
-    /// The amount mod m (rotates, broadcast, butterfly).
-    pub wrapped: Signal<In, Bits<7>>,
-    /// The operation is a shuffle pass.
-    pub shuffle: Signal<In, Bit>,
-    /// Fill source of shifts (`FillCode`).
-    pub fill: Signal<In, Bits<2>>,
+pub struct RouteFront {
+    /// Per lane: the operation code (`RouteOpCode`).
+    pub op: Vec<Signal<In, Bits<3>>>,
+    /// Per lane: the subset size m.
+    pub m: Vec<Signal<In, Bits<7>>>,
+    /// Per lane: m - 1.
+    pub mask: Vec<Signal<In, Bits<7>>>,
+    /// Per lane: the amount clamped to m (shifts).
+    pub shift: Vec<Signal<In, Bits<7>>>,
+    /// Per lane: the amount mod m (rotates, broadcast, butterfly).
+    pub wrapped: Vec<Signal<In, Bits<7>>>,
+    /// Per lane: the operation is a shuffle pass.
+    pub shuffle: Vec<Signal<In, Bit>>,
     /// Shuffle pass: `xbar_pos[c * q + k]` is the input position crossbar `c` sends to its
     /// output `k`.
     pub xbar_pos: Vec<Signal<In, Bits<7>>>,
     /// Shuffle pass: the crossbar lane `t` takes its value from.
     pub lane_xbar: Vec<Signal<In, Bits<7>>>,
-    /// The shifted (source) register, one element per lane.
-    pub rs: Vec<Signal<In, Bits<E>>>,
-    /// The fill register, one element per lane.
-    pub rf: Vec<Signal<In, Bits<E>>>,
-    /// Every lane's operand: `rs`, or the fill value where the operation vacates a lane.
-    pub operand: Vec<Signal<Out, Bits<E>>>,
+    /// Per lane: give the fill value instead of `rs` (the operation vacates the lane).
+    pub take_fill: Vec<Signal<Out, Bit>>,
+    /// One-hot: output `k` of crossbar `c` takes input `i` of its crossbar when bit
+    /// `(c * q + k) * q + i` is set (none for an out-of-range shuffle control).
+    pub position_select: Vec<Signal<Out, Bit>>,
+    /// One-hot: lane `t` takes its value from crossbar `j` when bit `t * (N/q) + j` is set.
+    pub lane_select: Vec<Signal<Out, Bit>>,
     /// Input position (0..q-1) each crossbar output takes, at `c * q + k`.
-    pub position: Vec<Signal<Out, Bits<7>>>,
+    position: Vec<Signal<Local, Bits<7>>>,
     /// Crossbar (0..N/q-1) each lane takes its value from.
-    pub lane_source: Vec<Signal<Out, Bits<7>>>,
+    lane_source: Vec<Signal<Local, Bits<7>>>,
     decoder: RouteDecoder,
-    select: RegisterSelect<E>,
     /// q - 1.
     position_mask: Constant<Bits<7>>,
     _lanes: usize,
@@ -57,28 +58,25 @@ pub struct RouteFront<const E: usize> {
     _crossbar_bits: usize,
 }
 
-impl<const E: usize> RouteFront<E> {
-    /// The front stage for `params` (its `element_bits` must be `E`).
+impl RouteFront {
+    /// The front stage for `params`.
     pub fn new(params: &RouteParams) -> Self {
-        assert_eq!(E, params.element_bits);
         let n = params.lanes;
         Self {
-            op: Signal::default(),
-            m: Signal::default(),
-            mask: Signal::default(),
-            shift: Signal::default(),
-            wrapped: Signal::default(),
-            shuffle: Signal::default(),
-            fill: Signal::default(),
+            op: signals(n),
+            m: signals(n),
+            mask: signals(n),
+            shift: signals(n),
+            wrapped: signals(n),
+            shuffle: signals(n),
             xbar_pos: signals(n),
             lane_xbar: signals(n),
-            rs: signals(n),
-            rf: signals(n),
-            operand: signals(n),
+            take_fill: signals(n),
+            position_select: signals(n * params.crossbar),
+            lane_select: signals(n * params.crossbars()),
             position: signals(n),
             lane_source: signals(n),
             decoder: RouteDecoder::new(params),
-            select: RegisterSelect::new(n),
             position_mask: Constant::new(((params.crossbar - 1) as u64).into()),
             _lanes: n,
             _crossbar: params.crossbar,
@@ -88,36 +86,35 @@ impl<const E: usize> RouteFront<E> {
     }
 }
 
-impl<const E: usize> Logic for RouteFront<E> {
-    // Single-value loops bind q (`nq`) and log2 q (`lq`) for index arithmetic.
+impl Logic for RouteFront {
+    // Single-value loops bind log2 q (`lq`), q (`nq`) and N/q (`nc`) for index arithmetic.
     #[hdl_gen]
     fn update(&mut self) {
-        self.decoder.op.next = self.op.val();
-        self.decoder.m.next = self.m.val();
-        self.decoder.mask.next = self.mask.val();
-        self.decoder.shift.next = self.shift.val();
-        self.decoder.wrapped.next = self.wrapped.val();
-        self.select.fill.next = self.fill.val();
-        for t in 0..self._lanes {
-            self.select.rs[t].next = self.rs[t].val();
-            self.select.rf[t].next = self.rf[t].val();
-            self.select.take_fill[t].next = self.decoder.take_fill[t].val();
-            self.operand[t].next = self.select.out[t].val();
+        for lq in self._crossbar_bits..(self._crossbar_bits + 1) {
+            for t in 0..self._lanes {
+                self.decoder.op[t].next = self.op[t].val();
+                self.decoder.m[t].next = self.m[t].val();
+                self.decoder.mask[t].next = self.mask[t].val();
+                self.decoder.shift[t].next = self.shift[t].val();
+                self.decoder.wrapped[t].next = self.wrapped[t].val();
+                self.take_fill[t].next = self.decoder.take_fill[t].val();
+                self.position[t].next = self.decoder.src[t].val() & self.position_mask.val();
+                self.lane_source[t].next = self.decoder.src[t].val() >> lq.to_bits::<3>();
+                if self.shuffle[t].val() {
+                    self.position[t].next = self.xbar_pos[t].val();
+                    self.lane_source[t].next = self.lane_xbar[t].val();
+                }
+            }
         }
         for nq in self._crossbar..(self._crossbar + 1) {
-            for lq in self._crossbar_bits..(self._crossbar_bits + 1) {
-                for c in 0..self._crossbars {
-                    for k in 0..self._crossbar {
-                        self.position[c * nq + k].next =
-                            self.decoder.src[k].val() & self.position_mask.val();
-                        if self.shuffle.val() {
-                            self.position[c * nq + k].next = self.xbar_pos[c * nq + k].val();
-                        }
-                        self.lane_source[c * nq + k].next =
-                            self.decoder.src[c * nq + k].val() >> lq.to_bits::<3>();
-                        if self.shuffle.val() {
-                            self.lane_source[c * nq + k].next = self.lane_xbar[c * nq + k].val();
-                        }
+            for nc in self._crossbars..(self._crossbars + 1) {
+                for t in 0..self._lanes {
+                    for i in 0..self._crossbar {
+                        self.position_select[t * nq + i].next =
+                            self.position[t].val() == i.to_bits();
+                    }
+                    for j in 0..self._crossbars {
+                        self.lane_select[t * nc + j].next = self.lane_source[t].val() == j.to_bits();
                     }
                 }
             }

@@ -71,14 +71,14 @@ impl<const E: usize> Logic for FullCrossbarNetwork<E> {
         self.control.op.next = self.op.val();
         self.control.amount.next = self.amount.val();
         self.control.mod_log2.next = self.mod_log2.val();
-        self.decoder.op.next = self.op.val();
-        self.decoder.m.next = self.control.m.val();
-        self.decoder.mask.next = self.control.mask.val();
-        self.decoder.shift.next = self.control.shift.val();
-        self.decoder.wrapped.next = self.control.wrapped.val();
-        self.select.fill.next = self.fill.val();
         for nn in self._lanes..(self._lanes + 1) {
             for t in 0..self._lanes {
+                self.decoder.op[t].next = self.op.val();
+                self.decoder.m[t].next = self.control.m.val();
+                self.decoder.mask[t].next = self.control.mask.val();
+                self.decoder.shift[t].next = self.control.shift.val();
+                self.decoder.wrapped[t].next = self.control.wrapped.val();
+                self.select.fill[t].next = self.fill.val();
                 self.select.rs[t].next = self.rs[t].val();
                 self.select.rf[t].next = self.rf[t].val();
                 self.select.take_fill[t].next = self.decoder.take_fill[t].val();

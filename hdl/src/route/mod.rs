@@ -76,7 +76,7 @@ impl Design for Route {
                     part("route_control_decode", ControlDecode::new(p))?,
                     part("route_decoder", RouteDecoder::new(p))?,
                     part("route_register_select", RegisterSelect::<E>::new(p.lanes))?,
-                    part("route_front", RouteFront::<E>::new(p))?,
+                    part("route_front", RouteFront::new(p))?,
                     part("route_quad_crossbars", QuadCrossbars::<E>::new(p))?,
                     part("route_lane_muxes", LaneMuxes::<E>::new(p))?,
                 ];

@@ -7,6 +7,7 @@ use crate::signals;
 
 use super::control::ControlDecode;
 use super::front::RouteFront;
+use super::select::RegisterSelect;
 use super::stages::{LaneMuxes, QuadCrossbars};
 use crate::params::RouteParams;
 
@@ -35,10 +36,15 @@ pub struct RouteNetwork<const E: usize> {
     /// The routed operand of every lane.
     pub routed: Vec<Signal<Out, Bits<E>>>,
     control: ControlDecode,
-    front: RouteFront<E>,
+    front: RouteFront,
+    select: RegisterSelect<E>,
     quads: QuadCrossbars<E>,
     lane_muxes: LaneMuxes<E>,
     _lanes: usize,
+    /// N x q: the quad crossbars' one-hot selects.
+    _position_selects: usize,
+    /// N x N/q: the lane muxes' one-hot selects.
+    _source_selects: usize,
 }
 
 impl<const E: usize> RouteNetwork<E> {
@@ -57,9 +63,12 @@ impl<const E: usize> RouteNetwork<E> {
             routed: signals(n),
             control: ControlDecode::new(params),
             front: RouteFront::new(params),
+            select: RegisterSelect::new(n),
             quads: QuadCrossbars::new(params),
             lane_muxes: LaneMuxes::new(params),
             _lanes: n,
+            _position_selects: n * params.crossbar,
+            _source_selects: n * params.crossbars(),
         }
     }
 }
@@ -70,23 +79,28 @@ impl<const E: usize> Logic for RouteNetwork<E> {
         self.control.op.next = self.op.val();
         self.control.amount.next = self.amount.val();
         self.control.mod_log2.next = self.mod_log2.val();
-        self.front.op.next = self.op.val();
-        self.front.m.next = self.control.m.val();
-        self.front.mask.next = self.control.mask.val();
-        self.front.shift.next = self.control.shift.val();
-        self.front.wrapped.next = self.control.wrapped.val();
-        self.front.shuffle.next = self.control.shuffle.val();
-        self.front.fill.next = self.fill.val();
         for t in 0..self._lanes {
+            self.front.op[t].next = self.op.val();
+            self.front.m[t].next = self.control.m.val();
+            self.front.mask[t].next = self.control.mask.val();
+            self.front.shift[t].next = self.control.shift.val();
+            self.front.wrapped[t].next = self.control.wrapped.val();
+            self.front.shuffle[t].next = self.control.shuffle.val();
             self.front.xbar_pos[t].next = self.xbar_pos[t].val();
             self.front.lane_xbar[t].next = self.lane_xbar[t].val();
-            self.front.rs[t].next = self.rs[t].val();
-            self.front.rf[t].next = self.rf[t].val();
-            self.quads.operand[t].next = self.front.operand[t].val();
-            self.quads.position[t].next = self.front.position[t].val();
+            self.select.rs[t].next = self.rs[t].val();
+            self.select.rf[t].next = self.rf[t].val();
+            self.select.fill[t].next = self.fill.val();
+            self.select.take_fill[t].next = self.front.take_fill[t].val();
+            self.quads.operand[t].next = self.select.out[t].val();
             self.lane_muxes.gathered[t].next = self.quads.gathered[t].val();
-            self.lane_muxes.lane_source[t].next = self.front.lane_source[t].val();
             self.routed[t].next = self.lane_muxes.routed[t].val();
+        }
+        for k in 0..self._position_selects {
+            self.quads.position_select[k].next = self.front.position_select[k].val();
+        }
+        for k in 0..self._source_selects {
+            self.lane_muxes.lane_select[k].next = self.front.lane_select[k].val();
         }
     }
 }

@@ -7,13 +7,14 @@ use crate::signals;
 
 use super::control::ControlDecode;
 use super::front::RouteFront;
+use super::select::RegisterSelect;
 use super::stages::{LaneMuxes, QuadCrossbars};
 use crate::params::RouteParams;
 use crate::regs::Registers;
 
 /// The shift-and-fill operand router as a pipeline stage between operand read and execute:
-/// [`ControlDecode`], [`RouteFront`], [`QuadCrossbars`] and [`LaneMuxes`], followed by a result
-/// register.
+/// [`ControlDecode`], [`RouteFront`], [`RegisterSelect`], [`QuadCrossbars`] and [`LaneMuxes`],
+/// followed by a result register.
 ///
 /// One pass per cycle: with `valid` high, every lane whose `capture` bit is high takes the
 /// routed value; the other lanes keep theirs. One-pass operations are given with every
@@ -21,10 +22,12 @@ use crate::regs::Registers;
 /// result is whole after the last pass.
 ///
 /// `pipeline` (0..=3) adds register stages, feed-forward, so a pass still issues every cycle:
-/// 1 registers the front stage's outputs (after lane decode and register select), 2 also the
-/// quad crossbars' outputs (between the two networks), 3 also the control decode's outputs with
-/// the pass's operands. A pass given in cycle `c` reaches `result` after the rising edge that
-/// ends cycle `c + pipeline`.
+/// 1 registers the front decode's outputs (each lane's fill choice, both networks' controls)
+/// with the pass's operands, so that the register select and the quad crossbars share the next
+/// cycle; 2 also the quad crossbars' outputs (between the two networks); 3 also the control
+/// decode's outputs, one copy per crossbar (kept apart in synthesis) so that no control
+/// register drives more than one crossbar's lanes, with the pass's operands. A pass given in
+/// cycle `c` reaches `result` after the rising edge that ends cycle `c + pipeline`.
 #[derive(LogicBlock)]
 pub struct ShiftFillRouter<const E: usize> {
     /// Clock: stages and results advance on its rising edge.
@@ -54,38 +57,54 @@ pub struct ShiftFillRouter<const E: usize> {
     control: ControlDecode,
     /// Stage after the control decode: `rs` (`0..N`), then `rf`.
     decoded_operands: Registers<Bits<E>>,
-    /// Stage after the control decode: `xbar_pos` (`0..N`), `lane_xbar` (`N..2N`), then m,
-    /// mask, shift and wrapped.
+    /// Stage after the control decode, one copy per crossbar `c`: m, mask, shift and wrapped
+    /// at `4c..4c+4`.
     decoded_controls: Registers<Bits<7>>,
-    /// Stage after the control decode: the operation code.
+    /// Stage after the control decode: `xbar_pos` (`0..N`), then `lane_xbar`.
+    decoded_positions: Registers<Bits<7>>,
+    /// Stage after the control decode, one copy per crossbar: the operation code.
     decoded_op: Registers<Bits<3>>,
-    /// Stage after the control decode: the fill code.
+    /// Stage after the control decode, one copy per crossbar: the fill code.
     decoded_fill: Registers<Bits<2>>,
-    /// Stage after the control decode: the lanes that capture (`0..N`), then the shuffle flag.
-    decoded_flags: Registers<Bit>,
-    front: RouteFront<E>,
-    /// Stage after the front: every lane's operand.
-    front_operand: Registers<Bits<E>>,
-    /// Stage after the front: crossbar positions (`0..N`), then lane sources (`N..2N`).
-    front_controls: Registers<Bits<7>>,
-    /// Stage after the front: the lanes that capture.
-    front_capture: Registers<Bit>,
+    /// Stage after the control decode, one copy per crossbar: the pass is a shuffle.
+    decoded_shuffle: Registers<Bit>,
+    /// Stage after the control decode: the lanes that capture.
+    decoded_capture: Registers<Bit>,
+    front: RouteFront,
+    /// Stage after the front decode: `rs` (`0..N`), then `rf`.
+    front_operands: Registers<Bits<E>>,
+    /// Stage after the front decode: the quad crossbars' one-hot selects.
+    front_positions: Registers<Bit>,
+    /// Stage after the front decode: the lane muxes' one-hot selects.
+    front_sources: Registers<Bit>,
+    /// Stage after the front decode: the lanes that take their fill value (`0..N`), then the
+    /// lanes that capture.
+    front_flags: Registers<Bit>,
+    /// Stage after the front decode, one copy per crossbar: the fill code.
+    front_fill: Registers<Bits<2>>,
+    select: RegisterSelect<E>,
     quads: QuadCrossbars<E>,
     /// Stage between the networks: the quad crossbars' outputs.
     quads_gathered: Registers<Bits<E>>,
-    /// Stage between the networks: the lane sources.
-    quads_source: Registers<Bits<7>>,
+    /// Stage between the networks: the lane muxes' one-hot selects.
+    quads_source: Registers<Bit>,
     /// Stage between the networks: the lanes that capture.
     quads_capture: Registers<Bit>,
     lane_muxes: LaneMuxes<E>,
     held: Registers<Bits<E>>,
     _lanes: usize,
+    _crossbar: usize,
+    _crossbars: usize,
+    /// N x q: the quad crossbars' one-hot selects.
+    _position_selects: usize,
+    /// N x N/q: the lane muxes' one-hot selects.
+    _source_selects: usize,
 }
 
 impl<const E: usize> ShiftFillRouter<E> {
     /// The router for `params` (its `element_bits` must be `E`).
     pub fn new(params: &RouteParams) -> Self {
-        let n = params.lanes;
+        let (n, c) = (params.lanes, params.crossbars());
         let (front, between) = (params.pipeline >= 1, params.pipeline >= 2);
         let decoded = params.pipeline >= 3;
         Self {
@@ -103,27 +122,36 @@ impl<const E: usize> ShiftFillRouter<E> {
             result: signals(n),
             control: ControlDecode::new(params),
             decoded_operands: Registers::stage(2 * n, decoded),
-            decoded_controls: Registers::stage(2 * n + 4, decoded),
-            decoded_op: Registers::stage(1, decoded),
-            decoded_fill: Registers::stage(1, decoded),
-            decoded_flags: Registers::stage(n + 1, decoded),
+            decoded_controls: Registers::copies(4 * c, decoded),
+            decoded_positions: Registers::stage(2 * n, decoded),
+            decoded_op: Registers::copies(c, decoded),
+            decoded_fill: Registers::copies(c, decoded),
+            decoded_shuffle: Registers::copies(c, decoded),
+            decoded_capture: Registers::stage(n, decoded),
             front: RouteFront::new(params),
-            front_operand: Registers::stage(n, front),
-            front_controls: Registers::stage(2 * n, front),
-            front_capture: Registers::stage(n, front),
+            front_operands: Registers::stage(2 * n, front),
+            front_positions: Registers::stage(n * params.crossbar, front),
+            front_sources: Registers::stage(n * c, front),
+            front_flags: Registers::stage(2 * n, front),
+            front_fill: Registers::copies(c, front),
+            select: RegisterSelect::new(n),
             quads: QuadCrossbars::new(params),
             quads_gathered: Registers::stage(n, between),
-            quads_source: Registers::stage(n, between),
+            quads_source: Registers::stage(n * c, between),
             quads_capture: Registers::stage(n, between),
             lane_muxes: LaneMuxes::new(params),
             held: Registers::new(n),
             _lanes: n,
+            _crossbar: params.crossbar,
+            _crossbars: c,
+            _position_selects: n * params.crossbar,
+            _source_selects: n * c,
         }
     }
 }
 
 impl<const E: usize> Logic for ShiftFillRouter<E> {
-    // A single-value loop binds N (`nn`) for index arithmetic.
+    // Single-value loops bind N (`nn`) and q (`nq`) for index arithmetic.
     #[hdl_gen]
     fn update(&mut self) {
         self.control.op.next = self.op.val();
@@ -131,55 +159,77 @@ impl<const E: usize> Logic for ShiftFillRouter<E> {
         self.control.mod_log2.next = self.mod_log2.val();
         self.decoded_operands.clock.next = self.clock.val();
         self.decoded_controls.clock.next = self.clock.val();
+        self.decoded_positions.clock.next = self.clock.val();
         self.decoded_op.clock.next = self.clock.val();
         self.decoded_fill.clock.next = self.clock.val();
-        self.decoded_flags.clock.next = self.clock.val();
-        self.front_operand.clock.next = self.clock.val();
-        self.front_controls.clock.next = self.clock.val();
-        self.front_capture.clock.next = self.clock.val();
+        self.decoded_shuffle.clock.next = self.clock.val();
+        self.decoded_capture.clock.next = self.clock.val();
+        self.front_operands.clock.next = self.clock.val();
+        self.front_positions.clock.next = self.clock.val();
+        self.front_sources.clock.next = self.clock.val();
+        self.front_flags.clock.next = self.clock.val();
+        self.front_fill.clock.next = self.clock.val();
         self.quads_gathered.clock.next = self.clock.val();
         self.quads_source.clock.next = self.clock.val();
         self.quads_capture.clock.next = self.clock.val();
         self.held.clock.next = self.clock.val();
+        for nq in self._crossbar..(self._crossbar + 1) {
+            // The control decode's outputs, a copy per crossbar, each driving its lanes.
+            for c in 0..self._crossbars {
+                self.decoded_controls.d[4 * c].next = self.control.m.val();
+                self.decoded_controls.d[4 * c + 1].next = self.control.mask.val();
+                self.decoded_controls.d[4 * c + 2].next = self.control.shift.val();
+                self.decoded_controls.d[4 * c + 3].next = self.control.wrapped.val();
+                self.decoded_op.d[c].next = self.op.val();
+                self.decoded_fill.d[c].next = self.fill.val();
+                self.decoded_shuffle.d[c].next = self.control.shuffle.val();
+                self.front_fill.d[c].next = self.decoded_fill.q[c].val();
+                for k in 0..self._crossbar {
+                    self.front.op[c * nq + k].next = self.decoded_op.q[c].val();
+                    self.front.m[c * nq + k].next = self.decoded_controls.q[4 * c].val();
+                    self.front.mask[c * nq + k].next = self.decoded_controls.q[4 * c + 1].val();
+                    self.front.shift[c * nq + k].next = self.decoded_controls.q[4 * c + 2].val();
+                    self.front.wrapped[c * nq + k].next =
+                        self.decoded_controls.q[4 * c + 3].val();
+                    self.front.shuffle[c * nq + k].next = self.decoded_shuffle.q[c].val();
+                    self.select.fill[c * nq + k].next = self.front_fill.q[c].val();
+                }
+            }
+        }
+        // The networks' one-hot selects, through the front stage (and between the networks).
+        for k in 0..self._position_selects {
+            self.front_positions.d[k].next = self.front.position_select[k].val();
+            self.quads.position_select[k].next = self.front_positions.q[k].val();
+        }
+        for k in 0..self._source_selects {
+            self.front_sources.d[k].next = self.front.lane_select[k].val();
+            self.quads_source.d[k].next = self.front_sources.q[k].val();
+            self.lane_muxes.lane_select[k].next = self.quads_source.q[k].val();
+        }
         for nn in self._lanes..(self._lanes + 1) {
-            // Control decode stage.
-            self.decoded_op.d[0].next = self.op.val();
-            self.decoded_fill.d[0].next = self.fill.val();
-            self.decoded_controls.d[2 * nn].next = self.control.m.val();
-            self.decoded_controls.d[2 * nn + 1].next = self.control.mask.val();
-            self.decoded_controls.d[2 * nn + 2].next = self.control.shift.val();
-            self.decoded_controls.d[2 * nn + 3].next = self.control.wrapped.val();
-            self.decoded_flags.d[nn].next = self.control.shuffle.val();
-            self.front.op.next = self.decoded_op.q[0].val();
-            self.front.fill.next = self.decoded_fill.q[0].val();
-            self.front.m.next = self.decoded_controls.q[2 * nn].val();
-            self.front.mask.next = self.decoded_controls.q[2 * nn + 1].val();
-            self.front.shift.next = self.decoded_controls.q[2 * nn + 2].val();
-            self.front.wrapped.next = self.decoded_controls.q[2 * nn + 3].val();
-            self.front.shuffle.next = self.decoded_flags.q[nn].val();
             for t in 0..self._lanes {
+                // Control decode stage.
                 self.decoded_operands.d[t].next = self.rs[t].val();
                 self.decoded_operands.d[nn + t].next = self.rf[t].val();
-                self.decoded_controls.d[t].next = self.xbar_pos[t].val();
-                self.decoded_controls.d[nn + t].next = self.lane_xbar[t].val();
-                self.decoded_flags.d[t].next = self.valid.val() & self.capture[t].val();
-                self.front.rs[t].next = self.decoded_operands.q[t].val();
-                self.front.rf[t].next = self.decoded_operands.q[nn + t].val();
-                self.front.xbar_pos[t].next = self.decoded_controls.q[t].val();
-                self.front.lane_xbar[t].next = self.decoded_controls.q[nn + t].val();
-                // Front stage.
-                self.front_operand.d[t].next = self.front.operand[t].val();
-                self.front_controls.d[t].next = self.front.position[t].val();
-                self.front_controls.d[nn + t].next = self.front.lane_source[t].val();
-                self.front_capture.d[t].next = self.decoded_flags.q[t].val();
-                self.quads.operand[t].next = self.front_operand.q[t].val();
-                self.quads.position[t].next = self.front_controls.q[t].val();
+                self.decoded_positions.d[t].next = self.xbar_pos[t].val();
+                self.decoded_positions.d[nn + t].next = self.lane_xbar[t].val();
+                self.decoded_capture.d[t].next = self.valid.val() & self.capture[t].val();
+                self.front.xbar_pos[t].next = self.decoded_positions.q[t].val();
+                self.front.lane_xbar[t].next = self.decoded_positions.q[nn + t].val();
+                // Front stage: the decode's outputs with the operands.
+                self.front_operands.d[t].next = self.decoded_operands.q[t].val();
+                self.front_operands.d[nn + t].next = self.decoded_operands.q[nn + t].val();
+                self.front_flags.d[t].next = self.front.take_fill[t].val();
+                self.front_flags.d[nn + t].next = self.decoded_capture.q[t].val();
+                // Register select and the quad crossbars.
+                self.select.rs[t].next = self.front_operands.q[t].val();
+                self.select.rf[t].next = self.front_operands.q[nn + t].val();
+                self.select.take_fill[t].next = self.front_flags.q[t].val();
+                self.quads.operand[t].next = self.select.out[t].val();
                 // Between the networks.
                 self.quads_gathered.d[t].next = self.quads.gathered[t].val();
-                self.quads_source.d[t].next = self.front_controls.q[nn + t].val();
-                self.quads_capture.d[t].next = self.front_capture.q[t].val();
+                self.quads_capture.d[t].next = self.front_flags.q[nn + t].val();
                 self.lane_muxes.gathered[t].next = self.quads_gathered.q[t].val();
-                self.lane_muxes.lane_source[t].next = self.quads_source.q[t].val();
                 // Result.
                 self.held.d[t].next = self.held.q[t].val();
                 if self.quads_capture.q[t].val() {

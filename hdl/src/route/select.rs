@@ -16,8 +16,8 @@ pub struct RegisterSelect<const E: usize> {
     pub rf: Vec<Signal<In, Bits<E>>>,
     /// Per lane: give the fill value instead of `rs`.
     pub take_fill: Vec<Signal<In, Bit>>,
-    /// What the fill value is (`FillCode`).
-    pub fill: Signal<In, Bits<2>>,
+    /// Per lane: what the fill value is (`FillCode`), so that groups of lanes can read copies.
+    pub fill: Vec<Signal<In, Bits<2>>>,
     /// The selected element of every lane.
     pub out: Vec<Signal<Out, Bits<E>>>,
     zero: Constant<Bits<E>>,
@@ -37,7 +37,7 @@ impl<const E: usize> RegisterSelect<E> {
             rs: signals(lanes),
             rf: signals(lanes),
             take_fill: signals(lanes),
-            fill: Signal::default(),
+            fill: signals(lanes),
             out: signals(lanes),
             zero: Constant::new(Bits::default()),
             one: Constant::new(1u64.into()),
@@ -56,11 +56,11 @@ impl<const E: usize> Logic for RegisterSelect<E> {
         for t in 0..self._lanes {
             self.out[t].next = self.rs[t].val();
             if self.take_fill[t].val() {
-                if self.fill.val() == self.fill_register.val() {
+                if self.fill[t].val() == self.fill_register.val() {
                     self.out[t].next = self.rf[t].val();
-                } else if self.fill.val() == self.fill_zero.val() {
+                } else if self.fill[t].val() == self.fill_zero.val() {
                     self.out[t].next = self.zero.val();
-                } else if self.fill.val() == self.fill_one.val() {
+                } else if self.fill[t].val() == self.fill_one.val() {
                     self.out[t].next = self.one.val();
                 } else {
                     self.out[t].next = self.ones.val();

@@ -13,9 +13,9 @@ use crate::params::RouteParams;
 pub struct QuadCrossbars<const E: usize> {
     /// Every lane's operand.
     pub operand: Vec<Signal<In, Bits<E>>>,
-    /// Input position (0..q-1) each crossbar output takes, at `c * q + k`; larger values give
-    /// zero.
-    pub position: Vec<Signal<In, Bits<7>>>,
+    /// One-hot: output `k` of crossbar `c` takes the crossbar's input `i` when bit
+    /// `(c * q + k) * q + i` is set (none set gives zero).
+    pub position_select: Vec<Signal<In, Bit>>,
     /// The crossbar outputs in the order the lane muxes take them: output `k` of crossbar `c`
     /// at `k * (N/q) + c`.
     pub gathered: Vec<Signal<Out, Bits<E>>>,
@@ -31,7 +31,7 @@ impl<const E: usize> QuadCrossbars<E> {
         let (n, q, c) = (params.lanes, params.crossbar, params.crossbars());
         Self {
             operand: signals(n),
-            position: signals(n),
+            position_select: signals(n * q),
             gathered: signals(n),
             crossbars: Crossbar::grouped(c, q, q, 1),
             _crossbar: q,
@@ -51,7 +51,7 @@ impl<const E: usize> Logic for QuadCrossbars<E> {
                         self.crossbars.inputs[c * nq + k].next = self.operand[c * nq + k].val();
                         for i in 0..self._crossbar {
                             self.crossbars.select[(c * nq + k) * nq + i].next =
-                                self.position[c * nq + k].val() == i.to_bits();
+                                self.position_select[(c * nq + k) * nq + i].val();
                         }
                         self.gathered[k * nc + c].next = self.crossbars.outputs[c * nq + k].val();
                     }
@@ -67,8 +67,9 @@ impl<const E: usize> Logic for QuadCrossbars<E> {
 pub struct LaneMuxes<const E: usize> {
     /// The crossbar outputs: output `k` of crossbar `c` at `k * (N/q) + c`.
     pub gathered: Vec<Signal<In, Bits<E>>>,
-    /// Crossbar (0..N/q-1) each lane takes its value from; larger values give zero.
-    pub lane_source: Vec<Signal<In, Bits<7>>>,
+    /// One-hot: lane `t` takes its value from crossbar `c` when bit `t * (N/q) + c` is set
+    /// (none set gives zero).
+    pub lane_select: Vec<Signal<In, Bit>>,
     /// The routed operand of every lane.
     pub routed: Vec<Signal<Out, Bits<E>>>,
     muxes: Crossbar<E>,
@@ -83,7 +84,7 @@ impl<const E: usize> LaneMuxes<E> {
         let (n, q, c) = (params.lanes, params.crossbar, params.crossbars());
         Self {
             gathered: signals(n),
-            lane_source: signals(n),
+            lane_select: signals(n * c),
             routed: signals(n),
             muxes: Crossbar::grouped(q, c, c, 1),
             _crossbar: q,
@@ -103,7 +104,7 @@ impl<const E: usize> Logic for LaneMuxes<E> {
                         self.muxes.inputs[k * nc + o].next = self.gathered[k * nc + o].val();
                         for c in 0..self._crossbars {
                             self.muxes.select[(k * nc + o) * nc + c].next =
-                                self.lane_source[o * nq + k].val() == c.to_bits();
+                                self.lane_select[(o * nq + k) * nc + c].val();
                         }
                         self.routed[o * nq + k].next = self.muxes.outputs[k * nc + o].val();
                     }

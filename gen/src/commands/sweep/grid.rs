@@ -25,7 +25,8 @@ pub fn grid<P: Params>(base: &P, lists: &[List]) -> Result<Vec<P>, ParamError> {
         }
         points = next;
     }
-    for p in &points {
+    for p in &mut points {
+        p.settle(&|name| lists.iter().any(|(listed, _)| listed == name));
         p.validate()?;
     }
     Ok(points)
