@@ -134,7 +134,11 @@ pub fn resolve<P: Params>(m: &ArgMatches) -> Result<P, CliError> {
 
 /// `params` with every flag of `P` set in `m` (over the `configured` keys a config file set),
 /// settled and validated.
-fn set_flags<P: Params>(mut params: P, m: &ArgMatches, configured: &[String]) -> Result<P, ParamError> {
+fn set_flags<P: Params>(
+    mut params: P,
+    m: &ArgMatches,
+    configured: &[String],
+) -> Result<P, ParamError> {
     for p in P::table() {
         if let Some(value) = text(m, p.name) {
             p.set(&mut params, value)?;

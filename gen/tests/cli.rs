@@ -63,9 +63,9 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
         &["--pipeline", "3", "0..=2"],
     );
     assert_rejected(
-        &["emit", "route", "--pipeline", "4", "--out", out_s],
+        &["emit", "route", "--pipeline", "5", "--out", out_s],
         &out,
-        &["--pipeline", "4", "0..=3"],
+        &["--pipeline", "5", "0..=4"],
     );
     assert_rejected(
         &[
@@ -82,9 +82,9 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
         &["--pipeline", "1", "allowed 0"],
     );
     assert_rejected(
-        &["emit", "core", "--pipeline", "1", "--out", out_s],
+        &["emit", "core", "--pipeline", "3", "--out", out_s],
         &out,
-        &["--pipeline", "1", "one-cycle GPR read data"],
+        &["--pipeline", "3", "0..=2"],
     );
     assert_rejected(
         &["emit", "gpr", "--frobnicate", "--out", out_s],

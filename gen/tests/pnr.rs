@@ -146,6 +146,57 @@ fn a_small_configuration_of_every_block_is_placed_and_routed() {
     assert_placed("route", "ice40-hx8k", &report, false);
 }
 
+/// Each pipeline option added for timing places and routes on a small configuration: the
+/// router's input stage (4), the GRF's early entry lookup (2), the core on the GPR's deepest
+/// pipeline (2).
+#[test]
+fn a_small_configuration_of_every_new_pipeline_option_is_placed_and_routed() {
+    let options: [(&str, &[&str], &str, bool); 3] = [
+        (
+            "route",
+            &["--lanes", "8", "--crossbar", "4", "--element-bits", "8"],
+            "4",
+            false,
+        ),
+        (
+            "grf",
+            &[
+                "--eus",
+                "2",
+                "--threads",
+                "1",
+                "--fast-regs",
+                "2",
+                "--lanes",
+                "1",
+                "--element-bits",
+                "16",
+            ],
+            "2",
+            true,
+        ),
+        (
+            "core",
+            &[
+                "--banks",
+                "2",
+                "--registers",
+                "64",
+                "--lanes",
+                "1",
+                "--read-ports",
+                "2",
+            ],
+            "2",
+            true,
+        ),
+    ];
+    for (block, params, stages, memories) in options {
+        let report = pnr(block, params, &["--pipeline", stages]);
+        assert_placed(block, "ecp5-85k", &report, memories);
+    }
+}
+
 /// The router's pipeline stages and the GPR's pay off where they are placed: each option's Fmax
 /// beats the unpipelined design's (nextpnr is deterministic for a given seed).
 #[test]
@@ -162,7 +213,7 @@ fn pipeline_stages_raise_fmax_after_place_and_route() {
         "8",
     ];
     for (block, params, stages) in [("route", &route[..], "3"), ("gpr", &gpr[..], "2")] {
-        let plain = pnr(block, params, &[]);
+        let plain = pnr(block, params, &["--pipeline", "0"]);
         let staged = pnr(block, params, &["--pipeline", stages]);
         let (before, after) = (number(&plain, "fmax_mhz"), number(&staged, "fmax_mhz"));
         assert!(

@@ -137,6 +137,56 @@ fn every_bank_kind_runs_random_programs_in_lock_step() {
     }
 }
 
+/// Every GPR pipeline option under every bank kind: random programs with external traffic,
+/// varied queues, lookahead and ALU latency, at least 100,000 lock-step cycles per pipeline
+/// option and bank kind (each read a cycle or two later, each issue's operands with it).
+#[test]
+fn every_gpr_pipeline_option_runs_random_programs_in_lock_step() {
+    use grfgen_hdl::params::{BankKind, GprParams};
+    use grfgen_sim::core::workload::random_program;
+    use grfgen_sim::core::Workload;
+    for pipeline in 1..=GprParams::MAX_PIPELINE {
+        for (k, kind) in BankKind::ALL.into_iter().enumerate() {
+            let params = CoreParams {
+                gpr: GprParams {
+                    banks: [4, 2, 8][k],
+                    registers: 64,
+                    lanes: 2,
+                    read_ports: [4, 3, 2][k],
+                    bank_kind: kind,
+                    pipeline,
+                    ..Default::default()
+                },
+                cq_entries: [2, 1, 3][k],
+                pq_entries: [4, 2, 6][k],
+                lookahead: [3, 1, 4][k],
+                alu_latency: [2, 1, 3][k],
+            };
+            let (mut cycles, mut seed) = (0, 900 + 10 * (3 * pipeline + k) as u64);
+            while cycles < 100_000 {
+                seed += 1;
+                let policy = [Policy::Naive, Policy::CqPq][seed as usize % 2];
+                let workload = Workload {
+                    name: format!("random-{seed}"),
+                    program: random_program(6_000, 24, seed),
+                    external_rate: (seed % 3 * 30) as u32,
+                    input_values: Default::default(),
+                };
+                let mut device = rtl(&params, policy);
+                let device = Some(&mut device as &mut dyn CoreDevice);
+                let report = run(&params, policy, &workload, seed, device, false);
+                assert_eq!(
+                    report.mismatches,
+                    0,
+                    "pipeline {pipeline} {kind} {policy:?} seed {seed}: {}",
+                    report.first_mismatch.unwrap()
+                );
+                cycles += report.cycles;
+            }
+        }
+    }
+}
+
 fn lockstep(
     params: &CoreParams,
     policy: Policy,

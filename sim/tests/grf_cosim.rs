@@ -469,10 +469,17 @@ fn a_group_dying_turns_its_waiters_away() {
     );
 }
 
-/// The pick stage (`pipeline` 1): random traffic in lock step, at least 100,000 cycles across
-/// one, two and four EUs.
+/// The pick stage (`pipeline` 1) and the entry looked up as it loads (`pipeline` 2): random
+/// traffic in lock step, at least 100,000 cycles each across one, two and four EUs.
 #[test]
 fn the_pick_stage_100k_random_cycles() {
+    for pipeline in [1, 2] {
+        pick_stage_cycles(pipeline);
+    }
+}
+
+/// At least 100,000 lock-step cycles of random traffic with `pipeline`.
+fn pick_stage_cycles(pipeline: usize) {
     let mut cycles = 0;
     for (i, eus) in [1, 2, 4].into_iter().cycle().enumerate() {
         if cycles >= 100_000 {
@@ -482,7 +489,7 @@ fn the_pick_stage_100k_random_cycles() {
             eus,
             fast_regs: 4,
             slow_regs: 128,
-            pipeline: 1,
+            pipeline,
             ..GrfParams::default()
         };
         let seed = 500 + i as u64;
@@ -517,4 +524,5 @@ fn the_pick_stage_delays_each_answer_by_one_cycle_not_the_next() {
     let (direct, staged) = (answers(0), answers(1));
     assert_eq!(staged.0, direct.0 + 1, "EU 0's miss: {direct:?} {staged:?}");
     assert_eq!(staged.1, direct.1 + 1, "EU 1's miss: {direct:?} {staged:?}");
+    assert_eq!(answers(2), staged, "the early lookup costs no cycle");
 }

@@ -89,16 +89,12 @@ impl GprComparisonSpec {
         }
     }
 
-    /// The core slice on `gpr`, with the GPR's read stages as `pipeline` more ALU stages (the
-    /// slice's RTL runs its GPR without stages; a read stage delays the operands, and so the
-    /// result, by one cycle, as an ALU stage does). Why not, when the core cannot run here.
+    /// The core slice on `gpr`, its pipeline stages included (each a cycle more from a read to
+    /// its data, which the core's RTL and golden model both follow). Why not, when the core
+    /// cannot run here.
     fn core(&self, gpr: &GprParams) -> Result<CoreParams, String> {
         let core = CoreParams {
-            gpr: GprParams {
-                pipeline: 0,
-                ..gpr.clone()
-            },
-            alu_latency: CoreParams::default().alu_latency + gpr.pipeline,
+            gpr: gpr.clone(),
             ..CoreParams::default()
         };
         core.validate()
@@ -287,13 +283,6 @@ pub fn compare_gpr(spec: &GprComparisonSpec, work: &Path) -> Result<GprCompariso
     notes.push(
         "xor (the XOR-based file) is not built: the comparison has flops and lvt only".into(),
     );
-    if spec.pipelines.iter().any(|&p| p > 0) {
-        notes.push(
-            "banked rows with pipeline stages run the core with one more ALU stage per GPR \
-             stage (modelled; the core's RTL runs its GPR without stages)"
-                .into(),
-        );
-    }
     let mut seen = Vec::new();
     notes.retain(|n| {
         !seen.contains(n) && {

@@ -76,10 +76,13 @@ pub struct CoreScheduler<const RI: usize> {
     reader: ReadScheduler<RI>,
     /// Busy entries: [0] conflict queue, [1] prefetch queue (bit e = entry e).
     queue_busy: Registers<Bits<8>>,
-    /// Per read port: where last cycle's read goes, and the latch or entry.
+    /// Per read port, for each of the GPR's `read_latency` cycles (stage-major,
+    /// `stage * ports + port`): where a read decided that many cycles ago goes, and the latch
+    /// or entry; the last stage meets the read's data.
     capture_kind_r: Registers<Bits<2>>,
     capture_index_r: Registers<Bits<3>>,
-    /// The issued instruction's op and, per source, where its operand is.
+    /// The issued instruction's op and, per source, where its operand is, for each of the
+    /// `read_latency` cycles from its issue to the ALU (stage-major).
     alu_op_r: Registers<Bits<3>>,
     alu_kind_r: Registers<Bits<3>>,
     alu_index_r: Registers<Bits<3>>,
@@ -115,6 +118,12 @@ pub struct CoreScheduler<const RI: usize> {
     _read_ports: usize,
     _cq: usize,
     _pq: usize,
+    /// The delay stages after the first: `read_latency - 1`.
+    _later: usize,
+    /// Where the last stage of the per-port delay lines starts.
+    _last_port: usize,
+    /// Where the last stage of the per-source delay lines starts.
+    _last_source: usize,
 }
 
 impl<const RI: usize> CoreScheduler<RI> {
@@ -124,6 +133,7 @@ impl<const RI: usize> CoreScheduler<RI> {
         let w = params.window();
         let (served, preload) = (params.served_slots(), params.preload_slots());
         let p = params.gpr.read_ports;
+        let latency = params.read_latency();
         let mask = |n: usize| constant((1u64 << n) - 1);
         let entries = params.cq_entries.max(params.pq_entries);
         let code = |c: OperandSource| constant(c.code());
@@ -155,11 +165,11 @@ impl<const RI: usize> CoreScheduler<RI> {
             scoreboard: Scoreboard::new(params),
             reader: ReadScheduler::new(params),
             queue_busy: Registers::new(2),
-            capture_kind_r: Registers::new(p),
-            capture_index_r: Registers::new(p),
-            alu_op_r: Registers::new(1),
-            alu_kind_r: Registers::new(3),
-            alu_index_r: Registers::new(3),
+            capture_kind_r: Registers::new(p * latency),
+            capture_index_r: Registers::new(p * latency),
+            alu_op_r: Registers::new(latency),
+            alu_kind_r: Registers::new(3 * latency),
+            alu_index_r: Registers::new(3 * latency),
             cq_check: queue_checks("conflict", params.cq_entries),
             pq_check: queue_checks("prefetch", params.pq_entries),
             freed: signals(2),
@@ -186,6 +196,9 @@ impl<const RI: usize> CoreScheduler<RI> {
             _read_ports: p,
             _cq: params.cq_entries,
             _pq: params.pq_entries,
+            _later: latency - 1,
+            _last_port: (latency - 1) * p,
+            _last_source: (latency - 1) * 3,
         }
     }
 }
@@ -264,8 +277,26 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
                 self.capture_kind_r.d[p].next = self.pending.val();
             }
             self.capture_index_r.d[p].next = self.reader.read_index[p].val();
-            self.capture_kind[p].next = self.capture_kind_r.q[p].val();
-            self.capture_index[p].next = self.capture_index_r.q[p].val();
+        }
+        // Through the GPR's read latency, to meet the data.
+        for np in self._read_ports..(self._read_ports + 1) {
+            for k in 0..self._later {
+                for p in 0..self._read_ports {
+                    self.capture_kind_r.d[(k + 1) * np + p].next =
+                        self.capture_kind_r.q[k * np + p].val();
+                    if self.reset.val() {
+                        self.capture_kind_r.d[(k + 1) * np + p].next = self.pending.val();
+                    }
+                    self.capture_index_r.d[(k + 1) * np + p].next =
+                        self.capture_index_r.q[k * np + p].val();
+                }
+            }
+            for last in self._last_port..(self._last_port + 1) {
+                for p in 0..self._read_ports {
+                    self.capture_kind[p].next = self.capture_kind_r.q[last + p].val();
+                    self.capture_index[p].next = self.capture_index_r.q[last + p].val();
+                }
+            }
         }
         // Queue entries: taken by this cycle's reads, freed by the issuing head.
         self.freed[0].next = self.no_entries.val();
@@ -312,7 +343,16 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
         }
         // Where each operand of the issuing head will be next cycle.
         self.alu_op_r.d[0].next = self.window.op[0].val();
-        self.alu_op.next = self.alu_op_r.q[0].val();
+        for k in 0..self._later {
+            self.alu_op_r.d[k + 1].next = self.alu_op_r.q[k].val();
+            for s in 0..3 {
+                self.alu_kind_r.d[(k + 1) * 3 + s].next = self.alu_kind_r.q[k * 3 + s].val();
+                self.alu_index_r.d[(k + 1) * 3 + s].next = self.alu_index_r.q[k * 3 + s].val();
+            }
+        }
+        for last in self._later..(self._later + 1) {
+            self.alu_op.next = self.alu_op_r.q[last].val();
+        }
         for s in 0..3 {
             self.alu_kind_r.d[s].next = self.from_latch.val();
             self.alu_index_r.d[s].next = self.number[s].val();
@@ -338,8 +378,12 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
             if self.window.alias_code[s].val() == self.alias_1.val() {
                 self.alu_kind_r.d[s].next = self.alias_of_1.val();
             }
-            self.alu_kind[s].next = self.alu_kind_r.q[s].val();
-            self.alu_index[s].next = self.alu_index_r.q[s].val();
+        }
+        for last in self._last_source..(self._last_source + 1) {
+            for s in 0..3 {
+                self.alu_kind[s].next = self.alu_kind_r.q[last + s].val();
+                self.alu_index[s].next = self.alu_index_r.q[last + s].val();
+            }
         }
     }
 }

@@ -7,8 +7,9 @@ use crate::params::CoreParams;
 use crate::regs::Registers;
 use crate::signals;
 
-/// The scoreboard (`docs/core.md`). An issued instruction is in flight for `alu_latency + 1`
-/// cycles: stage 0 is the cycle its operands reach the ALU, the last its write-back. A source
+/// The scoreboard (`docs/core.md`). An issued instruction is in flight for `read_latency +
+/// alu_latency` cycles: stage `read_latency - 1` is the cycle its operands reach the ALU, the
+/// last its write-back. A source
 /// of a served slot is hazardous while an older slot of the window, or an instruction in
 /// flight, still writes its register. Vectors of sources are slot-major (`slot * 3 + source`).
 /// `RI` is the register-index width.
@@ -66,6 +67,8 @@ pub struct Scoreboard<const RI: usize> {
     _flight: usize,
     /// Flight stages still in flight next cycle.
     _staying: usize,
+    /// The flight stage whose instruction has its operands at the ALU.
+    _alu_stage: usize,
 }
 
 impl<const RI: usize> Scoreboard<RI> {
@@ -73,7 +76,7 @@ impl<const RI: usize> Scoreboard<RI> {
     pub fn new(params: &CoreParams) -> Self {
         let served = params.served_slots();
         let seen = Self::seen_slots(params);
-        let flight = params.alu_latency + 1;
+        let flight = params.issue_to_writeback();
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -100,6 +103,7 @@ impl<const RI: usize> Scoreboard<RI> {
             _seen: seen,
             _flight: flight,
             _staying: flight - 1,
+            _alu_stage: params.read_latency() - 1,
         }
     }
 
@@ -206,7 +210,9 @@ impl<const RI: usize> Logic for Scoreboard<RI> {
                 self.flight_valid.d[f].next = self.flight_valid.q[f - 1].val() & !self.reset.val();
                 self.flight_dst.d[f].next = self.flight_dst.q[f - 1].val();
             }
-            self.alu_valid.next = self.flight_valid.q[0].val();
+            for a in self._alu_stage..(self._alu_stage + 1) {
+                self.alu_valid.next = self.flight_valid.q[a].val();
+            }
             self.retire_valid.next = self.flight_valid.q[nl - 1].val();
             self.retire_reg.next = self.flight_dst.q[nl - 1].val();
         }

@@ -73,7 +73,7 @@ pub struct GrfController<const E: usize, const A: usize> {
     /// L3 read answer data, one element per lane.
     pub l3_rdata: Vec<Signal<In, Bits<E>>>,
     arbiter: RoundRobinArbiter<E>,
-    pick: PickStage<E>,
+    pick: PickStage<E, A>,
     transaction: TransactionUnit<A>,
     sequencer: Sequencer<A>,
     slow: SlowPort<E, A>,
@@ -81,6 +81,8 @@ pub struct GrfController<const E: usize, const A: usize> {
     zero_e: Constant<Bits<E>>,
     _eus: usize,
     _lanes: usize,
+    /// Translation-table entries: threads x virtual blocks.
+    _slots: usize,
 }
 
 impl<const E: usize, const A: usize> GrfController<E, A> {
@@ -125,6 +127,7 @@ impl<const E: usize, const A: usize> GrfController<E, A> {
             zero_e: constant(0),
             _eus: eus,
             _lanes: lanes,
+            _slots: params.all_threads() * params.virtual_blocks,
         }
     }
 }
@@ -186,6 +189,18 @@ impl<const E: usize, const A: usize> Logic for GrfController<E, A> {
         self.transaction.refill_busy.next = self.slow.refill_busy.val();
         self.transaction.refill_base.next = self.slow.refill_base.val();
         self.transaction.refill_pending.next = self.slow.refill_pending.val();
+        self.transaction.found_valid.next = self.pick.found_valid.val();
+        self.transaction.found_base.next = self.pick.found_base.val();
+        self.transaction.found_shared.next = self.pick.found_shared.val();
+        self.transaction.found_group.next = self.pick.found_group.val();
+        self.transaction.found_block.next = self.pick.found_block.val();
+        for k in 0..self._slots {
+            self.transaction.found_slot[k].next = self.pick.found_slot[k].val();
+            self.pick.entry_valid[k].next = self.transaction.entry_valid[k].val();
+            self.pick.entry_base[k].next = self.transaction.entry_base[k].val();
+            self.pick.entry_shared[k].next = self.transaction.entry_shared[k].val();
+            self.pick.entry_group[k].next = self.transaction.entry_group[k].val();
+        }
         // The sequencer and the slow side act on the decisions.
         self.sequencer.take.next = self.pick.take.val();
         self.sequencer.eu.next = self.pick.eu.val();

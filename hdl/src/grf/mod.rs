@@ -7,6 +7,7 @@ mod cluster;
 pub mod codes;
 mod controller;
 mod decoder;
+mod entry;
 mod fast;
 mod front;
 mod front_control;
@@ -28,6 +29,7 @@ pub use arbiter::RoundRobinArbiter;
 pub use cluster::GrfCluster;
 pub use controller::GrfController;
 pub use decoder::TransactionDecoder;
+pub use entry::EntryLookup;
 pub use fast::FastGrfs;
 pub use front::GrfFrontEnds;
 pub use front_control::FrontEndControl;
@@ -110,7 +112,8 @@ impl Design for Grf {
                     part("grf_responses", Responses::<E>::new(p))?,
                     part("grf_controller", GrfController::<E, A>::new(p))?,
                     part("grf_arbiter", RoundRobinArbiter::<E>::new(p))?,
-                    part("grf_pick_stage", PickStage::<E>::new(p))?,
+                    part("grf_pick_stage", PickStage::<E, A>::new(p))?,
+                    part("grf_entry_lookup", EntryLookup::<A>::new(p))?,
                     part("grf_transaction_unit", TransactionUnit::<A>::new(p))?,
                     part("grf_transaction_lookup", TransactionLookup::<A>::new(p))?,
                     part(
@@ -145,7 +148,7 @@ impl Design for Grf {
             ("virtual_registers", params.virtual_registers() as u64),
             ("threads_in_cluster", params.all_threads() as u64),
             ("srams", params.lanes as u64),
-            ("pick_stage_cycles", params.pipeline as u64),
+            ("pick_stage_cycles", params.pipeline.min(1) as u64),
             (
                 "fast_grf_bits_per_eu",
                 (params.fast_regs * params.lanes * params.element_bits) as u64,

@@ -3,6 +3,7 @@
 
 use rust_hdl::prelude::*;
 
+use super::entry::EntryLookup;
 use crate::checkers::EntryChecker;
 use crate::params::GrfParams;
 use crate::regs::Registers;
@@ -14,9 +15,13 @@ use crate::signals;
 /// in a cycle where it is free. No transaction is dropped and a transaction can still be taken
 /// every cycle; each is answered a cycle later than without the stage. With `pipeline` 0 the
 /// arbiter picks only when the controller is free, and the pick is taken in the same cycle.
-/// Nothing is picked or taken during reset. `E` is the element width.
+/// The stage also finds the transaction's table entry ([`EntryLookup`]): with `pipeline` 2 as
+/// it loads, holding the entry with the transaction (the table lookup leaves the controller's
+/// cycle; only the transaction's own EU changes its entries, and it waits for the answer), with
+/// less from the held transaction. Nothing is picked or taken during reset. `E` is the element
+/// width, `A` the slow GRF's row-address width.
 #[derive(LogicBlock)]
-pub struct PickStage<const E: usize> {
+pub struct PickStage<const E: usize, const A: usize> {
     /// Clock.
     pub clock: Signal<In, Clock>,
     /// Synchronous reset: the stage empties.
@@ -73,18 +78,52 @@ pub struct PickStage<const E: usize> {
     held_data: Registers<Bits<E>>,
     /// Simulation-only, with the stage: nothing overwritten or taken from nothing
     /// ([`stage_checks`]).
+    /// The table's entries, as the transaction unit holds them: mapped.
+    pub entry_valid: Vec<Signal<In, Bit>>,
+    /// Per entry: its block's first row.
+    pub entry_base: Vec<Signal<In, Bits<A>>>,
+    /// Per entry: shared.
+    pub entry_shared: Vec<Signal<In, Bit>>,
+    /// Per entry: its group.
+    pub entry_group: Vec<Signal<In, Bits<3>>>,
+    /// The presented transaction's table entry, one-hot.
+    pub found_slot: Vec<Signal<Out, Bit>>,
+    /// The entry is mapped.
+    pub found_valid: Signal<Out, Bit>,
+    /// The first row of the block it maps.
+    pub found_base: Signal<Out, Bits<A>>,
+    /// The entry is shared.
+    pub found_shared: Signal<Out, Bit>,
+    /// The entry's group.
+    pub found_group: Signal<Out, Bits<3>>,
+    /// The block it maps, one-hot.
+    pub found_block: Signal<Out, Bits<64>>,
+    lookup: EntryLookup<A>,
+    /// Whether the entry is looked up as the stage loads (`pipeline` 2).
+    early: Constant<Bit>,
+    /// The entry found as the stage loaded (`pipeline` 2; wires otherwise).
+    looked_slot: Registers<Bit>,
+    looked_valid: Registers<Bit>,
+    looked_base: Registers<Bits<A>>,
+    looked_shared: Registers<Bit>,
+    looked_group: Registers<Bits<3>>,
+    looked_block: Registers<Bits<64>>,
     stage_check: EntryChecker,
     _eus: usize,
     _lanes: usize,
     /// 1 with the stage, else 0.
     _held: usize,
+    /// 1 when the entry is looked up as the stage loads, else 0.
+    _early: usize,
+    _slots: usize,
 }
 
-impl<const E: usize> PickStage<E> {
+impl<const E: usize, const A: usize> PickStage<E, A> {
     /// The pick stage of `params` (its `pipeline`).
     pub fn new(params: &GrfParams) -> Self {
         let (eus, lanes) = (params.eus, params.lanes);
-        let held = params.pipeline >= 1;
+        let (held, early) = (params.pipeline >= 1, params.pipeline >= 2);
+        let slots = params.all_threads() * params.virtual_blocks;
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -114,15 +153,35 @@ impl<const E: usize> PickStage<E> {
             held_reg_index: Registers::stage(1, held),
             held_group: Registers::stage(1, held),
             held_data: Registers::stage(lanes, held),
+            entry_valid: signals(slots),
+            entry_base: signals(slots),
+            entry_shared: signals(slots),
+            entry_group: signals(slots),
+            found_slot: signals(slots),
+            found_valid: Default::default(),
+            found_base: Default::default(),
+            found_shared: Default::default(),
+            found_group: Default::default(),
+            found_block: Default::default(),
+            lookup: EntryLookup::new(params),
+            early: Constant::new(early),
+            looked_slot: Registers::stage(slots, early),
+            looked_valid: Registers::stage(1, early),
+            looked_base: Registers::stage(1, early),
+            looked_shared: Registers::stage(1, early),
+            looked_group: Registers::stage(1, early),
+            looked_block: Registers::stage(1, early),
             stage_check: stage_checks(),
             _eus: eus,
             _lanes: lanes,
             _held: usize::from(held),
+            _early: usize::from(early),
+            _slots: slots,
         }
     }
 }
 
-impl<const E: usize> Logic for PickStage<E> {
+impl<const E: usize, const A: usize> Logic for PickStage<E, A> {
     #[hdl_gen]
     fn update(&mut self) {
         self.valid.clock.next = self.clock.val();
@@ -134,6 +193,12 @@ impl<const E: usize> Logic for PickStage<E> {
         self.held_group.clock.next = self.clock.val();
         self.held_data.clock.next = self.clock.val();
         self.stage_check.clock.next = self.clock.val();
+        self.looked_slot.clock.next = self.clock.val();
+        self.looked_valid.clock.next = self.clock.val();
+        self.looked_base.clock.next = self.clock.val();
+        self.looked_shared.clock.next = self.clock.val();
+        self.looked_group.clock.next = self.clock.val();
+        self.looked_block.clock.next = self.clock.val();
         // The stage loads a pick (wires without the stage).
         self.valid.d[0].next = self.picked.val();
         self.held_eu.d[0].next = self.pick_eu.val();
@@ -176,6 +241,44 @@ impl<const E: usize> Logic for PickStage<E> {
                 self.valid.d[0].next = false;
             }
         }
+        // The entry: of the pick as the stage loads it (held with the transaction), or of the
+        // transaction the stage presents.
+        self.lookup.thread.next = self.held_thread.q[0].val();
+        self.lookup.vblock.next = self.held_reg_index.q[0].val().get_bits::<2>(4);
+        if self.early.val() {
+            self.lookup.thread.next = self.pick_thread.val();
+            self.lookup.vblock.next = self.pick_reg_index.val().get_bits::<2>(4);
+        }
+        for k in 0..self._slots {
+            self.lookup.entry_valid[k].next = self.entry_valid[k].val();
+            self.lookup.entry_base[k].next = self.entry_base[k].val();
+            self.lookup.entry_shared[k].next = self.entry_shared[k].val();
+            self.lookup.entry_group[k].next = self.entry_group[k].val();
+            self.looked_slot.d[k].next = self.lookup.slot[k].val();
+            self.found_slot[k].next = self.looked_slot.q[k].val();
+        }
+        self.looked_valid.d[0].next = self.lookup.valid.val();
+        self.looked_base.d[0].next = self.lookup.base.val();
+        self.looked_shared.d[0].next = self.lookup.shared.val();
+        self.looked_group.d[0].next = self.lookup.group.val();
+        self.looked_block.d[0].next = self.lookup.block.val();
+        for _early in 0..self._early {
+            if !self.picked.val() {
+                for k in 0..self._slots {
+                    self.looked_slot.d[k].next = self.looked_slot.q[k].val();
+                }
+                self.looked_valid.d[0].next = self.looked_valid.q[0].val();
+                self.looked_base.d[0].next = self.looked_base.q[0].val();
+                self.looked_shared.d[0].next = self.looked_shared.q[0].val();
+                self.looked_group.d[0].next = self.looked_group.q[0].val();
+                self.looked_block.d[0].next = self.looked_block.q[0].val();
+            }
+        }
+        self.found_valid.next = self.looked_valid.q[0].val();
+        self.found_base.next = self.looked_base.q[0].val();
+        self.found_shared.next = self.looked_shared.q[0].val();
+        self.found_group.next = self.looked_group.q[0].val();
+        self.found_block.next = self.looked_block.q[0].val();
         // The transaction taken.
         for e in 0..self._eus {
             self.taken[e].next = self.take.val() & self.eu_hot.q[e].val();

@@ -10,9 +10,10 @@ use super::table::TranslationTable;
 use crate::params::GrfParams;
 use crate::{constant, constants, signals};
 
-/// The transaction unit (`docs/grf.md`): the lookup finds the taken transaction's table entry,
-/// the block an allocation would take and the group it acts on; the decoder decides; the table
-/// and the groups are updated on the clock edge. The outputs are the decisions the rest of the
+/// The transaction unit (`docs/grf.md`): given the taken transaction's table entry (found by
+/// [`super::EntryLookup`] in the pick stage), the lookup finds the block an allocation would
+/// take and the group it acts on; the decoder decides; the table and the groups are updated on
+/// the clock edge. The outputs are the decisions the rest of the
 /// controller acts on. `A` is the slow GRF's row-address width.
 #[derive(LogicBlock)]
 pub struct TransactionUnit<const A: usize> {
@@ -38,6 +39,26 @@ pub struct TransactionUnit<const A: usize> {
     pub refill_base: Signal<In, Bits<A>>,
     /// Its pending rows.
     pub refill_pending: Signal<In, Bits<16>>,
+    /// The transaction's table entry, one-hot ([`super::EntryLookup`]).
+    pub found_slot: Vec<Signal<In, Bit>>,
+    /// The entry is mapped.
+    pub found_valid: Signal<In, Bit>,
+    /// The first row of the block it maps.
+    pub found_base: Signal<In, Bits<A>>,
+    /// The entry is shared.
+    pub found_shared: Signal<In, Bit>,
+    /// The entry's group.
+    pub found_group: Signal<In, Bits<3>>,
+    /// The block it maps, one-hot.
+    pub found_block: Signal<In, Bits<64>>,
+    /// The table's entries, for the entry lookup: mapped.
+    pub entry_valid: Vec<Signal<Out, Bit>>,
+    /// Per entry: its block's first row.
+    pub entry_base: Vec<Signal<Out, Bits<A>>>,
+    /// Per entry: shared.
+    pub entry_shared: Vec<Signal<Out, Bit>>,
+    /// Per entry: its group.
+    pub entry_group: Vec<Signal<Out, Bits<3>>>,
     /// The register's row in the slow GRF.
     pub row: Signal<Out, Bits<A>>,
     /// Its offset within the block.
@@ -100,6 +121,16 @@ impl<const A: usize> TransactionUnit<A> {
             refill_busy: Default::default(),
             refill_base: Default::default(),
             refill_pending: Default::default(),
+            found_slot: signals(params.all_threads() * params.virtual_blocks),
+            found_valid: Default::default(),
+            found_base: Default::default(),
+            found_shared: Default::default(),
+            found_group: Default::default(),
+            found_block: Default::default(),
+            entry_valid: signals(params.all_threads() * params.virtual_blocks),
+            entry_base: signals(params.all_threads() * params.virtual_blocks),
+            entry_shared: signals(params.all_threads() * params.virtual_blocks),
+            entry_group: signals(params.all_threads() * params.virtual_blocks),
             row: Default::default(),
             offset: Default::default(),
             base: Default::default(),
@@ -143,12 +174,13 @@ impl<const A: usize> Logic for TransactionUnit<A> {
         self.lookup.kind.next = self.kind.val();
         self.lookup.group.next = self.group.val();
         self.lookup.free.next = self.entries.free.val();
+        self.lookup.entry_group.next = self.found_group.val();
         for k in 0..self._slots {
-            self.lookup.entry_valid[k].next = self.entries.entry_valid[k].val();
-            self.lookup.entry_base[k].next = self.entries.entry_base[k].val();
-            self.lookup.entry_shared[k].next = self.entries.entry_shared[k].val();
-            self.lookup.entry_group[k].next = self.entries.entry_group[k].val();
-            self.entries.slot[k].next = self.lookup.slot[k].val();
+            self.entry_valid[k].next = self.entries.entry_valid[k].val();
+            self.entry_base[k].next = self.entries.entry_base[k].val();
+            self.entry_shared[k].next = self.entries.entry_shared[k].val();
+            self.entry_group[k].next = self.entries.entry_group[k].val();
+            self.entries.slot[k].next = self.found_slot[k].val();
         }
         for g in 0..7 {
             self.lookup.group_bound[g].next = self.groups.bound[g].val();
@@ -169,22 +201,22 @@ impl<const A: usize> Logic for TransactionUnit<A> {
             }
             self.offset_wide.next = self.offset_wide.val() | self.offset_term[o].val();
         }
-        self.row.next = self.lookup.base.val() + self.offset_wide.val();
-        self.base.next = self.lookup.base.val();
-        self.block.next = self.lookup.block.val();
-        self.shared.next = self.lookup.shared.val();
+        self.row.next = self.found_base.val() + self.offset_wide.val();
+        self.base.next = self.found_base.val();
+        self.block.next = self.found_block.val();
+        self.shared.next = self.found_shared.val();
         // What is decided.
         self.decoder.take.next = self.take.val();
         self.decoder.kind.next = self.kind.val();
         self.decoder.group.next = self.group.val();
-        self.decoder.mapped.next = self.lookup.valid.val();
-        self.decoder.shared.next = self.lookup.shared.val();
+        self.decoder.mapped.next = self.found_valid.val();
+        self.decoder.shared.next = self.found_shared.val();
         self.decoder.group_bound.next = self.lookup.bound.val();
         self.decoder.group_base.next = self.lookup.group_row.val();
         self.decoder.free_block.next = self.lookup.chosen.val().any();
         self.decoder.chosen_base.next = self.lookup.chosen_base.val();
         self.decoder.refilling.next = self.refill_busy.val()
-            & (self.refill_base.val() == self.lookup.base.val())
+            & (self.refill_base.val() == self.found_base.val())
             & self
                 .refill_pending
                 .val()
@@ -206,7 +238,7 @@ impl<const A: usize> Logic for TransactionUnit<A> {
         self.entries.take_chosen.next = self.decoder.take_block.val();
         self.entries.chosen.next = self.lookup.chosen.val();
         self.entries.give_back.next = self.decoder.give_back.val() | self.groups.dies.val();
-        self.entries.block.next = self.lookup.block.val();
+        self.entries.block.next = self.found_block.val();
         self.groups.select.next = self.lookup.select.val();
         self.groups.cur_bound.next = self.lookup.bound.val();
         self.groups.cur_base.next = self.lookup.group_row.val();

@@ -83,14 +83,11 @@ impl Params for CoreParams {
                 ),
                 "pipeline" => Param::new(
                     "pipeline",
-                    "GPR register stages",
+                    "GPR register stages: each a cycle more from a read's decision to its data, and from an issue to the ALU",
                     "N",
                     |p: &GprParams| &p.pipeline,
                     |p| &mut p.pipeline,
-                    |_| {
-                        Allowed::one_of(&[0])
-                            .because("the scheduler is built on one-cycle GPR read data")
-                    },
+                    |_| Allowed::range(0, GprParams::MAX_PIPELINE),
                 ),
                 _ => p,
             })
@@ -135,6 +132,18 @@ impl CoreParams {
     /// Registers programs may use: all but the external writer's.
     pub fn program_registers(&self) -> usize {
         self.gpr.registers.saturating_sub(Self::EXTERNAL_REGISTERS)
+    }
+
+    /// Cycles from the cycle a read is decided to the cycle its data is captured: the GPR's
+    /// read latency (1 + its pipeline stages). An instruction issued in cycle `t` has its
+    /// operands at the ALU in cycle `t + read_latency`.
+    pub fn read_latency(&self) -> usize {
+        self.gpr.read_latency()
+    }
+
+    /// Cycles from an issue to its write-back: the read latency, then the ALU's stages.
+    pub fn issue_to_writeback(&self) -> usize {
+        self.read_latency() + self.alu_latency
     }
 
     /// Instruction-window slots: the instruction being issued plus the lookahead.

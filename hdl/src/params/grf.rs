@@ -188,7 +188,7 @@ impl Params for GrfParams {
             ),
             param!(
                 pipeline,
-                "register stages: 1 holds the arbiter's pick a cycle (answers a cycle later)",
+                "register stages: 1 holds the arbiter's pick a cycle (answers a cycle later), 2 also looks its table entry up as it is held (no further cycle)",
                 "N",
                 |_| Allowed::range(0, Self::MAX_PIPELINE)
             ),
@@ -200,7 +200,7 @@ impl GrfParams {
     /// Registers per block.
     pub const BLOCK: usize = 16;
     /// The most register stages `pipeline` adds.
-    pub const MAX_PIPELINE: usize = 1;
+    pub const MAX_PIPELINE: usize = 2;
     /// Shared groups 1..=GROUPS (0 means private).
     pub const GROUPS: usize = 7;
     /// Allowed fast GRF sizes.

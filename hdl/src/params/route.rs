@@ -83,7 +83,7 @@ impl Params for RouteParams {
             ),
             param!(
                 pipeline,
-                "register stages: 1 after lane decode, 2 also between the networks, 3 also after control decode",
+                "register stages: 1 after lane decode, 2 also between the networks, 3 also after control decode, 4 also at the input",
                 "N",
                 |p| match p.registered {
                     true => Allowed::range(0, Self::MAX_PIPELINE),
@@ -103,7 +103,7 @@ impl RouteParams {
     /// lanes and for amounts up to 64 (a shift by the whole group).
     pub const INDEX_BITS: usize = 7;
     /// Most register stages inside the router.
-    pub const MAX_PIPELINE: usize = 3;
+    pub const MAX_PIPELINE: usize = 4;
 
     /// Cycles from a pass to its result: 0 for the combinational network, otherwise the result
     /// register's cycle plus the pipeline stages.

@@ -94,7 +94,8 @@ impl Logic for RouteDecoder {
             } else if self.op[t].val() == self.op_shff_right.val() {
                 self.src[t].next = self.base[t].val()
                     | ((self.offset[t].val() - self.shift[t].val()) & self.mask[t].val());
-                self.take_fill[t].next = (self.offset[t].val() + self.shift[t].val()) >= self.m[t].val();
+                self.take_fill[t].next =
+                    (self.offset[t].val() + self.shift[t].val()) >= self.m[t].val();
             } else if self.op[t].val() == self.op_rotate_left.val() {
                 self.src[t].next = self.base[t].val()
                     | ((self.offset[t].val() + self.wrapped[t].val()) & self.mask[t].val());

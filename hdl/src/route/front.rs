@@ -114,7 +114,8 @@ impl Logic for RouteFront {
                             self.position[t].val() == i.to_bits();
                     }
                     for j in 0..self._crossbars {
-                        self.lane_select[t * nc + j].next = self.lane_source[t].val() == j.to_bits();
+                        self.lane_select[t * nc + j].next =
+                            self.lane_source[t].val() == j.to_bits();
                     }
                 }
             }

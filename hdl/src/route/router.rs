@@ -21,13 +21,15 @@ use crate::regs::Registers;
 /// `capture` bit high; a multi-pass shuffle sets, in each pass, the lanes it completes, and its
 /// result is whole after the last pass.
 ///
-/// `pipeline` (0..=3) adds register stages, feed-forward, so a pass still issues every cycle:
+/// `pipeline` (0..=4) adds register stages, feed-forward, so a pass still issues every cycle:
 /// 1 registers the front decode's outputs (each lane's fill choice, both networks' controls)
 /// with the pass's operands, so that the register select and the quad crossbars share the next
 /// cycle; 2 also the quad crossbars' outputs (between the two networks); 3 also the control
-/// decode's outputs, one copy per crossbar (kept apart in synthesis) so that no control
-/// register drives more than one crossbar's lanes, with the pass's operands. A pass given in
-/// cycle `c` reaches `result` after the rising edge that ends cycle `c + pipeline`.
+/// decodes' outputs, one copy per crossbar (kept apart in synthesis) so that no control
+/// register drives more than one crossbar's lanes, with the pass's operands; 4 also the pass as
+/// it arrives, its scalar controls once per crossbar, so that each crossbar's control decode
+/// starts from registers of its own. A pass given in cycle `c` reaches `result` after the
+/// rising edge that ends cycle `c + pipeline`.
 #[derive(LogicBlock)]
 pub struct ShiftFillRouter<const E: usize> {
     /// Clock: stages and results advance on its rising edge.
@@ -54,7 +56,22 @@ pub struct ShiftFillRouter<const E: usize> {
     pub rf: Vec<Signal<In, Bits<E>>>,
     /// The result register, one element per lane (zero at power-up).
     pub result: Vec<Signal<Out, Bits<E>>>,
-    control: ControlDecode,
+    /// Stage at the input, one copy per crossbar: the operation code.
+    arrived_op: Registers<Bits<3>>,
+    /// Stage at the input, one copy per crossbar: the amount.
+    arrived_amount: Registers<Bits<7>>,
+    /// Stage at the input, one copy per crossbar: log2 of the subset size.
+    arrived_mod: Registers<Bits<3>>,
+    /// Stage at the input, one copy per crossbar: the fill code.
+    arrived_fill: Registers<Bits<2>>,
+    /// Stage at the input: `rs` (`0..N`), then `rf`.
+    arrived_operands: Registers<Bits<E>>,
+    /// Stage at the input: `xbar_pos` (`0..N`), then `lane_xbar`.
+    arrived_positions: Registers<Bits<7>>,
+    /// Stage at the input: the lanes that capture.
+    arrived_capture: Registers<Bit>,
+    /// One control decode per crossbar, each from its own copy of the controls.
+    control: Vec<ControlDecode>,
     /// Stage after the control decode: `rs` (`0..N`), then `rf`.
     decoded_operands: Registers<Bits<E>>,
     /// Stage after the control decode, one copy per crossbar `c`: m, mask, shift and wrapped
@@ -106,7 +123,7 @@ impl<const E: usize> ShiftFillRouter<E> {
     pub fn new(params: &RouteParams) -> Self {
         let (n, c) = (params.lanes, params.crossbars());
         let (front, between) = (params.pipeline >= 1, params.pipeline >= 2);
-        let decoded = params.pipeline >= 3;
+        let (decoded, arrived) = (params.pipeline >= 3, params.pipeline >= 4);
         Self {
             clock: Signal::default(),
             valid: Signal::default(),
@@ -120,7 +137,14 @@ impl<const E: usize> ShiftFillRouter<E> {
             rs: signals(n),
             rf: signals(n),
             result: signals(n),
-            control: ControlDecode::new(params),
+            arrived_op: Registers::copies(c, arrived),
+            arrived_amount: Registers::copies(c, arrived),
+            arrived_mod: Registers::copies(c, arrived),
+            arrived_fill: Registers::copies(c, arrived),
+            arrived_operands: Registers::stage(2 * n, arrived),
+            arrived_positions: Registers::stage(2 * n, arrived),
+            arrived_capture: Registers::stage(n, arrived),
+            control: (0..c).map(|_| ControlDecode::new(params)).collect(),
             decoded_operands: Registers::stage(2 * n, decoded),
             decoded_controls: Registers::copies(4 * c, decoded),
             decoded_positions: Registers::stage(2 * n, decoded),
@@ -154,9 +178,13 @@ impl<const E: usize> Logic for ShiftFillRouter<E> {
     // Single-value loops bind N (`nn`) and q (`nq`) for index arithmetic.
     #[hdl_gen]
     fn update(&mut self) {
-        self.control.op.next = self.op.val();
-        self.control.amount.next = self.amount.val();
-        self.control.mod_log2.next = self.mod_log2.val();
+        self.arrived_op.clock.next = self.clock.val();
+        self.arrived_amount.clock.next = self.clock.val();
+        self.arrived_mod.clock.next = self.clock.val();
+        self.arrived_fill.clock.next = self.clock.val();
+        self.arrived_operands.clock.next = self.clock.val();
+        self.arrived_positions.clock.next = self.clock.val();
+        self.arrived_capture.clock.next = self.clock.val();
         self.decoded_operands.clock.next = self.clock.val();
         self.decoded_controls.clock.next = self.clock.val();
         self.decoded_positions.clock.next = self.clock.val();
@@ -174,23 +202,29 @@ impl<const E: usize> Logic for ShiftFillRouter<E> {
         self.quads_capture.clock.next = self.clock.val();
         self.held.clock.next = self.clock.val();
         for nq in self._crossbar..(self._crossbar + 1) {
-            // The control decode's outputs, a copy per crossbar, each driving its lanes.
+            // The pass's scalar controls, a copy per crossbar, each decoded for its own lanes.
             for c in 0..self._crossbars {
-                self.decoded_controls.d[4 * c].next = self.control.m.val();
-                self.decoded_controls.d[4 * c + 1].next = self.control.mask.val();
-                self.decoded_controls.d[4 * c + 2].next = self.control.shift.val();
-                self.decoded_controls.d[4 * c + 3].next = self.control.wrapped.val();
-                self.decoded_op.d[c].next = self.op.val();
-                self.decoded_fill.d[c].next = self.fill.val();
-                self.decoded_shuffle.d[c].next = self.control.shuffle.val();
+                self.arrived_op.d[c].next = self.op.val();
+                self.arrived_amount.d[c].next = self.amount.val();
+                self.arrived_mod.d[c].next = self.mod_log2.val();
+                self.arrived_fill.d[c].next = self.fill.val();
+                self.control[c].op.next = self.arrived_op.q[c].val();
+                self.control[c].amount.next = self.arrived_amount.q[c].val();
+                self.control[c].mod_log2.next = self.arrived_mod.q[c].val();
+                self.decoded_controls.d[4 * c].next = self.control[c].m.val();
+                self.decoded_controls.d[4 * c + 1].next = self.control[c].mask.val();
+                self.decoded_controls.d[4 * c + 2].next = self.control[c].shift.val();
+                self.decoded_controls.d[4 * c + 3].next = self.control[c].wrapped.val();
+                self.decoded_op.d[c].next = self.arrived_op.q[c].val();
+                self.decoded_fill.d[c].next = self.arrived_fill.q[c].val();
+                self.decoded_shuffle.d[c].next = self.control[c].shuffle.val();
                 self.front_fill.d[c].next = self.decoded_fill.q[c].val();
                 for k in 0..self._crossbar {
                     self.front.op[c * nq + k].next = self.decoded_op.q[c].val();
                     self.front.m[c * nq + k].next = self.decoded_controls.q[4 * c].val();
                     self.front.mask[c * nq + k].next = self.decoded_controls.q[4 * c + 1].val();
                     self.front.shift[c * nq + k].next = self.decoded_controls.q[4 * c + 2].val();
-                    self.front.wrapped[c * nq + k].next =
-                        self.decoded_controls.q[4 * c + 3].val();
+                    self.front.wrapped[c * nq + k].next = self.decoded_controls.q[4 * c + 3].val();
                     self.front.shuffle[c * nq + k].next = self.decoded_shuffle.q[c].val();
                     self.select.fill[c * nq + k].next = self.front_fill.q[c].val();
                 }
@@ -208,12 +242,18 @@ impl<const E: usize> Logic for ShiftFillRouter<E> {
         }
         for nn in self._lanes..(self._lanes + 1) {
             for t in 0..self._lanes {
+                // Input stage.
+                self.arrived_operands.d[t].next = self.rs[t].val();
+                self.arrived_operands.d[nn + t].next = self.rf[t].val();
+                self.arrived_positions.d[t].next = self.xbar_pos[t].val();
+                self.arrived_positions.d[nn + t].next = self.lane_xbar[t].val();
+                self.arrived_capture.d[t].next = self.valid.val() & self.capture[t].val();
                 // Control decode stage.
-                self.decoded_operands.d[t].next = self.rs[t].val();
-                self.decoded_operands.d[nn + t].next = self.rf[t].val();
-                self.decoded_positions.d[t].next = self.xbar_pos[t].val();
-                self.decoded_positions.d[nn + t].next = self.lane_xbar[t].val();
-                self.decoded_capture.d[t].next = self.valid.val() & self.capture[t].val();
+                self.decoded_operands.d[t].next = self.arrived_operands.q[t].val();
+                self.decoded_operands.d[nn + t].next = self.arrived_operands.q[nn + t].val();
+                self.decoded_positions.d[t].next = self.arrived_positions.q[t].val();
+                self.decoded_positions.d[nn + t].next = self.arrived_positions.q[nn + t].val();
+                self.decoded_capture.d[t].next = self.arrived_capture.q[t].val();
                 self.front.xbar_pos[t].next = self.decoded_positions.q[t].val();
                 self.front.lane_xbar[t].next = self.decoded_positions.q[nn + t].val();
                 // Front stage: the decode's outputs with the operands.

@@ -30,10 +30,12 @@ pub struct LowerBound {
 /// of cycle `i` at the earliest, so its reads happen from cycle `i + 1` on, in or before its
 /// issue cycle; one bank gives one read per cycle (two with 2R1W banks) and the GPR
 /// `read_ports` in all; at most one
-/// instruction issues per cycle, in program order; a result is written back `alu_latency + 1`
-/// cycles after its issue and can be read the cycle after, so a dependent instruction issues at
-/// least `alu_latency + 2` cycles later; the program is done when its last result is written.
-/// The bound is `max(terms) + alu_latency + 2` (cycles are counted from 0).
+/// instruction issues per cycle, in program order; a result is written back `read_latency +
+/// alu_latency` cycles after its issue (the GPR's read latency, 1 plus its pipeline stages,
+/// then the ALU) and can be read the cycle after, so a dependent instruction issues at least
+/// `read_latency + alu_latency + 1` cycles later; the program is done when its last result is
+/// written. The bound is `max(terms) + read_latency + alu_latency + 1` (cycles are counted from
+/// 0).
 pub fn lower_bound(params: &CoreParams, program: &[Instruction], banked: bool) -> LowerBound {
     if program.is_empty() {
         return LowerBound {
@@ -51,7 +53,7 @@ pub fn lower_bound(params: &CoreParams, program: &[Instruction], banked: bool) -
     let mut reads = 0u64;
     let mut earliest = vec![0u64; program.len()];
     let mut last_writer: Vec<Option<usize>> = vec![None; gpr.registers];
-    let hop = params.alu_latency as u64 + 2;
+    let hop = params.issue_to_writeback() as u64 + 1;
     for (i, instruction) in program.iter().enumerate() {
         let mut distinct: Vec<usize> = instruction.src.clone();
         distinct.sort_unstable();
@@ -92,7 +94,7 @@ pub fn lower_bound(params: &CoreParams, program: &[Instruction], banked: bool) -
         .max(busiest_bank.unwrap_or(0))
         .max(issue_chain);
     LowerBound {
-        cycles: term + params.alu_latency as u64 + 2,
+        cycles: term + params.issue_to_writeback() as u64 + 1,
         instructions,
         read_ports,
         busiest_bank,

@@ -68,6 +68,8 @@ impl Block for Core {
             vec![("lookahead", "1"), ("alu_latency", "1")],
             vec![("read_ports", "1"), ("bank_kind", "2r1w")],
             vec![("bank_kind", "1rw"), ("lanes", "1")],
+            vec![("pipeline", "1"), ("bank_kind", "2r1w")],
+            vec![("pipeline", "2"), ("bank_kind", "1rw")],
         ]
     }
 

@@ -190,7 +190,9 @@ pub struct CoreModel {
     cq: Vec<bool>,
     pq: Vec<bool>,
     in_flight: VecDeque<InFlight>,
-    alu_next: Option<AluInput>,
+    /// What reaches the ALU in each of the next `read_latency` cycles (an issue in cycle t has
+    /// its operands there in cycle t + read_latency).
+    alu_ahead: VecDeque<Option<AluInput>>,
     cycle: u64,
     stats: CoreStats,
 }
@@ -205,7 +207,7 @@ impl CoreModel {
             cq: vec![false; hardware.cq_entries],
             pq: vec![false; hardware.pq_entries],
             in_flight: VecDeque::new(),
-            alu_next: None,
+            alu_ahead: (0..params.read_latency()).map(|_| None).collect(),
             cycle: 0,
             stats: CoreStats::default(),
             params: hardware,
@@ -226,7 +228,9 @@ impl CoreModel {
 
     /// Whether nothing is in the window or in flight.
     pub fn idle(&self) -> bool {
-        self.window.is_empty() && self.in_flight.is_empty() && self.alu_next.is_none()
+        self.window.is_empty()
+            && self.in_flight.is_empty()
+            && self.alu_ahead.iter().all(Option::is_none)
     }
 
     fn bank(&self, reg: usize) -> usize {
@@ -249,7 +253,7 @@ impl CoreModel {
         let lanes = self.params.gpr.lanes;
         let mut out = CycleOutput {
             reads: vec![None; self.params.gpr.read_ports],
-            alu: self.alu_next.take(),
+            alu: self.alu_ahead.pop_front().flatten(),
             ..Default::default()
         };
 
@@ -327,13 +331,16 @@ impl CoreModel {
             self.in_flight.push_back(InFlight {
                 dst: slot.instruction.dst,
                 values,
-                writeback: self.cycle + 1 + self.params.alu_latency as u64,
+                writeback: self.cycle + self.params.issue_to_writeback() as u64,
             });
-            self.alu_next = Some(AluInput { op, operands });
+            self.alu_ahead.push_back(Some(AluInput { op, operands }));
             self.stats.instructions += 1;
             out.issued = true;
-        } else if !self.window.is_empty() {
-            self.stats.stall_cycles += 1;
+        } else {
+            self.alu_ahead.push_back(None);
+            if !self.window.is_empty() {
+                self.stats.stall_cycles += 1;
+            }
         }
 
         // Fetch: one instruction per cycle into a free window slot.

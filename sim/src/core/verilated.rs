@@ -43,6 +43,8 @@ pub struct CoreRtl {
     retire_valid: Output,
     retire_reg: Output,
     retire_data: Vec<Output>,
+    /// Cycles from a GPR read to its data (1 + the GPR's pipeline stages).
+    read_latency: usize,
 }
 
 impl CoreRtl {
@@ -78,6 +80,7 @@ impl CoreRtl {
             retire_valid: model.output("retire_valid")?,
             retire_reg: model.output("retire_reg")?,
             retire_data: model.outputs("retire_data", l)?,
+            read_latency: params.read_latency(),
             model,
         };
         // Every input is driven from the start: Verilator randomises undriven ones.
@@ -240,6 +243,10 @@ impl CoreDevice for CoreRtl {
         self.model.set(self.debug_reg, n as u64);
         self.tick();
         self.model.set(self.debug_valid, 0);
+        // The data arrives after the GPR's read latency.
+        for _ in 1..self.read_latency {
+            self.tick();
+        }
         self.model.set(self.clock, 0);
         self.model.eval();
         let values = self.debug_data.iter().map(|&p| self.model.get(p)).collect();

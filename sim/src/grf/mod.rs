@@ -64,6 +64,7 @@ impl Block for Grf {
             vec![("fast_regs", "2"), ("lanes", "1")],
             vec![("virtual_blocks", "1"), ("preallocated", "0")],
             vec![("slow_latency", "8"), ("pipeline", "1")],
+            vec![("pipeline", "2")],
         ]
     }
 
