@@ -7,6 +7,10 @@ use crate::signals;
 use super::decoder::RouteDecoder;
 use crate::params::RouteParams;
 
+/// The operation kinds [`RouteFront::kinds`] holds per lane: a shift or rotate, `broadcast`,
+/// `butterfly`, `shff.left`, `shff.right`, a shuffle pass.
+pub const KINDS: usize = 6;
+
 /// Decodes a pass, from the controls [`super::ControlDecode`] gives (one copy per lane, so that
 /// the registered router can drive each crossbar's lanes from copies of their own), into what
 /// the register select and the two networks take (combinational): whether every lane gives its
@@ -21,18 +25,19 @@ use crate::params::RouteParams;
 /// For a shuffle pass (`op` = 6) the controls come from `xbar_pos` and `lane_xbar` instead.
 #[derive(LogicBlock)]
 pub struct RouteFront {
-    /// Per lane: the operation code (`RouteOpCode`).
-    pub op: Vec<Signal<In, Bits<3>>>,
-    /// Per lane: the subset size m.
-    pub m: Vec<Signal<In, Bits<7>>>,
     /// Per lane: m - 1.
     pub mask: Vec<Signal<In, Bits<7>>>,
     /// Per lane: the amount clamped to m (shifts).
     pub shift: Vec<Signal<In, Bits<7>>>,
     /// Per lane: the amount mod m (rotates, broadcast, butterfly).
     pub wrapped: Vec<Signal<In, Bits<7>>>,
-    /// Per lane: the operation is a shuffle pass.
-    pub shuffle: Vec<Signal<In, Bit>>,
+    /// Per lane: what a shift or rotate adds to the offset.
+    pub step: Vec<Signal<In, Bits<7>>>,
+    /// Per lane: m - shift.
+    pub fill_from: Vec<Signal<In, Bits<7>>>,
+    /// Per lane: the operation kinds of [`super::ControlDecode`]: a shift or rotate,
+    /// `broadcast`, `butterfly`, `shff.left`, `shff.right`, a shuffle pass (at `kind * N + t`).
+    pub kinds: Vec<Signal<In, Bit>>,
     /// Shuffle pass: `xbar_pos[c * q + k]` is the input position crossbar `c` sends to its
     /// output `k`.
     pub xbar_pos: Vec<Signal<In, Bits<7>>>,
@@ -63,12 +68,12 @@ impl RouteFront {
     pub fn new(params: &RouteParams) -> Self {
         let n = params.lanes;
         Self {
-            op: signals(n),
-            m: signals(n),
             mask: signals(n),
             shift: signals(n),
             wrapped: signals(n),
-            shuffle: signals(n),
+            step: signals(n),
+            fill_from: signals(n),
+            kinds: signals(KINDS * n),
             xbar_pos: signals(n),
             lane_xbar: signals(n),
             take_fill: signals(n),
@@ -91,18 +96,25 @@ impl Logic for RouteFront {
     #[hdl_gen]
     fn update(&mut self) {
         for lq in self._crossbar_bits..(self._crossbar_bits + 1) {
-            for t in 0..self._lanes {
-                self.decoder.op[t].next = self.op[t].val();
-                self.decoder.m[t].next = self.m[t].val();
-                self.decoder.mask[t].next = self.mask[t].val();
-                self.decoder.shift[t].next = self.shift[t].val();
-                self.decoder.wrapped[t].next = self.wrapped[t].val();
-                self.take_fill[t].next = self.decoder.take_fill[t].val();
-                self.position[t].next = self.decoder.src[t].val() & self.position_mask.val();
-                self.lane_source[t].next = self.decoder.src[t].val() >> lq.to_bits::<3>();
-                if self.shuffle[t].val() {
-                    self.position[t].next = self.xbar_pos[t].val();
-                    self.lane_source[t].next = self.lane_xbar[t].val();
+            for nn in self._lanes..(self._lanes + 1) {
+                for t in 0..self._lanes {
+                    self.decoder.mask[t].next = self.mask[t].val();
+                    self.decoder.shift[t].next = self.shift[t].val();
+                    self.decoder.wrapped[t].next = self.wrapped[t].val();
+                    self.decoder.step[t].next = self.step[t].val();
+                    self.decoder.fill_from[t].next = self.fill_from[t].val();
+                    self.decoder.adds[t].next = self.kinds[t].val();
+                    self.decoder.broadcast[t].next = self.kinds[nn + t].val();
+                    self.decoder.butterfly[t].next = self.kinds[2 * nn + t].val();
+                    self.decoder.fills_low[t].next = self.kinds[3 * nn + t].val();
+                    self.decoder.fills_high[t].next = self.kinds[4 * nn + t].val();
+                    self.take_fill[t].next = self.decoder.take_fill[t].val();
+                    self.position[t].next = self.decoder.src[t].val() & self.position_mask.val();
+                    self.lane_source[t].next = self.decoder.src[t].val() >> lq.to_bits::<3>();
+                    if self.kinds[5 * nn + t].val() {
+                        self.position[t].next = self.xbar_pos[t].val();
+                        self.lane_source[t].next = self.lane_xbar[t].val();
+                    }
                 }
             }
         }

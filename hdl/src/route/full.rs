@@ -73,11 +73,16 @@ impl<const E: usize> Logic for FullCrossbarNetwork<E> {
         self.control.mod_log2.next = self.mod_log2.val();
         for nn in self._lanes..(self._lanes + 1) {
             for t in 0..self._lanes {
-                self.decoder.op[t].next = self.op.val();
-                self.decoder.m[t].next = self.control.m.val();
                 self.decoder.mask[t].next = self.control.mask.val();
                 self.decoder.shift[t].next = self.control.shift.val();
                 self.decoder.wrapped[t].next = self.control.wrapped.val();
+                self.decoder.step[t].next = self.control.step.val();
+                self.decoder.fill_from[t].next = self.control.fill_from.val();
+                self.decoder.adds[t].next = self.control.adds.val();
+                self.decoder.broadcast[t].next = self.control.broadcast.val();
+                self.decoder.butterfly[t].next = self.control.butterfly.val();
+                self.decoder.fills_low[t].next = self.control.fills_low.val();
+                self.decoder.fills_high[t].next = self.control.fills_high.val();
                 self.select.fill[t].next = self.fill.val();
                 self.select.rs[t].next = self.rs[t].val();
                 self.select.rf[t].next = self.rf[t].val();

@@ -79,13 +79,22 @@ impl<const E: usize> Logic for RouteNetwork<E> {
         self.control.op.next = self.op.val();
         self.control.amount.next = self.amount.val();
         self.control.mod_log2.next = self.mod_log2.val();
+        for nn in self._lanes..(self._lanes + 1) {
+            for t in 0..self._lanes {
+                self.front.kinds[t].next = self.control.adds.val();
+                self.front.kinds[nn + t].next = self.control.broadcast.val();
+                self.front.kinds[2 * nn + t].next = self.control.butterfly.val();
+                self.front.kinds[3 * nn + t].next = self.control.fills_low.val();
+                self.front.kinds[4 * nn + t].next = self.control.fills_high.val();
+                self.front.kinds[5 * nn + t].next = self.control.shuffle.val();
+            }
+        }
         for t in 0..self._lanes {
-            self.front.op[t].next = self.op.val();
-            self.front.m[t].next = self.control.m.val();
             self.front.mask[t].next = self.control.mask.val();
             self.front.shift[t].next = self.control.shift.val();
             self.front.wrapped[t].next = self.control.wrapped.val();
-            self.front.shuffle[t].next = self.control.shuffle.val();
+            self.front.step[t].next = self.control.step.val();
+            self.front.fill_from[t].next = self.control.fill_from.val();
             self.front.xbar_pos[t].next = self.xbar_pos[t].val();
             self.front.lane_xbar[t].next = self.lane_xbar[t].val();
             self.select.rs[t].next = self.rs[t].val();

@@ -6,7 +6,7 @@ use rust_hdl::prelude::*;
 use crate::signals;
 
 use super::control::ControlDecode;
-use super::front::RouteFront;
+use super::front::{RouteFront, KINDS};
 use super::select::RegisterSelect;
 use super::stages::{LaneMuxes, QuadCrossbars};
 use crate::params::RouteParams;
@@ -74,17 +74,16 @@ pub struct ShiftFillRouter<const E: usize> {
     control: Vec<ControlDecode>,
     /// Stage after the control decode: `rs` (`0..N`), then `rf`.
     decoded_operands: Registers<Bits<E>>,
-    /// Stage after the control decode, one copy per crossbar `c`: m, mask, shift and wrapped
-    /// at `4c..4c+4`.
+    /// Stage after the control decode, one copy per crossbar `c`: mask, shift, wrapped, step
+    /// and fill_from at `5c..5c+5`.
     decoded_controls: Registers<Bits<7>>,
     /// Stage after the control decode: `xbar_pos` (`0..N`), then `lane_xbar`.
     decoded_positions: Registers<Bits<7>>,
-    /// Stage after the control decode, one copy per crossbar: the operation code.
-    decoded_op: Registers<Bits<3>>,
+    /// Stage after the control decode, one copy per crossbar `c`: the operation's kinds
+    /// ([`super::front::KINDS`] of them) at `6c..6c+6`.
+    decoded_kinds: Registers<Bit>,
     /// Stage after the control decode, one copy per crossbar: the fill code.
     decoded_fill: Registers<Bits<2>>,
-    /// Stage after the control decode, one copy per crossbar: the pass is a shuffle.
-    decoded_shuffle: Registers<Bit>,
     /// Stage after the control decode: the lanes that capture.
     decoded_capture: Registers<Bit>,
     front: RouteFront,
@@ -146,11 +145,10 @@ impl<const E: usize> ShiftFillRouter<E> {
             arrived_capture: Registers::stage(n, arrived),
             control: (0..c).map(|_| ControlDecode::new(params)).collect(),
             decoded_operands: Registers::stage(2 * n, decoded),
-            decoded_controls: Registers::copies(4 * c, decoded),
+            decoded_controls: Registers::copies(5 * c, decoded),
             decoded_positions: Registers::stage(2 * n, decoded),
-            decoded_op: Registers::copies(c, decoded),
+            decoded_kinds: Registers::copies(KINDS * c, decoded),
             decoded_fill: Registers::copies(c, decoded),
-            decoded_shuffle: Registers::copies(c, decoded),
             decoded_capture: Registers::stage(n, decoded),
             front: RouteFront::new(params),
             front_operands: Registers::stage(2 * n, front),
@@ -188,9 +186,8 @@ impl<const E: usize> Logic for ShiftFillRouter<E> {
         self.decoded_operands.clock.next = self.clock.val();
         self.decoded_controls.clock.next = self.clock.val();
         self.decoded_positions.clock.next = self.clock.val();
-        self.decoded_op.clock.next = self.clock.val();
+        self.decoded_kinds.clock.next = self.clock.val();
         self.decoded_fill.clock.next = self.clock.val();
-        self.decoded_shuffle.clock.next = self.clock.val();
         self.decoded_capture.clock.next = self.clock.val();
         self.front_operands.clock.next = self.clock.val();
         self.front_positions.clock.next = self.clock.val();
@@ -202,31 +199,44 @@ impl<const E: usize> Logic for ShiftFillRouter<E> {
         self.quads_capture.clock.next = self.clock.val();
         self.held.clock.next = self.clock.val();
         for nq in self._crossbar..(self._crossbar + 1) {
-            // The pass's scalar controls, a copy per crossbar, each decoded for its own lanes.
-            for c in 0..self._crossbars {
-                self.arrived_op.d[c].next = self.op.val();
-                self.arrived_amount.d[c].next = self.amount.val();
-                self.arrived_mod.d[c].next = self.mod_log2.val();
-                self.arrived_fill.d[c].next = self.fill.val();
-                self.control[c].op.next = self.arrived_op.q[c].val();
-                self.control[c].amount.next = self.arrived_amount.q[c].val();
-                self.control[c].mod_log2.next = self.arrived_mod.q[c].val();
-                self.decoded_controls.d[4 * c].next = self.control[c].m.val();
-                self.decoded_controls.d[4 * c + 1].next = self.control[c].mask.val();
-                self.decoded_controls.d[4 * c + 2].next = self.control[c].shift.val();
-                self.decoded_controls.d[4 * c + 3].next = self.control[c].wrapped.val();
-                self.decoded_op.d[c].next = self.arrived_op.q[c].val();
-                self.decoded_fill.d[c].next = self.arrived_fill.q[c].val();
-                self.decoded_shuffle.d[c].next = self.control[c].shuffle.val();
-                self.front_fill.d[c].next = self.decoded_fill.q[c].val();
-                for k in 0..self._crossbar {
-                    self.front.op[c * nq + k].next = self.decoded_op.q[c].val();
-                    self.front.m[c * nq + k].next = self.decoded_controls.q[4 * c].val();
-                    self.front.mask[c * nq + k].next = self.decoded_controls.q[4 * c + 1].val();
-                    self.front.shift[c * nq + k].next = self.decoded_controls.q[4 * c + 2].val();
-                    self.front.wrapped[c * nq + k].next = self.decoded_controls.q[4 * c + 3].val();
-                    self.front.shuffle[c * nq + k].next = self.decoded_shuffle.q[c].val();
-                    self.select.fill[c * nq + k].next = self.front_fill.q[c].val();
+            for nn in self._lanes..(self._lanes + 1) {
+                // The pass's scalar controls, a copy per crossbar, each decoded for its own lanes.
+                for c in 0..self._crossbars {
+                    self.arrived_op.d[c].next = self.op.val();
+                    self.arrived_amount.d[c].next = self.amount.val();
+                    self.arrived_mod.d[c].next = self.mod_log2.val();
+                    self.arrived_fill.d[c].next = self.fill.val();
+                    self.control[c].op.next = self.arrived_op.q[c].val();
+                    self.control[c].amount.next = self.arrived_amount.q[c].val();
+                    self.control[c].mod_log2.next = self.arrived_mod.q[c].val();
+                    self.decoded_controls.d[5 * c].next = self.control[c].mask.val();
+                    self.decoded_controls.d[5 * c + 1].next = self.control[c].shift.val();
+                    self.decoded_controls.d[5 * c + 2].next = self.control[c].wrapped.val();
+                    self.decoded_controls.d[5 * c + 3].next = self.control[c].step.val();
+                    self.decoded_controls.d[5 * c + 4].next = self.control[c].fill_from.val();
+                    self.decoded_kinds.d[6 * c].next = self.control[c].adds.val();
+                    self.decoded_kinds.d[6 * c + 1].next = self.control[c].broadcast.val();
+                    self.decoded_kinds.d[6 * c + 2].next = self.control[c].butterfly.val();
+                    self.decoded_kinds.d[6 * c + 3].next = self.control[c].fills_low.val();
+                    self.decoded_kinds.d[6 * c + 4].next = self.control[c].fills_high.val();
+                    self.decoded_kinds.d[6 * c + 5].next = self.control[c].shuffle.val();
+                    self.decoded_fill.d[c].next = self.arrived_fill.q[c].val();
+                    self.front_fill.d[c].next = self.decoded_fill.q[c].val();
+                    for k in 0..self._crossbar {
+                        self.front.mask[c * nq + k].next = self.decoded_controls.q[5 * c].val();
+                        self.front.shift[c * nq + k].next =
+                            self.decoded_controls.q[5 * c + 1].val();
+                        self.front.wrapped[c * nq + k].next =
+                            self.decoded_controls.q[5 * c + 2].val();
+                        self.front.step[c * nq + k].next = self.decoded_controls.q[5 * c + 3].val();
+                        self.front.fill_from[c * nq + k].next =
+                            self.decoded_controls.q[5 * c + 4].val();
+                        for j in 0..6 {
+                            self.front.kinds[j * nn + c * nq + k].next =
+                                self.decoded_kinds.q[6 * c + j].val();
+                        }
+                        self.select.fill[c * nq + k].next = self.front_fill.q[c].val();
+                    }
                 }
             }
         }
