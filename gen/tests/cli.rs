@@ -58,9 +58,9 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
         &["--read-ports", "9", "1..=8"],
     );
     assert_rejected(
-        &["emit", "gpr", "--pipeline", "3", "--out", out_s],
+        &["emit", "gpr", "--pipeline", "4", "--out", out_s],
         &out,
-        &["--pipeline", "3", "0..=2"],
+        &["--pipeline", "4", "0..=3"],
     );
     assert_rejected(
         &["emit", "route", "--pipeline", "5", "--out", out_s],
@@ -1025,8 +1025,8 @@ fn compare_gpr_and_multiport_bad_input_is_one_line_exit_2() {
             vec!["--bank-kinds", "3r1w", "1r1w, 2r1w or 1rw"],
         ),
         (
-            vec!["compare", "gpr", "--pipelines", "0,3"],
-            vec!["--pipelines", "3", "0..=2"],
+            vec!["compare", "gpr", "--pipelines", "0,4"],
+            vec!["--pipelines", "4", "0..=3"],
         ),
         (
             vec!["compare", "gpr", "--workloads", "conv3x3,fft"],

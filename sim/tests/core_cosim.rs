@@ -145,7 +145,7 @@ fn every_gpr_pipeline_option_runs_random_programs_in_lock_step() {
     use grfgen_hdl::params::{BankKind, GprParams};
     use grfgen_sim::core::workload::random_program;
     use grfgen_sim::core::Workload;
-    for pipeline in 1..=GprParams::MAX_PIPELINE {
+    for pipeline in 1..=CoreParams::MAX_GPR_PIPELINE {
         for (k, kind) in BankKind::ALL.into_iter().enumerate() {
             let params = CoreParams {
                 gpr: GprParams {

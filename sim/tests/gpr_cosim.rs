@@ -88,7 +88,8 @@ fn every_pipeline_option_100k_random_cycles() {
 }
 
 /// Every bank kind other than 1R1W, on three shapes each: the default, one bank with one
-/// port of each kind (the degenerate file), and 16 banks with a pipeline stage.
+/// port of each kind (the degenerate file), and 16 banks with every pipeline stage
+/// (registered arbitration).
 #[test]
 fn every_bank_kind_100k_random_cycles() {
     for (k, kind) in [BankKind::TwoReadsOneWrite, BankKind::SinglePort]
@@ -100,7 +101,7 @@ fn every_bank_kind_100k_random_cycles() {
             GprParams::default(),
             gpr(1, 64, 2, 32, 1, 1),
             GprParams {
-                pipeline: 1,
+                pipeline: 3,
                 ..gpr(16, 256, 2, 16, 8, 4)
             },
         ]
@@ -155,8 +156,8 @@ fn single_port_banks_serve_a_write_or_a_read() {
     assert_eq!(&responses[1].read_data[..4], &[7, 7, 7, 7]);
 }
 
-/// A written register read back: its data reaches the port `1 + pipeline` edges after the
-/// read's grant, and not before.
+/// A written register read back: its data reaches the port `read_latency` edges after the
+/// read's grant (a cycle after its request with registered arbitration), and not before.
 #[test]
 fn pipelined_read_data_arrives_pipeline_cycles_later() {
     for pipeline in 0..=GprParams::MAX_PIPELINE {
@@ -176,9 +177,27 @@ fn pipelined_read_data_arrives_pipeline_cycles_later() {
             .map(|r| r.read_data[0])
             .collect();
         let mut expected = vec![0; 5];
-        expected[1 + pipeline] = 77;
+        expected[1 + p.grant_latency() + p.read_latency() - 1] = 77;
         assert_eq!(data, expected, "pipeline {pipeline}");
     }
+}
+
+/// Registered arbitration (`pipeline` 3): a cycle's grants answer the previous cycle's
+/// requests, by the same rules.
+#[test]
+fn registered_arbitration_grants_a_cycle_after_the_request() {
+    let p = GprParams {
+        pipeline: 3,
+        ..GprParams::default()
+    };
+    let mut conflict = GprRequests::idle(&p);
+    conflict.reads = vec![Some(0), Some(4), Some(5), None]; // R0 and R4 share bank 0
+    conflict.writes[0] = Some(5); // and R5 is written: its read waits
+    let responses = directed(&p, vec![conflict, GprRequests::idle(&p)]);
+    assert_eq!(responses[0].read_grants, [false; 4]);
+    assert_eq!(responses[0].write_grants, [false; 2]);
+    assert_eq!(responses[1].read_grants, [true, false, false, false]);
+    assert_eq!(responses[1].write_grants, [true, false]);
 }
 
 #[test]

@@ -85,9 +85,12 @@ fn performance(document: &DesignRow, reference: &DesignRow, workloads: &[String]
 }
 
 /// The ambition: the best banked row against the reference, by mean time when the reference
-/// and every banked row have one, else by mean cycles.
+/// and every banked row with workload figures have one, else by mean cycles.
 fn ambition(designs: &[DesignRow], reference: &DesignRow, workloads: &[String]) -> Vec<String> {
-    let banked: Vec<&DesignRow> = designs.iter().filter(|d| d.kind == "banked").collect();
+    let banked: Vec<&DesignRow> = designs
+        .iter()
+        .filter(|d| d.kind == "banked" && !d.workloads.is_empty())
+        .collect();
     let time = |w: &WorkloadFigures| w.time_ns;
     let cycles = |w: &WorkloadFigures| Some(w.cycles as f64);
     let timed = banked

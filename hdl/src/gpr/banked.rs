@@ -34,6 +34,11 @@ use crate::sram::SramBank;
 /// crossbar. Read data appears after the `1 + pipeline`-th rising edge after the grant (zero
 /// for a port not granted then). Grants and what a read returns are unchanged.
 ///
+/// `pipeline` 3 also registers the requests (registered arbitration): a cycle's requests are
+/// decoded and held, and arbitrated in the next cycle, whose grants answer them; the rest is
+/// as with `pipeline` 2, counted from that grant. A requester that retries a refused request
+/// learns of the refusal a cycle after asking.
+///
 /// `E` is the element width, `A` the row-address width (`2^A` rows per bank), `RI` the register
 /// index width (`A + log2(banks)`).
 #[derive(LogicBlock)]
@@ -65,6 +70,13 @@ pub struct BankedGpr<const E: usize, const A: usize, const RI: usize> {
     write_xbar: Crossbar<E>,
     /// Which requests each bank serves.
     arbiter: BankArbiter<RI>,
+    /// Request stage (`pipeline` 3, wires otherwise): each read's row, held for the
+    /// arbitration of the next cycle (which holds the bank).
+    held_read_row: Registers<Bits<A>>,
+    /// Request stage: each write's row.
+    held_write_row: Registers<Bits<A>>,
+    /// Request stage: each write's data, port-major (`w * lanes + l`).
+    held_write_data: Registers<Bits<E>>,
     /// The read wins of the previous cycle.
     read_route: Registers<Bit>,
     /// `read_route` one cycle later with `pipeline` 1 or more, otherwise the same.
@@ -146,6 +158,7 @@ impl<const E: usize, const A: usize, const RI: usize> BankedGpr<E, A, RI> {
         let (b, l) = (params.banks, params.lanes);
         let (p, w) = (params.read_ports, params.write_ports);
         let (staged, data_staged) = (params.pipeline >= 1, params.pipeline >= 2);
+        let held = params.registered_arbitration();
         let (kind, ns) = (params.bank_kind, params.bank_kind.reads_per_bank());
         Self {
             clock: Signal::default(),
@@ -161,6 +174,9 @@ impl<const E: usize, const A: usize, const RI: usize> BankedGpr<E, A, RI> {
             read_xbar: Crossbar::new(b * ns, p, l),
             write_xbar: Crossbar::new(w, b, l),
             arbiter,
+            held_read_row: Registers::stage(p, held),
+            held_write_row: Registers::stage(w, held),
+            held_write_data: Registers::stage(w * l, held),
             read_route: Registers::new(p * b * ns),
             read_route_late: Registers::stage(p * b * ns, staged),
             read_route_data: Registers::stage(p * b * ns, data_staged),
@@ -205,11 +221,15 @@ impl<const E: usize, const A: usize, const RI: usize> Logic for BankedGpr<E, A, 
                             for p in 0..self._read_ports {
                                 self.arbiter.read_valid[p].next = self.read_valid[p].val();
                                 self.arbiter.read_reg[p].next = self.read_reg[p].val();
+                                self.held_read_row.d[p].next =
+                                    self.read_reg[p].val().get_bits::<A>(bb);
                                 self.read_grant[p].next = self.arbiter.read_grant[p].val();
                             }
                             for w in 0..self._write_ports {
                                 self.arbiter.write_valid[w].next = self.write_valid[w].val();
                                 self.arbiter.write_reg[w].next = self.write_reg[w].val();
+                                self.held_write_row.d[w].next =
+                                    self.write_reg[w].val().get_bits::<A>(bb);
                                 self.write_grant[w].next = self.arbiter.write_grant[w].val();
                             }
                             // Bank ports: the winner's row (zero when idle), as an OR of the
@@ -223,7 +243,7 @@ impl<const E: usize, const A: usize, const RI: usize> Logic for BankedGpr<E, A, 
                                             self.zero_row.val();
                                         if self.arbiter.read_win[(p * nb + b) * ns + s].val() {
                                             self.read_row[(p * nb + b) * ns + s].next =
-                                                self.read_reg[p].val().get_bits::<A>(bb);
+                                                self.held_read_row.q[p].val();
                                         }
                                         self.bank_read_enable[b * ns + s].next = self
                                             .bank_read_enable[b * ns + s]
@@ -244,7 +264,7 @@ impl<const E: usize, const A: usize, const RI: usize> Logic for BankedGpr<E, A, 
                                     self.write_row[w * nb + b].next = self.zero_row.val();
                                     if self.arbiter.write_win[w * nb + b].val() {
                                         self.write_row[w * nb + b].next =
-                                            self.write_reg[w].val().get_bits::<A>(bb);
+                                            self.held_write_row.q[w].val();
                                     }
                                     self.bank_write_enable[b].next = self.bank_write_enable[b]
                                         .val()
@@ -295,8 +315,13 @@ impl<const E: usize, const A: usize, const RI: usize> Logic for BankedGpr<E, A, 
                             }
                             // Crossbars: write data in; read data out after the bank access.
                             for k in 0..(self._write_ports * self._lanes) {
-                                self.write_xbar.inputs[k].next = self.write_data[k].val();
+                                self.held_write_data.d[k].next = self.write_data[k].val();
+                                self.write_xbar.inputs[k].next = self.held_write_data.q[k].val();
                             }
+                            self.arbiter.clock.next = self.clock.val();
+                            self.held_read_row.clock.next = self.clock.val();
+                            self.held_write_row.clock.next = self.clock.val();
+                            self.held_write_data.clock.next = self.clock.val();
                             self.read_route.clock.next = self.clock.val();
                             self.read_route_late.clock.next = self.clock.val();
                             self.read_route_data.clock.next = self.clock.val();

@@ -81,6 +81,7 @@ impl Design for Gpr {
             ("entry_bits", params.entry_bits() as u64),
             ("srams", params.srams() as u64),
             ("read_latency_cycles", params.read_latency() as u64),
+            ("grant_latency_cycles", params.grant_latency() as u64),
         ]
     }
 }

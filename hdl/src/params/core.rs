@@ -87,7 +87,12 @@ impl Params for CoreParams {
                     "N",
                     |p: &GprParams| &p.pipeline,
                     |p| &mut p.pipeline,
-                    |_| Allowed::range(0, GprParams::MAX_PIPELINE),
+                    |_| {
+                        Allowed::range(0, CoreParams::MAX_GPR_PIPELINE).because(
+                            "the scheduler decides its reads in the request cycle; --pipeline 3 \
+                             registers the GPR's read arbitration, which the core's GPR does not have",
+                        )
+                    },
                 ),
                 _ => p,
             })
@@ -126,6 +131,8 @@ impl Params for CoreParams {
 impl CoreParams {
     /// The ALU's element width: every lane computes on 32-bit wrapping integers.
     pub const ELEMENT_BITS: usize = 32;
+    /// The deepest GPR pipeline the core runs on (its GPR has no read arbitration to register).
+    pub const MAX_GPR_PIPELINE: usize = 2;
     /// Registers reserved for the external writer (EFU, texture return): the highest ones.
     pub const EXTERNAL_REGISTERS: usize = 16;
 

@@ -142,7 +142,7 @@ impl Params for GprParams {
             }),
             param!(
                 pipeline,
-                "register stages, each a cycle of read latency: 1 the bank ports, 2 also bank data",
+                "register stages: 1 the bank ports, 2 also bank data (each a cycle of read latency), 3 also the requests' decode (grants a cycle after the request)",
                 "N",
                 |_| Allowed::range(0, Self::MAX_PIPELINE)
             ),
@@ -162,7 +162,7 @@ impl GprParams {
     /// Allowed element widths in bits.
     pub const ELEMENT_BITS: &'static [usize] = &[8, 16, 32, 64];
     /// Most register stages.
-    pub const MAX_PIPELINE: usize = 2;
+    pub const MAX_PIPELINE: usize = 3;
     /// Smallest and largest rows per bank (powers of two).
     pub const ROWS: (usize, usize) = (4, 1024);
 
@@ -214,9 +214,21 @@ impl GprParams {
         self.lanes * self.element_bits
     }
 
-    /// Cycles from a read's grant to its data: the bank's registered read, plus the stages.
+    /// Cycles from a read's grant to its data: the bank's registered read, plus the bank port
+    /// and bank data stages.
     pub fn read_latency(&self) -> usize {
-        1 + self.pipeline
+        1 + self.pipeline.min(2)
+    }
+
+    /// Whether arbitration is registered (`pipeline` 3): the requests' bank decodes and register
+    /// compares are registered, and the grants answer the previous cycle's requests.
+    pub fn registered_arbitration(&self) -> bool {
+        self.pipeline >= 3
+    }
+
+    /// Cycles from a request to its grant: 1 with registered arbitration, else 0.
+    pub fn grant_latency(&self) -> usize {
+        usize::from(self.registered_arbitration())
     }
 }
 

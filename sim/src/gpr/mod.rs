@@ -37,6 +37,7 @@ impl Block for Gpr {
             vec![("lanes", "1"), ("element_bits", "8")],
             vec![("bank_kind", "2r1w")],
             vec![("bank_kind", "1rw"), ("pipeline", "2")],
+            vec![("bank_kind", "2r1w"), ("pipeline", "3")],
         ]
     }
 

@@ -63,8 +63,12 @@ pub struct GprModel {
     params: GprParams,
     /// Register `n`, lane `l` at `n * lanes + l`. All zero at power-up.
     values: Vec<u64>,
-    /// Read data of the last `pipeline` cycles' grants, oldest first, not yet at the ports.
+    /// Read data of the grants of the last `read_latency - 1` cycles, oldest first, not yet at
+    /// the ports.
     in_flight: VecDeque<Vec<u64>>,
+    /// With registered arbitration (`pipeline` 3): the previous cycle's requests, which this
+    /// cycle arbitrates (none before the first cycle).
+    held: Option<GprRequests>,
 }
 
 impl GprModel {
@@ -74,7 +78,12 @@ impl GprModel {
         Self {
             params: params.clone(),
             values: vec![0; params.registers * params.lanes],
-            in_flight: std::iter::repeat(idle).take(params.pipeline).collect(),
+            in_flight: std::iter::repeat(idle)
+                .take(params.read_latency() - 1)
+                .collect(),
+            held: params
+                .registered_arbitration()
+                .then(|| GprRequests::idle(params)),
         }
     }
 
@@ -91,10 +100,18 @@ impl GprModel {
     /// granted write writes in the same cycle is refused, and so is, with 1RW banks, any read
     /// of a bank being written; then per bank at most one read (two with 2R1W banks), lowest
     /// read port first. Reads see the registers as they were before this cycle; their
-    /// data reaches the ports `pipeline` cycles later than the grant's own clock edge.
+    /// data reaches the ports `read_latency - 1` cycles later than the grant's own clock edge.
+    /// With registered arbitration the grants and accesses of a cycle are those of the
+    /// previous cycle's requests.
     pub fn step(&mut self, requests: &GprRequests, response: &mut GprResponse) {
-        self.arbitrate(requests, response);
-        if self.params.pipeline > 0 {
+        match &mut self.held {
+            Some(held) => {
+                let previous = std::mem::replace(held, requests.clone());
+                self.arbitrate(&previous, response);
+            }
+            None => self.arbitrate(requests, response),
+        }
+        if !self.in_flight.is_empty() {
             self.in_flight.push_back(response.read_data.clone());
             response.read_data = self.in_flight.pop_front().unwrap_or_default();
         }

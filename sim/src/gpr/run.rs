@@ -61,7 +61,7 @@ impl Params for GprOptions {
 pub struct GprReport {
     /// Cycles simulated.
     pub cycles: u64,
-    /// Requests presented (reads and writes).
+    /// Requests answered by a grant or a refusal (reads and writes).
     pub requests: u64,
     /// Requests granted.
     pub grants: u64,
@@ -152,13 +152,23 @@ pub fn run(
         rtl: device.is_some(),
         ..Default::default()
     };
+    // With registered arbitration a cycle's grants answer the previous cycle's requests.
+    let mut answered = params
+        .registered_arbitration()
+        .then(|| GprRequests::idle(params));
     for cycle in 0..cycles {
         if !stimulus.next(cycle, &response, &mut requests) {
             break;
         }
         model.step(&requests, &mut response);
         report.cycles = cycle + 1;
-        report.count(&requests, &response);
+        match &mut answered {
+            Some(previous) => {
+                report.count(previous, &response);
+                previous.clone_from(&requests);
+            }
+            None => report.count(&requests, &response),
+        }
         let checked = end_cycle(device.as_deref_mut(), cycle, &requests, &response, progress);
         if let Err(mismatch) = checked {
             report.mismatches = 1;

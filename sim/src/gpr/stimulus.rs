@@ -1,5 +1,7 @@
 //! Request streams for the banked GPR: seeded random traffic and scripted sequences.
 
+use std::collections::VecDeque;
+
 use grfgen_hdl::params::GprParams;
 
 use super::model::{GprRequests, GprResponse};
@@ -15,7 +17,8 @@ pub trait GprStimulus {
 /// Seeded random traffic. Every port requests with probability `load`/100; a quarter of the
 /// requests (`hot`/100) go to a few hot registers so that bank conflicts and same-register
 /// read/write pairs are frequent; with `retry` a refused request is repeated unchanged, as a
-/// real requester must.
+/// real requester must: in the cycle after its refusal, which with registered arbitration is
+/// two cycles after it was made (the port's request of the cycle between is its own).
 #[derive(Clone, Debug)]
 pub struct RandomTraffic {
     rng: Rng,
@@ -28,12 +31,26 @@ pub struct RandomTraffic {
     pub hot: u32,
     /// Whether refused requests are repeated.
     pub retry: bool,
+    /// Cycles from a request to its grant (`GprParams::grant_latency`).
+    grant_latency: usize,
+    /// With a grant latency: the requests of the last `grant_latency + 1` cycles, oldest
+    /// first (the oldest is the one the last response answers).
+    unanswered: VecDeque<GprRequests>,
 }
 
 impl RandomTraffic {
     /// Random traffic for `params` from `seed`, with load 75%, hot 25% and retries.
     pub fn new(params: &GprParams, seed: u64) -> Self {
-        Self::shaped(params.registers, 2 * params.banks, params.lanes, seed)
+        // Before cycle `t`, the requests of cycles `t - 1 - latency ..= t - 1`: none yet.
+        let latency = params.grant_latency();
+        let queued = if latency > 0 { latency + 1 } else { 0 };
+        Self {
+            grant_latency: latency,
+            unanswered: std::iter::repeat(GprRequests::idle(params))
+                .take(queued)
+                .collect(),
+            ..Self::shaped(params.registers, 2 * params.banks, params.lanes, seed)
+        }
     }
 
     /// Random traffic over `registers` registers of `lanes` lanes, `hot_registers` of them
@@ -47,19 +64,30 @@ impl RandomTraffic {
             load: 75,
             hot: 25,
             retry: true,
+            grant_latency: 0,
+            unanswered: VecDeque::new(),
         }
     }
 
-    /// Fills every port of `requests` anew, keeping those `keep` names (port kind and
-    /// number: true for a read).
-    fn fill(&mut self, requests: &mut GprRequests, keep: impl Fn(bool, usize) -> bool) {
+    /// Fills every port of `requests` anew, except those `repeat` names (port kind and
+    /// number: true for a read), which take their request from `answered`.
+    fn fill(
+        &mut self,
+        requests: &mut GprRequests,
+        answered: &GprRequests,
+        repeat: impl Fn(bool, usize) -> bool,
+    ) {
         for port in 0..requests.reads.len() {
-            if !keep(true, port) {
-                requests.reads[port] = self.rng.chance(self.load, 100).then(|| self.register());
-            }
+            requests.reads[port] = match repeat(true, port) {
+                true => answered.reads[port],
+                false => self.rng.chance(self.load, 100).then(|| self.register()),
+            };
         }
         for port in 0..requests.writes.len() {
-            if keep(false, port) {
+            if repeat(false, port) {
+                let lanes = port * self.lanes..(port + 1) * self.lanes;
+                requests.writes[port] = answered.writes[port];
+                requests.write_data[lanes.clone()].copy_from_slice(&answered.write_data[lanes]);
                 continue;
             }
             requests.writes[port] = self.rng.chance(self.load, 100).then(|| self.register());
@@ -71,7 +99,8 @@ impl RandomTraffic {
 
     /// Fills every port of `requests` anew: for a file that refuses nothing.
     pub fn fresh(&mut self, requests: &mut GprRequests) {
-        self.fill(requests, |_, _| false);
+        let none = GprRequests::sized(0, 0, 0);
+        self.fill(requests, &none, |_, _| false);
     }
 
     fn register(&mut self) -> usize {
@@ -86,14 +115,21 @@ impl RandomTraffic {
 impl GprStimulus for RandomTraffic {
     fn next(&mut self, _cycle: u64, last: &GprResponse, requests: &mut GprRequests) -> bool {
         let retry = self.retry;
-        let (reads, writes) = (requests.reads.clone(), requests.writes.clone());
-        self.fill(requests, |read, port| {
+        // The requests `last` answers: the previous cycle's, or older with a grant latency.
+        let answered = match self.unanswered.pop_front() {
+            Some(older) => older,
+            None => requests.clone(),
+        };
+        self.fill(requests, &answered, |read, port| {
             let (asked, granted) = match read {
-                true => (reads[port].is_some(), last.read_grants[port]),
-                false => (writes[port].is_some(), last.write_grants[port]),
+                true => (answered.reads[port].is_some(), last.read_grants[port]),
+                false => (answered.writes[port].is_some(), last.write_grants[port]),
             };
             retry && asked && !granted
         });
+        if self.grant_latency > 0 {
+            self.unanswered.push_back(requests.clone());
+        }
         true
     }
 }
