@@ -115,7 +115,15 @@ pub fn check_design<D: Design>(dir: &Path, top: &str) -> Result<Vec<Step>, FlowE
     let findings = lint(dir, top)?;
     step.done(&plural(findings.len() as u64, "finding"));
     let generic = synth(dir, top, SynthTarget::Generic)?;
-    let ice40 = synth(dir, top, SynthTarget::Ice40)?;
+    let ice40 = match vendor_primitives(dir, top)? {
+        false => ice40_step::<D>(&synth(dir, top, SynthTarget::Ice40)?),
+        true => Step {
+            step: "ice40",
+            ok: true,
+            detail: "not run: the design instantiates ECP5 DP16KD block RAMs (--memory dp16kd)"
+                .into(),
+        },
+    };
     Ok(vec![
         Step {
             step: "lint",
@@ -131,8 +139,15 @@ pub fn check_design<D: Design>(dir: &Path, top: &str) -> Result<Vec<Step>, FlowE
             ok: true,
             detail: format!("yosys synth: {} cells, check passed", generic.cells),
         },
-        ice40_step::<D>(&ice40),
+        ice40,
     ])
+}
+
+/// Whether `<top>.v` in `dir` instantiates vendor primitives (which need their simulation
+/// models, and a device of their vendor).
+fn vendor_primitives(dir: &Path, top: &str) -> Result<bool, FlowError> {
+    let verilog = std::fs::read_to_string(dir.join(format!("{top}.v")))?;
+    Ok(!grfgen_hdl::sram::simulation_models(&verilog).is_empty())
 }
 
 /// The co-simulation step: every run the block's flow asks for, RTL in lock step.

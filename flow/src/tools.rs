@@ -26,15 +26,24 @@ pub(crate) fn failure(tool: &str, out: &Output, log_path: Option<&Path>) -> Flow
     FlowError::Tool(grfgen_sim::tool::failure(tool, out, log_path))
 }
 
-/// `verilator --lint-only -Wall` on `<top>.v` with its waiver file, in `dir`.
-/// Returns the warning and error lines (empty when clean).
+/// The simulation models `<top>.v` in `dir` needs beside it (see
+/// [`grfgen_hdl::sram::simulation_models`]).
+fn models(dir: &Path, top: &str) -> Result<Vec<(&'static str, &'static str)>, FlowError> {
+    let verilog = std::fs::read_to_string(dir.join(format!("{top}.v")))?;
+    Ok(grfgen_hdl::sram::simulation_models(&verilog))
+}
+
+/// `verilator --lint-only -Wall` on `<top>.v` with its waiver file and the simulation models
+/// it needs, in `dir`. Returns the warning and error lines (empty when clean).
 pub fn lint(dir: &Path, top: &str) -> Result<Vec<String>, FlowError> {
+    let models = models(dir, top)?;
     let out = output(
         Command::new("verilator")
             .current_dir(dir)
             .args(["--lint-only", "-Wall", "--top-module", top])
             .arg(format!("{top}.vlt"))
-            .arg(format!("{top}.v")),
+            .arg(format!("{top}.v"))
+            .args(models.iter().map(|(file, _)| file)),
         "sudo apt-get install -y verilator",
     )?;
     let text = String::from_utf8_lossy(&out.stderr);
@@ -98,18 +107,23 @@ struct YosysDesign {
 }
 
 /// Synthesizes `<top>.v` in `dir` with Yosys, flattened, and returns its cell counts (from the
-/// results cache when this Verilog was synthesized before by this Yosys). Fails if Yosys
-/// reports an error or `check -assert` finds a problem. Nothing is left in `dir`: the
-/// statistics go through a temporary directory of their own, removed even when the run is
-/// interrupted.
+/// results cache when this Verilog was synthesized before by this Yosys). Vendor primitives
+/// with a simulation model stay black boxes. Fails if Yosys reports an error or `check
+/// -assert` finds a problem. Nothing is left in `dir`: the statistics go through a temporary
+/// directory of their own, removed even when the run is interrupted.
 pub fn synth(dir: &Path, top: &str, target: SynthTarget) -> Result<SynthStats, FlowError> {
     let verilog = std::fs::read_to_string(dir.join(format!("{top}.v")))?;
+    let boxes: String = models(dir, top)?
+        .iter()
+        .map(|(file, _)| format!("read_verilog -lib {file}; "))
+        .collect();
     let command = match target {
         SynthTarget::Generic => format!("synth -flatten -top {top}"),
         SynthTarget::Ice40 => format!("synth_ice40 -top {top}"),
     };
     let key = crate::cache::key(&[
         "yosys",
+        &boxes,
         &command,
         &crate::cache::version(Path::new("yosys"), "-V"),
         &verilog,
@@ -118,13 +132,13 @@ pub fn synth(dir: &Path, top: &str, target: SynthTarget) -> Result<SynthStats, F
         return Ok(stats);
     }
     let step = grfgen_sim::progress::step(format!("synthesize {top} (yosys {command})"));
-    let stats: SynthStats = run_synth(dir, top, &command)?;
+    let stats: SynthStats = run_synth(dir, top, &format!("{boxes}{command}"))?;
     step.done(&grfgen_sim::text::plural(stats.cells, "cell"));
     crate::cache::put("yosys", &key, &stats);
     Ok(stats)
 }
 
-/// Runs Yosys's `command` (then `check -assert` and `stat`) on `<top>.v` in `dir`.
+/// Runs Yosys's `command` (then `check -assert` and `stat`) after reading `<top>.v` in `dir`.
 fn run_synth(dir: &Path, top: &str, command: &str) -> Result<SynthStats, FlowError> {
     let scratch = tempfile::Builder::new().prefix("grfgen-yosys-").tempdir()?;
     let _partial = grfgen_sim::interrupt::Partial::new(scratch.path());

@@ -11,7 +11,7 @@ use grfgen_flow::steps::write_design;
 use grfgen_hdl::design::Design;
 use grfgen_hdl::emit::Timing;
 use grfgen_hdl::gpr::Gpr;
-use grfgen_hdl::params::{GprParams, RouteParams};
+use grfgen_hdl::params::{GprParams, Memory, RouteParams};
 use grfgen_hdl::route::Route;
 
 /// `fusesoc`: `$FUSESOC`, else the project's `.venv/bin/fusesoc`, else the one on the PATH.
@@ -41,8 +41,9 @@ fn run(dir: &Path, command: &mut Command, what: &str) -> Output {
     out
 }
 
-/// Emits design `D` into `dir/<top>` and has FuseSoC describe it and lint it.
-fn fusesoc_lints<D: Design>(dir: &Path, params: &D::Params) {
+/// Emits design `D` into `dir/<top>` and has FuseSoC describe it and lint it; gives the lint's
+/// Verilator command file.
+fn fusesoc_lints<D: Design>(dir: &Path, params: &D::Params) -> String {
     let top = D::top(params);
     let cores = dir.join(&top);
     write_design::<D>(params, &top, &cores, Timing::new(200.0, None).unwrap()).unwrap();
@@ -80,12 +81,23 @@ fn fusesoc_lints<D: Design>(dir: &Path, params: &D::Params) {
         .map(|e| std::fs::read_to_string(e.path()).unwrap())
         .expect("a Verilator command file");
     assert!(flags.contains(&format!("{top}.vlt")) && flags.contains(&format!("{top}.v")));
+    flags
 }
 
+/// The GPR (also with its banks as DP16KD instances, whose lint reads the simulation model
+/// written beside the design) and the router.
 #[test]
 fn fusesoc_reads_and_lints_the_gpr_and_router_cores() {
     let dir = tempfile::tempdir().unwrap();
-    fusesoc_lints::<Gpr>(dir.path(), &GprParams::default());
+    let flags = fusesoc_lints::<Gpr>(dir.path(), &GprParams::default());
+    assert!(!flags.contains("dp16kd_model.v"), "{flags}");
+    let dp16kd = GprParams {
+        memory: Memory::Dp16kd,
+        pipeline: GprParams::MAX_PIPELINE,
+        ..GprParams::default()
+    };
+    let flags = fusesoc_lints::<Gpr>(dir.path(), &dp16kd);
+    assert!(flags.contains("dp16kd_model.v"), "{flags}");
     fusesoc_lints::<Route>(dir.path(), &RouteParams::default());
 }
 

@@ -286,6 +286,7 @@ fn small_gpr(lanes: usize) -> GprParams {
         write_ports: 2,
         pipeline: 0,
         bank_kind: BankKind::TwoReadsOneWrite,
+        ..GprParams::default()
     }
 }
 
@@ -371,6 +372,7 @@ fn queue_check() -> Check {
             write_ports: 2,
             pipeline: 0,
             bank_kind: BankKind::OneReadOneWrite,
+            ..GprParams::default()
         },
         cq_entries: 2,
         pq_entries: 1,

@@ -18,6 +18,7 @@ fn gpr(banks: usize, rows: usize, lanes: usize, bits: usize, rp: usize, wp: usiz
         write_ports: wp,
         pipeline: 0,
         bank_kind: BankKind::OneReadOneWrite,
+        ..GprParams::default()
     }
 }
 

@@ -3,7 +3,8 @@
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use grfgen_flow::compare::gpr::{compare_gpr, GprComparisonSpec};
-use grfgen_hdl::params::{Allowed, BankKind, GprParams, MultiportParams, ParamValue};
+use grfgen_flow::pnr::Device;
+use grfgen_hdl::params::{Allowed, BankKind, GprParams, Memory, MultiportParams, ParamValue};
 use grfgen_sim::core::workload;
 
 use crate::commands::flow::{pnr_args, pnr_request};
@@ -64,6 +65,15 @@ fn gpr_command() -> Command {
                 kinds_allowed()
             ),
         ))
+        .arg(
+            Arg::new("memory")
+                .long("memory")
+                .value_name("KIND")
+                .help(
+                    "Block RAM of the banked rows: inferred or dp16kd [default: dp16kd on an \
+                     ECP5 device, else inferred]",
+                ),
+        )
         .arg(list(
             "pipelines",
             "LIST",
@@ -130,9 +140,21 @@ fn gpr(m: &ArgMatches) -> Result<String, CliError> {
     let banks = number::<usize>(m, "banks", &banks_allowed())?.unwrap_or(4);
     let pipelines = (0..=GprParams::MAX_PIPELINE).collect();
     let allowed = format!("0..={}", GprParams::MAX_PIPELINE);
+    let pnr = pnr_request(m)?;
+    let device = pnr.map_or(Device::Ecp5_85k, |r| r.device);
+    let memory = match m.get_one::<String>("memory") {
+        Some(text) => Memory::parse(text).ok_or_else(|| {
+            CliError::Input(format!(
+                "invalid value {} for --memory: allowed inferred or dp16kd",
+                grfgen_sim::input::shown(text)
+            ))
+        })?,
+        None => device.memory(),
+    };
     let spec = GprComparisonSpec {
         file,
         banks,
+        memory,
         bank_kinds: values(
             m,
             "bank_kinds",
@@ -150,7 +172,7 @@ fn gpr(m: &ArgMatches) -> Result<String, CliError> {
             workload::NAMES.iter().map(|w| w.to_string()).collect(),
             |v| Some(v.to_string()),
         )?,
-        pnr: pnr_request(m)?,
+        pnr,
         seed: number(m, "seed", "0..=18446744073709551615")?.unwrap_or(1),
         allocate: m.get_flag("allocate"),
     };

@@ -99,13 +99,23 @@ pub fn text<'a>(m: &'a ArgMatches, id: &str) -> Option<&'a str> {
 /// A design's parameters `P` from their defaults, the config file `--config` (when given) and
 /// the flags set in `m`; validated.
 pub fn resolve_with_config<P: Params>(m: &ArgMatches) -> Result<P, CliError> {
+    resolve_with_defaults(m, &[])
+}
+
+/// As [`resolve_with_config`], with `defaults` (parameter name, value) in place of the
+/// table's defaults for the parameters of `P` that neither a flag nor the file sets (the
+/// block RAM a device's flow uses unless told otherwise).
+pub fn resolve_with_defaults<P: Params>(
+    m: &ArgMatches,
+    defaults: &[(&str, &str)],
+) -> Result<P, CliError> {
     let mut params = P::default();
     let Some(path) = m.get_one::<String>("config") else {
-        return Ok(set_flags(params, m, &[])?);
+        return Ok(set_flags(params, m, &[], defaults)?);
     };
     let keys = apply_config(&mut params, Path::new(path))?;
     let configured: Vec<String> = keys.iter().map(|(k, _)| k.clone()).collect();
-    set_flags(params, m, &configured).map_err(|e| {
+    set_flags(params, m, &configured, defaults).map_err(|e| {
         // A value out of range that came from the file, not a flag: say where it is.
         match keys.iter().find(|(k, _)| k.replace('-', "_") == e.param) {
             Some((key, at)) if !given(m, key) => CliError::Input(format!(
@@ -129,22 +139,28 @@ pub fn configured<P: Params>(m: &ArgMatches) -> Result<P, CliError> {
 
 /// Run options `P` from their defaults and the flags set in `m`; validated.
 pub fn resolve<P: Params>(m: &ArgMatches) -> Result<P, CliError> {
-    Ok(set_flags(P::default(), m, &[])?)
+    Ok(set_flags(P::default(), m, &[], &[])?)
 }
 
-/// `params` with every flag of `P` set in `m` (over the `configured` keys a config file set),
-/// settled and validated.
+/// `params` with every flag of `P` set in `m` (over the `configured` keys a config file set)
+/// and `defaults` for what neither set, settled and validated.
 fn set_flags<P: Params>(
     mut params: P,
     m: &ArgMatches,
     configured: &[String],
+    defaults: &[(&str, &str)],
 ) -> Result<P, ParamError> {
+    let set = |name: &str| given(m, name) || configured.iter().any(|k| k == name);
     for p in P::table() {
         if let Some(value) = text(m, p.name) {
             p.set(&mut params, value)?;
+        } else if let Some((_, value)) = defaults.iter().find(|(n, _)| *n == p.name) {
+            if !set(p.name) {
+                p.set(&mut params, value)?;
+            }
         }
     }
-    params.settle(&|name| given(m, name) || configured.iter().any(|k| k == name));
+    params.settle(&set);
     params.validate()?;
     Ok(params)
 }

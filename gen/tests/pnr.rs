@@ -146,12 +146,27 @@ fn a_small_configuration_of_every_block_is_placed_and_routed() {
     assert_placed("route", "ice40-hx8k", &report, false);
 }
 
-/// Each pipeline option added for timing places and routes on a small configuration: the
-/// router's input stage (4), the GRF's early entry lookup (2), the core on the GPR's deepest
-/// pipeline (2).
+/// Each pipeline option added for timing places and routes on a small configuration: the GPR's
+/// registered arbitration (3, its banks DP16KD instances, the ECP5 default), the router's input
+/// stage (4), the GRF's early entry lookup (2), the core on the GPR's deepest pipeline (2).
 #[test]
 fn a_small_configuration_of_every_new_pipeline_option_is_placed_and_routed() {
-    let options: [(&str, &[&str], &str, bool); 3] = [
+    let options: [(&str, &[&str], &str, bool); 4] = [
+        (
+            "gpr",
+            &[
+                "--banks",
+                "2",
+                "--registers",
+                "128",
+                "--lanes",
+                "2",
+                "--element-bits",
+                "8",
+            ],
+            "3",
+            true,
+        ),
         (
             "route",
             &["--lanes", "8", "--crossbar", "4", "--element-bits", "8"],

@@ -91,6 +91,7 @@ fn the_largest_gpr_keeps_the_rules() {
         write_ports: 4,
         pipeline: 0,
         bank_kind: BankKind::TwoReadsOneWrite,
+        ..GprParams::default()
     };
     params.validate().unwrap();
     let emitted = emit_design::<Gpr>(&params, "big").unwrap();

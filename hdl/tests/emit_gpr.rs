@@ -26,6 +26,7 @@ fn params(banks: usize, rows: usize, lanes: usize, bits: usize, rp: usize, wp: u
         write_ports: wp,
         pipeline: 0,
         bank_kind: BankKind::OneReadOneWrite,
+        ..GprParams::default()
     }
 }
 

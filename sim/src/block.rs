@@ -187,7 +187,7 @@ impl<'a> Setup<'a> {
         let waivers = waivers(&emitted.top);
         let design = VerilatorDesign {
             top: &emitted.top,
-            verilog: &emitted.verilog,
+            verilog: &emitted.simulation_text(),
             waivers: &waivers,
             ports: &emitted.ports,
         };

@@ -1,7 +1,7 @@
 //! Lock-step co-simulation of the emitted GPR Verilog (in Verilator) against the golden model.
 //! Needs `verilator` and `g++` (the Makefile and .ci/run install them).
 
-use grfgen_hdl::params::{BankKind, GprParams};
+use grfgen_hdl::params::{BankKind, GprParams, Memory};
 use grfgen_sim::block::{Rtl, Setup};
 use grfgen_sim::gpr::{
     run, GprModel, GprReport, GprRequests, GprResponse, GprRtl, RandomTraffic, Script,
@@ -24,6 +24,7 @@ fn gpr(
         write_ports: wp,
         pipeline: 0,
         bank_kind: BankKind::OneReadOneWrite,
+        ..GprParams::default()
     }
 }
 
@@ -114,6 +115,39 @@ fn every_bank_kind_100k_random_cycles() {
             };
             random_run(&p, seed + n as u64, 100_000);
         }
+    }
+}
+
+/// The ECP5 block RAM instance (`--memory dp16kd`, simulated by its model): every bank kind
+/// without and with the output register (pipeline 0 and 3), the others on pipelines 1 and 2, in
+/// both of the primitive's widths: 36 bits by 512 rows (the default's banks) and 18 bits by 1024
+/// rows (one bank of 1024 registers of two 8-bit lanes).
+#[test]
+fn dp16kd_banks_100k_random_cycles() {
+    let mut shapes = vec![];
+    for pipeline in 0..=GprParams::MAX_PIPELINE {
+        for (k, bank_kind) in BankKind::ALL.into_iter().enumerate() {
+            if pipeline == 0 || pipeline == GprParams::MAX_PIPELINE || k == pipeline {
+                shapes.push(GprParams {
+                    pipeline,
+                    bank_kind,
+                    ..GprParams::default()
+                });
+            }
+        }
+    }
+    for pipeline in [0, GprParams::MAX_PIPELINE] {
+        shapes.push(GprParams {
+            pipeline,
+            ..gpr(1, 1024, 2, 8, 2, 1)
+        });
+    }
+    for (n, shape) in shapes.into_iter().enumerate() {
+        let p = GprParams {
+            memory: Memory::Dp16kd,
+            ..shape
+        };
+        random_run(&p, 150 + n as u64, 100_000);
     }
 }
 

@@ -9,7 +9,7 @@ use std::path::Path;
 use grfgen_hdl::design::{emit_design, Design};
 use grfgen_hdl::gpr::Gpr;
 use grfgen_hdl::multiport::{FlopStructure, Flops, Lvt};
-use grfgen_hdl::params::{BankKind, CoreParams, GprParams, MultiportParams, Params};
+use grfgen_hdl::params::{BankKind, CoreParams, GprParams, Memory, MultiportParams, Params};
 use grfgen_sim::core::run::allocated;
 use grfgen_sim::core::{builtin, run, workload, Policy};
 use serde::Serialize;
@@ -33,6 +33,8 @@ pub struct GprComparisonSpec {
     pub bank_kinds: Vec<BankKind>,
     /// The banked GPR's pipeline options to compare.
     pub pipelines: Vec<usize>,
+    /// The banked GPR's block RAM in the Verilog.
+    pub memory: Memory,
     /// The core workloads to run.
     pub workloads: Vec<String>,
     /// Place and route (device and seed); without it, synthesis only.
@@ -49,6 +51,11 @@ impl GprComparisonSpec {
     /// Checks every design's parameters and every workload name.
     pub fn validate(&self) -> Result<(), FlowError> {
         self.file.validate()?;
+        if let Some(pnr) = self.pnr {
+            pnr.device
+                .check_memory(self.memory)
+                .map_err(FlowError::Input)?;
+        }
         for &kind in &self.bank_kinds {
             for &pipeline in &self.pipelines {
                 self.gpr(kind, pipeline).validate()?;
@@ -86,6 +93,7 @@ impl GprComparisonSpec {
             write_ports: f.write_ports,
             pipeline,
             bank_kind: kind,
+            memory: self.memory,
         }
     }
 

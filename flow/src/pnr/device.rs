@@ -4,6 +4,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use grfgen_hdl::params::Memory;
+
 use super::report::NextpnrReport;
 use super::PnrReport;
 use crate::tools::SynthStats;
@@ -50,6 +52,27 @@ impl Device {
     /// Whether it is an ECP5 (else an iCE40).
     fn is_ecp5(self) -> bool {
         matches!(self, Device::Ecp5_85k | Device::Ecp5_25k)
+    }
+
+    /// The block RAM a design for it is written with unless told otherwise: `DP16KD` instances
+    /// on an ECP5 (whose output register the inferred memory does not get), else inferred.
+    pub fn memory(self) -> Memory {
+        match self.is_ecp5() {
+            true => Memory::Dp16kd,
+            false => Memory::Inferred,
+        }
+    }
+
+    /// Checks that a design written with `memory` can go on it: `DP16KD`s only on an ECP5.
+    pub fn check_memory(self, memory: Memory) -> Result<(), String> {
+        match memory == Memory::Dp16kd && !self.is_ecp5() {
+            true => Err(format!(
+                "invalid value dp16kd for --memory: allowed inferred with --device {} \
+                 (DP16KD is ECP5 block RAM)",
+                self.name()
+            )),
+            false => Ok(()),
+        }
     }
 
     /// The YoWASP nextpnr build for it.

@@ -7,13 +7,13 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use grfgen_flow::pnr::Device;
 use grfgen_flow::steps::{FlowRequest, PnrRequest};
 use grfgen_hdl::design::Design;
-use grfgen_hdl::params::Params;
+use grfgen_hdl::params::{Memory, ParamValue, Params};
 use grfgen_sim::block::{Block, ParamsOf};
 
 use super::{block_command, clock_arg, json_arg, render, seed, seed_arg, timing};
 use crate::error::CliError;
 use crate::params::number;
-use crate::params::{resolve, resolve_with_config};
+use crate::params::{resolve, resolve_with_defaults};
 
 /// The subcommand of `flow` for block `B`.
 pub fn command<B: Block>() -> Command {
@@ -72,7 +72,14 @@ pub(crate) fn pnr_request(m: &ArgMatches) -> Result<Option<PnrRequest>, CliError
 /// Runs the flow of block `B`; fails if a step fails.
 pub fn flow<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     let timing = timing(m)?;
-    let params: ParamsOf<B> = resolve_with_config(m)?;
+    let pnr = pnr_request(m)?;
+    // Placed on a device, a design takes the device's block RAM unless told otherwise.
+    let memory = pnr.map(|r| r.device.memory()).unwrap_or_default();
+    let params: ParamsOf<B> = resolve_with_defaults(m, &[("memory", memory.name())])?;
+    if let (Some(r), Some(p)) = (pnr, ParamsOf::<B>::param("memory")) {
+        let chosen = Memory::parse(&p.value(&params)).unwrap_or_default();
+        r.device.check_memory(chosen).map_err(CliError::Input)?;
+    }
     let options: B::Options = resolve(m)?;
     // An input file that cannot be read fails now, before anything is written or run.
     for p in B::Options::table()
@@ -93,7 +100,7 @@ pub fn flow<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
         out: &out,
         timing,
         seed: seed(m)?,
-        pnr: pnr_request(m)?,
+        pnr,
     };
     crate::output::check_dir("--out", &out)?;
     let report = grfgen_flow::steps::flow::<B>(&params, &options, &request)?;

@@ -38,20 +38,33 @@ pub struct Emitted {
     pub ports: Vec<Port>,
     /// Distinct modules in the text, the top among them.
     pub modules: usize,
+    /// Simulation models of the vendor primitives the text instantiates, as `(file name,
+    /// text)`: written beside it, read by simulators and linters, never by synthesis.
+    pub models: Vec<(&'static str, &'static str)>,
 }
 
 impl Emitted {
     /// The files `emit` writes for it, in one line: `<top>.v (lines, modules, ports)` and the
     /// rest.
     pub fn summary(&self) -> String {
+        let models: String = self.models.iter().map(|(f, _)| format!(", {f}")).collect();
         format!(
             "{top}.v ({} lines, {} modules, {} ports), .vlt, .xdc, .sdc, .core, .f, _inst.vh, \
-             manifest.json",
+             manifest.json{models}",
             self.verilog.lines().count(),
             self.modules,
             self.ports.len(),
             top = self.top,
         )
+    }
+
+    /// The design as a simulator compiles it: the Verilog, then each simulation model.
+    pub fn simulation_text(&self) -> String {
+        let mut text = self.verilog.clone();
+        for (_, model) in &self.models {
+            text.push_str(model);
+        }
+        text
     }
 }
 
@@ -121,6 +134,7 @@ pub fn emit<B: Block>(block: &mut B, top: &str, order: PortOrder) -> Result<Emit
         + &netlist.verilog(top, &body);
     Ok(Emitted {
         top: top.to_string(),
+        models: crate::sram::simulation_models(&verilog),
         verilog,
         ports,
         modules: netlist.len() + 1,

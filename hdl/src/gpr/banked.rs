@@ -7,7 +7,7 @@ use crate::signals;
 use super::arbiter::BankArbiter;
 use crate::checkers::{AtMost, CollisionChecker};
 use crate::crossbar::Crossbar;
-use crate::params::GprParams;
+use crate::params::{GprParams, Memory};
 use crate::regs::Registers;
 use crate::sram::SramBank;
 
@@ -77,19 +77,23 @@ pub struct BankedGpr<const E: usize, const A: usize, const RI: usize> {
     held_write_row: Registers<Bits<A>>,
     /// Request stage: each write's data, port-major (`w * lanes + l`).
     held_write_data: Registers<Bits<E>>,
-    /// The read wins of the previous cycle.
+    /// The read wins as the banks take them (`port_wins`), a cycle later: when their data
+    /// leaves the banks.
     read_route: Registers<Bit>,
-    /// `read_route` one cycle later with `pipeline` 1 or more, otherwise the same.
-    read_route_late: Registers<Bit>,
-    /// `read_route_late` one cycle later with `pipeline` 2: the read crossbar's selects.
+    /// `read_route` one cycle later with `pipeline` 2: the read crossbar's selects.
     read_route_data: Registers<Bit>,
-    /// Bank read data stage (`pipeline` 2), `(b * slots + s) * lanes + l`.
+    /// Bank read data stage (`pipeline` 2), `(b * slots + s) * lanes + l`; wires with `DP16KD`
+    /// banks, whose output registers are the stage.
     bank_data: Registers<Bits<E>>,
-    /// Bank port stage (`pipeline` 1): read rows (`b * slots + s`), then write rows (`b`).
-    port_rows: Registers<Bits<A>>,
-    /// Bank port stage (`pipeline` 1): read enables (`b * slots + s`), then write enables.
-    port_enables: Registers<Bit>,
-    /// Bank port stage (`pipeline` 1): write data, bank-major (`b * lanes + l`).
+    /// Bank port stage (`pipeline` 1, wires otherwise): the wins, write (`write_win`'s layout)
+    /// then read (after the writes, `read_win`'s layout). The banks' rows and the write
+    /// crossbar are selected after it, so that the stage cuts the arbitration from them.
+    port_wins: Registers<Bit>,
+    /// Bank port stage: each read port's row.
+    port_read_rows: Registers<Bits<A>>,
+    /// Bank port stage: each write port's row.
+    port_write_rows: Registers<Bits<A>>,
+    /// Bank port stage: write data, port-major (`w * lanes + l`).
     port_data: Registers<Bits<E>>,
     /// `read_row[(p * banks + b) * slots + s]`: read port `p`'s row if it won slot `s` of
     /// bank `b`, else zero.
@@ -159,6 +163,8 @@ impl<const E: usize, const A: usize, const RI: usize> BankedGpr<E, A, RI> {
         let (p, w) = (params.read_ports, params.write_ports);
         let (staged, data_staged) = (params.pipeline >= 1, params.pipeline >= 2);
         let held = params.registered_arbitration();
+        // DP16KD banks hold the bank data stage in their own output registers.
+        let output_register = data_staged && params.memory == Memory::Dp16kd;
         let (kind, ns) = (params.bank_kind, params.bank_kind.reads_per_bank());
         Self {
             clock: Signal::default(),
@@ -170,7 +176,9 @@ impl<const E: usize, const A: usize, const RI: usize> BankedGpr<E, A, RI> {
             write_reg: signals(w),
             write_data: signals(w * l),
             write_grant: signals(w),
-            banks: (0..b * ns * l).map(|_| SramBank::for_kind(kind)).collect(),
+            banks: (0..b * ns * l)
+                .map(|_| SramBank::for_kind(kind).in_memory(params.memory, output_register))
+                .collect(),
             read_xbar: Crossbar::new(b * ns, p, l),
             write_xbar: Crossbar::new(w, b, l),
             arbiter,
@@ -178,12 +186,12 @@ impl<const E: usize, const A: usize, const RI: usize> BankedGpr<E, A, RI> {
             held_write_row: Registers::stage(w, held),
             held_write_data: Registers::stage(w * l, held),
             read_route: Registers::new(p * b * ns),
-            read_route_late: Registers::stage(p * b * ns, staged),
             read_route_data: Registers::stage(p * b * ns, data_staged),
-            bank_data: Registers::stage(b * ns * l, data_staged),
-            port_rows: Registers::stage((ns + 1) * b, staged),
-            port_enables: Registers::stage((ns + 1) * b, staged),
-            port_data: Registers::stage(b * l, staged),
+            bank_data: Registers::stage(b * ns * l, data_staged && !output_register),
+            port_wins: Registers::stage((w + p * ns) * b, staged),
+            port_read_rows: Registers::stage(p, staged),
+            port_write_rows: Registers::stage(w, staged),
+            port_data: Registers::stage(w * l, staged),
             read_row: signals(p * b * ns),
             write_row: signals(w * b),
             bank_read_row: signals(b * ns),
@@ -212,147 +220,135 @@ impl<const E: usize, const A: usize, const RI: usize> Logic for BankedGpr<E, A, 
     // agrees with the Verilog.
     #[hdl_gen]
     fn update(&mut self) {
+        self.arbiter.clock.next = self.clock.val();
+        self.held_read_row.clock.next = self.clock.val();
+        self.held_write_row.clock.next = self.clock.val();
+        self.held_write_data.clock.next = self.clock.val();
+        self.port_wins.clock.next = self.clock.val();
+        self.port_read_rows.clock.next = self.clock.val();
+        self.port_write_rows.clock.next = self.clock.val();
+        self.port_data.clock.next = self.clock.val();
+        self.read_route.clock.next = self.clock.val();
+        self.read_route_data.clock.next = self.clock.val();
+        self.bank_data.clock.next = self.clock.val();
+        self.read_slot_check.clock.next = self.clock.val();
+        self.read_crossbar_check.clock.next = self.clock.val();
+        self.write_crossbar_check.clock.next = self.clock.val();
+        self.collision_check.clock.next = self.clock.val();
+        // Arbitration, and the requests held for it (`pipeline` 3) and for the bank ports.
+        for bb in self._bank_bits..(self._bank_bits + 1) {
+            for p in 0..self._read_ports {
+                self.arbiter.read_valid[p].next = self.read_valid[p].val();
+                self.arbiter.read_reg[p].next = self.read_reg[p].val();
+                self.held_read_row.d[p].next = self.read_reg[p].val().get_bits::<A>(bb);
+                self.port_read_rows.d[p].next = self.held_read_row.q[p].val();
+                self.read_grant[p].next = self.arbiter.read_grant[p].val();
+            }
+            for w in 0..self._write_ports {
+                self.arbiter.write_valid[w].next = self.write_valid[w].val();
+                self.arbiter.write_reg[w].next = self.write_reg[w].val();
+                self.held_write_row.d[w].next = self.write_reg[w].val().get_bits::<A>(bb);
+                self.port_write_rows.d[w].next = self.held_write_row.q[w].val();
+                self.write_grant[w].next = self.arbiter.write_grant[w].val();
+            }
+        }
+        for k in 0..(self._write_ports * self._lanes) {
+            self.held_write_data.d[k].next = self.write_data[k].val();
+            self.port_data.d[k].next = self.held_write_data.q[k].val();
+            self.write_xbar.inputs[k].next = self.port_data.q[k].val();
+        }
         for nb in self._banks..(self._banks + 1) {
             for ns in self._slots..(self._slots + 1) {
                 for nl in self._lanes..(self._lanes + 1) {
                     for nw in self._write_ports..(self._write_ports + 1) {
-                        for bb in self._bank_bits..(self._bank_bits + 1) {
-                            // Arbitration.
-                            for p in 0..self._read_ports {
-                                self.arbiter.read_valid[p].next = self.read_valid[p].val();
-                                self.arbiter.read_reg[p].next = self.read_reg[p].val();
-                                self.held_read_row.d[p].next =
-                                    self.read_reg[p].val().get_bits::<A>(bb);
-                                self.read_grant[p].next = self.arbiter.read_grant[p].val();
-                            }
-                            for w in 0..self._write_ports {
-                                self.arbiter.write_valid[w].next = self.write_valid[w].val();
-                                self.arbiter.write_reg[w].next = self.write_reg[w].val();
-                                self.held_write_row.d[w].next =
-                                    self.write_reg[w].val().get_bits::<A>(bb);
-                                self.write_grant[w].next = self.arbiter.write_grant[w].val();
-                            }
-                            // Bank ports: the winner's row (zero when idle), as an OR of the
-                            // rows gated by the one-hot wins, not a priority chain.
-                            for b in 0..self._banks {
-                                for s in 0..self._slots {
-                                    self.bank_read_enable[b * ns + s].next = false;
-                                    self.bank_read_row[b * ns + s].next = self.zero_row.val();
-                                    for p in 0..self._read_ports {
+                        // The wins into the bank port stage; the reads' route follows them.
+                        for k in 0..(self._write_ports * self._banks) {
+                            self.port_wins.d[k].next = self.arbiter.write_win[k].val();
+                            self.write_crossbar_check.bits[k].next = self.port_wins.q[k].val();
+                        }
+                        for k in 0..(self._read_ports * self._banks * self._slots) {
+                            self.port_wins.d[nw * nb + k].next = self.arbiter.read_win[k].val();
+                            self.read_slot_check.bits[k].next = self.arbiter.read_win[k].val();
+                            self.read_route.d[k].next = self.port_wins.q[nw * nb + k].val();
+                        }
+                        // Bank ports after the stage: the winner's row (zero when idle), as an
+                        // OR of the rows gated by the one-hot wins, not a priority chain.
+                        for b in 0..self._banks {
+                            for s in 0..self._slots {
+                                self.bank_read_enable[b * ns + s].next = false;
+                                self.bank_read_row[b * ns + s].next = self.zero_row.val();
+                                for p in 0..self._read_ports {
+                                    self.read_row[(p * nb + b) * ns + s].next = self.zero_row.val();
+                                    if self.port_wins.q[nw * nb + (p * nb + b) * ns + s].val() {
                                         self.read_row[(p * nb + b) * ns + s].next =
-                                            self.zero_row.val();
-                                        if self.arbiter.read_win[(p * nb + b) * ns + s].val() {
-                                            self.read_row[(p * nb + b) * ns + s].next =
-                                                self.held_read_row.q[p].val();
-                                        }
-                                        self.bank_read_enable[b * ns + s].next = self
-                                            .bank_read_enable[b * ns + s]
-                                            .val()
-                                            | self.arbiter.read_win[(p * nb + b) * ns + s].val();
-                                        self.bank_read_row[b * ns + s].next =
-                                            self.bank_read_row[b * ns + s].val()
-                                                | self.read_row[(p * nb + b) * ns + s].val();
+                                            self.port_read_rows.q[p].val();
                                     }
-                                    self.port_rows.d[b * ns + s].next =
-                                        self.bank_read_row[b * ns + s].val();
-                                    self.port_enables.d[b * ns + s].next =
-                                        self.bank_read_enable[b * ns + s].val();
-                                }
-                                self.bank_write_enable[b].next = false;
-                                self.bank_write_row[b].next = self.zero_row.val();
-                                for w in 0..self._write_ports {
-                                    self.write_row[w * nb + b].next = self.zero_row.val();
-                                    if self.arbiter.write_win[w * nb + b].val() {
-                                        self.write_row[w * nb + b].next =
-                                            self.held_write_row.q[w].val();
-                                    }
-                                    self.bank_write_enable[b].next = self.bank_write_enable[b]
+                                    self.bank_read_enable[b * ns + s].next = self.bank_read_enable
+                                        [b * ns + s]
                                         .val()
-                                        | self.arbiter.write_win[w * nb + b].val();
-                                    self.bank_write_row[b].next = self.bank_write_row[b].val()
-                                        | self.write_row[w * nb + b].val();
-                                    self.write_xbar.select[b * nw + w].next =
-                                        self.arbiter.write_win[w * nb + b].val();
+                                        | self.port_wins.q[nw * nb + (p * nb + b) * ns + s].val();
+                                    self.bank_read_row[b * ns + s].next =
+                                        self.bank_read_row[b * ns + s].val()
+                                            | self.read_row[(p * nb + b) * ns + s].val();
                                 }
-                                // The bank port stage (wires with `pipeline` 0).
-                                self.port_rows.d[nb * ns + b].next = self.bank_write_row[b].val();
-                                self.port_enables.d[nb * ns + b].next =
+                            }
+                            self.bank_write_enable[b].next = false;
+                            self.bank_write_row[b].next = self.zero_row.val();
+                            for w in 0..self._write_ports {
+                                self.write_row[w * nb + b].next = self.zero_row.val();
+                                if self.port_wins.q[w * nb + b].val() {
+                                    self.write_row[w * nb + b].next =
+                                        self.port_write_rows.q[w].val();
+                                }
+                                self.bank_write_enable[b].next = self.bank_write_enable[b].val()
+                                    | self.port_wins.q[w * nb + b].val();
+                                self.bank_write_row[b].next =
+                                    self.bank_write_row[b].val() | self.write_row[w * nb + b].val();
+                                self.write_xbar.select[b * nw + w].next =
+                                    self.port_wins.q[w * nb + b].val();
+                            }
+                            // Each slot's SRAM (replica) of each lane: its own read, the bank's
+                            // write.
+                            for s in 0..self._slots {
+                                self.collision_check.read_enable[b * ns + s].next =
+                                    self.bank_read_enable[b * ns + s].val();
+                                self.collision_check.read_address[b * ns + s].next =
+                                    self.bank_read_row[b * ns + s].val();
+                                self.collision_check.write_enable[b * ns + s].next =
                                     self.bank_write_enable[b].val();
+                                self.collision_check.write_address[b * ns + s].next =
+                                    self.bank_write_row[b].val();
                                 for l in 0..self._lanes {
-                                    self.port_data.d[b * nl + l].next =
+                                    self.banks[(b * ns + s) * nl + l].clock.next = self.clock.val();
+                                    self.banks[(b * ns + s) * nl + l].read_enable.next =
+                                        self.bank_read_enable[b * ns + s].val();
+                                    self.banks[(b * ns + s) * nl + l].read_address.next =
+                                        self.bank_read_row[b * ns + s].val();
+                                    self.banks[(b * ns + s) * nl + l].write_enable.next =
+                                        self.bank_write_enable[b].val();
+                                    self.banks[(b * ns + s) * nl + l].write_address.next =
+                                        self.bank_write_row[b].val();
+                                    self.banks[(b * ns + s) * nl + l].write_data.next =
                                         self.write_xbar.outputs[b * nl + l].val();
+                                    self.bank_data.d[(b * ns + s) * nl + l].next =
+                                        self.banks[(b * ns + s) * nl + l].read_data.val();
+                                    self.read_xbar.inputs[(b * ns + s) * nl + l].next =
+                                        self.bank_data.q[(b * ns + s) * nl + l].val();
                                 }
-                                // Each slot's SRAM (replica) of each lane: its own read, the
-                                // bank's write.
-                                for s in 0..self._slots {
-                                    self.collision_check.read_enable[b * ns + s].next =
-                                        self.port_enables.q[b * ns + s].val();
-                                    self.collision_check.read_address[b * ns + s].next =
-                                        self.port_rows.q[b * ns + s].val();
-                                    self.collision_check.write_enable[b * ns + s].next =
-                                        self.port_enables.q[nb * ns + b].val();
-                                    self.collision_check.write_address[b * ns + s].next =
-                                        self.port_rows.q[nb * ns + b].val();
-                                    for l in 0..self._lanes {
-                                        self.banks[(b * ns + s) * nl + l].clock.next =
-                                            self.clock.val();
-                                        self.banks[(b * ns + s) * nl + l].read_enable.next =
-                                            self.port_enables.q[b * ns + s].val();
-                                        self.banks[(b * ns + s) * nl + l].read_address.next =
-                                            self.port_rows.q[b * ns + s].val();
-                                        self.banks[(b * ns + s) * nl + l].write_enable.next =
-                                            self.port_enables.q[nb * ns + b].val();
-                                        self.banks[(b * ns + s) * nl + l].write_address.next =
-                                            self.port_rows.q[nb * ns + b].val();
-                                        self.banks[(b * ns + s) * nl + l].write_data.next =
-                                            self.port_data.q[b * nl + l].val();
-                                        self.bank_data.d[(b * ns + s) * nl + l].next =
-                                            self.banks[(b * ns + s) * nl + l].read_data.val();
-                                        self.read_xbar.inputs[(b * ns + s) * nl + l].next =
-                                            self.bank_data.q[(b * ns + s) * nl + l].val();
-                                    }
-                                }
-                            }
-                            // Crossbars: write data in; read data out after the bank access.
-                            for k in 0..(self._write_ports * self._lanes) {
-                                self.held_write_data.d[k].next = self.write_data[k].val();
-                                self.write_xbar.inputs[k].next = self.held_write_data.q[k].val();
-                            }
-                            self.arbiter.clock.next = self.clock.val();
-                            self.held_read_row.clock.next = self.clock.val();
-                            self.held_write_row.clock.next = self.clock.val();
-                            self.held_write_data.clock.next = self.clock.val();
-                            self.read_route.clock.next = self.clock.val();
-                            self.read_route_late.clock.next = self.clock.val();
-                            self.read_route_data.clock.next = self.clock.val();
-                            self.bank_data.clock.next = self.clock.val();
-                            self.port_rows.clock.next = self.clock.val();
-                            self.port_enables.clock.next = self.clock.val();
-                            self.port_data.clock.next = self.clock.val();
-                            self.read_slot_check.clock.next = self.clock.val();
-                            self.read_crossbar_check.clock.next = self.clock.val();
-                            self.write_crossbar_check.clock.next = self.clock.val();
-                            self.collision_check.clock.next = self.clock.val();
-                            for k in 0..(self._write_ports * self._banks) {
-                                self.write_crossbar_check.bits[k].next =
-                                    self.arbiter.write_win[k].val();
-                            }
-                            for k in 0..(self._read_ports * self._banks * self._slots) {
-                                self.read_slot_check.bits[k].next = self.arbiter.read_win[k].val();
-                                self.read_crossbar_check.bits[k].next =
-                                    self.read_route_data.q[k].val();
-                                self.read_route.d[k].next = self.arbiter.read_win[k].val();
-                                self.read_route_late.d[k].next = self.read_route.q[k].val();
-                                self.read_route_data.d[k].next = self.read_route_late.q[k].val();
-                                self.read_xbar.select[k].next = self.read_route_data.q[k].val();
-                            }
-                            for k in 0..(self._read_ports * self._lanes) {
-                                self.read_data[k].next = self.read_xbar.outputs[k].val();
                             }
                         }
                     }
                 }
             }
+        }
+        // Read data out of the crossbar after the bank access (and the bank data stage).
+        for k in 0..(self._read_ports * self._banks * self._slots) {
+            self.read_route_data.d[k].next = self.read_route.q[k].val();
+            self.read_crossbar_check.bits[k].next = self.read_route_data.q[k].val();
+            self.read_xbar.select[k].next = self.read_route_data.q[k].val();
+        }
+        for k in 0..(self._read_ports * self._lanes) {
+            self.read_data[k].next = self.read_xbar.outputs[k].val();
         }
     }
 }

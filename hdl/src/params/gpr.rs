@@ -1,6 +1,6 @@
 use serde::{Deserialize, Serialize};
 
-use super::{Allowed, Kind, Param, ParamValue, Params};
+use super::{Allowed, Kind, Memory, Param, ParamValue, Params};
 use crate::param;
 
 /// What one GPR bank can do in a cycle (SPEC S1: the technique extends to "1W2R" and
@@ -101,6 +101,9 @@ pub struct GprParams {
     /// What one bank can do in a cycle.
     #[serde(default)]
     pub bank_kind: BankKind,
+    /// How the banks' block RAM is written in the Verilog.
+    #[serde(default)]
+    pub memory: Memory,
 }
 
 impl Default for GprParams {
@@ -114,6 +117,7 @@ impl Default for GprParams {
             write_ports: 2,
             pipeline: 0,
             bank_kind: BankKind::OneReadOneWrite,
+            memory: Memory::Inferred,
         }
     }
 }
@@ -151,6 +155,12 @@ impl Params for GprParams {
                 "what a bank serves per cycle (2r1w: two reads and a write; 1rw: a read or a write)",
                 "KIND",
                 |_| Allowed::one_of(&BankKind::ALL)
+            ),
+            param!(
+                memory,
+                "block RAM in the Verilog: inferred (any tool), or dp16kd (ECP5 instances, with the output register at --pipeline 2 and 3)",
+                "KIND",
+                |_| Allowed::one_of(&Memory::ALL)
             ),
         ]
     }

@@ -15,6 +15,7 @@ pub const ABBREVIATIONS: &[(&str, &str)] = &[
     ("write_ports", "wp"),
     ("pipeline", "p"),
     ("bank_kind", "k"),
+    ("memory", "mem"),
     ("cq_entries", "cq"),
     ("pq_entries", "pq"),
     ("lookahead", "la"),

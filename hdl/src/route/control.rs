@@ -19,7 +19,7 @@ pub struct ControlDecode {
     /// log2 of the subset size m; 0 or more than log2(N) means the whole group.
     pub mod_log2: Signal<In, Bits<3>>,
     /// Subset size m.
-    pub m: Signal<Out, Bits<7>>,
+    m: Signal<Local, Bits<7>>,
     /// m - 1: selects a lane's offset in its subset.
     pub mask: Signal<Out, Bits<7>>,
     /// The amount clamped to m (shifts): a left shift fills the offsets below it.

@@ -55,7 +55,7 @@ pub fn build_emitted(
     let waivers = waivers(&emitted.top);
     let design = Design {
         top: &emitted.top,
-        verilog: &emitted.verilog,
+        verilog: &emitted.simulation_text(),
         waivers: &waivers,
         ports: &emitted.ports,
     };

@@ -1,10 +1,23 @@
-//! The memory primitive: one behavioural, synthesizable SRAM bank, 1W1R or single-port.
+//! The memory primitive: one synthesizable SRAM bank, 1W1R or single-port, behavioural or
+//! built from ECP5 `DP16KD` block RAMs.
 //!
-//! This module is the single place where a vendor SRAM macro would be swapped in.
+//! This module is the single place where a vendor SRAM macro goes in.
+
+mod dp16kd;
 
 use rust_hdl::prelude::*;
 
-use crate::params::BankKind;
+use crate::params::{BankKind, Memory};
+
+/// The simulation models a design's Verilog needs beside it, as `(file name, text)`: the
+/// `DP16KD` model when it instantiates `DP16KD`s. Simulators and linters read them; synthesis
+/// does not, since it maps the primitives to the device's own.
+pub fn simulation_models(verilog: &str) -> Vec<(&'static str, &'static str)> {
+    match verilog.contains(dp16kd::INSTANCE) {
+        true => vec![(dp16kd::MODEL_FILE, dp16kd::MODEL)],
+        false => Vec::new(),
+    }
+}
 
 /// An SRAM bank: one write port and one synchronous read port on one clock (1W1R), or, built
 /// [`SramBank::single_port`], one port that reads or writes (1RW).
@@ -20,6 +33,9 @@ use crate::params::BankKind;
 ///   both, so no collision exists.
 /// * Power-up contents are all zero (an `initial` block; FPGA block RAM is initialised this
 ///   way, ASIC flows must not rely on it).
+/// * Built [`SramBank::in_memory`] with [`Memory::Dp16kd`], the bank is `DP16KD` instances
+///   (`docs/gpr.md`, Memory); with the output register, read data comes a cycle later (after
+///   the second rising edge) and the caller drops its own register there.
 ///
 /// `E` is the entry width in bits, `A` the address width (depth `2^A` rows).
 #[derive(LogicBlock, Default)]
@@ -41,6 +57,12 @@ pub struct SramBank<const E: usize, const A: usize> {
     _contents: Vec<Bits<E>>,
     /// Whether the read and the write share one port.
     _single_port: bool,
+    /// How the Verilog writes the memory.
+    _memory: Memory,
+    /// Whether the read passes through the block RAM's output register (`DP16KD` only).
+    _output_register: bool,
+    /// The word read before the output register.
+    _latched: Bits<E>,
 }
 
 impl<const E: usize, const A: usize> SramBank<E, A> {
@@ -58,6 +80,20 @@ impl<const E: usize, const A: usize> SramBank<E, A> {
         match kind.single_port() {
             true => Self::single_port(),
             false => Self::default(),
+        }
+    }
+
+    /// The bank written as `memory`; with `output_register` (`DP16KD` only) reads pass
+    /// through the block RAM's output register, a cycle more.
+    pub fn in_memory(self, memory: Memory, output_register: bool) -> Self {
+        assert!(
+            memory == Memory::Dp16kd || !output_register,
+            "only DP16KD banks have an output register"
+        );
+        Self {
+            _memory: memory,
+            _output_register: output_register,
+            ..self
         }
     }
 
@@ -127,9 +163,16 @@ impl<const E: usize, const A: usize> Logic for SramBank<E, A> {
             self._contents = vec![Bits::default(); 1 << A];
         }
         if self.clock.pos_edge() {
+            if self._output_register {
+                self.read_data.next = self._latched;
+            }
             // rust-hdl has no `x`: a colliding read returns the old contents here.
             if self.read_enable.val() && !(self._single_port && self.write_enable.val()) {
-                self.read_data.next = self._contents[self.read_address.val().index()];
+                let word = self._contents[self.read_address.val().index()];
+                match self._output_register {
+                    true => self._latched = word,
+                    false => self.read_data.next = word,
+                }
             }
             if self.write_enable.val() {
                 self._contents[self.write_address.val().index()] = self.write_data.val();
@@ -142,9 +185,10 @@ impl<const E: usize, const A: usize> Logic for SramBank<E, A> {
     }
 
     fn hdl(&self) -> Verilog {
-        Verilog::Custom(match self._single_port {
-            true => Self::array("1rw") + &Self::single_port_hdl(),
-            false => Self::array("1r1w") + &Self::two_port_hdl(),
+        Verilog::Custom(match (self._memory, self._single_port) {
+            (Memory::Dp16kd, single_port) => dp16kd::body(E, A, single_port, self._output_register),
+            (Memory::Inferred, true) => Self::array("1rw") + &Self::single_port_hdl(),
+            (Memory::Inferred, false) => Self::array("1r1w") + &Self::two_port_hdl(),
         })
     }
 
