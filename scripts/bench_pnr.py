@@ -22,18 +22,25 @@ GRF_WORKLOADS = ("--workload", ["private-hot", "streaming", "producer-consumer",
                                  "context-switch", "faults", "random"])
 
 # (block, its flags, its Fmax target on ecp5-85k in MHz, its workloads and how `sim` names them)
+CORE_WORKLOADS = ("--workload", ["rpt-mad", "conv3x3", "matmul4", "normalize",
+                                  "texture-return", "random"])
+
+# (block, its flags, its Fmax target on ecp5-85k in MHz, its workloads and how `sim` names them).
+# On ECP5 the GPR's banks (also the core's) are DP16KD instances unless `--memory` says otherwise.
 BLOCKS = [
     ("gpr", [], 200, None),
     ("gpr", ["--pipeline", "1"], 200, None),
     ("gpr", ["--pipeline", "2"], 200, None),
-    ("route", [], 150, None),
-    ("route", ["--pipeline", "1"], 150, None),
-    ("route", ["--pipeline", "2"], 150, None),
+    ("gpr", ["--pipeline", "3"], 200, None),
+    ("gpr", ["--pipeline", "3", "--memory", "inferred"], 200, None),
+    ("route", ["--pipeline", "0"], 150, None),
     ("route", ["--pipeline", "3"], 150, None),
-    ("core", [], 100, ("--workload", ["rpt-mad", "conv3x3", "matmul4", "normalize",
-                                      "texture-return", "random"])),
-    ("grf", [], 100, GRF_WORKLOADS),
+    ("route", [], 150, None),
+    ("core", [], 100, CORE_WORKLOADS),
+    ("core", ["--pipeline", "2"], 100, CORE_WORKLOADS),
+    ("grf", ["--pipeline", "0"], 100, GRF_WORKLOADS),
     ("grf", ["--pipeline", "1"], 100, GRF_WORKLOADS),
+    ("grf", ["--pipeline", "2"], 100, GRF_WORKLOADS),
 ]
 
 

@@ -70,6 +70,7 @@ impl Block for Core {
             vec![("bank_kind", "1rw"), ("lanes", "1")],
             vec![("pipeline", "1"), ("bank_kind", "2r1w")],
             vec![("pipeline", "2"), ("bank_kind", "1rw")],
+            vec![("pipeline", "2"), ("memory", "dp16kd")],
         ]
     }
 

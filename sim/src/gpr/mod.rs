@@ -38,6 +38,12 @@ impl Block for Gpr {
             vec![("bank_kind", "2r1w")],
             vec![("bank_kind", "1rw"), ("pipeline", "2")],
             vec![("bank_kind", "2r1w"), ("pipeline", "3")],
+            vec![("memory", "dp16kd"), ("pipeline", "3")],
+            vec![
+                ("memory", "dp16kd"),
+                ("bank_kind", "1rw"),
+                ("pipeline", "2"),
+            ],
         ]
     }
 

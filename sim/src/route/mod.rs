@@ -49,6 +49,7 @@ impl Block for Route {
             vec![("lanes", "4"), ("crossbar", "1")],
             vec![("crossbar", "32")],
             vec![("pipeline", "3"), ("element_bits", "8")],
+            vec![("pipeline", "0"), ("lanes", "8")],
         ]
     }
 

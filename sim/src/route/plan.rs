@@ -97,6 +97,12 @@ mod tests {
         for pass in &plan.passes {
             model.step(true, &Pass::Shuffle(pass.clone()), rs, rs);
         }
+        // The last pass reaches the result register `pipeline` cycles after it is given.
+        if let Some(last) = plan.passes.last() {
+            for _ in 0..params.pipeline {
+                model.step(false, &Pass::Shuffle(last.clone()), rs, rs);
+            }
+        }
         model.result().to_vec()
     }
 
