@@ -45,9 +45,13 @@ fn grf_lint_is_clean_with_all_warnings_on() {
         mapping: Mapping::Threads(3),
         ..grf(3, 3, 16, 512, 5, 1)
     };
-    let picked = GrfParams {
-        pipeline: 1,
+    let staged = |pipeline| GrfParams {
+        pipeline,
         ..GrfParams::default()
+    };
+    let wide_staged = GrfParams {
+        pipeline: 3,
+        ..grf(8, 4, 32, 1024, 8, 2)
     };
     for p in [
         GrfParams::default(),
@@ -55,7 +59,10 @@ fn grf_lint_is_clean_with_all_warnings_on() {
         two_parts,
         by_thread,
         grf(8, 4, 32, 1024, 8, 2),
-        picked,
+        staged(1),
+        staged(2),
+        staged(3),
+        wide_staged,
     ] {
         let dir = tempfile::tempdir().unwrap();
         let top = emit_to::<Grf>(dir.path(), &p);

@@ -89,6 +89,11 @@ fn route_parts_lint_clean_alone() {
 #[test]
 fn grf_parts_lint_clean_alone() {
     lint_parts::<Grf>(&GrfParams::default());
+    // With every register stage (the pick stage, the early lookup, the bookkeeping stage).
+    lint_parts::<Grf>(&GrfParams {
+        pipeline: GrfParams::MAX_PIPELINE,
+        ..GrfParams::default()
+    });
 }
 
 #[test]

@@ -469,11 +469,12 @@ fn a_group_dying_turns_its_waiters_away() {
     );
 }
 
-/// The pick stage (`pipeline` 1) and the entry looked up as it loads (`pipeline` 2): random
-/// traffic in lock step, at least 100,000 cycles each across one, two and four EUs.
+/// The pick stage (`pipeline` 1), the entry looked up as it loads (`pipeline` 2) and the
+/// bookkeeping a cycle later (`pipeline` 3): random traffic in lock step, at least 100,000
+/// cycles each across one, two and four EUs.
 #[test]
 fn the_pick_stage_100k_random_cycles() {
-    for pipeline in [1, 2] {
+    for pipeline in [1, 2, 3] {
         pick_stage_cycles(pipeline);
     }
 }
@@ -525,4 +526,73 @@ fn the_pick_stage_delays_each_answer_by_one_cycle_not_the_next() {
     assert_eq!(staged.0, direct.0 + 1, "EU 0's miss: {direct:?} {staged:?}");
     assert_eq!(staged.1, direct.1 + 1, "EU 1's miss: {direct:?} {staged:?}");
     assert_eq!(answers(2), staged, "the early lookup costs no cycle");
+}
+
+/// With the bookkeeping a cycle later (`pipeline` 3) the group's own answers (an opening
+/// barrier's, a dying group's, an open `wait`'s) come one cycle later than with `pipeline` 2;
+/// every other answer keeps its cycle.
+#[test]
+fn the_bookkeeping_stage_delays_only_the_groups_answers() {
+    let times = |text: &str, pipeline| {
+        let params = GrfParams {
+            pipeline,
+            ..small(2, 1)
+        };
+        let (report, log) = directed(&params, text);
+        let times: Vec<Vec<u64>> = log
+            .iter()
+            .map(|eu| eu.iter().map(|r| r.0).collect())
+            .collect();
+        (report, times)
+    };
+    // EU 1 parks on group 5; EU 0, its only member, opens the barrier with a write (which
+    // re-arms it: one reference, one EU passed), opens it again with a second write and
+    // waits at the open barrier itself; then leaves while EU 1 waits again: the group dies.
+    let text = "0 0 alloc b1 g5\n\
+                0 0 idle 40\n\
+                0 0 write r16 7\n\
+                0 0 idle 5\n\
+                0 0 write r16 8\n\
+                0 0 idle 10\n\
+                0 0 wait g5\n\
+                0 0 idle 40\n\
+                0 0 release b1\n\
+                1 0 idle 10\n\
+                1 0 wait g5\n\
+                1 0 idle 30\n\
+                1 0 wait g5\n";
+    let (two, before) = times(text, 2);
+    let (three, after) = times(text, 3);
+    assert!(!two.stuck && !three.stuck);
+    // EU 0: the alloc and the writes keep their cycles; the wait at the open barrier is a
+    // cycle later, and so the release that follows it.
+    assert_eq!(after[0].len(), 5);
+    assert_eq!(after[0][..3], before[0][..3], "alloc and writes");
+    assert_eq!(after[0][3], before[0][3] + 1, "wait at the open barrier");
+    assert_eq!(
+        after[0][4],
+        before[0][4] + 1,
+        "release, issued a cycle later"
+    );
+    // EU 1: let through by the write, turned away by the release, each a cycle later
+    // than the answer to the access or release that decides it.
+    assert_eq!(after[1].len(), 2);
+    assert_eq!(
+        before[1][0], before[0][1],
+        "let through with the write's answer"
+    );
+    assert_eq!(
+        after[1][0],
+        after[0][1] + 1,
+        "let through a cycle after the write's answer"
+    );
+    assert_eq!(
+        before[1][1], before[0][4],
+        "turned away with the release's answer"
+    );
+    assert_eq!(
+        after[1][1],
+        after[0][4] + 1,
+        "turned away a cycle after the release's answer"
+    );
 }

@@ -167,6 +167,8 @@ impl<const E: usize, const A: usize> Logic for GrfController<E, A> {
                 self.arbiter.tx_group[e].next = self.tx_group[e].val();
                 self.tx_take[e].next = self.arbiter.taken[e].val();
                 self.pick.pick_eu_hot[e].next = self.arbiter.taken[e].val();
+                self.pick.eu_thread[e].next = self.tx_thread[e].val();
+                self.pick.eu_vblock[e].next = self.tx_reg[e].val().get_bits::<2>(4);
                 self.answers.taken[e].next = self.pick.taken[e].val();
                 self.answers.turned_away[e].next = self.transaction.turned_away[e].val();
                 self.answers.open[e].next = self.transaction.open[e].val();
@@ -193,7 +195,6 @@ impl<const E: usize, const A: usize> Logic for GrfController<E, A> {
         self.transaction.found_base.next = self.pick.found_base.val();
         self.transaction.found_shared.next = self.pick.found_shared.val();
         self.transaction.found_group.next = self.pick.found_group.val();
-        self.transaction.found_block.next = self.pick.found_block.val();
         for k in 0..self._slots {
             self.transaction.found_slot[k].next = self.pick.found_slot[k].val();
             self.pick.entry_valid[k].next = self.transaction.entry_valid[k].val();

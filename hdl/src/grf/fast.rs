@@ -79,8 +79,14 @@ pub struct FastGrfs<const E: usize> {
     /// Values, entry-major (`entry * lanes + l`).
     ent_data: Registers<Bits<E>>,
     /// Per entry: a valid dirty entry of the block; the first such before it.
-    dirty_in_block: Vec<Signal<Local, Bit>>,
-    earlier: Signal<Local, Bit>,
+    /// Per EU: its entries that are dirty and in the named block, bit i = entry i.
+    dirty_mask: Vec<Signal<Local, Bits<32>>>,
+    /// Per EU: the first of them, one-hot.
+    first_dirty: Vec<Signal<Local, Bits<32>>>,
+    zero32: Constant<Bits<32>>,
+    one32: Constant<Bits<32>>,
+    /// Per entry: its bit.
+    slot_bit: Vec<Constant<Bits<32>>>,
     zero_e: Constant<Bits<E>>,
     zero2: Constant<Bits<2>>,
     zero6: Constant<Bits<6>>,
@@ -139,8 +145,11 @@ impl<const E: usize> FastGrfs<E> {
             ent_thread: Registers::new(eus * fast),
             ent_reg: Registers::new(eus * fast),
             ent_data: Registers::new(eus * fast * lanes),
-            dirty_in_block: signals(eus * fast),
-            earlier: Default::default(),
+            dirty_mask: signals(eus),
+            first_dirty: signals(eus),
+            zero32: constant(0),
+            one32: constant(1),
+            slot_bit: constants((0..fast).map(|i| 1u64 << i)),
             zero_e: constant(0),
             zero2: constant(0),
             zero6: constant(0),
@@ -176,7 +185,7 @@ impl<const E: usize> Logic for FastGrfs<E> {
                     self.victim_reg[e].next = self.zero6.val();
                     self.found[e].next = false;
                     self.found_reg[e].next = self.zero6.val();
-                    self.earlier.next = false;
+                    self.dirty_mask[e].next = self.zero32.val();
                     for l in 0..self._lanes {
                         self.hit_data[e * nl + l].next = self.zero_e.val();
                         self.victim_data[e * nl + l].next = self.zero_e.val();
@@ -198,13 +207,20 @@ impl<const E: usize> Logic for FastGrfs<E> {
                             == self.block_thread[e].val())
                             & ((self.ent_reg.q[e * nf + i].val() & self.block_mask.val())
                                 == (self.block_reg[e].val() & self.block_mask.val()));
-                        self.dirty_in_block[e * nf + i].next = self.in_block[e * nf + i].val()
+                        if self.in_block[e * nf + i].val()
                             & self.ent_valid.q[e * nf + i].val()
-                            & self.ent_dirty.q[e * nf + i].val();
-                        self.found_slot[e * nf + i].next =
-                            self.dirty_in_block[e * nf + i].val() & !self.earlier.val();
-                        self.earlier.next =
-                            self.earlier.val() | self.dirty_in_block[e * nf + i].val();
+                            & self.ent_dirty.q[e * nf + i].val()
+                        {
+                            self.dirty_mask[e].next =
+                                self.dirty_mask[e].val() | self.slot_bit[i].val();
+                        }
+                    }
+                    // The first dirty entry of the block: the lowest bit, by one carry chain.
+                    self.first_dirty[e].next =
+                        self.dirty_mask[e].val() & (!self.dirty_mask[e].val() + self.one32.val());
+                    self.found[e].next = self.first_dirty[e].val().any();
+                    for i in 0..self._fast {
+                        self.found_slot[e * nf + i].next = self.first_dirty[e].val().get_bit(i);
                         if self.in_slot[e * nf + i].val()
                             & self.ent_valid.q[e * nf + i].val()
                             & (self.ent_thread.q[e * nf + i].val() == self.req_thread[e].val())
@@ -212,28 +228,35 @@ impl<const E: usize> Logic for FastGrfs<E> {
                         {
                             self.hit[e].next = true;
                         }
+                        // The selections are one-hot: each is an OR of gated terms, so that
+                        // none is a chain of multiplexers through the entries.
                         if self.rq_slot[e * nf + i].val() {
-                            self.victim_dirty[e].next = self.ent_valid.q[e * nf + i].val()
-                                & self.ent_dirty.q[e * nf + i].val();
-                            self.victim_thread[e].next = self.ent_thread.q[e * nf + i].val();
-                            self.victim_reg[e].next = self.ent_reg.q[e * nf + i].val();
+                            self.victim_dirty[e].next = self.victim_dirty[e].val()
+                                | (self.ent_valid.q[e * nf + i].val()
+                                    & self.ent_dirty.q[e * nf + i].val());
+                            self.victim_thread[e].next =
+                                self.victim_thread[e].val() | self.ent_thread.q[e * nf + i].val();
+                            self.victim_reg[e].next =
+                                self.victim_reg[e].val() | self.ent_reg.q[e * nf + i].val();
                         }
                         if self.found_slot[e * nf + i].val() {
-                            self.found[e].next = true;
-                            self.found_reg[e].next = self.ent_reg.q[e * nf + i].val();
+                            self.found_reg[e].next =
+                                self.found_reg[e].val() | self.ent_reg.q[e * nf + i].val();
                         }
                         for l in 0..self._lanes {
                             if self.in_slot[e * nf + i].val() {
-                                self.hit_data[e * nl + l].next =
-                                    self.ent_data.q[(e * nf + i) * nl + l].val();
+                                self.hit_data[e * nl + l].next = self.hit_data[e * nl + l].val()
+                                    | self.ent_data.q[(e * nf + i) * nl + l].val();
                             }
                             if self.rq_slot[e * nf + i].val() {
-                                self.victim_data[e * nl + l].next =
-                                    self.ent_data.q[(e * nf + i) * nl + l].val();
+                                self.victim_data[e * nl + l].next = self.victim_data[e * nl + l]
+                                    .val()
+                                    | self.ent_data.q[(e * nf + i) * nl + l].val();
                             }
                             if self.found_slot[e * nf + i].val() {
-                                self.found_data[e * nl + l].next =
-                                    self.ent_data.q[(e * nf + i) * nl + l].val();
+                                self.found_data[e * nl + l].next = self.found_data[e * nl + l]
+                                    .val()
+                                    | self.ent_data.q[(e * nf + i) * nl + l].val();
                             }
                         }
                         // Writes.

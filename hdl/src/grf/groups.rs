@@ -6,9 +6,9 @@ use crate::params::GrfParams;
 use crate::regs::Registers;
 use crate::{constant, constants, signals};
 
-/// Groups 1..=7 and their barriers (`docs/grf.md`). One group, `select`, is read
-/// combinationally; the operations asked for in a cycle act on it, in the order access, join,
-/// bind, leave, wait, and with `apply` the result is stored on the clock edge:
+/// Groups 1..=7 and their barriers (`docs/grf.md`). The operation asked for in a cycle (at most
+/// one: the transaction taken does one thing) acts on group `select` and is stored on the clock
+/// edge:
 /// - `access`: a shared access counts towards the barrier (the count saturates at 255);
 /// - `join`: an allocation into the bound group takes a reference;
 /// - `bind`: an allocation binds the group to `bind_base` with one reference;
@@ -18,7 +18,14 @@ use crate::{constant, constants, signals};
 ///
 /// After an access, a leave that keeps the group, or a wait, the barrier opens when the
 /// accesses reach the reference count: every waiter is let through, and once as many EUs have
-/// passed as there are references, the counts start again. `A` is the row-address width.
+/// passed as there are references, the counts start again.
+///
+/// Every group decides from its own registers, in parallel, so that no decision waits for a
+/// selection among the groups. The comparisons are kept as differences, updated by one with each
+/// operation: `short` = references - accesses (the barrier is open at zero or below) and `left`
+/// = references - passed - waiting (the counts start again when the waiters let through leave
+/// it at zero or below); each decision tests a difference against 0 or 1. The access count
+/// itself is kept only to saturate it. `A` is the row-address width.
 #[derive(LogicBlock)]
 pub struct GroupUnit<const A: usize> {
     /// Clock.
@@ -27,32 +34,12 @@ pub struct GroupUnit<const A: usize> {
     pub reset: Signal<In, Bit>,
     /// The group acted on (1..=7; 0 selects none).
     pub select: Signal<In, Bits<3>>,
-    /// Its bound bit.
-    pub cur_bound: Signal<In, Bit>,
-    /// Its block's first row.
-    pub cur_base: Signal<In, Bits<A>>,
-    /// Its reference count.
-    pub cur_refs: Signal<In, Bits<8>>,
-    /// Its accesses since the barrier last opened.
-    pub cur_count: Signal<In, Bits<8>>,
-    /// The EUs that passed its barrier since it last re-armed.
-    pub cur_passed: Signal<In, Bits<8>>,
-    /// Its waiting EUs, bit e = EU e.
-    pub cur_waiting: Signal<In, Bits<8>>,
-    /// Per group (1..=7 at index g - 1): bound to a block.
+    /// Per group (1..=7 at index g - 1): bound to a block. As the registers hold it, or, with
+    /// the bookkeeping a cycle later (`pipeline` 3), as this cycle's operation leaves it (the
+    /// operation comes from registers then, so this depends on registers only).
     pub bound: Vec<Signal<Out, Bit>>,
-    /// Per group: its block's first row.
+    /// Per group: its block's first row (as `bound`).
     pub base: Vec<Signal<Out, Bits<A>>>,
-    /// Per group: its reference count.
-    pub refs: Vec<Signal<Out, Bits<8>>>,
-    /// Per group: its accesses since the barrier last opened.
-    pub count: Vec<Signal<Out, Bits<8>>>,
-    /// Per group: the EUs that passed its barrier since it last re-armed.
-    pub passed: Vec<Signal<Out, Bits<8>>>,
-    /// Per group: its waiting EUs.
-    pub waiting: Vec<Signal<Out, Bits<8>>>,
-    /// Store the result of this cycle's operations.
-    pub apply: Signal<In, Bit>,
     /// A shared access of the group's block.
     pub access: Signal<In, Bit>,
     /// An allocation joins the bound group.
@@ -75,31 +62,45 @@ pub struct GroupUnit<const A: usize> {
     pub turned_away: Vec<Signal<Out, Bit>>,
     g_bound: Registers<Bit>,
     g_base: Registers<Bits<A>>,
-    g_refs: Registers<Bits<8>>,
+    g_refs: Registers<Bits<9>>,
     g_count: Registers<Bits<8>>,
-    g_passed: Registers<Bits<8>>,
+    /// References - accesses.
+    g_short: Registers<Bits<9>>,
+    /// References - passed - waiting.
+    g_left: Registers<Bits<9>>,
     g_waiting: Registers<Bits<8>>,
-    /// The selected group's values, updated operation by operation.
-    n_bound: Signal<Local, Bit>,
-    n_base: Signal<Local, Bits<A>>,
-    n_refs: Signal<Local, Bits<8>>,
-    n_count: Signal<Local, Bits<8>>,
-    n_passed: Signal<Local, Bits<8>>,
-    n_waiting: Signal<Local, Bits<8>>,
-    /// Check whether the barrier opens.
-    check: Signal<Local, Bit>,
-    /// The waiting EUs: how many (thermometer code: bit k set for k + 1 or more), in binary.
-    released_code: Signal<Local, Bits<8>>,
-    released: Signal<Local, Bits<8>>,
+    /// Per group: the operation acts on it.
+    mine: Vec<Signal<Local, Bit>>,
+    /// Per group: its access, leave and wait (the operation, if it acts on the group).
+    acc: Vec<Signal<Local, Bit>>,
+    lv: Vec<Signal<Local, Bit>>,
+    wt: Vec<Signal<Local, Bit>>,
+    /// Per group: one reference left; the differences at or below 0 and 1.
+    one_ref: Vec<Signal<Local, Bit>>,
+    short_le0: Vec<Signal<Local, Bit>>,
+    short_le1: Vec<Signal<Local, Bit>>,
+    left_le0: Vec<Signal<Local, Bit>>,
+    left_le1: Vec<Signal<Local, Bit>>,
+    /// Per group: it dies, its barrier opens, its counts start again.
+    dying: Vec<Signal<Local, Bit>>,
+    opens: Vec<Signal<Local, Bit>>,
+    rearm: Vec<Signal<Local, Bit>>,
+    /// Per group: its waiting EUs with this cycle's waiter.
+    waiters: Vec<Signal<Local, Bits<8>>>,
+    /// The waiting EU's bit.
+    wait_bit: Signal<Local, Bits<8>>,
     zero8: Constant<Bits<8>>,
     one8: Constant<Bits<8>>,
     max8: Constant<Bits<8>>,
+    zero9: Constant<Bits<9>>,
+    one9: Constant<Bits<9>>,
+    zero_a: Constant<Bits<A>>,
     group_number: Vec<Constant<Bits<3>>>,
     eu_number: Vec<Constant<Bits<4>>>,
     eu_bit: Vec<Constant<Bits<8>>>,
-    /// `count_number[k]` = k + 1.
-    count_number: Vec<Constant<Bits<8>>>,
     _eus: usize,
+    /// 1 when the bookkeeping is applied a cycle later (`pipeline` 3 and up), else 0.
+    _later: usize,
 }
 
 impl<const A: usize> GroupUnit<A> {
@@ -111,19 +112,8 @@ impl<const A: usize> GroupUnit<A> {
             clock: Default::default(),
             reset: Default::default(),
             select: Default::default(),
-            cur_bound: Default::default(),
-            cur_base: Default::default(),
-            cur_refs: Default::default(),
-            cur_count: Default::default(),
-            cur_passed: Default::default(),
-            cur_waiting: Default::default(),
             bound: signals(groups),
             base: signals(groups),
-            refs: signals(groups),
-            count: signals(groups),
-            passed: signals(groups),
-            waiting: signals(groups),
-            apply: Default::default(),
             access: Default::default(),
             join_group: Default::default(),
             bind_group: Default::default(),
@@ -138,149 +128,155 @@ impl<const A: usize> GroupUnit<A> {
             g_base: Registers::new(groups),
             g_refs: Registers::new(groups),
             g_count: Registers::new(groups),
-            g_passed: Registers::new(groups),
+            g_short: Registers::new(groups),
+            g_left: Registers::new(groups),
             g_waiting: Registers::new(groups),
-            n_bound: Default::default(),
-            n_base: Default::default(),
-            n_refs: Default::default(),
-            n_count: Default::default(),
-            n_passed: Default::default(),
-            n_waiting: Default::default(),
-            check: Default::default(),
-            released_code: Default::default(),
-            released: Default::default(),
+            mine: signals(groups),
+            acc: signals(groups),
+            lv: signals(groups),
+            wt: signals(groups),
+            one_ref: signals(groups),
+            short_le0: signals(groups),
+            short_le1: signals(groups),
+            left_le0: signals(groups),
+            left_le1: signals(groups),
+            dying: signals(groups),
+            opens: signals(groups),
+            rearm: signals(groups),
+            waiters: signals(groups),
+            wait_bit: Default::default(),
             zero8: constant(0),
             one8: constant(1),
             max8: constant(255),
+            zero9: constant(0),
+            one9: constant(1),
+            zero_a: constant(0),
             group_number: constants(1..=groups as u64),
             eu_number: constants(0..eus as u64),
             eu_bit: constants((0..eus).map(|e| 1u64 << e)),
-            count_number: constants(1..=eus as u64),
             _eus: eus,
+            _later: usize::from(params.pipeline >= 3),
         }
     }
 }
 
 impl<const A: usize> Logic for GroupUnit<A> {
-    // Locals are assigned before they are read; some are then updated in the same block
-    // (Verilog's blocking semantics).
     #[hdl_gen]
     fn update(&mut self) {
         self.g_bound.clock.next = self.clock.val();
         self.g_base.clock.next = self.clock.val();
         self.g_refs.clock.next = self.clock.val();
         self.g_count.clock.next = self.clock.val();
-        self.g_passed.clock.next = self.clock.val();
+        self.g_short.clock.next = self.clock.val();
+        self.g_left.clock.next = self.clock.val();
         self.g_waiting.clock.next = self.clock.val();
-        self.n_bound.next = self.cur_bound.val();
-        self.n_base.next = self.cur_base.val();
-        self.n_refs.next = self.cur_refs.val();
-        self.n_count.next = self.cur_count.val();
-        self.n_passed.next = self.cur_passed.val();
-        self.n_waiting.next = self.cur_waiting.val();
-        // The operations, in order.
-        self.check.next = false;
-        self.dies.next = false;
-        if self.access.val() {
-            self.check.next = true;
-            if self.n_count.val() != self.max8.val() {
-                self.n_count.next = self.n_count.val() + self.one8.val();
-            }
-        }
-        if self.join_group.val() {
-            self.n_refs.next = self.n_refs.val() + self.one8.val();
-        }
-        if self.bind_group.val() {
-            self.n_bound.next = true;
-            self.n_base.next = self.bind_base.val();
-            self.n_refs.next = self.one8.val();
-            self.n_count.next = self.zero8.val();
-            self.n_passed.next = self.zero8.val();
-        }
-        if self.leave.val() {
-            self.n_refs.next = self.n_refs.val() - self.one8.val();
-            if self.n_refs.val() == self.zero8.val() {
-                self.dies.next = true;
-            } else {
-                self.check.next = true;
-            }
-        }
-        if self.wait_group.val() {
-            for e in 0..self._eus {
-                if self.wait_eu.val() == self.eu_number[e].val() {
-                    self.n_waiting.next = self.n_waiting.val() | self.eu_bit[e].val();
-                }
-            }
-            self.check.next = true;
-        }
-        // A dying group turns its waiters away; an open barrier lets them through.
+        self.wait_bit.next = self.zero8.val();
         for e in 0..self._eus {
-            self.turned_away[e].next = false;
+            if self.wait_eu.val() == self.eu_number[e].val() {
+                self.wait_bit.next = self.eu_bit[e].val();
+            }
             self.open[e].next = false;
+            self.turned_away[e].next = false;
         }
-        if self.dies.val() {
-            for e in 0..self._eus {
-                self.turned_away[e].next = (self.n_waiting.val() & self.eu_bit[e].val()).any();
-            }
-            self.n_bound.next = false;
-            self.n_count.next = self.zero8.val();
-            self.n_passed.next = self.zero8.val();
-            self.n_waiting.next = self.zero8.val();
-        }
-        // The waiting EUs, counted without an adder per EU: a thermometer code, then binary.
-        self.released_code.next = self.zero8.val();
-        for e in 0..self._eus {
-            if (self.n_waiting.val() & self.eu_bit[e].val()).any() {
-                self.released_code.next =
-                    (self.released_code.val() << self.one8.val()) | self.one8.val();
-            }
-        }
-        self.released.next = self.zero8.val();
-        for e in 0..self._eus {
-            if (self.released_code.val() & self.eu_bit[e].val()).any() {
-                self.released.next = self.count_number[e].val();
-            }
-        }
-        if self.check.val() & self.n_bound.val() & (self.n_count.val() >= self.n_refs.val()) {
-            for e in 0..self._eus {
-                if (self.n_waiting.val() & self.eu_bit[e].val()).any() {
-                    self.open[e].next = true;
-                }
-            }
-            self.n_passed.next = self.n_passed.val() + self.released.val();
-            self.n_waiting.next = self.zero8.val();
-            if self.n_passed.val() >= self.n_refs.val() {
-                self.n_count.next = self.zero8.val();
-                self.n_passed.next = self.zero8.val();
-            }
-        }
+        self.dies.next = false;
         for g in 0..7 {
+            // What the operation does to this group, decided from its own registers.
+            self.mine[g].next = self.select.val() == self.group_number[g].val();
+            self.acc[g].next = self.access.val() & self.mine[g].val();
+            self.lv[g].next = self.leave.val() & self.mine[g].val();
+            self.wt[g].next = self.wait_group.val() & self.mine[g].val();
+            self.one_ref[g].next = self.g_refs.q[g].val() == self.one9.val();
+            self.short_le0[g].next =
+                self.g_short.q[g].val().get_bit(8) | !self.g_short.q[g].val().any();
+            self.short_le1[g].next = self.g_short.q[g].val().get_bit(8)
+                | !self.g_short.q[g].val().get_bits::<8>(1).any();
+            self.left_le0[g].next =
+                self.g_left.q[g].val().get_bit(8) | !self.g_left.q[g].val().any();
+            self.left_le1[g].next =
+                self.g_left.q[g].val().get_bit(8) | !self.g_left.q[g].val().get_bits::<8>(1).any();
+            self.dying[g].next = self.lv[g].val() & self.one_ref[g].val();
+            // An access or a leave brings the accesses one closer to the references; a wait
+            // does not.
+            self.opens[g].next = self.g_bound.q[g].val()
+                & ((self.acc[g].val() & self.short_le1[g].val())
+                    | (self.lv[g].val() & !self.one_ref[g].val() & self.short_le1[g].val())
+                    | (self.wt[g].val() & self.short_le0[g].val()));
+            // A leave and a wait bring the passed and waiting one closer to the references.
+            self.rearm[g].next = self.opens[g].val()
+                & ((self.acc[g].val() & self.left_le0[g].val())
+                    | ((self.lv[g].val() | self.wt[g].val()) & self.left_le1[g].val()));
+            self.waiters[g].next = self.g_waiting.q[g].val();
+            if self.wt[g].val() {
+                self.waiters[g].next = self.g_waiting.q[g].val() | self.wait_bit.val();
+            }
+            // The answers: the waiters let through, or turned away.
+            for e in 0..self._eus {
+                self.open[e].next = self.open[e].val()
+                    | (self.opens[g].val() & (self.waiters[g].val() & self.eu_bit[e].val()).any());
+                self.turned_away[e].next = self.turned_away[e].val()
+                    | (self.dying[g].val()
+                        & (self.g_waiting.q[g].val() & self.eu_bit[e].val()).any());
+            }
+            self.dies.next = self.dies.val() | self.dying[g].val();
+            // The registers.
             self.bound[g].next = self.g_bound.q[g].val();
             self.base[g].next = self.g_base.q[g].val();
-            self.refs[g].next = self.g_refs.q[g].val();
-            self.count[g].next = self.g_count.q[g].val();
-            self.passed[g].next = self.g_passed.q[g].val();
-            self.waiting[g].next = self.g_waiting.q[g].val();
             self.g_bound.d[g].next = self.g_bound.q[g].val();
             self.g_base.d[g].next = self.g_base.q[g].val();
             self.g_refs.d[g].next = self.g_refs.q[g].val();
             self.g_count.d[g].next = self.g_count.q[g].val();
-            self.g_passed.d[g].next = self.g_passed.q[g].val();
-            self.g_waiting.d[g].next = self.g_waiting.q[g].val();
-            if self.apply.val() & (self.select.val() == self.group_number[g].val()) {
-                self.g_bound.d[g].next = self.n_bound.val();
-                self.g_base.d[g].next = self.n_base.val();
-                self.g_count.d[g].next = self.n_count.val();
-                self.g_refs.d[g].next = self.n_refs.val();
-                self.g_passed.d[g].next = self.n_passed.val();
-                self.g_waiting.d[g].next = self.n_waiting.val();
+            self.g_short.d[g].next = self.g_short.q[g].val();
+            self.g_left.d[g].next = self.g_left.q[g].val();
+            self.g_waiting.d[g].next = self.waiters[g].val();
+            if self.acc[g].val() & (self.g_count.q[g].val() != self.max8.val()) {
+                self.g_count.d[g].next = self.g_count.q[g].val() + self.one8.val();
+                self.g_short.d[g].next = self.g_short.q[g].val() - self.one9.val();
             }
-            if self.reset.val() {
-                self.g_bound.d[g].next = false;
-                self.g_refs.d[g].next = self.zero8.val();
-                self.g_count.d[g].next = self.zero8.val();
-                self.g_passed.d[g].next = self.zero8.val();
+            if self.join_group.val() & self.mine[g].val() {
+                self.g_refs.d[g].next = self.g_refs.q[g].val() + self.one9.val();
+                self.g_short.d[g].next = self.g_short.q[g].val() + self.one9.val();
+                self.g_left.d[g].next = self.g_left.q[g].val() + self.one9.val();
+            }
+            if self.lv[g].val() {
+                self.g_refs.d[g].next = self.g_refs.q[g].val() - self.one9.val();
+                self.g_short.d[g].next = self.g_short.q[g].val() - self.one9.val();
+                self.g_left.d[g].next = self.g_left.q[g].val() - self.one9.val();
+            }
+            if self.wt[g].val() {
+                self.g_left.d[g].next = self.g_left.q[g].val() - self.one9.val();
+            }
+            if self.opens[g].val() {
                 self.g_waiting.d[g].next = self.zero8.val();
+            }
+            if self.rearm[g].val() {
+                self.g_count.d[g].next = self.zero8.val();
+                self.g_short.d[g].next = self.g_refs.q[g].val();
+                self.g_left.d[g].next = self.g_refs.q[g].val();
+                if self.lv[g].val() {
+                    self.g_short.d[g].next = self.g_refs.q[g].val() - self.one9.val();
+                    self.g_left.d[g].next = self.g_refs.q[g].val() - self.one9.val();
+                }
+            }
+            if self.bind_group.val() & self.mine[g].val() {
+                self.g_bound.d[g].next = true;
+                self.g_base.d[g].next = self.bind_base.val();
+                self.g_refs.d[g].next = self.one9.val();
+                self.g_count.d[g].next = self.zero8.val();
+                self.g_short.d[g].next = self.one9.val();
+                self.g_left.d[g].next = self.one9.val();
+            }
+            if self.dying[g].val() | self.reset.val() {
+                self.g_bound.d[g].next = false;
+                self.g_base.d[g].next = self.zero_a.val();
+                self.g_refs.d[g].next = self.zero9.val();
+                self.g_count.d[g].next = self.zero8.val();
+                self.g_short.d[g].next = self.zero9.val();
+                self.g_left.d[g].next = self.zero9.val();
+                self.g_waiting.d[g].next = self.zero8.val();
+            }
+            for _later in 0..self._later {
+                self.bound[g].next = self.g_bound.d[g].val();
+                self.base[g].next = self.g_base.d[g].val();
             }
         }
     }

@@ -28,52 +28,30 @@ pub struct TransactionLookup<const A: usize> {
     pub entry_group: Signal<In, Bits<3>>,
     /// The free blocks.
     pub free: Signal<In, Bits<64>>,
-    /// The groups 1..=7 (index g - 1): bound, first row, references, accesses, passed, waiting.
+    /// The groups 1..=7 (index g - 1): bound.
     pub group_bound: Vec<Signal<In, Bit>>,
     /// Per group: its block's first row.
     pub group_base: Vec<Signal<In, Bits<A>>>,
-    /// Per group: its reference count.
-    pub group_refs: Vec<Signal<In, Bits<8>>>,
-    /// Per group: its accesses since the barrier last opened.
-    pub group_count: Vec<Signal<In, Bits<8>>>,
-    /// Per group: the EUs that passed since it re-armed.
-    pub group_passed: Vec<Signal<In, Bits<8>>>,
-    /// Per group: its waiting EUs.
-    pub group_waiting: Vec<Signal<In, Bits<8>>>,
     /// The block an allocation takes, one-hot (zero: none free).
     pub chosen: Signal<Out, Bits<64>>,
     /// That block's first row.
     pub chosen_base: Signal<Out, Bits<A>>,
     /// The group the transaction acts on.
     pub select: Signal<Out, Bits<3>>,
-    /// That group's bound bit, first row, references, accesses, passed and waiting EUs.
+    /// That group's bound bit.
     pub bound: Signal<Out, Bit>,
     /// The group's first row.
     pub group_row: Signal<Out, Bits<A>>,
-    /// The group's reference count.
-    pub refs: Signal<Out, Bits<8>>,
-    /// The group's accesses since its barrier last opened.
-    pub count: Signal<Out, Bits<8>>,
-    /// The EUs that passed its barrier since it re-armed.
-    pub passed: Signal<Out, Bits<8>>,
-    /// Its waiting EUs.
-    pub waiting: Signal<Out, Bits<8>>,
     /// Per block: its first row if it is the chosen block, else zero.
     pick_chosen: Vec<Signal<Local, Bits<A>>>,
     /// Per group: it is the selected one.
     selected: Vec<Signal<Local, Bit>>,
-    /// Per group: its first row, references, accesses, passed and waiting EUs if selected,
-    /// else zero.
+    /// Per group: its first row if selected, else zero.
     pick_row: Vec<Signal<Local, Bits<A>>>,
-    pick_refs: Vec<Signal<Local, Bits<8>>>,
-    pick_count: Vec<Signal<Local, Bits<8>>>,
-    pick_passed: Vec<Signal<Local, Bits<8>>>,
-    pick_waiting: Vec<Signal<Local, Bits<8>>>,
     want_low: Signal<Local, Bit>,
     candidates: Signal<Local, Bits<64>>,
     k_alloc: Constant<Bits<3>>,
     k_wait: Constant<Bits<3>>,
-    zero8: Constant<Bits<8>>,
     zero_a: Constant<Bits<A>>,
     one64: Constant<Bits<64>>,
     thread_number: Vec<Constant<Bits<5>>>,
@@ -111,31 +89,18 @@ impl<const A: usize> TransactionLookup<A> {
             free: Default::default(),
             group_bound: signals(groups),
             group_base: signals(groups),
-            group_refs: signals(groups),
-            group_count: signals(groups),
-            group_passed: signals(groups),
-            group_waiting: signals(groups),
             chosen: Default::default(),
             chosen_base: Default::default(),
             select: Default::default(),
             bound: Default::default(),
             group_row: Default::default(),
-            refs: Default::default(),
-            count: Default::default(),
-            passed: Default::default(),
-            waiting: Default::default(),
             pick_chosen: signals(blocks),
             selected: signals(groups),
             pick_row: signals(groups),
-            pick_refs: signals(groups),
-            pick_count: signals(groups),
-            pick_passed: signals(groups),
-            pick_waiting: signals(groups),
             want_low: Default::default(),
             candidates: Default::default(),
             k_alloc: constant(kind::ALLOC),
             k_wait: constant(kind::WAIT),
-            zero8: constant(0),
             zero_a: constant(0),
             one64: constant(1),
             thread_number: constants(0..threads as u64),
@@ -194,31 +159,15 @@ impl<const A: usize> Logic for TransactionLookup<A> {
         }
         self.bound.next = false;
         self.group_row.next = self.zero_a.val();
-        self.refs.next = self.zero8.val();
-        self.count.next = self.zero8.val();
-        self.passed.next = self.zero8.val();
-        self.waiting.next = self.zero8.val();
         for g in 0..7 {
             self.selected[g].next = self.select.val() == self.group_number[g].val();
             self.pick_row[g].next = self.zero_a.val();
-            self.pick_refs[g].next = self.zero8.val();
-            self.pick_count[g].next = self.zero8.val();
-            self.pick_passed[g].next = self.zero8.val();
-            self.pick_waiting[g].next = self.zero8.val();
             if self.selected[g].val() {
                 self.pick_row[g].next = self.group_base[g].val();
-                self.pick_refs[g].next = self.group_refs[g].val();
-                self.pick_count[g].next = self.group_count[g].val();
-                self.pick_passed[g].next = self.group_passed[g].val();
-                self.pick_waiting[g].next = self.group_waiting[g].val();
             }
             self.bound.next =
                 self.bound.val() | (self.selected[g].val() & self.group_bound[g].val());
             self.group_row.next = self.group_row.val() | self.pick_row[g].val();
-            self.refs.next = self.refs.val() | self.pick_refs[g].val();
-            self.count.next = self.count.val() | self.pick_count[g].val();
-            self.passed.next = self.passed.val() | self.pick_passed[g].val();
-            self.waiting.next = self.waiting.val() | self.pick_waiting[g].val();
         }
     }
 }

@@ -3,6 +3,7 @@
 
 mod answers;
 mod arbiter;
+mod bookkeeping;
 mod cluster;
 pub mod codes;
 mod controller;
@@ -26,6 +27,7 @@ mod transaction;
 
 pub use answers::AnswerUnit;
 pub use arbiter::RoundRobinArbiter;
+pub use bookkeeping::BookkeepingStage;
 pub use cluster::GrfCluster;
 pub use controller::GrfController;
 pub use decoder::TransactionDecoder;
@@ -115,6 +117,7 @@ impl Design for Grf {
                     part("grf_pick_stage", PickStage::<E, A>::new(p))?,
                     part("grf_entry_lookup", EntryLookup::<A>::new(p))?,
                     part("grf_transaction_unit", TransactionUnit::<A>::new(p))?,
+                    part("grf_bookkeeping_stage", BookkeepingStage::<A>::new(p))?,
                     part("grf_transaction_lookup", TransactionLookup::<A>::new(p))?,
                     part(
                         "grf_transaction_decoder",

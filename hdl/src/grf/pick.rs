@@ -44,6 +44,11 @@ pub struct PickStage<const E: usize, const A: usize> {
     pub pick_group: Signal<In, Bits<3>>,
     /// Its data, one element per lane.
     pub pick_data: Vec<Signal<In, Bits<E>>>,
+    /// Per EU: the global thread of its waiting transaction (for the entry lookup).
+    pub eu_thread: Vec<Signal<In, Bits<5>>>,
+    /// Per EU: the virtual block of its waiting transaction's register (for the entry
+    /// lookup).
+    pub eu_vblock: Vec<Signal<In, Bits<2>>>,
     /// The stage loads only when the controller takes from it this cycle: it holds a
     /// transaction (`pipeline` 1), or it is wires (`pipeline` 0). The arbiter may pick when
     /// `!full | avail`; that is computed by the parent, so that this block, which reads the
@@ -96,8 +101,6 @@ pub struct PickStage<const E: usize, const A: usize> {
     pub found_shared: Signal<Out, Bit>,
     /// The entry's group.
     pub found_group: Signal<Out, Bits<3>>,
-    /// The block it maps, one-hot.
-    pub found_block: Signal<Out, Bits<64>>,
     lookup: EntryLookup<A>,
     /// Whether the entry is looked up as the stage loads (`pipeline` 2).
     early: Constant<Bit>,
@@ -107,7 +110,6 @@ pub struct PickStage<const E: usize, const A: usize> {
     looked_base: Registers<Bits<A>>,
     looked_shared: Registers<Bit>,
     looked_group: Registers<Bits<3>>,
-    looked_block: Registers<Bits<64>>,
     stage_check: EntryChecker,
     _eus: usize,
     _lanes: usize,
@@ -136,6 +138,8 @@ impl<const E: usize, const A: usize> PickStage<E, A> {
             pick_reg_index: Default::default(),
             pick_group: Default::default(),
             pick_data: signals(lanes),
+            eu_thread: signals(eus),
+            eu_vblock: signals(eus),
             full: Default::default(),
             take: Default::default(),
             taken: signals(eus),
@@ -162,7 +166,6 @@ impl<const E: usize, const A: usize> PickStage<E, A> {
             found_base: Default::default(),
             found_shared: Default::default(),
             found_group: Default::default(),
-            found_block: Default::default(),
             lookup: EntryLookup::new(params),
             early: Constant::new(early),
             looked_slot: Registers::stage(slots, early),
@@ -170,7 +173,6 @@ impl<const E: usize, const A: usize> PickStage<E, A> {
             looked_base: Registers::stage(1, early),
             looked_shared: Registers::stage(1, early),
             looked_group: Registers::stage(1, early),
-            looked_block: Registers::stage(1, early),
             stage_check: stage_checks(),
             _eus: eus,
             _lanes: lanes,
@@ -198,7 +200,6 @@ impl<const E: usize, const A: usize> Logic for PickStage<E, A> {
         self.looked_base.clock.next = self.clock.val();
         self.looked_shared.clock.next = self.clock.val();
         self.looked_group.clock.next = self.clock.val();
-        self.looked_block.clock.next = self.clock.val();
         // The stage loads a pick (wires without the stage).
         self.valid.d[0].next = self.picked.val();
         self.held_eu.d[0].next = self.pick_eu.val();
@@ -243,11 +244,15 @@ impl<const E: usize, const A: usize> Logic for PickStage<E, A> {
         }
         // The entry: of the pick as the stage loads it (held with the transaction), or of the
         // transaction the stage presents.
-        self.lookup.thread.next = self.held_thread.q[0].val();
-        self.lookup.vblock.next = self.held_reg_index.q[0].val().get_bits::<2>(4);
-        if self.early.val() {
-            self.lookup.thread.next = self.pick_thread.val();
-            self.lookup.vblock.next = self.pick_reg_index.val().get_bits::<2>(4);
+        for e in 0..self._eus {
+            self.lookup.eu_hot[e].next = self.eu_hot.q[e].val();
+            self.lookup.thread[e].next = self.held_thread.q[0].val();
+            self.lookup.vblock[e].next = self.held_reg_index.q[0].val().get_bits::<2>(4);
+            if self.early.val() {
+                self.lookup.eu_hot[e].next = self.pick_eu_hot[e].val();
+                self.lookup.thread[e].next = self.eu_thread[e].val();
+                self.lookup.vblock[e].next = self.eu_vblock[e].val();
+            }
         }
         for k in 0..self._slots {
             self.lookup.entry_valid[k].next = self.entry_valid[k].val();
@@ -261,7 +266,6 @@ impl<const E: usize, const A: usize> Logic for PickStage<E, A> {
         self.looked_base.d[0].next = self.lookup.base.val();
         self.looked_shared.d[0].next = self.lookup.shared.val();
         self.looked_group.d[0].next = self.lookup.group.val();
-        self.looked_block.d[0].next = self.lookup.block.val();
         for _early in 0..self._early {
             if !self.picked.val() {
                 for k in 0..self._slots {
@@ -271,14 +275,12 @@ impl<const E: usize, const A: usize> Logic for PickStage<E, A> {
                 self.looked_base.d[0].next = self.looked_base.q[0].val();
                 self.looked_shared.d[0].next = self.looked_shared.q[0].val();
                 self.looked_group.d[0].next = self.looked_group.q[0].val();
-                self.looked_block.d[0].next = self.looked_block.q[0].val();
             }
         }
         self.found_valid.next = self.looked_valid.q[0].val();
         self.found_base.next = self.looked_base.q[0].val();
         self.found_shared.next = self.looked_shared.q[0].val();
         self.found_group.next = self.looked_group.q[0].val();
-        self.found_block.next = self.looked_block.q[0].val();
         // The transaction taken.
         for e in 0..self._eus {
             self.taken[e].next = self.take.val() & self.eu_hot.q[e].val();

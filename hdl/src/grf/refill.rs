@@ -73,6 +73,9 @@ pub struct RefillEngine<const E: usize, const A: usize> {
     hold_check: EntryChecker,
     /// The lowest pending row, one-hot.
     pick: Signal<Local, Bits<16>>,
+    /// Its offset.
+    pick_offset: Signal<Local, Bits<4>>,
+    zero4: Constant<Bits<4>>,
     zero16: Constant<Bits<16>>,
     one16: Constant<Bits<16>>,
     all16: Constant<Bits<16>>,
@@ -120,6 +123,8 @@ impl<const E: usize, const A: usize> RefillEngine<E, A> {
             e_hold_data: Registers::new(lanes),
             hold_check: hold_checks(),
             pick: Default::default(),
+            pick_offset: Default::default(),
+            zero4: constant(0),
             zero16: constant(0),
             one16: constant(1),
             all16: constant(0xffff),
@@ -177,15 +182,19 @@ impl<const E: usize, const A: usize> Logic for RefillEngine<E, A> {
         self.l3_row.next = self.e_base.q[0].val();
         self.pick.next =
             self.e_pending.q[0].val() & (!self.e_pending.q[0].val() + self.one16.val());
+        // Rows and offsets as ORs of one-hot gated constants (a block's first row is a
+        // multiple of 16): no adder, no chain of multiplexers.
+        self.pick_offset.next = self.zero4.val();
         for o in 0..16 {
             if self.e_hold_offset.q[0].val() == self.offset_number[o].val() {
-                self.write_row.next = self.e_base.q[0].val() + self.offset_row[o].val();
+                self.write_row.next = self.write_row.val() | self.offset_row[o].val();
             }
-            if self.pick.val() == self.offset_bit[o].val() {
-                self.l3_row.next = self.e_base.q[0].val() + self.offset_row[o].val();
-                self.e_flight_offset.d[0].next = self.offset_number[o].val();
+            if self.pick.val().get_bit(o) {
+                self.l3_row.next = self.l3_row.val() | self.offset_row[o].val();
+                self.pick_offset.next = self.pick_offset.val() | self.offset_number[o].val();
             }
         }
+        self.e_flight_offset.d[0].next = self.pick_offset.val();
         self.l3_read.next = false;
         if self.e_busy.q[0].val() {
             // The held answer goes into the slow GRF unless the controller writes it now.

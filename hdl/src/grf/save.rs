@@ -153,10 +153,12 @@ impl<const E: usize, const A: usize> Logic for SaveEngine<E, A> {
         self.read_row.next = self.base_now.val();
         self.read_tag.next = self.offset_number[0].val();
         if (self.start.val() | self.active.val()) & (self.step_now.val() < self.sixteen5.val()) {
+            // Rows and tags as ORs of one-hot gated constants (a block's first row is a
+            // multiple of 16): no adder, no chain of multiplexers.
             for o in 0..16 {
                 if self.step_now.val() == self.step_number[o].val() {
-                    self.read_row.next = self.base_now.val() + self.offset_row[o].val();
-                    self.read_tag.next = self.offset_number[o].val();
+                    self.read_row.next = self.read_row.val() | self.offset_row[o].val();
+                    self.read_tag.next = self.read_tag.val() | self.offset_number[o].val();
                 }
             }
             self.read.next = true;
@@ -168,7 +170,7 @@ impl<const E: usize, const A: usize> Logic for SaveEngine<E, A> {
         self.l3_row.next = self.save_base.q[0].val();
         for o in 0..16 {
             if self.out_tag.val() == self.offset_number[o].val() {
-                self.l3_row.next = self.save_base.q[0].val() + self.offset_row[o].val();
+                self.l3_row.next = self.l3_row.val() | self.offset_row[o].val();
             }
         }
         for l in 0..self._lanes {

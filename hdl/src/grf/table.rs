@@ -45,7 +45,9 @@ pub struct TranslationTable<const A: usize> {
     pub entry_shared: Vec<Signal<Out, Bit>>,
     /// Per entry: its group (0 private).
     pub entry_group: Vec<Signal<Out, Bits<3>>>,
-    /// Free physical blocks, bit b = block b.
+    /// Free physical blocks, bit b = block b: as the registers hold them, or, with the
+    /// bookkeeping a cycle later (`pipeline` 3), as this cycle's changes leave them (the
+    /// changes come from registers, so this depends on registers only).
     pub free: Signal<Out, Bits<64>>,
     t_valid: Registers<Bit>,
     t_base: Registers<Bits<A>>,
@@ -58,6 +60,8 @@ pub struct TranslationTable<const A: usize> {
     reset_base: Vec<Constant<Bits<A>>>,
     reset_free: Constant<Bits<64>>,
     _slots: usize,
+    /// 1 when the bookkeeping is applied a cycle later (`pipeline` 3 and up), else 0.
+    _later: usize,
 }
 
 /// Ones in the low `n` bits of a 64-bit mask.
@@ -114,6 +118,7 @@ impl<const A: usize> TranslationTable<A> {
             ),
             reset_free: constant(reset_free),
             _slots: slots,
+            _later: usize::from(params.pipeline >= 3),
         }
     }
 }
@@ -136,6 +141,9 @@ impl<const A: usize> Logic for TranslationTable<A> {
         }
         if self.reset.val() {
             self.t_free.d[0].next = self.reset_free.val();
+        }
+        for _later in 0..self._later {
+            self.free.next = self.t_free.d[0].val();
         }
         for k in 0..self._slots {
             self.entry_valid[k].next = self.t_valid.q[k].val();

@@ -3,6 +3,7 @@
 
 use rust_hdl::prelude::*;
 
+use super::bookkeeping::BookkeepingStage;
 use super::decoder::TransactionDecoder;
 use super::groups::GroupUnit;
 use super::lookup::TransactionLookup;
@@ -49,8 +50,6 @@ pub struct TransactionUnit<const A: usize> {
     pub found_shared: Signal<In, Bit>,
     /// The entry's group.
     pub found_group: Signal<In, Bits<3>>,
-    /// The block it maps, one-hot.
-    pub found_block: Signal<In, Bits<64>>,
     /// The table's entries, for the entry lookup: mapped.
     pub entry_valid: Vec<Signal<Out, Bit>>,
     /// Per entry: its block's first row.
@@ -93,6 +92,12 @@ pub struct TransactionUnit<const A: usize> {
     decoder: TransactionDecoder<A>,
     entries: TranslationTable<A>,
     groups: GroupUnit<A>,
+    bookkeeping: BookkeepingStage<A>,
+    /// The block the entry maps, one-hot.
+    found_block: Signal<Local, Bits<64>>,
+    /// Per block: its first row and its bit.
+    block_base: Vec<Constant<Bits<A>>>,
+    block_bit: Vec<Constant<Bits<64>>>,
     offset_number: Vec<Constant<Bits<4>>>,
     offset_row: Vec<Constant<Bits<A>>>,
     /// Per offset: its row offset if it is the register's, else zero.
@@ -101,8 +106,10 @@ pub struct TransactionUnit<const A: usize> {
     offset_wide: Signal<Local, Bits<A>>,
     /// Row zero.
     zero_row: Constant<Bits<A>>,
+    zero64: Constant<Bits<64>>,
     _eus: usize,
     _slots: usize,
+    _blocks: usize,
 }
 
 impl<const A: usize> TransactionUnit<A> {
@@ -126,7 +133,6 @@ impl<const A: usize> TransactionUnit<A> {
             found_base: Default::default(),
             found_shared: Default::default(),
             found_group: Default::default(),
-            found_block: Default::default(),
             entry_valid: signals(params.all_threads() * params.virtual_blocks),
             entry_base: signals(params.all_threads() * params.virtual_blocks),
             entry_shared: signals(params.all_threads() * params.virtual_blocks),
@@ -150,13 +156,19 @@ impl<const A: usize> TransactionUnit<A> {
             decoder: TransactionDecoder::default(),
             entries: TranslationTable::new(params),
             groups: GroupUnit::new(params),
+            bookkeeping: BookkeepingStage::new(params),
+            found_block: Default::default(),
+            block_base: constants((0..params.blocks()).map(|b| (b * GrfParams::BLOCK) as u64)),
+            block_bit: constants((0..params.blocks()).map(|b| 1u64 << b)),
             offset_number: constants(0..16),
             offset_row: constants(0..16),
             offset_term: signals(16),
             offset_wide: Default::default(),
             zero_row: constant(0),
+            zero64: constant(0),
             _eus: eus,
             _slots: params.all_threads() * params.virtual_blocks,
+            _blocks: params.blocks(),
         }
     }
 }
@@ -166,6 +178,7 @@ impl<const A: usize> Logic for TransactionUnit<A> {
     fn update(&mut self) {
         self.entries.clock.next = self.clock.val();
         self.groups.clock.next = self.clock.val();
+        self.bookkeeping.clock.next = self.clock.val();
         self.entries.reset.next = self.reset.val();
         self.groups.reset.next = self.reset.val();
         // What the transaction finds.
@@ -174,25 +187,25 @@ impl<const A: usize> Logic for TransactionUnit<A> {
         self.lookup.kind.next = self.kind.val();
         self.lookup.group.next = self.group.val();
         self.lookup.free.next = self.entries.free.val();
+        // With the bookkeeping stage, the table and the groups show the free blocks and the
+        // groups' bindings as the last transaction's bookkeeping, applied this cycle, leaves
+        // them.
         self.lookup.entry_group.next = self.found_group.val();
         for k in 0..self._slots {
             self.entry_valid[k].next = self.entries.entry_valid[k].val();
             self.entry_base[k].next = self.entries.entry_base[k].val();
             self.entry_shared[k].next = self.entries.entry_shared[k].val();
             self.entry_group[k].next = self.entries.entry_group[k].val();
-            self.entries.slot[k].next = self.found_slot[k].val();
+            self.bookkeeping.slot[k].next = self.found_slot[k].val();
+            self.entries.slot[k].next = self.bookkeeping.apply_slot[k].val();
         }
         for g in 0..7 {
             self.lookup.group_bound[g].next = self.groups.bound[g].val();
             self.lookup.group_base[g].next = self.groups.base[g].val();
-            self.lookup.group_refs[g].next = self.groups.refs[g].val();
-            self.lookup.group_count[g].next = self.groups.count[g].val();
-            self.lookup.group_passed[g].next = self.groups.passed[g].val();
-            self.lookup.group_waiting[g].next = self.groups.waiting[g].val();
         }
         self.offset.next = self.reg_index.val().get_bits::<4>(0);
         // The offset widened to a row (docs/rust-hdl.md, 12) as an OR of one-hot gated
-        // constants, then one adder: no chain of 16 adders and muxes.
+        // constants, or'ed into the block's first row (a multiple of 16): no adder.
         self.offset_wide.next = self.zero_row.val();
         for o in 0..16 {
             self.offset_term[o].next = self.zero_row.val();
@@ -201,7 +214,13 @@ impl<const A: usize> Logic for TransactionUnit<A> {
             }
             self.offset_wide.next = self.offset_wide.val() | self.offset_term[o].val();
         }
-        self.row.next = self.found_base.val() + self.offset_wide.val();
+        self.row.next = self.found_base.val() | self.offset_wide.val();
+        self.found_block.next = self.zero64.val();
+        for b in 0..self._blocks {
+            if self.found_base.val() == self.block_base[b].val() {
+                self.found_block.next = self.found_block.val() | self.block_bit[b].val();
+            }
+        }
         self.base.next = self.found_base.val();
         self.block.next = self.found_block.val();
         self.shared.next = self.found_shared.val();
@@ -229,31 +248,43 @@ impl<const A: usize> Logic for TransactionUnit<A> {
         self.write.next = self.decoder.write.val();
         self.clear_refill.next = self.decoder.clear_refill.val();
         self.start_switch.next = self.decoder.start_switch.val();
-        // The table and the groups act on it.
-        self.entries.write.next = self.decoder.table_write.val();
-        self.entries.write_valid.next = self.decoder.table_valid.val();
-        self.entries.write_base.next = self.decoder.table_base.val();
-        self.entries.write_shared.next = self.decoder.table_shared.val();
-        self.entries.write_group.next = self.decoder.table_group.val();
-        self.entries.take_chosen.next = self.decoder.take_block.val();
-        self.entries.chosen.next = self.lookup.chosen.val();
-        self.entries.give_back.next = self.decoder.give_back.val() | self.groups.dies.val();
-        self.entries.block.next = self.found_block.val();
-        self.groups.select.next = self.lookup.select.val();
-        self.groups.cur_bound.next = self.lookup.bound.val();
-        self.groups.cur_base.next = self.lookup.group_row.val();
-        self.groups.cur_refs.next = self.lookup.refs.val();
-        self.groups.cur_count.next = self.lookup.count.val();
-        self.groups.cur_passed.next = self.lookup.passed.val();
-        self.groups.cur_waiting.next = self.lookup.waiting.val();
-        self.groups.apply.next = self.take.val();
-        self.groups.access.next = self.decoder.group_access.val();
-        self.groups.join_group.next = self.decoder.group_join.val();
-        self.groups.bind_group.next = self.decoder.group_bind.val();
-        self.groups.bind_base.next = self.lookup.chosen_base.val();
-        self.groups.leave.next = self.decoder.group_leave.val();
-        self.groups.wait_group.next = self.decoder.group_wait.val();
-        self.groups.wait_eu.next = self.eu.val();
+        // The table and the groups act on it: at once, or a cycle later through the
+        // bookkeeping stage.
+        self.bookkeeping.table_write.next = self.decoder.table_write.val();
+        self.bookkeeping.table_valid.next = self.decoder.table_valid.val();
+        self.bookkeeping.table_base.next = self.decoder.table_base.val();
+        self.bookkeeping.table_shared.next = self.decoder.table_shared.val();
+        self.bookkeeping.table_group.next = self.decoder.table_group.val();
+        self.bookkeeping.take_block.next = self.decoder.take_block.val();
+        self.bookkeeping.chosen.next = self.lookup.chosen.val();
+        self.bookkeeping.give_back.next = self.decoder.give_back.val();
+        self.bookkeeping.block.next = self.found_block.val();
+        self.bookkeeping.select.next = self.lookup.select.val();
+        self.bookkeeping.access.next = self.decoder.group_access.val();
+        self.bookkeeping.join_group.next = self.decoder.group_join.val();
+        self.bookkeeping.bind_group.next = self.decoder.group_bind.val();
+        self.bookkeeping.bind_base.next = self.lookup.chosen_base.val();
+        self.bookkeeping.leave.next = self.decoder.group_leave.val();
+        self.bookkeeping.wait_group.next = self.decoder.group_wait.val();
+        self.bookkeeping.wait_eu.next = self.eu.val();
+        self.entries.write.next = self.bookkeeping.apply_table_write.val();
+        self.entries.write_valid.next = self.bookkeeping.apply_table_valid.val();
+        self.entries.write_base.next = self.bookkeeping.apply_table_base.val();
+        self.entries.write_shared.next = self.bookkeeping.apply_table_shared.val();
+        self.entries.write_group.next = self.bookkeeping.apply_table_group.val();
+        self.entries.take_chosen.next = self.bookkeeping.apply_take_block.val();
+        self.entries.chosen.next = self.bookkeeping.apply_chosen.val();
+        self.entries.give_back.next =
+            self.bookkeeping.apply_give_back.val() | self.groups.dies.val();
+        self.entries.block.next = self.bookkeeping.apply_block.val();
+        self.groups.select.next = self.bookkeeping.apply_select.val();
+        self.groups.access.next = self.bookkeeping.apply_access.val();
+        self.groups.join_group.next = self.bookkeeping.apply_join.val();
+        self.groups.bind_group.next = self.bookkeeping.apply_bind.val();
+        self.groups.bind_base.next = self.bookkeeping.apply_bind_base.val();
+        self.groups.leave.next = self.bookkeeping.apply_leave.val();
+        self.groups.wait_group.next = self.bookkeeping.apply_wait.val();
+        self.groups.wait_eu.next = self.bookkeeping.apply_wait_eu.val();
         for e in 0..self._eus {
             self.open[e].next = self.groups.open[e].val();
             self.turned_away[e].next = self.groups.turned_away[e].val();

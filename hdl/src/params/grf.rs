@@ -85,7 +85,9 @@ pub struct GrfParams {
     /// Which allocations go to the low-energy part.
     pub mapping: Mapping,
     /// Register stages in the controller: 1 holds the arbiter's pick for a cycle before the
-    /// controller takes it (every controller answer a cycle later, throughput unchanged).
+    /// controller takes it (every controller answer a cycle later, throughput unchanged); 2
+    /// also looks the pick's table entry up as it is held; 3 also applies the table, free-block
+    /// and group changes a cycle after the decision (barrier answers a cycle later).
     #[serde(default)]
     pub pipeline: usize,
 }
@@ -188,7 +190,7 @@ impl Params for GrfParams {
             ),
             param!(
                 pipeline,
-                "register stages: 1 holds the arbiter's pick a cycle (answers a cycle later), 2 also looks its table entry up as it is held (no further cycle)",
+                "register stages: 1 holds the arbiter's pick a cycle (answers a cycle later), 2 also looks its table entry up as it is held (no further cycle), 3 also applies the table, free-block and group changes a cycle after the decision (barrier answers a cycle later)",
                 "N",
                 |_| Allowed::range(0, Self::MAX_PIPELINE)
             ),
@@ -200,7 +202,7 @@ impl GrfParams {
     /// Registers per block.
     pub const BLOCK: usize = 16;
     /// The most register stages `pipeline` adds.
-    pub const MAX_PIPELINE: usize = 2;
+    pub const MAX_PIPELINE: usize = 3;
     /// Shared groups 1..=GROUPS (0 means private).
     pub const GROUPS: usize = 7;
     /// Allowed fast GRF sizes.

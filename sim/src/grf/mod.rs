@@ -65,6 +65,7 @@ impl Block for Grf {
             vec![("virtual_blocks", "1"), ("preallocated", "0")],
             vec![("slow_latency", "8"), ("pipeline", "1")],
             vec![("pipeline", "2")],
+            vec![("pipeline", "3")],
         ]
     }
 

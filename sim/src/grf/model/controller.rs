@@ -281,11 +281,11 @@ impl GrfModel {
         group.bound = false;
         group.count = 0;
         group.passed = 0;
-        for (w, waiting) in group.waiting.iter_mut().enumerate() {
-            if *waiting {
-                *waiting = false;
-                next[w] = Some(gone.clone());
-            }
+        let waiters: Vec<usize> = (0..self.params.eus)
+            .filter(|&w| std::mem::take(&mut group.waiting[w]))
+            .collect();
+        for w in waiters {
+            self.let_go(w, gone.clone(), next);
         }
     }
 
@@ -316,16 +316,26 @@ impl GrfModel {
         if !group.bound || group.count < group.refs {
             return;
         }
-        for (w, waiting) in group.waiting.iter_mut().enumerate() {
-            if *waiting {
-                *waiting = false;
-                group.passed += 1;
-                next[w] = Some(done.clone());
-            }
-        }
+        let waiters: Vec<usize> = (0..self.params.eus)
+            .filter(|&w| std::mem::take(&mut group.waiting[w]))
+            .collect();
+        group.passed += waiters.len();
         if group.passed >= group.refs {
             group.count = 0;
             group.passed = 0;
+        }
+        for w in waiters {
+            self.let_go(w, done.clone(), next);
+        }
+    }
+
+    /// Answers `eu`, parked on a group, with `answer`: next cycle, or with the bookkeeping a
+    /// cycle later (`pipeline` 3), the cycle after.
+    fn let_go(&mut self, eu: usize, answer: Answer, next: &mut [Option<Answer>]) {
+        if self.params.pipeline >= 3 {
+            self.answers[eu] = Some((self.cycle + 2, answer));
+        } else {
+            next[eu] = Some(answer);
         }
     }
 

@@ -1,0 +1,206 @@
+//! The bookkeeping stage: the decisions that change the translation table, the free blocks and
+//! the groups, held for a cycle before they are applied (`pipeline` 3 and up) or passed
+//! straight through.
+
+use rust_hdl::prelude::*;
+
+use crate::params::GrfParams;
+use crate::regs::Registers;
+use crate::signals;
+
+/// The bookkeeping stage (`docs/grf.md`, Timing). With `pipeline` 3 or more, the decoder's
+/// table, free-block and group decisions are registered and applied the cycle after the
+/// transaction is decided; otherwise they are wires. `A` is the slow GRF's row-address width.
+#[derive(LogicBlock)]
+pub struct BookkeepingStage<const A: usize> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Replace the table entry `slot`.
+    pub table_write: Signal<In, Bit>,
+    /// The new entry's valid bit.
+    pub table_valid: Signal<In, Bit>,
+    /// The new entry's first row.
+    pub table_base: Signal<In, Bits<A>>,
+    /// The new entry's shared bit.
+    pub table_shared: Signal<In, Bit>,
+    /// The new entry's group.
+    pub table_group: Signal<In, Bits<3>>,
+    /// The entry written, one-hot.
+    pub slot: Vec<Signal<In, Bit>>,
+    /// The allocation takes the chosen block.
+    pub take_block: Signal<In, Bit>,
+    /// The chosen block, one-hot.
+    pub chosen: Signal<In, Bits<64>>,
+    /// A private block is given back.
+    pub give_back: Signal<In, Bit>,
+    /// The transaction's block, one-hot (given back, or its group's if the group dies).
+    pub block: Signal<In, Bits<64>>,
+    /// The group acted on.
+    pub select: Signal<In, Bits<3>>,
+    /// A shared access.
+    pub access: Signal<In, Bit>,
+    /// An allocation joins the bound group.
+    pub join_group: Signal<In, Bit>,
+    /// An allocation binds the group.
+    pub bind_group: Signal<In, Bit>,
+    /// The block it binds, as its first row.
+    pub bind_base: Signal<In, Bits<A>>,
+    /// A release of a shared block.
+    pub leave: Signal<In, Bit>,
+    /// A wait at the group's barrier.
+    pub wait_group: Signal<In, Bit>,
+    /// The waiting EU.
+    pub wait_eu: Signal<In, Bits<4>>,
+    /// `table_write`, to apply.
+    pub apply_table_write: Signal<Out, Bit>,
+    /// `table_valid`, to apply.
+    pub apply_table_valid: Signal<Out, Bit>,
+    /// `table_base`, to apply.
+    pub apply_table_base: Signal<Out, Bits<A>>,
+    /// `table_shared`, to apply.
+    pub apply_table_shared: Signal<Out, Bit>,
+    /// `table_group`, to apply.
+    pub apply_table_group: Signal<Out, Bits<3>>,
+    /// `slot`, to apply.
+    pub apply_slot: Vec<Signal<Out, Bit>>,
+    /// `take_block`, to apply.
+    pub apply_take_block: Signal<Out, Bit>,
+    /// `chosen`, to apply.
+    pub apply_chosen: Signal<Out, Bits<64>>,
+    /// `give_back`, to apply.
+    pub apply_give_back: Signal<Out, Bit>,
+    /// `block`, to apply.
+    pub apply_block: Signal<Out, Bits<64>>,
+    /// `select`, to apply.
+    pub apply_select: Signal<Out, Bits<3>>,
+    /// `access`, to apply.
+    pub apply_access: Signal<Out, Bit>,
+    /// `join_group`, to apply.
+    pub apply_join: Signal<Out, Bit>,
+    /// `bind_group`, to apply.
+    pub apply_bind: Signal<Out, Bit>,
+    /// `bind_base`, to apply.
+    pub apply_bind_base: Signal<Out, Bits<A>>,
+    /// `leave`, to apply.
+    pub apply_leave: Signal<Out, Bit>,
+    /// `wait_group`, to apply.
+    pub apply_wait: Signal<Out, Bit>,
+    /// `wait_eu`, to apply.
+    pub apply_wait_eu: Signal<Out, Bits<4>>,
+    /// The strobes, in the order of the ports above: table write, valid, shared, take, give
+    /// back, access, join, bind, leave, wait.
+    flags: Registers<Bit>,
+    /// The rows: table base, bind base.
+    rows: Registers<Bits<A>>,
+    /// The groups: table group, select.
+    groups: Registers<Bits<3>>,
+    /// The blocks: chosen, given back.
+    blocks: Registers<Bits<64>>,
+    slots: Registers<Bit>,
+    waiter: Registers<Bits<4>>,
+    _slots: usize,
+}
+
+impl<const A: usize> BookkeepingStage<A> {
+    /// The stage of `params` (registers with `pipeline` 3 or more).
+    pub fn new(params: &GrfParams) -> Self {
+        let held = params.pipeline >= 3;
+        let slots = params.all_threads() * params.virtual_blocks;
+        Self {
+            clock: Default::default(),
+            table_write: Default::default(),
+            table_valid: Default::default(),
+            table_base: Default::default(),
+            table_shared: Default::default(),
+            table_group: Default::default(),
+            slot: signals(slots),
+            take_block: Default::default(),
+            chosen: Default::default(),
+            give_back: Default::default(),
+            block: Default::default(),
+            select: Default::default(),
+            access: Default::default(),
+            join_group: Default::default(),
+            bind_group: Default::default(),
+            bind_base: Default::default(),
+            leave: Default::default(),
+            wait_group: Default::default(),
+            wait_eu: Default::default(),
+            apply_table_write: Default::default(),
+            apply_table_valid: Default::default(),
+            apply_table_base: Default::default(),
+            apply_table_shared: Default::default(),
+            apply_table_group: Default::default(),
+            apply_slot: signals(slots),
+            apply_take_block: Default::default(),
+            apply_chosen: Default::default(),
+            apply_give_back: Default::default(),
+            apply_block: Default::default(),
+            apply_select: Default::default(),
+            apply_access: Default::default(),
+            apply_join: Default::default(),
+            apply_bind: Default::default(),
+            apply_bind_base: Default::default(),
+            apply_leave: Default::default(),
+            apply_wait: Default::default(),
+            apply_wait_eu: Default::default(),
+            flags: Registers::stage(10, held),
+            rows: Registers::stage(2, held),
+            groups: Registers::stage(2, held),
+            blocks: Registers::stage(2, held),
+            slots: Registers::stage(slots, held),
+            waiter: Registers::stage(1, held),
+            _slots: slots,
+        }
+    }
+}
+
+impl<const A: usize> Logic for BookkeepingStage<A> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.flags.clock.next = self.clock.val();
+        self.rows.clock.next = self.clock.val();
+        self.groups.clock.next = self.clock.val();
+        self.blocks.clock.next = self.clock.val();
+        self.slots.clock.next = self.clock.val();
+        self.waiter.clock.next = self.clock.val();
+        self.flags.d[0].next = self.table_write.val();
+        self.flags.d[1].next = self.table_valid.val();
+        self.flags.d[2].next = self.table_shared.val();
+        self.flags.d[3].next = self.take_block.val();
+        self.flags.d[4].next = self.give_back.val();
+        self.flags.d[5].next = self.access.val();
+        self.flags.d[6].next = self.join_group.val();
+        self.flags.d[7].next = self.bind_group.val();
+        self.flags.d[8].next = self.leave.val();
+        self.flags.d[9].next = self.wait_group.val();
+        self.rows.d[0].next = self.table_base.val();
+        self.rows.d[1].next = self.bind_base.val();
+        self.groups.d[0].next = self.table_group.val();
+        self.groups.d[1].next = self.select.val();
+        self.blocks.d[0].next = self.chosen.val();
+        self.blocks.d[1].next = self.block.val();
+        self.waiter.d[0].next = self.wait_eu.val();
+        for k in 0..self._slots {
+            self.slots.d[k].next = self.slot[k].val();
+            self.apply_slot[k].next = self.slots.q[k].val();
+        }
+        self.apply_table_write.next = self.flags.q[0].val();
+        self.apply_table_valid.next = self.flags.q[1].val();
+        self.apply_table_shared.next = self.flags.q[2].val();
+        self.apply_take_block.next = self.flags.q[3].val();
+        self.apply_give_back.next = self.flags.q[4].val();
+        self.apply_access.next = self.flags.q[5].val();
+        self.apply_join.next = self.flags.q[6].val();
+        self.apply_bind.next = self.flags.q[7].val();
+        self.apply_leave.next = self.flags.q[8].val();
+        self.apply_wait.next = self.flags.q[9].val();
+        self.apply_table_base.next = self.rows.q[0].val();
+        self.apply_bind_base.next = self.rows.q[1].val();
+        self.apply_table_group.next = self.groups.q[0].val();
+        self.apply_select.next = self.groups.q[1].val();
+        self.apply_chosen.next = self.blocks.q[0].val();
+        self.apply_block.next = self.blocks.q[1].val();
+        self.apply_wait_eu.next = self.waiter.q[0].val();
+    }
+}
