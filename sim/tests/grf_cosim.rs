@@ -202,11 +202,14 @@ fn values(log: &[(u64, GrfStatus, u64)]) -> Vec<u64> {
     log.iter().map(|r| r.2).collect()
 }
 
+/// A small GRF with the document's timing (no controller stages), which the directed tests'
+/// cycle expectations are written for.
 fn small(eus: usize, threads: usize) -> GrfParams {
     GrfParams {
         eus,
         threads,
         fast_regs: 2,
+        pipeline: 0,
         ..GrfParams::default()
     }
 }

@@ -106,7 +106,7 @@ impl Default for GrfParams {
             element_bits: 32,
             low_energy_blocks: 0,
             mapping: Mapping::None,
-            pipeline: 0,
+            pipeline: 3,
         }
     }
 }
