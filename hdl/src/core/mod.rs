@@ -4,6 +4,7 @@
 mod allocator;
 mod datapath;
 mod decode;
+mod operands;
 mod reads;
 mod scheduler;
 mod scoreboard;

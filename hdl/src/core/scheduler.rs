@@ -5,12 +5,13 @@
 
 use rust_hdl::prelude::*;
 
-use super::decode::{alias, InstructionDecoder};
+use super::decode::InstructionDecoder;
+use super::operands::OperandSources;
 use super::reads::ReadScheduler;
 use super::scoreboard::Scoreboard;
 use super::window::InstructionWindow;
 use crate::checkers::EntryChecker;
-use crate::params::{CaptureKind, CoreParams, OperandSource};
+use crate::params::{CaptureKind, CoreParams};
 use crate::regs::Registers;
 use crate::{constant, constants, signals};
 
@@ -81,11 +82,7 @@ pub struct CoreScheduler<const RI: usize> {
     /// or entry; the last stage meets the read's data.
     capture_kind_r: Registers<Bits<2>>,
     capture_index_r: Registers<Bits<3>>,
-    /// The issued instruction's op and, per source, where its operand is, for each of the
-    /// `read_latency` cycles from its issue to the ALU (stage-major).
-    alu_op_r: Registers<Bits<3>>,
-    alu_kind_r: Registers<Bits<3>>,
-    alu_index_r: Registers<Bits<3>>,
+    operands: OperandSources,
     /// Simulation-only: the conflict queue's entries ([`queue_checks`]).
     cq_check: EntryChecker,
     /// Simulation-only: the prefetch queue's entries ([`queue_checks`]).
@@ -93,24 +90,17 @@ pub struct CoreScheduler<const RI: usize> {
     /// Queue entries freed by the issuing head: [0] cq, [1] pq.
     freed: Vec<Signal<Local, Bits<8>>>,
     pending: Constant<Bits<2>>,
-    in_cq: Constant<Bits<2>>,
-    in_pq: Constant<Bits<2>>,
-    from_port: Constant<Bits<3>>,
-    from_latch: Constant<Bits<3>>,
-    from_cq: Constant<Bits<3>>,
-    from_pq: Constant<Bits<3>>,
-    alias_of_0: Constant<Bits<3>>,
-    alias_of_1: Constant<Bits<3>>,
-    alias_0: Constant<Bits<2>>,
-    alias_1: Constant<Bits<2>>,
+    /// A source's state in the conflict queue (one constant, none without the queue).
+    in_cq: Vec<Constant<Bits<2>>>,
+    /// A source's state in the prefetch queue (one constant, none without the queue).
+    in_pq: Vec<Constant<Bits<2>>>,
     no_entries: Constant<Bits<8>>,
     /// Existing queue entries: [0] cq, [1] pq.
     queue_mask: Vec<Constant<Bits<8>>>,
     /// One-hot entries 0..max(cq, pq).
     entry_bit: Vec<Constant<Bits<8>>>,
-    /// Small numbers 0..max(3, cq, pq, read ports), and read port numbers.
+    /// The queue entries' numbers, 0..max(cq, pq).
     number: Vec<Constant<Bits<3>>>,
-    port_number: Vec<Constant<Bits<4>>>,
     _window: usize,
     _served: usize,
     _seen: usize,
@@ -122,8 +112,6 @@ pub struct CoreScheduler<const RI: usize> {
     _later: usize,
     /// Where the last stage of the per-port delay lines starts.
     _last_port: usize,
-    /// Where the last stage of the per-source delay lines starts.
-    _last_source: usize,
 }
 
 impl<const RI: usize> CoreScheduler<RI> {
@@ -136,7 +124,6 @@ impl<const RI: usize> CoreScheduler<RI> {
         let latency = params.read_latency();
         let mask = |n: usize| constant((1u64 << n) - 1);
         let entries = params.cq_entries.max(params.pq_entries);
-        let code = |c: OperandSource| constant(c.code());
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -167,28 +154,17 @@ impl<const RI: usize> CoreScheduler<RI> {
             queue_busy: Registers::new(2),
             capture_kind_r: Registers::new(p * latency),
             capture_index_r: Registers::new(p * latency),
-            alu_op_r: Registers::new(latency),
-            alu_kind_r: Registers::new(3 * latency),
-            alu_index_r: Registers::new(3 * latency),
+            operands: OperandSources::new(params),
             cq_check: queue_checks("conflict", params.cq_entries),
             pq_check: queue_checks("prefetch", params.pq_entries),
             freed: signals(2),
             pending: constant(CaptureKind::Nowhere.code()),
-            in_cq: constant(CaptureKind::ConflictQueue.code()),
-            in_pq: constant(CaptureKind::PrefetchQueue.code()),
-            from_port: code(OperandSource::Port),
-            from_latch: code(OperandSource::Latch),
-            from_cq: code(OperandSource::ConflictQueue),
-            from_pq: code(OperandSource::PrefetchQueue),
-            alias_of_0: code(OperandSource::SameAsSource0),
-            alias_of_1: code(OperandSource::SameAsSource1),
-            alias_0: constant(alias::SOURCE_0),
-            alias_1: constant(alias::SOURCE_1),
+            in_cq: constants((params.cq_entries > 0).then_some(CaptureKind::ConflictQueue.code())),
+            in_pq: constants((params.pq_entries > 0).then_some(CaptureKind::PrefetchQueue.code())),
             no_entries: constant(0),
             queue_mask: vec![mask(params.cq_entries), mask(params.pq_entries)],
             entry_bit: constants((0..entries).map(|e| 1u64 << e)),
-            number: constants(0..3.max(entries).max(p) as u64),
-            port_number: constants(0..p as u64),
+            number: constants(0..entries as u64),
             _window: w,
             _served: served,
             _seen: Scoreboard::<RI>::seen_slots(params),
@@ -198,7 +174,6 @@ impl<const RI: usize> CoreScheduler<RI> {
             _pq: params.pq_entries,
             _later: latency - 1,
             _last_port: (latency - 1) * p,
-            _last_source: (latency - 1) * 3,
         }
     }
 }
@@ -215,9 +190,7 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
         self.queue_busy.clock.next = self.clock.val();
         self.capture_kind_r.clock.next = self.clock.val();
         self.capture_index_r.clock.next = self.clock.val();
-        self.alu_op_r.clock.next = self.clock.val();
-        self.alu_kind_r.clock.next = self.clock.val();
-        self.alu_index_r.clock.next = self.clock.val();
+        self.operands.clock.next = self.clock.val();
         // The offered instruction, decoded, into the window.
         self.decoder.op.next = self.instr_op.val();
         self.window.issue.next = self.reader.issue.val();
@@ -304,7 +277,7 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
         for s in 0..3 {
             for e in 0..self._cq {
                 if self.reader.issue.val()
-                    & (self.reader.next_state[s].val() == self.in_cq.val())
+                    & (self.reader.next_state[s].val() == self.in_cq[0].val())
                     & (self.reader.next_entry[s].val() == self.number[e].val())
                 {
                     self.freed[0].next = self.freed[0].val() | self.entry_bit[e].val();
@@ -312,7 +285,7 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
             }
             for e in 0..self._pq {
                 if self.reader.issue.val()
-                    & (self.reader.next_state[s].val() == self.in_pq.val())
+                    & (self.reader.next_state[s].val() == self.in_pq[0].val())
                     & (self.reader.next_entry[s].val() == self.number[e].val())
                 {
                     self.freed[1].next = self.freed[1].val() | self.entry_bit[e].val();
@@ -341,50 +314,18 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
             self.pq_check.fill[e].next = self.reader.pq_taken.val().get_bit(e);
             self.pq_check.drain[e].next = self.freed[1].val().get_bit(e);
         }
-        // Where each operand of the issuing head will be next cycle.
-        self.alu_op_r.d[0].next = self.window.op[0].val();
-        for k in 0..self._later {
-            self.alu_op_r.d[k + 1].next = self.alu_op_r.q[k].val();
-            for s in 0..3 {
-                self.alu_kind_r.d[(k + 1) * 3 + s].next = self.alu_kind_r.q[k * 3 + s].val();
-                self.alu_index_r.d[(k + 1) * 3 + s].next = self.alu_index_r.q[k * 3 + s].val();
-            }
-        }
-        for last in self._later..(self._later + 1) {
-            self.alu_op.next = self.alu_op_r.q[last].val();
-        }
+        // Where each operand of the issuing head will be when it reaches the ALU.
+        self.operands.head_op.next = self.window.op[0].val();
         for s in 0..3 {
-            self.alu_kind_r.d[s].next = self.from_latch.val();
-            self.alu_index_r.d[s].next = self.number[s].val();
-            if self.reader.next_state[s].val() == self.in_cq.val() {
-                self.alu_kind_r.d[s].next = self.from_cq.val();
-                self.alu_index_r.d[s].next = self.reader.next_entry[s].val();
-            }
-            if self.reader.next_state[s].val() == self.in_pq.val() {
-                self.alu_kind_r.d[s].next = self.from_pq.val();
-                self.alu_index_r.d[s].next = self.reader.next_entry[s].val();
-            }
-            if self.reader.head_read[s].val() {
-                self.alu_kind_r.d[s].next = self.from_port.val();
-                for p in 0..self._read_ports {
-                    if self.reader.head_port[s].val() == self.port_number[p].val() {
-                        self.alu_index_r.d[s].next = self.number[p].val();
-                    }
-                }
-            }
-            if self.window.alias_code[s].val() == self.alias_0.val() {
-                self.alu_kind_r.d[s].next = self.alias_of_0.val();
-            }
-            if self.window.alias_code[s].val() == self.alias_1.val() {
-                self.alu_kind_r.d[s].next = self.alias_of_1.val();
-            }
+            self.operands.next_state[s].next = self.reader.next_state[s].val();
+            self.operands.next_entry[s].next = self.reader.next_entry[s].val();
+            self.operands.head_read[s].next = self.reader.head_read[s].val();
+            self.operands.head_port[s].next = self.reader.head_port[s].val();
+            self.operands.alias_code[s].next = self.window.alias_code[s].val();
+            self.alu_kind[s].next = self.operands.alu_kind[s].val();
+            self.alu_index[s].next = self.operands.alu_index[s].val();
         }
-        for last in self._last_source..(self._last_source + 1) {
-            for s in 0..3 {
-                self.alu_kind[s].next = self.alu_kind_r.q[last + s].val();
-                self.alu_index[s].next = self.alu_index_r.q[last + s].val();
-            }
-        }
+        self.alu_op.next = self.operands.alu_op.val();
     }
 }
 
