@@ -7,6 +7,18 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
+/// A GPR small enough to place and route in seconds: 2 banks of 64 rows, 2 lanes of 8 bits.
+const SMALL_GPR: &[&str] = &[
+    "--banks",
+    "2",
+    "--registers",
+    "128",
+    "--lanes",
+    "2",
+    "--element-bits",
+    "8",
+];
+
 fn grfgen(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_grfgen"))
         .args(args)
@@ -152,21 +164,7 @@ fn a_small_configuration_of_every_block_is_placed_and_routed() {
 #[test]
 fn a_small_configuration_of_every_new_pipeline_option_is_placed_and_routed() {
     let options: [(&str, &[&str], &str, bool); 4] = [
-        (
-            "gpr",
-            &[
-                "--banks",
-                "2",
-                "--registers",
-                "128",
-                "--lanes",
-                "2",
-                "--element-bits",
-                "8",
-            ],
-            "3",
-            true,
-        ),
+        ("gpr", SMALL_GPR, "3", true),
         (
             "route",
             &["--lanes", "8", "--crossbar", "4", "--element-bits", "8"],
@@ -217,17 +215,7 @@ fn a_small_configuration_of_every_new_pipeline_option_is_placed_and_routed() {
 #[test]
 fn pipeline_stages_raise_fmax_after_place_and_route() {
     let route = ["--lanes", "8", "--crossbar", "4", "--element-bits", "16"];
-    let gpr = [
-        "--banks",
-        "2",
-        "--registers",
-        "128",
-        "--lanes",
-        "2",
-        "--element-bits",
-        "8",
-    ];
-    for (block, params, stages) in [("route", &route[..], "3"), ("gpr", &gpr[..], "2")] {
+    for (block, params, stages) in [("route", &route[..], "3"), ("gpr", SMALL_GPR, "2")] {
         let plain = pnr(block, params, &["--pipeline", "0"]);
         let staged = pnr(block, params, &["--pipeline", stages]);
         let (before, after) = (number(&plain, "fmax_mhz"), number(&staged, "fmax_mhz"));
