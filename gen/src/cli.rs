@@ -14,7 +14,7 @@ use crate::registry::{blocks, designs};
 use crate::route;
 
 /// The verbs run on simulated blocks, with what they do.
-pub const BLOCK_VERBS: [(&str, &str); 4] = [
+pub const BLOCK_VERBS: [(&str, &str); 5] = [
     (
         "sim",
         "Co-simulate a block's Verilog in Verilator in lock step with its golden model",
@@ -26,6 +26,10 @@ pub const BLOCK_VERBS: [(&str, &str); 4] = [
     (
         "sweep",
         "Run a block over every combination of listed parameter and option values and tabulate the results",
+    ),
+    (
+        "explore",
+        "Find the Pareto front of cost, Fmax and time over workloads, and the design to emit for a device",
     ),
     ("bench", "Run a block's benchmark"),
 ];

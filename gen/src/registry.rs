@@ -24,7 +24,7 @@ pub trait DesignCommand {
 pub trait BlockCommand {
     /// The block's name.
     fn name(&self) -> &'static str;
-    /// Its subcommand of `sim`, `flow`, `sweep`, `sweep slurm` (`slurm`) or `bench` (named by
+    /// Its subcommand of `sim`, `flow`, `sweep`, `sweep slurm` (`slurm`), `explore` or `bench` (named by
     /// `command`).
     fn command(&self, command: &str) -> Command;
     /// Runs `grfgen <command> <block>`.
@@ -60,6 +60,7 @@ impl<B: Block> BlockCommand for BlockEntry<B> {
             "flow" => commands::flow::command::<B>(),
             "sweep" => commands::sweep::command::<B>(),
             "slurm" => commands::sweep::slurm_command::<B>(),
+            "explore" => commands::explore::command::<B>(),
             _ => commands::bench::command::<B>(),
         }
     }
@@ -70,6 +71,7 @@ impl<B: Block> BlockCommand for BlockEntry<B> {
             "flow" => commands::flow::flow::<B>(m),
             "sweep" => commands::sweep::sweep::<B>(m),
             "slurm" => commands::sweep::slurm::<B>(m),
+            "explore" => commands::explore::explore::<B>(m),
             _ => commands::bench::bench::<B>(m),
         }
     }

@@ -101,6 +101,11 @@ pub trait Report: Serialize + 'static {
     }
     /// The figures a sweep tabulates, as `(name, value)`.
     fn metrics(&self) -> Vec<(&'static str, f64)>;
+    /// The cycles this run's work takes on the design, which times the clock period give the
+    /// time per workload; `None` for a block whose runs are no timed workload.
+    fn work_cycles(&self) -> Option<f64> {
+        None
+    }
 }
 
 /// Whether a run co-simulates the RTL.

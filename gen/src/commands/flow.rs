@@ -55,6 +55,11 @@ pub(crate) fn pnr_request(m: &ArgMatches) -> Result<Option<PnrRequest>, CliError
     if !m.get_flag("pnr") {
         return Ok(None);
     }
+    device_request(m).map(Some)
+}
+
+/// The device (`--device`, default ecp5-85k) and nextpnr seed (`--pnr-seed`, default 1).
+pub(crate) fn device_request(m: &ArgMatches) -> Result<PnrRequest, CliError> {
     let device = match m.get_one::<String>("device") {
         Some(name) => name.parse().map_err(CliError::Input)?,
         None => Device::Ecp5_85k,
@@ -66,7 +71,7 @@ pub(crate) fn pnr_request(m: &ArgMatches) -> Result<Option<PnrRequest>, CliError
             "invalid value {seed} for --pnr-seed: allowed {allowed}"
         )));
     }
-    Ok(Some(PnrRequest { device, seed }))
+    Ok(PnrRequest { device, seed })
 }
 
 /// Runs the flow of block `B`; fails if a step fails.

@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod blocks;
 pub mod emit;
+pub mod explore;
 pub mod flow;
 pub mod regress;
 pub mod sim;

@@ -65,6 +65,11 @@ pub struct ClusterReport {
 }
 
 impl Report for ClusterReport {
+    /// The programs' cycles, from the first issue to the last write-back.
+    fn work_cycles(&self) -> Option<f64> {
+        Some(self.cycles as f64)
+    }
+
     fn mismatch(&self) -> Option<&Mismatch> {
         self.first_mismatch
             .as_ref()

@@ -287,6 +287,11 @@ pub struct CoreReport {
 }
 
 impl Report for CoreReport {
+    /// The program's cycles, from the first issue to the last write-back.
+    fn work_cycles(&self) -> Option<f64> {
+        Some(self.run.cycles as f64)
+    }
+
     fn mismatch(&self) -> Option<&Mismatch> {
         self.run.first_mismatch.as_ref()
     }

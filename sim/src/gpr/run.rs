@@ -105,6 +105,12 @@ impl GprReport {
 }
 
 impl Report for GprReport {
+    /// The cycles that serving every request takes at the measured grant rate: the cycles
+    /// run times requests over grants (a refused request is offered again).
+    fn work_cycles(&self) -> Option<f64> {
+        Some(self.cycles as f64 * self.requests.max(1) as f64 / self.grants.max(1) as f64)
+    }
+
     fn mismatch(&self) -> Option<&Mismatch> {
         self.first_mismatch.as_ref()
     }

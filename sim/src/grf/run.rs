@@ -241,6 +241,11 @@ pub struct GrfReport {
 }
 
 impl Report for GrfReport {
+    /// The workload's cycles, to its last answer.
+    fn work_cycles(&self) -> Option<f64> {
+        Some(self.run.cycles as f64)
+    }
+
     fn mismatch(&self) -> Option<&Mismatch> {
         self.run.first_mismatch.as_ref()
     }

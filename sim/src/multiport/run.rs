@@ -32,6 +32,11 @@ pub struct MultiportReport {
 }
 
 impl Report for MultiportReport {
+    /// The cycles run: every request is served in its own cycle.
+    fn work_cycles(&self) -> Option<f64> {
+        Some(self.cycles as f64)
+    }
+
     fn mismatch(&self) -> Option<&Mismatch> {
         self.first_mismatch.as_ref()
     }

@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
+use grfgen_flow::steps::PnrRequest;
 use grfgen_hdl::design::Design;
 use grfgen_hdl::params::{ParamError, Params};
 use grfgen_sim::block::{Block, ParamsOf, Rtl, SimError};
@@ -36,13 +37,7 @@ pub fn command<B: Block>() -> Command {
         .args(args::<ParamsOf<B>>(Values::List))
         .arg(config_arg())
         .args(args::<B::Options>(Values::List))
-        .arg(
-            Arg::new("set")
-                .long("set")
-                .value_name("NAME=V1,V2")
-                .action(ArgAction::Append)
-                .help("Sweep a parameter or option over the listed values (its flag without the dashes); repeatable"),
-        )
+        .arg(set_arg())
         .arg(seed_arg())
         .args(rtl_args())
         .arg(
@@ -62,16 +57,28 @@ pub fn command<B: Block>() -> Command {
                 .requires("out")
                 .help("Go on with the sweep in --out DIR: skip the points recorded as ok"),
         )
-        .arg(
-            Arg::new("jobs")
-                .long("jobs")
-                .value_name("N")
-                .help("Points run at once, 1..=256 [default: the number of cores]"),
-        )
+        .arg(jobs_arg())
         .arg(Arg::new("shard").long("shard").value_name("I/N").allow_hyphen_values(true).help(
             "Run only the points whose index is I modulo N; `slurm` reads SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT",
         ))
         .arg(json_arg())
+}
+
+/// `--set NAME=V1,V2`.
+pub(crate) fn set_arg() -> Arg {
+    Arg::new("set")
+        .long("set")
+        .value_name("NAME=V1,V2")
+        .action(ArgAction::Append)
+        .help("Sweep a parameter or option over the listed values (its flag without the dashes); repeatable")
+}
+
+/// `--jobs N`.
+pub(crate) fn jobs_arg() -> Arg {
+    Arg::new("jobs")
+        .long("jobs")
+        .value_name("N")
+        .help("Points run at once, 1..=256 [default: the number of cores]")
 }
 
 /// `merge`, `status`, `plot` and `export`, beside the blocks under `sweep`.
@@ -170,16 +177,19 @@ struct SweepOutput<'a> {
 
 /// The grid of a sweep of block `B` from its command line, every value validated: the spec,
 /// the designs and the run options.
-type Plan<B> = (Spec, Vec<ParamsOf<B>>, Vec<<B as Block>::Options>);
+pub(crate) type Plan<B> = (Spec, Vec<ParamsOf<B>>, Vec<<B as Block>::Options>);
 
 /// Validates the grid of a sweep of block `B`: nothing runs or is written before. With
 /// `recorded` (the spec of a sweep being resumed) and no value listed on the command line, the
-/// recorded lists, configuration and implementation steps are taken up.
-fn plan<B: Block>(
+/// recorded lists, configuration and implementation steps are taken up. `steps` are the
+/// implementation steps of each design: iCE40 synthesis, and the device and seed of place and
+/// route.
+pub(crate) fn plan<B: Block>(
     m: &ArgMatches,
     seed: u64,
     rtl: Rtl,
     recorded: Option<&Spec>,
+    steps: (bool, Option<PnrRequest>),
 ) -> Result<Plan<B>, CliError> {
     let (mut param_lists, mut option_lists) = lists_of::<ParamsOf<B>, B::Options>(m)?;
     let mut base: ParamsOf<B> = configured(m)?;
@@ -202,8 +212,8 @@ fn plan<B: Block>(
         seed,
         parameters: param_lists,
         options: option_lists,
-        synth: m.get_flag("synth"),
-        pnr: pnr_request(m)?.map(|r| (r.device.name().to_string(), r.seed)),
+        synth: steps.0,
+        pnr: steps.1.map(|r| (r.device.name().to_string(), r.seed)),
         rtl: rtl_name(rtl).into(),
         points: designs.len() * runs.len(),
         config: m
@@ -304,7 +314,8 @@ pub fn sweep<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
         _ => seed(m)?,
     };
     let (rtl, shard, threads) = (rtl(m), shard(m)?, jobs(m)?);
-    let (spec, designs, runs) = plan::<B>(m, seed, rtl, recorded.as_ref())?;
+    let steps = (m.get_flag("synth"), pnr_request(m)?);
+    let (spec, designs, runs) = plan::<B>(m, seed, rtl, recorded.as_ref(), steps)?;
     let rtl = match spec.rtl.as_str() {
         "on" => Rtl::On,
         "off" => Rtl::Off,
@@ -336,8 +347,6 @@ pub fn sweep<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
             spec.points
         ));
     }
-    let progress = Progress::points(format!("sweep {}", spec.block), jobs.len() as u64, quiet);
-    let (total, mut finished, mut failed) = (jobs.len(), 0, 0);
     let pnr = match &spec.pnr {
         Some((device, seed)) => Some(grfgen_flow::steps::PnrRequest {
             device: device.parse().map_err(CliError::Input)?,
@@ -346,24 +355,14 @@ pub fn sweep<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
         None => None,
     };
     let implementation = Implementation::new(spec.synth, pnr);
-    let ran = run_all(&jobs, threads, rtl, &implementation, |record| {
-        finished += 1;
-        failed += usize::from(!record.settled());
-        progress.point(
-            &format!(
-                "[{finished}/{total}] point {} {} ({:.1} s)",
-                record.index, record.status, record.seconds
-            ),
-            failed,
-        );
-        if let Some(dir) = &dir {
-            dir.append(&record)?;
-        }
-        records.insert(record.index, record);
-        Ok(())
-    });
-    progress.finish();
-    ran?;
+    let label = format!("sweep {}", spec.block);
+    let run = Recording {
+        threads,
+        rtl,
+        dir: dir.as_ref(),
+        quiet,
+    };
+    run.run(&label, &jobs, &implementation, &mut records)?;
     finish(m, &spec, &records, shard)
 }
 
@@ -407,6 +406,51 @@ fn finish(
                 bad.replay
             ),
         }),
+    }
+}
+
+/// How the points of a sweep run and are recorded.
+pub(crate) struct Recording<'a> {
+    /// Points run at once.
+    pub threads: usize,
+    /// Whether the RTL runs.
+    pub rtl: Rtl,
+    /// Where each record is appended as it finishes, if anywhere.
+    pub dir: Option<&'a SweepDir>,
+    /// No progress lines.
+    pub quiet: bool,
+}
+
+impl Recording<'_> {
+    /// Runs `jobs`, implementing each design as `implementation` says, with progress under
+    /// `label`: each record is appended to the directory and put in `records` as it finishes.
+    pub fn run<B: Block>(
+        &self,
+        label: &str,
+        jobs: &[Job<B>],
+        implementation: &Implementation,
+        records: &mut BTreeMap<usize, Record>,
+    ) -> Result<(), CliError> {
+        let progress = Progress::points(label.to_string(), jobs.len() as u64, self.quiet);
+        let (total, mut finished, mut failed) = (jobs.len(), 0, 0);
+        let ran = run_all(jobs, self.threads, self.rtl, implementation, |record| {
+            finished += 1;
+            failed += usize::from(!record.settled());
+            progress.point(
+                &format!(
+                    "[{finished}/{total}] point {} {} ({:.1} s)",
+                    record.index, record.status, record.seconds
+                ),
+                failed,
+            );
+            if let Some(dir) = self.dir {
+                dir.append(&record)?;
+            }
+            records.insert(record.index, record);
+            Ok(())
+        });
+        progress.finish();
+        ran
     }
 }
 
@@ -478,7 +522,8 @@ pub fn slurm_command<B: Block>() -> Command {
 /// `grfgen sweep slurm <block> ... --shards N [--partition P] [--account A] [--dry-run]`.
 pub fn slurm<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     let (seed, rtl) = (seed(m)?, rtl(m));
-    let (spec, _, _) = plan::<B>(m, seed, rtl, None)?;
+    let steps = (m.get_flag("synth"), pnr_request(m)?);
+    let (spec, _, _) = plan::<B>(m, seed, rtl, None, steps)?;
     let dir = path(m, "out").expect("--out is required");
     crate::output::check_dir("--out", &dir)?;
     slurm::check_script_dir(&dir)?;

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Mutex, OnceLock};
 use std::time::Instant;
 
-use grfgen_flow::pnr::place_and_route;
+use grfgen_flow::pnr::{place_and_route, synthesize_for};
 use grfgen_flow::steps::{write_design, PnrRequest};
 use grfgen_flow::tools::{synth, SynthTarget};
 use grfgen_hdl::design::Design;
@@ -73,6 +73,17 @@ fn routed<D: Design>(params: &D::Params, request: &PnrRequest) -> Result<Value, 
     Ok(serde_json::to_value(report).expect("reports serialise"))
 }
 
+/// Synthesizes the design of `params` for `request`'s device inside its timing harness, as
+/// place and route would, in a scratch directory: the report without routing's figures.
+fn synthesized<D: Design>(params: &D::Params, request: &PnrRequest) -> Result<Value, CliError> {
+    let work = tempfile::tempdir()?;
+    let top = D::top(params);
+    let timing = Timing::new(200.0, None)?;
+    let emitted = write_design::<D>(params, &top, work.path(), timing)?;
+    let report = synthesize_for(work.path(), &emitted, request.device, 200.0, request.seed)?;
+    Ok(serde_json::to_value(report).expect("reports serialise"))
+}
+
 /// What each design gets beside its runs: synthesis, place and route. Each design of a sweep
 /// gets them once, however many run options it is crossed with.
 #[derive(Default)]
@@ -81,6 +92,8 @@ pub struct Implementation {
     pub synth: bool,
     /// Place and route.
     pub pnr: Option<PnrRequest>,
+    /// Stop `pnr` after synthesis for its device: LUTs, flip-flops and block RAMs, no Fmax.
+    pub synthesis_only: bool,
     /// Results by design (its parameters as JSON) and step: a cell that the first point to
     /// need it fills while the others wait.
     cache: Mutex<HashMap<(String, &'static str), Arc<OnceLock<Result<Value, String>>>>>,
@@ -92,6 +105,7 @@ impl Implementation {
         Self {
             synth,
             pnr,
+            synthesis_only: false,
             cache: Mutex::default(),
         }
     }
@@ -124,7 +138,13 @@ impl Implementation {
             }
         }
         if let Some(request) = &self.pnr {
-            match self.get::<D>(params, "pnr", || routed::<D>(params, request)) {
+            let report = match self.synthesis_only {
+                true => self.get::<D>(params, "device synthesis", || {
+                    synthesized::<D>(params, request)
+                }),
+                false => self.get::<D>(params, "pnr", || routed::<D>(params, request)),
+            };
+            match report {
                 Ok(report) => record.add_pnr(report),
                 Err(e) => record.fail(format!("place and route: {e}")),
             }
@@ -144,6 +164,7 @@ fn blank<B: Block>(job: &Job<B>, rtl: Rtl) -> Record {
         replay: replay(job, rtl),
         metrics: Vec::new(),
         report: Value::Null,
+        work_cycles: None,
         ice40: None,
         pnr: None,
         seconds: 0.0,
@@ -176,6 +197,7 @@ fn run<B: Block>(job: &Job<B>, rtl: Rtl, implementation: &Implementation) -> Rec
                 .map(|(name, value)| (name.to_string(), value))
                 .collect();
             record.report = serde_json::to_value(&run.report).expect("reports serialise");
+            record.work_cycles = run.report.work_cycles();
         }
         Err(e) => {
             record.status = "failed".into();

@@ -147,6 +147,9 @@ pub struct Record {
     pub metrics: Vec<(String, f64)>,
     /// The block's whole report (`grfgen sim --json`'s fields).
     pub report: Value,
+    /// The cycles the run's work takes (`Report::work_cycles`), where the block times one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub work_cycles: Option<f64>,
     /// iCE40 synthesis figures, with `--synth`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ice40: Option<Value>,
@@ -180,7 +183,8 @@ impl Record {
     }
 
     /// Adds place-and-route `report`: Fmax and placed LUTs as metrics, and the time of the
-    /// run's cycles at that Fmax (`time_ns`), where the report has `cycles`.
+    /// run's work at that Fmax (`time_ns`), where the run times its work (else its `cycles`).
+    /// A report of synthesis alone (no Fmax) adds no metric.
     pub fn add_pnr(&mut self, report: Value) {
         let fmax = report.get("fmax_mhz").and_then(Value::as_f64);
         if let Some(f) = fmax {
@@ -189,7 +193,8 @@ impl Record {
         if let Some(luts) = report.get("luts").and_then(Value::as_f64) {
             self.metrics.push(("pnr_luts".into(), luts));
         }
-        let cycles = self.report.get("cycles").and_then(Value::as_f64);
+        let cycles =
+            (self.work_cycles).or_else(|| self.report.get("cycles").and_then(Value::as_f64));
         if let (Some(f), Some(cycles)) = (fmax.filter(|&f| f > 0.0), cycles) {
             self.metrics.push(("time_ns".into(), cycles * 1000.0 / f));
         }

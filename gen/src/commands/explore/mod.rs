@@ -1,0 +1,306 @@
+//! `grfgen explore <block>`: the Pareto front of cost, Fmax and time over workloads, and the
+//! configuration to emit for a device, found in stages, cheapest first. The golden model
+//! runs every design on every workload; synthesis costs the designs that could still be on
+//! the front; place and route measures the Fmax of the front, within a budget. Every result
+//! is a record of one sweep directory (`sweep status`, `export` and `plot` read it), and a
+//! killed exploration goes on with `--resume`.
+
+mod chart;
+mod fit;
+mod points;
+mod report;
+mod search;
+
+use std::collections::BTreeMap;
+
+use clap::{Arg, ArgAction, ArgMatches, Command};
+use grfgen_flow::pnr::Device;
+use grfgen_flow::steps::PnrRequest;
+use grfgen_hdl::design::Design;
+use grfgen_hdl::params::{Memory, ParamValue, Params};
+use grfgen_sim::block::{Block, ParamsOf, Report, Rtl, RunRecord, Setup};
+
+use super::flow::device_request;
+use super::sweep::runner::{Implementation, Job};
+use super::sweep::store::{Record, SweepDir};
+use super::sweep::{jobs, jobs_arg, plan, set_arg, Recording};
+use super::{json_arg, path, seed, seed_arg};
+use crate::error::CliError;
+use crate::params::{args, config_arg, number, Values};
+use points::{Constraints, Cost, Objective, Point};
+
+/// The subcommand of `explore` for block `B`.
+pub fn command<B: Block>() -> Command {
+    let devices: Vec<&str> = Device::ALL.iter().map(|d| d.name()).collect();
+    let value = |id: &'static str, name: &'static str, help: &str| {
+        Arg::new(id)
+            .long(id.replace('_', "-"))
+            .value_name(name)
+            .help(help.to_string())
+    };
+    Command::new(B::Design::NAME)
+        .about(B::Design::TITLE)
+        .args(args::<ParamsOf<B>>(Values::List))
+        .arg(config_arg())
+        .args(args::<B::Options>(Values::List))
+        .arg(set_arg())
+        .arg(seed_arg())
+        .arg(value("device", "DEVICE", &format!("Device to cost and place on: {} [default: ecp5-85k]", devices.join(", "))))
+        .arg(value("pnr_seed", "N", "nextpnr's placement seed, 1..=2147483647 [default: 1]"))
+        .arg(value("min_fmax", "MHZ", "Lowest Fmax a recommended design may have, MHz (0 < f <= 2000)"))
+        .arg(value("max_luts", "N", "Most LUTs a recommended design may use, 1..=10000000"))
+        .arg(value("max_brams", "N", "Most block RAMs a recommended design may use, 0..=100000"))
+        .arg(value("objective", "OBJECTIVE", "What the recommendation minimises: time (over the workloads), area (LUT+FF) or energy").default_value("time"))
+        .arg(value("budget_pnr", "N", "Places and routes at most, 1..=10000").default_value("8"))
+        .arg(value("budget_synth", "N", "Syntheses at most (beside place and route), 0..=100000").default_value("32"))
+        .arg(jobs_arg())
+        .arg(
+            value("out", "DIR", "Where the exploration is recorded: the sweep's records, front.json, front.svg, front.txt and explore.json")
+                .required(true),
+        )
+        .arg(
+            Arg::new("resume")
+                .long("resume")
+                .action(ArgAction::SetTrue)
+                .help("Go on with the exploration in --out DIR: nothing recorded there runs again"),
+        )
+        .arg(json_arg())
+}
+
+/// How the exploration judges and how much it may spend.
+pub struct Settings {
+    /// Device and nextpnr seed.
+    pub request: PnrRequest,
+    /// What the recommendation minimises.
+    pub objective: Objective,
+    /// What a recommendation must meet.
+    pub constraints: Constraints,
+    /// Places and routes at most.
+    pub budget_pnr: usize,
+    /// Syntheses at most.
+    pub budget_synth: usize,
+}
+
+/// A number flag within `range`, or an error naming the flag, the value and the range.
+fn bounded(
+    m: &ArgMatches,
+    id: &'static str,
+    range: std::ops::RangeInclusive<f64>,
+    allowed: &str,
+) -> Result<Option<f64>, CliError> {
+    match number::<f64>(m, id, allowed)? {
+        Some(v) if !range.contains(&v) || (id == "min_fmax" && v <= 0.0) => {
+            Err(CliError::Input(format!(
+                "invalid value {v} for --{}: allowed {allowed}",
+                id.replace('_', "-")
+            )))
+        }
+        other => Ok(other),
+    }
+}
+
+/// The settings of `m`, every value checked.
+fn settings(m: &ArgMatches) -> Result<Settings, CliError> {
+    let budget = |id: &'static str, default: f64, range, allowed| -> Result<usize, CliError> {
+        let value = bounded(m, id, range, allowed)?.unwrap_or(default);
+        if value.fract() != 0.0 {
+            return Err(CliError::Input(format!(
+                "invalid value {value} for --{}: allowed {allowed}",
+                id.replace('_', "-")
+            )));
+        }
+        Ok(value as usize)
+    };
+    Ok(Settings {
+        request: device_request(m)?,
+        objective: Objective::parse(m.get_one::<String>("objective").expect("has a default"))?,
+        constraints: Constraints {
+            min_fmax_mhz: bounded(m, "min_fmax", 0.0..=2000.0, "0 < f <= 2000")?,
+            max_luts: bounded(m, "max_luts", 1.0..=1e7, "1..=10000000")?,
+            max_brams: bounded(m, "max_brams", 0.0..=1e5, "0..=100000")?,
+        },
+        budget_pnr: budget("budget_pnr", 8.0, 1.0..=10000.0, "1..=10000")?,
+        budget_synth: budget("budget_synth", 32.0, 0.0..=100000.0, "0..=100000")?,
+    })
+}
+
+/// The designs on `device`: each takes the device's block RAM unless `memory` is swept, and
+/// a block RAM the device has not is refused.
+fn on_device<P: Params>(designs: &mut [P], listed: bool, device: Device) -> Result<(), CliError> {
+    let Some(param) = P::param("memory") else {
+        return Ok(());
+    };
+    for design in designs.iter_mut() {
+        if !listed {
+            param.set(design, device.memory().name())?;
+            design.validate()?;
+        }
+        let chosen = Memory::parse(&param.value(design)).unwrap_or_default();
+        device.check_memory(chosen).map_err(CliError::Input)?;
+    }
+    Ok(())
+}
+
+/// Refuses a block whose runs time no workload (the router, the allocator), from one run of
+/// the golden model, before anything is written.
+fn times_work<B: Block>(design: &ParamsOf<B>, run: &B::Options, seed: u64) -> Result<(), CliError> {
+    let setup = Setup::new(seed, Rtl::Off);
+    let record = RunRecord::<B>::run(design, run, &setup)?;
+    match record.report.work_cycles() {
+        Some(_) => Ok(()),
+        None => Err(CliError::Input(format!(
+            "invalid block {} for explore: its runs time no workload (explore takes gpr, lvt, flops, core, grf and cluster)",
+            B::Design::NAME
+        ))),
+    }
+}
+
+/// Runs `grfgen explore <block>`.
+pub fn explore<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
+    let out = path(m, "out").expect("--out is required");
+    crate::output::check_dir("--out", &out)?;
+    let dir = SweepDir::new(&out);
+    let resume = m.get_flag("resume");
+    let recorded = match resume {
+        true => dir.spec()?,
+        false => None,
+    };
+    let seed = match (crate::params::given(m, "seed"), &recorded) {
+        (false, Some(spec)) => spec.seed,
+        _ => seed(m)?,
+    };
+    let settings = settings(m)?;
+    let threads = jobs(m)?;
+    let steps = (false, Some(settings.request));
+    let (spec, mut designs, runs) = plan::<B>(m, seed, Rtl::Off, recorded.as_ref(), steps)?;
+    let swept: Vec<String> = spec.parameters.iter().map(|(n, _)| n.clone()).collect();
+    on_device(
+        &mut designs,
+        swept.iter().any(|n| n == "memory"),
+        settings.request.device,
+    )?;
+    times_work::<B>(&designs[0], &runs[0], seed)?;
+    dir.open(&spec, resume)?;
+    let mut records = dir.records()?;
+    let quiet = m.get_flag("json");
+    let recording = Recording {
+        threads,
+        rtl: Rtl::Off,
+        dir: Some(&dir),
+        quiet,
+    };
+    // Stage 1: the golden model, every design on every workload.
+    let jobs: Vec<Job<B>> = (0..spec.points)
+        .filter(|i| !records.get(i).is_some_and(Record::settled))
+        .map(|index| Job {
+            index,
+            params: designs[index / runs.len()].clone(),
+            options: runs[index % runs.len()].clone(),
+            seed,
+        })
+        .collect();
+    let label = format!("explore {}: model", spec.block);
+    recording.run(&label, &jobs, &Implementation::default(), &mut records)?;
+    let mut space = Space::<B> {
+        designs,
+        runs,
+        swept,
+        seed,
+        points: Vec::new(),
+    };
+    space.points = space.collect(&records)?;
+    search::search(&mut space, &settings, &recording, &mut records)?;
+    report::finish(m, &space, &settings, &spec, &dir)
+}
+
+/// The space explored: its designs, workloads and what is known of each design.
+pub struct Space<B: Block> {
+    /// Every design, in the sweep's order.
+    pub designs: Vec<ParamsOf<B>>,
+    /// The workloads (the grid of run options).
+    pub runs: Vec<B::Options>,
+    /// The swept parameters' names.
+    pub swept: Vec<String>,
+    /// The exploration's seed.
+    pub seed: u64,
+    /// The designs every workload applies to, with what is known of them.
+    pub points: Vec<Point>,
+}
+
+impl<B: Block> Space<B> {
+    /// The index of the record that holds design `d`'s implementation: its first workload's.
+    pub fn record_of(&self, d: usize) -> usize {
+        d * self.runs.len()
+    }
+
+    /// The points of `records`: one per design that every workload applies to. A model run
+    /// that failed is an error.
+    fn collect(&self, records: &BTreeMap<usize, Record>) -> Result<Vec<Point>, CliError> {
+        let mut points = Vec::new();
+        for (d, design) in self.designs.iter().enumerate() {
+            let mine: Vec<&Record> = (0..self.runs.len())
+                .filter_map(|w| records.get(&(self.record_of(d) + w)))
+                .collect();
+            if let Some(bad) = mine.iter().find(|r| !r.settled()) {
+                return Err(CliError::Failed(format!(
+                    "point {} {}: {}; replay with: {}",
+                    bad.index,
+                    bad.status,
+                    bad.error.as_deref().unwrap_or("no reason recorded"),
+                    bad.replay
+                )));
+            }
+            if mine.len() < self.runs.len() || mine.iter().any(|r| r.skipped()) {
+                continue;
+            }
+            let cycles: Vec<f64> = mine.iter().map(|r| r.work_cycles.unwrap_or(0.0)).collect();
+            let energy: Option<Vec<f64>> = (mine.iter())
+                .map(|r| {
+                    r.report
+                        .get("energy_pj")
+                        .and_then(serde_json::Value::as_f64)
+                })
+                .collect();
+            let mut point = Point {
+                design: d,
+                params: mine[0].parameters.clone(),
+                levels: (self.swept.iter())
+                    .map(|n| {
+                        let p = ParamsOf::<B>::param(n).expect("swept from the table");
+                        (n.clone(), p.value(design))
+                    })
+                    .collect(),
+                flags: super::sweep::runner::flags(design),
+                cycles,
+                energy_pj: energy.map(|e| e.iter().sum()),
+                cost: None,
+                placed: None,
+                fits: true,
+            };
+            point.learn(mine[0]);
+            points.push(point);
+        }
+        Ok(points)
+    }
+}
+
+impl Point {
+    /// Takes up what `record` (the design's first workload's) holds of synthesis or place
+    /// and route.
+    pub fn learn(&mut self, record: &Record) {
+        let Some(report) = &record.pnr else { return };
+        let figure = |name: &str| report.get(name).and_then(serde_json::Value::as_f64);
+        self.cost = Some(Cost {
+            luts: figure("luts").unwrap_or(0.0),
+            ffs: figure("ffs").unwrap_or(0.0),
+            brams: figure("brams").unwrap_or(0.0),
+            dsps: figure("dsps").unwrap_or(0.0),
+        });
+        self.fits = report.get("fits").and_then(serde_json::Value::as_bool) != Some(false);
+        if let Some(fmax) = figure("fmax_mhz") {
+            self.placed = Some(Some(fmax));
+        } else if !self.fits && figure("pnr_seconds").is_some_and(|s| s > 0.0) {
+            self.placed = Some(None);
+        }
+    }
+}

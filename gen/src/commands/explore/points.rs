@@ -1,0 +1,329 @@
+//! The designs of an exploration, what is measured or predicted of each, the objectives and
+//! constraints they are judged by, and the Pareto front.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::fit::{Accuracy, Fit, Levels};
+use crate::error::CliError;
+
+/// What the recommendation minimises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Objective {
+    /// Time over the workloads: cycles times the clock period, summed.
+    Time,
+    /// LUTs plus flip-flops, then block RAMs.
+    Area,
+    /// Energy over the workloads (see [`Point::energy`]).
+    Energy,
+}
+
+impl Objective {
+    /// Its name, as `--objective` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Time => "time",
+            Self::Area => "area",
+            Self::Energy => "energy",
+        }
+    }
+
+    /// The objective `--objective` names.
+    pub fn parse(text: &str) -> Result<Self, CliError> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "time" => Ok(Self::Time),
+            "area" => Ok(Self::Area),
+            "energy" => Ok(Self::Energy),
+            _ => Err(CliError::Input(format!(
+                "invalid value {} for --objective: allowed time, area or energy",
+                grfgen_sim::text::quoted(text)
+            ))),
+        }
+    }
+}
+
+/// The limits a recommended design must meet.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct Constraints {
+    /// Lowest Fmax, MHz.
+    pub min_fmax_mhz: Option<f64>,
+    /// Most LUTs.
+    pub max_luts: Option<f64>,
+    /// Most block RAMs.
+    pub max_brams: Option<f64>,
+}
+
+/// A design's resources, from synthesis or from place and route.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Cost {
+    /// LUTs.
+    pub luts: f64,
+    /// Flip-flops.
+    pub ffs: f64,
+    /// Block RAMs.
+    pub brams: f64,
+    /// Multipliers (DSP blocks).
+    pub dsps: f64,
+}
+
+impl Cost {
+    /// LUTs plus flip-flops: the logic cost the front weighs against time.
+    pub fn logic(&self) -> f64 {
+        self.luts + self.ffs
+    }
+}
+
+/// One design of the space and what is known of it.
+#[derive(Clone, Debug)]
+pub struct Point {
+    /// Its index among the designs (its records are `design * workloads + w`).
+    pub design: usize,
+    /// Its parameters as the records hold them.
+    pub params: Value,
+    /// The swept parameters' values.
+    pub levels: Levels,
+    /// The flags that set its non-default parameters.
+    pub flags: Vec<String>,
+    /// Cycles of each workload's work.
+    pub cycles: Vec<f64>,
+    /// The model's energy over the workloads, where the block reports one, pJ.
+    pub energy_pj: Option<f64>,
+    /// Resources, once synthesized or placed.
+    pub cost: Option<Cost>,
+    /// Placed and routed: its Fmax, MHz (`None` when it did not fit).
+    pub placed: Option<Option<f64>>,
+    /// Whether it fits the device (false once synthesis or placement said it does not).
+    pub fits: bool,
+}
+
+/// What the models predict where nothing is measured: each figure, with how far it may be
+/// off (a relative margin).
+pub struct Models {
+    /// LUTs plus flip-flops.
+    logic: Option<Fit>,
+    /// Block RAMs plus one.
+    brams: Option<Fit>,
+    /// Fmax.
+    fmax: Option<Fit>,
+    /// Margins of the cost and Fmax predictions.
+    pub margins: (f64, f64),
+    /// Leave-one-out accuracy of the Fmax prediction on the placed points.
+    pub fmax_accuracy: Accuracy,
+    /// Leave-one-out accuracy of the LUT-plus-FF prediction on the synthesized points.
+    pub logic_accuracy: Accuracy,
+}
+
+/// The Fmax assumed of every design before any is placed: any one value ranks them alike.
+const PRIOR_FMAX_MHZ: f64 = 100.0;
+
+/// A point's figures as the front and the recommendation see them.
+#[derive(Clone, Copy, Debug)]
+pub struct Estimate {
+    /// LUTs plus flip-flops.
+    pub logic: f64,
+    /// Block RAMs.
+    pub brams: f64,
+    /// Fmax, MHz.
+    pub fmax: f64,
+    /// Time over the workloads, ns.
+    pub time_ns: f64,
+    /// Energy (see [`Point::energy`]).
+    pub energy: f64,
+}
+
+impl Models {
+    /// The models fitted on `points`' measurements.
+    pub fn fit(points: &[Point]) -> Self {
+        let costed: Vec<(&Levels, Cost)> = (points.iter())
+            .filter(|p| p.fits)
+            .filter_map(|p| p.cost.map(|c| (&p.levels, c)))
+            .collect();
+        let logic: Vec<(&Levels, f64)> = costed.iter().map(|(l, c)| (*l, c.logic())).collect();
+        let brams: Vec<(&Levels, f64)> = costed.iter().map(|(l, c)| (*l, c.brams + 1.0)).collect();
+        let fmax: Vec<(&Levels, f64)> = (points.iter())
+            .filter_map(|p| Some((&p.levels, p.placed.flatten()?)))
+            .collect();
+        let (logic_accuracy, fmax_accuracy) = (Accuracy::of(&logic), Accuracy::of(&fmax));
+        let fmax_margin = match fmax.len() {
+            0 | 1 => 1.0,
+            _ => fmax_accuracy.margin(0.1),
+        };
+        Self {
+            logic: Fit::new(&logic),
+            brams: Fit::new(&brams),
+            fmax: Fit::new(&fmax),
+            margins: (logic_accuracy.margin(0.1), fmax_margin),
+            fmax_accuracy,
+            logic_accuracy,
+        }
+    }
+
+    /// `point`'s figures: measured where they are, else predicted, with each prediction
+    /// moved by its margin `towards` the point's advantage (+1), against it (-1) or not (0).
+    pub fn estimate(&self, point: &Point, towards: f64) -> Estimate {
+        let (cost_margin, fmax_margin) = self.margins;
+        let (logic, brams) = match point.cost {
+            Some(c) => (c.logic(), c.brams),
+            None => {
+                let logic = self
+                    .logic
+                    .as_ref()
+                    .map_or(0.0, |f| f.predict(&point.levels));
+                let brams = self
+                    .brams
+                    .as_ref()
+                    .map_or(1.0, |f| f.predict(&point.levels))
+                    - 1.0;
+                let scale = 1.0 - towards * cost_margin;
+                (logic * scale, (brams * scale).max(0.0))
+            }
+        };
+        let fmax = match point.placed {
+            Some(fmax) => fmax.unwrap_or(0.0),
+            None => {
+                let fmax = self
+                    .fmax
+                    .as_ref()
+                    .map_or(PRIOR_FMAX_MHZ, |f| f.predict(&point.levels));
+                fmax * (1.0 + towards * fmax_margin)
+            }
+        };
+        let cycles: f64 = point.cycles.iter().sum();
+        Estimate {
+            logic,
+            brams,
+            fmax,
+            time_ns: match fmax > 0.0 {
+                true => cycles * 1000.0 / fmax,
+                false => f64::INFINITY,
+            },
+            energy: point.energy(logic),
+        }
+    }
+}
+
+impl Point {
+    /// Energy over the workloads: the model's energy in pJ where the block reports one (the
+    /// GRF, the cluster); else LUT-plus-FF cells times cycles, a measure of switched logic
+    /// that counts neither clock frequency nor activity.
+    pub fn energy(&self, logic: f64) -> f64 {
+        self.energy_pj
+            .unwrap_or_else(|| logic * self.cycles.iter().sum::<f64>())
+    }
+
+    /// Whether the design has been placed and routed and fits.
+    pub fn placed_fmax(&self) -> Option<f64> {
+        self.placed.flatten()
+    }
+}
+
+/// The key `objective` orders estimates by, smallest best.
+pub fn key(objective: Objective, e: &Estimate) -> (f64, f64, f64) {
+    match objective {
+        Objective::Time => (e.time_ns, e.logic, e.brams),
+        Objective::Area => (e.logic, e.brams, e.time_ns),
+        Objective::Energy => (e.energy, e.time_ns, e.logic),
+    }
+}
+
+/// Whether `a` dominates `b`: no worse in LUTs plus flip-flops, block RAMs and time, and
+/// better in one.
+pub fn dominates(a: &Estimate, b: &Estimate) -> bool {
+    let (x, y) = ([a.logic, a.brams, a.time_ns], [b.logic, b.brams, b.time_ns]);
+    x.iter().zip(&y).all(|(p, q)| p <= q) && x.iter().zip(&y).any(|(p, q)| p < q)
+}
+
+/// The indices of `estimates` that no other dominates.
+pub fn front(estimates: &[Estimate]) -> Vec<usize> {
+    (0..estimates.len())
+        .filter(|&i| !estimates.iter().any(|e| dominates(e, &estimates[i])))
+        .collect()
+}
+
+impl Constraints {
+    /// The first constraint that `e` (of a point with `luts`) fails, in words, if any.
+    pub fn failure(&self, e: &Estimate, luts: f64) -> Option<String> {
+        if let Some(min) = self.min_fmax_mhz.filter(|&min| e.fmax < min) {
+            return Some(format!("--min-fmax {min}: it reaches {:.1} MHz", e.fmax));
+        }
+        if let Some(max) = self.max_luts.filter(|&max| luts > max) {
+            return Some(format!("--max-luts {max}: it needs {luts} LUTs"));
+        }
+        if let Some(max) = self.max_brams.filter(|&max| e.brams > max) {
+            return Some(format!(
+                "--max-brams {max}: it needs {} block RAMs",
+                e.brams
+            ));
+        }
+        None
+    }
+
+    /// How far `e` (of a point with `luts`) is from meeting every constraint: the largest
+    /// ratio by which it misses one (0 when it meets them all).
+    pub fn distance(&self, e: &Estimate, luts: f64) -> f64 {
+        let over = |have: f64, limit: Option<f64>| {
+            limit.map_or(0.0, |l| (have / l.max(1e-9) - 1.0).max(0.0))
+        };
+        let under = |have: f64, limit: Option<f64>| {
+            limit.map_or(0.0, |l| (l / have.max(1e-9) - 1.0).max(0.0))
+        };
+        under(e.fmax, self.min_fmax_mhz)
+            .max(over(luts, self.max_luts))
+            .max(over(e.brams, self.max_brams))
+    }
+
+    /// Whether a point with optimistic figures `e` (and optimistic `luts`) might still meet
+    /// the constraints.
+    pub fn possible(&self, e: &Estimate, luts: f64) -> bool {
+        self.failure(e, luts).is_none()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn estimate(logic: f64, brams: f64, time_ns: f64) -> Estimate {
+        Estimate {
+            logic,
+            brams,
+            fmax: 100.0,
+            time_ns,
+            energy: logic * time_ns,
+        }
+    }
+
+    #[test]
+    fn the_front_keeps_exactly_the_points_nothing_beats() {
+        let points = [
+            estimate(100.0, 1.0, 50.0),
+            estimate(200.0, 1.0, 40.0),
+            estimate(200.0, 1.0, 60.0), // dominated by the first
+            estimate(100.0, 0.0, 70.0),
+            estimate(100.0, 1.0, 50.0), // equal to the first: neither dominates
+        ];
+        assert_eq!(front(&points), vec![0, 1, 3, 4]);
+        for &i in &front(&points) {
+            assert!(!points.iter().any(|p| dominates(p, &points[i])));
+        }
+    }
+
+    #[test]
+    fn constraints_name_the_first_limit_missed_and_how_far() {
+        let limits = Constraints {
+            min_fmax_mhz: Some(150.0),
+            max_luts: Some(1000.0),
+            max_brams: None,
+        };
+        let e = estimate(900.0, 4.0, 10.0);
+        let why = limits.failure(&e, 800.0).expect("100 MHz misses 150");
+        assert!(why.starts_with("--min-fmax 150"), "{why}");
+        assert!((limits.distance(&e, 800.0) - 0.5).abs() < 1e-9);
+        let fast = Estimate { fmax: 200.0, ..e };
+        assert!(limits.failure(&fast, 800.0).is_none());
+        assert!(limits
+            .failure(&fast, 1200.0)
+            .is_some_and(|w| w.starts_with("--max-luts")));
+    }
+}

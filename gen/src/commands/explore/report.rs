@@ -1,0 +1,365 @@
+//! What an exploration writes and prints: the front (`front.json`, `front.svg`,
+//! `front.txt`), the recommendation as the `grfgen emit` command that produces it, and the
+//! whole result (`explore.json`, and `--json`).
+
+use std::collections::BTreeMap;
+
+use clap::ArgMatches;
+use grfgen_hdl::design::Design;
+use grfgen_sim::block::Block;
+use serde::Serialize;
+use serde_json::Value;
+
+use super::chart::{svg, Dot};
+use super::fit::Accuracy;
+use super::points::{front, key, Constraints, Estimate, Models, Objective, Point};
+use super::{Settings, Space};
+use crate::commands::render;
+use crate::commands::sweep::store::{Spec, SweepDir};
+use crate::error::CliError;
+use crate::output::write_file;
+use grfgen_sim::text::plural;
+
+/// One workload's figures at a design.
+#[derive(Clone, Debug, Serialize)]
+pub struct WorkloadFigures {
+    /// Cycles of its work.
+    pub cycles: f64,
+    /// Cycles times the clock period, ns.
+    pub time_ns: f64,
+}
+
+/// A design as the front and the recommendation show it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Figures {
+    /// Its parameters, keyed as `manifest.json` keys them.
+    pub params: Value,
+    /// The command that emits it.
+    pub command: String,
+    /// LUTs (placed, or synthesized).
+    pub luts: f64,
+    /// Flip-flops.
+    pub ffs: f64,
+    /// Block RAMs.
+    pub brams: f64,
+    /// Multipliers.
+    pub dsps: f64,
+    /// Fmax, MHz.
+    pub fmax_mhz: f64,
+    /// `placed` (measured by place and route) or `predicted`.
+    pub fmax_source: &'static str,
+    /// Per workload: cycles and time.
+    pub workloads: BTreeMap<String, WorkloadFigures>,
+    /// Time over every workload, ns.
+    pub time_ns: f64,
+    /// Energy over every workload, in `energy_unit`.
+    pub energy: f64,
+    /// `pJ` (the block's energy model) or `LUT+FF x cycles`.
+    pub energy_unit: &'static str,
+}
+
+/// How far the predictions were from the measurements.
+#[derive(Serialize)]
+struct Prediction {
+    /// How Fmax is predicted before place and route.
+    method: &'static str,
+    /// Fmax, each placed design predicted from the others.
+    fmax: Accuracy,
+    /// LUTs plus flip-flops, each costed design predicted from the others.
+    luts_ffs: Accuracy,
+}
+
+/// The whole result.
+#[derive(Serialize)]
+struct Output<'a> {
+    block: &'a str,
+    device: &'a str,
+    seed: u64,
+    objective: Objective,
+    constraints: Constraints,
+    designs: usize,
+    workloads: Vec<String>,
+    modelled: usize,
+    synthesized: usize,
+    placed: usize,
+    budget_pnr: usize,
+    budget_synth: usize,
+    prediction: Prediction,
+    front: Vec<Figures>,
+    recommendation: Option<Figures>,
+    unmet: Option<String>,
+    closest: Option<Figures>,
+    files: BTreeMap<&'static str, String>,
+}
+
+/// The figures of `point`, estimated as `e`.
+fn figures<B: Block>(space: &Space<B>, point: &Point, e: &Estimate) -> Figures {
+    let cost = point.cost.expect("only costed designs are shown");
+    let names = workload_names(space);
+    let period_ns = 1000.0 / e.fmax.max(1e-9);
+    Figures {
+        params: point.params.clone(),
+        command: format!("grfgen emit {} {}", B::Design::NAME, point.flags.join(" "))
+            .trim_end()
+            .to_string(),
+        luts: cost.luts,
+        ffs: cost.ffs,
+        brams: cost.brams,
+        dsps: cost.dsps,
+        fmax_mhz: (e.fmax * 1000.0).round() / 1000.0,
+        fmax_source: match point.placed_fmax() {
+            Some(_) => "placed",
+            None => "predicted",
+        },
+        workloads: (names.into_iter().zip(&point.cycles))
+            .map(|(name, &cycles)| {
+                let time_ns = cycles * period_ns;
+                (name, WorkloadFigures { cycles, time_ns })
+            })
+            .collect(),
+        time_ns: e.time_ns,
+        energy: e.energy,
+        energy_unit: match point.energy_pj {
+            Some(_) => "pJ",
+            None => "LUT+FF x cycles",
+        },
+    }
+}
+
+/// Each workload's name: the flags of its run options.
+fn workload_names<B: Block>(space: &Space<B>) -> Vec<String> {
+    (space.runs.iter())
+        .map(|r| crate::commands::sweep::runner::flags(r).join(" "))
+        .map(|n| if n.is_empty() { "defaults".into() } else { n })
+        .collect()
+}
+
+/// The front as a table.
+fn table(front: &[Figures]) -> String {
+    let mut text = format!(
+        "{:>8} {:>8} {:>5} {:>10} {:>14}  design\n",
+        "LUT", "FF", "BRAM", "Fmax MHz", "time ns"
+    );
+    for f in front {
+        let mark = if f.fmax_source == "placed" { " " } else { "*" };
+        text += &format!(
+            "{:>8} {:>8} {:>5} {:>9.1}{mark} {:>14.1}  {}\n",
+            f.luts,
+            f.ffs,
+            f.brams,
+            f.fmax_mhz,
+            f.time_ns,
+            f.command
+                .split_whitespace()
+                .skip(3)
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+    }
+    text + "(* Fmax predicted, not placed)\n"
+}
+
+/// The recommendation: the placed design that meets the constraints and is best by the
+/// objective; else the reason none does and the closest placed design.
+fn recommend(
+    points: &[Point],
+    estimates: &[Estimate],
+    settings: &Settings,
+) -> (Option<usize>, Option<String>, Option<usize>) {
+    let limits = &settings.constraints;
+    let luts = |i: usize| points[i].cost.map_or(0.0, |c| c.luts);
+    let placed: Vec<usize> = (0..points.len())
+        .filter(|&i| points[i].placed_fmax().is_some() && points[i].fits)
+        .collect();
+    let best = (placed.iter().copied())
+        .filter(|&i| limits.failure(&estimates[i], luts(i)).is_none())
+        .min_by(|&a, &b| {
+            let (ka, kb) = (
+                key(settings.objective, &estimates[a]),
+                key(settings.objective, &estimates[b]),
+            );
+            ka.partial_cmp(&kb).unwrap_or(std::cmp::Ordering::Equal)
+        });
+    if best.is_some() {
+        return (best, None, None);
+    }
+    let closest = (placed.iter().copied()).min_by(|&a, &b| {
+        let (da, db) = (
+            limits.distance(&estimates[a], luts(a)),
+            limits.distance(&estimates[b], luts(b)),
+        );
+        da.total_cmp(&db)
+    });
+    let why = match closest {
+        Some(i) => format!(
+            "no placed design meets the constraints; the closest misses {}",
+            limits.failure(&estimates[i], luts(i)).unwrap_or_default()
+        ),
+        None => "no design was placed and routed that fits the device".to_string(),
+    };
+    (None, Some(why), closest)
+}
+
+/// Writes the exploration's files into `dir` and returns its output; exit status 1 when no
+/// design meets the constraints.
+pub fn finish<B: Block>(
+    m: &ArgMatches,
+    space: &Space<B>,
+    settings: &Settings,
+    spec: &Spec,
+    dir: &SweepDir,
+) -> Result<String, CliError> {
+    let points = &space.points;
+    let models = Models::fit(points);
+    let estimates: Vec<Estimate> = points.iter().map(|p| models.estimate(p, 0.0)).collect();
+    let limits = &settings.constraints;
+    let shown: Vec<usize> = (0..points.len())
+        .filter(|&i| points[i].cost.is_some() && points[i].fits)
+        .collect();
+    let feasible = |i: usize| {
+        let luts = points[i].cost.map_or(0.0, |c| c.luts);
+        limits.failure(&estimates[i], luts).is_none()
+    };
+    let eligible: Vec<usize> = shown.iter().copied().filter(|&i| feasible(i)).collect();
+    let on_front: Vec<usize> = (front(&eligible.iter().map(|&i| estimates[i]).collect::<Vec<_>>()))
+        .into_iter()
+        .map(|k| eligible[k])
+        .collect();
+    let mut ordered = on_front.clone();
+    ordered.sort_by(|&a, &b| estimates[a].logic.total_cmp(&estimates[b].logic));
+    let (best, unmet, closest) = recommend(points, &estimates, settings);
+    let shown_figures = |i: usize| figures(space, &points[i], &estimates[i]);
+    let front_figures: Vec<Figures> = ordered.iter().map(|&i| shown_figures(i)).collect();
+    let files = write_files(
+        space,
+        settings,
+        dir,
+        &front_figures,
+        &shown,
+        &on_front,
+        &estimates,
+        best,
+    )?;
+    let output = Output {
+        block: &spec.block,
+        device: settings.request.device.name(),
+        seed: space.seed,
+        objective: settings.objective,
+        constraints: settings.constraints,
+        designs: space.designs.len(),
+        workloads: workload_names(space),
+        modelled: points.len(),
+        synthesized: shown.len(),
+        placed: points.iter().filter(|p| p.placed.is_some()).count(),
+        budget_pnr: settings.budget_pnr,
+        budget_synth: settings.budget_synth,
+        prediction: Prediction {
+            method: "an additive model of log Fmax over the swept parameters' values, fitted by ridge regression on the placed designs (so a multiplicative model); before any design is placed, every design is assumed alike",
+            fmax: models.fmax_accuracy.clone(),
+            luts_ffs: models.logic_accuracy.clone(),
+        },
+        front: front_figures,
+        recommendation: best.map(shown_figures),
+        unmet,
+        closest: closest.map(shown_figures),
+        files,
+    };
+    let json = serde_json::to_string_pretty(&output).expect("results serialise") + "\n";
+    write_file("--out", &dir.dir.join("explore.json"), json.as_bytes())?;
+    let text = render(m, &output, || text(&output));
+    match (&output.recommendation, &output.unmet) {
+        (None, Some(why)) => Err(CliError::Found {
+            report: text,
+            message: why.clone(),
+        }),
+        _ => Ok(text),
+    }
+}
+
+/// `front.json`, `front.svg` and `front.txt` in `dir`: their paths by kind.
+#[allow(clippy::too_many_arguments)]
+fn write_files<B: Block>(
+    space: &Space<B>,
+    settings: &Settings,
+    dir: &SweepDir,
+    front_figures: &[Figures],
+    shown: &[usize],
+    on_front: &[usize],
+    estimates: &[Estimate],
+    best: Option<usize>,
+) -> Result<BTreeMap<&'static str, String>, CliError> {
+    let limits: &Constraints = &settings.constraints;
+    let points = &space.points;
+    let dots: Vec<Dot> = (shown.iter())
+        .map(|&i| Dot {
+            estimate: estimates[i],
+            front: on_front.contains(&i),
+            feasible: limits
+                .failure(&estimates[i], points[i].cost.map_or(0.0, |c| c.luts))
+                .is_none(),
+            recommended: best == Some(i),
+        })
+        .collect();
+    let title = format!(
+        "explore {} on {}, objective {}",
+        B::Design::NAME,
+        settings.request.device.name(),
+        settings.objective.name()
+    );
+    let chart = svg(&title, &dots, limits)?;
+    let json = serde_json::to_string_pretty(front_figures).expect("figures serialise") + "\n";
+    let mut files = BTreeMap::new();
+    for (kind, name, bytes) in [
+        ("front", "front.json", json.into_bytes()),
+        ("chart", "front.svg", chart.into_bytes()),
+        ("table", "front.txt", table(front_figures).into_bytes()),
+    ] {
+        let path = dir.dir.join(name);
+        write_file("--out", &path, &bytes)?;
+        files.insert(kind, path.display().to_string());
+    }
+    files.insert(
+        "records",
+        dir.dir.join("results.jsonl").display().to_string(),
+    );
+    Ok(files)
+}
+
+/// The output in words.
+fn text(o: &Output) -> String {
+    let mut text = format!(
+        "explore {} on {}: {} x {} modelled, {} costed, {} placed (budget {})\n",
+        o.block,
+        o.device,
+        plural(o.designs as u64, "design"),
+        plural(o.workloads.len() as u64, "workload"),
+        o.synthesized,
+        o.placed,
+        o.budget_pnr
+    );
+    if o.prediction.fmax.points > 0 {
+        text += &format!(
+            "Fmax prediction, each placed design from the others: mean error {:.1}%, largest {:.1}%\n",
+            o.prediction.fmax.mean_error_pct, o.prediction.fmax.max_error_pct
+        );
+    }
+    text += &format!("front ({} designs):\n{}", o.front.len(), table(&o.front));
+    let line = |f: &Figures| {
+        format!(
+            "{}\n  {} LUT, {} FF, {} BRAM, {:.1} MHz placed, {:.1} ns over the workloads",
+            f.command, f.luts, f.ffs, f.brams, f.fmax_mhz, f.time_ns
+        )
+    };
+    match (&o.recommendation, &o.closest) {
+        (Some(f), _) => {
+            text += &format!(
+                "recommended (objective {}):\n{}\n",
+                o.objective.name(),
+                line(f)
+            )
+        }
+        (None, Some(f)) => text += &format!("closest:\n{}\n", line(f)),
+        (None, None) => {}
+    }
+    text.trim_end().to_string()
+}

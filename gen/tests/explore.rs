@@ -1,0 +1,308 @@
+//! `grfgen explore` as a user runs it: on a space small enough to place and route every
+//! design, the front it finds is the exhaustive sweep's front; its front is non-dominated,
+//! its recommendation meets the constraints and its command emits Verilog that lints; its
+//! chart parses as SVG; a killed exploration resumes to the same answer; unmet constraints
+//! name the constraint and the closest design; bad input is refused before anything runs.
+//! Needs the YoWASP tools in the project's `.venv` and Verilator (the Makefile and .ci/run
+//! install them).
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+/// Eight GPR designs that place and route in seconds: 2 or 4 banks, pipeline 0 or 2, two
+/// bank kinds, one lane of 64 registers.
+const SPACE: &[&str] = &[
+    "--banks",
+    "2,4",
+    "--lanes",
+    "1",
+    "--registers",
+    "64",
+    "--pipeline",
+    "0,2",
+    "--bank-kind",
+    "1r1w,2r1w",
+    "--seed",
+    "1",
+];
+
+fn grfgen(args: &[&str], cache: Option<&Path>) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_grfgen"));
+    command.args(args);
+    if let Some(cache) = cache {
+        command.env("GRFGEN_CACHE", cache);
+    }
+    command.output().expect("grfgen runs")
+}
+
+fn ok(args: &[&str], cache: Option<&Path>) -> Value {
+    let run = grfgen(args, cache);
+    assert!(
+        run.status.success(),
+        "{args:?}: {}{}",
+        String::from_utf8_lossy(&run.stdout),
+        String::from_utf8_lossy(&run.stderr)
+    );
+    serde_json::from_slice(&run.stdout).expect("--json prints JSON")
+}
+
+/// Runs `explore gpr` over the space into `out` with `extra` flags.
+fn explore(out: &Path, extra: &[&str], cache: Option<&Path>) -> Value {
+    let mut args = vec!["explore", "gpr"];
+    args.extend(SPACE);
+    args.extend(["--out", out.to_str().unwrap(), "--json", "--jobs", "2"]);
+    args.extend(extra);
+    ok(&args, cache)
+}
+
+/// The swept values of a design, as a key to compare fronts by.
+fn design(params: &Value) -> String {
+    ["banks", "pipeline", "bank_kind"]
+        .map(|k| params[k].to_string())
+        .join(" ")
+}
+
+/// Whether `a` dominates `b` in LUT+FF, block RAMs and time.
+fn dominates(a: [f64; 3], b: [f64; 3]) -> bool {
+    a.iter().zip(&b).all(|(x, y)| x <= y) && a.iter().zip(&b).any(|(x, y)| x < y)
+}
+
+#[test]
+fn the_front_is_the_exhaustive_front_and_the_recommendation_emits_and_lints() {
+    let dir = tempfile::tempdir().unwrap();
+    // Every design placed and routed: the truth.
+    let sweep = dir.path().join("sweep");
+    let mut args = vec!["sweep", "gpr"];
+    args.extend(SPACE);
+    let out = sweep.to_str().unwrap();
+    args.extend([
+        "--memory", "dp16kd", "--pnr", "--no-rtl", "--out", out, "--json", "--jobs", "2",
+    ]);
+    let truth = ok(&args, None);
+    let figures: Vec<(String, [f64; 3])> = (truth["points"].as_array().unwrap().iter())
+        .map(|r| {
+            let pnr = &r["pnr"];
+            let cost = pnr["luts"].as_f64().unwrap() + pnr["ffs"].as_f64().unwrap();
+            let time =
+                r["work_cycles"].as_f64().unwrap() * 1000.0 / pnr["fmax_mhz"].as_f64().unwrap();
+            (
+                design(&r["parameters"]),
+                [cost, pnr["brams"].as_f64().unwrap(), time],
+            )
+        })
+        .collect();
+    assert_eq!(figures.len(), 8);
+    let mut exhaustive: Vec<String> = (figures.iter())
+        .filter(|(_, f)| !figures.iter().any(|(_, g)| dominates(*g, *f)))
+        .map(|(d, _)| d.clone())
+        .collect();
+    exhaustive.sort();
+
+    let out = dir.path().join("explore");
+    let result = explore(&out, &["--budget-pnr", "4", "--min-fmax", "100"], None);
+    assert!(result["placed"].as_u64().unwrap() <= 4, "{result}");
+    let front = result["front"].as_array().unwrap();
+    let mut found: Vec<String> = front.iter().map(|p| design(&p["params"])).collect();
+    found.sort();
+    assert_eq!(
+        found, exhaustive,
+        "explore's front against every design placed"
+    );
+    // front.json is the same front, and no point of it dominates another.
+    let written: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("front.json")).unwrap()).unwrap();
+    assert_eq!(written.as_array().unwrap().len(), front.len());
+    let at = |p: &Value| {
+        let f = |k: &str| p[k].as_f64().unwrap();
+        [f("luts") + f("ffs"), f("brams"), f("time_ns")]
+    };
+    for p in front {
+        assert!(!front.iter().any(|q| dominates(at(q), at(p))), "{p}");
+        assert!(["placed", "predicted"].contains(&p["fmax_source"].as_str().unwrap()));
+    }
+    // The recommendation was placed, meets --min-fmax, and its command emits and lints.
+    let best = &result["recommendation"];
+    assert_eq!(best["fmax_source"], "placed", "{best}");
+    assert!(best["fmax_mhz"].as_f64().unwrap() >= 100.0, "{best}");
+    emits_and_lints(best, dir.path());
+    // The chart is SVG that an XML parser reads, with the front drawn.
+    let svg = std::fs::read_to_string(out.join("front.svg")).unwrap();
+    let doc = roxmltree::Document::parse(&svg).expect("front.svg parses as XML");
+    assert_eq!(doc.root_element().tag_name().name(), "svg");
+    assert!(svg.contains("Pareto front") && svg.contains("recommended"));
+    // Every record is the sweep's, readable by `sweep status`.
+    let status = ok(&["sweep", "status", out.to_str().unwrap(), "--json"], None);
+    assert_eq!(status["failed"], 0, "{status}");
+}
+
+/// Runs the recommendation's `grfgen emit` command into `dir` and lints what it wrote.
+fn emits_and_lints(best: &Value, dir: &Path) {
+    let command = best["command"].as_str().unwrap();
+    let words: Vec<&str> = command.split_whitespace().collect();
+    assert_eq!(&words[..3], ["grfgen", "emit", "gpr"], "{command}");
+    let out = dir.join("recommended");
+    let mut args = words[1..].to_vec();
+    args.extend(["--out", out.to_str().unwrap()]);
+    let run = grfgen(&args, None);
+    assert!(
+        run.status.success(),
+        "{command}: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let manifest: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap()).unwrap();
+    for (key, value) in manifest["parameters"].as_object().unwrap() {
+        assert_eq!(&best["params"][key], value, "parameter {key} of {command}");
+    }
+    let top = manifest["top"].as_str().unwrap();
+    let lint = Command::new("verilator")
+        .current_dir(&out)
+        .args(["--lint-only", "-Wall", "--top-module", top])
+        .arg(format!("{top}.vlt"))
+        .arg(format!("{top}.v"))
+        .args(
+            manifest["simulation_models"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m.as_str().unwrap()),
+        )
+        .output()
+        .expect("verilator runs");
+    assert!(
+        lint.status.success(),
+        "{}",
+        String::from_utf8_lossy(&lint.stderr)
+    );
+}
+
+#[test]
+fn a_killed_exploration_resumes_to_the_same_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let extra = ["--budget-pnr", "2", "--budget-synth", "8"];
+    let whole = explore(&dir.path().join("whole"), &extra, None);
+    // A cold cache, so that the run is still synthesizing when it is killed.
+    let cache = dir.path().join("cache");
+    let out = dir.path().join("killed");
+    let mut args: Vec<String> = ["explore", "gpr"]
+        .iter()
+        .chain(SPACE)
+        .map(|s| s.to_string())
+        .collect();
+    args.extend(
+        [
+            "--out",
+            out.to_str().unwrap(),
+            "--json",
+            "--jobs",
+            "1",
+            "-q",
+        ]
+        .map(String::from),
+    );
+    args.extend(extra.map(String::from));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grfgen"))
+        .args(&args)
+        .env("GRFGEN_CACHE", &cache)
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let results = out.join("results.jsonl");
+    let started = std::time::Instant::now();
+    // Killed once the model's 8 records and one synthesis are in.
+    while std::fs::read_to_string(&results).map_or(0, |t| t.lines().count()) < 9 {
+        assert!(
+            started.elapsed().as_secs() < 300,
+            "no synthesis recorded in 5 minutes"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = std::fs::read_to_string(&results).unwrap().lines().count();
+    let mut resumed_args: Vec<&str> = args.iter().map(String::as_str).collect();
+    resumed_args.push("--resume");
+    let resumed = ok(&resumed_args, Some(&cache));
+    for key in ["front", "recommendation", "placed", "synthesized"] {
+        assert_eq!(
+            whole[key], resumed[key],
+            "{key} after a kill at {before} records"
+        );
+    }
+}
+
+#[test]
+fn unmet_constraints_name_the_constraint_and_the_closest_design() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("explore");
+    let mut args = vec!["explore", "gpr"];
+    args.extend(SPACE);
+    args.extend([
+        "--out",
+        out.to_str().unwrap(),
+        "--max-luts",
+        "10",
+        "--budget-pnr",
+        "2",
+        "--budget-synth",
+        "8",
+    ]);
+    let run = grfgen(&args, None);
+    assert_eq!(run.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        stderr.contains("no placed design meets the constraints; the closest misses --max-luts 10"),
+        "{stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(stdout.contains("closest:\ngrfgen emit gpr"), "{stdout}");
+}
+
+#[test]
+fn bad_input_is_refused_before_anything_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("never");
+    let o = out.to_str().unwrap();
+    for (extra, says) in [
+        (
+            vec!["--objective", "speed"],
+            "invalid value speed for --objective: allowed time, area or energy",
+        ),
+        (
+            vec!["--min-fmax", "0"],
+            "invalid value 0 for --min-fmax: allowed 0 < f <= 2000",
+        ),
+        (
+            vec!["--budget-pnr", "0"],
+            "invalid value 0 for --budget-pnr: allowed 1..=10000",
+        ),
+        (
+            vec!["--budget-synth", "1.5"],
+            "invalid value 1.5 for --budget-synth: allowed 0..=100000",
+        ),
+        (
+            vec!["--max-luts", "many"],
+            "for --max-luts: allowed 1..=10000000",
+        ),
+        (
+            vec!["--device", "ice40-hx8k", "--memory", "dp16kd"],
+            "dp16kd",
+        ),
+        (vec!["--banks", "3"], "--banks"),
+    ] {
+        let mut args = vec!["explore", "gpr", "--out", o];
+        args.extend(&extra);
+        let run = grfgen(&args, None);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{extra:?}: {stderr}");
+        assert_eq!(stderr.trim().lines().count(), 1, "{extra:?}: {stderr}");
+        assert!(stderr.contains(says), "{extra:?}: {stderr}");
+        assert!(!out.exists(), "{extra:?} left {o} behind");
+    }
+    let run = grfgen(&["explore", "route", "--out", o], None);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("its runs time no workload"), "{stderr}");
+}
