@@ -209,8 +209,8 @@ pub fn explore<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
         points: Vec::new(),
     };
     space.points = space.collect(&records)?;
-    search::search(&mut space, &settings, &recording, &mut records)?;
-    report::finish(m, &space, &settings, &spec, &dir)
+    let left = search::search(&mut space, &settings, &recording, &mut records)?;
+    report::finish(m, &space, &settings, &spec, &dir, left)
 }
 
 /// The space explored: its designs, workloads and what is known of each design.

@@ -13,6 +13,7 @@ use serde_json::Value;
 use super::chart::{svg, Dot};
 use super::fit::Accuracy;
 use super::points::{front, key, Constraints, Estimate, Models, Objective, Point};
+use super::search::Left;
 use super::{Settings, Space};
 use crate::commands::render;
 use crate::commands::sweep::store::{Spec, SweepDir};
@@ -84,6 +85,8 @@ struct Output<'a> {
     placed: usize,
     budget_pnr: usize,
     budget_synth: usize,
+    /// Designs that could still have been on the front when the budgets ran out.
+    left: Left,
     prediction: Prediction,
     front: Vec<Figures>,
     recommendation: Option<Figures>,
@@ -208,6 +211,7 @@ pub fn finish<B: Block>(
     settings: &Settings,
     spec: &Spec,
     dir: &SweepDir,
+    left: Left,
 ) -> Result<String, CliError> {
     let points = &space.points;
     let models = Models::fit(points);
@@ -253,6 +257,7 @@ pub fn finish<B: Block>(
         placed: points.iter().filter(|p| p.placed.is_some()).count(),
         budget_pnr: settings.budget_pnr,
         budget_synth: settings.budget_synth,
+        left,
         prediction: Prediction {
             method: "an additive model of log Fmax over the swept parameters' values, fitted by ridge regression on the placed designs (so a multiplicative model); before any design is placed, every design is assumed alike",
             fmax: models.fmax_accuracy.clone(),
@@ -337,6 +342,13 @@ fn text(o: &Output) -> String {
         o.placed,
         o.budget_pnr
     );
+    if o.left.uncosted + o.left.unplaced > 0 {
+        text += &format!(
+            "the budgets ran out with {} never synthesized and {} never placed that could still be on the front (--budget-synth, --budget-pnr)\n",
+            plural(o.left.uncosted as u64, "design"),
+            o.left.unplaced
+        );
+    }
     if o.prediction.fmax.points > 0 {
         text += &format!(
             "Fmax prediction, each placed design from the others: mean error {:.1}%, largest {:.1}%\n",

@@ -133,16 +133,25 @@ fn candidates(points: &[Point], models: &Models, settings: &Settings) -> Vec<usi
     open
 }
 
-/// Runs the search on `space` within the settings' budgets.
+/// The designs that could still have been on the front when the budgets ran out.
+#[derive(Clone, Copy, Debug, Default, serde::Serialize)]
+pub struct Left {
+    /// Never synthesized.
+    pub uncosted: usize,
+    /// Synthesized, never placed and routed.
+    pub unplaced: usize,
+}
+
+/// Runs the search on `space` within the settings' budgets: what it left unmeasured.
 pub fn search<B: Block>(
     space: &mut Space<B>,
     settings: &Settings,
     recording: &Recording,
     records: &mut BTreeMap<usize, Record>,
-) -> Result<(), CliError> {
+) -> Result<Left, CliError> {
     let batch = recording.threads.max(1);
     if space.points.is_empty() {
-        return Ok(());
+        return Ok(Left::default());
     }
     loop {
         let costed = space.points.iter().filter(|p| p.cost.is_some()).count();
@@ -169,12 +178,17 @@ pub fn search<B: Block>(
             .take(batch.min(pnr_left))
             .collect();
         if to_place.is_empty() {
-            return match closest(&space.points, &models, settings) {
-                Some(i) if pnr_left > 0 => {
-                    implement(space, &[i], true, settings, recording, records)
-                }
-                _ => Ok(()),
-            };
+            if let Some(i) = closest(&space.points, &models, settings).filter(|_| pnr_left > 0) {
+                implement(space, &[i], true, settings, recording, records)?;
+            }
+            let open = candidates(&space.points, &Models::fit(&space.points), settings);
+            let costed = |&&i: &&usize| space.points[i].cost.is_some();
+            return Ok(Left {
+                uncosted: open.iter().filter(|i| !costed(i)).count(),
+                unplaced: (open.iter().filter(costed))
+                    .filter(|&&i| space.points[i].placed.is_none())
+                    .count(),
+            });
         }
         implement(space, &to_place, true, settings, recording, records)?;
     }
