@@ -280,7 +280,7 @@ fn bad_input_is_refused_before_anything_runs() {
         ),
         (
             vec!["--budget-synth", "1.5"],
-            "invalid value 1.5 for --budget-synth: allowed 0..=100000",
+            "invalid value 1.5 for --budget-synth: allowed 1..=100000",
         ),
         (
             vec!["--max-luts", "many"],

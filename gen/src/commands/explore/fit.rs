@@ -115,10 +115,7 @@ impl Accuracy {
 
     /// The relative margin to allow a prediction: its largest error seen, at least `floor`.
     pub fn margin(&self, floor: f64) -> f64 {
-        match self.points {
-            0 => floor.max(0.25),
-            _ => (self.max_error_pct / 100.0).max(floor),
-        }
+        (self.max_error_pct / 100.0).max(floor)
     }
 }
 

@@ -22,7 +22,7 @@ use grfgen_sim::block::{Block, ParamsOf, Report, Rtl, RunRecord, Setup};
 
 use super::flow::device_request;
 use super::sweep::runner::{Implementation, Job};
-use super::sweep::store::{Record, SweepDir};
+use super::sweep::store::{Record, Spec, SweepDir};
 use super::sweep::{jobs, jobs_arg, plan, set_arg, Recording};
 use super::{json_arg, path, seed, seed_arg};
 use crate::error::CliError;
@@ -52,7 +52,7 @@ pub fn command<B: Block>() -> Command {
         .arg(value("max_brams", "N", "Most block RAMs a recommended design may use, 0..=100000"))
         .arg(value("objective", "OBJECTIVE", "What the recommendation minimises: time (over the workloads), area (LUT+FF) or energy").default_value("time"))
         .arg(value("budget_pnr", "N", "Places and routes at most, 1..=10000").default_value("8"))
-        .arg(value("budget_synth", "N", "Syntheses at most (beside place and route), 0..=100000").default_value("32"))
+        .arg(value("budget_synth", "N", "Syntheses at most (a design is synthesized before it is placed), 1..=100000").default_value("32"))
         .arg(jobs_arg())
         .arg(
             value("out", "DIR", "Where the exploration is recorded: the sweep's records, front.json, front.svg, front.txt and explore.json")
@@ -81,15 +81,21 @@ pub struct Settings {
     pub budget_synth: usize,
 }
 
-/// A number flag within `range`, or an error naming the flag, the value and the range.
+/// A number flag within `range` (a whole number with `whole`), or an error naming the flag,
+/// the value and the range.
 fn bounded(
     m: &ArgMatches,
     id: &'static str,
     range: std::ops::RangeInclusive<f64>,
+    whole: bool,
     allowed: &str,
 ) -> Result<Option<f64>, CliError> {
     match number::<f64>(m, id, allowed)? {
-        Some(v) if !range.contains(&v) || (id == "min_fmax" && v <= 0.0) => {
+        Some(v)
+            if !range.contains(&v)
+                || (whole && v.fract() != 0.0)
+                || (id == "min_fmax" && v <= 0.0) =>
+        {
             Err(CliError::Input(format!(
                 "invalid value {v} for --{}: allowed {allowed}",
                 id.replace('_', "-")
@@ -99,33 +105,75 @@ fn bounded(
     }
 }
 
-/// The settings of `m`, every value checked.
-fn settings(m: &ArgMatches) -> Result<Settings, CliError> {
+/// The settings of `m`, every value checked; the device and nextpnr seed are `recorded`'s
+/// (a resumed exploration's) unless given.
+fn settings(m: &ArgMatches, recorded: Option<&Spec>) -> Result<Settings, CliError> {
     let budget = |id: &'static str, default: f64, range, allowed| -> Result<usize, CliError> {
-        let value = bounded(m, id, range, allowed)?.unwrap_or(default);
-        if value.fract() != 0.0 {
-            return Err(CliError::Input(format!(
-                "invalid value {value} for --{}: allowed {allowed}",
-                id.replace('_', "-")
-            )));
-        }
-        Ok(value as usize)
+        Ok(bounded(m, id, range, true, allowed)?.unwrap_or(default) as usize)
+    };
+    let given = |id| crate::params::given(m, id);
+    let request = match recorded.and_then(|s| s.pnr.as_ref()) {
+        Some((device, seed)) if !given("device") && !given("pnr_seed") => PnrRequest {
+            device: device.parse().map_err(CliError::Input)?,
+            seed: *seed,
+        },
+        _ => device_request(m)?,
     };
     Ok(Settings {
-        request: device_request(m)?,
+        request,
         objective: Objective::parse(m.get_one::<String>("objective").expect("has a default"))?,
         constraints: Constraints {
-            min_fmax_mhz: bounded(m, "min_fmax", 0.0..=2000.0, "0 < f <= 2000")?,
-            max_luts: bounded(m, "max_luts", 1.0..=1e7, "1..=10000000")?,
-            max_brams: bounded(m, "max_brams", 0.0..=1e5, "0..=100000")?,
+            min_fmax_mhz: bounded(m, "min_fmax", 0.0..=2000.0, false, "0 < f <= 2000")?,
+            max_luts: bounded(m, "max_luts", 1.0..=1e7, true, "1..=10000000")?,
+            max_brams: bounded(m, "max_brams", 0.0..=1e5, true, "0..=100000")?,
         },
         budget_pnr: budget("budget_pnr", 8.0, 1.0..=10000.0, "1..=10000")?,
-        budget_synth: budget("budget_synth", 32.0, 0.0..=100000.0, "0..=100000")?,
+        budget_synth: budget("budget_synth", 32.0, 1.0..=100000.0, "1..=100000")?,
     })
 }
 
-/// The designs on `device`: each takes the device's block RAM unless `memory` is swept, and
-/// a block RAM the device has not is refused.
+/// Refuses to resume from `recorded` unless it is an exploration of block `B` (a sweep
+/// without the model-only runs and a device is not) on the device and seeds asked for.
+fn check_recorded<B: Block>(
+    recorded: &Spec,
+    request: &PnrRequest,
+    seed: u64,
+    out: &std::path::Path,
+) -> Result<(), CliError> {
+    let refuse = |why: String| {
+        CliError::Input(format!(
+            "invalid value {} for --out: {why}",
+            grfgen_sim::input::shown(&out.to_string_lossy())
+        ))
+    };
+    let Some((device, pnr_seed)) = recorded.pnr.as_ref().filter(|_| recorded.rtl == "off") else {
+        return Err(refuse(format!(
+            "it holds a sweep of {}, not an exploration",
+            recorded.block
+        )));
+    };
+    if recorded.block != B::Design::NAME {
+        return Err(refuse(format!(
+            "it holds an exploration of {}; run explore {}",
+            recorded.block, recorded.block
+        )));
+    }
+    if (device.as_str(), *pnr_seed) != (request.device.name(), request.seed) {
+        return Err(refuse(format!(
+            "it was explored on {device} with --pnr-seed {pnr_seed}; give those or leave them out"
+        )));
+    }
+    if recorded.seed != seed {
+        return Err(refuse(format!(
+            "its seed is {}; give --seed {} or leave --seed out",
+            recorded.seed, recorded.seed
+        )));
+    }
+    Ok(())
+}
+
+/// The designs on `device`: each takes the device's block RAM unless `memory` is `chosen`
+/// (swept or configured), and a block RAM the device has not is refused.
 fn on_device<P: Params>(designs: &mut [P], listed: bool, device: Device) -> Result<(), CliError> {
     let Some(param) = P::param("memory") else {
         return Ok(());
@@ -169,7 +217,10 @@ pub fn explore<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
         (false, Some(spec)) => spec.seed,
         _ => seed(m)?,
     };
-    let settings = settings(m)?;
+    let settings = settings(m, recorded.as_ref())?;
+    if let Some(spec) = &recorded {
+        check_recorded::<B>(spec, &settings.request, seed, &out)?;
+    }
     let threads = jobs(m)?;
     let steps = (false, Some(settings.request));
     let (spec, mut designs, runs) = plan::<B>(m, seed, Rtl::Off, recorded.as_ref(), steps)?;
@@ -181,6 +232,7 @@ pub fn explore<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     )?;
     times_work::<B>(&designs[0], &runs[0], seed)?;
     dir.open(&spec, resume)?;
+    report::clear(&dir)?;
     let mut records = dir.records()?;
     let quiet = m.get_flag("json");
     let recording = Recording {
@@ -253,7 +305,16 @@ impl<B: Block> Space<B> {
             if mine.len() < self.runs.len() || mine.iter().any(|r| r.skipped()) {
                 continue;
             }
-            let cycles: Vec<f64> = mine.iter().map(|r| r.work_cycles.unwrap_or(0.0)).collect();
+            let Some(cycles) = mine
+                .iter()
+                .map(|r| r.work_cycles)
+                .collect::<Option<Vec<f64>>>()
+            else {
+                return Err(CliError::Failed(format!(
+                    "point {} has no work_cycles: recorded by an older grfgen; explore into a new directory",
+                    self.record_of(d)
+                )));
+            };
             let energy: Option<Vec<f64>> = (mine.iter())
                 .map(|r| {
                     r.report
@@ -276,6 +337,7 @@ impl<B: Block> Space<B> {
                 cost: None,
                 placed: None,
                 fits: true,
+                failure: None,
             };
             point.learn(mine[0]);
             points.push(point);

@@ -93,8 +93,11 @@ pub struct Point {
     pub cost: Option<Cost>,
     /// Placed and routed: its Fmax, MHz (`None` when it did not fit).
     pub placed: Option<Option<f64>>,
-    /// Whether it fits the device (false once synthesis or placement said it does not).
+    /// Whether it fits the device (false once synthesis or placement said it does not, or
+    /// failed).
     pub fits: bool,
+    /// Why its synthesis or place and route failed, if it did.
+    pub failure: Option<String>,
 }
 
 /// What the models predict where nothing is measured: each figure, with how far it may be
@@ -106,8 +109,9 @@ pub struct Models {
     brams: Option<Fit>,
     /// Fmax.
     fmax: Option<Fit>,
-    /// Margins of the cost and Fmax predictions.
-    pub margins: (f64, f64),
+    /// Margins of the cost and Fmax predictions: unknown (any figure is possible) until
+    /// three designs are measured.
+    pub margins: (Option<f64>, Option<f64>),
     /// Leave-one-out accuracy of the Fmax prediction on the placed points.
     pub fmax_accuracy: Accuracy,
     /// Leave-one-out accuracy of the LUT-plus-FF prediction on the synthesized points.
@@ -145,15 +149,12 @@ impl Models {
             .filter_map(|p| Some((&p.levels, p.placed.flatten()?)))
             .collect();
         let (logic_accuracy, fmax_accuracy) = (Accuracy::of(&logic), Accuracy::of(&fmax));
-        let fmax_margin = match fmax.len() {
-            0 | 1 => 1.0,
-            _ => fmax_accuracy.margin(0.1),
-        };
+        let margin = |a: &Accuracy| (a.points > 0).then(|| a.margin(0.1));
         Self {
             logic: Fit::new(&logic),
             brams: Fit::new(&brams),
             fmax: Fit::new(&fmax),
-            margins: (logic_accuracy.margin(0.1), fmax_margin),
+            margins: (margin(&logic_accuracy), margin(&fmax_accuracy)),
             fmax_accuracy,
             logic_accuracy,
         }
@@ -161,8 +162,17 @@ impl Models {
 
     /// `point`'s figures: measured where they are, else predicted, with each prediction
     /// moved by its margin `towards` the point's advantage (+1), against it (-1) or not (0).
+    /// A prediction whose margin is unknown moves to the end of its range: no cost and an
+    /// unbounded Fmax in the point's favour, the reverse against it.
     pub fn estimate(&self, point: &Point, towards: f64) -> Estimate {
         let (cost_margin, fmax_margin) = self.margins;
+        // `up` is +1 where a larger figure is better (Fmax), -1 where a smaller one is.
+        let moved = |value: f64, margin: Option<f64>, up: f64, best: f64, worst: f64| match margin {
+            _ if towards == 0.0 => value,
+            Some(m) => value * (1.0 + towards * up * m),
+            None if towards > 0.0 => best,
+            None => worst,
+        };
         let (logic, brams) = match point.cost {
             Some(c) => (c.logic(), c.brams),
             None => {
@@ -175,8 +185,8 @@ impl Models {
                     .as_ref()
                     .map_or(1.0, |f| f.predict(&point.levels))
                     - 1.0;
-                let scale = 1.0 - towards * cost_margin;
-                (logic * scale, (brams * scale).max(0.0))
+                let shrink = |v: f64| moved(v, cost_margin, -1.0, 0.0, f64::INFINITY).max(0.0);
+                (shrink(logic), shrink(brams.max(0.0)))
             }
         };
         let fmax = match point.placed {
@@ -186,7 +196,7 @@ impl Models {
                     .fmax
                     .as_ref()
                     .map_or(PRIOR_FMAX_MHZ, |f| f.predict(&point.levels));
-                fmax * (1.0 + towards * fmax_margin)
+                moved(fmax, fmax_margin, 1.0, f64::INFINITY, 0.0)
             }
         };
         let cycles: f64 = point.cycles.iter().sum();
@@ -194,9 +204,10 @@ impl Models {
             logic,
             brams,
             fmax,
-            time_ns: match fmax > 0.0 {
-                true => cycles * 1000.0 / fmax,
-                false => f64::INFINITY,
+            time_ns: match (fmax > 0.0, fmax.is_finite()) {
+                (false, _) => f64::INFINITY,
+                (true, true) => cycles * 1000.0 / fmax,
+                (true, false) => 0.0,
             },
             energy: point.energy(logic),
         }
@@ -212,9 +223,15 @@ impl Point {
             .unwrap_or_else(|| logic * self.cycles.iter().sum::<f64>())
     }
 
-    /// Whether the design has been placed and routed and fits.
+    /// Its Fmax, when it has been placed and routed and fits.
     pub fn placed_fmax(&self) -> Option<f64> {
         self.placed.flatten()
+    }
+
+    /// Whether place and route ran on it (whatever came of it): what the budget counts.
+    pub fn tried_placing(&self) -> bool {
+        self.placed.is_some()
+            || (self.failure.as_deref()).is_some_and(|f| f.starts_with("place and route"))
     }
 }
 
@@ -225,6 +242,13 @@ pub fn key(objective: Objective, e: &Estimate) -> (f64, f64, f64) {
         Objective::Area => (e.logic, e.brams, e.time_ns),
         Objective::Energy => (e.energy, e.time_ns, e.logic),
     }
+}
+
+/// The order of two objective keys, smallest first, total even over NaN.
+pub fn order(a: (f64, f64, f64), b: (f64, f64, f64)) -> std::cmp::Ordering {
+    (a.0.total_cmp(&b.0))
+        .then(a.1.total_cmp(&b.1))
+        .then(a.2.total_cmp(&b.2))
 }
 
 /// Whether `a` dominates `b`: no worse in LUTs plus flip-flops, block RAMs and time, and

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::chart::{svg, Dot};
 use super::fit::Accuracy;
-use super::points::{front, key, Constraints, Estimate, Models, Objective, Point};
+use super::points::{front, key, order, Constraints, Estimate, Models, Objective, Point};
 use super::search::Left;
 use super::{Settings, Space};
 use crate::commands::render;
@@ -92,6 +92,8 @@ struct Output<'a> {
     recommendation: Option<Figures>,
     unmet: Option<String>,
     closest: Option<Figures>,
+    /// Designs whose synthesis or place and route failed: their commands and why.
+    failed: Vec<(String, String)>,
     files: BTreeMap<&'static str, String>,
 }
 
@@ -102,9 +104,7 @@ fn figures<B: Block>(space: &Space<B>, point: &Point, e: &Estimate) -> Figures {
     let period_ns = 1000.0 / e.fmax.max(1e-9);
     Figures {
         params: point.params.clone(),
-        command: format!("grfgen emit {} {}", B::Design::NAME, point.flags.join(" "))
-            .trim_end()
-            .to_string(),
+        command: emit_command::<B>(point),
         luts: cost.luts,
         ffs: cost.ffs,
         brams: cost.brams,
@@ -181,7 +181,7 @@ fn recommend(
                 key(settings.objective, &estimates[a]),
                 key(settings.objective, &estimates[b]),
             );
-            ka.partial_cmp(&kb).unwrap_or(std::cmp::Ordering::Equal)
+            order(ka, kb)
         });
     if best.is_some() {
         return (best, None, None);
@@ -253,7 +253,7 @@ pub fn finish<B: Block>(
         designs: space.designs.len(),
         workloads: workload_names(space),
         modelled: points.len(),
-        synthesized: shown.len(),
+        synthesized: points.iter().filter(|p| p.cost.is_some()).count(),
         placed: points.iter().filter(|p| p.placed.is_some()).count(),
         budget_pnr: settings.budget_pnr,
         budget_synth: settings.budget_synth,
@@ -267,18 +267,57 @@ pub fn finish<B: Block>(
         recommendation: best.map(shown_figures),
         unmet,
         closest: closest.map(shown_figures),
+        failed: (points.iter())
+            .filter_map(|p| Some((emit_command::<B>(p), p.failure.clone()?)))
+            .collect(),
         files,
     };
     let json = serde_json::to_string_pretty(&output).expect("results serialise") + "\n";
     write_file("--out", &dir.dir.join("explore.json"), json.as_bytes())?;
     let text = render(m, &output, || text(&output));
-    match (&output.recommendation, &output.unmet) {
-        (None, Some(why)) => Err(CliError::Found {
-            report: text,
-            message: why.clone(),
-        }),
+    let failed = match output.failed.as_slice() {
+        [] => None,
+        [(command, why), ..] => Some(format!(
+            "{} failed ({command}: {why}); --resume tries again",
+            plural(output.failed.len() as u64, "design")
+        )),
+    };
+    match (output.unmet.clone().or(failed), &output.recommendation) {
+        (Some(why), _) if output.recommendation.is_none() || !output.failed.is_empty() => {
+            Err(CliError::Found {
+                report: text,
+                message: why,
+            })
+        }
         _ => Ok(text),
     }
+}
+
+/// The files an exploration writes at its end, removed at its start so that those in `dir`
+/// are always the last finished exploration's.
+const OUTPUTS: [&str; 4] = ["front.json", "front.svg", "front.txt", "explore.json"];
+
+/// Removes the outputs of an earlier run from `dir`.
+pub fn clear(dir: &SweepDir) -> Result<(), CliError> {
+    for name in OUTPUTS {
+        match std::fs::remove_file(dir.dir.join(name)) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(CliError::Failed(format!(
+                    "{} (--out): {e}",
+                    dir.dir.join(name).display()
+                )))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The `grfgen emit` command of `point`.
+fn emit_command<B: Block>(point: &Point) -> String {
+    format!("grfgen emit {} {}", B::Design::NAME, point.flags.join(" "))
+        .trim_end()
+        .to_string()
 }
 
 /// `front.json`, `front.svg` and `front.txt` in `dir`: their paths by kind.

@@ -23,7 +23,8 @@ use crate::commands::sweep::Recording;
 use crate::error::CliError;
 
 /// Synthesizes (with `place` false) or places and routes the designs `chosen` (indices of
-/// `space.points`), then takes up their records.
+/// `space.points`), then takes up their records. A design whose synthesis or place and
+/// route failed is left out of the search, with the reason.
 fn implement<B: Block>(
     space: &mut Space<B>,
     chosen: &[usize],
@@ -60,13 +61,17 @@ fn implement<B: Block>(
     for &i in chosen {
         let index = space.record_of(space.points[i].design);
         let record = records.get(&index).expect("just recorded");
-        if !record.ok() {
-            return Err(CliError::Failed(format!(
-                "{step} of point {index}: {}; --resume tries it again",
-                record.error.as_deref().unwrap_or(&record.status)
-            )));
+        match record.ok() {
+            true => space.points[i].learn(record),
+            false => {
+                let why = record.error.as_deref().unwrap_or(&record.status);
+                crate::progress::line(&format!(
+                    "{step} of point {index} failed, the design is left out: {why}"
+                ));
+                space.points[i].failure = Some(format!("{step}: {why}"));
+                space.points[i].fits = false;
+            }
         }
-        space.points[i].learn(record);
     }
     Ok(())
 }
@@ -110,13 +115,15 @@ fn candidates(points: &[Point], models: &Models, settings: &Settings) -> Vec<usi
     let nominal: Vec<_> = points.iter().map(|p| models.estimate(p, 0.0)).collect();
     let hopeful: Vec<_> = points.iter().map(|p| models.estimate(p, 1.0)).collect();
     let sure: Vec<_> = points.iter().map(|p| models.estimate(p, -1.0)).collect();
-    // LUTs measured, less a little for packing after place and route; none known, none.
+    // LUTs measured, less the cost margin (synthesis and placement count them apart); none
+    // known, none.
+    let margin = models.margins.0.unwrap_or(1.0);
     let luts = |p: &Point, slack: f64| p.cost.map_or(0.0, |c| c.luts * slack);
     let safe: Vec<usize> = (0..points.len())
         .filter(|&q| points[q].fits && limits.possible(&sure[q], luts(&points[q], 1.0)))
         .collect();
     let mut open: Vec<usize> = (0..points.len())
-        .filter(|&p| points[p].fits && limits.possible(&hopeful[p], luts(&points[p], 0.95)))
+        .filter(|&p| points[p].fits && limits.possible(&hopeful[p], luts(&points[p], 1.0 - margin)))
         .filter(|&p| {
             !safe
                 .iter()
@@ -128,7 +135,7 @@ fn candidates(points: &[Point], models: &Models, settings: &Settings) -> Vec<usi
             key(settings.objective, &nominal[a]),
             key(settings.objective, &nominal[b]),
         );
-        ka.partial_cmp(&kb).unwrap_or(std::cmp::Ordering::Equal)
+        super::points::order(ka, kb)
     });
     open
 }
@@ -142,6 +149,57 @@ pub struct Left {
     pub unplaced: usize,
 }
 
+/// Designs placed before the Fmax prediction is trusted to prune: the fewest whose
+/// leave-one-out error can be measured.
+const FIRST_PLACED: usize = 3;
+
+/// The next designs to measure, and whether to place them (else synthesize them): the first
+/// batch's designs not yet costed; then, until the Fmax prediction can be checked, the best
+/// costed candidates placed; then the candidates without a cost; then the best unplaced.
+fn next<B: Block>(
+    space: &Space<B>,
+    settings: &Settings,
+    batch: usize,
+) -> Option<(Vec<usize>, bool)> {
+    let points = &space.points;
+    let costed = points
+        .iter()
+        .filter(|p| p.cost.is_some() || p.failure.is_some())
+        .count();
+    let placed = points.iter().filter(|p| p.tried_placing()).count();
+    let synth_left = settings.budget_synth.saturating_sub(costed);
+    let pnr_left = settings.budget_pnr.saturating_sub(placed);
+    let uncosted = |&i: &usize| points[i].cost.is_none() && points[i].failure.is_none();
+    let unplaced =
+        |&i: &usize| points[i].cost.is_some() && points[i].placed.is_none() && points[i].fits;
+    let first: Vec<usize> = covering(space)
+        .into_iter()
+        .filter(uncosted)
+        .take(synth_left)
+        .collect();
+    if !first.is_empty() {
+        return Some((first, false));
+    }
+    let open = candidates(points, &Models::fit(points), settings);
+    let take = |filter: &dyn Fn(&usize) -> bool, left: usize| -> Vec<usize> {
+        open.iter()
+            .copied()
+            .filter(|i| filter(i))
+            .take(batch.min(left))
+            .collect()
+    };
+    let learning = take(&unplaced, pnr_left.min(FIRST_PLACED.saturating_sub(placed)));
+    if !learning.is_empty() {
+        return Some((learning, true));
+    }
+    let to_cost = take(&uncosted, synth_left);
+    if !to_cost.is_empty() {
+        return Some((to_cost, false));
+    }
+    let to_place = take(&unplaced, pnr_left);
+    (!to_place.is_empty()).then_some((to_place, true))
+}
+
 /// Runs the search on `space` within the settings' budgets: what it left unmeasured.
 pub fn search<B: Block>(
     space: &mut Space<B>,
@@ -150,48 +208,24 @@ pub fn search<B: Block>(
     records: &mut BTreeMap<usize, Record>,
 ) -> Result<Left, CliError> {
     let batch = recording.threads.max(1);
-    if space.points.is_empty() {
-        return Ok(Left::default());
+    while let Some((chosen, place)) = next(space, settings, batch) {
+        implement(space, &chosen, place, settings, recording, records)?;
     }
-    loop {
-        let costed = space.points.iter().filter(|p| p.cost.is_some()).count();
-        let placed = space.points.iter().filter(|p| p.placed.is_some()).count();
-        let synth_left = settings.budget_synth.saturating_sub(costed);
-        let pnr_left = settings.budget_pnr.saturating_sub(placed);
-        if costed == 0 && synth_left > 0 {
-            let first: Vec<usize> = covering(space).into_iter().take(synth_left).collect();
-            implement(space, &first, false, settings, recording, records)?;
-            continue;
+    let placed = space.points.iter().filter(|p| p.tried_placing()).count();
+    let models = Models::fit(&space.points);
+    if let Some(i) = closest(&space.points, &models, settings) {
+        if placed < settings.budget_pnr {
+            implement(space, &[i], true, settings, recording, records)?;
         }
-        let models = Models::fit(&space.points);
-        let open = candidates(&space.points, &models, settings);
-        let to_cost: Vec<usize> = (open.iter().copied())
-            .filter(|&i| space.points[i].cost.is_none())
-            .take(batch.min(synth_left))
-            .collect();
-        if !to_cost.is_empty() {
-            implement(space, &to_cost, false, settings, recording, records)?;
-            continue;
-        }
-        let to_place: Vec<usize> = (open.iter().copied())
-            .filter(|&i| space.points[i].cost.is_some() && space.points[i].placed.is_none())
-            .take(batch.min(pnr_left))
-            .collect();
-        if to_place.is_empty() {
-            if let Some(i) = closest(&space.points, &models, settings).filter(|_| pnr_left > 0) {
-                implement(space, &[i], true, settings, recording, records)?;
-            }
-            let open = candidates(&space.points, &Models::fit(&space.points), settings);
-            let costed = |&&i: &&usize| space.points[i].cost.is_some();
-            return Ok(Left {
-                uncosted: open.iter().filter(|i| !costed(i)).count(),
-                unplaced: (open.iter().filter(costed))
-                    .filter(|&&i| space.points[i].placed.is_none())
-                    .count(),
-            });
-        }
-        implement(space, &to_place, true, settings, recording, records)?;
     }
+    let open = candidates(&space.points, &Models::fit(&space.points), settings);
+    let points = &space.points;
+    Ok(Left {
+        uncosted: open.iter().filter(|&&i| points[i].cost.is_none()).count(),
+        unplaced: (open.iter())
+            .filter(|&&i| points[i].cost.is_some() && points[i].placed.is_none())
+            .count(),
+    })
 }
 
 /// When no placed design meets the constraints: the unplaced costed design nearest to

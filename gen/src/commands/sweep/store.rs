@@ -190,7 +190,11 @@ impl Record {
         if let Some(f) = fmax {
             self.metrics.push(("fmax_mhz".into(), f));
         }
-        if let Some(luts) = report.get("luts").and_then(Value::as_f64) {
+        if let Some(luts) = report
+            .get("luts")
+            .and_then(Value::as_f64)
+            .filter(|_| fmax.is_some())
+        {
             self.metrics.push(("pnr_luts".into(), luts));
         }
         let cycles =
