@@ -132,6 +132,8 @@ fn the_front_is_the_exhaustive_front_and_the_recommendation_emits_and_lints() {
     let doc = roxmltree::Document::parse(&svg).expect("front.svg parses as XML");
     assert_eq!(doc.root_element().tag_name().name(), "svg");
     assert!(svg.contains("Pareto front") && svg.contains("recommended"));
+    let png = std::fs::read(out.join("front.png")).unwrap();
+    assert!(png.starts_with(b"\x89PNG"), "front.png is a PNG");
     // Every record is the sweep's, readable by `sweep status`.
     let status = ok(&["sweep", "status", out.to_str().unwrap(), "--json"], None);
     assert_eq!(status["failed"], 0, "{status}");

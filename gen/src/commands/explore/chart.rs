@@ -1,6 +1,6 @@
 //! The exploration's chart: time over the workloads against LUTs plus flip-flops, every
-//! costed design as a dot, the points that miss a constraint crossed out, the front joined
-//! and the recommendation ringed.
+//! costed design as a dot, the points that miss a constraint crossed out, the front marked
+//! with each point's block RAMs, and the recommendation ringed.
 
 use plotters::prelude::*;
 
@@ -102,15 +102,20 @@ pub fn svg(title: &str, dots: &[Dot], constraints: &Constraints) -> Result<Strin
             .map_err(|e| failed(e.to_string()))?
             .label("misses a constraint")
             .legend(|(x, y)| Cross::new((x + 10, y), 4, RED.stroke_width(2)));
-        let mut front: Vec<(f64, f64)> = finite.iter().filter(|d| d.front).map(|d| at(d)).collect();
-        front.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.total_cmp(&a.1)));
+        // The front is over three figures, so its points are marked, not joined: each is
+        // labelled with its block RAMs, the figure the chart does not show.
+        let front: Vec<&&Dot> = finite.iter().filter(|d| d.front).collect();
         chart
-            .draw_series(LineSeries::new(front.clone(), BLUE.stroke_width(2)))
+            .draw_series(front.iter().map(|d| Circle::new(at(d), 5, BLUE.filled())))
             .map_err(|e| failed(e.to_string()))?
-            .label("Pareto front")
-            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLUE.stroke_width(2)));
+            .label("Pareto front (LUT+FF, BRAM, time)")
+            .legend(|(x, y)| Circle::new((x + 10, y), 5, BLUE.filled()));
         chart
-            .draw_series(front.iter().map(|&p| Circle::new(p, 4, BLUE.filled())))
+            .draw_series(front.iter().map(|d| {
+                let label = format!("{} BRAM", d.estimate.brams);
+                EmptyElement::at(at(d))
+                    + Text::new(label, (8, -16), ("sans-serif", 12).into_font().color(&BLUE))
+            }))
             .map_err(|e| failed(e.to_string()))?;
         let green = RGBColor(0, 150, 60);
         chart

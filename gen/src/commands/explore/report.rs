@@ -1,5 +1,5 @@
 //! What an exploration writes and prints: the front (`front.json`, `front.svg`,
-//! `front.txt`), the recommendation as the `grfgen emit` command that produces it, and the
+//! `front.png`, `front.txt`), the recommendation as the `grfgen emit` command that produces it, and the
 //! whole result (`explore.json`, and `--json`).
 
 use std::collections::BTreeMap;
@@ -295,7 +295,13 @@ pub fn finish<B: Block>(
 
 /// The files an exploration writes at its end, removed at its start so that those in `dir`
 /// are always the last finished exploration's.
-const OUTPUTS: [&str; 4] = ["front.json", "front.svg", "front.txt", "explore.json"];
+const OUTPUTS: [&str; 5] = [
+    "front.json",
+    "front.svg",
+    "front.png",
+    "front.txt",
+    "explore.json",
+];
 
 /// Removes the outputs of an earlier run from `dir`.
 pub fn clear(dir: &SweepDir) -> Result<(), CliError> {
@@ -320,7 +326,7 @@ fn emit_command<B: Block>(point: &Point) -> String {
         .to_string()
 }
 
-/// `front.json`, `front.svg` and `front.txt` in `dir`: their paths by kind.
+/// `front.json`, `front.svg`, `front.png` and `front.txt` in `dir`: their paths by kind.
 #[allow(clippy::too_many_arguments)]
 fn write_files<B: Block>(
     space: &Space<B>,
@@ -352,10 +358,12 @@ fn write_files<B: Block>(
     );
     let chart = svg(&title, &dots, limits)?;
     let json = serde_json::to_string_pretty(front_figures).expect("figures serialise") + "\n";
+    let png = crate::commands::sweep::plot::rasterize(&chart, &dir.dir.join("front.png"))?;
     let mut files = BTreeMap::new();
     for (kind, name, bytes) in [
         ("front", "front.json", json.into_bytes()),
         ("chart", "front.svg", chart.into_bytes()),
+        ("image", "front.png", png),
         ("table", "front.txt", table(front_figures).into_bytes()),
     ] {
         let path = dir.dir.join(name);

@@ -4,7 +4,7 @@
 //! status` on what sweeps left on disk.
 
 pub mod grid;
-mod plot;
+pub(crate) mod plot;
 pub mod runner;
 pub mod slurm;
 pub mod store;

@@ -290,7 +290,7 @@ pub fn format_of(out: &Path) -> Result<bool, CliError> {
 }
 
 /// `svg` rendered as a PNG image, with the machine's fonts for its text.
-fn rasterize(svg: &str, out: &Path) -> Result<Vec<u8>, CliError> {
+pub(crate) fn rasterize(svg: &str, out: &Path) -> Result<Vec<u8>, CliError> {
     let failed = |e: String| CliError::Failed(format!("drawing {}: {e}", out.display()));
     let mut options = resvg::usvg::Options::default();
     options.fontdb_mut().load_system_fonts();
