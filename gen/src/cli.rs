@@ -69,6 +69,12 @@ fn tree() -> Command {
                     .subcommand_required(true)
                     .subcommands(blocks().iter().map(|b| b.command("slurm"))),
             ),
+            "explore" => command.subcommand(
+                Command::new("slurm")
+                    .about("Run an exploration as one Slurm job on one node")
+                    .subcommand_required(true)
+                    .subcommands(blocks().iter().map(|b| b.command("explore-slurm"))),
+            ),
             _ => command,
         }
     });

@@ -47,11 +47,16 @@ pub fn execute(matches: &ArgMatches) -> Result<String, CliError> {
         "sweep" if name == "status" => commands::sweep::status(m),
         "sweep" if name == "plot" => commands::sweep::plot(m),
         "sweep" if name == "export" => commands::sweep::export(m),
-        "sweep" if name == "slurm" => {
+        "sweep" | "explore" if name == "slurm" => {
             let (block, m) = m.subcommand().expect("a block is required");
             let blocks = registry::blocks();
             let entry = blocks.iter().find(|b| b.name() == block);
-            entry.expect("clap accepted the block").run("slurm", m)
+            let command = if verb == "sweep" {
+                "slurm"
+            } else {
+                "explore-slurm"
+            };
+            entry.expect("clap accepted the block").run(command, m)
         }
         "regress" => commands::regress::regress(matches.subcommand().expect("regress").1),
         "blocks" => Ok(commands::blocks::blocks(

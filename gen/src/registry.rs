@@ -24,7 +24,8 @@ pub trait DesignCommand {
 pub trait BlockCommand {
     /// The block's name.
     fn name(&self) -> &'static str;
-    /// Its subcommand of `sim`, `flow`, `sweep`, `sweep slurm` (`slurm`), `explore` or `bench` (named by
+    /// Its subcommand of `sim`, `flow`, `sweep`, `sweep slurm` (`slurm`), `explore`, `explore
+    /// slurm` (`explore-slurm`) or `bench` (named by
     /// `command`).
     fn command(&self, command: &str) -> Command;
     /// Runs `grfgen <command> <block>`.
@@ -61,6 +62,7 @@ impl<B: Block> BlockCommand for BlockEntry<B> {
             "sweep" => commands::sweep::command::<B>(),
             "slurm" => commands::sweep::slurm_command::<B>(),
             "explore" => commands::explore::command::<B>(),
+            "explore-slurm" => commands::explore::slurm_command::<B>(),
             _ => commands::bench::command::<B>(),
         }
     }
@@ -72,6 +74,7 @@ impl<B: Block> BlockCommand for BlockEntry<B> {
             "sweep" => commands::sweep::sweep::<B>(m),
             "slurm" => commands::sweep::slurm::<B>(m),
             "explore" => commands::explore::explore::<B>(m),
+            "explore-slurm" => commands::explore::slurm::<B>(m),
             _ => commands::bench::bench::<B>(m),
         }
     }

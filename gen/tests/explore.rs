@@ -308,3 +308,57 @@ fn bad_input_is_refused_before_anything_runs() {
     assert_eq!(run.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("its runs time no workload"), "{stderr}");
 }
+
+#[test]
+fn slurm_dry_run_prints_one_job_that_resumes_the_exploration_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("explore");
+    let mut args = vec!["explore", "slurm", "gpr"];
+    args.extend(SPACE);
+    args.extend([
+        "--out",
+        out.to_str().unwrap(),
+        "--cpus",
+        "4",
+        "--partition",
+        "fast",
+        "--dry-run",
+    ]);
+    let run = grfgen(&args, None);
+    let script = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    for line in [
+        "#SBATCH --job-name=grfgen-explore-gpr-job",
+        "#SBATCH --cpus-per-task=4",
+        "#SBATCH --partition=fast",
+    ] {
+        assert!(script.contains(line), "{line}: {script}");
+    }
+    let exec = script
+        .lines()
+        .find(|l| l.starts_with("exec "))
+        .expect("an exec line");
+    assert!(exec.contains(" explore gpr --banks 2,4 "), "{exec}");
+    assert!(exec.ends_with("--resume --jobs 4"), "{exec}");
+    assert!(exec.contains("--seed 1"), "{exec}");
+    assert!(!out.exists(), "--dry-run wrote {}", out.display());
+    let bad = grfgen(
+        &[
+            "explore",
+            "slurm",
+            "gpr",
+            "--out",
+            out.to_str().unwrap(),
+            "--cpus",
+            "0",
+        ],
+        None,
+    );
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr)
+        .contains("invalid value 0 for --cpus: allowed 1..=256"));
+}

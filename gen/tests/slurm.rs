@@ -1,5 +1,6 @@
 //! `grfgen sweep slurm` on a real one-node Slurm cluster (`scripts/local-slurm.sh`): a 4-shard
-//! array and its merge job give, point for point, what an unsharded local sweep gives. Needs
+//! array and its merge job give, point for point, what an unsharded local sweep gives; a
+//! regression's array writes its JUnit; `explore slurm`'s one job gives the local front. Needs
 //! root (CI runs as root, and there it must run); elsewhere it says so and is skipped.
 
 use std::path::{Path, PathBuf};
@@ -173,6 +174,64 @@ fn a_sweep_sharded_over_a_slurm_array_merges_into_the_local_sweep() {
         xml.contains("<testsuite name=\"alloc\" tests=\"8\" failures=\"0\""),
         "{xml}"
     );
+
+    // An exploration as one job: the same front and recommendation as run here.
+    let explore = |out: &Path| -> Vec<String> {
+        [
+            "gpr",
+            "--banks",
+            "2,4",
+            "--lanes",
+            "1",
+            "--registers",
+            "64",
+            "--budget-pnr",
+            "1",
+            "--budget-synth",
+            "2",
+            "--seed",
+            "5",
+            "--out",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([out.display().to_string()])
+        .collect()
+    };
+    let remote = work.path().join("explore-slurm");
+    let args: Vec<String> = ["explore", "slurm"]
+        .iter()
+        .map(|s| s.to_string())
+        .chain(explore(&remote))
+        .chain(["--cpus".to_string(), "1".to_string()])
+        .collect();
+    cluster.submit(&args);
+    let start = Instant::now();
+    while !remote.join("explore.json").exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(300),
+            "the exploration did not finish"
+        );
+        std::thread::sleep(Duration::from_millis(250));
+    }
+    let here = work.path().join("explore-here");
+    let ran = Command::new(env!("CARGO_BIN_EXE_grfgen"))
+        .arg("explore")
+        .args(explore(&here))
+        .args(["--jobs", "1"])
+        .output()
+        .unwrap();
+    assert!(
+        ran.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ran.stderr)
+    );
+    let read = |dir: &Path| -> Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join("explore.json")).unwrap()).unwrap()
+    };
+    let (there, local) = (read(&remote), read(&here));
+    assert_eq!(there["front"], local["front"]);
+    assert_eq!(there["recommendation"], local["recommendation"]);
 }
 
 /// Runs `grfgen sweep slurm` into `out` with `env` set; its status and standard error.

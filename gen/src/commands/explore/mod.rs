@@ -22,6 +22,7 @@ use grfgen_sim::block::{Block, ParamsOf, Report, Rtl, RunRecord, Setup};
 
 use super::flow::device_request;
 use super::sweep::runner::{Implementation, Job};
+use super::sweep::slurm as batch;
 use super::sweep::store::{Record, Spec, SweepDir};
 use super::sweep::{jobs, jobs_arg, plan, set_arg, Recording};
 use super::{json_arg, path, seed, seed_arg};
@@ -203,14 +204,34 @@ fn times_work<B: Block>(design: &ParamsOf<B>, run: &B::Options, seed: u64) -> Re
     }
 }
 
-/// Runs `grfgen explore <block>`.
-pub fn explore<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
+/// An exploration's command line, every value checked and nothing written yet.
+struct Prepared<B: Block> {
+    /// `--out`.
+    out: std::path::PathBuf,
+    /// Whether `--resume` was given.
+    resume: bool,
+    /// The seed (the recorded one when resuming without `--seed`).
+    seed: u64,
+    /// Judging and budgets.
+    settings: Settings,
+    /// The sweep that holds the records.
+    spec: Spec,
+    /// Every design, on the device.
+    designs: Vec<ParamsOf<B>>,
+    /// The workloads.
+    runs: Vec<B::Options>,
+    /// The swept parameters' names.
+    swept: Vec<String>,
+}
+
+/// Checks the command line of an exploration of block `B` (and the exploration in `--out`
+/// with `--resume`), writing nothing.
+fn prepare<B: Block>(m: &ArgMatches) -> Result<Prepared<B>, CliError> {
     let out = path(m, "out").expect("--out is required");
     crate::output::check_dir("--out", &out)?;
-    let dir = SweepDir::new(&out);
     let resume = m.get_flag("resume");
     let recorded = match resume {
-        true => dir.spec()?,
+        true => SweepDir::new(&out).spec()?,
         false => None,
     };
     let seed = match (crate::params::given(m, "seed"), &recorded) {
@@ -221,48 +242,133 @@ pub fn explore<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     if let Some(spec) = &recorded {
         check_recorded::<B>(spec, &settings.request, seed, &out)?;
     }
-    let threads = jobs(m)?;
     let steps = (false, Some(settings.request));
     let (spec, mut designs, runs) = plan::<B>(m, seed, Rtl::Off, recorded.as_ref(), steps)?;
     let swept: Vec<String> = spec.parameters.iter().map(|(n, _)| n.clone()).collect();
-    on_device(
-        &mut designs,
-        swept.iter().any(|n| n == "memory"),
-        settings.request.device,
-    )?;
+    let configured = (spec.config.as_ref()).is_some_and(|c| c.get("memory").is_some());
+    let chosen = configured || swept.iter().any(|n| n == "memory");
+    on_device(&mut designs, chosen, settings.request.device)?;
     times_work::<B>(&designs[0], &runs[0], seed)?;
-    dir.open(&spec, resume)?;
+    Ok(Prepared {
+        out,
+        resume,
+        seed,
+        settings,
+        spec,
+        designs,
+        runs,
+        swept,
+    })
+}
+
+/// Runs `grfgen explore <block>`.
+pub fn explore<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
+    let p = prepare::<B>(m)?;
+    let threads = jobs(m)?;
+    let dir = SweepDir::new(&p.out);
+    dir.open(&p.spec, p.resume)?;
     report::clear(&dir)?;
     let mut records = dir.records()?;
-    let quiet = m.get_flag("json");
     let recording = Recording {
         threads,
         rtl: Rtl::Off,
         dir: Some(&dir),
-        quiet,
+        quiet: m.get_flag("json"),
     };
     // Stage 1: the golden model, every design on every workload.
-    let jobs: Vec<Job<B>> = (0..spec.points)
+    let (designs, runs) = (&p.designs, &p.runs);
+    let jobs: Vec<Job<B>> = (0..p.spec.points)
         .filter(|i| !records.get(i).is_some_and(Record::settled))
         .map(|index| Job {
             index,
             params: designs[index / runs.len()].clone(),
             options: runs[index % runs.len()].clone(),
-            seed,
+            seed: p.seed,
         })
         .collect();
-    let label = format!("explore {}: model", spec.block);
+    let label = format!("explore {}: model", p.spec.block);
     recording.run(&label, &jobs, &Implementation::default(), &mut records)?;
     let mut space = Space::<B> {
-        designs,
-        runs,
-        swept,
-        seed,
+        designs: p.designs,
+        runs: p.runs,
+        swept: p.swept,
+        seed: p.seed,
         points: Vec::new(),
     };
     space.points = space.collect(&records)?;
-    let left = search::search(&mut space, &settings, &recording, &mut records)?;
-    report::finish(m, &space, &settings, &spec, &dir, left)
+    let left = search::search(&mut space, &p.settings, &recording, &mut records)?;
+    report::finish(m, &space, &p.settings, &p.spec, &dir, left)
+}
+
+/// The subcommand of `explore slurm` for block `B`: the exploration's flags, and the job's.
+pub fn slurm_command<B: Block>() -> Command {
+    command::<B>()
+        .arg(
+            Arg::new("cpus")
+                .long("cpus")
+                .value_name("N")
+                .help("Cores the job asks for, 1..=256; the exploration runs that many designs at once [default: 2]"),
+        )
+        .args(batch::placement_args(None))
+        .arg(
+            Arg::new("dry_run")
+                .long("dry-run")
+                .action(ArgAction::SetTrue)
+                .help("Print the job script; write and submit nothing"),
+        )
+}
+
+/// `grfgen explore slurm <block> ... --out DIR [--cpus N] [--partition P] [--account A]
+/// [--dry-run]`: the exploration checked here, then run as one Slurm job on one node, with
+/// `--resume` (so that the job, resubmitted, goes on).
+pub fn slurm<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
+    let p = prepare::<B>(m)?;
+    batch::check_script_dir(&p.out)?;
+    let cpus = match number::<usize>(m, "cpus", "1..=256")? {
+        None => 2,
+        Some(n) if (1..=256).contains(&n) => n,
+        Some(n) => {
+            return Err(CliError::Input(format!(
+                "invalid value {n} for --cpus: allowed 1..=256"
+            )))
+        }
+    };
+    let dir = std::path::absolute(&p.out).unwrap_or(p.out.clone());
+    let grfgen = batch::shell_path(&std::env::current_exe()?);
+    let args = batch::forwarded(
+        B::Design::NAME,
+        &["--dry-run", "--resume", "--json"],
+        &["--out", "--cpus", "--partition", "--account", "--jobs"],
+        p.seed,
+    );
+    let job = batch::SlurmJob {
+        name: format!("explore-{}", B::Design::NAME),
+        command: format!(
+            "{grfgen} explore {} {} --out {} --resume --jobs {cpus}",
+            B::Design::NAME,
+            args.join(" "),
+            batch::shell_path(&dir)
+        ),
+        dir,
+        cpus,
+        placement: batch::placement(m)?,
+    };
+    if m.get_flag("dry_run") {
+        return Ok(format!(
+            "# {}/slurm-job.sh\n{}",
+            job.dir.display(),
+            job.script()
+        ));
+    }
+    let id = job.submit()?;
+    Ok(format!(
+        "submitted explore {} ({} designs, seed {}) as job {id} into {}; its log is slurm-grfgen-explore-{}-job-{id}.out there",
+        B::Design::NAME,
+        p.designs.len(),
+        p.seed,
+        job.dir.display(),
+        B::Design::NAME
+    ))
 }
 
 /// The space explored: its designs, workloads and what is known of each design.

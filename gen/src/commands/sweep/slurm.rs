@@ -1,5 +1,6 @@
 //! Sweeps and regressions as Slurm jobs: a job array, one shard per task, each into its own
-//! directory, and a merge job that runs once the whole array succeeded.
+//! directory, and a merge job that runs once the whole array succeeded; an exploration as
+//! one job on one node.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -131,21 +132,72 @@ pub fn forwarded(after: &str, dropped: &[&str], with_value: &[&str], seed: u64) 
     out
 }
 
+/// The `#SBATCH` lines of job `kind` of `name`; its log goes to `dir/slurm-<log>.out`.
+fn header(name: &str, kind: &str, log: &str, dir: &Path, placement: &Placement) -> String {
+    let mut text = format!(
+        "#!/bin/sh\n#SBATCH --job-name=grfgen-{name}-{kind}\n#SBATCH --output={}/slurm-{log}.out\n",
+        quote(&dir.display().to_string())
+    );
+    if let Some(p) = &placement.partition {
+        text += &format!("#SBATCH --partition={p}\n");
+    }
+    if let Some(a) = &placement.account {
+        text += &format!("#SBATCH --account={a}\n");
+    }
+    text
+}
+
+/// One job that runs `command` on one node with `cpus` cores (an exploration, whose stages
+/// depend on each other).
+pub struct SlurmJob {
+    /// The job name's stem (`explore-core`).
+    pub name: String,
+    /// The command it runs.
+    pub command: String,
+    /// Where its script and log go.
+    pub dir: PathBuf,
+    /// Cores it asks for.
+    pub cpus: usize,
+    /// The partition and account, where named.
+    pub placement: Placement,
+}
+
+impl SlurmJob {
+    /// The job's script.
+    pub fn script(&self) -> String {
+        format!(
+            "{}#SBATCH --cpus-per-task={}\nset -e\nexec {}\n",
+            header(&self.name, "job", "%x-%j", &self.dir, &self.placement),
+            self.cpus,
+            self.command
+        )
+    }
+
+    /// Writes the script into the directory (made if missing) and submits it: the job id.
+    /// If the submission fails, the script and the directories made for it are removed.
+    pub fn submit(&self) -> Result<String, CliError> {
+        let made = Made::create(&self.dir)?;
+        let script = self.dir.join("slurm-job.sh");
+        let undo = |why: CliError| {
+            let _ = std::fs::remove_file(&script);
+            made.remove();
+            match why {
+                CliError::Failed(m) => CliError::Failed(format!(
+                    "{m}; nothing was submitted or left in {}",
+                    self.dir.display()
+                )),
+                other => other,
+            }
+        };
+        write_file("--out", &script, self.script().as_bytes()).map_err(undo)?;
+        sbatch(&[&script.display().to_string()]).map_err(undo)
+    }
+}
+
 impl SlurmPlan {
     /// The `#SBATCH` lines of job `kind`; its log goes to `DIR/slurm-<log>.out`.
     fn header(&self, kind: &str, log: &str) -> String {
-        let mut text = format!(
-            "#!/bin/sh\n#SBATCH --job-name=grfgen-{}-{kind}\n#SBATCH --output={}/slurm-{log}.out\n",
-            self.name,
-            quote(&self.dir.display().to_string())
-        );
-        if let Some(p) = &self.placement.partition {
-            text += &format!("#SBATCH --partition={p}\n");
-        }
-        if let Some(a) = &self.placement.account {
-            text += &format!("#SBATCH --account={a}\n");
-        }
-        text
+        header(&self.name, kind, log, &self.dir, &self.placement)
     }
 
     /// The array job.
