@@ -263,7 +263,7 @@ fn collision_steps(checks: &[Check]) -> Vec<Step> {
                 &[],
             ));
         } else {
-            steps.push(Step::new(&both, &[check.message.clone()]));
+            steps.push(Step::new(&both, std::slice::from_ref(&check.message)));
             steps.push(Step::new(&both[..1], &[]));
         }
     }
@@ -286,10 +286,10 @@ fn occupancy_steps(checks: &[Check]) -> Vec<Step> {
     let (push, pop) = (("push", 0, 1), ("pop", 0, 1));
     let mut steps = vec![Step::new(&[("reset", 0, 1), push], &[])];
     steps.extend((0..capacity).map(|_| Step::new(&[push], &[])));
-    steps.push(Step::new(&[push], &[over.message.clone()]));
+    steps.push(Step::new(&[push], std::slice::from_ref(&over.message)));
     steps.push(Step::new(&[push, pop], &[]));
     steps.extend((0..capacity).map(|_| Step::new(&[pop], &[])));
-    steps.push(Step::new(&[pop], &[under.message.clone()]));
+    steps.push(Step::new(&[pop], std::slice::from_ref(&under.message)));
     steps.push(Step::new(&[push], &[]));
     steps.push(Step::new(&[pop], &[]));
     steps

@@ -160,7 +160,7 @@ fn gpr(m: &ArgMatches) -> Result<String, CliError> {
             "bank_kinds",
             "1r1w, 2r1w or 1rw",
             BankKind::ALL.to_vec(),
-            |v| BankKind::parse(v),
+            BankKind::parse,
         )?,
         pipelines: values(m, "pipelines", &allowed, pipelines, |v| {
             v.parse().ok().filter(|&p| p <= GprParams::MAX_PIPELINE)

@@ -65,11 +65,8 @@ impl<T: Synth> Registers<T> {
 
 impl<T: Synth> Logic for Registers<T> {
     fn update(&mut self) {
-        if self._wires {
-            for (q, d) in self.q.iter_mut().zip(&self.d) {
-                q.next = d.val();
-            }
-        } else if self.clock.pos_edge() {
+        // Wired through, the stage follows its input at once; registered, at the clock edge.
+        if self._wires || self.clock.pos_edge() {
             for (q, d) in self.q.iter_mut().zip(&self.d) {
                 q.next = d.val();
             }

@@ -183,7 +183,7 @@ fn fig14_non_overlapping_ranges_share_a_physical_register() {
     let writes = |cluster: Option<usize>, reg: Reg| -> Vec<Physical> {
         (0..alloc.program.len())
             .filter(|&i| alloc.program[i].dst == Some(reg))
-            .filter(|&i| cluster.map_or(true, |c| alloc.program[i].cluster == c))
+            .filter(|&i| cluster.is_none_or(|c| alloc.program[i].cluster == c))
             .map(|i| alloc.dst[i].unwrap())
             .collect()
     };

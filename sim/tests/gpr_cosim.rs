@@ -205,7 +205,7 @@ fn pipelined_read_data_arrives_pipeline_cycles_later() {
         let mut read = GprRequests::idle(&p);
         read.reads[0] = Some(5);
         let mut cycles = vec![write, read];
-        cycles.extend(std::iter::repeat(GprRequests::idle(&p)).take(3));
+        cycles.extend(std::iter::repeat_n(GprRequests::idle(&p), 3));
         let data: Vec<u64> = directed(&p, cycles)
             .iter()
             .map(|r| r.read_data[0])

@@ -327,8 +327,8 @@ fn the_scoreboard_flags_sources_an_older_or_flying_instruction_writes() {
                 rtl.set(slot_src[j * 3 + s], slot.1[s]);
             }
         }
-        for s in 0..3 {
-            rtl.set(instr_src[s], offered.1[s]);
+        for (port, value) in instr_src.iter().zip(offered.1) {
+            rtl.set(*port, value);
         }
         rtl.settle();
         // The next cycle's window and flight.

@@ -84,6 +84,9 @@ fn performance(document: &DesignRow, reference: &DesignRow, workloads: &[String]
     }
 }
 
+/// A figure of one workload's run, where it has one.
+type Measure = dyn Fn(&WorkloadFigures) -> Option<f64>;
+
 /// The ambition: the best banked row against the reference, by mean time when the reference
 /// and every banked row with workload figures have one, else by mean cycles.
 fn ambition(designs: &[DesignRow], reference: &DesignRow, workloads: &[String]) -> Vec<String> {
@@ -96,7 +99,7 @@ fn ambition(designs: &[DesignRow], reference: &DesignRow, workloads: &[String]) 
     let timed = banked
         .iter()
         .all(|d| mean_ratio(d, reference, workloads, time).is_some());
-    let (measure, label): (&dyn Fn(&WorkloadFigures) -> Option<f64>, &str) = match timed {
+    let (measure, label): (&Measure, &str) = match timed {
         true => (&time, "time (kernel mean)"),
         false => (&cycles, "cycles (kernel mean; no time for every row)"),
     };

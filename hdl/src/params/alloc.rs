@@ -74,7 +74,7 @@ impl Params for AllocParams {
                     let g = p.granularity.max(1);
                     Allowed::matching(
                         format!("{g}..=256, a multiple of --granularity {g}"),
-                        move |v: &usize| (g..=256).contains(v) && v % g == 0,
+                        move |v: &usize| (g..=256).contains(v) && v.is_multiple_of(g),
                     )
                 }
             ),

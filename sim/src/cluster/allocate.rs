@@ -212,7 +212,7 @@ pub fn allocate(
 /// The live ranges of the global registers of `program` (`vr` holds the `mvr` number).
 fn main_live_ranges(program: &[ClusterInstr]) -> Vec<LiveRange> {
     // Swap the two kinds of register and reuse the virtual registers' analysis.
-    let swapped: Vec<ClusterInstr> = program.iter().map(|i| swap_kinds(i)).collect();
+    let swapped: Vec<ClusterInstr> = program.iter().map(swap_kinds).collect();
     live_ranges(&swapped)
 }
 

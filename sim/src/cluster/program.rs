@@ -227,7 +227,7 @@ fn parse_line(code: &str, line: usize, clusters: usize) -> Result<ClusterInstr, 
     let label = label.trim();
     let cluster = label
         .strip_prefix('c')
-        .and_then(|k| number(k))
+        .and_then(number)
         .filter(|&k| (1..=clusters).contains(&k))
         .ok_or_else(|| {
             error(

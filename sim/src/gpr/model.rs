@@ -78,9 +78,7 @@ impl GprModel {
         Self {
             params: params.clone(),
             values: vec![0; params.registers * params.lanes],
-            in_flight: std::iter::repeat(idle)
-                .take(params.read_latency() - 1)
-                .collect(),
+            in_flight: std::iter::repeat_n(idle, params.read_latency() - 1).collect(),
             held: params
                 .registered_arbitration()
                 .then(|| GprRequests::idle(params)),

@@ -46,9 +46,7 @@ impl RandomTraffic {
         let queued = if latency > 0 { latency + 1 } else { 0 };
         Self {
             grant_latency: latency,
-            unanswered: std::iter::repeat(GprRequests::idle(params))
-                .take(queued)
-                .collect(),
+            unanswered: std::iter::repeat_n(GprRequests::idle(params), queued).collect(),
             ..Self::shaped(params.registers, 2 * params.banks, params.lanes, seed)
         }
     }

@@ -199,7 +199,7 @@ impl RouterModel {
         Self {
             params: params.clone(),
             result: vec![0; params.lanes],
-            in_flight: std::iter::repeat(None).take(params.pipeline).collect(),
+            in_flight: std::iter::repeat_n(None, params.pipeline).collect(),
         }
     }
 

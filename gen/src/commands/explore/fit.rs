@@ -158,9 +158,7 @@ mod tests {
         let flat = Accuracy::of(&samples);
         assert_eq!(flat.points, 4);
         assert!(flat.max_error_pct < 1e-6, "{flat:?}");
-        let noisy: Vec<(&Levels, f64)> = (points.iter().zip([50.0, 80.0, 20.0, 50.0]))
-            .map(|(l, y)| (l, y))
-            .collect();
+        let noisy: Vec<(&Levels, f64)> = (points.iter().zip([50.0, 80.0, 20.0, 50.0])).collect();
         let error = Accuracy::of(&noisy);
         assert!(error.mean_error_pct > 10.0, "{error:?}");
         assert!(error.margin(0.1) >= 0.1);

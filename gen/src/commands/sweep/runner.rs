@@ -84,6 +84,9 @@ fn synthesized<D: Design>(params: &D::Params, request: &PnrRequest) -> Result<Va
     Ok(serde_json::to_value(report).expect("reports serialise"))
 }
 
+/// One implementation step's result for one design, filled once and shared.
+type Cell = Arc<OnceLock<Result<Value, String>>>;
+
 /// What each design gets beside its runs: synthesis, place and route. Each design of a sweep
 /// gets them once, however many run options it is crossed with.
 #[derive(Default)]
@@ -96,7 +99,7 @@ pub struct Implementation {
     pub synthesis_only: bool,
     /// Results by design (its parameters as JSON) and step: a cell that the first point to
     /// need it fills while the others wait.
-    cache: Mutex<HashMap<(String, &'static str), Arc<OnceLock<Result<Value, String>>>>>,
+    cache: Mutex<HashMap<(String, &'static str), Cell>>,
 }
 
 impl Implementation {
