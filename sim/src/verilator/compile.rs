@@ -15,7 +15,7 @@ use super::{Design, TraceFormat};
 use crate::interrupt::Partial;
 
 /// Changes whenever the shim or the build recipe changes, so old cache entries are not reused.
-const RECIPE_VERSION: &str = "grfgen-verilator-7";
+const RECIPE_VERSION: &str = "grfgen-verilator-8";
 
 static BUILD_LOCK: Mutex<()> = Mutex::new(());
 
@@ -319,6 +319,10 @@ fn compile(design: &Design, trace: Option<TraceFormat>, dir: &Path) -> Result<()
         .arg("--Mdir")
         .arg(dir.join("obj"))
         .args(["-CFLAGS", "-fPIC", "-O3", "-Wno-fatal"])
+        // g++ -O2 for the per-cycle code in place of Verilator's default -Os: on large models
+        // -Os takes 2.8x as long to compile (docs/benchmarks.md, "Scale"); the once-only
+        // construction code keeps its -O0.
+        .args(["-MAKEFLAGS", "OPT_FAST=-O2"])
         .args(["--x-assign", "unique", "--x-initial", "unique", "--assert"])
         .args(["--top-module", design.top]);
     match trace {
