@@ -310,12 +310,7 @@ pub fn slurm_command<B: Block>() -> Command {
                 .help("Cores the job asks for, 1..=256; the exploration runs that many designs at once [default: 2]"),
         )
         .args(batch::placement_args(None))
-        .arg(
-            Arg::new("dry_run")
-                .long("dry-run")
-                .action(ArgAction::SetTrue)
-                .help("Print the job script; write and submit nothing"),
-        )
+        .arg(batch::dry_run_arg("the job script"))
 }
 
 /// `grfgen explore slurm <block> ... --out DIR [--cpus N] [--partition P] [--account A]

@@ -511,12 +511,7 @@ pub fn slurm_command<B: Block>() -> Command {
                 .help("Array tasks, 1..=1000: task I runs --shard I/N"),
         )
         .args(slurm::placement_args(None))
-        .arg(
-            Arg::new("dry_run")
-                .long("dry-run")
-                .action(ArgAction::SetTrue)
-                .help("Print the two job scripts; write and submit nothing"),
-        )
+        .arg(slurm::dry_run_arg("the two job scripts"))
 }
 
 /// `grfgen sweep slurm <block> ... --shards N [--partition P] [--account A] [--dry-run]`.

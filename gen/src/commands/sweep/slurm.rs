@@ -58,6 +58,14 @@ pub fn placement_args(requires: Option<&'static str>) -> [Arg; 2] {
     ]
 }
 
+/// `--dry-run`, which prints `what` and writes and submits nothing.
+pub fn dry_run_arg(what: &str) -> Arg {
+    Arg::new("dry_run")
+        .long("dry-run")
+        .action(clap::ArgAction::SetTrue)
+        .help(format!("Print {what}; write and submit nothing"))
+}
+
 /// The `--partition` and `--account` given, each checked: a value that reaches a job script
 /// must be a plain Slurm name, so that it cannot add a line or a directive to the script.
 pub fn placement(m: &ArgMatches) -> Result<Placement, CliError> {
@@ -178,17 +186,7 @@ impl SlurmJob {
     pub fn submit(&self) -> Result<String, CliError> {
         let made = Made::create(&self.dir)?;
         let script = self.dir.join("slurm-job.sh");
-        let undo = |why: CliError| {
-            let _ = std::fs::remove_file(&script);
-            made.remove();
-            match why {
-                CliError::Failed(m) => CliError::Failed(format!(
-                    "{m}; nothing was submitted or left in {}",
-                    self.dir.display()
-                )),
-                other => other,
-            }
-        };
+        let undo = |why: CliError| made.undo(why, &[&script], &self.dir);
         write_file("--out", &script, self.script().as_bytes()).map_err(undo)?;
         sbatch(&[&script.display().to_string()]).map_err(undo)
     }
@@ -238,18 +236,7 @@ impl SlurmPlan {
         let made = Made::create(&self.dir.join("shards"))?;
         let array = self.dir.join("slurm-array.sh");
         let merge = self.dir.join("slurm-merge.sh");
-        let undo = |why: CliError| {
-            let _ = std::fs::remove_file(&array);
-            let _ = std::fs::remove_file(&merge);
-            made.remove();
-            match why {
-                CliError::Failed(m) => CliError::Failed(format!(
-                    "{m}; nothing was submitted or left in {}",
-                    self.dir.display()
-                )),
-                other => other,
-            }
-        };
+        let undo = |why: CliError| made.undo(why, &[&array, &merge], &self.dir);
         write_file("--out", &array, self.array_script().as_bytes()).map_err(undo)?;
         write_file("--out", &merge, self.merge_script().as_bytes()).map_err(undo)?;
         let array_id = sbatch(&[&array.display().to_string()]).map_err(undo)?;
@@ -282,10 +269,21 @@ impl Made {
         Ok(Self(missing))
     }
 
-    /// Removes the directories it created (only if empty).
-    fn remove(&self) {
-        for dir in self.0.iter().rev() {
-            let _ = std::fs::remove_dir(dir);
+    /// After a failed submission (`why`): removes `files` and the directories it created
+    /// (only if empty), and says so in the error.
+    fn undo(&self, why: CliError, files: &[&Path], dir: &Path) -> CliError {
+        for file in files {
+            let _ = std::fs::remove_file(file);
+        }
+        for made in self.0.iter().rev() {
+            let _ = std::fs::remove_dir(made);
+        }
+        match why {
+            CliError::Failed(m) => CliError::Failed(format!(
+                "{m}; nothing was submitted or left in {}",
+                dir.display()
+            )),
+            other => other,
         }
     }
 }
