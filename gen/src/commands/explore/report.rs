@@ -159,7 +159,10 @@ fn table(front: &[Figures]) -> String {
                 .join(" ")
         );
     }
-    text + "(* Fmax predicted, not placed)\n"
+    match front.iter().any(|f| f.fmax_source != "placed") {
+        true => text + "(* Fmax predicted, not placed)\n",
+        false => text,
+    }
 }
 
 /// The recommendation: the placed design that meets the constraints and is best by the
@@ -402,7 +405,8 @@ fn text(o: &Output) -> String {
             o.prediction.fmax.mean_error_pct, o.prediction.fmax.max_error_pct
         );
     }
-    text += &format!("front ({} designs):\n{}", o.front.len(), table(&o.front));
+    let designs = plural(o.front.len() as u64, "design");
+    text += &format!("front ({designs}):\n{}", table(&o.front));
     let line = |f: &Figures| {
         format!(
             "{}\n  {} LUT, {} FF, {} BRAM, {:.1} MHz placed, {:.1} ns over the workloads",
