@@ -24,10 +24,10 @@ use super::flow::device_request;
 use super::sweep::runner::{Implementation, Job};
 use super::sweep::slurm as batch;
 use super::sweep::store::{Record, Spec, SweepDir};
-use super::sweep::{jobs, jobs_arg, plan, set_arg, Recording};
-use super::{json_arg, path, seed, seed_arg};
+use super::sweep::{jobs, jobs_arg, lists_command, plan, Recording};
+use super::{json_arg, path, seed};
 use crate::error::CliError;
-use crate::params::{args, config_arg, number, Values};
+use crate::params::number;
 use points::{Constraints, Cost, Objective, Point};
 
 /// The subcommand of `explore` for block `B`.
@@ -39,13 +39,7 @@ pub fn command<B: Block>() -> Command {
             .value_name(name)
             .help(help.to_string())
     };
-    Command::new(B::Design::NAME)
-        .about(B::Design::TITLE)
-        .args(args::<ParamsOf<B>>(Values::List))
-        .arg(config_arg())
-        .args(args::<B::Options>(Values::List))
-        .arg(set_arg())
-        .arg(seed_arg())
+    lists_command::<B>()
         .arg(value("device", "DEVICE", &format!("Device to cost and place on: {} [default: ecp5-85k]", devices.join(", "))))
         .arg(value("pnr_seed", "N", "nextpnr's placement seed, 1..=2147483647 [default: 1]"))
         .arg(value("min_fmax", "MHZ", "Lowest Fmax a recommended design may have, MHz (0 < f <= 2000)"))

@@ -30,8 +30,9 @@ use grid::{grid, in_shard, lists_of, List};
 use runner::{run_all, Implementation, Job};
 use store::{Record, Spec, Status, SweepDir};
 
-/// The subcommand of `sweep` for block `B`.
-pub fn command<B: Block>() -> Command {
+/// The subcommand of block `B` that takes lists of values (`sweep`, `explore`): its
+/// parameters and run options, `--config`, `--set` and `--seed`.
+pub(crate) fn lists_command<B: Block>() -> Command {
     Command::new(B::Design::NAME)
         .about(B::Design::TITLE)
         .args(args::<ParamsOf<B>>(Values::List))
@@ -39,6 +40,11 @@ pub fn command<B: Block>() -> Command {
         .args(args::<B::Options>(Values::List))
         .arg(set_arg())
         .arg(seed_arg())
+}
+
+/// The subcommand of `sweep` for block `B`.
+pub fn command<B: Block>() -> Command {
+    lists_command::<B>()
         .args(rtl_args())
         .arg(
             Arg::new("synth")
