@@ -62,25 +62,23 @@ fn ice40<D: Design>(params: &D::Params) -> Result<Value, CliError> {
     Ok(serde_json::to_value(stats).expect("statistics serialise"))
 }
 
-/// Places and routes the design of `params` as `request` says, in a scratch directory, at the
-/// 200 MHz the constraint files ask for.
-fn routed<D: Design>(params: &D::Params, request: &PnrRequest) -> Result<Value, CliError> {
+/// Synthesizes the design of `params` for `request`'s device inside its timing harness and,
+/// unless `synthesis_only`, places and routes it, in a scratch directory, at the 200 MHz the
+/// constraint files ask for. Synthesis alone gives the report without routing's figures.
+fn implemented<D: Design>(
+    params: &D::Params,
+    request: &PnrRequest,
+    synthesis_only: bool,
+) -> Result<Value, CliError> {
     let work = tempfile::tempdir()?;
     let top = D::top(params);
     let timing = Timing::new(200.0, None)?;
     let emitted = write_design::<D>(params, &top, work.path(), timing)?;
-    let report = place_and_route(work.path(), &emitted, request.device, 200.0, request.seed)?;
-    Ok(serde_json::to_value(report).expect("reports serialise"))
-}
-
-/// Synthesizes the design of `params` for `request`'s device inside its timing harness, as
-/// place and route would, in a scratch directory: the report without routing's figures.
-fn synthesized<D: Design>(params: &D::Params, request: &PnrRequest) -> Result<Value, CliError> {
-    let work = tempfile::tempdir()?;
-    let top = D::top(params);
-    let timing = Timing::new(200.0, None)?;
-    let emitted = write_design::<D>(params, &top, work.path(), timing)?;
-    let report = synthesize_for(work.path(), &emitted, request.device, 200.0, request.seed)?;
+    let (dir, device, seed) = (work.path(), request.device, request.seed);
+    let report = match synthesis_only {
+        true => synthesize_for(dir, &emitted, device, 200.0, seed)?,
+        false => place_and_route(dir, &emitted, device, 200.0, seed)?,
+    };
     Ok(serde_json::to_value(report).expect("reports serialise"))
 }
 
@@ -141,15 +139,15 @@ impl Implementation {
             }
         }
         if let Some(request) = &self.pnr {
-            let report = match self.synthesis_only {
-                true => self.get::<D>(params, "device synthesis", || {
-                    synthesized::<D>(params, request)
-                }),
-                false => self.get::<D>(params, "pnr", || routed::<D>(params, request)),
+            let only = self.synthesis_only;
+            let step = if only {
+                "device synthesis"
+            } else {
+                "place and route"
             };
-            match report {
+            match self.get::<D>(params, step, || implemented::<D>(params, request, only)) {
                 Ok(report) => record.add_pnr(report),
-                Err(e) => record.fail(format!("place and route: {e}")),
+                Err(e) => record.fail(format!("{step}: {e}")),
             }
         }
     }
