@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 use grfgen_hdl::design::{emit_design, Design, DesignVisitor};
-use grfgen_hdl::emit::{design_files, Emitted, Timing};
+use grfgen_hdl::emit::{design_files, Emitted, PortDirection, Timing};
 use grfgen_hdl::gpr::Gpr;
 use grfgen_hdl::params::{BankKind, GprParams, Params};
 use grfgen_hdl::visit_designs;
@@ -57,6 +57,15 @@ fn check<D: Design>(params: &D::Params, emitted: &Emitted) {
             line.is_some(),
             "{what}: {} missing from the header",
             port.name
+        );
+        let direction = match port.direction {
+            PortDirection::Input => "input",
+            PortDirection::Output => "output",
+        };
+        let declaration = format!("    {direction} wire{declared};");
+        assert!(
+            emitted.verilog.lines().any(|l| l == declaration),
+            "{what}: the header's {declared} is not the top's declaration"
         );
         let scalar = matches!(port.name.as_str(), "clock" | "reset");
         assert!(!scalar || port.elements.is_none(), "{what}: {}", port.name);

@@ -1,6 +1,7 @@
 //! What every simulated block declares: its run options, how a run goes, what it reports and
 //! its benchmark. The registry of blocks is [`crate::visit_blocks`].
 
+use std::cell::Cell;
 use std::fmt;
 use std::path::Path;
 use std::time::Instant;
@@ -134,6 +135,8 @@ pub struct Setup<'a> {
     pub progress: &'a dyn Fn(u64),
     /// The clock a waveform's time follows, in MHz (one period per cycle).
     pub clock_mhz: f64,
+    /// Seconds spent so far emitting, verilating (or finding in the cache) and loading models.
+    pub model_seconds: Cell<f64>,
 }
 
 impl<'a> Setup<'a> {
@@ -145,6 +148,7 @@ impl<'a> Setup<'a> {
             waveform: None,
             progress: &|_| {},
             clock_mhz: 200.0,
+            model_seconds: Cell::new(0.0),
         }
     }
 
@@ -182,6 +186,15 @@ impl<'a> Setup<'a> {
     /// Emits design `D` for `params`, verilates it (or takes it from the cache) and starts
     /// it with this run's seed and waveform.
     pub fn verilate<D: Design>(&self, params: &D::Params) -> Result<VerilatedModel, SimError> {
+        let start = Instant::now();
+        let model = self.verilate_untimed::<D>(params);
+        self.model_seconds
+            .set(self.model_seconds.get() + start.elapsed().as_secs_f64());
+        model
+    }
+
+    /// [`Setup::verilate`], without counting its time.
+    fn verilate_untimed<D: Design>(&self, params: &D::Params) -> Result<VerilatedModel, SimError> {
         let emitted = emit_design::<D>(params, &D::top(params))?;
         let options = BuildOptions {
             trace: self.waveform.map(TraceFormat::for_path),
@@ -275,6 +288,9 @@ pub struct RunRecord<B: Block> {
     pub report: B::Report,
     /// Wall-clock seconds of the run, model build included.
     pub seconds: f64,
+    /// Of `seconds`, those spent emitting, verilating (or finding in the cache) and loading
+    /// the Verilated model; the rest is the simulation itself.
+    pub model_seconds: f64,
 }
 
 impl<B: Block> RunRecord<B> {
@@ -287,6 +303,7 @@ impl<B: Block> RunRecord<B> {
         params.validate()?;
         options.validate()?;
         let start = Instant::now();
+        let models_before = setup.model_seconds.get();
         let report = B::run(params, options, setup)?;
         Ok(Self {
             block: B::Design::NAME,
@@ -296,6 +313,7 @@ impl<B: Block> RunRecord<B> {
             seed: setup.seed,
             report,
             seconds: start.elapsed().as_secs_f64(),
+            model_seconds: setup.model_seconds.get() - models_before,
         })
     }
 

@@ -87,6 +87,7 @@ pub fn sim<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
         waveform: waveform.as_ref().map(|w| w.partial.as_path()),
         progress: &update,
         clock_mhz: timing(m)?.mhz,
+        model_seconds: Default::default(),
     };
     let record = RunRecord::<B>::run(&params, &options, &setup);
     progress.finish();

@@ -41,11 +41,11 @@ impl Port {
         self.width / self.elements.unwrap_or(1)
     }
 
-    /// The port as Verilog declares it: `[511:0] read_data`, `clock`.
+    /// The port as Verilog declares it: `[511:0] read_data`, `[2:0] instr_op`, `clock`.
     pub fn declared(&self) -> String {
-        match self.elements {
-            Some(_) => format!("[{}:0] {}", self.width - 1, self.name),
-            None => self.name.clone(),
+        match (self.elements, self.width) {
+            (None, 1) => self.name.clone(),
+            _ => format!("[{}:0] {}", self.width - 1, self.name),
         }
     }
 }
