@@ -4,6 +4,8 @@ use std::fmt;
 
 use serde::Serialize;
 
+use crate::verilator::{OutputVector, VerilatedModel};
+
 /// The first difference between RTL and golden model in a lock-step run.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Mismatch {
@@ -99,6 +101,24 @@ pub fn compare(
         true => Ok(()),
         false => Err(Mismatch::new(cycle, port, expected, actual)),
     }
+}
+
+/// Reads output vector `vector` of `model` into `actual` and fails with a mismatch at `cycle`
+/// on `name[k]` for the first element `k` that differs from `expected`.
+pub(crate) fn compare_vector(
+    model: &VerilatedModel,
+    vector: &OutputVector,
+    actual: &mut [u64],
+    cycle: u64,
+    name: &str,
+    expected: impl ExactSizeIterator<Item = u64>,
+) -> Result<(), Mismatch> {
+    let actual = &mut actual[..expected.len()];
+    model.read_vector(vector, actual);
+    for (k, (expected, &actual)) in expected.zip(actual.iter()).enumerate() {
+        compare(cycle, || format!("{name}[{k}]"), expected, actual)?;
+    }
+    Ok(())
 }
 
 impl fmt::Display for Mismatch {

@@ -8,7 +8,7 @@ use std::collections::VecDeque;
 use grfgen_hdl::params::GprParams;
 
 /// One cycle's requests at the GPR's ports.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GprRequests {
     /// Per read port: the register to read, if any.
     pub reads: Vec<Option<usize>>,
@@ -102,16 +102,18 @@ impl GprModel {
     /// With registered arbitration the grants and accesses of a cycle are those of the
     /// previous cycle's requests.
     pub fn step(&mut self, requests: &GprRequests, response: &mut GprResponse) {
-        match &mut self.held {
-            Some(held) => {
-                let previous = std::mem::replace(held, requests.clone());
+        match self.held.take() {
+            Some(mut previous) => {
                 self.arbitrate(&previous, response);
+                previous.clone_from(requests);
+                self.held = Some(previous);
             }
             None => self.arbitrate(requests, response),
         }
-        if !self.in_flight.is_empty() {
-            self.in_flight.push_back(response.read_data.clone());
-            response.read_data = self.in_flight.pop_front().unwrap_or_default();
+        // This cycle's data joins the end of the queue; the oldest reaches the ports.
+        if let Some(mut oldest) = self.in_flight.pop_front() {
+            std::mem::swap(&mut oldest, &mut response.read_data);
+            self.in_flight.push_back(oldest);
         }
     }
 
@@ -142,7 +144,8 @@ impl GprModel {
         // Reads per bank: one, or two with 2R1W banks; none of a 1RW bank being written.
         let capacity = self.params.bank_kind.reads_per_bank();
         let single_port = self.params.bank_kind.single_port();
-        let mut reads_of_bank = vec![0; banks];
+        // Banks are at most 32: `banks_writing` is a bit mask.
+        let mut reads_of_bank = [0; 32];
         for (port, request) in requests.reads.iter().enumerate() {
             let out = &mut response.read_data[port * lanes..(port + 1) * lanes];
             let granted = match *request {

@@ -36,6 +36,8 @@ pub struct RandomTraffic {
     /// With a grant latency: the requests of the last `grant_latency + 1` cycles, oldest
     /// first (the oldest is the one the last response answers).
     unanswered: VecDeque<GprRequests>,
+    /// Without a grant latency: the previous cycle's requests (kept to reuse its storage).
+    previous: GprRequests,
 }
 
 impl RandomTraffic {
@@ -64,6 +66,7 @@ impl RandomTraffic {
             retry: true,
             grant_latency: 0,
             unanswered: VecDeque::new(),
+            previous: GprRequests::default(),
         }
     }
 
@@ -114,10 +117,13 @@ impl GprStimulus for RandomTraffic {
     fn next(&mut self, _cycle: u64, last: &GprResponse, requests: &mut GprRequests) -> bool {
         let retry = self.retry;
         // The requests `last` answers: the previous cycle's, or older with a grant latency.
-        let answered = match self.unanswered.pop_front() {
+        let mut answered = match self.unanswered.pop_front() {
             Some(older) => older,
-            None => requests.clone(),
+            None => std::mem::take(&mut self.previous),
         };
+        if self.grant_latency == 0 {
+            answered.clone_from(requests);
+        }
         self.fill(requests, &answered, |read, port| {
             let (asked, granted) = match read {
                 true => (answered.reads[port].is_some(), last.read_grants[port]),
@@ -125,8 +131,12 @@ impl GprStimulus for RandomTraffic {
             };
             retry && asked && !granted
         });
-        if self.grant_latency > 0 {
-            self.unanswered.push_back(requests.clone());
+        match self.grant_latency {
+            0 => self.previous = answered,
+            _ => {
+                answered.clone_from(requests);
+                self.unanswered.push_back(answered);
+            }
         }
         true
     }

@@ -90,14 +90,16 @@ pub fn run(
         rtl: device.is_some(),
         ..Default::default()
     };
+    let mut expected = Vec::new();
     for cycle in 0..cycles {
         let input = stimulus.next_cycle();
-        let expected = if params.registered {
+        if params.registered {
             model.step(input.valid, &input.pass, &input.rs, &input.rf);
-            model.result().to_vec()
+            expected.clear();
+            expected.extend_from_slice(model.result());
         } else {
-            model.route(&input.pass, &input.rs, &input.rf)
-        };
+            expected = model.route(&input.pass, &input.rs, &input.rf);
+        }
         report.cycles = cycle + 1;
         if input.valid || !params.registered {
             report.passes += 1;

@@ -9,7 +9,7 @@ use super::stimulus::RouteCycle;
 use super::window::LaneRouter;
 use crate::block::{Setup, SimError};
 use crate::check::{compare, Device, Mismatch};
-use crate::verilator::{Input, Output, VerilatedModel};
+use crate::verilator::{Input, InputVector, OutputVector, VerilatedModel};
 
 /// The control fields of one pass, as the router's ports take them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,22 +80,29 @@ impl Controls {
     }
 }
 
+/// `values` as port values.
+fn widen(values: &[usize]) -> impl Iterator<Item = u64> + '_ {
+    values.iter().map(|&v| v as u64)
+}
+
 /// The Verilated router (registered, or the combinational network) with its ports resolved.
 pub struct RouterRtl {
     model: VerilatedModel,
     params: RouteParams,
     clock: Option<Input>,
     valid: Option<Input>,
-    capture: Vec<Input>,
+    capture: Option<InputVector>,
     op: Input,
     amount: Input,
     mod_log2: Input,
     fill: Input,
-    xbar_pos: Vec<Input>,
-    lane_xbar: Vec<Input>,
-    rs: Vec<Input>,
-    rf: Vec<Input>,
-    out: Vec<Output>,
+    xbar_pos: InputVector,
+    lane_xbar: InputVector,
+    rs: InputVector,
+    rf: InputVector,
+    out: OutputVector,
+    /// What the lanes read after the last cycle.
+    actual: Vec<u64>,
 }
 
 impl RouterRtl {
@@ -107,19 +114,19 @@ impl RouterRtl {
         Ok(Self {
             clock: registered.then(|| model.input("clock")).transpose()?,
             valid: registered.then(|| model.input("valid")).transpose()?,
-            capture: match registered {
-                true => model.inputs("capture", n)?,
-                false => Vec::new(),
-            },
+            capture: (registered)
+                .then(|| model.input_vector("capture", n))
+                .transpose()?,
             op: model.input("op")?,
             amount: model.input("amount")?,
             mod_log2: model.input("mod_log2")?,
             fill: model.input("fill")?,
-            xbar_pos: model.inputs("xbar_pos", n)?,
-            lane_xbar: model.inputs("lane_xbar", n)?,
-            rs: model.inputs("rs", n)?,
-            rf: model.inputs("rf", n)?,
-            out: model.outputs(if registered { "result" } else { "routed" }, n)?,
+            xbar_pos: model.input_vector("xbar_pos", n)?,
+            lane_xbar: model.input_vector("lane_xbar", n)?,
+            rs: model.input_vector("rs", n)?,
+            rf: model.input_vector("rf", n)?,
+            out: model.output_vector(if registered { "result" } else { "routed" }, n)?,
+            actual: vec![0; n],
             params: params.clone(),
             model,
         })
@@ -141,17 +148,23 @@ impl RouterRtl {
         m.set(self.amount, controls.amount);
         m.set(self.mod_log2, controls.mod_log2);
         m.set(self.fill, controls.fill);
-        for t in 0..self.params.lanes {
-            m.set(self.rs[t], rs[t]);
-            m.set(self.rf[t], rf[t]);
-            let (position, crossbar, capture) = match pass {
-                Pass::Shuffle(s) => (s.xbar_pos[t], s.lane_xbar[t], s.capture[t]),
-                Pass::Lane(_) => (0, 0, true),
-            };
-            m.set(self.xbar_pos[t], position as u64);
-            m.set(self.lane_xbar[t], crossbar as u64);
-            if let Some(&port) = self.capture.get(t) {
-                m.set(port, capture as u64);
+        m.set_vector(&self.rs, rs.iter().copied());
+        m.set_vector(&self.rf, rf.iter().copied());
+        let lanes = self.params.lanes;
+        match pass {
+            Pass::Shuffle(s) => {
+                m.set_vector(&self.xbar_pos, widen(&s.xbar_pos));
+                m.set_vector(&self.lane_xbar, widen(&s.lane_xbar));
+                if let Some(port) = &self.capture {
+                    m.set_vector(port, s.capture.iter().map(|&c| c as u64));
+                }
+            }
+            Pass::Lane(_) => {
+                m.set_vector(&self.xbar_pos, std::iter::repeat_n(0, lanes));
+                m.set_vector(&self.lane_xbar, std::iter::repeat_n(0, lanes));
+                if let Some(port) = &self.capture {
+                    m.set_vector(port, std::iter::repeat_n(1, lanes));
+                }
             }
         }
         m.eval();
@@ -163,7 +176,9 @@ impl RouterRtl {
 
     /// Every lane of the output after the last cycle.
     pub fn lanes(&self) -> Vec<u64> {
-        self.out.iter().map(|&port| self.model.get(port)).collect()
+        let mut lanes = vec![0; self.params.lanes];
+        self.model.read_vector(&self.out, &mut lanes);
+        lanes
     }
 
     /// Runs `pipeline` cycles without a pass, so the last pass given reaches the result.
@@ -202,14 +217,10 @@ impl Device for RouterRtl {
         } else {
             "routed"
         };
-        for (t, (&value, &port)) in expected.iter().zip(&self.out).enumerate() {
+        self.model.read_vector(&self.out, &mut self.actual);
+        for (t, (&value, &actual)) in expected.iter().zip(&self.actual).enumerate() {
             let pass = &input.pass;
-            compare(
-                cycle,
-                || format!("{name}[{t}] ({pass:?})"),
-                value,
-                self.model.get(port),
-            )?;
+            compare(cycle, || format!("{name}[{t}] ({pass:?})"), value, actual)?;
         }
         Ok(())
     }

@@ -340,11 +340,18 @@ fn compile(design: &Design, trace: Option<TraceFormat>, dir: &Path) -> Result<()
         verilate.arg(waivers);
     }
     verilate.arg(&source);
-    run("verilator", &mut verilate)?;
+    // Verilator's front end runs on one core: the run-time library, when not yet built,
+    // compiles on the other meanwhile.
+    let root = dir.parent().unwrap_or(dir);
+    let (verilated, runtime) = std::thread::scope(|scope| {
+        let runtime = scope.spawn(|| runtime_objects(root, trace));
+        (run("verilator", &mut verilate), runtime.join())
+    });
+    verilated?;
+    let runtime = runtime.unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
 
     let shim_path = dir.join("shim.cpp");
     fs::write(&shim_path, shim::source(design.ports, trace))?;
-    let runtime = runtime_objects(dir.parent().unwrap_or(dir), trace)?;
     let mut link = compiler(trace)?;
     link.arg("-shared")
         .arg(format!("-I{}", dir.join("obj").display()))

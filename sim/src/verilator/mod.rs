@@ -9,7 +9,7 @@ mod model;
 mod shim;
 
 pub use compile::{build, cache_dir, installed, verilator_seed, BuildOptions, VerilatorError};
-pub use model::{Input, Output, VerilatedModel};
+pub use model::{Input, InputVector, Output, OutputVector, VerilatedModel};
 
 use grfgen_hdl::emit::{waivers, Emitted, Port};
 

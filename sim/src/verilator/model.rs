@@ -17,13 +17,25 @@ type MessagesFn = unsafe extern "C" fn() -> *const c_char;
 type DumpFn = unsafe extern "C" fn(*mut c_void, u64);
 type PortFn = unsafe extern "C" fn(*mut c_void, u32) -> *mut c_void;
 
-/// Bits `lsb..lsb + width` of a port of a [`VerilatedModel`]: a whole port, or one element
-/// of a port group.
+/// Where an element's bits live: the integer that holds a port of up to 64 bits, or the first
+/// of the 32-bit words of a wider port that the element touches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Storage {
+    U8(*mut u8),
+    U16(*mut u16),
+    U32(*mut u32),
+    U64(*mut u64),
+    Words(*mut u32),
+}
+
+/// Bits `shift..shift + width` of a port's storage, resolved at load into a pointer so that a
+/// cycle's reads and writes need no lookup; `model` is the model it belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Bits {
-    slot: usize,
-    lsb: usize,
-    width: usize,
+    model: u64,
+    storage: Storage,
+    shift: u32,
+    width: u32,
 }
 
 /// An input of a loaded model (a whole port, or one element of a group), resolved at load.
@@ -33,6 +45,35 @@ pub struct Input(Bits);
 /// An output of a loaded model (a whole port, or one element of a group), resolved at load.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Output(Bits);
+
+/// How the elements of a vector port lie in its storage, for whole-vector reads and writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Layout {
+    /// The port fits in one integer: it is read or written in one access.
+    Packed(Bits),
+    /// 32-bit elements, one per word of a wide port.
+    Words(*mut u32),
+    /// Any other: element by element.
+    Elements,
+}
+
+/// The elements of a vector port (element 0 lowest), read or written together.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Vector {
+    layout: Layout,
+    elements: Vec<Bits>,
+}
+
+/// The elements of an input vector port, driven together ([`VerilatedModel::set_vector`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputVector(Vector);
+
+/// The elements of an output vector port, read together ([`VerilatedModel::read_vector`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutputVector(Vector);
+
+/// The identity of the next model loaded: an [`Input`] or [`Output`] is used only on its own.
+static NEXT_MODEL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 /// Where a port's value lives inside the model, and how it is stored.
 #[derive(Clone, Copy, Debug)]
@@ -64,6 +105,8 @@ pub struct VerilatedModel {
     dump_fn: DumpFn,
     delete_fn: HandleFn,
     slots: Vec<Slot>,
+    /// This model's identity, which its inputs and outputs carry.
+    id: u64,
     top: String,
     names: HashMap<String, usize>,
     /// The waveform's time of the next evaluation, in ps.
@@ -131,6 +174,7 @@ impl VerilatedModel {
             dump_fn: symbol(&library, "grf_dump")?,
             delete_fn: symbol(&library, "grf_delete")?,
             slots,
+            id: NEXT_MODEL.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             top: top.to_string(),
             names: ports
                 .iter()
@@ -155,10 +199,25 @@ impl VerilatedModel {
             top: self.top.clone(),
             port: what,
         };
-        let whole = |slot: usize| Bits {
-            slot,
-            lsb: 0,
-            width: self.slots[slot].width,
+        let bits = |slot: usize, lsb: usize, width: usize| {
+            let slot = self.slots[slot];
+            let (storage, shift) = match slot.width {
+                0..=8 => (Storage::U8(slot.ptr.cast()), lsb),
+                9..=16 => (Storage::U16(slot.ptr.cast()), lsb),
+                17..=32 => (Storage::U32(slot.ptr.cast()), lsb),
+                33..=64 => (Storage::U64(slot.ptr.cast()), lsb),
+                // SAFETY: word `lsb / 32` is inside the port's `ceil(width / 32)` words.
+                _ => (
+                    Storage::Words(unsafe { slot.ptr.cast::<u32>().add(lsb / 32) }),
+                    lsb % 32,
+                ),
+            };
+            Bits {
+                model: self.id,
+                storage,
+                shift: shift as u32,
+                width: width.min(64) as u32,
+            }
         };
         let found = |port: &str| -> Result<usize, VerilatorError> {
             let slot = *self
@@ -173,20 +232,16 @@ impl VerilatedModel {
             Ok(slot)
         };
         let slot = found(name)?;
-        let Some(count) = count else {
-            return Ok(vec![whole(slot)]);
-        };
         let width = self.slots[slot].width;
+        let Some(count) = count else {
+            return Ok(vec![bits(slot, 0, width)]);
+        };
         if count == 0 || !width.is_multiple_of(count) {
             return Err(missing(format!("{name} as {count} equal elements")));
         }
         let element = width / count;
         Ok((0..count)
-            .map(|i| Bits {
-                slot,
-                lsb: i * element,
-                width: element,
-            })
+            .map(|i| bits(slot, i * element, element))
             .collect())
     }
 
@@ -212,42 +267,116 @@ impl VerilatedModel {
         Ok(bits.into_iter().map(Output).collect())
     }
 
-    /// Width in bits of an element.
+    /// The `count` elements of vector port `name`, as one vector.
+    fn vector(
+        &self,
+        name: &str,
+        count: usize,
+        direction: PortDirection,
+    ) -> Result<Vector, VerilatorError> {
+        let elements = self.resolve(name, Some(count), direction)?;
+        let whole = self.resolve(name, None, direction)?[0];
+        let port_width = self.slots[self.names[name]].width;
+        let layout = match (port_width, whole.storage) {
+            (0..=64, _) => Layout::Packed(whole),
+            (_, Storage::Words(p)) if port_width == 32 * count => Layout::Words(p),
+            _ => Layout::Elements,
+        };
+        Ok(Vector { layout, elements })
+    }
+
+    /// The `count` elements of input vector port `name`, driven together.
+    pub fn input_vector(&self, name: &str, count: usize) -> Result<InputVector, VerilatorError> {
+        Ok(InputVector(self.vector(name, count, PortDirection::Input)?))
+    }
+
+    /// The `count` elements of output vector port `name`, read together.
+    pub fn output_vector(
+        &self,
+        name: &str,
+        count: usize,
+    ) -> Result<OutputVector, VerilatorError> {
+        Ok(OutputVector(self.vector(name, count, PortDirection::Output)?))
+    }
+
+    /// Drives the elements of `vector` with `values`, element 0 first, each masked to its
+    /// width; elements past the end of `values` keep their value.
+    pub fn set_vector(&mut self, vector: &InputVector, values: impl IntoIterator<Item = u64>) {
+        let Vector { layout, elements } = &vector.0;
+        self.owns(elements[0]);
+        match *layout {
+            Layout::Packed(whole) => {
+                let mut packed = 0;
+                let mut given = 0;
+                for (bits, value) in elements.iter().zip(values) {
+                    packed |= (value & element_mask(bits.width as usize)) << bits.shift;
+                    given |= element_mask(bits.width as usize) << bits.shift;
+                }
+                // SAFETY: the bits were resolved on this live model, borrowed mutably.
+                unsafe {
+                    let kept = whole.read() & !given;
+                    whole.write(kept | packed);
+                }
+            }
+            Layout::Words(p) => {
+                for (i, value) in values.into_iter().take(elements.len()).enumerate() {
+                    // SAFETY: word `i` of the port's `count` words.
+                    unsafe { *p.add(i) = value as u32 }
+                }
+            }
+            // SAFETY: as above.
+            Layout::Elements => (elements.iter().zip(values)).for_each(|(bits, value)| unsafe {
+                bits.write(value)
+            }),
+        }
+    }
+
+    /// Reads every element of `vector` into `values`, element 0 first (as many as both hold).
+    pub fn read_vector(&self, vector: &OutputVector, values: &mut [u64]) {
+        let Vector { layout, elements } = &vector.0;
+        self.owns(elements[0]);
+        let values = values.iter_mut().zip(elements);
+        match *layout {
+            Layout::Packed(whole) => {
+                // SAFETY: the bits were resolved on this live model.
+                let packed = unsafe { whole.read() };
+                for (value, bits) in values {
+                    *value = (packed >> bits.shift) & element_mask(bits.width as usize);
+                }
+            }
+            Layout::Words(p) => {
+                for (i, (value, _)) in values.enumerate() {
+                    // SAFETY: word `i` of the port's `count` words.
+                    *value = u64::from(unsafe { *p.add(i) });
+                }
+            }
+            // SAFETY: as above.
+            Layout::Elements => values.for_each(|(value, bits)| *value = unsafe { bits.read() }),
+        }
+    }
+
+    /// Width in bits of an element (at most 64: a wider port is accessed in its low 64 bits).
     pub fn width(&self, input: Input) -> usize {
-        input.0.width
+        input.0.width as usize
     }
 
     /// Drives `input` with `value`, masked to its width.
     pub fn set(&mut self, input: Input, value: u64) {
-        let Bits { slot, lsb, width } = input.0;
-        let slot = self.slots[slot];
-        let value = value & element_mask(width);
-        if slot.width <= 64 {
-            let mask = element_mask(width) << lsb;
-            let old = read_scalar(slot);
-            write_scalar(slot, (old & !mask) | (value << lsb));
-            return;
-        }
-        let mut window = Window::of(slot, lsb);
-        let mask = u128::from(element_mask(width)) << window.shift;
-        window.value = (window.value & !mask) | (u128::from(value) << window.shift);
-        window.store(slot);
+        self.owns(input.0);
+        // SAFETY: the bits were resolved on this live model, which is borrowed mutably.
+        unsafe { input.0.write(value) }
     }
 
     /// Reads `output`.
     pub fn get(&self, output: Output) -> u64 {
-        self.read(output.0)
+        self.owns(output.0);
+        // SAFETY: the bits were resolved on this live model.
+        unsafe { output.0.read() }
     }
 
-    /// Reads `bits` of a port.
-    fn read(&self, bits: Bits) -> u64 {
-        let Bits { slot, lsb, width } = bits;
-        let slot = self.slots[slot];
-        if slot.width <= 64 {
-            return (read_scalar(slot) >> lsb) & element_mask(width);
-        }
-        let window = Window::of(slot, lsb);
-        (window.value >> window.shift) as u64 & element_mask(width)
+    /// Checks that `bits` were resolved on this model, so that their pointer is into it.
+    fn owns(&self, bits: Bits) {
+        assert_eq!(bits.model, self.id, "a port of another Verilated model");
     }
 
     /// Evaluates the model: settles combinational logic and runs clocked processes whose clock
@@ -270,77 +399,65 @@ impl VerilatedModel {
     }
 }
 
-/// Up to three 32-bit words of a port wider than 64 bits, around a slice starting at bit
-/// `shift` of the first of them (an element is at most 64 bits, so three words hold it).
-struct Window {
-    first: usize,
-    shift: usize,
-    value: u128,
-}
-
-impl Window {
-    /// The words of `slot` around bit `lsb`.
-    fn of(slot: Slot, lsb: usize) -> Self {
-        let words = words(slot);
-        let first = lsb / 32;
-        let value = (0..3)
-            .filter_map(|i| words.get(first + i).map(|&w| u128::from(w) << (32 * i)))
-            .fold(0, |acc, w| acc | w);
-        Self {
-            first,
-            shift: lsb % 32,
-            value,
-        }
+impl Bits {
+    /// The element's value.
+    ///
+    /// # Safety
+    /// The storage must be a live model's port and the element inside it.
+    #[inline]
+    unsafe fn read(self) -> u64 {
+        let shift = self.shift;
+        let raw = match self.storage {
+            Storage::U8(p) => u64::from(*p) >> shift,
+            Storage::U16(p) => u64::from(*p) >> shift,
+            Storage::U32(p) => u64::from(*p) >> shift,
+            Storage::U64(p) => *p >> shift,
+            Storage::Words(p) => (words(p, shift + self.width) >> shift) as u64,
+        };
+        raw & element_mask(self.width as usize)
     }
 
-    /// Writes the words back into `slot`.
-    fn store(&self, slot: Slot) {
-        let words = words_mut(slot);
-        for i in 0..3 {
-            if let Some(word) = words.get_mut(self.first + i) {
-                *word = (self.value >> (32 * i)) as u32;
+    /// Stores `value`, masked to the element's width, leaving the port's other bits alone.
+    ///
+    /// # Safety
+    /// As [`Bits::read`].
+    #[inline]
+    unsafe fn write(self, value: u64) {
+        let mask = element_mask(self.width as usize);
+        let (shift, value) = (self.shift, value & mask);
+        let merged = |old: u64| (old & !(mask << shift)) | (value << shift);
+        match self.storage {
+            Storage::U8(p) => *p = merged(u64::from(*p)) as u8,
+            Storage::U16(p) => *p = merged(u64::from(*p)) as u16,
+            Storage::U32(p) => *p = merged(u64::from(*p)) as u32,
+            Storage::U64(p) => *p = merged(*p),
+            Storage::Words(p) if shift == 0 && self.width == 32 => *p = value as u32,
+            Storage::Words(p) => {
+                let end = shift + self.width;
+                let wide = u128::from(mask) << shift;
+                let old = words(p, end);
+                let new = (old & !wide) | (u128::from(value) << shift);
+                for i in 0..end.div_ceil(32) as usize {
+                    *p.add(i) = (new >> (32 * i)) as u32;
+                }
             }
         }
     }
 }
 
-/// The words of a port wider than 64 bits, least significant first.
-fn words<'a>(slot: Slot) -> &'a [u32] {
-    // SAFETY: a port wider than 64 bits is `ceil(width / 32)` consecutive u32 words, alive
-    // as long as the model.
-    unsafe { std::slice::from_raw_parts(slot.ptr as *const u32, slot.width.div_ceil(32)) }
-}
-
-/// The words of a port wider than 64 bits, to write.
-fn words_mut<'a>(slot: Slot) -> &'a mut [u32] {
-    // SAFETY: as in `words`; the model is borrowed mutably by the caller.
-    unsafe { std::slice::from_raw_parts_mut(slot.ptr as *mut u32, slot.width.div_ceil(32)) }
-}
-
-/// The value of a port of at most 64 bits.
-fn read_scalar(slot: Slot) -> u64 {
-    // SAFETY: `ptr` addresses the port's storage, whose type follows from its width.
-    unsafe {
-        match slot.width {
-            0..=8 => *(slot.ptr as *const u8) as u64,
-            9..=16 => *(slot.ptr as *const u16) as u64,
-            17..=32 => *(slot.ptr as *const u32) as u64,
-            _ => *(slot.ptr as *const u64),
-        }
+/// The words from `p` that hold bits `0..end` (`end` at most 96), least significant first.
+///
+/// # Safety
+/// The `ceil(end / 32)` words from `p` must be inside a live model's port.
+unsafe fn words(p: *const u32, end: u32) -> u128 {
+    let mut value = u128::from(*p);
+    if end > 32 {
+        value |= u128::from(*p.add(1)) << 32;
     }
-}
-
-/// Stores `value` in a port of at most 64 bits.
-fn write_scalar(slot: Slot, value: u64) {
-    // SAFETY: as in `read_scalar`.
-    unsafe {
-        match slot.width {
-            0..=8 => *(slot.ptr as *mut u8) = value as u8,
-            9..=16 => *(slot.ptr as *mut u16) = value as u16,
-            17..=32 => *(slot.ptr as *mut u32) = value as u32,
-            _ => *(slot.ptr as *mut u64) = value,
-        }
+    if end > 64 {
+        value |= u128::from(*p.add(2)) << 64;
     }
+    value
 }
 
 impl Drop for VerilatedModel {
