@@ -15,7 +15,7 @@ use super::{Design, TraceFormat};
 use crate::interrupt::Partial;
 
 /// Changes whenever the shim or the build recipe changes, so old cache entries are not reused.
-const RECIPE_VERSION: &str = "grfgen-verilator-8";
+const RECIPE_VERSION: &str = "grfgen-verilator-9";
 
 static BUILD_LOCK: Mutex<()> = Mutex::new(());
 
@@ -319,10 +319,7 @@ fn compile(design: &Design, trace: Option<TraceFormat>, dir: &Path) -> Result<()
         .arg("--Mdir")
         .arg(dir.join("obj"))
         .args(["-CFLAGS", "-fPIC", "-O3", "-Wno-fatal"])
-        // g++ -O2 for the per-cycle code in place of Verilator's default -Os: on large models
-        // -Os takes 2.8x as long to compile (docs/benchmarks.md, "Scale"); the once-only
-        // construction code keeps its -O0.
-        .args(["-MAKEFLAGS", "OPT_FAST=-O2"])
+        .args(["-MAKEFLAGS", fast_optimisation(design.verilog)])
         .args(["--x-assign", "unique", "--x-initial", "unique", "--assert"])
         .args(["--top-module", design.top]);
     match trace {
@@ -365,6 +362,20 @@ fn compile(design: &Design, trace: Option<TraceFormat>, dir: &Path) -> Result<()
     }
     link.arg("-o").arg(dir.join("libmodel.so"));
     run("compiling the model", &mut link)
+}
+
+/// Designs of more Verilog than this are large: their per-cycle code compiles at `-O1`.
+const LARGE_DESIGN_BYTES: usize = 2_000_000;
+
+/// The g++ optimisation of the per-cycle code, in place of Verilator's default `-Os`, which
+/// takes 2.8x as long as `-O2` to compile on large models: `-O2`, or `-O1` for a large design,
+/// whose compile time then outweighs the run's (docs/benchmarks.md, "Scale"). The once-only
+/// construction code keeps its `-O0`.
+fn fast_optimisation(verilog: &str) -> &'static str {
+    match verilog.len() > LARGE_DESIGN_BYTES {
+        true => "OPT_FAST=-O1",
+        false => "OPT_FAST=-O2",
+    }
 }
 
 /// `g++` with the flags Verilator's own makefile uses for a model with `trace` support.
