@@ -195,6 +195,8 @@ pub struct CoreModel {
     alu_ahead: VecDeque<Option<AluInput>>,
     cycle: u64,
     stats: CoreStats,
+    /// This cycle's read candidates (kept to reuse its storage).
+    candidates: Vec<(usize, usize, Destination)>,
 }
 
 impl CoreModel {
@@ -210,6 +212,7 @@ impl CoreModel {
             alu_ahead: (0..params.read_latency()).map(|_| None).collect(),
             cycle: 0,
             stats: CoreStats::default(),
+            candidates: Vec::new(),
             params: hardware,
             policy,
         }
@@ -285,7 +288,8 @@ impl CoreModel {
         // Reads: the head first, then preloads, then prefetches, each taking the lowest free
         // read port and a bank with a read left this cycle (one read per bank, two with 2R1W
         // banks; none of a 1RW bank being written).
-        let mut written = vec![false; self.params.gpr.banks];
+        // At most 16 banks.
+        let mut written = [false; 16];
         if self.params.gpr.bank_kind.single_port() {
             if let Some(retire) = &out.retire {
                 written[self.bank(retire.reg)] = true;
@@ -303,22 +307,22 @@ impl CoreModel {
             .is_some_and(|slot| slot.operands.iter().all(|o| !matches!(o, Operand::Pending)));
         if head_ready {
             let slot = self.window.pop_front().expect("checked");
-            let operands: Vec<Vec<u64>> = (0..slot.operands.len())
-                .map(|s| match &slot.operands[s] {
-                    Operand::Have(v, _) => v.clone(),
-                    Operand::Alias(t) => match &slot.operands[*t] {
-                        Operand::Have(v, _) => v.clone(),
-                        _ => unreachable!("an alias points at an earlier, obtained source"),
-                    },
+            // Each obtained value leaves its queue entry; an alias copies an earlier source's.
+            let mut operands: Vec<Vec<u64>> = Vec::with_capacity(slot.operands.len());
+            for operand in slot.operands {
+                let value = match operand {
+                    Operand::Have(v, place) => {
+                        match place {
+                            Place::Cq(e) => self.cq[e] = false,
+                            Place::Pq(e) => self.pq[e] = false,
+                            Place::Latch => {}
+                        }
+                        v
+                    }
+                    Operand::Alias(t) => operands[t].clone(),
                     Operand::Pending => unreachable!("checked"),
-                })
-                .collect();
-            for operand in &slot.operands {
-                match operand {
-                    Operand::Have(_, Place::Cq(e)) => self.cq[*e] = false,
-                    Operand::Have(_, Place::Pq(e)) => self.pq[*e] = false,
-                    _ => {}
-                }
+                };
+                operands.push(value);
             }
             let mask = element_mask();
             let op = slot.instruction.op;
@@ -408,9 +412,10 @@ impl CoreModel {
         let lanes = self.params.gpr.lanes;
         let capacity = self.params.gpr.bank_kind.reads_per_bank();
         let mut ports = 0;
-        let mut bank_reads = vec![0; self.params.gpr.banks];
+        let mut bank_reads = [0; 16];
         // (slot, source, destination) in priority order.
-        let mut candidates: Vec<(usize, usize, Destination)> = Vec::new();
+        let mut candidates = std::mem::take(&mut self.candidates);
+        candidates.clear();
         if let Some(head) = self.window.front() {
             candidates.extend((0..head.operands.len()).map(|s| (0, s, Destination::Alu)));
         }
@@ -426,7 +431,7 @@ impl CoreModel {
                 }
             }
         }
-        for (j, s, to) in candidates {
+        for &(j, s, to) in &candidates {
             let reg = self.window[j].instruction.src[s];
             let bank = self.bank(reg);
             if !matches!(self.window[j].operands[s], Operand::Pending)
@@ -470,6 +475,7 @@ impl CoreModel {
             ports += 1;
             self.stats.gpr_reads += 1;
         }
+        self.candidates = candidates;
     }
 }
 

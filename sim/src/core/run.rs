@@ -58,13 +58,18 @@ impl CoreRun {
 /// The registers a program reads before it writes them (its inputs), in order: loaded with
 /// seeded random values before it runs.
 pub fn inputs(program: &[Instruction]) -> Vec<usize> {
-    let mut written = std::collections::BTreeSet::new();
-    let mut regs = std::collections::BTreeSet::new();
+    let registers = (program.iter())
+        .flat_map(|i| i.src.iter().chain([&i.dst]))
+        .max()
+        .map_or(0, |&r| r + 1);
+    let (mut written, mut read) = (vec![false; registers], vec![false; registers]);
     for i in program {
-        regs.extend(i.src.iter().filter(|r| !written.contains(*r)));
-        written.insert(i.dst);
+        for &r in &i.src {
+            read[r] |= !written[r];
+        }
+        written[i.dst] = true;
     }
-    regs.into_iter().collect()
+    (0..registers).filter(|&r| read[r]).collect()
 }
 
 /// The golden model and, when given, the device, one cycle in lock step.
@@ -136,8 +141,10 @@ pub fn run(
         report.mismatches = 1;
         report.first_mismatch = Some(mismatch);
     }
-    report.outputs = (workload.program.iter())
-        .map(|i| (format!("R{}", i.dst), lock.model.register(i.dst).to_vec()))
+    let written: std::collections::BTreeSet<usize> =
+        workload.program.iter().map(|i| i.dst).collect();
+    report.outputs = (written.into_iter())
+        .map(|dst| (format!("R{dst}"), lock.model.register(dst).to_vec()))
         .collect();
     report
 }
@@ -174,26 +181,28 @@ fn execute(
     let external_registers = CoreParams::EXTERNAL_REGISTERS.min(params.gpr.registers);
     let n = workload.program.len();
     let (mut next, mut retired, mut cycle) = (0, 0, 0u64);
-    let mut external: Option<(usize, Vec<u64>)> = None;
+    // The cycle's input; its instruction is fetched again only when the stream moves on, and
+    // its external write stays until granted.
+    let mut input = CycleInput {
+        instruction: workload.program.first().cloned(),
+        external: None,
+    };
     loop {
-        if external.is_none()
+        if input.external.is_none()
             && workload.external_rate > 0
             && retired < n
             && rng.chance(workload.external_rate, 100)
         {
             let reg = external_base + rng.below(external_registers);
-            external = Some((reg, random_lanes(&mut rng)));
+            input.external = Some((reg, random_lanes(&mut rng)));
         }
-        let input = CycleInput {
-            instruction: workload.program.get(next).cloned(),
-            external: external.clone(),
-        };
         let out = lock.step(cycle, &input)?;
         if out.ready && input.instruction.is_some() {
             next += 1;
+            input.instruction = workload.program.get(next).cloned();
         }
         if out.external_granted {
-            external = None;
+            input.external = None;
         }
         if out.retire.is_some() {
             retired += 1;
@@ -203,7 +212,7 @@ fn execute(
             schedule.push(out.reads.iter().flatten().copied().collect());
         }
         cycle += 1;
-        if next == n && lock.model.idle() && external.is_none() {
+        if next == n && lock.model.idle() && input.external.is_none() {
             break;
         }
     }

@@ -113,6 +113,8 @@ pub struct VerilatedModel {
     time: u64,
     /// Picoseconds per evaluation: half a clock period.
     step: u64,
+    /// Whether a waveform is written (each evaluation then dumps a sample).
+    tracing: bool,
     // Dropped last: the functions above point into it.
     _library: Library,
 }
@@ -183,6 +185,7 @@ impl VerilatedModel {
                 .collect(),
             time: 0,
             step: start.half_period_ps,
+            tracing: trace_path.is_some(),
             _library: library,
         })
     }
@@ -387,7 +390,9 @@ impl VerilatedModel {
         // SAFETY: the handle is live until drop.
         let failed = unsafe {
             let failed = (self.eval_fn)(self.handle);
-            (self.dump_fn)(self.handle, self.time);
+            if self.tracing {
+                (self.dump_fn)(self.handle, self.time);
+            }
             failed
         };
         self.time += self.step;
