@@ -6,12 +6,14 @@ For each configuration, one after the other on the same machine:
 - `grfgen sim` from an empty model cache (`GRFGEN_CACHE`): the first build (emit, verilate,
   compile, load), its peak memory, then the lock-step run's cycles per second;
 - the same again from the now-warm cache: the cached build;
+- the golden model alone (`--no-rtl`): its cycles per second;
 - plain Verilator on the same emitted files, with a bare C++ loop this script writes (random
-  inputs every cycle, clock low then high, no checking, so the simulation-only checks are
-  left out with `+define+SYNTHESIS`: random inputs break the contracts they check, and the
-  co-simulation keeps them): `verilator --cc --exe --build -j 2 -O3`, its wall time and peak memory, then its cycles per second over as many cycles; and
-  the same loop once more with the g++ optimisation of grfgen's own build, whose speed is the
-  co-simulation's per-cycle code without the lock step.
+  inputs every cycle, clock low then high, no checking): `verilator --cc --exe --build -j 2
+  -O3` of the same text, its wall time and peak memory; then the loop built again without the
+  simulation-only checks (`+define+SYNTHESIS`: random inputs break the contracts they check;
+  the co-simulation keeps them), its cycles per second over as many cycles as the co-simulation
+  ran; and the loop once more with the g++ optimisation of grfgen's own build, whose speed is
+  the co-simulation's per-cycle code without the lock step.
 
 The ratio of the two speeds is measured in one run, side by side. Peak memory is the largest
 resident set of the command and its children (GNU time's %M).
@@ -46,6 +48,9 @@ CONFIGS = [
                          "--read-ports", "8"],
      ["--workload", "random", "--instructions", "2000"]),
     ("grf", "grf", [], ["--workload", "streaming", "--rounds", "1000"]),
+    ("cluster", "cluster", [], ["--example", "random", "--cycles", "300000"]),
+    ("lvt", "lvt", [], ["--cycles", "300000"]),
+    ("flops", "flops", [], ["--cycles", "1000000"]),
     ("grf mid", "grf", ["--eus", "8", "--lanes", "8", "--slow-regs", "512"],
      ["--workload", "streaming", "--rounds", "300"]),
     ("grf SM", "grf", ["--eus", "8", "--threads", "4", "--lanes", "8", "--slow-regs", "1024",
@@ -133,30 +138,37 @@ def drive(inputs):
     return "".join(lines)
 
 
-def bare(out, top, cycles, flags, mdir):
-    """Builds the emitted files with Verilator, `flags` and a bare loop, in `out/mdir`; the
-    build's wall time and peak memory, and the loop's cycles per second."""
+def verilate(out, top, flags, mdir):
+    """`verilator --cc --exe --build -j 2 -O3` of the emitted files with `flags` into
+    `out/mdir`, the bare loop as its main; the build's wall time and peak memory."""
     verilog = sorted(p.name for p in out.glob("*.v"))
     text = (out / f"{top}.v").read_text()
     (out / "bare.cpp").write_text(BARE_LOOP.format(top=top, drive=drive(ports(text))))
     seconds, peak, _ = run(["verilator", "--cc", "--exe", "--build", "-j", "2", "-O3", *flags,
-                            "+define+SYNTHESIS", "-Wno-fatal", "--Mdir", mdir, "--top-module", top, "--prefix",
+                            "-Wno-fatal", "--Mdir", mdir, "--top-module", top, "--prefix",
                             f"V{top}", "-o", "bare", f"{top}.vlt", *verilog, "bare.cpp"], out)
-    _, _, speed = run([str(out / mdir / "bare"), str(cycles)], out)
-    return {"build_s": round(seconds, 1), "build_peak_mb": round(peak / 1024),
-            "cycles_per_s": float(speed)}
+    return round(seconds, 1), round(peak / 1024)
+
+
+def speed(out, top, cycles, flags, mdir):
+    """The bare loop's cycles per second, built with `flags` and without the simulation-only
+    checks (random inputs break the contracts they check)."""
+    verilate(out, top, ["+define+SYNTHESIS", *flags], mdir)
+    _, _, printed = run([str(out / mdir / "bare"), str(cycles)], out)
+    return float(printed)
 
 
 def plain(out, top, cycles):
-    """Verilator alone, twice: as a user would build it (Verilator's default g++ flags, -Os
-    on the per-cycle code), which times the build; and with the g++ optimisation grfgen
-    compiles its model with (-O2, -O1 over 2 MB of Verilog: sim/src/verilator/compile.rs),
-    which runs the same per-cycle code as the co-simulation."""
-    default = bare(out, top, cycles, [], "bare")
+    """Verilator alone: the build a user would make of the same text (Verilator's default g++
+    flags: -Os on the per-cycle code), timed; the bare loop's speed so built; and its speed
+    built with the g++ optimisation of grfgen's own build (-O2, -O1 over 2 MB of Verilog:
+    sim/src/verilator/compile.rs), which runs the same per-cycle code as the co-simulation."""
+    build_s, peak_mb = verilate(out, top, [], "plain")
     large = (out / f"{top}.v").stat().st_size > 2_000_000
     flags = ["-MAKEFLAGS", "OPT_FAST=-O1" if large else "OPT_FAST=-O2"]
-    default["same_flags_cycles_per_s"] = bare(out, top, cycles, flags, "same")["cycles_per_s"]
-    return default
+    return {"build_s": build_s, "build_peak_mb": peak_mb,
+            "cycles_per_s": speed(out, top, cycles, [], "bare"),
+            "same_flags_cycles_per_s": speed(out, top, cycles, flags, "same")}
 
 
 def measure(grfgen, block, design, options, work):
@@ -167,6 +179,8 @@ def measure(grfgen, block, design, options, work):
     env = dict(os.environ, GRFGEN_CACHE=str(work / "cache"))
     sim = [grfgen, "sim", block, *design, *options, "--rtl", "--seed", "1", "--json"]
     rows = {}
+    golden = json.loads(run([*sim, "--no-rtl"], work, env)[2])
+    golden_cps = golden["cycles"] / golden["seconds"]
     for build in ("first", "cached"):
         wall, peak, stdout = run(sim, work, env)
         record = json.loads(stdout)
@@ -186,6 +200,7 @@ def measure(grfgen, block, design, options, work):
     return {"emit_s": round(emit_s, 2), "bytes": (out / f"{top}.v").stat().st_size,
             "first": rows["first"], "cached": rows["cached"], "plain": alone,
             "cosim_cycles_per_s": round(cosim), "alone_cycles_per_s": round(alone["cycles_per_s"]),
+            "golden_cycles_per_s": round(golden_cps),
             "ratio": round(cosim / alone["cycles_per_s"], 2),
             "same_flags_ratio": round(cosim / same, 2)}
 
@@ -194,8 +209,8 @@ def table(results):
     """The results as a Markdown table."""
     lines = [
         "| configuration | Verilog | emit | first build (peak) | cached build | plain Verilator build "
-        "(peak) | co-sim | Verilator alone | ratio | ratio, same g++ flags |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "(peak) | golden model alone | co-sim | Verilator alone | ratio | ratio, same g++ flags |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
         first, cached, alone = r["first"], r["cached"], r["plain"]
@@ -203,6 +218,7 @@ def table(results):
             f"| {r['config']} | {r['bytes'] / 1e6:.2f} MB | {r['emit_s']:.1f} s | "
             f"{first['model_s']:.1f} s ({first['peak_mb']} MB) | {cached['model_s']:.1f} s | "
             f"{alone['build_s']:.1f} s ({alone['build_peak_mb']} MB) | "
+            f"{r['golden_cycles_per_s']:,} c/s | "
             f"{r['cosim_cycles_per_s']:,} c/s | {r['alone_cycles_per_s']:,} c/s | "
             f"{r['ratio']:.2f}x | {r['same_flags_ratio']:.2f}x |")
     return "\n".join(lines)

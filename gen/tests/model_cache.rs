@@ -9,7 +9,16 @@ use serde_json::Value;
 /// Runs a small GPR with a waveform; its JSON report.
 fn run(cache: &Path, waveform: &Path) -> Value {
     let out = Command::new(env!("CARGO_BIN_EXE_grfgen"))
-        .args(["sim", "gpr", "--banks", "2", "--registers", "32", "--lanes", "2"])
+        .args([
+            "sim",
+            "gpr",
+            "--banks",
+            "2",
+            "--registers",
+            "32",
+            "--lanes",
+            "2",
+        ])
         .args(["--cycles", "3000", "--seed", "11", "--json", "--vcd"])
         .arg(waveform)
         .env("GRFGEN_CACHE", cache)
@@ -48,7 +57,11 @@ fn the_cached_model_gives_the_first_builds_outputs() {
     let mut built = run(&cache, &first);
     let after_build = entries(&cache);
     let mut reused = run(&cache, &cached);
-    assert_eq!(entries(&cache), after_build, "the second run builds nothing");
+    assert_eq!(
+        entries(&cache),
+        after_build,
+        "the second run builds nothing"
+    );
     assert_eq!(built["mismatches"], 0);
     for report in [&mut built, &mut reused] {
         let report = report.as_object_mut().unwrap();

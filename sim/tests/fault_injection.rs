@@ -78,7 +78,11 @@ fn a_read_data_bit_stuck_at_zero_is_reported_where_it_first_shows() {
     assert_eq!(mismatch.port, "read_data[5]", "{mismatch}");
     assert_eq!(mismatch.expected, mismatch.actual | 0x80, "{mismatch}");
     assert_eq!(mismatch.actual & 0x80, 0, "{mismatch}");
-    assert_eq!(report.cycles, expected_cycle + 1, "the run stops at the mismatch");
+    assert_eq!(
+        report.cycles,
+        expected_cycle + 1,
+        "the run stops at the mismatch"
+    );
 }
 
 #[test]

@@ -103,9 +103,23 @@ impl Device for GprRtl {
         let actual = &mut self.actual;
         self.requests.drive(m, requests);
         let write_grants = expected.write_grants.iter().map(|&g| g as u64);
-        compare_vector(m, &self.write_grant, actual, cycle, "write_grant", write_grants)?;
+        compare_vector(
+            m,
+            &self.write_grant,
+            actual,
+            cycle,
+            "write_grant",
+            write_grants,
+        )?;
         let read_grants = expected.read_grants.iter().map(|&g| g as u64);
-        compare_vector(m, &self.read_grant, actual, cycle, "read_grant", read_grants)?;
+        compare_vector(
+            m,
+            &self.read_grant,
+            actual,
+            cycle,
+            "read_grant",
+            read_grants,
+        )?;
         self.requests.tick(m);
         let data = expected.read_data.iter().copied();
         compare_vector(m, &self.read_data, actual, cycle, "read_data", data)

@@ -290,16 +290,20 @@ impl VerilatedModel {
 
     /// The `count` elements of input vector port `name`, driven together.
     pub fn input_vector(&self, name: &str, count: usize) -> Result<InputVector, VerilatorError> {
-        Ok(InputVector(self.vector(name, count, PortDirection::Input)?))
+        Ok(InputVector(self.vector(
+            name,
+            count,
+            PortDirection::Input,
+        )?))
     }
 
     /// The `count` elements of output vector port `name`, read together.
-    pub fn output_vector(
-        &self,
-        name: &str,
-        count: usize,
-    ) -> Result<OutputVector, VerilatorError> {
-        Ok(OutputVector(self.vector(name, count, PortDirection::Output)?))
+    pub fn output_vector(&self, name: &str, count: usize) -> Result<OutputVector, VerilatorError> {
+        Ok(OutputVector(self.vector(
+            name,
+            count,
+            PortDirection::Output,
+        )?))
     }
 
     /// Drives the elements of `vector` with `values`, element 0 first, each masked to its
@@ -328,9 +332,9 @@ impl VerilatedModel {
                 }
             }
             // SAFETY: as above.
-            Layout::Elements => (elements.iter().zip(values)).for_each(|(bits, value)| unsafe {
-                bits.write(value)
-            }),
+            Layout::Elements => {
+                (elements.iter().zip(values)).for_each(|(bits, value)| unsafe { bits.write(value) })
+            }
         }
     }
 
