@@ -61,6 +61,16 @@ fn first_cycle(params: &GprParams, shows: impl Fn(&GprResponse) -> bool) -> u64 
     panic!("the fault never shows in {CYCLES} cycles");
 }
 
+/// The mismatch `report` stopped at: at `cycle`, on `port`, the run ending there.
+fn found_at(report: GprReport, cycle: u64, port: &str) -> grfgen_sim::check::Mismatch {
+    let mismatch = report.first_mismatch.expect("the fault is found");
+    eprintln!("seed {SEED}: {mismatch}");
+    assert_eq!(mismatch.cycle, cycle, "{mismatch}");
+    assert_eq!(mismatch.port, port, "{mismatch}");
+    assert_eq!(report.cycles, cycle + 1, "the run stops at the mismatch");
+    mismatch
+}
+
 #[test]
 fn a_read_data_bit_stuck_at_zero_is_reported_where_it_first_shows() {
     let params = GprParams::default();
@@ -71,18 +81,10 @@ fn a_read_data_bit_stuck_at_zero_is_reported_where_it_first_shows() {
         ".read_data__5({read_data[191:168], fault, read_data[166:160]})",
         "    wire fault;\n    assign read_data[167] = 1'b0;",
     );
-    let expected_cycle = first_cycle(&params, |r| r.read_data[5] & 0x80 != 0);
-    let mismatch = report.first_mismatch.expect("the fault is found");
-    eprintln!("seed {SEED}: {mismatch}");
-    assert_eq!(mismatch.cycle, expected_cycle, "{mismatch}");
-    assert_eq!(mismatch.port, "read_data[5]", "{mismatch}");
+    let cycle = first_cycle(&params, |r| r.read_data[5] & 0x80 != 0);
+    let mismatch = found_at(report, cycle, "read_data[5]");
     assert_eq!(mismatch.expected, mismatch.actual | 0x80, "{mismatch}");
     assert_eq!(mismatch.actual & 0x80, 0, "{mismatch}");
-    assert_eq!(
-        report.cycles,
-        expected_cycle + 1,
-        "the run stops at the mismatch"
-    );
 }
 
 #[test]
@@ -94,11 +96,8 @@ fn a_write_grant_stuck_at_zero_is_reported_before_the_clock_edge() {
         ".write_grant__1(fault)",
         "    wire fault;\n    assign write_grant[1] = 1'b0;",
     );
-    let expected_cycle = first_cycle(&params, |r| r.write_grants[1]);
-    let mismatch = report.first_mismatch.expect("the fault is found");
-    eprintln!("seed {SEED}: {mismatch}");
-    assert_eq!(mismatch.cycle, expected_cycle, "{mismatch}");
-    assert_eq!(mismatch.port, "write_grant[1]", "{mismatch}");
+    let cycle = first_cycle(&params, |r| r.write_grants[1]);
+    let mismatch = found_at(report, cycle, "write_grant[1]");
     assert_eq!((mismatch.expected, mismatch.actual), (1, 0), "{mismatch}");
 }
 
