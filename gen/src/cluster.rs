@@ -4,7 +4,7 @@
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use grfgen_hdl::params::ClusterParams;
 use grfgen_sim::cluster::kernels::{program_text, NAMES};
-use grfgen_sim::cluster::{compile, parse};
+use grfgen_sim::cluster::{compile_report, parse};
 
 use crate::commands::{json_arg, render};
 use crate::error::CliError;
@@ -85,7 +85,7 @@ pub fn partition(m: &ArgMatches) -> Result<String, CliError> {
     if program.is_empty() {
         return Err(bad("no instructions in it".into()));
     }
-    let (_, _, report) = compile(&program, &params, m.get_flag("baseline")).map_err(|full| {
+    let (_, _, report) = compile_report(&program, &params, m.get_flag("baseline")).map_err(|full| {
         CliError::Input(format!(
             "invalid value {} for --main-regs: allowed at least {} for this program",
             params.main_regs, full.needed

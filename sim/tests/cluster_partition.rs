@@ -252,16 +252,16 @@ fn ten_thousand_random_programs_keep_their_outputs_and_their_locality() {
 #[test]
 fn the_figures_serve_the_hand_counted_accesses_locally() {
     use grfgen_hdl::params::ClusterParams;
-    use grfgen_sim::cluster::compile;
+    use grfgen_sim::cluster::compile_report;
     let params = ClusterParams::default();
     for (text, local, total, movs) in [(FIG11, 5, 6, 2), (FIG13, 4, 8, 2)] {
         let program = parse(text, 3).unwrap();
-        let (_, _, report) = compile(&program, &params, false).unwrap();
+        let (_, _, report) = compile_report(&program, &params, false).unwrap();
         assert_eq!(
             (report.local_accesses, report.accesses, report.movs),
             (local, total, movs)
         );
-        let (_, _, base) = compile(&program, &params, true).unwrap();
+        let (_, _, base) = compile_report(&program, &params, true).unwrap();
         assert_eq!(
             (base.local_accesses, base.accesses, base.movs),
             (0, total, 0)

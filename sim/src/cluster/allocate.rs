@@ -11,8 +11,8 @@
 
 use std::collections::BTreeMap;
 
-use super::partition::{live_ranges, LiveRange, Partitioned};
-use super::program::{first_free, ClusterInstr, Operand, Reg, RegKind};
+use super::partition::{live_ranges, live_ranges_of, LiveRange, Partitioned};
+use super::program::{first_free, ClusterInstr, Operand, Reg, RegKind, Sources};
 
 /// A physical register: register `n` of a cluster's local file, or of the main file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -39,8 +39,9 @@ pub struct Allocation {
     pub program: Vec<ClusterInstr>,
     /// Per instruction: its destination's physical register, if it writes one.
     pub dst: Vec<Option<Physical>>,
-    /// Per instruction: its register sources' physical registers, in source order.
-    pub src: Vec<Vec<Option<Physical>>>,
+    /// Per instruction: its register sources' physical registers, in source order (`None`
+    /// for an immediate and past its last source).
+    pub src: Vec<[Option<Physical>; Sources::MAX]>,
     /// Local live ranges spilled to the main file.
     pub spills: usize,
     /// Per cluster (index 0 is cluster 1): local registers used.
@@ -78,31 +79,33 @@ fn colour(
     mut ranges: Vec<usize>,
     registers: usize,
 ) -> (BTreeMap<usize, usize>, Vec<usize>) {
-    ranges.sort_by_key(|&r| interval(&all[r]));
-    let mut active: Vec<(usize, usize)> = Vec::new(); // (range, register)
+    // (interval, range), in order of start.
+    let mut order: Vec<((usize, usize), usize)> =
+        ranges.drain(..).map(|r| (interval(&all[r]), r)).collect();
+    order.sort_unstable();
+    let mut active: Vec<(usize, usize, usize)> = Vec::new(); // (range, register, end)
     let mut colours = BTreeMap::new();
     let mut left_out = Vec::new();
-    for r in ranges {
-        let (start, _) = interval(&all[r]);
-        active.retain(|&(a, _)| interval(&all[a]).1 >= start);
-        let free = (0..registers).find(|reg| active.iter().all(|&(_, used)| used != *reg));
+    for ((start, end), r) in order {
+        active.retain(|&(_, _, e)| e >= start);
+        let free = (0..registers).find(|reg| active.iter().all(|&(_, used, _)| used != *reg));
         match free {
             Some(reg) => {
-                active.push((r, reg));
+                active.push((r, reg, end));
                 colours.insert(r, reg);
             }
             None if active.is_empty() => left_out.push(r),
             None => {
                 // Spill whichever of the competing ranges and this one ends last.
-                let (k, &(victim, reg)) = active
+                let (k, &(victim, reg, last)) = active
                     .iter()
                     .enumerate()
-                    .max_by_key(|(_, &(a, _))| interval(&all[a]).1)
+                    .max_by_key(|(_, &(_, _, e))| e)
                     .expect("not empty");
-                if interval(&all[victim]).1 > interval(&all[r]).1 {
+                if last > end {
                     colours.remove(&victim);
                     left_out.push(victim);
-                    active[k] = (r, reg);
+                    active[k] = (r, reg, end);
                     colours.insert(r, reg);
                 } else {
                     left_out.push(r);
@@ -113,18 +116,23 @@ fn colour(
     (colours, left_out)
 }
 
-/// Allocates a partitioned program (every local live range within one cluster) on
-/// `clusters` clusters of `local_regs` local registers each and a main file of `main_regs`.
-pub fn allocate(
-    partitioned: &Partitioned,
-    clusters: usize,
-    local_regs: usize,
-    main_regs: usize,
-) -> Result<Allocation, MainFileFull> {
-    let program = &partitioned.program;
-    // Spill: per cluster, colour its local ranges; rename the ranges left out.
-    let ranges = live_ranges(program);
-    let mut program = program.to_vec();
+/// A partitioned program after spilling.
+struct Spilled {
+    /// The program, spilled local ranges renamed to new global registers.
+    program: Vec<ClusterInstr>,
+    /// Its virtual registers' live ranges.
+    ranges: Vec<LiveRange>,
+    /// The global registers that hold a program input, with the input's virtual register.
+    main_inputs: BTreeMap<usize, usize>,
+    /// Local live ranges spilled.
+    spills: usize,
+}
+
+/// Spills, per cluster, the local live ranges its `local_regs` registers cannot hold (see
+/// [`colour`]) to new global registers.
+fn spill(partitioned: &Partitioned, clusters: usize, local_regs: usize) -> Spilled {
+    let ranges = live_ranges(&partitioned.program);
+    let mut program = partitioned.program.clone();
     let mut next_main = first_free(&program, RegKind::Main);
     let mut main_inputs = partitioned.main_inputs.clone();
     let mut spills = 0;
@@ -140,12 +148,37 @@ pub fn allocate(
             spills += 1;
         }
     }
+    // Renaming ends ranges: without it, the ranges are the program's still.
+    let ranges = match spills {
+        0 => ranges,
+        _ => live_ranges(&program),
+    };
+    Spilled {
+        program,
+        ranges,
+        main_inputs,
+        spills,
+    }
+}
+
+/// Allocates a partitioned program (every local live range within one cluster) on
+/// `clusters` clusters of `local_regs` local registers each and a main file of `main_regs`.
+pub fn allocate(
+    partitioned: &Partitioned,
+    clusters: usize,
+    local_regs: usize,
+    main_regs: usize,
+) -> Result<Allocation, MainFileFull> {
+    let Spilled {
+        program,
+        ranges,
+        main_inputs,
+        spills,
+    } = spill(partitioned, clusters, local_regs);
     // Colour the local files, then the main file, of the spilled program.
-    let ranges = live_ranges(&program);
-    let main_ranges = main_live_ranges(&program);
+    let main_ranges = live_ranges_of(&program, RegKind::Main);
     let mut dst = vec![None; program.len()];
-    let mut src: Vec<Vec<Option<Physical>>> =
-        program.iter().map(|i| vec![None; i.src.len()]).collect();
+    let mut src = vec![[None; Sources::MAX]; program.len()];
     let mut local_used = vec![0; clusters];
     let mut inputs = Vec::new();
     for c in 1..=clusters {
@@ -209,33 +242,6 @@ pub fn allocate(
     })
 }
 
-/// The live ranges of the global registers of `program` (`vr` holds the `mvr` number).
-fn main_live_ranges(program: &[ClusterInstr]) -> Vec<LiveRange> {
-    // Swap the two kinds of register and reuse the virtual registers' analysis.
-    let swapped: Vec<ClusterInstr> = program.iter().map(swap_kinds).collect();
-    live_ranges(&swapped)
-}
-
-/// `instr` with `v<N>` and `mvr<N>` exchanged.
-fn swap_kinds(instr: &ClusterInstr) -> ClusterInstr {
-    let swap = |r: Reg| match r {
-        Reg::Virtual(n) => Reg::Main(n),
-        Reg::Main(n) => Reg::Virtual(n),
-    };
-    ClusterInstr {
-        dst: instr.dst.map(swap),
-        src: instr
-            .src
-            .iter()
-            .map(|s| match s {
-                Operand::Reg(r) => Operand::Reg(swap(*r)),
-                imm => *imm,
-            })
-            .collect(),
-        ..instr.clone()
-    }
-}
-
 /// Renames every access of `range` (of `v<range.vr>`) in `program` to `to`.
 fn rename(program: &mut [ClusterInstr], range: &LiveRange, to: Reg) {
     let from = Reg::Virtual(range.vr);
@@ -244,7 +250,7 @@ fn rename(program: &mut [ClusterInstr], range: &LiveRange, to: Reg) {
         if a.write {
             instr.dst = Some(to);
         } else {
-            for s in &mut instr.src {
+            for s in instr.src.iter_mut() {
                 if *s == Operand::Reg(from) {
                     *s = Operand::Reg(to);
                 }
@@ -260,7 +266,7 @@ fn place(
     name: Reg,
     reg: Physical,
     dst: &mut [Option<Physical>],
-    src: &mut [Vec<Option<Physical>>],
+    src: &mut [[Option<Physical>; Sources::MAX]],
 ) {
     for a in &range.accesses {
         if a.write {

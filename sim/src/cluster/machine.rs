@@ -51,7 +51,11 @@ pub struct ClusterMachine {
     main: Vec<u32>,
     read_ports: usize,
     write_ports: usize,
+    /// The counters after the last cycle (its `issued` and `outputs` left empty).
     counts: Cycle,
+    /// The issued instructions' results of the cycle being stepped: cluster, destination,
+    /// value (kept to reuse its storage).
+    results: Vec<(usize, Option<Physical>, u32)>,
 }
 
 impl ClusterMachine {
@@ -63,6 +67,7 @@ impl ClusterMachine {
             read_ports: params.main_read_ports,
             write_ports: params.main_write_ports,
             counts: Cycle::default(),
+            results: Vec::with_capacity(params.clusters),
         }
     }
 
@@ -79,7 +84,8 @@ impl ClusterMachine {
             ..self.counts.clone()
         };
         let (mut reads, mut writes, mut open) = (0, 0, true);
-        let mut results = Vec::new();
+        let mut results = std::mem::take(&mut self.results);
+        results.clear();
         for (c, offer) in offers.iter().enumerate() {
             let Some(issue) = offer else { continue };
             reads += issue
@@ -122,7 +128,14 @@ impl ClusterMachine {
                 None => {}
             }
         }
-        self.counts = cycle.clone();
+        self.results = results;
+        self.counts = Cycle {
+            local_accesses: cycle.local_accesses,
+            main_accesses: cycle.main_accesses,
+            main_conflicts: cycle.main_conflicts,
+            stall_cycles: cycle.stall_cycles,
+            ..Cycle::default()
+        };
         cycle
     }
 }

@@ -23,7 +23,7 @@ pub use machine::{ClusterMachine, Cycle, Issue, Source};
 pub use options::ClusterOptions;
 pub use partition::{baseline, live_ranges, partition, LiveRange, Partitioned};
 pub use program::{parse, ClusterInstr, ClusterOp, Operand, Reg};
-pub use report::{compile, CompileReport};
+pub use report::{compile, compile_report, CompileReport};
 pub use run::{run, ClusterReport};
 
 use grfgen_hdl::params::ClusterParams;

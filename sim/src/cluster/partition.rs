@@ -77,13 +77,22 @@ impl LiveRange {
 
 /// The live ranges of the virtual registers of `program`, in order of their start.
 pub fn live_ranges(program: &[ClusterInstr]) -> Vec<LiveRange> {
+    live_ranges_of(program, RegKind::Virtual)
+}
+
+/// The live ranges of the registers of `kind` in `program`, in order of their start; a
+/// range's `vr` is its register's number.
+pub fn live_ranges_of(program: &[ClusterInstr], kind: RegKind) -> Vec<LiveRange> {
     let mut ranges: Vec<LiveRange> = Vec::new();
-    let mut open: BTreeMap<usize, usize> = BTreeMap::new();
+    // The open range of each register number, as an index into `ranges`.
+    let mut open: Vec<Option<usize>> = Vec::new();
     for (at, instr) in program.iter().enumerate() {
         let cluster = instr.cluster;
-        for reg in instr.reads() {
-            let Reg::Virtual(vr) = reg else { continue };
-            let range = *open.entry(vr).or_insert_with(|| {
+        for vr in instr.reads().filter_map(|r| r.number(kind)) {
+            if open.len() <= vr {
+                open.resize(vr + 1, None);
+            }
+            let range = *open[vr].get_or_insert_with(|| {
                 ranges.push(LiveRange {
                     vr,
                     accesses: Vec::new(),
@@ -95,15 +104,21 @@ pub fn live_ranges(program: &[ClusterInstr]) -> Vec<LiveRange> {
             let write = false;
             ranges[range].accesses.push(Access { at, cluster, write });
         }
-        if let Some(Reg::Virtual(vr)) = instr.dst {
+        if let Some(vr) = instr.dst.and_then(|r| r.number(kind)) {
             let write = true;
+            // Most ranges have a few reads: room for them saves growing the list.
+            let mut accesses = Vec::with_capacity(4);
+            accesses.push(Access { at, cluster, write });
             ranges.push(LiveRange {
                 vr,
-                accesses: vec![Access { at, cluster, write }],
+                accesses,
                 input: false,
                 owner: 0,
             });
-            open.insert(vr, ranges.len() - 1);
+            if open.len() <= vr {
+                open.resize(vr + 1, None);
+            }
+            open[vr] = Some(ranges.len() - 1);
         }
     }
     for range in &mut ranges {
@@ -115,21 +130,16 @@ pub fn live_ranges(program: &[ClusterInstr]) -> Vec<LiveRange> {
 /// The cluster with the most accesses; ties go to the first access's cluster, then to the
 /// lowest-numbered.
 fn owner(accesses: &[Access]) -> usize {
-    let mut counts: BTreeMap<usize, usize> = BTreeMap::new();
+    let clusters = accesses.iter().map(|a| a.cluster).max().unwrap_or(0) + 1;
+    let mut counts = vec![0usize; clusters];
     for a in accesses {
-        *counts.entry(a.cluster).or_default() += 1;
+        counts[a.cluster] += 1;
     }
-    let most = counts.values().copied().max().unwrap_or(0);
+    let most = counts.iter().copied().max().unwrap_or(0);
     let first = accesses[0].cluster;
-    match counts[&first] == most {
+    match counts[first] == most {
         true => first,
-        false => {
-            *counts
-                .iter()
-                .find(|(_, &n)| n == most)
-                .expect("a maximum")
-                .0
-        }
+        false => counts.iter().position(|&n| n == most).expect("a maximum"),
     }
 }
 
@@ -174,7 +184,7 @@ fn mov(cluster: usize, dst: Reg, src: Reg) -> ClusterInstr {
         cluster,
         op: ClusterOp::Mov,
         dst: Some(dst),
-        src: vec![Operand::Reg(src)],
+        src: [Operand::Reg(src)].into_iter().collect(),
     }
 }
 

@@ -133,6 +133,49 @@ impl fmt::Display for Operand {
     }
 }
 
+/// An instruction's source operands, at most [`Sources::MAX`], held in place.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sources {
+    /// The operands; those from `len` on are unused.
+    operands: [Operand; Sources::MAX],
+    /// How many there are.
+    len: usize,
+}
+
+impl Sources {
+    /// The most sources an operation takes.
+    pub const MAX: usize = 2;
+}
+
+impl std::ops::Deref for Sources {
+    type Target = [Operand];
+    fn deref(&self) -> &[Operand] {
+        &self.operands[..self.len]
+    }
+}
+
+impl std::ops::DerefMut for Sources {
+    fn deref_mut(&mut self) -> &mut [Operand] {
+        &mut self.operands[..self.len]
+    }
+}
+
+impl FromIterator<Operand> for Sources {
+    /// The first [`Sources::MAX`] operands of `iter`: every operation's count is checked
+    /// against `ClusterOp::sources` before its operands are gathered.
+    fn from_iter<I: IntoIterator<Item = Operand>>(iter: I) -> Self {
+        let mut sources = Sources {
+            operands: [Operand::Imm(0); Sources::MAX],
+            len: 0,
+        };
+        for (slot, operand) in sources.operands.iter_mut().zip(iter) {
+            *slot = operand;
+            sources.len += 1;
+        }
+        sources
+    }
+}
+
 /// One instruction, with the cluster that executes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ClusterInstr {
@@ -143,7 +186,7 @@ pub struct ClusterInstr {
     /// The destination, for ops that write.
     pub dst: Option<Reg>,
     /// The sources, `op.sources()` of them.
-    pub src: Vec<Operand>,
+    pub src: Sources,
 }
 
 /// Which register file a register number counts in.
@@ -155,32 +198,34 @@ pub enum RegKind {
     Main,
 }
 
+impl Reg {
+    /// The register's number if it is of `kind`.
+    pub fn number(self, kind: RegKind) -> Option<usize> {
+        match (self, kind) {
+            (Reg::Virtual(n), RegKind::Virtual) | (Reg::Main(n), RegKind::Main) => Some(n),
+            _ => None,
+        }
+    }
+}
+
 /// The lowest register number of `kind` above every one `program` names (0 if none): where
 /// registers a rewrite adds can start without aliasing the program's own.
 pub fn first_free(program: &[ClusterInstr], kind: RegKind) -> usize {
     program
         .iter()
         .flat_map(|i| i.dst.into_iter().chain(i.reads()))
-        .filter_map(|r| match (r, kind) {
-            (Reg::Virtual(n), RegKind::Virtual) | (Reg::Main(n), RegKind::Main) => Some(n + 1),
-            _ => None,
-        })
+        .filter_map(|r| r.number(kind).map(|n| n + 1))
         .max()
         .unwrap_or(0)
 }
 
 impl ClusterInstr {
     /// The registers it reads, each once, in source order.
-    pub fn reads(&self) -> Vec<Reg> {
-        let mut regs: Vec<Reg> = Vec::new();
-        for s in &self.src {
-            if let Operand::Reg(r) = s {
-                if !regs.contains(r) {
-                    regs.push(*r);
-                }
-            }
-        }
-        regs
+    pub fn reads(&self) -> impl Iterator<Item = Reg> + '_ {
+        self.src.iter().enumerate().filter_map(|(k, s)| match s {
+            Operand::Reg(r) if !self.src[..k].contains(s) => Some(*r),
+            _ => None,
+        })
     }
 }
 
@@ -192,7 +237,7 @@ impl fmt::Display for ClusterInstr {
             write!(f, " {d}")?;
             sep = ", ";
         }
-        for s in &self.src {
+        for s in self.src.iter() {
             write!(f, "{sep}{s}")?;
             sep = ", ";
         }
@@ -347,7 +392,7 @@ mod tests {
             listing,
             ["c2: mov v1, #7", "c1: add v3, v1, #16", "c3: out v3"]
         );
-        assert_eq!(program[1].reads(), [Reg::Virtual(1)]);
+        assert_eq!(program[1].reads().collect::<Vec<_>>(), [Reg::Virtual(1)]);
     }
 
     #[test]

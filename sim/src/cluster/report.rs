@@ -83,7 +83,7 @@ pub fn compile(
     program: &[ClusterInstr],
     params: &ClusterParams,
     use_baseline: bool,
-) -> Result<(Partitioned, Allocation, CompileReport), MainFileFull> {
+) -> Result<(Partitioned, Allocation), MainFileFull> {
     let partitioned = match use_baseline {
         true => baseline(program),
         false => partition(program),
@@ -94,6 +94,16 @@ pub fn compile(
         params.local_regs,
         params.main_regs,
     )?;
+    Ok((partitioned, alloc))
+}
+
+/// Compiles `program` for `params` as [`compile`] does, and reports where its accesses go.
+pub fn compile_report(
+    program: &[ClusterInstr],
+    params: &ClusterParams,
+    use_baseline: bool,
+) -> Result<(Partitioned, Allocation, CompileReport), MainFileFull> {
+    let (partitioned, alloc) = compile(program, params, use_baseline)?;
     let mut report = CompileReport {
         parameters: params.clone(),
         baseline: use_baseline,

@@ -144,7 +144,7 @@ struct Runner<'a> {
 impl Runner<'_> {
     /// Compiles `program` (partitioned or the baseline, as the options say).
     fn compile(&self, program: &[ClusterInstr]) -> Result<Compiled, MainFileFull> {
-        compile(program, self.params, self.options.baseline).map(|(p, a, _)| (p, a))
+        compile(program, self.params, self.options.baseline)
     }
 
     /// Runs compiled `program` with inputs from `seed`, and compares its outputs with the
@@ -157,8 +157,8 @@ impl Runner<'_> {
     ) -> Result<bool, SimError> {
         let reference = interpret(program, seed).map_err(SimError::Input)?;
         let mut outputs = Vec::new();
+        let mut offers: Vec<Option<Issue>> = vec![None; self.params.clusters];
         for bundle in bundles(&lower(&alloc, seed)) {
-            let mut offers: Vec<Option<Issue>> = vec![None; self.params.clusters];
             for (c, issue) in bundle {
                 offers[c] = Some(issue);
             }
@@ -193,15 +193,14 @@ impl Runner<'_> {
 
     /// One cycle offering `offers`: the issued ones leave `offers`, `out`s join `outputs`.
     /// False when the RTL disagreed.
-    fn cycle(&mut self, offers: &mut [Option<Issue>], outputs: &mut Vec<u32>) -> bool {
+    fn cycle(&mut self, offers: &mut Vec<Option<Issue>>, outputs: &mut Vec<u32>) -> bool {
         let cycle = self.machine.step(offers);
         let at = self.report.cycles;
         self.report.cycles += 1;
         self.report.instructions += cycle.issued.iter().filter(|&&i| i).count() as u64;
         outputs.extend(cycle.outputs.iter().flatten());
-        let offered = offers.to_vec();
         let device = self.device.as_mut().map(|d| d as _);
-        if let Err(mismatch) = end_cycle(device, at, &offered, &cycle, self.progress) {
+        if let Err(mismatch) = end_cycle(device, at, offers, &cycle, self.progress) {
             self.report.mismatches = 1;
             self.report.first_mismatch = Some(mismatch);
             return false;
