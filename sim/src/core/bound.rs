@@ -54,13 +54,17 @@ pub fn lower_bound(params: &CoreParams, program: &[Instruction], banked: bool) -
     let mut earliest = vec![0u64; program.len()];
     let mut last_writer: Vec<Option<usize>> = vec![None; gpr.registers];
     let hop = params.issue_to_writeback() as u64 + 1;
+    // One instruction's distinct sources, and its reads per bank (kept to reuse their storage).
+    let mut distinct: Vec<usize> = Vec::new();
+    let mut own = vec![0u64; gpr.banks];
     for (i, instruction) in program.iter().enumerate() {
-        let mut distinct: Vec<usize> = instruction.src.clone();
+        distinct.clear();
+        distinct.extend_from_slice(&instruction.src);
         distinct.sort_unstable();
         distinct.dedup();
         reads += distinct.len() as u64;
         // Cycles this instruction's own reads need, all after it is fetched.
-        let mut own = vec![0u64; gpr.banks];
+        own.fill(0);
         for &reg in &distinct {
             bank_reads[reg % gpr.banks] += 1;
             own[reg % gpr.banks] += 1;
