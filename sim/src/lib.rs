@@ -2,6 +2,7 @@
 //! stimulus, the run-time Verilator layer, lock-step co-simulation of RTL and model, and the
 //! runs and benchmarks of every block.
 
+pub mod ahead;
 pub mod alloc;
 pub mod bits;
 pub mod block;

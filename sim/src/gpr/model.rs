@@ -7,8 +7,28 @@ use std::collections::VecDeque;
 
 use grfgen_hdl::params::GprParams;
 
+/// `Clone` for a struct of vectors, whose `clone_from` copies field by field into the storage
+/// already there (the derived one allocates anew): lock-step runs copy a cycle's requests and
+/// responses every cycle.
+macro_rules! clone_by_field {
+    ($type:ident { $($field:ident),* }) => {
+        impl Clone for $type {
+            fn clone(&self) -> Self {
+                Self { $($field: self.$field.clone()),* }
+            }
+
+            fn clone_from(&mut self, source: &Self) {
+                $(self.$field.clone_from(&source.$field);)*
+            }
+        }
+    };
+}
+
+clone_by_field!(GprRequests { reads, writes, write_data });
+clone_by_field!(GprResponse { read_grants, write_grants, read_data });
+
 /// One cycle's requests at the GPR's ports.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Debug, Default, PartialEq, Eq)]
 pub struct GprRequests {
     /// Per read port: the register to read, if any.
     pub reads: Vec<Option<usize>>,
@@ -18,7 +38,42 @@ pub struct GprRequests {
     pub write_data: Vec<u64>,
 }
 
+/// A port's optional register as one word: `u64::MAX` for none.
+fn save_port(port: Option<usize>) -> u64 {
+    port.map_or(u64::MAX, |r| r as u64)
+}
+
+/// The optional register that [`save_port`] wrote.
+fn load_port(word: u64) -> Option<usize> {
+    (word != u64::MAX).then_some(word as usize)
+}
+
 impl GprRequests {
+    /// Words that [`GprRequests::save`] writes: one per port and per lane of write data.
+    pub fn words(&self) -> usize {
+        self.reads.len() + self.writes.len() + self.write_data.len()
+    }
+
+    /// Writes the requests into `words` (reads, writes, write data), to be read back by
+    /// [`GprRequests::load`] into requests of the same size.
+    pub fn save(&self, words: &mut [u64]) {
+        let (reads, rest) = words.split_at_mut(self.reads.len());
+        let (writes, data) = rest.split_at_mut(self.writes.len());
+        reads.iter_mut().zip(&self.reads).for_each(|(w, &p)| *w = save_port(p));
+        writes.iter_mut().zip(&self.writes).for_each(|(w, &p)| *w = save_port(p));
+        data[..self.write_data.len()].copy_from_slice(&self.write_data);
+    }
+
+    /// Reads back what [`GprRequests::save`] wrote.
+    pub fn load(&mut self, words: &[u64]) {
+        let (reads, rest) = words.split_at(self.reads.len());
+        let (writes, data) = rest.split_at(self.writes.len());
+        self.reads.iter_mut().zip(reads).for_each(|(p, &w)| *p = load_port(w));
+        self.writes.iter_mut().zip(writes).for_each(|(p, &w)| *p = load_port(w));
+        let lanes = self.write_data.len();
+        self.write_data.copy_from_slice(&data[..lanes]);
+    }
+
     /// No requests, sized for `params`.
     pub fn idle(params: &GprParams) -> Self {
         Self::sized(params.read_ports, params.write_ports, params.lanes)
@@ -35,7 +90,7 @@ impl GprRequests {
 }
 
 /// What the GPR answers in one cycle.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct GprResponse {
     /// Per read port: granted this cycle.
     pub read_grants: Vec<bool>,
@@ -47,6 +102,31 @@ pub struct GprResponse {
 }
 
 impl GprResponse {
+    /// Words that [`GprResponse::save`] writes: one per grant and per lane of read data.
+    pub fn words(&self) -> usize {
+        self.read_grants.len() + self.write_grants.len() + self.read_data.len()
+    }
+
+    /// Writes the response into `words` (read grants, write grants, read data), to be read
+    /// back by [`GprResponse::load`] into a response of the same size.
+    pub fn save(&self, words: &mut [u64]) {
+        let (reads, rest) = words.split_at_mut(self.read_grants.len());
+        let (writes, data) = rest.split_at_mut(self.write_grants.len());
+        reads.iter_mut().zip(&self.read_grants).for_each(|(w, &g)| *w = u64::from(g));
+        writes.iter_mut().zip(&self.write_grants).for_each(|(w, &g)| *w = u64::from(g));
+        data[..self.read_data.len()].copy_from_slice(&self.read_data);
+    }
+
+    /// Reads back what [`GprResponse::save`] wrote.
+    pub fn load(&mut self, words: &[u64]) {
+        let (reads, rest) = words.split_at(self.read_grants.len());
+        let (writes, data) = rest.split_at(self.write_grants.len());
+        self.read_grants.iter_mut().zip(reads).for_each(|(g, &w)| *g = w != 0);
+        self.write_grants.iter_mut().zip(writes).for_each(|(g, &w)| *g = w != 0);
+        let lanes = self.read_data.len();
+        self.read_data.copy_from_slice(&data[..lanes]);
+    }
+
     /// An all-zero response sized for `params`.
     pub fn new(params: &GprParams) -> Self {
         Self {

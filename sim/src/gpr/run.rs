@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::model::{GprModel, GprRequests, GprResponse};
 use super::stimulus::{GprStimulus, RandomTraffic};
 use super::verilated::GprRtl;
+use crate::ahead::run_ahead;
 use crate::block::{Report, Rtl, Setup, SimError, MAX_CYCLES};
 use crate::check::{end_cycle, Device, Mismatch};
 
@@ -143,10 +144,11 @@ impl Report for GprReport {
 }
 
 /// Runs `stimulus` for up to `cycles` cycles through the golden model and, when given,
-/// through `device` in lock step, stopping at the first mismatch.
+/// through `device` in lock step, stopping at the first mismatch. With a device, the stimulus
+/// and the golden model run ahead on a second thread (`crate::ahead`).
 pub fn run(
     params: &GprParams,
-    stimulus: &mut dyn GprStimulus,
+    stimulus: &mut (dyn GprStimulus + Send),
     cycles: u64,
     mut device: Option<&mut dyn Device<Input = GprRequests, Expected = GprResponse>>,
     progress: &dyn Fn(u64),
@@ -154,34 +156,49 @@ pub fn run(
     let mut model = GprModel::new(params);
     let mut requests = GprRequests::idle(params);
     let mut response = GprResponse::new(params);
+    let with_device = device.is_some();
     let mut report = GprReport {
-        rtl: device.is_some(),
+        rtl: with_device,
         ..Default::default()
     };
     // With registered arbitration a cycle's grants answer the previous cycle's requests.
     let mut answered = params
         .registered_arbitration()
         .then(|| GprRequests::idle(params));
-    for cycle in 0..cycles {
+    // A cycle travels as its requests, then the golden model's response.
+    let split = requests.words();
+    let words = split + response.words();
+    let golden = |cycle: u64, slot: &mut [u64]| {
         if !stimulus.next(cycle, &response, &mut requests) {
-            break;
+            return false;
         }
         model.step(&requests, &mut response);
+        requests.save(&mut slot[..split]);
+        response.save(&mut slot[split..]);
+        true
+    };
+    // The check's own copies of the cycle.
+    let (mut seen, mut expected) = (GprRequests::idle(params), GprResponse::new(params));
+    let check = |cycle: u64, slot: &[u64]| {
+        seen.load(&slot[..split]);
+        expected.load(&slot[split..]);
         report.cycles = cycle + 1;
         match &mut answered {
             Some(previous) => {
-                report.count(previous, &response);
-                previous.clone_from(&requests);
+                report.count(previous, &expected);
+                previous.clone_from(&seen);
             }
-            None => report.count(&requests, &response),
+            None => report.count(&seen, &expected),
         }
-        let checked = end_cycle(device.as_deref_mut(), cycle, &requests, &response, progress);
+        let checked = end_cycle(device.as_deref_mut(), cycle, &seen, &expected, progress);
         if let Err(mismatch) = checked {
             report.mismatches = 1;
             report.first_mismatch = Some(mismatch);
-            break;
+            return false;
         }
-    }
+        true
+    };
+    run_ahead(cycles, with_device, words, golden, check);
     report
 }
 
