@@ -884,7 +884,7 @@ fn check_cluster_program(program: &[ClusterInstr], params: &ClusterParams) {
                 .any(|s| matches!(s, Operand::Reg(Reg::Main(_))))
     });
     for baseline in [false, true] {
-        let Ok((partitioned, alloc, _)) = compile_cluster(program, params, baseline) else {
+        let Ok((partitioned, alloc)) = compile_cluster(program, params, baseline) else {
             continue;
         };
         let reference = match (reference.clone(), main_named) {
