@@ -85,11 +85,12 @@ pub fn partition(m: &ArgMatches) -> Result<String, CliError> {
     if program.is_empty() {
         return Err(bad("no instructions in it".into()));
     }
-    let (_, _, report) = compile_report(&program, &params, m.get_flag("baseline")).map_err(|full| {
-        CliError::Input(format!(
-            "invalid value {} for --main-regs: allowed at least {} for this program",
-            params.main_regs, full.needed
-        ))
-    })?;
+    let (_, _, report) =
+        compile_report(&program, &params, m.get_flag("baseline")).map_err(|full| {
+            CliError::Input(format!(
+                "invalid value {} for --main-regs: allowed at least {} for this program",
+                params.main_regs, full.needed
+            ))
+        })?;
     Ok(render(m, &report, || report.text()))
 }

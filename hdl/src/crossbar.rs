@@ -14,12 +14,15 @@ use crate::signals;
 /// Purely combinational. Sizes are chosen at run time.
 ///
 /// Each output is the OR of its inputs, each gated by its select (AND-OR), not a chain of
-/// if-statements: `#[hdl_gen]` turns such a chain into a priority mux chain whose depth grows
-/// with the input count, while an OR of gated terms synthesises as a balanced tree. With
-/// one-hot selects the two are the same function. The OR is taken in chunks of about
-/// sqrt(inputs) terms, then over the chunks, so that no chain in the netlist before
-/// optimisation is longer than about 2 sqrt(inputs) (a 256-input chain exhausts the stack of
-/// the WebAssembly build of Yosys).
+/// if-statements: a priority mux chain's depth grows with the input count, while an OR of
+/// gated terms synthesises as a balanced tree. With one-hot selects the two are the same
+/// function. The OR is taken in chunks of about sqrt(inputs) terms, then over the chunks, so
+/// that no chain in the netlist before optimisation is longer than about 2 sqrt(inputs) (a
+/// 256-input chain exhausts the stack of the WebAssembly build of Yosys).
+///
+/// The Verilog is written here rather than by `#[hdl_gen]`, which would print an `if` block
+/// and a local signal for every output lane and input: one statement per chunk and output
+/// lane is a small fraction of that text (`docs/rust-hdl.md`, 23).
 #[derive(LogicBlock)]
 pub struct Crossbar<const E: usize> {
     /// Input entries: element `(g * inputs + i) * lanes + l` is lane `l` of input `i` of group `g`.
@@ -28,22 +31,8 @@ pub struct Crossbar<const E: usize> {
     pub select: Vec<Signal<In, Bit>>,
     /// Output entries: element `(g * outputs + o) * lanes + l` is lane `l` of output `o`.
     pub outputs: Vec<Signal<Out, Bits<E>>>,
-    /// Zero of width `E`: the value of an output with no source.
-    zero: Constant<Bits<E>>,
-    /// `term[((g * outputs + o) * padded + i) * lanes + l]`: input `i`'s lane `l` if output
-    /// `o` selects it, else zero (zero for the padding, `i >= inputs`).
-    term: Vec<Signal<Local, Bits<E>>>,
-    /// `chunk[((g * outputs + o) * chunks + c) * lanes + l]`: the OR of terms
-    /// `c * chunk_size..(c + 1) * chunk_size`.
-    chunk: Vec<Signal<Local, Bits<E>>>,
     _groups: usize,
     _inputs: usize,
-    /// Terms per chunk: about sqrt(inputs).
-    _chunk_size: usize,
-    /// Chunks: inputs / chunk size, rounded up.
-    _chunks: usize,
-    /// Inputs rounded up to whole chunks.
-    _padded: usize,
     _outputs: usize,
     _lanes: usize,
 }
@@ -56,86 +45,85 @@ impl<const E: usize> Crossbar<E> {
 
     /// `groups` independent crossbars of `inputs` x `outputs`, `lanes` elements per entry.
     pub fn grouped(groups: usize, inputs: usize, outputs: usize, lanes: usize) -> Self {
-        let chunk_size = (1..=inputs).find(|c| c * c >= inputs).unwrap_or(1);
-        let chunks = inputs.div_ceil(chunk_size);
-        let padded = chunks * chunk_size;
         Self {
             inputs: signals(groups * inputs * lanes),
             select: signals(groups * outputs * inputs),
             outputs: signals(groups * outputs * lanes),
-            zero: Constant::new(Bits::default()),
-            term: signals(groups * outputs * padded * lanes),
-            chunk: signals(groups * outputs * chunks * lanes),
             _groups: groups,
             _inputs: inputs,
-            _chunk_size: chunk_size,
-            _chunks: chunks,
-            _padded: padded,
             _outputs: outputs,
             _lanes: lanes,
         }
     }
-}
 
-impl<const E: usize> Logic for Crossbar<E> {
-    // The single-pass loops over `ni`, `no`, `nl`, `np`, `nq` and `nc` bind the run-time sizes
-    // to loop variables: rust-hdl evaluates index arithmetic with loop variables only (see
-    // docs/rust-hdl.md).
-    #[hdl_gen]
-    fn update(&mut self) {
-        for ni in self._inputs..(self._inputs + 1) {
-            for no in self._outputs..(self._outputs + 1) {
-                for nl in self._lanes..(self._lanes + 1) {
-                    for np in self._padded..(self._padded + 1) {
-                        for nq in self._chunks..(self._chunks + 1) {
-                            for nc in self._chunk_size..(self._chunk_size + 1) {
-                                for g in 0..self._groups {
-                                    for o in 0..self._outputs {
-                                        for l in 0..self._lanes {
-                                            for i in 0..self._inputs {
-                                                self.term[((g * no + o) * np + i) * nl + l].next =
-                                                    self.zero.val();
-                                                if self.select[(g * no + o) * ni + i].val() {
-                                                    self.term[((g * no + o) * np + i) * nl + l]
-                                                        .next =
-                                                        self.inputs[(g * ni + i) * nl + l].val();
-                                                }
-                                            }
-                                            for i in self._inputs..self._padded {
-                                                self.term[((g * no + o) * np + i) * nl + l].next =
-                                                    self.zero.val();
-                                            }
-                                            self.outputs[(g * no + o) * nl + l].next =
-                                                self.zero.val();
-                                            for q in 0..self._chunks {
-                                                self.chunk[((g * no + o) * nq + q) * nl + l].next =
-                                                    self.zero.val();
-                                                for c in 0..self._chunk_size {
-                                                    self.chunk[((g * no + o) * nq + q) * nl + l]
-                                                        .next = self.chunk
-                                                        [((g * no + o) * nq + q) * nl + l]
-                                                        .val()
-                                                        | self.term[((g * no + o) * np
-                                                            + q * nc
-                                                            + c)
-                                                            * nl
-                                                            + l]
-                                                            .val();
-                                                }
-                                                self.outputs[(g * no + o) * nl + l].next = self
-                                                    .outputs[(g * no + o) * nl + l]
-                                                    .val()
-                                                    | self.chunk[((g * no + o) * nq + q) * nl + l]
-                                                        .val();
-                                            }
-                                        }
-                                    }
-                                }
-                            }
-                        }
+    /// The module's Verilog: per output lane, the AND-OR of its inputs over the ports
+    /// themselves, one statement per chunk of terms.
+    fn verilog(&self) -> String {
+        let (g, i, o, l) = (self._groups, self._inputs, self._outputs, self._lanes);
+        let chunk = (1..=i).find(|c| c * c >= i).unwrap_or(1);
+        let mut text = format!(
+            "// {g} group(s) of {i} input(s) x {o} output(s), {l} lane(s) of {E} bits; each \
+             output lane is the OR of its inputs gated by their selects, in chunks of {chunk}.\n\
+             always @(*) begin\n"
+        );
+        for h in 0..g {
+            for p in 0..o {
+                for lane in 0..l {
+                    let term = |k: usize| {
+                        let select = (h * o + p) * i + k;
+                        let input = (h * i + k) * l + lane;
+                        format!("({{{E}{{select${select}}}}} & inputs${input})")
+                    };
+                    let chunks: Vec<String> = (0..i)
+                        .step_by(chunk)
+                        .map(|first| {
+                            let terms: Vec<String> =
+                                (first..(first + chunk).min(i)).map(term).collect();
+                            format!("({})", terms.join(" | "))
+                        })
+                        .collect();
+                    // One statement per chunk, ORed into the output: Verilator inlines a
+                    // single expression into whatever reads it (up to the top's packed
+                    // ports, where g++ then needs gigabytes), but not a value built in steps.
+                    let output = format!("outputs${}", (h * o + p) * l + lane);
+                    for (q, chunk) in chunks.iter().enumerate() {
+                        text += &match q {
+                            0 => format!("   {output} = {chunk};\n"),
+                            _ => format!("   {output} = {output} | {chunk};\n"),
+                        };
                     }
                 }
             }
         }
+        text + "end\n"
+    }
+}
+
+impl<const E: usize> Logic for Crossbar<E> {
+    fn update(&mut self) {
+        let (i, o, l) = (self._inputs, self._outputs, self._lanes);
+        for h in 0..self._groups {
+            for p in 0..o {
+                for lane in 0..l {
+                    let mut value = Bits::<E>::default();
+                    for k in 0..i {
+                        if self.select[(h * o + p) * i + k].val() {
+                            value = value | self.inputs[(h * i + k) * l + lane].val();
+                        }
+                    }
+                    self.outputs[(h * o + p) * l + lane].next = value;
+                }
+            }
+        }
+    }
+
+    fn connect(&mut self) {
+        for output in &mut self.outputs {
+            output.connect();
+        }
+    }
+
+    fn hdl(&self) -> Verilog {
+        Verilog::Custom(self.verilog())
     }
 }

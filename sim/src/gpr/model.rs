@@ -24,8 +24,16 @@ macro_rules! clone_by_field {
     };
 }
 
-clone_by_field!(GprRequests { reads, writes, write_data });
-clone_by_field!(GprResponse { read_grants, write_grants, read_data });
+clone_by_field!(GprRequests {
+    reads,
+    writes,
+    write_data
+});
+clone_by_field!(GprResponse {
+    read_grants,
+    write_grants,
+    read_data
+});
 
 /// One cycle's requests at the GPR's ports.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -59,8 +67,14 @@ impl GprRequests {
     pub fn save(&self, words: &mut [u64]) {
         let (reads, rest) = words.split_at_mut(self.reads.len());
         let (writes, data) = rest.split_at_mut(self.writes.len());
-        reads.iter_mut().zip(&self.reads).for_each(|(w, &p)| *w = save_port(p));
-        writes.iter_mut().zip(&self.writes).for_each(|(w, &p)| *w = save_port(p));
+        reads
+            .iter_mut()
+            .zip(&self.reads)
+            .for_each(|(w, &p)| *w = save_port(p));
+        writes
+            .iter_mut()
+            .zip(&self.writes)
+            .for_each(|(w, &p)| *w = save_port(p));
         data[..self.write_data.len()].copy_from_slice(&self.write_data);
     }
 
@@ -68,8 +82,14 @@ impl GprRequests {
     pub fn load(&mut self, words: &[u64]) {
         let (reads, rest) = words.split_at(self.reads.len());
         let (writes, data) = rest.split_at(self.writes.len());
-        self.reads.iter_mut().zip(reads).for_each(|(p, &w)| *p = load_port(w));
-        self.writes.iter_mut().zip(writes).for_each(|(p, &w)| *p = load_port(w));
+        self.reads
+            .iter_mut()
+            .zip(reads)
+            .for_each(|(p, &w)| *p = load_port(w));
+        self.writes
+            .iter_mut()
+            .zip(writes)
+            .for_each(|(p, &w)| *p = load_port(w));
         let lanes = self.write_data.len();
         self.write_data.copy_from_slice(&data[..lanes]);
     }
@@ -112,8 +132,14 @@ impl GprResponse {
     pub fn save(&self, words: &mut [u64]) {
         let (reads, rest) = words.split_at_mut(self.read_grants.len());
         let (writes, data) = rest.split_at_mut(self.write_grants.len());
-        reads.iter_mut().zip(&self.read_grants).for_each(|(w, &g)| *w = u64::from(g));
-        writes.iter_mut().zip(&self.write_grants).for_each(|(w, &g)| *w = u64::from(g));
+        reads
+            .iter_mut()
+            .zip(&self.read_grants)
+            .for_each(|(w, &g)| *w = u64::from(g));
+        writes
+            .iter_mut()
+            .zip(&self.write_grants)
+            .for_each(|(w, &g)| *w = u64::from(g));
         data[..self.read_data.len()].copy_from_slice(&self.read_data);
     }
 
@@ -121,8 +147,14 @@ impl GprResponse {
     pub fn load(&mut self, words: &[u64]) {
         let (reads, rest) = words.split_at(self.read_grants.len());
         let (writes, data) = rest.split_at(self.write_grants.len());
-        self.read_grants.iter_mut().zip(reads).for_each(|(g, &w)| *g = w != 0);
-        self.write_grants.iter_mut().zip(writes).for_each(|(g, &w)| *g = w != 0);
+        self.read_grants
+            .iter_mut()
+            .zip(reads)
+            .for_each(|(g, &w)| *g = w != 0);
+        self.write_grants
+            .iter_mut()
+            .zip(writes)
+            .for_each(|(g, &w)| *g = w != 0);
         let lanes = self.read_data.len();
         self.read_data.copy_from_slice(&data[..lanes]);
     }
