@@ -293,3 +293,21 @@ fn the_baseline_keeps_the_outputs_of_a_thousand_random_programs() {
         assert_eq!(foreign_local_access(&alloc.program), None, "seed {seed}");
     }
 }
+
+/// The highest register numbers a program may name compile and run like low ones: the
+/// compiler keeps no table indexed by register number.
+#[test]
+fn the_highest_register_numbers_compile_like_low_ones() {
+    use grfgen_hdl::params::ClusterParams;
+    use grfgen_sim::cluster::{compile_report, MAX_REGISTER};
+    let text = |a: usize, b: usize| {
+        format!("c1: mov v{a}, #5\nc2: add v{b}, v{a}, #1\nc1: out v{b}\nc3: out v{a}\n")
+    };
+    let params = ClusterParams::default();
+    let low = parse(&text(1, 2), 3).unwrap();
+    let high = parse(&text(MAX_REGISTER - 1, MAX_REGISTER), 3).unwrap();
+    let (_, _, low_report) = compile_report(&low, &params, false).unwrap();
+    let (_, _, high_report) = compile_report(&high, &params, false).unwrap();
+    assert_eq!(high_report.allocated, low_report.allocated);
+    assert_eq!(interpret(&high, 1), interpret(&low, 1));
+}

@@ -22,7 +22,7 @@ pub use interpret::{foreign_local_access, interpret, interpret_partitioned, run_
 pub use machine::{ClusterMachine, Cycle, Issue, Source};
 pub use options::ClusterOptions;
 pub use partition::{baseline, live_ranges, partition, LiveRange, Partitioned};
-pub use program::{parse, ClusterInstr, ClusterOp, Operand, Reg};
+pub use program::{parse, ClusterInstr, ClusterOp, Operand, Reg, MAX_REGISTER};
 pub use report::{compile, compile_report, CompileReport};
 pub use run::{run, ClusterReport};
 

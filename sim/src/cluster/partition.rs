@@ -84,15 +84,13 @@ pub fn live_ranges(program: &[ClusterInstr]) -> Vec<LiveRange> {
 /// range's `vr` is its register's number.
 pub fn live_ranges_of(program: &[ClusterInstr], kind: RegKind) -> Vec<LiveRange> {
     let mut ranges: Vec<LiveRange> = Vec::new();
-    // The open range of each register number, as an index into `ranges`.
-    let mut open: Vec<Option<usize>> = Vec::new();
+    // The open range of each register number, as an index into `ranges`. A map, not a vector
+    // indexed by number: a program may name any register up to `MAX_REGISTER`.
+    let mut open: BTreeMap<usize, usize> = BTreeMap::new();
     for (at, instr) in program.iter().enumerate() {
         let cluster = instr.cluster;
         for vr in instr.reads().filter_map(|r| r.number(kind)) {
-            if open.len() <= vr {
-                open.resize(vr + 1, None);
-            }
-            let range = *open[vr].get_or_insert_with(|| {
+            let range = *open.entry(vr).or_insert_with(|| {
                 ranges.push(LiveRange {
                     vr,
                     accesses: Vec::new(),
@@ -115,10 +113,7 @@ pub fn live_ranges_of(program: &[ClusterInstr], kind: RegKind) -> Vec<LiveRange>
                 input: false,
                 owner: 0,
             });
-            if open.len() <= vr {
-                open.resize(vr + 1, None);
-            }
-            open[vr] = Some(ranges.len() - 1);
+            open.insert(vr, ranges.len() - 1);
         }
     }
     for range in &mut ranges {
