@@ -21,11 +21,11 @@ lint: tools
 	$(GRFGEN) emit gpr --out $(OUT)/gpr
 	cd $(OUT)/gpr && verilator --lint-only -Wall *.vlt *.v
 
-# Synthesize the default GPR for iCE40 and print the cell counts.
+# Synthesize the default GPR for iCE40, its repeated modules once each, and print the cell counts.
 synth: tools
 	$(GRFGEN) emit gpr --out $(OUT)/gpr
 	cd $(OUT)/gpr && top=$$(basename $$(ls *.v) .v) && \
-		yosys -q -p "read_verilog $$top.v; synth_ice40 -top $$top; tee -o /dev/stdout stat"
+		yosys -q -p "read_verilog $$top.v; synth_ice40 -noflatten -top $$top; flatten; tee -o /dev/stdout stat"
 
 # Conflict rate and resources over bank and read-port counts.
 sweep: tools

@@ -15,10 +15,13 @@ For each configuration, one after the other on the same machine:
   ran; and the loop once more with the g++ optimisation of grfgen's own build, whose speed is
   the co-simulation's per-cycle code without the lock step.
 
+With `--yosys`, also Yosys's `synth_ice40` of the same text as `grfgen flow` runs it (the
+hierarchy kept through synthesis, flattened after it), its wall time and peak memory.
+
 The ratio of the two speeds is measured in one run, side by side. Peak memory is the largest
 resident set of the command and its children (GNU time's %M).
 
-    scripts/bench_scale.py [--grfgen target/release/grfgen] [--only NAME] [--json OUT]
+    scripts/bench_scale.py [--grfgen target/release/grfgen] [--only NAME] [--yosys] [--json OUT]
 """
 
 import argparse
@@ -171,6 +174,14 @@ def plain(out, top, cycles):
             "same_flags_cycles_per_s": speed(out, top, cycles, flags, "same")}
 
 
+def synthesize(out, top):
+    """Yosys `synth_ice40` of the emitted text as `grfgen flow` runs it: wall time, peak MB."""
+    script = (f"read_verilog {top}.v; synth_ice40 -noflatten -top {top}; flatten; "
+              "check -assert; stat")
+    seconds, peak, _ = run(["yosys", "-q", "-p", script], out)
+    return {"yosys_s": round(seconds, 1), "yosys_peak_mb": round(peak / 1024)}
+
+
 def measure(grfgen, block, design, options, work):
     """One configuration: grfgen's emit, first and cached builds, co-sim; plain Verilator."""
     out = work / "out"
@@ -221,6 +232,11 @@ def table(results):
             f"{r['golden_cycles_per_s']:,} c/s | "
             f"{r['cosim_cycles_per_s']:,} c/s | {r['alone_cycles_per_s']:,} c/s | "
             f"{r['ratio']:.2f}x | {r['same_flags_ratio']:.2f}x |")
+    synthesized = [r for r in results if "yosys_s" in r]
+    if synthesized:
+        lines += ["", "| configuration | Yosys synth_ice40 (peak) |", "|---|---|"]
+        lines += [f"| {r['config']} | {r['yosys_s']:.1f} s ({r['yosys_peak_mb']} MB) |"
+                  for r in synthesized]
     return "\n".join(lines)
 
 
@@ -229,6 +245,8 @@ def main():
     parser.add_argument("--grfgen", default="target/release/grfgen")
     parser.add_argument("--only", action="append", help="a configuration by name (repeatable)")
     parser.add_argument("--json", help="also write the results to this file")
+    parser.add_argument("--yosys", action="store_true",
+                        help="also time Yosys's synth_ice40 of each configuration")
     options = parser.parse_args()
     grfgen = str(Path(options.grfgen).resolve())
     names = [c[0] for c in CONFIGS]
@@ -241,6 +259,9 @@ def main():
             continue
         with tempfile.TemporaryDirectory() as work:
             row = measure(grfgen, block, design, run_options, Path(work))
+            if options.yosys:
+                out = Path(work) / "out"
+                row.update(synthesize(out, next(out.glob("*.v")).stem))
         row["config"] = name
         row["command"] = " ".join(["grfgen", "sim", block, *design, *run_options])
         print(json.dumps(row), flush=True)

@@ -106,21 +106,32 @@ struct YosysDesign {
     num_cells_by_type: BTreeMap<String, u64>,
 }
 
-/// Synthesizes `<top>.v` in `dir` with Yosys, flattened, and returns its cell counts (from the
-/// results cache when this Verilog was synthesized before by this Yosys). Vendor primitives
-/// with a simulation model stay black boxes. Fails if Yosys reports an error or `check
-/// -assert` finds a problem. Nothing is left in `dir`: the statistics go through a temporary
-/// directory of their own, removed even when the run is interrupted.
+/// Synthesizes `<top>.v` in `dir` with Yosys and returns its cell counts (from the results
+/// cache when this Verilog was synthesized before by this Yosys). Vendor primitives with a
+/// simulation model stay black boxes. Fails if Yosys reports an error or `check -assert`
+/// finds a problem. Nothing is left in `dir`: the statistics go through a temporary directory
+/// of their own, removed even when the run is interrupted.
+///
+/// Every module instantiated more than once (a crossbar lane, an SRAM) keeps its hierarchy
+/// through synthesis, so that it is synthesized once rather than once per copy; the rest is
+/// flattened, so that logic across the other modules' boundaries is optimised as one. The
+/// counts are the whole design's, each kept module's cells once per instance
+/// (`docs/benchmarks.md`, "Hierarchical synthesis").
 pub fn synth(dir: &Path, top: &str, target: SynthTarget) -> Result<SynthStats, FlowError> {
     let verilog = std::fs::read_to_string(dir.join(format!("{top}.v")))?;
     let boxes: String = models(dir, top)?
         .iter()
         .map(|(file, _)| format!("read_verilog -lib {file}; "))
         .collect();
-    let command = match target {
+    let keep = match repeated_modules(&verilog).join(" ") {
+        none if none.is_empty() => String::new(),
+        names => format!("setattr -mod -set keep_hierarchy 1 {names}; "),
+    };
+    let synthesis = match target {
         SynthTarget::Generic => format!("synth -flatten -top {top}"),
         SynthTarget::Ice40 => format!("synth_ice40 -top {top}"),
     };
+    let command = format!("{keep}{synthesis}");
     let key = crate::cache::key(&[
         "yosys",
         &boxes,
@@ -138,13 +149,41 @@ pub fn synth(dir: &Path, top: &str, target: SynthTarget) -> Result<SynthStats, F
     Ok(stats)
 }
 
+/// The modules of `verilog` (as grfgen writes it: an instance is a line `    <module>
+/// <name>(`) that are instantiated more than once.
+fn repeated_modules(verilog: &str) -> Vec<&str> {
+    let mut instances: BTreeMap<&str, usize> = verilog
+        .lines()
+        .filter_map(|l| l.strip_prefix("module ")?.strip_suffix('('))
+        .map(|module| (module, 0))
+        .collect();
+    for line in verilog.lines() {
+        let mut words = line.strip_prefix("    ").unwrap_or("").split(' ');
+        if let (Some(module), Some(name), None) = (words.next(), words.next(), words.next()) {
+            if name.ends_with('(') {
+                if let Some(count) = instances.get_mut(module) {
+                    *count += 1;
+                }
+            }
+        }
+    }
+    instances
+        .into_iter()
+        .filter(|&(_, count)| count > 1)
+        .map(|(module, _)| module)
+        .collect()
+}
+
 /// Runs Yosys's `command` (then `check -assert` and `stat`) after reading `<top>.v` in `dir`.
+///
+/// The statistics are read from `stat -top`'s text: Yosys 0.23's `stat -json` writes invalid
+/// JSON for a design of several modules.
 fn run_synth(dir: &Path, top: &str, command: &str) -> Result<SynthStats, FlowError> {
     let scratch = tempfile::Builder::new().prefix("grfgen-yosys-").tempdir()?;
     let _partial = grfgen_sim::interrupt::Partial::new(scratch.path());
-    let stats_file = scratch.path().join("stat.json");
+    let stats_file = scratch.path().join("stat.txt");
     let script = format!(
-        "read_verilog {top}.v; {command}; check -assert; tee -q -o {} stat -json",
+        "read_verilog {top}.v; {command}; check -assert; tee -q -o {} stat -top {top}",
         stats_file.display()
     );
     let out = output(
@@ -156,7 +195,29 @@ fn run_synth(dir: &Path, top: &str, command: &str) -> Result<SynthStats, FlowErr
     if !out.status.success() {
         return Err(failure(&format!("yosys {command}"), &out, None));
     }
-    yosys_stats(&stats_file)
+    design_stats(&std::fs::read_to_string(&stats_file)?)
+}
+
+/// The whole design's cell counts in the text of Yosys's `stat -top`: the last `Number of
+/// cells:` and the counts by type under it (the design hierarchy's, or the only module's).
+fn design_stats(text: &str) -> Result<SynthStats, FlowError> {
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .rposition(|l| l.trim_start().starts_with("Number of cells:"))
+        .ok_or_else(|| FlowError::Tool("yosys stat printed no cell count".into()))?;
+    let count = |word: Option<&str>| word.and_then(|w| w.parse::<u64>().ok());
+    let cells = count(lines[at].split_whitespace().last())
+        .ok_or_else(|| FlowError::Tool(format!("yosys stat: unreadable {:?}", lines[at])))?;
+    let mut by_type = BTreeMap::new();
+    for line in &lines[at + 1..] {
+        let mut words = line.split_whitespace();
+        let (Some(kind), Some(n), None) = (words.next(), count(words.next()), words.next()) else {
+            break;
+        };
+        by_type.insert(kind.to_string(), n);
+    }
+    Ok(SynthStats { cells, by_type })
 }
 
 /// The cell counts in the file Yosys wrote with `stat -json`.
@@ -167,4 +228,33 @@ pub fn yosys_stats(path: &Path) -> Result<SynthStats, FlowError> {
         cells: stats.design.num_cells,
         by_type: stats.design.num_cells_by_type,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_counts_are_the_design_hierarchys() {
+        // As Yosys 0.23 prints it: a module's block, then the hierarchy's totals.
+        let text = "=== top_lane ===\n\n   Number of cells:                 12\n     SB_LUT4                         12\n\n\
+                    === design hierarchy ===\n\n   top      1\n     top_lane      4\n\n   \
+                    Number of wires:               100\n   Number of cells:                 53\n     \
+                    SB_DFF                           5\n     SB_LUT4                         48\n\n";
+        let stats = design_stats(text).unwrap();
+        assert_eq!(stats.cells, 53);
+        assert_eq!(stats.count("SB_LUT4"), 48);
+        assert_eq!(stats.count("SB_DFF"), 5);
+        assert_eq!(stats.by_type.len(), 2);
+        assert!(design_stats("=== top ===\n").is_err());
+    }
+
+    #[test]
+    fn only_modules_instantiated_twice_or_more_are_repeated() {
+        let verilog =
+            "module top(\n    clock\n);\n    top_body body(\n        .clock(clock)\n    );\n\
+                       endmodule\nmodule top_body(\n);\n    top_lane lane__0(\n    );\n    \
+                       top_lane lane__1(\n    );\nendmodule\nmodule top_lane(\n);\nendmodule\n";
+        assert_eq!(repeated_modules(verilog), ["top_lane"]);
+    }
 }

@@ -13,16 +13,11 @@ use crate::signals;
 /// with no select bit high is zero. Several outputs may select the same input (broadcast).
 /// Purely combinational. Sizes are chosen at run time.
 ///
-/// Each output is the OR of its inputs, each gated by its select (AND-OR), not a chain of
-/// if-statements: a priority mux chain's depth grows with the input count, while an OR of
-/// gated terms synthesises as a balanced tree. With one-hot selects the two are the same
-/// function. The OR is taken in chunks of about sqrt(inputs) terms, then over the chunks, so
-/// that no chain in the netlist before optimisation is longer than about 2 sqrt(inputs) (a
-/// 256-input chain exhausts the stack of the WebAssembly build of Yosys).
-///
-/// The Verilog is written here rather than by `#[hdl_gen]`, which would print an `if` block
-/// and a local signal for every output lane and input: one statement per chunk and output
-/// lane is a small fraction of that text (`docs/rust-hdl.md`, 23).
+/// Each lane of each group is a [`CrossbarLane`] of its own: every lane is the same module,
+/// so a synthesis tool that keeps the hierarchy maps one lane and reuses it (the SM-sized
+/// GPR's read crossbar is 64 copies of one lane). The wiring between the ports and the lanes
+/// is written here rather than by `#[hdl_gen]`, which would print an `if` block and a local
+/// signal for every output lane and input (`docs/rust-hdl.md`, 23).
 #[derive(LogicBlock)]
 pub struct Crossbar<const E: usize> {
     /// Input entries: element `(g * inputs + i) * lanes + l` is lane `l` of input `i` of group `g`.
@@ -31,6 +26,8 @@ pub struct Crossbar<const E: usize> {
     pub select: Vec<Signal<In, Bit>>,
     /// Output entries: element `(g * outputs + o) * lanes + l` is lane `l` of output `o`.
     pub outputs: Vec<Signal<Out, Bits<E>>>,
+    /// One crossbar per group and lane: element `g * lanes + l`.
+    lane: Vec<CrossbarLane<E>>,
     _groups: usize,
     _inputs: usize,
     _outputs: usize,
@@ -49,6 +46,9 @@ impl<const E: usize> Crossbar<E> {
             inputs: signals(groups * inputs * lanes),
             select: signals(groups * outputs * inputs),
             outputs: signals(groups * outputs * lanes),
+            lane: (0..groups * lanes)
+                .map(|_| CrossbarLane::new(inputs, outputs))
+                .collect(),
             _groups: groups,
             _inputs: inputs,
             _outputs: outputs,
@@ -56,42 +56,46 @@ impl<const E: usize> Crossbar<E> {
         }
     }
 
-    /// The module's Verilog: per output lane, the AND-OR of its inputs over the ports
-    /// themselves, one statement per chunk of terms.
+    /// For lane `l` of group `g`, each port's index here against its index in the lane:
+    /// (inputs, selects, outputs).
+    #[allow(clippy::type_complexity)]
+    fn wiring(
+        &self,
+        g: usize,
+        l: usize,
+    ) -> (
+        Vec<(usize, usize)>,
+        Vec<(usize, usize)>,
+        Vec<(usize, usize)>,
+    ) {
+        let (i, o, lanes) = (self._inputs, self._outputs, self._lanes);
+        let inputs = (0..i).map(|k| ((g * i + k) * lanes + l, k)).collect();
+        let selects = (0..o * i).map(|s| (g * o * i + s, s)).collect();
+        let outputs = (0..o).map(|p| ((g * o + p) * lanes + l, p)).collect();
+        (inputs, selects, outputs)
+    }
+
+    /// The module's Verilog: each lane's ports driven from the crossbar's, and the crossbar's
+    /// outputs read from the lanes'.
     fn verilog(&self) -> String {
         let (g, i, o, l) = (self._groups, self._inputs, self._outputs, self._lanes);
-        let chunk = (1..=i).find(|c| c * c >= i).unwrap_or(1);
         let mut text = format!(
-            "// {g} group(s) of {i} input(s) x {o} output(s), {l} lane(s) of {E} bits; each \
-             output lane is the OR of its inputs gated by their selects, in chunks of {chunk}.\n\
+            "// {g} group(s) of {i} input(s) x {o} output(s), {l} lane(s) of {E} bits, one \
+             crossbar lane module per group and lane.\n\
              always @(*) begin\n"
         );
         for h in 0..g {
-            for p in 0..o {
-                for lane in 0..l {
-                    let term = |k: usize| {
-                        let select = (h * o + p) * i + k;
-                        let input = (h * i + k) * l + lane;
-                        format!("({{{E}{{select${select}}}}} & inputs${input})")
-                    };
-                    let chunks: Vec<String> = (0..i)
-                        .step_by(chunk)
-                        .map(|first| {
-                            let terms: Vec<String> =
-                                (first..(first + chunk).min(i)).map(term).collect();
-                            format!("({})", terms.join(" | "))
-                        })
-                        .collect();
-                    // One statement per chunk, ORed into the output: Verilator inlines a
-                    // single expression into whatever reads it (up to the top's packed
-                    // ports, where g++ then needs gigabytes), but not a value built in steps.
-                    let output = format!("outputs${}", (h * o + p) * l + lane);
-                    for (q, chunk) in chunks.iter().enumerate() {
-                        text += &match q {
-                            0 => format!("   {output} = {chunk};\n"),
-                            _ => format!("   {output} = {output} | {chunk};\n"),
-                        };
-                    }
+            for lane in 0..l {
+                let at = h * l + lane;
+                let (inputs, selects, outputs) = self.wiring(h, lane);
+                for (outer, inner) in inputs {
+                    text += &format!("   lane${at}$inputs${inner} = inputs${outer};\n");
+                }
+                for (outer, inner) in selects {
+                    text += &format!("   lane${at}$select${inner} = select${outer};\n");
+                }
+                for (outer, inner) in outputs {
+                    text += &format!("   outputs${outer} = lane${at}$outputs${inner};\n");
                 }
             }
         }
@@ -101,19 +105,110 @@ impl<const E: usize> Crossbar<E> {
 
 impl<const E: usize> Logic for Crossbar<E> {
     fn update(&mut self) {
-        let (i, o, l) = (self._inputs, self._outputs, self._lanes);
         for h in 0..self._groups {
-            for p in 0..o {
-                for lane in 0..l {
-                    let mut value = Bits::<E>::default();
-                    for k in 0..i {
-                        if self.select[(h * o + p) * i + k].val() {
-                            value = value | self.inputs[(h * i + k) * l + lane].val();
-                        }
-                    }
-                    self.outputs[(h * o + p) * l + lane].next = value;
+            for lane in 0..self._lanes {
+                let at = h * self._lanes + lane;
+                let (inputs, selects, outputs) = self.wiring(h, lane);
+                for (outer, inner) in inputs {
+                    self.lane[at].inputs[inner].next = self.inputs[outer].val();
+                }
+                for (outer, inner) in selects {
+                    self.lane[at].select[inner].next = self.select[outer].val();
+                }
+                for (outer, inner) in outputs {
+                    self.outputs[outer].next = self.lane[at].outputs[inner].val();
                 }
             }
+        }
+    }
+
+    fn connect(&mut self) {
+        for output in &mut self.outputs {
+            output.connect();
+        }
+        for lane in &mut self.lane {
+            for input in &mut lane.inputs {
+                input.connect();
+            }
+            for select in &mut lane.select {
+                select.connect();
+            }
+        }
+    }
+
+    fn hdl(&self) -> Verilog {
+        Verilog::Custom(self.verilog())
+    }
+}
+
+/// One lane of an `inputs` x `outputs` crossbar: output `o` copies input `i` when
+/// `select[o * inputs + i]` is high; an output with no select high is zero.
+///
+/// Each output is the OR of its inputs, each gated by its select (AND-OR), not a chain of
+/// if-statements: a priority mux chain's depth grows with the input count, while an OR of
+/// gated terms synthesises as a balanced tree. With one-hot selects the two are the same
+/// function. The OR is taken in chunks of about sqrt(inputs) terms, then over the chunks, so
+/// that no chain in the netlist before optimisation is longer than about 2 sqrt(inputs) (a
+/// 256-input chain exhausts the stack of the WebAssembly build of Yosys).
+#[derive(LogicBlock)]
+pub struct CrossbarLane<const E: usize> {
+    /// Input `i`.
+    pub inputs: Vec<Signal<In, Bits<E>>>,
+    /// One-hot source selects: bit `o * inputs + i` routes input `i` to output `o`.
+    pub select: Vec<Signal<In, Bit>>,
+    /// Output `o`.
+    pub outputs: Vec<Signal<Out, Bits<E>>>,
+}
+
+impl<const E: usize> CrossbarLane<E> {
+    /// A lane with `inputs` sources and `outputs` destinations.
+    fn new(inputs: usize, outputs: usize) -> Self {
+        Self {
+            inputs: signals(inputs),
+            select: signals(outputs * inputs),
+            outputs: signals(outputs),
+        }
+    }
+
+    /// The module's Verilog: each output the AND-OR of its inputs, one statement per chunk
+    /// of terms.
+    fn verilog(&self) -> String {
+        let (i, o) = (self.inputs.len(), self.outputs.len());
+        let chunk = (1..=i).find(|c| c * c >= i).unwrap_or(1);
+        let mut text = format!(
+            "// {i} input(s) x {o} output(s) of {E} bits; each output is the OR of its inputs \
+             gated by their selects, in chunks of {chunk}.\n\
+             always @(*) begin\n"
+        );
+        for p in 0..o {
+            let term = |k: usize| format!("({{{E}{{select${}}}}} & inputs${k})", p * i + k);
+            // One statement per chunk, ORed into the output: Verilator inlines a single
+            // expression into whatever reads it (up to the top's packed ports, where g++ then
+            // needs gigabytes), but not a value built in steps.
+            for first in (0..i).step_by(chunk) {
+                let terms: Vec<String> = (first..(first + chunk).min(i)).map(term).collect();
+                let chunk = terms.join(" | ");
+                text += &match first {
+                    0 => format!("   outputs${p} = ({chunk});\n"),
+                    _ => format!("   outputs${p} = outputs${p} | ({chunk});\n"),
+                };
+            }
+        }
+        text + "end\n"
+    }
+}
+
+impl<const E: usize> Logic for CrossbarLane<E> {
+    fn update(&mut self) {
+        let i = self.inputs.len();
+        for (p, output) in self.outputs.iter_mut().enumerate() {
+            let mut value = Bits::<E>::default();
+            for k in 0..i {
+                if self.select[p * i + k].val() {
+                    value = value | self.inputs[k].val();
+                }
+            }
+            output.next = value;
         }
     }
 

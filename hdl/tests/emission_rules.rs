@@ -113,7 +113,9 @@ fn the_largest_gpr_keeps_the_rules() {
             .count(),
         2048
     );
-    assert!(emitted.modules < 10, "{}", emitted.modules);
+    // The shell, the body, the arbiter and its two halves, two crossbars and their lanes,
+    // the bank rows and the SRAM: one module each, whatever the counts.
+    assert!(emitted.modules <= 11, "{}", emitted.modules);
 }
 
 #[test]
