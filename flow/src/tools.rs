@@ -123,7 +123,8 @@ pub fn synth(dir: &Path, top: &str, target: SynthTarget) -> Result<SynthStats, F
         .iter()
         .map(|(file, _)| format!("read_verilog -lib {file}; "))
         .collect();
-    let keep = match repeated_modules(&verilog).join(" ") {
+    let repeated = repeated_modules(&verilog);
+    let keep = match repeated.join(" ") {
         none if none.is_empty() => String::new(),
         names => format!("setattr -mod -set keep_hierarchy 1 {names}; "),
     };
@@ -142,7 +143,10 @@ pub fn synth(dir: &Path, top: &str, target: SynthTarget) -> Result<SynthStats, F
     if let Some(stats) = crate::cache::get("yosys", &key) {
         return Ok(stats);
     }
-    let step = grfgen_sim::progress::step(format!("synthesize {top} (yosys {command})"));
+    let step = grfgen_sim::progress::step(format!(
+        "synthesize {top} (yosys {synthesis}, {} kept whole)",
+        grfgen_sim::text::plural(repeated.len() as u64, "repeated module")
+    ));
     let stats: SynthStats = run_synth(dir, top, &format!("{boxes}{command}"))?;
     step.done(&grfgen_sim::text::plural(stats.cells, "cell"));
     crate::cache::put("yosys", &key, &stats);
