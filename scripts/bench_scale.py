@@ -15,8 +15,9 @@ For each configuration, one after the other on the same machine:
   ran; and the loop once more with the g++ optimisation of grfgen's own build, whose speed is
   the co-simulation's per-cycle code without the lock step.
 
-With `--yosys`, also Yosys's `synth_ice40` of the same text as `grfgen flow` runs it (the
-hierarchy kept through synthesis, flattened after it), its wall time and peak memory.
+With `--yosys`, also Yosys's `synth_ice40` of the same text as `grfgen flow` runs it (every
+module instantiated more than once kept whole, the rest flattened), its wall time and peak
+memory.
 
 The ratio of the two speeds is measured in one run, side by side. Peak memory is the largest
 resident set of the command and its children (GNU time's %M).
@@ -174,10 +175,23 @@ def plain(out, top, cycles):
             "same_flags_cycles_per_s": speed(out, top, cycles, flags, "same")}
 
 
+def repeated_modules(verilog):
+    """The modules instantiated more than once, as `repeated_modules` in flow/src/tools.rs
+    finds them (an instance is a line `    <module> <name>(`)."""
+    modules = re.findall(r"^module (\w+)\($", verilog, re.M)
+    count = {m: 0 for m in modules}
+    for module in re.findall(r"^    (\w+) \w+\($", verilog, re.M):
+        if module in count:
+            count[module] += 1
+    return sorted(m for m, n in count.items() if n > 1)
+
+
 def synthesize(out, top):
-    """Yosys `synth_ice40` of the emitted text as `grfgen flow` runs it: wall time, peak MB."""
-    script = (f"read_verilog {top}.v; synth_ice40 -noflatten -top {top}; flatten; "
-              "check -assert; stat")
+    """Yosys `synth_ice40` of the emitted text as `grfgen flow` runs it (flow/src/tools.rs:
+    the repeated modules kept whole, the rest flattened): wall time, peak MB."""
+    keep = repeated_modules((out / f"{top}.v").read_text())
+    kept = f"setattr -mod -set keep_hierarchy 1 {' '.join(keep)}; " if keep else ""
+    script = f"read_verilog {top}.v; {kept}synth_ice40 -top {top}; check -assert; stat -top {top}"
     seconds, peak, _ = run(["yosys", "-q", "-p", script], out)
     return {"yosys_s": round(seconds, 1), "yosys_peak_mb": round(peak / 1024)}
 

@@ -135,6 +135,8 @@ pub struct Setup<'a> {
     pub progress: &'a dyn Fn(u64),
     /// The clock a waveform's time follows, in MHz (one period per cycle).
     pub clock_mhz: f64,
+    /// Threads each model evaluates on (Verilator's `--threads`).
+    pub threads: u32,
     /// Seconds spent so far emitting, verilating (or finding in the cache) and loading models.
     pub model_seconds: Cell<f64>,
 }
@@ -148,6 +150,7 @@ impl<'a> Setup<'a> {
             waveform: None,
             progress: &|_| {},
             clock_mhz: 200.0,
+            threads: 1,
             model_seconds: Cell::new(0.0),
         }
     }
@@ -201,6 +204,7 @@ impl<'a> Setup<'a> {
             seed: verilator_seed(self.seed),
             cache: None,
             clock_mhz: self.clock_mhz,
+            threads: self.threads,
         };
         let waivers = waivers(&emitted.top);
         let design = VerilatorDesign {

@@ -427,3 +427,28 @@ fn waveforms_are_written_on_request() {
         }
     }
 }
+
+/// A model evaluated on two threads (`--verilator-threads 2`) runs the same cycles as one on
+/// a single thread: the same counts and no mismatch over 100k cycles.
+#[test]
+fn a_model_on_two_threads_runs_like_one_on_one() {
+    let p = GprParams::default();
+    let reports: Vec<_> = [1, 2]
+        .into_iter()
+        .map(|threads| {
+            let setup = Setup {
+                threads,
+                ..Setup::new(5, Rtl::On)
+            };
+            let mut model = GprRtl::build(&p, &setup).unwrap();
+            let mut stimulus = RandomTraffic::new(&p, 5);
+            run(&p, &mut stimulus, 100_000, Some(&mut model), &|_| {})
+        })
+        .collect();
+    for report in &reports {
+        assert_eq!(report.mismatches, 0, "{report:?}");
+        assert_eq!(report.cycles, 100_000);
+    }
+    assert_eq!(reports[0].grants, reports[1].grants);
+    assert_eq!(reports[0].conflicts, reports[1].conflicts);
+}

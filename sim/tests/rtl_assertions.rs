@@ -108,6 +108,7 @@ fn options() -> BuildOptions {
         seed: 1,
         cache: None,
         clock_mhz: 200.0,
+        threads: 1,
     }
 }
 

@@ -10,6 +10,7 @@ use grfgen_hdl::design::Design;
 use grfgen_hdl::params::Params;
 use grfgen_sim::block::{Block, ParamsOf, RunRecord, Setup};
 use grfgen_sim::interrupt::{self, Partial};
+use grfgen_sim::verilator::MAX_THREADS;
 
 use super::{
     block_command, checked, clock_arg, json_arg, path, render, rtl, rtl_args, seed, seed_arg,
@@ -44,7 +45,27 @@ pub fn command<B: Block>() -> Command {
                 .value_name("MB")
                 .help("Stop a run whose waveform grows past MB MiB: 1..=1048576 [default 1024]"),
         )
+        .arg(
+            Arg::new("verilator_threads")
+                .long("verilator-threads")
+                .value_name("N")
+                .help(format!(
+                    "Evaluate the RTL on N threads (Verilator's --threads; pays on SM-sized models): 1..={MAX_THREADS} [default 1]"
+                )),
+        )
         .arg(json_arg())
+}
+
+/// The threads `--verilator-threads` asks for: 1 unless given.
+fn verilator_threads(m: &ArgMatches) -> Result<u32, CliError> {
+    let allowed = format!("1..={MAX_THREADS}");
+    match number::<u32>(m, "verilator_threads", &allowed)? {
+        None => Ok(1),
+        Some(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        Some(n) => Err(CliError::Input(format!(
+            "invalid value {n} for --verilator-threads: allowed {allowed}"
+        ))),
+    }
 }
 
 /// Runs block `B` once; prints its report, and fails on a mismatch.
@@ -87,6 +108,7 @@ pub fn sim<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
         waveform: waveform.as_ref().map(|w| w.partial.as_path()),
         progress: &update,
         clock_mhz: timing(m)?.mhz,
+        threads: verilator_threads(m)?,
         model_seconds: Default::default(),
     };
     let record = RunRecord::<B>::run(&params, &options, &setup);

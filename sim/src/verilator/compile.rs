@@ -31,7 +31,12 @@ pub struct BuildOptions {
     /// The clock a waveform's time follows, in MHz: each evaluation is half a period (the
     /// waveform's unit is 1 ps). It changes nothing else, and is not part of the cache key.
     pub clock_mhz: f64,
+    /// Threads the model evaluates on (Verilator's `--threads`), from 1 to [`MAX_THREADS`].
+    pub threads: u32,
 }
+
+/// The most threads a model may be built for.
+pub const MAX_THREADS: u32 = 64;
 
 impl Default for BuildOptions {
     fn default() -> Self {
@@ -40,6 +45,7 @@ impl Default for BuildOptions {
             seed: 1,
             cache: None,
             clock_mhz: 200.0,
+            threads: 1,
         }
     }
 }
@@ -120,7 +126,7 @@ pub fn build(
     trace_path: Option<&Path>,
 ) -> Result<VerilatedModel, VerilatorError> {
     let root = options.cache.clone().unwrap_or_else(cache_dir);
-    let key = cache_key(design, options.trace)?;
+    let key = cache_key(design, options)?;
     let entry = root.join(format!("model-{key}"));
     let library = entry.join("libmodel.so");
     // One build at a time in this process, and one build of an entry at a time across
@@ -141,7 +147,7 @@ pub fn build(
             design.top,
             root.display()
         ));
-        let built = compile(design, options.trace, &staging);
+        let built = compile(design, options, &staging);
         if let Err(e) = built {
             let _ = fs::remove_dir_all(&staging);
             return Err(e);
@@ -272,12 +278,12 @@ fn verilator_version() -> Result<&'static str, VerilatorError> {
         .ok_or(VerilatorError::Missing { tool: "verilator" })
 }
 
-fn cache_key(design: &Design, trace: Option<TraceFormat>) -> Result<String, VerilatorError> {
+fn cache_key(design: &Design, options: &BuildOptions) -> Result<String, VerilatorError> {
     let mut hash = Sha256::new();
     for part in [
         RECIPE_VERSION,
         verilator_version()?,
-        &format!("{trace:?}"),
+        &format!("{:?} threads {}", options.trace, options.threads),
         design.top,
         design.verilog,
         design.waivers,
@@ -310,7 +316,8 @@ fn run(step: &'static str, command: &mut Command) -> Result<(), VerilatorError> 
 }
 
 /// Verilates `design` and links it with the shim into `dir/libmodel.so`.
-fn compile(design: &Design, trace: Option<TraceFormat>, dir: &Path) -> Result<(), VerilatorError> {
+fn compile(design: &Design, options: &BuildOptions, dir: &Path) -> Result<(), VerilatorError> {
+    let trace = options.trace;
     let source = dir.join(format!("{}.v", design.top));
     fs::write(&source, design.verilog)?;
     let mut verilate = Command::new("verilator");
@@ -322,6 +329,9 @@ fn compile(design: &Design, trace: Option<TraceFormat>, dir: &Path) -> Result<()
         .args(["-MAKEFLAGS", fast_optimisation(design.verilog)])
         .args(["--x-assign", "unique", "--x-initial", "unique", "--assert"])
         .args(["--top-module", design.top]);
+    if options.threads > 1 {
+        verilate.args(["--threads", &options.threads.to_string()]);
+    }
     match trace {
         Some(TraceFormat::Vcd) => {
             verilate.arg("--trace");
@@ -348,7 +358,10 @@ fn compile(design: &Design, trace: Option<TraceFormat>, dir: &Path) -> Result<()
     let runtime = runtime.unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
 
     let shim_path = dir.join("shim.cpp");
-    fs::write(&shim_path, shim::source(design.ports, trace))?;
+    fs::write(
+        &shim_path,
+        shim::source(design.ports, trace, options.threads),
+    )?;
     let mut link = compiler(trace)?;
     link.arg("-shared")
         .arg(format!("-I{}", dir.join("obj").display()))

@@ -8,7 +8,9 @@ mod compile;
 mod model;
 mod shim;
 
-pub use compile::{build, cache_dir, installed, verilator_seed, BuildOptions, VerilatorError};
+pub use compile::{
+    build, cache_dir, installed, verilator_seed, BuildOptions, VerilatorError, MAX_THREADS,
+};
 pub use model::{Input, InputVector, Output, OutputVector, VerilatedModel};
 
 use grfgen_hdl::emit::{waivers, Emitted, Port};

@@ -37,8 +37,9 @@ extern \"C\" int grf_vl_printf(const char* format, ...);
 #define VL_PRINTF grf_vl_printf
 ";
 
-/// The shim source for a model with `ports`, in port-index order.
-pub fn source(ports: &[Port], trace: Option<TraceFormat>) -> String {
+/// The shim source for a model with `ports`, in port-index order, evaluated on `threads`
+/// threads.
+pub fn source(ports: &[Port], trace: Option<TraceFormat>, threads: u32) -> String {
     let (trace_header, trace_class) = match trace {
         Some(TraceFormat::Vcd) => ("verilated_vcd_c.h", "VerilatedVcdC"),
         Some(TraceFormat::Fst) => ("verilated_fst_c.h", "VerilatedFstC"),
@@ -74,6 +75,7 @@ pub fn source(ports: &[Port], trace: Option<TraceFormat>) -> String {
         "void* grf_new(uint32_t seed, const char* trace_path) {{
     GrfModel* m = new GrfModel;
     m->context = new VerilatedContext;
+    m->context->threads({threads});
     m->context->randReset(2);
     m->context->fatalOnError(false);
     m->context->randSeed(static_cast<int>(seed & 0x7fffffff));"
