@@ -176,14 +176,16 @@ def plain(out, top, cycles):
 
 
 def repeated_modules(verilog):
-    """The modules instantiated more than once, as `repeated_modules` in flow/src/tools.rs
-    finds them (an instance is a line `    <module> <name>(`)."""
+    """The modules instantiated more than once, other than banks of registers, as
+    `repeated_modules` in flow/src/tools.rs finds them (an instance is a line
+    `    <module> <name>(`)."""
     modules = re.findall(r"^module (\w+)\($", verilog, re.M)
     count = {m: 0 for m in modules}
     for module in re.findall(r"^    (\w+) \w+\($", verilog, re.M):
         if module in count:
             count[module] += 1
-    return sorted(m for m, n in count.items() if n > 1)
+    bank = re.compile(r".*_registers_(kept_)?\d+x\d+(_\d+)?$")
+    return sorted(m for m, n in count.items() if n > 1 and not bank.match(m))
 
 
 def synthesize(out, top):

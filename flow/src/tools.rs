@@ -114,7 +114,9 @@ struct YosysDesign {
 ///
 /// Every module instantiated more than once (a crossbar lane, an SRAM) keeps its hierarchy
 /// through synthesis, so that it is synthesized once rather than once per copy; the rest is
-/// flattened, so that logic across the other modules' boundaries is optimised as one. The
+/// flattened, so that logic across the other modules' boundaries is optimised as one. Banks
+/// of plain registers are flattened too: they take no time to synthesize, and flattened, the
+/// bits nothing reads are removed. The
 /// counts are the whole design's, each kept module's cells once per instance
 /// (`docs/benchmarks.md`, "Hierarchical synthesis").
 pub fn synth(dir: &Path, top: &str, target: SynthTarget) -> Result<SynthStats, FlowError> {
@@ -154,7 +156,7 @@ pub fn synth(dir: &Path, top: &str, target: SynthTarget) -> Result<SynthStats, F
 }
 
 /// The modules of `verilog` (as grfgen writes it: an instance is a line `    <module>
-/// <name>(`) that are instantiated more than once.
+/// <name>(`) that are instantiated more than once, other than banks of registers.
 fn repeated_modules(verilog: &str) -> Vec<&str> {
     let mut instances: BTreeMap<&str, usize> = verilog
         .lines()
@@ -173,7 +175,7 @@ fn repeated_modules(verilog: &str) -> Vec<&str> {
     }
     instances
         .into_iter()
-        .filter(|&(_, count)| count > 1)
+        .filter(|&(module, count)| count > 1 && !grfgen_hdl::regs::is_register_bank(module))
         .map(|(module, _)| module)
         .collect()
 }
@@ -254,11 +256,13 @@ mod tests {
     }
 
     #[test]
-    fn only_modules_instantiated_twice_or_more_are_repeated() {
+    fn only_modules_instantiated_twice_or_more_are_repeated_and_register_banks_are_not() {
         let verilog =
             "module top(\n    clock\n);\n    top_body body(\n        .clock(clock)\n    );\n\
                        endmodule\nmodule top_body(\n);\n    top_lane lane__0(\n    );\n    \
-                       top_lane lane__1(\n    );\nendmodule\nmodule top_lane(\n);\nendmodule\n";
+                       top_lane lane__1(\n    );\n    top_registers_2x8 hold__0(\n    );\n    \
+                       top_registers_2x8 hold__1(\n    );\nendmodule\nmodule top_lane(\n);\n\
+                       endmodule\nmodule top_registers_2x8(\n);\nendmodule\n";
         assert_eq!(repeated_modules(verilog), ["top_lane"]);
     }
 }

@@ -113,3 +113,40 @@ impl<T: Synth> Logic for Registers<T> {
         }]
     }
 }
+
+/// Whether `module`, a module name as grfgen emits it (`<top>_registers_4x32`, or with `_kept`,
+/// or a `_2` suffix), is a bank of [`Registers`]: flip-flops only.
+pub fn is_register_bank(module: &str) -> bool {
+    let Some((_, shape)) = module.rsplit_once("_registers_") else {
+        return false;
+    };
+    let shape = shape.strip_prefix("kept_").unwrap_or(shape);
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let (size, suffix) = shape.split_once('_').unwrap_or((shape, "1"));
+    matches!(size.split_once('x'), Some((count, bits)) if digits(count) && digits(bits))
+        && digits(suffix)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_register_bank;
+
+    #[test]
+    fn register_banks_are_told_by_their_module_names() {
+        for bank in [
+            "gpr_registers_16x1",
+            "core_x_registers_kept_4x32",
+            "t_registers_3x3_2",
+        ] {
+            assert!(is_register_bank(bank), "{bank}");
+        }
+        for other in [
+            "gpr_read_xbar_lane",
+            "gpr_sram_1r1w_64x32",
+            "t_registers_x3",
+            "t_registers_3x3_a",
+        ] {
+            assert!(!is_register_bank(other), "{other}");
+        }
+    }
+}
