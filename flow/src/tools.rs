@@ -116,9 +116,8 @@ struct YosysDesign {
 /// through synthesis, so that it is synthesized once rather than once per copy; the rest is
 /// flattened, so that logic across the other modules' boundaries is optimised as one. Banks
 /// of plain registers are flattened too: they take no time to synthesize, and flattened, the
-/// bits nothing reads are removed. The
-/// counts are the whole design's, each kept module's cells once per instance
-/// (`docs/benchmarks.md`, "Hierarchical synthesis").
+/// bits nothing reads are removed. The counts are the whole design's, each kept module's
+/// cells once per instance (`docs/benchmarks.md`, "Hierarchical synthesis").
 pub fn synth(dir: &Path, top: &str, target: SynthTarget) -> Result<SynthStats, FlowError> {
     let verilog = std::fs::read_to_string(dir.join(format!("{top}.v")))?;
     let boxes: String = models(dir, top)?
