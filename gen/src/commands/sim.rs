@@ -50,7 +50,7 @@ pub fn command<B: Block>() -> Command {
                 .long("verilator-threads")
                 .value_name("N")
                 .help(format!(
-                    "Evaluate the RTL on N threads (Verilator's --threads; pays on SM-sized models): 1..={MAX_THREADS} [default 1]"
+                    "Evaluate the RTL on N threads (Verilator's --threads; for SM-sized models on machines with cores to spare): 1..={MAX_THREADS} [default 1]"
                 )),
         )
         .arg(json_arg())
