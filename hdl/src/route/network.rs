@@ -6,14 +6,15 @@ use rust_hdl::prelude::*;
 use crate::signals;
 
 use super::control::ControlDecode;
-use super::front::RouteFront;
+use super::decoder::RouteDecoder;
 use super::select::RegisterSelect;
+use super::shuffle::ShuffleDecode;
 use super::stages::{LaneMuxes, QuadCrossbars};
 use crate::params::RouteParams;
 
 /// The shift-and-fill routing network, combinational: one pass from control to `routed`
-/// through [`ControlDecode`], [`RouteFront`], [`QuadCrossbars`] and [`LaneMuxes`]. Out-of-range shuffle controls
-/// give zero.
+/// through [`ControlDecode`] and [`ShuffleDecode`], [`RouteDecoder`], [`RegisterSelect`],
+/// [`QuadCrossbars`] and [`LaneMuxes`]. Out-of-range shuffle controls give zero.
 #[derive(LogicBlock)]
 pub struct RouteNetwork<const E: usize> {
     /// Operation code (`RouteOpCode`).
@@ -36,11 +37,21 @@ pub struct RouteNetwork<const E: usize> {
     /// The routed operand of every lane.
     pub routed: Vec<Signal<Out, Bits<E>>>,
     control: ControlDecode,
-    front: RouteFront,
+    shuffle: ShuffleDecode,
+    decoder: RouteDecoder,
     select: RegisterSelect<E>,
     quads: QuadCrossbars<E>,
     lane_muxes: LaneMuxes<E>,
     _lanes: usize,
+    _crossbars: usize,
+    /// q x q: the control decode's input positions.
+    _positions: usize,
+    /// q x N/q: the control decode's distances.
+    _offsets: usize,
+    /// N/q x N/q: the control decode's crossbar pairs.
+    _pairs: usize,
+    /// N x log2(N): the control decode's fill bits of each direction.
+    _fills: usize,
     /// N x q: the quad crossbars' one-hot selects.
     _position_selects: usize,
     /// N x N/q: the lane muxes' one-hot selects.
@@ -62,11 +73,17 @@ impl<const E: usize> RouteNetwork<E> {
             rf: signals(n),
             routed: signals(n),
             control: ControlDecode::new(params),
-            front: RouteFront::new(params),
+            shuffle: ShuffleDecode::new(params),
+            decoder: RouteDecoder::new(params),
             select: RegisterSelect::new(n),
             quads: QuadCrossbars::new(params),
             lane_muxes: LaneMuxes::new(params),
             _lanes: n,
+            _crossbars: params.crossbars(),
+            _positions: params.crossbar * params.crossbar,
+            _offsets: params.crossbar * params.crossbars(),
+            _pairs: params.crossbars() * params.crossbars(),
+            _fills: n * params.lane_bits(),
             _position_selects: n * params.crossbar,
             _source_selects: n * params.crossbars(),
         }
@@ -79,37 +96,43 @@ impl<const E: usize> Logic for RouteNetwork<E> {
         self.control.op.next = self.op.val();
         self.control.amount.next = self.amount.val();
         self.control.mod_log2.next = self.mod_log2.val();
-        for nn in self._lanes..(self._lanes + 1) {
-            for t in 0..self._lanes {
-                self.front.kinds[t].next = self.control.adds.val();
-                self.front.kinds[nn + t].next = self.control.broadcast.val();
-                self.front.kinds[2 * nn + t].next = self.control.butterfly.val();
-                self.front.kinds[3 * nn + t].next = self.control.fills_low.val();
-                self.front.kinds[4 * nn + t].next = self.control.fills_high.val();
-                self.front.kinds[5 * nn + t].next = self.control.shuffle.val();
-            }
+        for k in 0..self._positions {
+            self.decoder.position[k].next = self.control.position[k].val();
+        }
+        for k in 0..self._offsets {
+            self.decoder.offset[k].next = self.control.offset[k].val();
+        }
+        for k in 0..self._pairs {
+            self.decoder.pair[k].next = self.control.pair[k].val();
+        }
+        for c in 0..self._crossbars {
+            self.decoder.allowed[c].next = self.control.allowed[c].val();
+            self.decoder.fill[c].next = self.fill.val();
+            self.shuffle.op[c].next = self.op.val();
+        }
+        for k in 0..self._fills {
+            self.decoder.fill_low[k].next = self.control.fill_low[k].val();
+            self.decoder.fill_high[k].next = self.control.fill_high[k].val();
+        }
+        for k in 0..self._position_selects {
+            self.decoder.shuffle_position[k].next = self.shuffle.position[k].val();
+            self.quads.position_select[k].next = self.decoder.position_select[k].val();
+        }
+        for k in 0..self._source_selects {
+            self.decoder.shuffle_source[k].next = self.shuffle.source[k].val();
+            self.lane_muxes.lane_select[k].next = self.decoder.lane_select[k].val();
         }
         for t in 0..self._lanes {
-            self.front.mask[t].next = self.control.mask.val();
-            self.front.shift[t].next = self.control.shift.val();
-            self.front.wrapped[t].next = self.control.wrapped.val();
-            self.front.step[t].next = self.control.step.val();
-            self.front.fill_from[t].next = self.control.fill_from.val();
-            self.front.xbar_pos[t].next = self.xbar_pos[t].val();
-            self.front.lane_xbar[t].next = self.lane_xbar[t].val();
+            self.shuffle.xbar_pos[t].next = self.xbar_pos[t].val();
+            self.shuffle.lane_xbar[t].next = self.lane_xbar[t].val();
             self.select.rs[t].next = self.rs[t].val();
             self.select.rf[t].next = self.rf[t].val();
-            self.select.fill[t].next = self.fill.val();
-            self.select.take_fill[t].next = self.front.take_fill[t].val();
+            self.select.constant[t].next = self.decoder.constant[t].val();
+            self.select.upper[t].next = self.decoder.upper[t].val();
+            self.select.lowest[t].next = self.decoder.lowest[t].val();
             self.quads.operand[t].next = self.select.out[t].val();
             self.lane_muxes.gathered[t].next = self.quads.gathered[t].val();
             self.routed[t].next = self.lane_muxes.routed[t].val();
-        }
-        for k in 0..self._position_selects {
-            self.quads.position_select[k].next = self.front.position_select[k].val();
-        }
-        for k in 0..self._source_selects {
-            self.lane_muxes.lane_select[k].next = self.front.lane_select[k].val();
         }
     }
 }
