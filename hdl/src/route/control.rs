@@ -8,18 +8,19 @@ use super::fills::FillDecode;
 use crate::params::{RouteOpCode, RouteParams};
 use crate::{constant, signals};
 
-/// The router's control decode (combinational): from `op`, `amount` and `mod_log2`, everything
-/// the per-lane decoder ([`super::RouteDecoder`]) needs that does not depend on the lane's own
-/// operands, as small vectors of bits, so that each lane's selects are one gate deep.
+/// The router's control decode (combinational): from `op`, `amount` and `mod_log2`, the facts
+/// about a pass that do not depend on a lane's operands, each a function of a few input bits,
+/// so that [`super::RouteDecoder`] combines them into every lane's selects in two gates.
 ///
 /// Lane `t = c*q + k` (crossbar `c`, output `k`) of a one-pass operation takes input position
-/// `position[k*q + i]` of its crossbar, the same in every crossbar, and takes crossbar `j` when
-/// `pair[c*(N/q) + j]`, `offset[k*(N/q) + (j - c) mod (N/q)]` and `allowed[j]` all hold: for a
-/// shift or rotate by `s`, lane `t` reads crossbar `(c & !M) | ((c + R) & M)` (M = m/q - 1, or 0
-/// when m <= q; R = (s div q) plus the carry of `k + s mod q`), which is `pair` (same subset)
-/// and `offset` (the distance R within it); `broadcast` reads crossbar `(c & !M) | (k' & M)`
-/// (`allowed`); `butterfly` reads `c xor ((amount div q) & M)` (`pair`). A shift by m or more,
-/// and code 7, leave every lane its own value. A shuffle pass sets none of them.
+/// `i` of its crossbar, the same in every crossbar, and crossbar `j`. For a shift or rotate by
+/// `s` in subsets of `m` lanes, `i = (k & !mask) | ((k ± s) & mask)` within the q positions,
+/// and lane `t` reads crossbar `(c & !M) | ((c + R) & M)` (M = m/q - 1, or 0 when m <= q): the
+/// same subset, `R` crossbars on, where `R = (s div q) + carry(k + s mod q)` for the left ones
+/// and `-(s div q) - borrow(k - s mod q)` for the right ones. `broadcast` reads position
+/// `(k & !mask) | (s & mask)` of crossbar `(c & !M) | ((s div q) & M)`, `butterfly` position
+/// `k xor (s & mask)` of crossbar `c xor ((s div q) & M)`. A shift by m or more, and code 7,
+/// leave every lane its own value; a shuffle pass takes neither.
 ///
 /// Everything is AND, OR, XOR and comparison for equality, so that synthesis maps each output
 /// to a few lookup tables of the input bits and no carry chain.
@@ -31,24 +32,25 @@ pub struct ControlDecode {
     pub amount: Signal<In, Bits<7>>,
     /// log2 of the subset size m; 0 or more than log2(N) means the whole group.
     pub mod_log2: Signal<In, Bits<3>>,
-    /// One-hot: output `k` of every crossbar takes its input `i` when bit `k*q + i` is set
-    /// (none for a shuffle pass).
-    pub position: Vec<Signal<Out, Bit>>,
-    /// Bit `k*(N/q) + d`: a lane at output `k` may take the crossbar `d` places after its own
-    /// (mod N/q) in its subset; all set for operations that do not shift or rotate.
-    pub offset: Vec<Signal<Out, Bit>>,
-    /// Bit `c*(N/q) + j`: a lane of crossbar `c` may take crossbar `j` (same subset; for
-    /// `butterfly`, the crossbar it pairs with; for code 7 and shifts by m or more, its own).
-    pub pair: Vec<Signal<Out, Bit>>,
-    /// Bit `j`: crossbar `j` may be read (`broadcast`: the crossbar of the broadcast lane in
-    /// every subset); all set for the other operations.
-    pub allowed: Vec<Signal<Out, Bit>>,
-    /// Bit `t*log2(N) + e`: input lane `t` gives its fill value for a `shff.left` in subsets of
-    /// 2^(e+1) lanes (its offset is below the amount).
-    pub fill_low: Vec<Signal<Out, Bit>>,
-    /// Bit `t*log2(N) + e`: input lane `t` gives its fill value for a `shff.right` in subsets
-    /// of 2^(e+1) lanes (its offset is at least m minus the amount).
-    pub fill_high: Vec<Signal<Out, Bit>>,
+    /// What the operation does, one bit each: 0 adds the amount to a lane's offset (rotate
+    /// left, shift left below m), 1 subtracts it (rotate right, shift right below m), 2 leaves
+    /// every lane its own value (code 7, a shift by m or more), 3 `broadcast`, 4 `butterfly`.
+    pub kinds: Vec<Signal<Out, Bit>>,
+    /// Input positions, one-hot per output `k` at `k*q + i`, for each kind that moves values:
+    /// adding the amount (`0..q*q`), subtracting it, `broadcast`, then `butterfly`.
+    pub positions: Vec<Signal<Out, Bit>>,
+    /// Distances: bit `k*(N/q) + d` lets a lane at output `k` take the crossbar `d` places
+    /// on (mod N/q) within its subset, adding the amount (`0..q*N/q`), then subtracting it.
+    pub offsets: Vec<Signal<Out, Bit>>,
+    /// Bit `j`: `(amount div q) & M` equals `j & M` (the crossbar `broadcast` reads).
+    pub crossbar_match: Vec<Signal<Out, Bit>>,
+    /// Crossbar pairs, bit `c*(N/q) + j`: crossbar `j` is in crossbar `c`'s subset and the
+    /// pass is no shuffle (`0..(N/q)^2`), then: `c xor j` agrees with `amount div q` within M
+    /// (with the first, crossbar `j` is `c xor ((amount div q) & M)`).
+    pub pairs: Vec<Signal<Out, Bit>>,
+    /// Bit `t*log2(N) + e`: input lane `t` gives its fill value, for a `shff.left` in subsets
+    /// of 2^(e+1) lanes (`0..N log2 N`), then for a `shff.right`.
+    pub fills: Vec<Signal<Out, Bit>>,
     /// One-hot subset size: bit `e` for m = 2^(e+1).
     size: Vec<Signal<Local, Bit>>,
     /// m - 1.
@@ -59,12 +61,8 @@ pub struct ControlDecode {
     amount_high: Signal<Local, Bits<7>>,
     /// The amount is at least m.
     over: Signal<Local, Bit>,
-    /// The operation adds the amount to a lane's offset (rotate left, shift left below m).
-    left: Signal<Local, Bit>,
-    /// The operation subtracts the amount (rotate right, shift right below m).
-    right: Signal<Local, Bit>,
-    /// Every lane keeps its own value (code 7, shifts by m or more).
-    idle: Signal<Local, Bit>,
+    /// Bit `k*q + i`: outputs `k` and `i` lie in one subset (always when m >= q).
+    same_position: Vec<Signal<Local, Bit>>,
     /// The operation is `shff.left`.
     shift_left: Signal<Local, Bit>,
     /// The operation is `shff.right`.
@@ -77,10 +75,14 @@ pub struct ControlDecode {
     shuffle: Signal<Local, Bit>,
     /// `(amount div q) & M` equals `d & M`, at `d`.
     high_equal: Vec<Signal<Local, Bit>>,
+    /// The operation is `rotate.left`.
+    rotate_left: Signal<Local, Bit>,
+    /// The operation is `rotate.right`.
+    rotate_right: Signal<Local, Bit>,
     /// `amount mod q` against `0..q`: the carry of `k + amount mod q` past q is `above[q-1-k]`,
     /// the borrow of `k - amount mod q` below 0 is `above[k]`.
     low_compare: AboveConstants,
-    fills: FillDecode,
+    fill_decode: FillDecode,
     /// The codes 1..log2(N)-1 of `mod_log2`.
     size_code: Vec<Constant<Bits<3>>>,
     /// 2^(e+1) - 1 at `e`.
@@ -105,6 +107,9 @@ pub struct ControlDecode {
     _crossbars: usize,
 }
 
+/// The number of [`ControlDecode::kinds`].
+pub const KINDS: usize = 5;
+
 /// The constant of operation code `op`.
 fn code(op: RouteOpCode) -> Constant<Bits<3>> {
     constant(op as u64)
@@ -123,28 +128,28 @@ impl ControlDecode {
             op: Signal::default(),
             amount: Signal::default(),
             mod_log2: Signal::default(),
-            position: signals(q * q),
-            offset: signals(q * c),
-            pair: signals(c * c),
-            allowed: signals(c),
-            fill_low: signals(n * l),
-            fill_high: signals(n * l),
+            kinds: signals(KINDS),
+            positions: signals(4 * q * q),
+            offsets: signals(2 * q * c),
+            crossbar_match: signals(c),
+            pairs: signals(2 * c * c),
+            fills: signals(2 * n * l),
             size: signals(l),
             mask: Signal::default(),
             high_mask: Signal::default(),
             amount_high: Signal::default(),
             over: Signal::default(),
-            left: Signal::default(),
-            right: Signal::default(),
-            idle: Signal::default(),
+            same_position: signals(q * q),
             shift_left: Signal::default(),
             shift_right: Signal::default(),
             broadcast: Signal::default(),
             butterfly: Signal::default(),
             shuffle: Signal::default(),
             high_equal: signals(c),
+            rotate_left: Signal::default(),
+            rotate_right: Signal::default(),
             low_compare: AboveConstants::new(&(0..q as u64).collect::<Vec<_>>()),
-            fills: FillDecode::new(params),
+            fill_decode: FillDecode::new(params),
             size_code: (1..l as u64).map(constant).collect(),
             subset_mask: (1..=l).map(|e| constant((1 << e) - 1)).collect(),
             index: (0..q.max(c) as u64).map(constant).collect(),
@@ -168,12 +173,14 @@ impl ControlDecode {
 }
 
 impl Logic for ControlDecode {
-    // Single-value loops bind log2 N (`nl`), q (`nq`), log2 q (`lq`) and N/q (`nc`) for index
-    // arithmetic.
+    // Single-value loops bind log2 N (`nl`), q (`nq`), log2 q (`lq`), N/q (`nc`) and N log2 N
+    // (`nf`) for index arithmetic.
     #[hdl_gen]
     fn update(&mut self) {
         self.shift_left.next = self.op.val() == self.op_shff_left.val();
         self.shift_right.next = self.op.val() == self.op_shff_right.val();
+        self.rotate_left.next = self.op.val() == self.op_rotate_left.val();
+        self.rotate_right.next = self.op.val() == self.op_rotate_right.val();
         self.broadcast.next = self.op.val() == self.op_broadcast.val();
         self.butterfly.next = self.op.val() == self.op_butterfly.val();
         self.shuffle.next = self.op.val() == self.op_shuffle.val();
@@ -195,102 +202,93 @@ impl Logic for ControlDecode {
         }
         self.low_compare.value.next = self.amount.val() & self.position_mask.val();
         self.over.next = (self.amount.val() & !self.mask.val()).any();
-        self.left.next = (self.op.val() == self.op_rotate_left.val())
-            | (self.shift_left.val() & !self.over.val());
-        self.right.next = (self.op.val() == self.op_rotate_right.val())
-            | (self.shift_right.val() & !self.over.val());
-        self.idle.next = (self.op.val() == self.op_identity.val())
+        self.kinds[0].next = self.rotate_left.val() | (self.shift_left.val() & !self.over.val());
+        self.kinds[1].next = self.rotate_right.val() | (self.shift_right.val() & !self.over.val());
+        self.kinds[2].next = (self.op.val() == self.op_identity.val())
             | ((self.shift_left.val() | self.shift_right.val()) & self.over.val());
+        self.kinds[3].next = self.broadcast.val();
+        self.kinds[4].next = self.butterfly.val();
         for d in 0..self._crossbars {
             self.high_equal[d].next = ((self.amount_high.val() ^ self.index[d].val())
                 & self.high_mask.val())
                 == self.zero.val();
-            self.allowed[d].next = !self.broadcast.val() | self.high_equal[d].val();
+            self.crossbar_match[d].next = self.high_equal[d].val();
         }
         for nq in self._crossbar..(self._crossbar + 1) {
             for nc in self._crossbars..(self._crossbars + 1) {
-                // Output k takes input i: the offsets agree outside the subset (m < q) and the
-                // amount moves k to i inside it.
                 for k in 0..self._crossbar {
                     for i in 0..self._crossbar {
-                        self.position[k * nq + i].next = (self.idle.val()
-                            & (self.index[k].val() == self.index[i].val()))
-                            | ((((self.index[k].val() ^ self.index[i].val())
-                                & !self.mask.val()
+                        // Output k can take input i only if they agree outside the subset
+                        // (m < q); then the amount must move k to i.
+                        self.same_position[k * nq + i].next = ((self.index[k].val()
+                            ^ self.index[i].val())
+                            & !self.mask.val()
+                            & self.position_mask.val())
+                            == self.zero.val();
+                        self.positions[k * nq + i].next = self.same_position[k * nq + i].val()
+                            & (((self.amount.val() ^ (self.index[i].val() - self.index[k].val()))
+                                & self.mask.val()
                                 & self.position_mask.val())
-                                == self.zero.val())
-                                & ((self.left.val()
-                                    & (((self.amount.val()
-                                        ^ (self.index[i].val() - self.index[k].val()))
-                                        & self.mask.val()
-                                        & self.position_mask.val())
-                                        == self.zero.val()))
-                                    | (self.right.val()
-                                        & (((self.amount.val()
-                                            ^ (self.index[k].val() - self.index[i].val()))
-                                            & self.mask.val()
-                                            & self.position_mask.val())
-                                            == self.zero.val()))
-                                    | (self.broadcast.val()
-                                        & (((self.amount.val() ^ self.index[i].val())
-                                            & self.mask.val()
-                                            & self.position_mask.val())
-                                            == self.zero.val()))
-                                    | (self.butterfly.val()
-                                        & (((self.amount.val()
-                                            ^ self.index[k].val()
-                                            ^ self.index[i].val())
-                                            & self.mask.val()
-                                            & self.position_mask.val())
-                                            == self.zero.val()))));
+                                == self.zero.val());
+                        self.positions[nq * nq + k * nq + i].next = self.same_position[k * nq + i]
+                            .val()
+                            & (((self.amount.val() ^ (self.index[k].val() - self.index[i].val()))
+                                & self.mask.val()
+                                & self.position_mask.val())
+                                == self.zero.val());
+                        self.positions[2 * nq * nq + k * nq + i].next =
+                            self.same_position[k * nq + i].val()
+                                & (((self.amount.val() ^ self.index[i].val())
+                                    & self.mask.val()
+                                    & self.position_mask.val())
+                                    == self.zero.val());
+                        self.positions[3 * nq * nq + k * nq + i].next = self.same_position
+                            [k * nq + i]
+                            .val()
+                            & (((self.amount.val() ^ self.index[k].val() ^ self.index[i].val())
+                                & self.mask.val()
+                                & self.position_mask.val())
+                                == self.zero.val());
                     }
-                    // The distance d: R = (amount div q) + carry (left) or -(amount div q) -
-                    // borrow (right), compared within the subset.
+                    // R = (amount div q) + carry, or -(amount div q) - borrow, within M.
                     for d in 0..self._crossbars {
-                        self.offset[k * nc + d].next = !(self.left.val() | self.right.val());
-                        if self.left.val() {
-                            self.offset[k * nc + d].next = self.high_equal[d].val();
-                            if self.low_compare.above[nq - 1 - k].val() {
-                                self.offset[k * nc + d].next =
-                                    self.high_equal[(d + nc - 1) % nc].val();
-                            }
+                        self.offsets[k * nc + d].next = self.high_equal[d].val();
+                        if self.low_compare.above[nq - 1 - k].val() {
+                            self.offsets[k * nc + d].next =
+                                self.high_equal[(d + nc - 1) % nc].val();
                         }
-                        if self.right.val() {
-                            self.offset[k * nc + d].next = self.high_equal[(nc - d) % nc].val();
-                            if self.low_compare.above[k].val() {
-                                self.offset[k * nc + d].next =
-                                    self.high_equal[(2 * nc - d - 1) % nc].val();
-                            }
+                        self.offsets[nq * nc + k * nc + d].next =
+                            self.high_equal[(nc - d) % nc].val();
+                        if self.low_compare.above[k].val() {
+                            self.offsets[nq * nc + k * nc + d].next =
+                                self.high_equal[(2 * nc - d - 1) % nc].val();
                         }
                     }
                 }
                 for c in 0..self._crossbars {
                     for j in 0..self._crossbars {
-                        self.pair[c * nc + j].next = !self.shuffle.val()
+                        self.pairs[c * nc + j].next = !self.shuffle.val()
                             & (((self.index[c].val() ^ self.index[j].val())
                                 & !self.high_mask.val())
-                                == self.zero.val())
-                            & (!self.butterfly.val()
-                                | (((self.amount_high.val()
-                                    ^ self.index[c].val()
-                                    ^ self.index[j].val())
-                                    & self.high_mask.val())
-                                    == self.zero.val()));
-                        if self.idle.val() {
-                            self.pair[c * nc + j].next = self.index[c].val() == self.index[j].val();
-                        }
+                                == self.zero.val());
+                        self.pairs[nc * nc + c * nc + j].next =
+                            ((self.amount_high.val() ^ self.index[c].val() ^ self.index[j].val())
+                                & self.high_mask.val())
+                                == self.zero.val();
                     }
                 }
             }
         }
-        self.fills.op.next = self.op.val();
-        self.fills.amount.next = self.amount.val();
+        self.fill_decode.op.next = self.op.val();
+        self.fill_decode.amount.next = self.amount.val();
         for e in 0..self._lane_bits {
-            self.fills.size[e].next = self.size[e].val();
+            self.fill_decode.size[e].next = self.size[e].val();
         }
-        for k in 0..(self._lanes * self._lane_bits) {
-            self.fill_low[k].next = self.fills.low[k].val();
-            self.fill_high[k].next = self.fills.high[k].val();
+        for nf in (self._lanes * self._lane_bits)..(self._lanes * self._lane_bits + 1) {
+            for k in 0..(self._lanes * self._lane_bits) {
+                self.fills[k].next = self.fill_decode.low[k].val();
+                self.fills[nf + k].next = self.fill_decode.high[k].val();
+            }
         }
     }
 }

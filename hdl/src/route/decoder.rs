@@ -2,34 +2,35 @@
 
 use rust_hdl::prelude::*;
 
+use super::control::KINDS;
+use super::selects::SelectDecode;
 use crate::params::{FillCode, RouteParams};
 use crate::{constant, signals};
 
-/// The router's per-lane decoder (combinational): from [`super::ControlDecode`]'s vectors and
+/// The router's per-lane decoder (combinational): from [`super::ControlDecode`]'s facts and
 /// [`super::ShuffleDecode`]'s one-hot selects, the one-hot selects of both networks and each
-/// input lane's choice for the register select, one or two gates deep per lane.
+/// input lane's choice for the register select, two or three gates deep.
 ///
-/// Lane `t = c*q + k` takes input position `i` of its crossbar when the shuffle pass says so or
-/// the control decode's `position[k*q + i]` does, and crossbar `j` when the shuffle pass says
-/// so or `pair[c*(N/q) + j]`, `offset[k*(N/q) + (j - c) mod (N/q)]` and `allowed[j]` all hold.
-/// Input lane `t` gives its fill value when any of its `fill_low` or `fill_high` bits is set;
-/// the fill code of its crossbar then says which value: `rf` or a constant.
+/// [`SelectDecode`] turns the facts into the selects lanes share. Lane `t = c*q + k` then takes
+/// input position `i` of its crossbar when the shuffle pass says so or the shared `position[k*q
+/// + i]` does, and crossbar `j` when the shuffle pass says so or `pair[c*(N/q) + j]`,
+/// `offset[k*(N/q) + (j - c) mod (N/q)]` and `allowed[j]` all hold. Input lane `t` gives its
+/// fill value when one of its fill bits is set; the fill code of its crossbar then says which
+/// value: `rf` or a constant.
 #[derive(LogicBlock)]
 pub struct RouteDecoder {
-    /// The control decode's input positions: output `k` takes input `i` at `k*q + i`.
-    pub position: Vec<Signal<In, Bit>>,
-    /// The control decode's distances: bit `k*(N/q) + d` lets output `k` take the crossbar `d`
-    /// places on.
-    pub offset: Vec<Signal<In, Bit>>,
-    /// The control decode's crossbar pairs: bit `c*(N/q) + j` lets crossbar `c`'s lanes take
-    /// crossbar `j`.
-    pub pair: Vec<Signal<In, Bit>>,
-    /// The control decode's readable crossbars.
-    pub allowed: Vec<Signal<In, Bit>>,
-    /// The control decode's left-shift fills, bit `t*log2(N) + e`.
-    pub fill_low: Vec<Signal<In, Bit>>,
-    /// The control decode's right-shift fills, bit `t*log2(N) + e`.
-    pub fill_high: Vec<Signal<In, Bit>>,
+    /// The control decode's kinds.
+    pub kinds: Vec<Signal<In, Bit>>,
+    /// The control decode's input positions per kind.
+    pub positions: Vec<Signal<In, Bit>>,
+    /// The control decode's distances per direction.
+    pub offsets: Vec<Signal<In, Bit>>,
+    /// The control decode's crossbar matches.
+    pub crossbar_match: Vec<Signal<In, Bit>>,
+    /// The control decode's crossbar pairs.
+    pub pairs: Vec<Signal<In, Bit>>,
+    /// The control decode's fill bits: `shff.left` at `t*log2(N) + e`, then `shff.right`.
+    pub fills: Vec<Signal<In, Bit>>,
     /// The shuffle pass's input positions, one-hot at `t*q + i`.
     pub shuffle_position: Vec<Signal<In, Bit>>,
     /// The shuffle pass's crossbars, one-hot at `t*(N/q) + j`.
@@ -48,6 +49,7 @@ pub struct RouteDecoder {
     pub lowest: Vec<Signal<Out, Bit>>,
     /// Per input lane: it gives its fill value.
     take_fill: Vec<Signal<Local, Bit>>,
+    selects: SelectDecode,
     fill_register: Constant<Bits<2>>,
     fill_zero: Constant<Bits<2>>,
     fill_ones: Constant<Bits<2>>,
@@ -67,12 +69,12 @@ impl RouteDecoder {
             params.crossbars(),
         );
         Self {
-            position: signals(q * q),
-            offset: signals(q * c),
-            pair: signals(c * c),
-            allowed: signals(c),
-            fill_low: signals(n * l),
-            fill_high: signals(n * l),
+            kinds: signals(KINDS),
+            positions: signals(4 * q * q),
+            offsets: signals(2 * q * c),
+            crossbar_match: signals(c),
+            pairs: signals(2 * c * c),
+            fills: signals(2 * n * l),
             shuffle_position: signals(n * q),
             shuffle_source: signals(n * c),
             fill: signals(c),
@@ -82,6 +84,7 @@ impl RouteDecoder {
             upper: signals(n),
             lowest: signals(n),
             take_fill: signals(n),
+            selects: SelectDecode::new(params),
             fill_register: constant(FillCode::Register as u64),
             fill_zero: constant(FillCode::Zero as u64),
             fill_ones: constant(FillCode::Ones as u64),
@@ -94,38 +97,58 @@ impl RouteDecoder {
 }
 
 impl Logic for RouteDecoder {
-    // Single-value loops bind log2 N (`nl`), q (`nq`) and N/q (`nc`) for index arithmetic.
+    // Single-value loops bind log2 N (`nl`), q (`nq`), N/q (`nc`) and N log2 N (`nf`) for index
+    // arithmetic.
     #[hdl_gen]
     fn update(&mut self) {
-        for nl in self._lane_bits..(self._lane_bits + 1) {
-            for nq in self._crossbar..(self._crossbar + 1) {
-                for nc in self._crossbars..(self._crossbars + 1) {
-                    for t in 0..self._lanes {
-                        for i in 0..self._crossbar {
-                            self.position_select[t * nq + i].next =
-                                self.shuffle_position[t * nq + i].val()
-                                    | self.position[(t % nq) * nq + i].val();
+        for k in 0..KINDS {
+            self.selects.kinds[k].next = self.kinds[k].val();
+        }
+        for k in 0..(4 * self._crossbar * self._crossbar) {
+            self.selects.positions[k].next = self.positions[k].val();
+        }
+        for k in 0..(2 * self._crossbar * self._crossbars) {
+            self.selects.offsets[k].next = self.offsets[k].val();
+        }
+        for k in 0..(2 * self._crossbars * self._crossbars) {
+            self.selects.pairs[k].next = self.pairs[k].val();
+        }
+        for c in 0..self._crossbars {
+            self.selects.crossbar_match[c].next = self.crossbar_match[c].val();
+        }
+        for nf in (self._lanes * self._lane_bits)..(self._lanes * self._lane_bits + 1) {
+            for nl in self._lane_bits..(self._lane_bits + 1) {
+                for nq in self._crossbar..(self._crossbar + 1) {
+                    for nc in self._crossbars..(self._crossbars + 1) {
+                        for t in 0..self._lanes {
+                            for i in 0..self._crossbar {
+                                self.position_select[t * nq + i].next =
+                                    self.shuffle_position[t * nq + i].val()
+                                        | self.selects.position[(t % nq) * nq + i].val();
+                            }
+                            for j in 0..self._crossbars {
+                                self.lane_select[t * nc + j].next = self.shuffle_source[t * nc + j]
+                                    .val()
+                                    | (self.selects.pair[(t / nq) * nc + j].val()
+                                        & self.selects.offset
+                                            [(t % nq) * nc + (j + nc - t / nq) % nc]
+                                            .val()
+                                        & self.selects.allowed[j].val());
+                            }
+                            self.take_fill[t].next = false;
+                            for e in 0..self._lane_bits {
+                                self.take_fill[t].next = self.take_fill[t].val()
+                                    | self.fills[t * nl + e].val()
+                                    | self.fills[nf + t * nl + e].val();
+                            }
+                            self.constant[t].next = self.take_fill[t].val()
+                                & (self.fill[t / nq].val() != self.fill_register.val());
+                            self.upper[t].next = self.take_fill[t].val()
+                                & ((self.fill[t / nq].val() == self.fill_register.val())
+                                    | (self.fill[t / nq].val() == self.fill_ones.val()));
+                            self.lowest[t].next = self.take_fill[t].val()
+                                & (self.fill[t / nq].val() != self.fill_zero.val());
                         }
-                        for j in 0..self._crossbars {
-                            self.lane_select[t * nc + j].next = self.shuffle_source[t * nc + j]
-                                .val()
-                                | (self.pair[(t / nq) * nc + j].val()
-                                    & self.offset[(t % nq) * nc + (j + nc - t / nq) % nc].val()
-                                    & self.allowed[j].val());
-                        }
-                        self.take_fill[t].next = false;
-                        for e in 0..self._lane_bits {
-                            self.take_fill[t].next = self.take_fill[t].val()
-                                | self.fill_low[t * nl + e].val()
-                                | self.fill_high[t * nl + e].val();
-                        }
-                        self.constant[t].next = self.take_fill[t].val()
-                            & (self.fill[t / nq].val() != self.fill_register.val());
-                        self.upper[t].next = self.take_fill[t].val()
-                            & ((self.fill[t / nq].val() == self.fill_register.val())
-                                | (self.fill[t / nq].val() == self.fill_ones.val()));
-                        self.lowest[t].next = self.take_fill[t].val()
-                            & (self.fill[t / nq].val() != self.fill_zero.val());
                     }
                 }
             }

@@ -4,7 +4,7 @@ use rust_hdl::prelude::*;
 
 use crate::signals;
 
-use super::control::ControlDecode;
+use super::control::{ControlDecode, KINDS};
 use super::decoder::RouteDecoder;
 use super::select::RegisterSelect;
 use super::shuffle::ShuffleDecode;
@@ -42,7 +42,7 @@ pub struct FullCrossbarNetwork<const E: usize> {
     /// Position 0, the only one with q = 1.
     position: Constant<Bits<7>>,
     _lanes: usize,
-    /// N log2(N): the control decode's fill bits of each direction.
+    /// 2 N log2(N): the control decode's fill bits.
     _fills: usize,
 }
 
@@ -68,7 +68,7 @@ impl<const E: usize> FullCrossbarNetwork<E> {
             crossbar: Crossbar::new(n, n, 1),
             position: Constant::new(0u64.into()),
             _lanes: n,
-            _fills: n * params.lane_bits(),
+            _fills: 2 * n * params.lane_bits(),
         }
     }
 }
@@ -81,10 +81,20 @@ impl<const E: usize> Logic for FullCrossbarNetwork<E> {
         self.control.op.next = self.op.val();
         self.control.amount.next = self.amount.val();
         self.control.mod_log2.next = self.mod_log2.val();
-        self.decoder.position[0].next = self.control.position[0].val();
+        for k in 0..KINDS {
+            self.decoder.kinds[k].next = self.control.kinds[k].val();
+        }
+        for k in 0..4 {
+            self.decoder.positions[k].next = self.control.positions[k].val();
+        }
         for k in 0..self._fills {
-            self.decoder.fill_low[k].next = self.control.fill_low[k].val();
-            self.decoder.fill_high[k].next = self.control.fill_high[k].val();
+            self.decoder.fills[k].next = self.control.fills[k].val();
+        }
+        for k in 0..(2 * self._lanes) {
+            self.decoder.offsets[k].next = self.control.offsets[k].val();
+        }
+        for k in 0..(2 * self._lanes * self._lanes) {
+            self.decoder.pairs[k].next = self.control.pairs[k].val();
         }
         for nn in self._lanes..(self._lanes + 1) {
             for t in 0..self._lanes {
@@ -92,8 +102,7 @@ impl<const E: usize> Logic for FullCrossbarNetwork<E> {
                 self.shuffle.xbar_pos[t].next = self.position.val();
                 self.shuffle.lane_xbar[t].next = self.lane_src[t].val();
                 self.decoder.shuffle_position[t].next = self.shuffle.position[t].val();
-                self.decoder.offset[t].next = self.control.offset[t].val();
-                self.decoder.allowed[t].next = self.control.allowed[t].val();
+                self.decoder.crossbar_match[t].next = self.control.crossbar_match[t].val();
                 self.decoder.fill[t].next = self.fill.val();
                 self.select.rs[t].next = self.rs[t].val();
                 self.select.rf[t].next = self.rf[t].val();
@@ -102,7 +111,6 @@ impl<const E: usize> Logic for FullCrossbarNetwork<E> {
                 self.select.lowest[t].next = self.decoder.lowest[t].val();
                 self.crossbar.inputs[t].next = self.select.out[t].val();
                 for j in 0..self._lanes {
-                    self.decoder.pair[t * nn + j].next = self.control.pair[t * nn + j].val();
                     self.decoder.shuffle_source[t * nn + j].next =
                         self.shuffle.source[t * nn + j].val();
                     self.crossbar.select[t * nn + j].next = self.decoder.lane_select[t * nn + j]

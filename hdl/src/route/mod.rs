@@ -10,6 +10,7 @@ mod full;
 mod network;
 mod router;
 mod select;
+mod selects;
 mod shuffle;
 mod stages;
 
@@ -21,6 +22,7 @@ pub use full::FullCrossbarNetwork;
 pub use network::RouteNetwork;
 pub use router::ShiftFillRouter;
 pub use select::RegisterSelect;
+pub use selects::SelectDecode;
 pub use shuffle::ShuffleDecode;
 pub use stages::{LaneMuxes, QuadCrossbars};
 
@@ -82,6 +84,7 @@ impl Design for Route {
                     part("route_position_compare", AboveConstants::new(&positions))?,
                     part("route_fill_decode", FillDecode::new(p))?,
                     part("route_shuffle_decode", ShuffleDecode::new(p))?,
+                    part("route_select_decode", SelectDecode::new(p))?,
                     part("route_decoder", RouteDecoder::new(p))?,
                     part("route_register_select", RegisterSelect::<E>::new(p.lanes))?,
                     part("route_quad_crossbars", QuadCrossbars::<E>::new(p))?,

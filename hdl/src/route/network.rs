@@ -5,7 +5,7 @@ use rust_hdl::prelude::*;
 
 use crate::signals;
 
-use super::control::ControlDecode;
+use super::control::{ControlDecode, KINDS};
 use super::decoder::RouteDecoder;
 use super::select::RegisterSelect;
 use super::shuffle::ShuffleDecode;
@@ -44,13 +44,13 @@ pub struct RouteNetwork<const E: usize> {
     lane_muxes: LaneMuxes<E>,
     _lanes: usize,
     _crossbars: usize,
-    /// q x q: the control decode's input positions.
+    /// 4 q x q: the control decode's input positions.
     _positions: usize,
-    /// q x N/q: the control decode's distances.
+    /// 2 q x N/q: the control decode's distances.
     _offsets: usize,
-    /// N/q x N/q: the control decode's crossbar pairs.
+    /// 2 (N/q)^2: the control decode's crossbar pairs.
     _pairs: usize,
-    /// N x log2(N): the control decode's fill bits of each direction.
+    /// 2 N log2(N): the control decode's fill bits.
     _fills: usize,
     /// N x q: the quad crossbars' one-hot selects.
     _position_selects: usize,
@@ -80,10 +80,10 @@ impl<const E: usize> RouteNetwork<E> {
             lane_muxes: LaneMuxes::new(params),
             _lanes: n,
             _crossbars: params.crossbars(),
-            _positions: params.crossbar * params.crossbar,
-            _offsets: params.crossbar * params.crossbars(),
-            _pairs: params.crossbars() * params.crossbars(),
-            _fills: n * params.lane_bits(),
+            _positions: 4 * params.crossbar * params.crossbar,
+            _offsets: 2 * params.crossbar * params.crossbars(),
+            _pairs: 2 * params.crossbars() * params.crossbars(),
+            _fills: 2 * n * params.lane_bits(),
             _position_selects: n * params.crossbar,
             _source_selects: n * params.crossbars(),
         }
@@ -96,23 +96,25 @@ impl<const E: usize> Logic for RouteNetwork<E> {
         self.control.op.next = self.op.val();
         self.control.amount.next = self.amount.val();
         self.control.mod_log2.next = self.mod_log2.val();
+        for k in 0..KINDS {
+            self.decoder.kinds[k].next = self.control.kinds[k].val();
+        }
         for k in 0..self._positions {
-            self.decoder.position[k].next = self.control.position[k].val();
+            self.decoder.positions[k].next = self.control.positions[k].val();
         }
         for k in 0..self._offsets {
-            self.decoder.offset[k].next = self.control.offset[k].val();
+            self.decoder.offsets[k].next = self.control.offsets[k].val();
         }
         for k in 0..self._pairs {
-            self.decoder.pair[k].next = self.control.pair[k].val();
-        }
-        for c in 0..self._crossbars {
-            self.decoder.allowed[c].next = self.control.allowed[c].val();
-            self.decoder.fill[c].next = self.fill.val();
-            self.shuffle.op[c].next = self.op.val();
+            self.decoder.pairs[k].next = self.control.pairs[k].val();
         }
         for k in 0..self._fills {
-            self.decoder.fill_low[k].next = self.control.fill_low[k].val();
-            self.decoder.fill_high[k].next = self.control.fill_high[k].val();
+            self.decoder.fills[k].next = self.control.fills[k].val();
+        }
+        for c in 0..self._crossbars {
+            self.decoder.crossbar_match[c].next = self.control.crossbar_match[c].val();
+            self.decoder.fill[c].next = self.fill.val();
+            self.shuffle.op[c].next = self.op.val();
         }
         for k in 0..self._position_selects {
             self.decoder.shuffle_position[k].next = self.shuffle.position[k].val();

@@ -5,7 +5,7 @@ use rust_hdl::prelude::*;
 
 use crate::signals;
 
-use super::control::ControlDecode;
+use super::control::{ControlDecode, KINDS};
 use super::decoder::RouteDecoder;
 use super::select::RegisterSelect;
 use super::shuffle::ShuffleDecode;
@@ -73,15 +73,17 @@ pub struct ShiftFillRouter<const E: usize> {
     arrived_capture: Registers<Bit>,
     control: ControlDecode,
     shuffle: ShuffleDecode,
+    /// Stage after the control decode: its kinds.
+    decoded_kinds: Registers<Bit>,
     /// Stage after the control decode: its input positions.
-    decoded_position: Registers<Bit>,
+    decoded_positions: Registers<Bit>,
     /// Stage after the control decode: its distances.
-    decoded_offset: Registers<Bit>,
+    decoded_offsets: Registers<Bit>,
+    /// Stage after the control decode: its crossbar matches.
+    decoded_matches: Registers<Bit>,
     /// Stage after the control decode: its crossbar pairs.
-    decoded_pair: Registers<Bit>,
-    /// Stage after the control decode: its readable crossbars.
-    decoded_allowed: Registers<Bit>,
-    /// Stage after the control decode: its fill bits, left (`0..N log2 N`), then right.
+    decoded_pairs: Registers<Bit>,
+    /// Stage after the control decode: its fill bits.
     decoded_fills: Registers<Bit>,
     /// Stage after the control decode: the shuffle pass's one-hot positions (`0..N q`), then
     /// its one-hot crossbars.
@@ -114,13 +116,13 @@ pub struct ShiftFillRouter<const E: usize> {
     held: Registers<Bits<E>>,
     _lanes: usize,
     _crossbars: usize,
-    /// q x q: the control decode's input positions.
+    /// 4 q x q: the control decode's input positions.
     _positions: usize,
-    /// q x N/q: the control decode's distances.
+    /// 2 q x N/q: the control decode's distances.
     _offsets: usize,
-    /// N/q x N/q: the control decode's crossbar pairs.
+    /// 2 (N/q)^2: the control decode's crossbar pairs.
     _pairs: usize,
-    /// N x log2(N): the control decode's fill bits of each direction.
+    /// 2 N log2(N): the control decode's fill bits.
     _fills: usize,
     /// N x q: the quad crossbars' one-hot selects.
     _position_selects: usize,
@@ -157,10 +159,11 @@ impl<const E: usize> ShiftFillRouter<E> {
             arrived_capture: Registers::stage(n, arrived),
             control: ControlDecode::new(params),
             shuffle: ShuffleDecode::new(params),
-            decoded_position: Registers::stage(q * q, decoded),
-            decoded_offset: Registers::stage(q * c, decoded),
-            decoded_pair: Registers::stage(c * c, decoded),
-            decoded_allowed: Registers::stage(c, decoded),
+            decoded_kinds: Registers::stage(KINDS, decoded),
+            decoded_positions: Registers::stage(4 * q * q, decoded),
+            decoded_offsets: Registers::stage(2 * q * c, decoded),
+            decoded_matches: Registers::stage(c, decoded),
+            decoded_pairs: Registers::stage(2 * c * c, decoded),
             decoded_fills: Registers::stage(2 * fills, decoded),
             decoded_shuffle: Registers::stage(n * (q + c), decoded),
             decoded_fill: Registers::copies(c, decoded),
@@ -180,10 +183,10 @@ impl<const E: usize> ShiftFillRouter<E> {
             held: Registers::new(n),
             _lanes: n,
             _crossbars: c,
-            _positions: q * q,
-            _offsets: q * c,
-            _pairs: c * c,
-            _fills: fills,
+            _positions: 4 * q * q,
+            _offsets: 2 * q * c,
+            _pairs: 2 * c * c,
+            _fills: 2 * fills,
             _position_selects: n * q,
             _source_selects: n * c,
         }
@@ -191,8 +194,7 @@ impl<const E: usize> ShiftFillRouter<E> {
 }
 
 impl<const E: usize> Logic for ShiftFillRouter<E> {
-    // Single-value loops bind N (`nn`), N/q (`nc`), N log2 N (`nf`) and N q (`np`) for index
-    // arithmetic.
+    // Single-value loops bind N (`nn`), N/q (`nc`) and N q (`np`) for index arithmetic.
     #[hdl_gen]
     fn update(&mut self) {
         self.arrived_op.clock.next = self.clock.val();
@@ -202,10 +204,11 @@ impl<const E: usize> Logic for ShiftFillRouter<E> {
         self.arrived_operands.clock.next = self.clock.val();
         self.arrived_positions.clock.next = self.clock.val();
         self.arrived_capture.clock.next = self.clock.val();
-        self.decoded_position.clock.next = self.clock.val();
-        self.decoded_offset.clock.next = self.clock.val();
-        self.decoded_pair.clock.next = self.clock.val();
-        self.decoded_allowed.clock.next = self.clock.val();
+        self.decoded_kinds.clock.next = self.clock.val();
+        self.decoded_positions.clock.next = self.clock.val();
+        self.decoded_offsets.clock.next = self.clock.val();
+        self.decoded_matches.clock.next = self.clock.val();
+        self.decoded_pairs.clock.next = self.clock.val();
         self.decoded_fills.clock.next = self.clock.val();
         self.decoded_shuffle.clock.next = self.clock.val();
         self.decoded_fill.clock.next = self.clock.val();
@@ -234,29 +237,29 @@ impl<const E: usize> Logic for ShiftFillRouter<E> {
             self.shuffle.op[c].next = self.arrived_op.q[c].val();
             self.decoded_fill.d[c].next = self.arrived_fill.q[0].val();
             self.decoder.fill[c].next = self.decoded_fill.q[c].val();
-            self.decoded_allowed.d[c].next = self.control.allowed[c].val();
-            self.decoder.allowed[c].next = self.decoded_allowed.q[c].val();
+            self.decoded_matches.d[c].next = self.control.crossbar_match[c].val();
+            self.decoder.crossbar_match[c].next = self.decoded_matches.q[c].val();
         }
-        // The control decode's vectors, through the stage after it.
+        // The control decode's facts, through the stage after it.
+        for k in 0..KINDS {
+            self.decoded_kinds.d[k].next = self.control.kinds[k].val();
+            self.decoder.kinds[k].next = self.decoded_kinds.q[k].val();
+        }
         for k in 0..self._positions {
-            self.decoded_position.d[k].next = self.control.position[k].val();
-            self.decoder.position[k].next = self.decoded_position.q[k].val();
+            self.decoded_positions.d[k].next = self.control.positions[k].val();
+            self.decoder.positions[k].next = self.decoded_positions.q[k].val();
         }
         for k in 0..self._offsets {
-            self.decoded_offset.d[k].next = self.control.offset[k].val();
-            self.decoder.offset[k].next = self.decoded_offset.q[k].val();
+            self.decoded_offsets.d[k].next = self.control.offsets[k].val();
+            self.decoder.offsets[k].next = self.decoded_offsets.q[k].val();
         }
         for k in 0..self._pairs {
-            self.decoded_pair.d[k].next = self.control.pair[k].val();
-            self.decoder.pair[k].next = self.decoded_pair.q[k].val();
+            self.decoded_pairs.d[k].next = self.control.pairs[k].val();
+            self.decoder.pairs[k].next = self.decoded_pairs.q[k].val();
         }
-        for nf in self._fills..(self._fills + 1) {
-            for k in 0..self._fills {
-                self.decoded_fills.d[k].next = self.control.fill_low[k].val();
-                self.decoded_fills.d[nf + k].next = self.control.fill_high[k].val();
-                self.decoder.fill_low[k].next = self.decoded_fills.q[k].val();
-                self.decoder.fill_high[k].next = self.decoded_fills.q[nf + k].val();
-            }
+        for k in 0..self._fills {
+            self.decoded_fills.d[k].next = self.control.fills[k].val();
+            self.decoder.fills[k].next = self.decoded_fills.q[k].val();
         }
         // The networks' one-hot selects, through the stages after each decode.
         for np in self._position_selects..(self._position_selects + 1) {
