@@ -1,15 +1,29 @@
-//! Decodes a pass's scalar controls once, for every lane: subset size, mask, amounts, and what
-//! kind of source and fill the lanes compute.
+//! Decodes a pass's scalar controls once for every lane: which input position every crossbar
+//! output takes, which crossbars a lane may take its value from, and which lanes a shift fills.
 
 use rust_hdl::prelude::*;
 
+use super::above::AboveConstants;
+use super::fills::FillDecode;
 use crate::params::{RouteOpCode, RouteParams};
+use crate::{constant, signals};
 
-/// The router's control decode (combinational): everything a lane's decoder needs from `op`,
-/// `amount` and `mod_log2` that is the same for every lane, so that the lanes' own logic is one
-/// addition and two comparisons. Sizes and masks come from tables and the shift clamp tests the
-/// bits above the mask; the two subtractions (the amount a right shift or rotate adds, the first
-/// offset a right shift fills) are made here once instead of in every lane.
+/// The router's control decode (combinational): from `op`, `amount` and `mod_log2`, the facts
+/// about a pass that do not depend on a lane's operands, each a function of a few input bits,
+/// so that [`super::RouteDecoder`] combines them into every lane's selects in two gates.
+///
+/// Lane `t = c*q + k` (crossbar `c`, output `k`) of a one-pass operation takes input position
+/// `i` of its crossbar, the same in every crossbar, and crossbar `j`. For a shift or rotate by
+/// `s` in subsets of `m` lanes, `i = (k & !mask) | ((k ± s) & mask)` within the q positions,
+/// and lane `t` reads crossbar `(c & !M) | ((c + R) & M)` (M = m/q - 1, or 0 when m <= q): the
+/// same subset, `R` crossbars on, where `R = (s div q) + carry(k + s mod q)` for the left ones
+/// and `-(s div q) - borrow(k - s mod q)` for the right ones. `broadcast` reads position
+/// `(k & !mask) | (s & mask)` of crossbar `(c & !M) | ((s div q) & M)`, `butterfly` position
+/// `k xor (s & mask)` of crossbar `c xor ((s div q) & M)`. A shift by m or more, and code 7,
+/// leave every lane its own value; a shuffle pass takes neither.
+///
+/// Everything is AND, OR, XOR and comparison for equality, so that synthesis maps each output
+/// to a few lookup tables of the input bits and no carry chain.
 #[derive(LogicBlock)]
 pub struct ControlDecode {
     /// Operation code (`RouteOpCode`).
@@ -18,133 +32,263 @@ pub struct ControlDecode {
     pub amount: Signal<In, Bits<7>>,
     /// log2 of the subset size m; 0 or more than log2(N) means the whole group.
     pub mod_log2: Signal<In, Bits<3>>,
-    /// Subset size m.
-    m: Signal<Local, Bits<7>>,
-    /// m - 1: selects a lane's offset in its subset.
-    pub mask: Signal<Out, Bits<7>>,
-    /// The amount clamped to m (shifts): a left shift fills the offsets below it.
-    pub shift: Signal<Out, Bits<7>>,
-    /// The amount mod m (rotates, broadcast, butterfly).
-    pub wrapped: Signal<Out, Bits<7>>,
-    /// What a shift or rotate adds to a lane's offset (mod m) to find its source: the amount
-    /// for the left ones, its negation for the right ones.
-    pub step: Signal<Out, Bits<7>>,
-    /// m - shift: a right shift fills the offsets from it up.
-    pub fill_from: Signal<Out, Bits<7>>,
-    /// The operation finds a lane's source by adding `step` (shifts and rotates).
-    pub adds: Signal<Out, Bit>,
+    /// What the operation does, one bit each: 0 adds the amount to a lane's offset (rotate
+    /// left, shift left below m), 1 subtracts it (rotate right, shift right below m), 2 leaves
+    /// every lane its own value (code 7, a shift by m or more), 3 `broadcast`, 4 `butterfly`.
+    pub kinds: Vec<Signal<Out, Bit>>,
+    /// Input positions, one-hot per output `k` at `k*q + i`, for each kind that moves values:
+    /// adding the amount (`0..q*q`), subtracting it, `broadcast`, then `butterfly`.
+    pub positions: Vec<Signal<Out, Bit>>,
+    /// Distances: bit `k*(N/q) + d` lets a lane at output `k` take the crossbar `d` places
+    /// on (mod N/q) within its subset, adding the amount (`0..q*N/q`), then subtracting it.
+    pub offsets: Vec<Signal<Out, Bit>>,
+    /// Bit `j`: `(amount div q) & M` equals `j & M` (the crossbar `broadcast` reads).
+    pub crossbar_match: Vec<Signal<Out, Bit>>,
+    /// Crossbar pairs, bit `c*(N/q) + j`: crossbar `j` is in crossbar `c`'s subset and the
+    /// pass is no shuffle (`0..(N/q)^2`), then: `c xor j` agrees with `amount div q` within M
+    /// (with the first, crossbar `j` is `c xor ((amount div q) & M)`).
+    pub pairs: Vec<Signal<Out, Bit>>,
+    /// Bit `t*log2(N) + e`: input lane `t` gives its fill value, for a `shff.left` in subsets
+    /// of 2^(e+1) lanes (`0..N log2 N`), then for a `shff.right`.
+    pub fills: Vec<Signal<Out, Bit>>,
+    /// One-hot subset size: bit `e` for m = 2^(e+1).
+    size: Vec<Signal<Local, Bit>>,
+    /// m - 1.
+    mask: Signal<Local, Bits<7>>,
+    /// m/q - 1 (0 when m <= q): the crossbar bits of a lane's offset in its subset.
+    high_mask: Signal<Local, Bits<7>>,
+    /// The amount's crossbar bits, `amount div q`.
+    amount_high: Signal<Local, Bits<7>>,
+    /// The amount is at least m.
+    over: Signal<Local, Bit>,
+    /// Bit `k*q + i`: outputs `k` and `i` lie in one subset (always when m >= q).
+    same_position: Vec<Signal<Local, Bit>>,
+    /// The operation is `shff.left`.
+    shift_left: Signal<Local, Bit>,
+    /// The operation is `shff.right`.
+    shift_right: Signal<Local, Bit>,
     /// The operation is `broadcast`.
-    pub broadcast: Signal<Out, Bit>,
+    broadcast: Signal<Local, Bit>,
     /// The operation is `butterfly`.
-    pub butterfly: Signal<Out, Bit>,
-    /// The operation is `shff.left`: offsets below `shift` take the fill value.
-    pub fills_low: Signal<Out, Bit>,
-    /// The operation is `shff.right`: offsets from `fill_from` up take the fill value.
-    pub fills_high: Signal<Out, Bit>,
-    /// The operation is a shuffle pass: the networks take explicit controls.
-    pub shuffle: Signal<Out, Bit>,
-    /// Subset sizes: `subset_size[e - 1]` is 2^e for e = 1..=log2(N).
-    subset_size: Vec<Constant<Bits<7>>>,
-    /// Offset masks: `subset_mask[e - 1]` is 2^e - 1 for e = 1..=log2(N).
+    butterfly: Signal<Local, Bit>,
+    /// The operation is a shuffle pass.
+    shuffle: Signal<Local, Bit>,
+    /// `(amount div q) & M` equals `d & M`, at `d`.
+    high_equal: Vec<Signal<Local, Bit>>,
+    /// The operation is `rotate.left`.
+    rotate_left: Signal<Local, Bit>,
+    /// The operation is `rotate.right`.
+    rotate_right: Signal<Local, Bit>,
+    /// `amount mod q` against `0..q`: the carry of `k + amount mod q` past q is `above[q-1-k]`,
+    /// the borrow of `k - amount mod q` below 0 is `above[k]`.
+    low_compare: AboveConstants,
+    fill_decode: FillDecode,
+    /// The codes 1..log2(N)-1 of `mod_log2`.
+    size_code: Vec<Constant<Bits<3>>>,
+    /// 2^(e+1) - 1 at `e`.
     subset_mask: Vec<Constant<Bits<7>>>,
-    /// The operation codes.
-    op_shff_left: Constant<Bits<3>>,
-    op_shff_right: Constant<Bits<3>>,
+    /// The numbers 0..max(q, N/q)-1 (positions and crossbars).
+    index: Vec<Constant<Bits<7>>>,
+    /// q - 1.
+    position_mask: Constant<Bits<7>>,
+    zero: Constant<Bits<7>>,
     op_rotate_left: Constant<Bits<3>>,
     op_rotate_right: Constant<Bits<3>>,
     op_broadcast: Constant<Bits<3>>,
     op_butterfly: Constant<Bits<3>>,
     op_shuffle: Constant<Bits<3>>,
-    zero: Constant<Bits<7>>,
+    op_identity: Constant<Bits<3>>,
+    op_shff_left: Constant<Bits<3>>,
+    op_shff_right: Constant<Bits<3>>,
+    _lanes: usize,
     _lane_bits: usize,
+    _crossbar: usize,
+    _crossbar_bits: usize,
+    _crossbars: usize,
 }
+
+/// The number of [`ControlDecode::kinds`].
+pub const KINDS: usize = 5;
 
 /// The constant of operation code `op`.
 fn code(op: RouteOpCode) -> Constant<Bits<3>> {
-    Constant::new((op as u64).into())
+    constant(op as u64)
 }
 
 impl ControlDecode {
-    /// The control decode for `params.lanes` lanes.
+    /// The control decode for `params`.
     pub fn new(params: &RouteParams) -> Self {
-        let sizes = 1..=params.lane_bits();
+        let (n, l, q, c) = (
+            params.lanes,
+            params.lane_bits(),
+            params.crossbar,
+            params.crossbars(),
+        );
         Self {
             op: Signal::default(),
             amount: Signal::default(),
             mod_log2: Signal::default(),
-            m: Signal::default(),
+            kinds: signals(KINDS),
+            positions: signals(4 * q * q),
+            offsets: signals(2 * q * c),
+            crossbar_match: signals(c),
+            pairs: signals(2 * c * c),
+            fills: signals(2 * n * l),
+            size: signals(l),
             mask: Signal::default(),
-            shift: Signal::default(),
-            wrapped: Signal::default(),
-            step: Signal::default(),
-            fill_from: Signal::default(),
-            adds: Signal::default(),
+            high_mask: Signal::default(),
+            amount_high: Signal::default(),
+            over: Signal::default(),
+            same_position: signals(q * q),
+            shift_left: Signal::default(),
+            shift_right: Signal::default(),
             broadcast: Signal::default(),
             butterfly: Signal::default(),
-            fills_low: Signal::default(),
-            fills_high: Signal::default(),
             shuffle: Signal::default(),
-            subset_size: sizes
-                .clone()
-                .map(|e| Constant::new((1u64 << e).into()))
-                .collect(),
-            subset_mask: sizes
-                .map(|e| Constant::new(((1u64 << e) - 1).into()))
-                .collect(),
-            op_shff_left: code(RouteOpCode::ShffLeft),
-            op_shff_right: code(RouteOpCode::ShffRight),
+            high_equal: signals(c),
+            rotate_left: Signal::default(),
+            rotate_right: Signal::default(),
+            low_compare: AboveConstants::new(&(0..q as u64).collect::<Vec<_>>()),
+            fill_decode: FillDecode::new(params),
+            size_code: (1..l as u64).map(constant).collect(),
+            subset_mask: (1..=l).map(|e| constant((1 << e) - 1)).collect(),
+            index: (0..q.max(c) as u64).map(constant).collect(),
+            position_mask: constant(q as u64 - 1),
+            zero: constant(0),
             op_rotate_left: code(RouteOpCode::RotateLeft),
             op_rotate_right: code(RouteOpCode::RotateRight),
             op_broadcast: code(RouteOpCode::Broadcast),
             op_butterfly: code(RouteOpCode::Butterfly),
             op_shuffle: code(RouteOpCode::ShufflePass),
-            zero: Constant::new(0u64.into()),
-            _lane_bits: params.lane_bits(),
+            op_identity: code(RouteOpCode::Identity),
+            op_shff_left: code(RouteOpCode::ShffLeft),
+            op_shff_right: code(RouteOpCode::ShffRight),
+            _lanes: n,
+            _lane_bits: l,
+            _crossbar: q,
+            _crossbar_bits: params.crossbar_bits(),
+            _crossbars: c,
         }
     }
 }
 
 impl Logic for ControlDecode {
+    // Single-value loops bind log2 N (`nl`), q (`nq`), log2 q (`lq`), N/q (`nc`) and N log2 N
+    // (`nf`) for index arithmetic.
     #[hdl_gen]
     fn update(&mut self) {
-        // Subset size: 2^mod_log2 for mod_log2 in 1..=log2(N), else the whole group.
-        for lg in self._lane_bits..(self._lane_bits + 1) {
-            self.m.next = self.subset_size[lg - 1].val();
-            self.mask.next = self.subset_mask[lg - 1].val();
-        }
-        for e in 1..(self._lane_bits + 1) {
-            if self.mod_log2.val() == e.to_bits() {
-                self.m.next = self.subset_size[e - 1].val();
-                self.mask.next = self.subset_mask[e - 1].val();
-            }
-        }
-        self.shift.next = self.amount.val();
-        if (self.amount.val() & !self.mask.val()).any() {
-            self.shift.next = self.m.val();
-        }
-        self.wrapped.next = self.amount.val() & self.mask.val();
-        self.fill_from.next = self.m.val() - self.shift.val();
-        self.fills_low.next = self.op.val() == self.op_shff_left.val();
-        self.fills_high.next = self.op.val() == self.op_shff_right.val();
-        self.step.next = self.zero.val();
-        if self.fills_low.val() {
-            self.step.next = self.shift.val();
-        }
-        if self.fills_high.val() {
-            self.step.next = self.zero.val() - self.shift.val();
-        }
-        if self.op.val() == self.op_rotate_left.val() {
-            self.step.next = self.wrapped.val();
-        }
-        if self.op.val() == self.op_rotate_right.val() {
-            self.step.next = self.zero.val() - self.wrapped.val();
-        }
-        self.adds.next = self.fills_low.val()
-            | self.fills_high.val()
-            | (self.op.val() == self.op_rotate_left.val())
-            | (self.op.val() == self.op_rotate_right.val());
+        self.shift_left.next = self.op.val() == self.op_shff_left.val();
+        self.shift_right.next = self.op.val() == self.op_shff_right.val();
+        self.rotate_left.next = self.op.val() == self.op_rotate_left.val();
+        self.rotate_right.next = self.op.val() == self.op_rotate_right.val();
         self.broadcast.next = self.op.val() == self.op_broadcast.val();
         self.butterfly.next = self.op.val() == self.op_butterfly.val();
         self.shuffle.next = self.op.val() == self.op_shuffle.val();
+        // Subset size: 2^mod_log2 for mod_log2 in 1..log2(N), else the whole group.
+        for nl in self._lane_bits..(self._lane_bits + 1) {
+            self.mask.next = self.subset_mask[nl - 1].val();
+            self.size[nl - 1].next = true;
+            for e in 0..(self._lane_bits - 1) {
+                self.size[e].next = self.mod_log2.val() == self.size_code[e].val();
+                if self.size[e].val() {
+                    self.size[nl - 1].next = false;
+                    self.mask.next = self.subset_mask[e].val();
+                }
+            }
+        }
+        for lq in self._crossbar_bits..(self._crossbar_bits + 1) {
+            self.high_mask.next = self.mask.val() >> lq.to_bits::<3>();
+            self.amount_high.next = self.amount.val() >> lq.to_bits::<3>();
+        }
+        self.low_compare.value.next = self.amount.val() & self.position_mask.val();
+        self.over.next = (self.amount.val() & !self.mask.val()).any();
+        self.kinds[0].next = self.rotate_left.val() | (self.shift_left.val() & !self.over.val());
+        self.kinds[1].next = self.rotate_right.val() | (self.shift_right.val() & !self.over.val());
+        self.kinds[2].next = (self.op.val() == self.op_identity.val())
+            | ((self.shift_left.val() | self.shift_right.val()) & self.over.val());
+        self.kinds[3].next = self.broadcast.val();
+        self.kinds[4].next = self.butterfly.val();
+        for d in 0..self._crossbars {
+            self.high_equal[d].next = ((self.amount_high.val() ^ self.index[d].val())
+                & self.high_mask.val())
+                == self.zero.val();
+            self.crossbar_match[d].next = self.high_equal[d].val();
+        }
+        for nq in self._crossbar..(self._crossbar + 1) {
+            for nc in self._crossbars..(self._crossbars + 1) {
+                for k in 0..self._crossbar {
+                    for i in 0..self._crossbar {
+                        // Output k can take input i only if they agree outside the subset
+                        // (m < q); then the amount must move k to i.
+                        self.same_position[k * nq + i].next = ((self.index[k].val()
+                            ^ self.index[i].val())
+                            & !self.mask.val()
+                            & self.position_mask.val())
+                            == self.zero.val();
+                        self.positions[k * nq + i].next = self.same_position[k * nq + i].val()
+                            & (((self.amount.val() ^ (self.index[i].val() - self.index[k].val()))
+                                & self.mask.val()
+                                & self.position_mask.val())
+                                == self.zero.val());
+                        self.positions[nq * nq + k * nq + i].next = self.same_position[k * nq + i]
+                            .val()
+                            & (((self.amount.val() ^ (self.index[k].val() - self.index[i].val()))
+                                & self.mask.val()
+                                & self.position_mask.val())
+                                == self.zero.val());
+                        self.positions[2 * nq * nq + k * nq + i].next =
+                            self.same_position[k * nq + i].val()
+                                & (((self.amount.val() ^ self.index[i].val())
+                                    & self.mask.val()
+                                    & self.position_mask.val())
+                                    == self.zero.val());
+                        self.positions[3 * nq * nq + k * nq + i].next = self.same_position
+                            [k * nq + i]
+                            .val()
+                            & (((self.amount.val() ^ self.index[k].val() ^ self.index[i].val())
+                                & self.mask.val()
+                                & self.position_mask.val())
+                                == self.zero.val());
+                    }
+                    // R = (amount div q) + carry, or -(amount div q) - borrow, within M.
+                    for d in 0..self._crossbars {
+                        self.offsets[k * nc + d].next = self.high_equal[d].val();
+                        if self.low_compare.above[nq - 1 - k].val() {
+                            self.offsets[k * nc + d].next =
+                                self.high_equal[(d + nc - 1) % nc].val();
+                        }
+                        self.offsets[nq * nc + k * nc + d].next =
+                            self.high_equal[(nc - d) % nc].val();
+                        if self.low_compare.above[k].val() {
+                            self.offsets[nq * nc + k * nc + d].next =
+                                self.high_equal[(2 * nc - d - 1) % nc].val();
+                        }
+                    }
+                }
+                for c in 0..self._crossbars {
+                    for j in 0..self._crossbars {
+                        self.pairs[c * nc + j].next = !self.shuffle.val()
+                            & (((self.index[c].val() ^ self.index[j].val())
+                                & !self.high_mask.val())
+                                == self.zero.val());
+                        self.pairs[nc * nc + c * nc + j].next =
+                            ((self.amount_high.val() ^ self.index[c].val() ^ self.index[j].val())
+                                & self.high_mask.val())
+                                == self.zero.val();
+                    }
+                }
+            }
+        }
+        self.fill_decode.op.next = self.op.val();
+        self.fill_decode.amount.next = self.amount.val();
+        for e in 0..self._lane_bits {
+            self.fill_decode.size[e].next = self.size[e].val();
+        }
+        for nf in (self._lanes * self._lane_bits)..(self._lanes * self._lane_bits + 1) {
+            for k in 0..(self._lanes * self._lane_bits) {
+                self.fills[k].next = self.fill_decode.low[k].val();
+                self.fills[nf + k].next = self.fill_decode.high[k].val();
+            }
+        }
     }
 }

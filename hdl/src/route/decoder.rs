@@ -1,104 +1,157 @@
-//! Decodes one pass's controls into per-lane routing: the source lane of every output lane
-//! and whether every input lane contributes its fill value instead of `rs`.
+//! Per lane, the decoded pass into the register select's choice and both networks' selects.
 
 use rust_hdl::prelude::*;
 
-use crate::params::RouteParams;
-use crate::signals;
+use super::control::KINDS;
+use super::selects::SelectDecode;
+use crate::params::{FillCode, RouteParams};
+use crate::{constant, signals};
 
-/// The router's per-lane decoder (combinational), from the controls of
-/// [`super::ControlDecode`], given to every lane separately (so that the registered router can
-/// drive each group of lanes from a copy of its own). Fields of width 7 hold lane indices and
-/// amounts (N <= 64, amounts up to 64).
+/// The router's per-lane decoder (combinational): from [`super::ControlDecode`]'s facts and
+/// [`super::ShuffleDecode`]'s one-hot selects, the one-hot selects of both networks and each
+/// input lane's choice for the register select, two or three gates deep.
 ///
-/// For output lane `t` in the subset of `m` lanes starting at `b`, with `i = t - b` and `s` the
-/// amount clamped to `m`: `shff.left` reads lane `b + (i + s) mod m`, `shff.right` lane
-/// `b + (i - s) mod m`, rotates the same with the amount taken mod `m`, `broadcast` lane
-/// `b + amount mod m`, `butterfly` lane `t xor (amount mod m)`. Input lane `j` (offset `i` in
-/// its subset) gives its fill value instead of `rs` for `shff.left` when `i < s` and for
-/// `shff.right` when `i >= m - s`: exactly the lanes whose values land in vacated positions.
-/// The control decode gives the amount to add (`step`, negated for the right ones) and `m - s`,
-/// so a lane adds once and compares twice.
+/// [`SelectDecode`] turns the facts into the selects lanes share. Lane `t = c*q + k` then takes
+/// input position `i` of its crossbar when the shuffle pass says so or the shared `position[k*q
+/// + i]` does, and crossbar `j` when the shuffle pass says so or `pair[c*(N/q) + j]`,
+/// `offset[k*(N/q) + (j - c) mod (N/q)]` and `allowed[j]` all hold. Input lane `t` gives its
+/// fill value when one of its fill bits is set; the fill code of its crossbar then says which
+/// value: `rf` or a constant.
 #[derive(LogicBlock)]
 pub struct RouteDecoder {
-    /// Per lane: m - 1.
-    pub mask: Vec<Signal<In, Bits<7>>>,
-    /// Per lane: the amount clamped to m (a left shift fills the offsets below it).
-    pub shift: Vec<Signal<In, Bits<7>>>,
-    /// Per lane: the amount mod m (broadcast, butterfly).
-    pub wrapped: Vec<Signal<In, Bits<7>>>,
-    /// Per lane: what a shift or rotate adds to the offset.
-    pub step: Vec<Signal<In, Bits<7>>>,
-    /// Per lane: m - shift (a right shift fills the offsets from it up).
-    pub fill_from: Vec<Signal<In, Bits<7>>>,
-    /// Per lane: the operation is a shift or rotate.
-    pub adds: Vec<Signal<In, Bit>>,
-    /// Per lane: the operation is `broadcast`.
-    pub broadcast: Vec<Signal<In, Bit>>,
-    /// Per lane: the operation is `butterfly`.
-    pub butterfly: Vec<Signal<In, Bit>>,
-    /// Per lane: the operation is `shff.left`.
-    pub fills_low: Vec<Signal<In, Bit>>,
-    /// Per lane: the operation is `shff.right`.
-    pub fills_high: Vec<Signal<In, Bit>>,
-    /// Source lane of every output lane (identity for shuffle passes).
-    pub src: Vec<Signal<Out, Bits<7>>>,
-    /// Whether every input lane gives its fill value instead of `rs`.
-    pub take_fill: Vec<Signal<Out, Bit>>,
-    /// Each lane's offset in its subset.
-    offset: Vec<Signal<Local, Bits<7>>>,
-    /// Each lane's subset base.
-    base: Vec<Signal<Local, Bits<7>>>,
-    /// Lane numbers 0..N-1.
-    lane_id: Vec<Constant<Bits<7>>>,
+    /// The control decode's kinds.
+    pub kinds: Vec<Signal<In, Bit>>,
+    /// The control decode's input positions per kind.
+    pub positions: Vec<Signal<In, Bit>>,
+    /// The control decode's distances per direction.
+    pub offsets: Vec<Signal<In, Bit>>,
+    /// The control decode's crossbar matches.
+    pub crossbar_match: Vec<Signal<In, Bit>>,
+    /// The control decode's crossbar pairs.
+    pub pairs: Vec<Signal<In, Bit>>,
+    /// The control decode's fill bits: `shff.left` at `t*log2(N) + e`, then `shff.right`.
+    pub fills: Vec<Signal<In, Bit>>,
+    /// The shuffle pass's input positions, one-hot at `t*q + i`.
+    pub shuffle_position: Vec<Signal<In, Bit>>,
+    /// The shuffle pass's crossbars, one-hot at `t*(N/q) + j`.
+    pub shuffle_source: Vec<Signal<In, Bit>>,
+    /// Per crossbar: what fills its lanes (`FillCode`).
+    pub fill: Vec<Signal<In, Bits<2>>>,
+    /// One-hot: output `k` of crossbar `c` takes input `i` when bit `(c*q + k)*q + i` is set.
+    pub position_select: Vec<Signal<Out, Bit>>,
+    /// One-hot: lane `t` takes its value from crossbar `j` when bit `t*(N/q) + j` is set.
+    pub lane_select: Vec<Signal<Out, Bit>>,
+    /// Per input lane: it gives a constant (0, 1 or all ones), not a register.
+    pub constant: Vec<Signal<Out, Bit>>,
+    /// Per input lane, bits 1 and up: the constant's bit, else `rf` (set) or `rs` (clear).
+    pub upper: Vec<Signal<Out, Bit>>,
+    /// Per input lane, bit 0: the constant's bit, else `rf` (set) or `rs` (clear).
+    pub lowest: Vec<Signal<Out, Bit>>,
+    /// Per input lane: it gives its fill value.
+    take_fill: Vec<Signal<Local, Bit>>,
+    selects: SelectDecode,
+    fill_register: Constant<Bits<2>>,
+    fill_zero: Constant<Bits<2>>,
+    fill_ones: Constant<Bits<2>>,
     _lanes: usize,
+    _lane_bits: usize,
+    _crossbar: usize,
+    _crossbars: usize,
 }
 
 impl RouteDecoder {
-    /// The decoder for `params.lanes` lanes.
+    /// The decoder for `params`.
     pub fn new(params: &RouteParams) -> Self {
-        let n = params.lanes;
+        let (n, l, q, c) = (
+            params.lanes,
+            params.lane_bits(),
+            params.crossbar,
+            params.crossbars(),
+        );
         Self {
-            mask: signals(n),
-            shift: signals(n),
-            wrapped: signals(n),
-            step: signals(n),
-            fill_from: signals(n),
-            adds: signals(n),
-            broadcast: signals(n),
-            butterfly: signals(n),
-            fills_low: signals(n),
-            fills_high: signals(n),
-            src: signals(n),
+            kinds: signals(KINDS),
+            positions: signals(4 * q * q),
+            offsets: signals(2 * q * c),
+            crossbar_match: signals(c),
+            pairs: signals(2 * c * c),
+            fills: signals(2 * n * l),
+            shuffle_position: signals(n * q),
+            shuffle_source: signals(n * c),
+            fill: signals(c),
+            position_select: signals(n * q),
+            lane_select: signals(n * c),
+            constant: signals(n),
+            upper: signals(n),
+            lowest: signals(n),
             take_fill: signals(n),
-            offset: signals(n),
-            base: signals(n),
-            lane_id: (0..n as u64).map(|t| Constant::new(t.into())).collect(),
+            selects: SelectDecode::new(params),
+            fill_register: constant(FillCode::Register as u64),
+            fill_zero: constant(FillCode::Zero as u64),
+            fill_ones: constant(FillCode::Ones as u64),
             _lanes: n,
+            _lane_bits: l,
+            _crossbar: q,
+            _crossbars: c,
         }
     }
 }
 
 impl Logic for RouteDecoder {
+    // Single-value loops bind log2 N (`nl`), q (`nq`), N/q (`nc`) and N log2 N (`nf`) for index
+    // arithmetic.
     #[hdl_gen]
     fn update(&mut self) {
-        for t in 0..self._lanes {
-            self.offset[t].next = self.lane_id[t].val() & self.mask[t].val();
-            self.base[t].next = self.lane_id[t].val() & !self.mask[t].val();
-            self.src[t].next = self.lane_id[t].val();
-            if self.adds[t].val() {
-                self.src[t].next = self.base[t].val()
-                    | ((self.offset[t].val() + self.step[t].val()) & self.mask[t].val());
+        for k in 0..KINDS {
+            self.selects.kinds[k].next = self.kinds[k].val();
+        }
+        for k in 0..(4 * self._crossbar * self._crossbar) {
+            self.selects.positions[k].next = self.positions[k].val();
+        }
+        for k in 0..(2 * self._crossbar * self._crossbars) {
+            self.selects.offsets[k].next = self.offsets[k].val();
+        }
+        for k in 0..(2 * self._crossbars * self._crossbars) {
+            self.selects.pairs[k].next = self.pairs[k].val();
+        }
+        for c in 0..self._crossbars {
+            self.selects.crossbar_match[c].next = self.crossbar_match[c].val();
+        }
+        for nf in (self._lanes * self._lane_bits)..(self._lanes * self._lane_bits + 1) {
+            for nl in self._lane_bits..(self._lane_bits + 1) {
+                for nq in self._crossbar..(self._crossbar + 1) {
+                    for nc in self._crossbars..(self._crossbars + 1) {
+                        for t in 0..self._lanes {
+                            for i in 0..self._crossbar {
+                                self.position_select[t * nq + i].next =
+                                    self.shuffle_position[t * nq + i].val()
+                                        | self.selects.position[(t % nq) * nq + i].val();
+                            }
+                            for j in 0..self._crossbars {
+                                self.lane_select[t * nc + j].next = self.shuffle_source[t * nc + j]
+                                    .val()
+                                    | (self.selects.pair[(t / nq) * nc + j].val()
+                                        & self.selects.offset
+                                            [(t % nq) * nc + (j + nc - t / nq) % nc]
+                                            .val()
+                                        & self.selects.allowed[j].val());
+                            }
+                            self.take_fill[t].next = false;
+                            for e in 0..self._lane_bits {
+                                self.take_fill[t].next = self.take_fill[t].val()
+                                    | self.fills[t * nl + e].val()
+                                    | self.fills[nf + t * nl + e].val();
+                            }
+                            self.constant[t].next = self.take_fill[t].val()
+                                & (self.fill[t / nq].val() != self.fill_register.val());
+                            self.upper[t].next = self.take_fill[t].val()
+                                & ((self.fill[t / nq].val() == self.fill_register.val())
+                                    | (self.fill[t / nq].val() == self.fill_ones.val()));
+                            self.lowest[t].next = self.take_fill[t].val()
+                                & (self.fill[t / nq].val() != self.fill_zero.val());
+                        }
+                    }
+                }
             }
-            if self.broadcast[t].val() {
-                self.src[t].next = self.base[t].val() | self.wrapped[t].val();
-            }
-            if self.butterfly[t].val() {
-                self.src[t].next = self.lane_id[t].val() ^ self.wrapped[t].val();
-            }
-            self.take_fill[t].next = (self.fills_low[t].val()
-                & (self.offset[t].val() < self.shift[t].val()))
-                | (self.fills_high[t].val() & (self.offset[t].val() >= self.fill_from[t].val()));
         }
     }
 }

@@ -4,16 +4,18 @@ use rust_hdl::prelude::*;
 
 use crate::signals;
 
-use super::control::ControlDecode;
+use super::control::{ControlDecode, KINDS};
 use super::decoder::RouteDecoder;
 use super::select::RegisterSelect;
+use super::shuffle::ShuffleDecode;
 use crate::crossbar::Crossbar;
 use crate::params::RouteParams;
 
 /// A routing network built from one full N x N crossbar (every lane can take any lane in one
-/// pass). Same operations and decoder as [`super::RouteNetwork`]; for a shuffle pass
-/// (`op` = 6) lane `t` takes lane `lane_src[t]` (values >= N give zero). Emitted only to compare
-/// its cost with the document's two-stage network.
+/// pass). Same operations and decoders as [`super::RouteNetwork`], built with q = 1 (so that
+/// a lane's crossbar select is its source lane); for a shuffle pass (`op` = 6) lane `t` takes
+/// lane `lane_src[t]` (values >= N give zero). Emitted only to compare its cost with the
+/// document's two-stage network.
 #[derive(LogicBlock)]
 pub struct FullCrossbarNetwork<const E: usize> {
     /// Operation code (`RouteOpCode`).
@@ -33,18 +35,22 @@ pub struct FullCrossbarNetwork<const E: usize> {
     /// The routed operand of every lane.
     pub routed: Vec<Signal<Out, Bits<E>>>,
     control: ControlDecode,
+    shuffle: ShuffleDecode,
     decoder: RouteDecoder,
     select: RegisterSelect<E>,
     crossbar: Crossbar<E>,
-    /// Source lane of every lane.
-    source: Vec<Signal<Local, Bits<7>>>,
+    /// Position 0, the only one with q = 1.
+    position: Constant<Bits<7>>,
     _lanes: usize,
+    /// 2 N log2(N): the control decode's fill bits.
+    _fills: usize,
 }
 
 impl<const E: usize> FullCrossbarNetwork<E> {
-    /// The network for `params` (its `element_bits` must be `E`; `crossbar` is not used).
+    /// The network for `params` (its `element_bits` must be `E` and its `crossbar` 1).
     pub fn new(params: &RouteParams) -> Self {
         assert_eq!(E, params.element_bits);
+        assert_eq!(params.crossbar, 1);
         let n = params.lanes;
         Self {
             op: Signal::default(),
@@ -56,44 +62,60 @@ impl<const E: usize> FullCrossbarNetwork<E> {
             rf: signals(n),
             routed: signals(n),
             control: ControlDecode::new(params),
+            shuffle: ShuffleDecode::new(params),
             decoder: RouteDecoder::new(params),
             select: RegisterSelect::new(n),
             crossbar: Crossbar::new(n, n, 1),
-            source: signals(n),
+            position: Constant::new(0u64.into()),
             _lanes: n,
+            _fills: 2 * n * params.lane_bits(),
         }
     }
 }
 
 impl<const E: usize> Logic for FullCrossbarNetwork<E> {
+    // With q = 1 the decoders' crossbars are lanes, and a lane's one position select is set
+    // exactly when the pass is decoded (it is read, so that nothing is left unused).
     #[hdl_gen]
     fn update(&mut self) {
         self.control.op.next = self.op.val();
         self.control.amount.next = self.amount.val();
         self.control.mod_log2.next = self.mod_log2.val();
+        for k in 0..KINDS {
+            self.decoder.kinds[k].next = self.control.kinds[k].val();
+        }
+        for k in 0..4 {
+            self.decoder.positions[k].next = self.control.positions[k].val();
+        }
+        for k in 0..self._fills {
+            self.decoder.fills[k].next = self.control.fills[k].val();
+        }
+        for k in 0..(2 * self._lanes) {
+            self.decoder.offsets[k].next = self.control.offsets[k].val();
+        }
+        for k in 0..(2 * self._lanes * self._lanes) {
+            self.decoder.pairs[k].next = self.control.pairs[k].val();
+        }
         for nn in self._lanes..(self._lanes + 1) {
             for t in 0..self._lanes {
-                self.decoder.mask[t].next = self.control.mask.val();
-                self.decoder.shift[t].next = self.control.shift.val();
-                self.decoder.wrapped[t].next = self.control.wrapped.val();
-                self.decoder.step[t].next = self.control.step.val();
-                self.decoder.fill_from[t].next = self.control.fill_from.val();
-                self.decoder.adds[t].next = self.control.adds.val();
-                self.decoder.broadcast[t].next = self.control.broadcast.val();
-                self.decoder.butterfly[t].next = self.control.butterfly.val();
-                self.decoder.fills_low[t].next = self.control.fills_low.val();
-                self.decoder.fills_high[t].next = self.control.fills_high.val();
-                self.select.fill[t].next = self.fill.val();
+                self.shuffle.op[t].next = self.op.val();
+                self.shuffle.xbar_pos[t].next = self.position.val();
+                self.shuffle.lane_xbar[t].next = self.lane_src[t].val();
+                self.decoder.shuffle_position[t].next = self.shuffle.position[t].val();
+                self.decoder.crossbar_match[t].next = self.control.crossbar_match[t].val();
+                self.decoder.fill[t].next = self.fill.val();
                 self.select.rs[t].next = self.rs[t].val();
                 self.select.rf[t].next = self.rf[t].val();
-                self.select.take_fill[t].next = self.decoder.take_fill[t].val();
+                self.select.constant[t].next = self.decoder.constant[t].val();
+                self.select.upper[t].next = self.decoder.upper[t].val();
+                self.select.lowest[t].next = self.decoder.lowest[t].val();
                 self.crossbar.inputs[t].next = self.select.out[t].val();
-                self.source[t].next = self.decoder.src[t].val();
-                if self.control.shuffle.val() {
-                    self.source[t].next = self.lane_src[t].val();
-                }
                 for j in 0..self._lanes {
-                    self.crossbar.select[t * nn + j].next = self.source[t].val() == j.to_bits();
+                    self.decoder.shuffle_source[t * nn + j].next =
+                        self.shuffle.source[t * nn + j].val();
+                    self.crossbar.select[t * nn + j].next = self.decoder.lane_select[t * nn + j]
+                        .val()
+                        & self.decoder.position_select[t].val();
                 }
                 self.routed[t].next = self.crossbar.outputs[t].val();
             }

@@ -2,22 +2,28 @@
 //! the two networks, the combinational network, the registered and optionally pipelined
 //! router, and a full-crossbar network for comparison.
 
+mod above;
 mod control;
 mod decoder;
-mod front;
+mod fills;
 mod full;
 mod network;
 mod router;
 mod select;
+mod selects;
+mod shuffle;
 mod stages;
 
+pub use above::AboveConstants;
 pub use control::ControlDecode;
 pub use decoder::RouteDecoder;
-pub use front::RouteFront;
+pub use fills::FillDecode;
 pub use full::FullCrossbarNetwork;
 pub use network::RouteNetwork;
 pub use router::ShiftFillRouter;
 pub use select::RegisterSelect;
+pub use selects::SelectDecode;
+pub use shuffle::ShuffleDecode;
 pub use stages::{LaneMuxes, QuadCrossbars};
 
 use crate::crossbar::Crossbar;
@@ -72,11 +78,15 @@ impl Design for Route {
             type Output = Result<Vec<Emitted>, EmitError>;
             fn run<const E: usize, const A: usize, const R: usize>(self) -> Self::Output {
                 let p = self.0;
+                let positions: Vec<u64> = (0..p.crossbar as u64).collect();
                 let mut parts = vec![
                     part("route_control_decode", ControlDecode::new(p))?,
+                    part("route_position_compare", AboveConstants::new(&positions))?,
+                    part("route_fill_decode", FillDecode::new(p))?,
+                    part("route_shuffle_decode", ShuffleDecode::new(p))?,
+                    part("route_select_decode", SelectDecode::new(p))?,
                     part("route_decoder", RouteDecoder::new(p))?,
                     part("route_register_select", RegisterSelect::<E>::new(p.lanes))?,
-                    part("route_front", RouteFront::new(p))?,
                     part("route_quad_crossbars", QuadCrossbars::<E>::new(p))?,
                     part("route_lane_muxes", LaneMuxes::<E>::new(p))?,
                 ];
@@ -133,6 +143,7 @@ impl Design for RouteFull {
                 let (p, n) = (self.0, self.0.lanes);
                 Ok(vec![
                     part("route_full_control_decode", ControlDecode::new(p))?,
+                    part("route_full_shuffle_decode", ShuffleDecode::new(p))?,
                     part("route_full_decoder", RouteDecoder::new(p))?,
                     part("route_full_register_select", RegisterSelect::<E>::new(n))?,
                     part("route_full_crossbar", Crossbar::<E>::new(n, n, 1))?,

@@ -5,15 +5,16 @@ use rust_hdl::prelude::*;
 
 use crate::signals;
 
-use super::control::ControlDecode;
-use super::front::RouteFront;
+use super::control::{ControlDecode, KINDS};
+use super::decoder::RouteDecoder;
 use super::select::RegisterSelect;
+use super::shuffle::ShuffleDecode;
 use super::stages::{LaneMuxes, QuadCrossbars};
 use crate::params::RouteParams;
 
 /// The shift-and-fill routing network, combinational: one pass from control to `routed`
-/// through [`ControlDecode`], [`RouteFront`], [`QuadCrossbars`] and [`LaneMuxes`]. Out-of-range shuffle controls
-/// give zero.
+/// through [`ControlDecode`] and [`ShuffleDecode`], [`RouteDecoder`], [`RegisterSelect`],
+/// [`QuadCrossbars`] and [`LaneMuxes`]. Out-of-range shuffle controls give zero.
 #[derive(LogicBlock)]
 pub struct RouteNetwork<const E: usize> {
     /// Operation code (`RouteOpCode`).
@@ -36,11 +37,21 @@ pub struct RouteNetwork<const E: usize> {
     /// The routed operand of every lane.
     pub routed: Vec<Signal<Out, Bits<E>>>,
     control: ControlDecode,
-    front: RouteFront,
+    shuffle: ShuffleDecode,
+    decoder: RouteDecoder,
     select: RegisterSelect<E>,
     quads: QuadCrossbars<E>,
     lane_muxes: LaneMuxes<E>,
     _lanes: usize,
+    _crossbars: usize,
+    /// 4 q x q: the control decode's input positions.
+    _positions: usize,
+    /// 2 q x N/q: the control decode's distances.
+    _offsets: usize,
+    /// 2 (N/q)^2: the control decode's crossbar pairs.
+    _pairs: usize,
+    /// 2 N log2(N): the control decode's fill bits.
+    _fills: usize,
     /// N x q: the quad crossbars' one-hot selects.
     _position_selects: usize,
     /// N x N/q: the lane muxes' one-hot selects.
@@ -62,11 +73,17 @@ impl<const E: usize> RouteNetwork<E> {
             rf: signals(n),
             routed: signals(n),
             control: ControlDecode::new(params),
-            front: RouteFront::new(params),
+            shuffle: ShuffleDecode::new(params),
+            decoder: RouteDecoder::new(params),
             select: RegisterSelect::new(n),
             quads: QuadCrossbars::new(params),
             lane_muxes: LaneMuxes::new(params),
             _lanes: n,
+            _crossbars: params.crossbars(),
+            _positions: 4 * params.crossbar * params.crossbar,
+            _offsets: 2 * params.crossbar * params.crossbars(),
+            _pairs: 2 * params.crossbars() * params.crossbars(),
+            _fills: 2 * n * params.lane_bits(),
             _position_selects: n * params.crossbar,
             _source_selects: n * params.crossbars(),
         }
@@ -79,37 +96,45 @@ impl<const E: usize> Logic for RouteNetwork<E> {
         self.control.op.next = self.op.val();
         self.control.amount.next = self.amount.val();
         self.control.mod_log2.next = self.mod_log2.val();
-        for nn in self._lanes..(self._lanes + 1) {
-            for t in 0..self._lanes {
-                self.front.kinds[t].next = self.control.adds.val();
-                self.front.kinds[nn + t].next = self.control.broadcast.val();
-                self.front.kinds[2 * nn + t].next = self.control.butterfly.val();
-                self.front.kinds[3 * nn + t].next = self.control.fills_low.val();
-                self.front.kinds[4 * nn + t].next = self.control.fills_high.val();
-                self.front.kinds[5 * nn + t].next = self.control.shuffle.val();
-            }
+        for k in 0..KINDS {
+            self.decoder.kinds[k].next = self.control.kinds[k].val();
+        }
+        for k in 0..self._positions {
+            self.decoder.positions[k].next = self.control.positions[k].val();
+        }
+        for k in 0..self._offsets {
+            self.decoder.offsets[k].next = self.control.offsets[k].val();
+        }
+        for k in 0..self._pairs {
+            self.decoder.pairs[k].next = self.control.pairs[k].val();
+        }
+        for k in 0..self._fills {
+            self.decoder.fills[k].next = self.control.fills[k].val();
+        }
+        for c in 0..self._crossbars {
+            self.decoder.crossbar_match[c].next = self.control.crossbar_match[c].val();
+            self.decoder.fill[c].next = self.fill.val();
+            self.shuffle.op[c].next = self.op.val();
+        }
+        for k in 0..self._position_selects {
+            self.decoder.shuffle_position[k].next = self.shuffle.position[k].val();
+            self.quads.position_select[k].next = self.decoder.position_select[k].val();
+        }
+        for k in 0..self._source_selects {
+            self.decoder.shuffle_source[k].next = self.shuffle.source[k].val();
+            self.lane_muxes.lane_select[k].next = self.decoder.lane_select[k].val();
         }
         for t in 0..self._lanes {
-            self.front.mask[t].next = self.control.mask.val();
-            self.front.shift[t].next = self.control.shift.val();
-            self.front.wrapped[t].next = self.control.wrapped.val();
-            self.front.step[t].next = self.control.step.val();
-            self.front.fill_from[t].next = self.control.fill_from.val();
-            self.front.xbar_pos[t].next = self.xbar_pos[t].val();
-            self.front.lane_xbar[t].next = self.lane_xbar[t].val();
+            self.shuffle.xbar_pos[t].next = self.xbar_pos[t].val();
+            self.shuffle.lane_xbar[t].next = self.lane_xbar[t].val();
             self.select.rs[t].next = self.rs[t].val();
             self.select.rf[t].next = self.rf[t].val();
-            self.select.fill[t].next = self.fill.val();
-            self.select.take_fill[t].next = self.front.take_fill[t].val();
+            self.select.constant[t].next = self.decoder.constant[t].val();
+            self.select.upper[t].next = self.decoder.upper[t].val();
+            self.select.lowest[t].next = self.decoder.lowest[t].val();
             self.quads.operand[t].next = self.select.out[t].val();
             self.lane_muxes.gathered[t].next = self.quads.gathered[t].val();
             self.routed[t].next = self.lane_muxes.routed[t].val();
-        }
-        for k in 0..self._position_selects {
-            self.quads.position_select[k].next = self.front.position_select[k].val();
-        }
-        for k in 0..self._source_selects {
-            self.lane_muxes.lane_select[k].next = self.front.lane_select[k].val();
         }
     }
 }
