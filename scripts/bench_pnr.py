@@ -5,9 +5,15 @@ against the block's target, and for the blocks with workloads the time per workl
 from the golden model x clock period).
 
     scripts/bench_pnr.py [--grfgen PATH] [--device ecp5-85k] [--block BLOCK ...] [--only ROW ...]
-                         [--json OUT]
+                         [--pnr-seeds N] [--json OUT]
 
-Slow: minutes per row (the GPR about one, the router 5 to 30, core and GRF about 10 each).
+Each row is placed with nextpnr's seed 1, the seed the targets are stated for. With
+`--pnr-seeds N` it is placed again with seeds 2..N, and the table gives the spread of Fmax
+over the N placements (minimum, median, maximum): the same netlist's Fmax moves by +-10% from
+seed to seed, so a change smaller than the spread is not shown by one seed.
+
+Slow: minutes per row and seed (the GPR about one, the router 5 to 30, core and GRF about 10
+each).
 """
 
 import argparse
@@ -41,6 +47,7 @@ BLOCKS = [
     ("grf", ["--pipeline", "0"], 100, GRF_WORKLOADS),
     ("grf", ["--pipeline", "1"], 100, GRF_WORKLOADS),
     ("grf", ["--pipeline", "2"], 100, GRF_WORKLOADS),
+    ("grf", [], 100, GRF_WORKLOADS),
 ]
 
 
@@ -50,6 +57,25 @@ def grfgen(binary, args):
     if out.returncode != 0:
         sys.exit(f"grfgen {' '.join(args)} failed:\n{out.stdout[-2000:]}{out.stderr[-2000:]}")
     return json.loads(out.stdout)
+
+
+def place(binary, block, flags, device, seed):
+    """`grfgen flow BLOCK FLAGS --pnr` with nextpnr's seed `seed`: its JSON report and the
+    seconds it took."""
+    with tempfile.TemporaryDirectory() as work:
+        start = time.monotonic()
+        flow = grfgen(binary, ["flow", block, *flags, "--out", str(Path(work) / block),
+                               "--seed", "1", "--pnr", "--pnr-seed", str(seed),
+                               "--device", device, "--json"])
+        return flow, round(time.monotonic() - start)
+
+
+def spread(values):
+    """(minimum, median, maximum) of `values`."""
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    median = ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+    return ordered[0], median, ordered[-1]
 
 
 def workload_times(binary, block, flags, workloads, fmax):
@@ -73,23 +99,27 @@ def main():
     parser.add_argument("--only", action="append",
                         help="one row, by its block and options (\"route\", "
                              "\"route --pipeline 3\"); repeatable")
+    parser.add_argument("--pnr-seeds", type=int, default=1, metavar="N",
+                        help="also place each row with nextpnr seeds 2..N and give Fmax's spread")
     parser.add_argument("--json", help="also write the results to this file")
     options = parser.parse_args()
+    if options.pnr_seeds < 1:
+        parser.error(f"--pnr-seeds {options.pnr_seeds}: must be at least 1")
     results = []
     for block, flags, target, workloads in BLOCKS:
         label = " ".join([block, *flags])
         chosen = (options.block or []) + (options.only or [])
         if chosen and block not in (options.block or []) and label not in (options.only or []):
             continue
-        with tempfile.TemporaryDirectory() as work:
-            start = time.monotonic()
-            flow = grfgen(options.grfgen, ["flow", block, *flags, "--out", str(Path(work) / block),
-                                           "--seed", "1", "--pnr", "--device", options.device,
-                                           "--json"])
-            seconds = round(time.monotonic() - start)
+        flow, seconds = place(options.grfgen, block, flags, options.device, 1)
         pnr = flow["pnr"]
         row = {"block": block, "flags": flags, "target_mhz": target, "flow_seconds": seconds,
                "pnr": pnr}
+        if options.pnr_seeds > 1:
+            others = [place(options.grfgen, block, flags, options.device, seed)[0]["pnr"]
+                      for seed in range(2, options.pnr_seeds + 1)]
+            row["seeds"] = [{"seed": p["seed"], "fmax_mhz": p.get("fmax_mhz"),
+                             "critical_path": p.get("critical_path")} for p in [pnr, *others]]
         if workloads:
             row["workloads"] = workload_times(options.grfgen, block, flags, workloads,
                                               pnr.get("fmax_mhz"))
@@ -111,6 +141,22 @@ def main():
               f"{p['luts']:,} | {p['ffs']:,} ({p['harness_ffs']:,}) | {p['brams']} | {p['dsps']} | "
               f"{p['routed_arcs']:,} | {p['wirelength']:,} | `{path['start']}` -> "
               f"`{path['end']}` | {path['logic_levels']} |")
+    seeded = [row for row in results if "seeds" in row]
+    if seeded:
+        print()
+        print(f"| block | options | Fmax, seed 1 | Fmax over seeds 1..{options.pnr_seeds}: "
+              "min, median, max |")
+        print("|---|---|---|---|")
+    for row in seeded:
+        fmaxes = [s["fmax_mhz"] for s in row["seeds"] if s["fmax_mhz"] is not None]
+        label = " ".join(row["flags"]) or "-"
+        if not fmaxes:
+            print(f"| {row['block']} | {label} | - | - |")
+            continue
+        low, middle, high = spread(fmaxes)
+        first = row["pnr"].get("fmax_mhz")
+        first = f"{first:.1f} MHz" if first is not None else "-"
+        print(f"| {row['block']} | {label} | {first} | {low:.1f}, {middle:.1f}, {high:.1f} MHz |")
     for row in results:
         for w in row.get("workloads", []):
             print(f"{row['block']} {w['workload']}: {w['cycles']} cycles, {w['ns']} ns")

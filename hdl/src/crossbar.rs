@@ -56,23 +56,14 @@ impl<const E: usize> Crossbar<E> {
         }
     }
 
-    /// For lane `l` of group `g`, each port's index here against its index in the lane:
-    /// (inputs, selects, outputs).
-    #[allow(clippy::type_complexity)]
-    fn wiring(
-        &self,
-        g: usize,
-        l: usize,
-    ) -> (
-        Vec<(usize, usize)>,
-        Vec<(usize, usize)>,
-        Vec<(usize, usize)>,
-    ) {
+    /// How lane `l` of group `g` is wired to the crossbar's ports.
+    fn wiring(&self, g: usize, l: usize) -> LaneWiring {
         let (i, o, lanes) = (self._inputs, self._outputs, self._lanes);
-        let inputs = (0..i).map(|k| ((g * i + k) * lanes + l, k)).collect();
-        let selects = (0..o * i).map(|s| (g * o * i + s, s)).collect();
-        let outputs = (0..o).map(|p| ((g * o + p) * lanes + l, p)).collect();
-        (inputs, selects, outputs)
+        LaneWiring {
+            inputs: (0..i).map(|k| ((g * i + k) * lanes + l, k)).collect(),
+            selects: (0..o * i).map(|s| (g * o * i + s, s)).collect(),
+            outputs: (0..o).map(|p| ((g * o + p) * lanes + l, p)).collect(),
+        }
     }
 
     /// The module's Verilog: each lane's ports driven from the crossbar's, and the crossbar's
@@ -87,7 +78,11 @@ impl<const E: usize> Crossbar<E> {
         for h in 0..g {
             for lane in 0..l {
                 let at = h * l + lane;
-                let (inputs, selects, outputs) = self.wiring(h, lane);
+                let LaneWiring {
+                    inputs,
+                    selects,
+                    outputs,
+                } = self.wiring(h, lane);
                 for (outer, inner) in inputs {
                     text += &format!("   lane${at}$inputs${inner} = inputs${outer};\n");
                 }
@@ -103,12 +98,27 @@ impl<const E: usize> Crossbar<E> {
     }
 }
 
+/// One crossbar lane's ports against the crossbar's: pairs of (index in the crossbar's port
+/// vector, index in the lane's).
+struct LaneWiring {
+    /// The lane's inputs.
+    inputs: Vec<(usize, usize)>,
+    /// The lane's selects.
+    selects: Vec<(usize, usize)>,
+    /// The lane's outputs.
+    outputs: Vec<(usize, usize)>,
+}
+
 impl<const E: usize> Logic for Crossbar<E> {
     fn update(&mut self) {
         for h in 0..self._groups {
             for lane in 0..self._lanes {
                 let at = h * self._lanes + lane;
-                let (inputs, selects, outputs) = self.wiring(h, lane);
+                let LaneWiring {
+                    inputs,
+                    selects,
+                    outputs,
+                } = self.wiring(h, lane);
                 for (outer, inner) in inputs {
                     self.lane[at].inputs[inner].next = self.inputs[outer].val();
                 }

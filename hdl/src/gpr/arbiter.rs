@@ -19,12 +19,10 @@ use crate::signals;
 /// step 2 and the priority of step 3 are not built, and every read is granted (with 1RW banks,
 /// every read of a bank not being written, which is all the scheduler asks for).
 ///
-/// With registered arbitration (`pipeline` 3) the request cycle decides step 1 and decodes
-/// step 2: the write wins and grants, each read's bank, each read's register compared with each
-/// write's, and the banks that serve no read are registered; the next cycle ANDs each match with
-/// its write's grant and runs step 3, so the grants answer the previous cycle's requests. (The
-/// grant is not in the request cycle's compare: a write index fanned out to every read port's
-/// compare and to the write priority, in one cycle, was the block's critical path.)
+/// With registered arbitration (`pipeline` 3) the request cycle decides steps 1 and 2: the
+/// write wins and grants, each read's bank, the reads that clash and the banks that serve no
+/// read are registered; step 3 runs on them in the next cycle, so the grants answer the
+/// previous cycle's requests.
 ///
 /// `RI` is the register-index width; register `n` is in bank `n mod banks`.
 #[derive(LogicBlock)]
@@ -55,13 +53,11 @@ pub struct BankArbiter<const RI: usize> {
     write_grants: Registers<Bit>,
     /// Per read port and bank, the read asks for the bank (`p * banks + b`).
     read_hits: Registers<Bit>,
-    /// Per read and write port, the read's register is the write's (`p * writes + w`; step 2
-    /// before the write's grant).
-    reg_matches: Registers<Bit>,
+    /// Per read port: it reads the register that a granted write writes (step 2).
+    clashes: Registers<Bit>,
     /// Per bank: it serves no read (step 2: a single-port bank being written).
     blocks: Registers<Bit>,
-    /// Per read port: it reads the register that a granted write writes (from the decodes as
-    /// step 3 takes them).
+    /// Per read port: it reads the register that a granted write writes.
     read_clash: Vec<Signal<Local, Bit>>,
     /// Per bank: it serves no read this cycle (a single-port bank being written).
     read_blocked: Vec<Signal<Local, Bit>>,
@@ -107,7 +103,7 @@ impl<const RI: usize> BankArbiter<RI> {
             write_wins: Registers::stage(w * b, registered),
             write_grants: Registers::stage(w, registered),
             read_hits: Registers::stage(p * b, registered),
-            reg_matches: Registers::stage(p * w, registered),
+            clashes: Registers::stage(p, registered),
             blocks: Registers::stage(b, registered),
             read_valid: signals(p),
             read_reg: signals(p),
@@ -136,68 +132,66 @@ impl<const RI: usize> BankArbiter<RI> {
 }
 
 impl<const RI: usize> Logic for BankArbiter<RI> {
-    // Loops over a single value (`nb`, `ns`, `nw`) bind the bank count, the read slots and the
-    // write ports to loop variables: rust-hdl evaluates index arithmetic over loop variables
-    // only (docs/rust-hdl.md).
+    // Loops over a single value (`nb`, `ns`) bind the bank count and the read slots to loop
+    // variables: rust-hdl evaluates index arithmetic over loop variables only
+    // (docs/rust-hdl.md).
     #[hdl_gen]
     fn update(&mut self) {
         self.write_wins.clock.next = self.clock.val();
         self.write_grants.clock.next = self.clock.val();
         self.read_hits.clock.next = self.clock.val();
-        self.reg_matches.clock.next = self.clock.val();
+        self.clashes.clock.next = self.clock.val();
         self.blocks.clock.next = self.clock.val();
         for nb in self._banks..(self._banks + 1) {
             for ns in self._reads_per_bank..(self._reads_per_bank + 1) {
-                for nw in self._write_ports..(self._write_ports + 1) {
-                    // 1. Writes: per bank, the lowest-numbered write port wins.
-                    for w in 0..self._write_ports {
-                        for b in 0..self._banks {
-                            self.writes.hit[w * nb + b].next = self.write_valid[w].val()
-                                & ((self.write_reg[w].val() & self.bank_mask.val()) == b.to_bits());
-                            self.write_wins.d[w * nb + b].next = self.writes.win[w * nb + b].val();
-                            self.write_win[w * nb + b].next = self.write_wins.q[w * nb + b].val();
-                        }
-                        self.write_grants.d[w].next = self.writes.grant[w].val();
-                        self.write_grant[w].next = self.write_grants.q[w].val();
-                    }
-                    // 2. Reads clashing with a granted write drop out, and so do reads of a
-                    //    single-port bank being written.
+                // 1. Writes: per bank, the lowest-numbered write port wins.
+                for w in 0..self._write_ports {
                     for b in 0..self._banks {
-                        self.read_blocked[b].next = false;
-                        for _single_port in 0..self._single_port {
-                            for w in 0..self._write_ports {
-                                self.read_blocked[b].next =
-                                    self.read_blocked[b].val() | self.writes.win[w * nb + b].val();
-                            }
-                        }
-                        self.blocks.d[b].next = self.read_blocked[b].val();
+                        self.writes.hit[w * nb + b].next = self.write_valid[w].val()
+                            & ((self.write_reg[w].val() & self.bank_mask.val()) == b.to_bits());
+                        self.write_wins.d[w * nb + b].next = self.writes.win[w * nb + b].val();
+                        self.write_win[w * nb + b].next = self.write_wins.q[w * nb + b].val();
                     }
-                    for p in 0..self._read_ports {
-                        self.read_clash[p].next = false;
+                    self.write_grants.d[w].next = self.writes.grant[w].val();
+                    self.write_grant[w].next = self.write_grants.q[w].val();
+                }
+                // 2. Reads clashing with a granted write drop out, and so do reads of a
+                //    single-port bank being written.
+                for b in 0..self._banks {
+                    self.read_blocked[b].next = false;
+                    for _single_port in 0..self._single_port {
                         for w in 0..self._write_ports {
-                            self.reg_matches.d[p * nw + w].next = self.clash.val()
-                                & (self.write_reg[w].val() == self.read_reg[p].val());
-                            self.read_clash[p].next = self.read_clash[p].val()
-                                | (self.reg_matches.q[p * nw + w].val()
-                                    & self.write_grants.q[w].val());
+                            self.read_blocked[b].next =
+                                self.read_blocked[b].val() | self.writes.win[w * nb + b].val();
                         }
-                        // The read's decode: the bank it asks for.
-                        for b in 0..self._banks {
-                            self.read_hits.d[p * nb + b].next = self.read_valid[p].val()
-                                & ((self.read_reg[p].val() & self.bank_mask.val()) == b.to_bits());
-                        }
-                        // 3. Reads: per bank, the lowest-numbered remaining read ports win.
-                        for b in 0..self._banks {
-                            self.reads.hit[p * nb + b].next = self.read_hits.q[p * nb + b].val()
-                                & !self.read_clash[p].val()
-                                & !self.blocks.q[b].val();
-                            for s in 0..self._reads_per_bank {
-                                self.read_win[(p * nb + b) * ns + s].next =
-                                    self.reads.win[(p * nb + b) * ns + s].val();
-                            }
-                        }
-                        self.read_grant[p].next = self.reads.grant[p].val();
                     }
+                    self.blocks.d[b].next = self.read_blocked[b].val();
+                }
+                for p in 0..self._read_ports {
+                    self.read_clash[p].next = false;
+                    for w in 0..self._write_ports {
+                        self.read_clash[p].next = self.read_clash[p].val()
+                            | (self.clash.val()
+                                & self.writes.grant[w].val()
+                                & (self.write_reg[w].val() == self.read_reg[p].val()));
+                    }
+                    self.clashes.d[p].next = self.read_clash[p].val();
+                    // The read's decode: the bank it asks for.
+                    for b in 0..self._banks {
+                        self.read_hits.d[p * nb + b].next = self.read_valid[p].val()
+                            & ((self.read_reg[p].val() & self.bank_mask.val()) == b.to_bits());
+                    }
+                    // 3. Reads: per bank, the lowest-numbered remaining read ports win.
+                    for b in 0..self._banks {
+                        self.reads.hit[p * nb + b].next = self.read_hits.q[p * nb + b].val()
+                            & !self.clashes.q[p].val()
+                            & !self.blocks.q[b].val();
+                        for s in 0..self._reads_per_bank {
+                            self.read_win[(p * nb + b) * ns + s].next =
+                                self.reads.win[(p * nb + b) * ns + s].val();
+                        }
+                    }
+                    self.read_grant[p].next = self.reads.grant[p].val();
                 }
             }
         }
