@@ -42,12 +42,27 @@ impl<const E: usize> Crossbar<E> {
 
     /// `groups` independent crossbars of `inputs` x `outputs`, `lanes` elements per entry.
     pub fn grouped(groups: usize, inputs: usize, outputs: usize, lanes: usize) -> Self {
+        Self::grouped_masked(groups, inputs, outputs, lanes, &vec![None; groups])
+    }
+
+    /// As [`Crossbar::grouped`], with group `g`'s outputs ANDed with `masks[g]` (every bit
+    /// when `None`): each group drives only the bits of its mask, and the lanes of groups
+    /// with different masks are different modules, each synthesized without the bits it
+    /// does not drive.
+    pub fn grouped_masked(
+        groups: usize,
+        inputs: usize,
+        outputs: usize,
+        lanes: usize,
+        masks: &[Option<u64>],
+    ) -> Self {
+        assert_eq!(masks.len(), groups);
         Self {
             inputs: signals(groups * inputs * lanes),
             select: signals(groups * outputs * inputs),
             outputs: signals(groups * outputs * lanes),
             lane: (0..groups * lanes)
-                .map(|_| CrossbarLane::new(inputs, outputs))
+                .map(|k| CrossbarLane::new(inputs, outputs, masks[k / lanes]))
                 .collect(),
             _groups: groups,
             _inputs: inputs,
@@ -168,15 +183,18 @@ pub struct CrossbarLane<const E: usize> {
     pub select: Vec<Signal<In, Bit>>,
     /// Output `o`.
     pub outputs: Vec<Signal<Out, Bits<E>>>,
+    /// The output bits this lane drives (the others are zero); every bit when `None`.
+    _mask: Option<u64>,
 }
 
 impl<const E: usize> CrossbarLane<E> {
-    /// A lane with `inputs` sources and `outputs` destinations.
-    fn new(inputs: usize, outputs: usize) -> Self {
+    /// A lane with `inputs` sources and `outputs` destinations, driving the bits of `mask`.
+    fn new(inputs: usize, outputs: usize, mask: Option<u64>) -> Self {
         Self {
             inputs: signals(inputs),
             select: signals(outputs * inputs),
             outputs: signals(outputs),
+            _mask: mask,
         }
     }
 
@@ -203,6 +221,9 @@ impl<const E: usize> CrossbarLane<E> {
                     _ => format!("   outputs${p} = outputs${p} | ({chunk});\n"),
                 };
             }
+            if let Some(mask) = self._mask {
+                text += &format!("   outputs${p} = outputs${p} & {E}'h{mask:x};\n");
+            }
         }
         text + "end\n"
     }
@@ -217,6 +238,9 @@ impl<const E: usize> Logic for CrossbarLane<E> {
                 if self.select[p * i + k].val() {
                     value = value | self.inputs[k].val();
                 }
+            }
+            if let Some(mask) = self._mask {
+                value = value & Bits::<E>::from(mask);
             }
             output.next = value;
         }

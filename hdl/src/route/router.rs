@@ -30,6 +30,11 @@ use crate::regs::Registers;
 /// per crossbar, kept apart in synthesis), with the pass's operands; 4 also the pass as it
 /// arrives, its operation code once per crossbar and once for the control decode. A pass given
 /// in cycle `c` reaches `result` after the rising edge that ends cycle `c + pipeline`.
+/// Copies of the lane muxes' selects when they are registered between the networks: each
+/// drives a quarter of every lane's bits (8 of 32), so that no select register fans out to a
+/// whole lane's muxes across the device.
+pub const SELECT_COPIES: usize = 4;
+
 #[derive(LogicBlock)]
 pub struct ShiftFillRouter<const E: usize> {
     /// Clock: stages and results advance on its rising edge.
@@ -108,7 +113,8 @@ pub struct ShiftFillRouter<const E: usize> {
     quads: QuadCrossbars<E>,
     /// Stage between the networks: the quad crossbars' outputs.
     quads_gathered: Registers<Bits<E>>,
-    /// Stage between the networks: the lane muxes' one-hot selects.
+    /// Stage between the networks: the lane muxes' one-hot selects, in `_select_copies` copies
+    /// (copy `m` at `m * N * (N/q)`), each driving a share of every lane's bits.
     quads_source: Registers<Bit>,
     /// Stage between the networks: the lanes that capture.
     quads_capture: Registers<Bit>,
@@ -128,14 +134,18 @@ pub struct ShiftFillRouter<const E: usize> {
     _position_selects: usize,
     /// N x N/q: the lane muxes' one-hot selects.
     _source_selects: usize,
+    /// Copies of the lane muxes' selects: [`SELECT_COPIES`] with the stage between the
+    /// networks, else 1.
+    _select_copies: usize,
 }
 
 impl<const E: usize> ShiftFillRouter<E> {
     /// The router for `params` (its `element_bits` must be `E`).
     pub fn new(params: &RouteParams) -> Self {
         let (n, q, c) = (params.lanes, params.crossbar, params.crossbars());
-        let fills = n * params.lane_bits();
         let (front, between) = (params.pipeline >= 1, params.pipeline >= 2);
+        let fills = n * params.lane_bits();
+        let select_copies = if between { SELECT_COPIES } else { 1 };
         let (decoded, arrived) = (params.pipeline >= 3, params.pipeline >= 4);
         Self {
             clock: Signal::default(),
@@ -177,9 +187,12 @@ impl<const E: usize> ShiftFillRouter<E> {
             select: RegisterSelect::new(n),
             quads: QuadCrossbars::new(params),
             quads_gathered: Registers::stage(n, between),
-            quads_source: Registers::stage(n * c, between),
+            quads_source: match between {
+                true => Registers::copies(select_copies * n * c, true),
+                false => Registers::stage(n * c, false),
+            },
             quads_capture: Registers::stage(n, between),
-            lane_muxes: LaneMuxes::new(params),
+            lane_muxes: LaneMuxes::with_copies(params, select_copies),
             held: Registers::new(n),
             _lanes: n,
             _crossbars: c,
@@ -189,6 +202,7 @@ impl<const E: usize> ShiftFillRouter<E> {
             _fills: 2 * fills,
             _position_selects: n * q,
             _source_selects: n * c,
+            _select_copies: select_copies,
         }
     }
 }
@@ -269,12 +283,17 @@ impl<const E: usize> Logic for ShiftFillRouter<E> {
                 self.front_positions.d[k].next = self.decoder.position_select[k].val();
                 self.quads.position_select[k].next = self.front_positions.q[k].val();
             }
-            for k in 0..self._source_selects {
-                self.decoded_shuffle.d[np + k].next = self.shuffle.source[k].val();
-                self.decoder.shuffle_source[k].next = self.decoded_shuffle.q[np + k].val();
-                self.front_sources.d[k].next = self.decoder.lane_select[k].val();
-                self.quads_source.d[k].next = self.front_sources.q[k].val();
-                self.lane_muxes.lane_select[k].next = self.quads_source.q[k].val();
+            for ns in self._source_selects..(self._source_selects + 1) {
+                for k in 0..self._source_selects {
+                    self.decoded_shuffle.d[np + k].next = self.shuffle.source[k].val();
+                    self.decoder.shuffle_source[k].next = self.decoded_shuffle.q[np + k].val();
+                    self.front_sources.d[k].next = self.decoder.lane_select[k].val();
+                    for m in 0..self._select_copies {
+                        self.quads_source.d[m * ns + k].next = self.front_sources.q[k].val();
+                        self.lane_muxes.lane_select[m * ns + k].next =
+                            self.quads_source.q[m * ns + k].val();
+                    }
+                }
             }
         }
         for nn in self._lanes..(self._lanes + 1) {
