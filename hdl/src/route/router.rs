@@ -13,6 +13,11 @@ use super::stages::{LaneMuxes, QuadCrossbars};
 use crate::params::RouteParams;
 use crate::regs::Registers;
 
+/// Copies of the lane muxes' selects when they are registered between the networks: each
+/// drives a quarter of every lane's bits (8 of 32), so that no select register fans out to a
+/// whole lane's muxes across the device.
+pub const SELECT_COPIES: usize = 4;
+
 /// The shift-and-fill operand router as a pipeline stage between operand read and execute:
 /// [`ControlDecode`] and [`ShuffleDecode`], [`RouteDecoder`], [`RegisterSelect`],
 /// [`QuadCrossbars`] and [`LaneMuxes`], followed by a result register.
@@ -30,11 +35,6 @@ use crate::regs::Registers;
 /// per crossbar, kept apart in synthesis), with the pass's operands; 4 also the pass as it
 /// arrives, its operation code once per crossbar and once for the control decode. A pass given
 /// in cycle `c` reaches `result` after the rising edge that ends cycle `c + pipeline`.
-/// Copies of the lane muxes' selects when they are registered between the networks: each
-/// drives a quarter of every lane's bits (8 of 32), so that no select register fans out to a
-/// whole lane's muxes across the device.
-pub const SELECT_COPIES: usize = 4;
-
 #[derive(LogicBlock)]
 pub struct ShiftFillRouter<const E: usize> {
     /// Clock: stages and results advance on its rising edge.
