@@ -1,10 +1,9 @@
 //! Decodes a pass's scalar controls once for every lane: which input position every crossbar
-//! output takes, which crossbars a lane may take its value from, and which lanes a shift fills.
+//! output takes and which crossbars a lane may take its value from.
 
 use rust_hdl::prelude::*;
 
 use super::above::AboveConstants;
-use super::fills::FillDecode;
 use crate::params::{RouteOpCode, RouteParams};
 use crate::{constant, signals};
 
@@ -48,10 +47,7 @@ pub struct ControlDecode {
     /// pass is no shuffle (`0..(N/q)^2`), then: `c xor j` agrees with `amount div q` within M
     /// (with the first, crossbar `j` is `c xor ((amount div q) & M)`).
     pub pairs: Vec<Signal<Out, Bit>>,
-    /// Bit `t*log2(N) + e`: input lane `t` gives its fill value, for a `shff.left` in subsets
-    /// of 2^(e+1) lanes (`0..N log2 N`), then for a `shff.right`.
-    pub fills: Vec<Signal<Out, Bit>>,
-    /// One-hot subset size: bit `e` for m = 2^(e+1).
+    /// The subset size, one-hot below the whole group: bit `e` for m = 2^(e+1) < N.
     size: Vec<Signal<Local, Bit>>,
     /// m - 1.
     mask: Signal<Local, Bits<7>>,
@@ -82,7 +78,6 @@ pub struct ControlDecode {
     /// `amount mod q` against `0..q`: the carry of `k + amount mod q` past q is `above[q-1-k]`,
     /// the borrow of `k - amount mod q` below 0 is `above[k]`.
     low_compare: AboveConstants,
-    fill_decode: FillDecode,
     /// The codes 1..log2(N)-1 of `mod_log2`.
     size_code: Vec<Constant<Bits<3>>>,
     /// 2^(e+1) - 1 at `e`.
@@ -100,7 +95,6 @@ pub struct ControlDecode {
     op_identity: Constant<Bits<3>>,
     op_shff_left: Constant<Bits<3>>,
     op_shff_right: Constant<Bits<3>>,
-    _lanes: usize,
     _lane_bits: usize,
     _crossbar: usize,
     _crossbar_bits: usize,
@@ -118,12 +112,7 @@ fn code(op: RouteOpCode) -> Constant<Bits<3>> {
 impl ControlDecode {
     /// The control decode for `params`.
     pub fn new(params: &RouteParams) -> Self {
-        let (n, l, q, c) = (
-            params.lanes,
-            params.lane_bits(),
-            params.crossbar,
-            params.crossbars(),
-        );
+        let (l, q, c) = (params.lane_bits(), params.crossbar, params.crossbars());
         Self {
             op: Signal::default(),
             amount: Signal::default(),
@@ -133,8 +122,7 @@ impl ControlDecode {
             offsets: signals(2 * q * c),
             crossbar_match: signals(c),
             pairs: signals(2 * c * c),
-            fills: signals(2 * n * l),
-            size: signals(l),
+            size: signals(l - 1),
             mask: Signal::default(),
             high_mask: Signal::default(),
             amount_high: Signal::default(),
@@ -149,7 +137,6 @@ impl ControlDecode {
             rotate_left: Signal::default(),
             rotate_right: Signal::default(),
             low_compare: AboveConstants::new(&(0..q as u64).collect::<Vec<_>>()),
-            fill_decode: FillDecode::new(params),
             size_code: (1..l as u64).map(constant).collect(),
             subset_mask: (1..=l).map(|e| constant((1 << e) - 1)).collect(),
             index: (0..q.max(c) as u64).map(constant).collect(),
@@ -163,7 +150,6 @@ impl ControlDecode {
             op_identity: code(RouteOpCode::Identity),
             op_shff_left: code(RouteOpCode::ShffLeft),
             op_shff_right: code(RouteOpCode::ShffRight),
-            _lanes: n,
             _lane_bits: l,
             _crossbar: q,
             _crossbar_bits: params.crossbar_bits(),
@@ -173,8 +159,8 @@ impl ControlDecode {
 }
 
 impl Logic for ControlDecode {
-    // Single-value loops bind log2 N (`nl`), q (`nq`), log2 q (`lq`), N/q (`nc`) and N log2 N
-    // (`nf`) for index arithmetic.
+    // Single-value loops bind log2 N (`nl`), q (`nq`), log2 q (`lq`) and N/q (`nc`) for index
+    // arithmetic.
     #[hdl_gen]
     fn update(&mut self) {
         self.shift_left.next = self.op.val() == self.op_shff_left.val();
@@ -187,11 +173,9 @@ impl Logic for ControlDecode {
         // Subset size: 2^mod_log2 for mod_log2 in 1..log2(N), else the whole group.
         for nl in self._lane_bits..(self._lane_bits + 1) {
             self.mask.next = self.subset_mask[nl - 1].val();
-            self.size[nl - 1].next = true;
             for e in 0..(self._lane_bits - 1) {
                 self.size[e].next = self.mod_log2.val() == self.size_code[e].val();
                 if self.size[e].val() {
-                    self.size[nl - 1].next = false;
                     self.mask.next = self.subset_mask[e].val();
                 }
             }
@@ -277,17 +261,6 @@ impl Logic for ControlDecode {
                                 == self.zero.val();
                     }
                 }
-            }
-        }
-        self.fill_decode.op.next = self.op.val();
-        self.fill_decode.amount.next = self.amount.val();
-        for e in 0..self._lane_bits {
-            self.fill_decode.size[e].next = self.size[e].val();
-        }
-        for nf in (self._lanes * self._lane_bits)..(self._lanes * self._lane_bits + 1) {
-            for k in 0..(self._lanes * self._lane_bits) {
-                self.fills[k].next = self.fill_decode.low[k].val();
-                self.fills[nf + k].next = self.fill_decode.high[k].val();
             }
         }
     }

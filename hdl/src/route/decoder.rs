@@ -3,6 +3,7 @@
 use rust_hdl::prelude::*;
 
 use super::control::KINDS;
+use super::fills::fill_groups;
 use super::selects::SelectDecode;
 use crate::params::{FillCode, RouteParams};
 use crate::{constant, signals};
@@ -29,7 +30,8 @@ pub struct RouteDecoder {
     pub crossbar_match: Vec<Signal<In, Bit>>,
     /// The control decode's crossbar pairs.
     pub pairs: Vec<Signal<In, Bit>>,
-    /// The control decode's fill bits: `shff.left` at `t*log2(N) + e`, then `shff.right`.
+    /// The control decode's fill bits: `shff.left` at `t*G + g` (G groups of subset sizes),
+    /// then `shff.right`.
     pub fills: Vec<Signal<In, Bit>>,
     /// The shuffle pass's input positions, one-hot at `t*q + i`.
     pub shuffle_position: Vec<Signal<In, Bit>>,
@@ -54,7 +56,7 @@ pub struct RouteDecoder {
     fill_zero: Constant<Bits<2>>,
     fill_ones: Constant<Bits<2>>,
     _lanes: usize,
-    _lane_bits: usize,
+    _fill_groups: usize,
     _crossbar: usize,
     _crossbars: usize,
 }
@@ -62,9 +64,9 @@ pub struct RouteDecoder {
 impl RouteDecoder {
     /// The decoder for `params`.
     pub fn new(params: &RouteParams) -> Self {
-        let (n, l, q, c) = (
+        let (n, g, q, c) = (
             params.lanes,
-            params.lane_bits(),
+            fill_groups(params),
             params.crossbar,
             params.crossbars(),
         );
@@ -74,7 +76,7 @@ impl RouteDecoder {
             offsets: signals(2 * q * c),
             crossbar_match: signals(c),
             pairs: signals(2 * c * c),
-            fills: signals(2 * n * l),
+            fills: signals(2 * n * g),
             shuffle_position: signals(n * q),
             shuffle_source: signals(n * c),
             fill: signals(c),
@@ -89,7 +91,7 @@ impl RouteDecoder {
             fill_zero: constant(FillCode::Zero as u64),
             fill_ones: constant(FillCode::Ones as u64),
             _lanes: n,
-            _lane_bits: l,
+            _fill_groups: g,
             _crossbar: q,
             _crossbars: c,
         }
@@ -97,7 +99,7 @@ impl RouteDecoder {
 }
 
 impl Logic for RouteDecoder {
-    // Single-value loops bind log2 N (`nl`), q (`nq`), N/q (`nc`) and N log2 N (`nf`) for index
+    // Single-value loops bind G (`ng`), q (`nq`), N/q (`nc`) and N G (`nf`) for index
     // arithmetic.
     #[hdl_gen]
     fn update(&mut self) {
@@ -116,8 +118,8 @@ impl Logic for RouteDecoder {
         for c in 0..self._crossbars {
             self.selects.crossbar_match[c].next = self.crossbar_match[c].val();
         }
-        for nf in (self._lanes * self._lane_bits)..(self._lanes * self._lane_bits + 1) {
-            for nl in self._lane_bits..(self._lane_bits + 1) {
+        for nf in (self._lanes * self._fill_groups)..(self._lanes * self._fill_groups + 1) {
+            for ng in self._fill_groups..(self._fill_groups + 1) {
                 for nq in self._crossbar..(self._crossbar + 1) {
                     for nc in self._crossbars..(self._crossbars + 1) {
                         for t in 0..self._lanes {
@@ -136,10 +138,10 @@ impl Logic for RouteDecoder {
                                         & self.selects.allowed[j].val());
                             }
                             self.take_fill[t].next = false;
-                            for e in 0..self._lane_bits {
+                            for g in 0..self._fill_groups {
                                 self.take_fill[t].next = self.take_fill[t].val()
-                                    | self.fills[t * nl + e].val()
-                                    | self.fills[nf + t * nl + e].val();
+                                    | self.fills[t * ng + g].val()
+                                    | self.fills[nf + t * ng + g].val();
                             }
                             self.constant[t].next = self.take_fill[t].val()
                                 & (self.fill[t / nq].val() != self.fill_register.val());

@@ -6,6 +6,7 @@ use crate::signals;
 
 use super::control::{ControlDecode, KINDS};
 use super::decoder::RouteDecoder;
+use super::fills::{fill_groups, Fills};
 use super::select::RegisterSelect;
 use super::shuffle::ShuffleDecode;
 use crate::crossbar::Crossbar;
@@ -35,6 +36,7 @@ pub struct FullCrossbarNetwork<const E: usize> {
     /// The routed operand of every lane.
     pub routed: Vec<Signal<Out, Bits<E>>>,
     control: ControlDecode,
+    fills: Fills,
     shuffle: ShuffleDecode,
     decoder: RouteDecoder,
     select: RegisterSelect<E>,
@@ -42,7 +44,7 @@ pub struct FullCrossbarNetwork<const E: usize> {
     /// Position 0, the only one with q = 1.
     position: Constant<Bits<7>>,
     _lanes: usize,
-    /// 2 N log2(N): the control decode's fill bits.
+    /// 2 N G: the fill decode's bits.
     _fills: usize,
 }
 
@@ -62,13 +64,14 @@ impl<const E: usize> FullCrossbarNetwork<E> {
             rf: signals(n),
             routed: signals(n),
             control: ControlDecode::new(params),
+            fills: Fills::new(params),
             shuffle: ShuffleDecode::new(params),
             decoder: RouteDecoder::new(params),
             select: RegisterSelect::new(n),
             crossbar: Crossbar::new(n, n, 1),
             position: Constant::new(0u64.into()),
             _lanes: n,
-            _fills: 2 * n * params.lane_bits(),
+            _fills: 2 * n * fill_groups(params),
         }
     }
 }
@@ -81,6 +84,9 @@ impl<const E: usize> Logic for FullCrossbarNetwork<E> {
         self.control.op.next = self.op.val();
         self.control.amount.next = self.amount.val();
         self.control.mod_log2.next = self.mod_log2.val();
+        self.fills.op.next = self.op.val();
+        self.fills.amount.next = self.amount.val();
+        self.fills.mod_log2.next = self.mod_log2.val();
         for k in 0..KINDS {
             self.decoder.kinds[k].next = self.control.kinds[k].val();
         }
@@ -88,7 +94,7 @@ impl<const E: usize> Logic for FullCrossbarNetwork<E> {
             self.decoder.positions[k].next = self.control.positions[k].val();
         }
         for k in 0..self._fills {
-            self.decoder.fills[k].next = self.control.fills[k].val();
+            self.decoder.fills[k].next = self.fills.fills[k].val();
         }
         for k in 0..(2 * self._lanes) {
             self.decoder.offsets[k].next = self.control.offsets[k].val();

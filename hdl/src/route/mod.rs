@@ -17,7 +17,7 @@ mod stages;
 pub use above::AboveConstants;
 pub use control::ControlDecode;
 pub use decoder::RouteDecoder;
-pub use fills::FillDecode;
+pub use fills::{FillDecode, FillTerms, Fills};
 pub use full::FullCrossbarNetwork;
 pub use network::RouteNetwork;
 pub use router::ShiftFillRouter;

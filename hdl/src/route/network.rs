@@ -7,13 +7,15 @@ use crate::signals;
 
 use super::control::{ControlDecode, KINDS};
 use super::decoder::RouteDecoder;
+use super::fills::{fill_groups, Fills};
 use super::select::RegisterSelect;
 use super::shuffle::ShuffleDecode;
 use super::stages::{LaneMuxes, QuadCrossbars};
 use crate::params::RouteParams;
 
 /// The shift-and-fill routing network, combinational: one pass from control to `routed`
-/// through [`ControlDecode`] and [`ShuffleDecode`], [`RouteDecoder`], [`RegisterSelect`],
+/// through [`ControlDecode`], [`Fills`] and [`ShuffleDecode`], [`RouteDecoder`],
+/// [`RegisterSelect`],
 /// [`QuadCrossbars`] and [`LaneMuxes`]. Out-of-range shuffle controls give zero.
 #[derive(LogicBlock)]
 pub struct RouteNetwork<const E: usize> {
@@ -37,6 +39,7 @@ pub struct RouteNetwork<const E: usize> {
     /// The routed operand of every lane.
     pub routed: Vec<Signal<Out, Bits<E>>>,
     control: ControlDecode,
+    fills: Fills,
     shuffle: ShuffleDecode,
     decoder: RouteDecoder,
     select: RegisterSelect<E>,
@@ -50,7 +53,7 @@ pub struct RouteNetwork<const E: usize> {
     _offsets: usize,
     /// 2 (N/q)^2: the control decode's crossbar pairs.
     _pairs: usize,
-    /// 2 N log2(N): the control decode's fill bits.
+    /// 2 N G: the fill decode's bits.
     _fills: usize,
     /// N x q: the quad crossbars' one-hot selects.
     _position_selects: usize,
@@ -73,6 +76,7 @@ impl<const E: usize> RouteNetwork<E> {
             rf: signals(n),
             routed: signals(n),
             control: ControlDecode::new(params),
+            fills: Fills::new(params),
             shuffle: ShuffleDecode::new(params),
             decoder: RouteDecoder::new(params),
             select: RegisterSelect::new(n),
@@ -83,7 +87,7 @@ impl<const E: usize> RouteNetwork<E> {
             _positions: 4 * params.crossbar * params.crossbar,
             _offsets: 2 * params.crossbar * params.crossbars(),
             _pairs: 2 * params.crossbars() * params.crossbars(),
-            _fills: 2 * n * params.lane_bits(),
+            _fills: 2 * n * fill_groups(params),
             _position_selects: n * params.crossbar,
             _source_selects: n * params.crossbars(),
         }
@@ -96,6 +100,9 @@ impl<const E: usize> Logic for RouteNetwork<E> {
         self.control.op.next = self.op.val();
         self.control.amount.next = self.amount.val();
         self.control.mod_log2.next = self.mod_log2.val();
+        self.fills.op.next = self.op.val();
+        self.fills.amount.next = self.amount.val();
+        self.fills.mod_log2.next = self.mod_log2.val();
         for k in 0..KINDS {
             self.decoder.kinds[k].next = self.control.kinds[k].val();
         }
@@ -109,7 +116,7 @@ impl<const E: usize> Logic for RouteNetwork<E> {
             self.decoder.pairs[k].next = self.control.pairs[k].val();
         }
         for k in 0..self._fills {
-            self.decoder.fills[k].next = self.control.fills[k].val();
+            self.decoder.fills[k].next = self.fills.fills[k].val();
         }
         for c in 0..self._crossbars {
             self.decoder.crossbar_match[c].next = self.control.crossbar_match[c].val();

@@ -7,6 +7,7 @@ use crate::signals;
 
 use super::control::{ControlDecode, KINDS};
 use super::decoder::RouteDecoder;
+use super::fills::{fill_groups, FillDecode, FillTerms};
 use super::select::RegisterSelect;
 use super::shuffle::ShuffleDecode;
 use super::stages::{LaneMuxes, QuadCrossbars};
@@ -19,7 +20,7 @@ use crate::regs::Registers;
 pub const SELECT_COPIES: usize = 4;
 
 /// The shift-and-fill operand router as a pipeline stage between operand read and execute:
-/// [`ControlDecode`] and [`ShuffleDecode`], [`RouteDecoder`], [`RegisterSelect`],
+/// [`ControlDecode`], [`FillDecode`] and [`ShuffleDecode`], [`RouteDecoder`], [`RegisterSelect`],
 /// [`QuadCrossbars`] and [`LaneMuxes`], followed by a result register.
 ///
 /// One pass per cycle: with `valid` high, every lane whose `capture` bit is high takes the
@@ -33,7 +34,8 @@ pub const SELECT_COPIES: usize = 4;
 /// share the next cycle; 2 also the quad crossbars' outputs (between the two networks); 3 also
 /// the control decode's vectors, the shuffle pass's one-hot selects and the fill code (a copy
 /// per crossbar, kept apart in synthesis), with the pass's operands; 4 also the pass as it
-/// arrives, its operation code once per crossbar and once for the control decode. A pass given
+/// arrives (its operation code once per crossbar and once for the control decode), and the fill
+/// decode's terms ([`FillTerms`]: two levels of logic after the inputs). A pass given
 /// in cycle `c` reaches `result` after the rising edge that ends cycle `c + pipeline`.
 #[derive(LogicBlock)]
 pub struct ShiftFillRouter<const E: usize> {
@@ -68,6 +70,11 @@ pub struct ShiftFillRouter<const E: usize> {
     arrived_amount: Registers<Bits<7>>,
     /// Stage at the input: log2 of the subset size.
     arrived_mod: Registers<Bits<3>>,
+    /// Stage at the input: the fill terms of the pass, `shff.left` (0), `shff.right` (1) and the
+    /// one-hot subset size (from 2).
+    arrived_fill_terms: Registers<Bit>,
+    /// Stage at the input: the amount's thermometer code, for the fill decode.
+    arrived_above: Registers<Bits<64>>,
     /// Stage at the input: the fill code.
     arrived_fill: Registers<Bits<2>>,
     /// Stage at the input: `rs` (`0..N`), then `rf`.
@@ -77,6 +84,8 @@ pub struct ShiftFillRouter<const E: usize> {
     /// Stage at the input: the lanes that capture.
     arrived_capture: Registers<Bit>,
     control: ControlDecode,
+    fill_terms: FillTerms,
+    fills: FillDecode,
     shuffle: ShuffleDecode,
     /// Stage after the control decode: its kinds.
     decoded_kinds: Registers<Bit>,
@@ -88,7 +97,7 @@ pub struct ShiftFillRouter<const E: usize> {
     decoded_matches: Registers<Bit>,
     /// Stage after the control decode: its crossbar pairs.
     decoded_pairs: Registers<Bit>,
-    /// Stage after the control decode: its fill bits.
+    /// Stage after the control decode: the fill decode's bits.
     decoded_fills: Registers<Bit>,
     /// Stage after the control decode: the shuffle pass's one-hot positions (`0..N q`), then
     /// its one-hot crossbars.
@@ -106,8 +115,10 @@ pub struct ShiftFillRouter<const E: usize> {
     front_positions: Registers<Bit>,
     /// Stage after the lane decode: the lane muxes' one-hot selects.
     front_sources: Registers<Bit>,
-    /// Stage after the lane decode: per lane, the register select's `constant` (`0..N`),
-    /// `upper` (`N..2N`) and `lowest` (`2N..3N`), then the lanes that capture.
+    /// Stage after the lane decode: the register select's `constant` and `upper`, each in
+    /// `_flag_copies` copies (C) of one bit per lane (copy `m` of lane `t` at `m * N + t`, then
+    /// `upper` from `C * N`), then per lane `lowest` (from `2 C N`) and the lanes that capture
+    /// (from `2 C N + N`).
     front_flags: Registers<Bit>,
     select: RegisterSelect<E>,
     quads: QuadCrossbars<E>,
@@ -121,6 +132,8 @@ pub struct ShiftFillRouter<const E: usize> {
     lane_muxes: LaneMuxes<E>,
     held: Registers<Bits<E>>,
     _lanes: usize,
+    /// log2 N: the subset sizes.
+    _lane_bits: usize,
     _crossbars: usize,
     /// 4 q x q: the control decode's input positions.
     _positions: usize,
@@ -128,7 +141,7 @@ pub struct ShiftFillRouter<const E: usize> {
     _offsets: usize,
     /// 2 (N/q)^2: the control decode's crossbar pairs.
     _pairs: usize,
-    /// 2 N log2(N): the control decode's fill bits.
+    /// 2 N G: the fill decode's bits.
     _fills: usize,
     /// N x q: the quad crossbars' one-hot selects.
     _position_selects: usize,
@@ -137,6 +150,9 @@ pub struct ShiftFillRouter<const E: usize> {
     /// Copies of the lane muxes' selects: [`SELECT_COPIES`] with the stage between the
     /// networks, else 1.
     _select_copies: usize,
+    /// Copies of the register select's `constant` and `upper` flags: [`SELECT_COPIES`] with the
+    /// stage after the lane decode, else 1.
+    _flag_copies: usize,
 }
 
 impl<const E: usize> ShiftFillRouter<E> {
@@ -144,8 +160,9 @@ impl<const E: usize> ShiftFillRouter<E> {
     pub fn new(params: &RouteParams) -> Self {
         let (n, q, c) = (params.lanes, params.crossbar, params.crossbars());
         let (front, between) = (params.pipeline >= 1, params.pipeline >= 2);
-        let fills = n * params.lane_bits();
+        let fills = n * fill_groups(params);
         let select_copies = if between { SELECT_COPIES } else { 1 };
+        let flag_copies = if front { SELECT_COPIES } else { 1 };
         let (decoded, arrived) = (params.pipeline >= 3, params.pipeline >= 4);
         Self {
             clock: Signal::default(),
@@ -163,11 +180,15 @@ impl<const E: usize> ShiftFillRouter<E> {
             arrived_op: Registers::copies(c + 1, arrived),
             arrived_amount: Registers::stage(1, arrived),
             arrived_mod: Registers::stage(1, arrived),
+            arrived_fill_terms: Registers::stage(2 + params.lane_bits(), arrived),
+            arrived_above: Registers::stage(1, arrived),
             arrived_fill: Registers::stage(1, arrived),
             arrived_operands: Registers::stage(2 * n, arrived),
             arrived_positions: Registers::stage(2 * n, arrived),
             arrived_capture: Registers::stage(n, arrived),
             control: ControlDecode::new(params),
+            fill_terms: FillTerms::new(params),
+            fills: FillDecode::new(params),
             shuffle: ShuffleDecode::new(params),
             decoded_kinds: Registers::stage(KINDS, decoded),
             decoded_positions: Registers::stage(4 * q * q, decoded),
@@ -183,8 +204,8 @@ impl<const E: usize> ShiftFillRouter<E> {
             front_operands: Registers::stage(2 * n, front),
             front_positions: Registers::stage(n * q, front),
             front_sources: Registers::stage(n * c, front),
-            front_flags: Registers::stage(4 * n, front),
-            select: RegisterSelect::new(n),
+            front_flags: Registers::copies(2 * flag_copies * n + 2 * n, front),
+            select: RegisterSelect::with_copies(n, flag_copies),
             quads: QuadCrossbars::new(params),
             quads_gathered: Registers::stage(n, between),
             quads_source: match between {
@@ -195,6 +216,7 @@ impl<const E: usize> ShiftFillRouter<E> {
             lane_muxes: LaneMuxes::with_copies(params, select_copies),
             held: Registers::new(n),
             _lanes: n,
+            _lane_bits: params.lane_bits(),
             _crossbars: c,
             _positions: 4 * q * q,
             _offsets: 2 * q * c,
@@ -203,17 +225,21 @@ impl<const E: usize> ShiftFillRouter<E> {
             _position_selects: n * q,
             _source_selects: n * c,
             _select_copies: select_copies,
+            _flag_copies: flag_copies,
         }
     }
 }
 
 impl<const E: usize> Logic for ShiftFillRouter<E> {
-    // Single-value loops bind N (`nn`), N/q (`nc`) and N q (`np`) for index arithmetic.
+    // Single-value loops bind N (`nn`), N/q (`nc`), N q (`np`) and N times the flag copies (`nf`)
+    // for index arithmetic.
     #[hdl_gen]
     fn update(&mut self) {
         self.arrived_op.clock.next = self.clock.val();
         self.arrived_amount.clock.next = self.clock.val();
         self.arrived_mod.clock.next = self.clock.val();
+        self.arrived_fill_terms.clock.next = self.clock.val();
+        self.arrived_above.clock.next = self.clock.val();
         self.arrived_fill.clock.next = self.clock.val();
         self.arrived_operands.clock.next = self.clock.val();
         self.arrived_positions.clock.next = self.clock.val();
@@ -236,7 +262,8 @@ impl<const E: usize> Logic for ShiftFillRouter<E> {
         self.quads_source.clock.next = self.clock.val();
         self.quads_capture.clock.next = self.clock.val();
         self.held.clock.next = self.clock.val();
-        // The pass's scalar controls: the control decode's own copy, and one per crossbar.
+        // The pass's scalar controls: the control decode's own copy of the operation code, and
+        // one per crossbar; the fill decode's terms, decoded as the pass arrives.
         for nc in self._crossbars..(self._crossbars + 1) {
             self.arrived_op.d[nc].next = self.op.val();
             self.control.op.next = self.arrived_op.q[nc].val();
@@ -246,6 +273,19 @@ impl<const E: usize> Logic for ShiftFillRouter<E> {
         self.arrived_fill.d[0].next = self.fill.val();
         self.control.amount.next = self.arrived_amount.q[0].val();
         self.control.mod_log2.next = self.arrived_mod.q[0].val();
+        self.fill_terms.op.next = self.op.val();
+        self.fill_terms.amount.next = self.amount.val();
+        self.fill_terms.mod_log2.next = self.mod_log2.val();
+        self.arrived_fill_terms.d[0].next = self.fill_terms.left.val();
+        self.arrived_fill_terms.d[1].next = self.fill_terms.right.val();
+        self.arrived_above.d[0].next = self.fill_terms.above.val();
+        self.fills.left.next = self.arrived_fill_terms.q[0].val();
+        self.fills.right.next = self.arrived_fill_terms.q[1].val();
+        self.fills.above.next = self.arrived_above.q[0].val();
+        for e in 0..self._lane_bits {
+            self.arrived_fill_terms.d[e + 2].next = self.fill_terms.size[e].val();
+            self.fills.size[e].next = self.arrived_fill_terms.q[e + 2].val();
+        }
         for c in 0..self._crossbars {
             self.arrived_op.d[c].next = self.op.val();
             self.shuffle.op[c].next = self.arrived_op.q[c].val();
@@ -272,7 +312,7 @@ impl<const E: usize> Logic for ShiftFillRouter<E> {
             self.decoder.pairs[k].next = self.decoded_pairs.q[k].val();
         }
         for k in 0..self._fills {
-            self.decoded_fills.d[k].next = self.control.fills[k].val();
+            self.decoded_fills.d[k].next = self.fills.fills[k].val();
             self.decoder.fills[k].next = self.decoded_fills.q[k].val();
         }
         // The networks' one-hot selects, through the stages after each decode.
@@ -296,38 +336,44 @@ impl<const E: usize> Logic for ShiftFillRouter<E> {
                 }
             }
         }
-        for nn in self._lanes..(self._lanes + 1) {
-            for t in 0..self._lanes {
-                self.arrived_operands.d[t].next = self.rs[t].val();
-                self.arrived_operands.d[nn + t].next = self.rf[t].val();
-                self.arrived_positions.d[t].next = self.xbar_pos[t].val();
-                self.arrived_positions.d[nn + t].next = self.lane_xbar[t].val();
-                self.arrived_capture.d[t].next = self.valid.val() & self.capture[t].val();
-                self.shuffle.xbar_pos[t].next = self.arrived_positions.q[t].val();
-                self.shuffle.lane_xbar[t].next = self.arrived_positions.q[nn + t].val();
-                self.decoded_operands.d[t].next = self.arrived_operands.q[t].val();
-                self.decoded_operands.d[nn + t].next = self.arrived_operands.q[nn + t].val();
-                self.decoded_capture.d[t].next = self.arrived_capture.q[t].val();
-                self.front_operands.d[t].next = self.decoded_operands.q[t].val();
-                self.front_operands.d[nn + t].next = self.decoded_operands.q[nn + t].val();
-                self.front_flags.d[t].next = self.decoder.constant[t].val();
-                self.front_flags.d[nn + t].next = self.decoder.upper[t].val();
-                self.front_flags.d[2 * nn + t].next = self.decoder.lowest[t].val();
-                self.front_flags.d[3 * nn + t].next = self.decoded_capture.q[t].val();
-                self.select.rs[t].next = self.front_operands.q[t].val();
-                self.select.rf[t].next = self.front_operands.q[nn + t].val();
-                self.select.constant[t].next = self.front_flags.q[t].val();
-                self.select.upper[t].next = self.front_flags.q[nn + t].val();
-                self.select.lowest[t].next = self.front_flags.q[2 * nn + t].val();
-                self.quads.operand[t].next = self.select.out[t].val();
-                self.quads_gathered.d[t].next = self.quads.gathered[t].val();
-                self.quads_capture.d[t].next = self.front_flags.q[3 * nn + t].val();
-                self.lane_muxes.gathered[t].next = self.quads_gathered.q[t].val();
-                self.held.d[t].next = self.held.q[t].val();
-                if self.quads_capture.q[t].val() {
-                    self.held.d[t].next = self.lane_muxes.routed[t].val();
+        for nf in (self._flag_copies * self._lanes)..(self._flag_copies * self._lanes + 1) {
+            for nn in self._lanes..(self._lanes + 1) {
+                for t in 0..self._lanes {
+                    self.arrived_operands.d[t].next = self.rs[t].val();
+                    self.arrived_operands.d[nn + t].next = self.rf[t].val();
+                    self.arrived_positions.d[t].next = self.xbar_pos[t].val();
+                    self.arrived_positions.d[nn + t].next = self.lane_xbar[t].val();
+                    self.arrived_capture.d[t].next = self.valid.val() & self.capture[t].val();
+                    self.shuffle.xbar_pos[t].next = self.arrived_positions.q[t].val();
+                    self.shuffle.lane_xbar[t].next = self.arrived_positions.q[nn + t].val();
+                    self.decoded_operands.d[t].next = self.arrived_operands.q[t].val();
+                    self.decoded_operands.d[nn + t].next = self.arrived_operands.q[nn + t].val();
+                    self.decoded_capture.d[t].next = self.arrived_capture.q[t].val();
+                    self.front_operands.d[t].next = self.decoded_operands.q[t].val();
+                    self.front_operands.d[nn + t].next = self.decoded_operands.q[nn + t].val();
+                    for m in 0..self._flag_copies {
+                        self.front_flags.d[m * nn + t].next = self.decoder.constant[t].val();
+                        self.front_flags.d[nf + m * nn + t].next = self.decoder.upper[t].val();
+                        self.select.constant[m * nn + t].next =
+                            self.front_flags.q[m * nn + t].val();
+                        self.select.upper[m * nn + t].next =
+                            self.front_flags.q[nf + m * nn + t].val();
+                    }
+                    self.front_flags.d[2 * nf + t].next = self.decoder.lowest[t].val();
+                    self.front_flags.d[2 * nf + nn + t].next = self.decoded_capture.q[t].val();
+                    self.select.rs[t].next = self.front_operands.q[t].val();
+                    self.select.rf[t].next = self.front_operands.q[nn + t].val();
+                    self.select.lowest[t].next = self.front_flags.q[2 * nf + t].val();
+                    self.quads.operand[t].next = self.select.out[t].val();
+                    self.quads_gathered.d[t].next = self.quads.gathered[t].val();
+                    self.quads_capture.d[t].next = self.front_flags.q[2 * nf + nn + t].val();
+                    self.lane_muxes.gathered[t].next = self.quads_gathered.q[t].val();
+                    self.held.d[t].next = self.held.q[t].val();
+                    if self.quads_capture.q[t].val() {
+                        self.held.d[t].next = self.lane_muxes.routed[t].val();
+                    }
+                    self.result[t].next = self.held.q[t].val();
                 }
-                self.result[t].next = self.held.q[t].val();
             }
         }
     }
