@@ -14,14 +14,15 @@ use super::stages::{LaneMuxes, QuadCrossbars};
 use crate::params::RouteParams;
 use crate::regs::Registers;
 
-/// Copies of the lane muxes' selects when they are registered between the networks: each
-/// drives a quarter of every lane's bits (8 of 32), so that no select register fans out to a
-/// whole lane's muxes across the device.
+/// Copies of the lane muxes' selects when they are registered between the networks, and of the
+/// register select's `constant` and `upper` flags when they are registered after the lane
+/// decode: each drives a quarter of every lane's bits (8 of 32), so that no select register
+/// fans out to a whole lane across the device.
 pub const SELECT_COPIES: usize = 4;
 
 /// The shift-and-fill operand router as a pipeline stage between operand read and execute:
-/// [`ControlDecode`], [`FillDecode`] and [`ShuffleDecode`], [`RouteDecoder`], [`RegisterSelect`],
-/// [`QuadCrossbars`] and [`LaneMuxes`], followed by a result register.
+/// [`ControlDecode`], [`FillTerms`] and [`FillDecode`], [`ShuffleDecode`], [`RouteDecoder`],
+/// [`RegisterSelect`], [`QuadCrossbars`] and [`LaneMuxes`], followed by a result register.
 ///
 /// One pass per cycle: with `valid` high, every lane whose `capture` bit is high takes the
 /// routed value; the other lanes keep theirs. One-pass operations are given with every
