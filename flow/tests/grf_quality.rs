@@ -62,6 +62,7 @@ fn grf_lint_is_clean_with_all_warnings_on() {
         staged(1),
         staged(2),
         staged(3),
+        staged(4),
         wide_staged,
     ] {
         let dir = tempfile::tempdir().unwrap();

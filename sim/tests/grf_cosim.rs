@@ -472,12 +472,12 @@ fn a_group_dying_turns_its_waiters_away() {
     );
 }
 
-/// The pick stage (`pipeline` 1), the entry looked up as it loads (`pipeline` 2) and the
-/// bookkeeping a cycle later (`pipeline` 3): random traffic in lock step, at least 100,000
-/// cycles each across one, two and four EUs.
+/// The pick stage (`pipeline` 1), the entry looked up as it loads (`pipeline` 2), the
+/// bookkeeping a cycle later (`pipeline` 3) and the switch's search registered (`pipeline` 4):
+/// random traffic in lock step, at least 100,000 cycles each across one, two and four EUs.
 #[test]
 fn the_pick_stage_100k_random_cycles() {
-    for pipeline in [1, 2, 3] {
+    for pipeline in [1, 2, 3, 4] {
         pick_stage_cycles(pipeline);
     }
 }
@@ -598,4 +598,39 @@ fn the_bookkeeping_stage_delays_only_the_groups_answers() {
         after[0][4] + 1,
         "turned away a cycle after the release's answer"
     );
+}
+
+/// With the switch's search registered (`pipeline` 4) a switch is answered one cycle later
+/// than with `pipeline` 3, whatever its dirty entries, and every other answer keeps its cycle.
+#[test]
+fn the_registered_search_delays_each_switch_by_one_cycle() {
+    // Per answer, the cycles since the answer before it (the first: since the start).
+    let gaps = |text: &str, pipeline| {
+        let params = GrfParams {
+            pipeline,
+            ..small(1, 1)
+        };
+        let (report, log) = directed(&params, text);
+        assert!(!report.stuck);
+        let times: Vec<u64> = log[0].iter().map(|r| r.0).collect();
+        let mut gaps = vec![times[0]];
+        gaps.extend(times.windows(2).map(|w| w[1] - w[0]));
+        gaps
+    };
+    // Two dirty entries of block 0, then a switch that writes both back; a read after the
+    // switch; a switch with nothing dirty. Each waits until the one before has settled (the
+    // switch's save to L3 included), so that each is timed alone.
+    let text = "0 0 write r0 1\n\
+                0 0 write r1 2\n\
+                0 0 switch b0\n\
+                0 0 idle 200\n\
+                0 0 read r1\n\
+                0 0 idle 200\n\
+                0 0 switch b0\n";
+    let (before, after) = (gaps(text, 3), gaps(text, 4));
+    assert_eq!(after.len(), 5);
+    assert_eq!(after[..2], before[..2], "writes");
+    assert_eq!(after[2], before[2] + 1, "switch with two dirty entries");
+    assert_eq!(after[3], before[3], "read");
+    assert_eq!(after[4], before[4] + 1, "switch with none dirty");
 }

@@ -19,7 +19,8 @@ pub struct BookkeepingStage<const A: usize> {
     pub table_write: Signal<In, Bit>,
     /// The new entry's valid bit.
     pub table_valid: Signal<In, Bit>,
-    /// The new entry's first row.
+    /// The new entry's first row, but for a block taken (`take_block`), which is written with
+    /// `bind_base`.
     pub table_base: Signal<In, Bits<A>>,
     /// The new entry's shared bit.
     pub table_shared: Signal<In, Bit>,
@@ -43,7 +44,7 @@ pub struct BookkeepingStage<const A: usize> {
     pub join_group: Signal<In, Bit>,
     /// An allocation binds the group.
     pub bind_group: Signal<In, Bit>,
-    /// The block it binds, as its first row.
+    /// The chosen block's first row: the block an allocation binds, or takes.
     pub bind_base: Signal<In, Bits<A>>,
     /// A release of a shared block.
     pub leave: Signal<In, Bit>,
@@ -195,7 +196,11 @@ impl<const A: usize> Logic for BookkeepingStage<A> {
         self.apply_bind.next = self.flags.q[7].val();
         self.apply_leave.next = self.flags.q[8].val();
         self.apply_wait.next = self.flags.q[9].val();
+        // A block taken is written with its first row, the one it binds.
         self.apply_table_base.next = self.rows.q[0].val();
+        if self.flags.q[3].val() {
+            self.apply_table_base.next = self.rows.q[0].val() | self.rows.q[1].val();
+        }
         self.apply_bind_base.next = self.rows.q[1].val();
         self.apply_table_group.next = self.groups.q[0].val();
         self.apply_select.next = self.groups.q[1].val();

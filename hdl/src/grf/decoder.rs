@@ -9,10 +9,9 @@ use crate::params::GrfStatus;
 
 /// The transaction decoder (combinational; `docs/grf.md` gives every rule). Given the taken
 /// transaction (`take`, `kind`, `group`), its table entry (`mapped`, `shared`, `base`), the
-/// group it names (`group_bound`, `group_base`), the block an allocation would take
-/// (`free_block`, `chosen_base`) and whether the register is being refilled, it
-/// gives every decision of the cycle; all are low without `take`. `A` is the slow GRF's
-/// row-address width.
+/// group it names (`group_bound`, `group_base`), whether a block is free for an allocation
+/// and whether the register is being refilled, it gives every decision of the cycle; all are
+/// low without `take`. `A` is the slow GRF's row-address width.
 #[derive(LogicBlock)]
 pub struct TransactionDecoder<const A: usize> {
     /// A transaction is taken this cycle.
@@ -31,8 +30,6 @@ pub struct TransactionDecoder<const A: usize> {
     pub group_base: Signal<In, Bits<A>>,
     /// Some block is free for an allocation.
     pub free_block: Signal<In, Bit>,
-    /// The first row of the block an allocation takes.
-    pub chosen_base: Signal<In, Bits<A>>,
     /// The register is being refilled (still pending).
     pub refilling: Signal<In, Bit>,
     /// The EU is answered next cycle.
@@ -53,7 +50,8 @@ pub struct TransactionDecoder<const A: usize> {
     pub table_write: Signal<Out, Bit>,
     /// The new entry's valid bit.
     pub table_valid: Signal<Out, Bit>,
-    /// The new entry's first row.
+    /// The new entry's first row: the group's when it joins one; zero when it takes a block
+    /// (whose row is added as the change is applied).
     pub table_base: Signal<Out, Bits<A>>,
     /// The new entry's shared bit.
     pub table_shared: Signal<Out, Bit>,
@@ -107,7 +105,6 @@ impl<const A: usize> Default for TransactionDecoder<A> {
             group_bound: Default::default(),
             group_base: Default::default(),
             free_block: Default::default(),
-            chosen_base: Default::default(),
             refilling: Default::default(),
             answer: Default::default(),
             status: Default::default(),
@@ -228,8 +225,9 @@ impl<const A: usize> Logic for TransactionDecoder<A> {
             self.table_shared.next = true;
             self.table_group.next = self.group.val();
         }
+        // A block taken: its first row, the chosen block's, is added as the change is applied
+        // (`BookkeepingStage`), so that it does not wait for this cycle's decisions.
         if self.take_block.val() {
-            self.table_base.next = self.chosen_base.val();
             self.table_shared.next = self.group.val().any();
             self.table_group.next = self.group.val();
         }

@@ -13,6 +13,9 @@ use crate::{constant, constants, signals};
 /// whether it hits; the served request's entry (its victim); the first dirty entry of a
 /// (thread, block), and every entry of it. Writes take effect on the clock edge, at most one
 /// kind per cycle: `set` stores an entry, `clean` clears dirty bits, `drop` invalidates.
+/// With the switch's search registered (`pipeline` 4) the first dirty entry is searched for
+/// among held entries: the block's dirty entries as `hold` took them, less those cleaned since
+/// (nothing else writes an EU's fast GRF while it flushes); without, among the live entries.
 /// `E` is the element width.
 #[derive(LogicBlock)]
 pub struct FastGrfs<const E: usize> {
@@ -72,14 +75,18 @@ pub struct FastGrfs<const E: usize> {
     pub clean: Vec<Signal<In, Bit>>,
     /// Per entry: invalidate it, dirty or not.
     pub drop: Vec<Signal<In, Bit>>,
+    /// Per EU: hold the block's dirty entries for the search (`pipeline` 4).
+    pub hold: Vec<Signal<In, Bit>>,
     ent_valid: Registers<Bit>,
     ent_dirty: Registers<Bit>,
     ent_thread: Registers<Bits<2>>,
     ent_reg: Registers<Bits<6>>,
     /// Values, entry-major (`entry * lanes + l`).
     ent_data: Registers<Bits<E>>,
-    /// Per entry: a valid dirty entry of the block; the first such before it.
-    /// Per EU: its entries that are dirty and in the named block, bit i = entry i.
+    /// Per entry: searched for the first dirty entry (registered with `pipeline` 4, else
+    /// wires from the live entries).
+    held: Registers<Bit>,
+    /// Per EU: the searched entries, bit i = entry i.
     dirty_mask: Vec<Signal<Local, Bits<32>>>,
     /// Per EU: the first of them, one-hot.
     first_dirty: Vec<Signal<Local, Bits<32>>>,
@@ -98,6 +105,8 @@ pub struct FastGrfs<const E: usize> {
     slot_reg: Vec<Constant<Bits<6>>>,
     /// Block bits of a register: `reg & block_mask`.
     block_mask: Constant<Bits<6>>,
+    /// 1 when the search is among held entries (`pipeline` 4), else 0.
+    _scan: usize,
     _eus: usize,
     _fast: usize,
     _lanes: usize,
@@ -140,11 +149,13 @@ impl<const E: usize> FastGrfs<E> {
             set_data: signals(eus * lanes),
             clean: signals(eus * fast),
             drop: signals(eus * fast),
+            hold: signals(eus),
             ent_valid: Registers::new(eus * fast),
             ent_dirty: Registers::new(eus * fast),
             ent_thread: Registers::new(eus * fast),
             ent_reg: Registers::new(eus * fast),
             ent_data: Registers::new(eus * fast * lanes),
+            held: Registers::stage(eus * fast, params.pipeline >= 4),
             dirty_mask: signals(eus),
             first_dirty: signals(eus),
             zero32: constant(0),
@@ -158,6 +169,7 @@ impl<const E: usize> FastGrfs<E> {
             slot_thread: constants((0..fast as u64).map(|i| i & ((1 << thread_index_bits) - 1))),
             slot_reg: constants((0..fast as u64).map(|i| (i >> tb) & ((1 << reg_index_bits) - 1))),
             block_mask: constant(0x30),
+            _scan: usize::from(params.pipeline >= 4),
             _eus: eus,
             _fast: fast,
             _lanes: lanes,
@@ -176,6 +188,7 @@ impl<const E: usize> Logic for FastGrfs<E> {
         self.ent_thread.clock.next = self.clock.val();
         self.ent_reg.clock.next = self.clock.val();
         self.ent_data.clock.next = self.clock.val();
+        self.held.clock.next = self.clock.val();
         for nl in self._lanes..(self._lanes + 1) {
             for nf in self._fast..(self._fast + 1) {
                 for e in 0..self._eus {
@@ -207,10 +220,16 @@ impl<const E: usize> Logic for FastGrfs<E> {
                             == self.block_thread[e].val())
                             & ((self.ent_reg.q[e * nf + i].val() & self.block_mask.val())
                                 == (self.block_reg[e].val() & self.block_mask.val()));
-                        if self.in_block[e * nf + i].val()
+                        self.held.d[e * nf + i].next = self.in_block[e * nf + i].val()
                             & self.ent_valid.q[e * nf + i].val()
-                            & self.ent_dirty.q[e * nf + i].val()
-                        {
+                            & self.ent_dirty.q[e * nf + i].val();
+                        for _scan in 0..self._scan {
+                            if !self.hold[e].val() {
+                                self.held.d[e * nf + i].next = self.held.q[e * nf + i].val()
+                                    & !self.clean[e * nf + i].val();
+                            }
+                        }
+                        if self.held.q[e * nf + i].val() {
                             self.dirty_mask[e].next =
                                 self.dirty_mask[e].val() | self.slot_bit[i].val();
                         }

@@ -23,6 +23,9 @@ pub mod state {
     pub const FLUSH: u64 = 3;
     /// Waiting for a command's answer.
     pub const COMMAND: u64 = 4;
+    /// A switch taken with its search registered (`pipeline` 4): its block's dirty entries
+    /// are held; the first write-back goes out now.
+    pub const SCAN: u64 = 5;
 }
 
 /// Every EU's front end (`docs/grf.md`). Idle, a front end takes a request: a read or write
@@ -139,7 +142,9 @@ impl<const E: usize> GrfFrontEnds<E> {
             ans_status: signals(eus),
             ans_shared: signals(eus),
             ans_data: signals(eus * lanes),
-            control: (0..eus).map(|_| FrontEndControl::default()).collect(),
+            control: (0..eus)
+                .map(|_| FrontEndControl::new(params.pipeline >= 4))
+                .collect(),
             fast: FastGrfs::new(params),
             outbox: Outboxes::new(params),
             response: Responses::new(params),
@@ -277,6 +282,7 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                             self.fast.drop[e * nf + i].next =
                                 self.control[e].drop.val() & self.fast.in_block[e * nf + i].val();
                         }
+                        self.fast.hold[e].next = self.control[e].hold.val();
                         for l in 0..self._lanes {
                             self.rq_data.d[e * nl + l].next = self.rq_data.q[e * nl + l].val();
                             if self.control[e].accept.val() {

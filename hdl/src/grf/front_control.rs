@@ -10,7 +10,9 @@ use crate::params::{GrfOp, GrfStatus};
 
 /// The front end's control (combinational; `docs/grf.md`). Every output is a decision of the
 /// cycle; the front end carries them out on its registers, its fast GRF, its outbox and its
-/// response register.
+/// response register. Built with the switch's search registered (`pipeline` 4), a switch
+/// taken only has its block's dirty entries held (`hold`) and goes to `SCAN`, where its first
+/// write-back (or the switch) goes out a cycle later, from the held entries.
 #[derive(LogicBlock)]
 pub struct FrontEndControl {
     /// Synchronous reset.
@@ -75,16 +77,21 @@ pub struct FrontEndControl {
     pub clean: Signal<Out, Bit>,
     /// The block's entries are invalidated (a release, or a switch once nothing is dirty).
     pub drop: Signal<Out, Bit>,
+    /// The named block's dirty entries are held for the switch taken (`pipeline` 4).
+    pub hold: Signal<Out, Bit>,
     access: Signal<Local, Bit>,
     command: Signal<Local, Bit>,
     answered: Signal<Local, Bit>,
     passed_on: Signal<Local, Bit>,
     flush: Signal<Local, Bit>,
+    /// A switch is taken.
+    switch: Signal<Local, Bit>,
     st_idle: Constant<Bits<3>>,
     st_access: Constant<Bits<3>>,
     st_victim: Constant<Bits<3>>,
     st_flush: Constant<Bits<3>>,
     st_command: Constant<Bits<3>>,
+    st_scan: Constant<Bits<3>>,
     op_read: Constant<Bits<3>>,
     op_write: Constant<Bits<3>>,
     op_alloc: Constant<Bits<3>>,
@@ -99,10 +106,13 @@ pub struct FrontEndControl {
     k_wait: Constant<Bits<3>>,
     k_switch: Constant<Bits<3>>,
     s_ok: Constant<Bits<3>>,
+    /// 1 when the switch's search is registered (`pipeline` 4), else 0.
+    _scan: usize,
 }
 
-impl Default for FrontEndControl {
-    fn default() -> Self {
+impl FrontEndControl {
+    /// The control, with the switch's search registered when `scan`.
+    pub fn new(scan: bool) -> Self {
         Self {
             reset: Default::default(),
             state: Default::default(),
@@ -135,16 +145,19 @@ impl Default for FrontEndControl {
             fill_answer: Default::default(),
             clean: Default::default(),
             drop: Default::default(),
+            hold: Default::default(),
             access: Default::default(),
             command: Default::default(),
             answered: Default::default(),
             passed_on: Default::default(),
             flush: Default::default(),
+            switch: Default::default(),
             st_idle: constant(state::IDLE),
             st_access: constant(state::ACCESS),
             st_victim: constant(state::VICTIM),
             st_flush: constant(state::FLUSH),
             st_command: constant(state::COMMAND),
+            st_scan: constant(state::SCAN),
             op_read: constant(GrfOp::Read.code()),
             op_write: constant(GrfOp::Write.code()),
             op_alloc: constant(GrfOp::Alloc.code()),
@@ -159,6 +172,7 @@ impl Default for FrontEndControl {
             k_wait: constant(kind::WAIT),
             k_switch: constant(kind::SWITCH),
             s_ok: constant(GrfStatus::Ok.code()),
+            _scan: usize::from(scan),
         }
     }
 }
@@ -185,8 +199,15 @@ impl Logic for FrontEndControl {
             | ((self.state.val() == self.st_victim.val()) & self.ans_valid.val());
         self.fill_write.next = self.fill.val() & (self.rq_op.val() == self.op_write.val());
         self.fill_answer.next = self.state.val() == self.st_access.val();
-        self.flush.next = (self.accept.val() & (self.op.val() == self.op_switch.val()))
+        self.switch.next = self.accept.val() & (self.op.val() == self.op_switch.val());
+        self.hold.next = false;
+        self.flush.next = self.switch.val()
             | ((self.state.val() == self.st_flush.val()) & self.ans_valid.val());
+        for _scan in 0..self._scan {
+            self.hold.next = self.switch.val();
+            self.flush.next = (self.state.val() == self.st_scan.val())
+                | ((self.state.val() == self.st_flush.val()) & self.ans_valid.val());
+        }
         self.store.next =
             self.accept.val() & self.hit.val() & (self.op.val() == self.op_write.val());
         self.clean.next = self.flush.val() & self.found.val();
@@ -208,6 +229,9 @@ impl Logic for FrontEndControl {
         }
         if self.keep_answer.val() {
             self.next_state.next = self.st_victim.val();
+        }
+        if self.hold.val() {
+            self.next_state.next = self.st_scan.val();
         }
         if self.flush.val() {
             self.next_state.next = self.st_command.val();

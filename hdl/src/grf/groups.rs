@@ -63,6 +63,9 @@ pub struct GroupUnit<const A: usize> {
     g_bound: Registers<Bit>,
     g_base: Registers<Bits<A>>,
     g_refs: Registers<Bits<9>>,
+    /// Per group: its reference count is one (kept beside the count, so that a release's
+    /// decision does not wait for a comparison).
+    g_one: Registers<Bit>,
     g_count: Registers<Bits<8>>,
     /// References - accesses.
     g_short: Registers<Bits<9>>,
@@ -127,6 +130,7 @@ impl<const A: usize> GroupUnit<A> {
             g_bound: Registers::new(groups),
             g_base: Registers::new(groups),
             g_refs: Registers::new(groups),
+            g_one: Registers::new(groups),
             g_count: Registers::new(groups),
             g_short: Registers::new(groups),
             g_left: Registers::new(groups),
@@ -166,6 +170,7 @@ impl<const A: usize> Logic for GroupUnit<A> {
         self.g_bound.clock.next = self.clock.val();
         self.g_base.clock.next = self.clock.val();
         self.g_refs.clock.next = self.clock.val();
+        self.g_one.clock.next = self.clock.val();
         self.g_count.clock.next = self.clock.val();
         self.g_short.clock.next = self.clock.val();
         self.g_left.clock.next = self.clock.val();
@@ -185,7 +190,7 @@ impl<const A: usize> Logic for GroupUnit<A> {
             self.acc[g].next = self.access.val() & self.mine[g].val();
             self.lv[g].next = self.leave.val() & self.mine[g].val();
             self.wt[g].next = self.wait_group.val() & self.mine[g].val();
-            self.one_ref[g].next = self.g_refs.q[g].val() == self.one9.val();
+            self.one_ref[g].next = self.g_one.q[g].val();
             self.short_le0[g].next =
                 self.g_short.q[g].val().get_bit(8) | !self.g_short.q[g].val().any();
             self.short_le1[g].next = self.g_short.q[g].val().get_bit(8)
@@ -274,6 +279,7 @@ impl<const A: usize> Logic for GroupUnit<A> {
                 self.g_left.d[g].next = self.zero9.val();
                 self.g_waiting.d[g].next = self.zero8.val();
             }
+            self.g_one.d[g].next = self.g_refs.d[g].val() == self.one9.val();
             for _later in 0..self._later {
                 self.bound[g].next = self.g_bound.d[g].val();
                 self.base[g].next = self.g_base.d[g].val();

@@ -61,6 +61,9 @@ pub struct TransactionLookup<const A: usize> {
     block_base: Vec<Constant<Bits<A>>>,
     /// The low-energy part.
     low_blocks: Constant<Bits<64>>,
+    /// The blocks that exist: the search for the lowest free block is sized to them (its
+    /// carry chain stops at the last block, not at bit 63).
+    all_blocks: Constant<Bits<64>>,
     /// Which allocations want the low-energy part: per global thread, per virtual block.
     low_thread: Vec<Constant<Bit>>,
     low_block: Vec<Constant<Bit>>,
@@ -108,6 +111,7 @@ impl<const A: usize> TransactionLookup<A> {
             group_number: constants(1..=groups as u64),
             block_base: constants((0..blocks).map(|b| (b * GrfParams::BLOCK) as u64)),
             low_blocks: constant(mask64(params.low_energy_blocks)),
+            all_blocks: constant(mask64(blocks)),
             low_thread: (0..threads)
                 .map(|t| Constant::new(by_thread && params.wants_low_energy(t, 0)))
                 .collect(),
@@ -143,7 +147,9 @@ impl<const A: usize> Logic for TransactionLookup<A> {
         if !self.candidates.val().any() {
             self.candidates.next = self.free.val();
         }
-        self.chosen.next = self.candidates.val() & (!self.candidates.val() + self.one64.val());
+        self.chosen.next = self.candidates.val()
+            & self.all_blocks.val()
+            & (!self.candidates.val() + self.one64.val());
         self.chosen_base.next = self.zero_a.val();
         for b in 0..self._blocks {
             self.pick_chosen[b].next = self.zero_a.val();

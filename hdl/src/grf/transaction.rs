@@ -232,8 +232,9 @@ impl<const A: usize> Logic for TransactionUnit<A> {
         self.decoder.shared.next = self.found_shared.val();
         self.decoder.group_bound.next = self.lookup.bound.val();
         self.decoder.group_base.next = self.lookup.group_row.val();
-        self.decoder.free_block.next = self.lookup.chosen.val().any();
-        self.decoder.chosen_base.next = self.lookup.chosen_base.val();
+        // Some block is chosen exactly when some block is free: the status does not wait for
+        // the search.
+        self.decoder.free_block.next = self.entries.free.val().any();
         self.decoder.refilling.next = self.refill_busy.val()
             & (self.refill_base.val() == self.found_base.val())
             & self

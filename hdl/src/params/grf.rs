@@ -87,7 +87,9 @@ pub struct GrfParams {
     /// Register stages in the controller: 1 holds the arbiter's pick for a cycle before the
     /// controller takes it (every controller answer a cycle later, throughput unchanged); 2
     /// also looks the pick's table entry up as it is held; 3 also applies the table, free-block
-    /// and group changes a cycle after the decision (barrier answers a cycle later).
+    /// and group changes a cycle after the decision (barrier answers a cycle later); 4 also
+    /// holds a switch's dirty fast entries for a cycle before its first write-back (every
+    /// switch a cycle longer).
     #[serde(default)]
     pub pipeline: usize,
 }
@@ -190,7 +192,7 @@ impl Params for GrfParams {
             ),
             param!(
                 pipeline,
-                "register stages: 1 holds the arbiter's pick a cycle (answers a cycle later), 2 also looks its table entry up as it is held (no further cycle), 3 also applies the table, free-block and group changes a cycle after the decision (barrier answers a cycle later)",
+                "register stages: 1 holds the arbiter's pick a cycle (answers a cycle later), 2 also looks its table entry up as it is held (no further cycle), 3 also applies the table, free-block and group changes a cycle after the decision (barrier answers a cycle later), 4 also holds a switch's dirty fast entries a cycle before its first write-back (switches a cycle longer)",
                 "N",
                 |_| Allowed::range(0, Self::MAX_PIPELINE)
             ),
@@ -202,7 +204,7 @@ impl GrfParams {
     /// Registers per block.
     pub const BLOCK: usize = 16;
     /// The most register stages `pipeline` adds.
-    pub const MAX_PIPELINE: usize = 3;
+    pub const MAX_PIPELINE: usize = 4;
     /// Shared groups 1..=GROUPS (0 means private).
     pub const GROUPS: usize = 7;
     /// Allowed fast GRF sizes.

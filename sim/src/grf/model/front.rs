@@ -37,6 +37,7 @@ impl GrfModel {
                     self.fill(eu, fill);
                 }
             }
+            Front::Scan => self.flush_next(eu),
             Front::Flush => {
                 if answer.is_some() {
                     self.flush_next(eu);
@@ -116,6 +117,9 @@ impl GrfModel {
                 self.invalidate_block(eu, r.thread, r.reg / GrfParams::BLOCK);
                 self.send(eu, Kind::Release, self.zero(), Front::Command);
             }
+            // With the switch's search registered, its first write-back waits a cycle; nothing
+            // else changes this EU's fast GRF meanwhile.
+            GrfOp::Switch if self.params.pipeline >= 4 => self.front[eu].state = Front::Scan,
             GrfOp::Switch => self.flush_next(eu),
         }
     }

@@ -122,6 +122,9 @@ enum Front {
     Access,
     /// Waiting for the victim's write-back; then fill.
     Victim,
+    /// A switch taken with `pipeline` 4: its block's dirty entries are known; the first
+    /// write-back (or the switch) goes out this cycle.
+    Scan,
     /// Writing back the block's dirty entries before a switch.
     Flush,
     /// Waiting for a command's answer.
