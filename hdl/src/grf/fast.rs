@@ -86,6 +86,8 @@ pub struct FastGrfs<const E: usize> {
     /// Per entry: searched for the first dirty entry (registered with `pipeline` 4, else
     /// wires from the live entries).
     held: Registers<Bit>,
+    /// Per entry: valid, dirty and of the named block.
+    live: Vec<Signal<Local, Bit>>,
     /// Per EU: the searched entries, bit i = entry i.
     dirty_mask: Vec<Signal<Local, Bits<32>>>,
     /// Per EU: the first of them, one-hot.
@@ -156,6 +158,7 @@ impl<const E: usize> FastGrfs<E> {
             ent_reg: Registers::new(eus * fast),
             ent_data: Registers::new(eus * fast * lanes),
             held: Registers::stage(eus * fast, params.pipeline >= 4),
+            live: signals(eus * fast),
             dirty_mask: signals(eus),
             first_dirty: signals(eus),
             zero32: constant(0),
@@ -220,14 +223,18 @@ impl<const E: usize> Logic for FastGrfs<E> {
                             == self.block_thread[e].val())
                             & ((self.ent_reg.q[e * nf + i].val() & self.block_mask.val())
                                 == (self.block_reg[e].val() & self.block_mask.val()));
-                        self.held.d[e * nf + i].next = self.in_block[e * nf + i].val()
+                        self.live[e * nf + i].next = self.in_block[e * nf + i].val()
                             & self.ent_valid.q[e * nf + i].val()
                             & self.ent_dirty.q[e * nf + i].val();
+                        self.held.d[e * nf + i].next = self.live[e * nf + i].val();
+                        // Held, the entries keep what `hold` took, less those cleaned;
+                        // wired, they follow the live entries (`hold` changes nothing).
                         for _scan in 0..self._scan {
-                            if !self.hold[e].val() {
-                                self.held.d[e * nf + i].next = self.held.q[e * nf + i].val()
-                                    & !self.clean[e * nf + i].val();
-                            }
+                            self.held.d[e * nf + i].next =
+                                self.held.q[e * nf + i].val() & !self.clean[e * nf + i].val();
+                        }
+                        if self.hold[e].val() {
+                            self.held.d[e * nf + i].next = self.live[e * nf + i].val();
                         }
                         if self.held.q[e * nf + i].val() {
                             self.dirty_mask[e].next =
