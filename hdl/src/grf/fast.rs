@@ -9,8 +9,8 @@ use crate::{constant, constants, signals};
 
 /// Every EU's fast GRF (`docs/grf.md`): `fast_regs` entries per EU, the entry of (thread,
 /// register) given by the index function. Vectors are EU-major: per EU `[e]`, per entry
-/// `[e * fast_regs + i]`, per lane `[e * lanes + l]`. Lookups are combinational: the incoming request's entry and
-/// whether it hits; the served request's entry (its victim); the first dirty entry of a
+/// `[e * fast_regs + i]`, per lane `[e * lanes + l]`. Lookups are combinational: whether the
+/// incoming request hits, and the entry that holds it; the served request's entry (its victim); the first dirty entry of a
 /// (thread, block), and every entry of it. Writes take effect on the clock edge, at most one
 /// kind per cycle: `set` stores an entry, `clean` clears dirty bits, `drop` invalidates.
 /// With the switch's search registered (`pipeline` 4) the first dirty entry is searched for
@@ -35,10 +35,10 @@ pub struct FastGrfs<const E: usize> {
     pub block_thread: Vec<Signal<In, Bits<2>>>,
     /// A register of the block looked through.
     pub block_reg: Vec<Signal<In, Bits<6>>>,
-    /// Per entry: the incoming request's register maps there.
-    pub in_slot: Vec<Signal<Out, Bit>>,
     /// The incoming request's register is there.
     pub hit: Vec<Signal<Out, Bit>>,
+    /// Per entry: it holds the incoming request's register (at most one per EU).
+    pub hit_slot: Vec<Signal<Out, Bit>>,
     /// Its value, one element per lane.
     pub hit_data: Vec<Signal<Out, Bits<E>>>,
     /// Per entry: the served request's register maps there.
@@ -83,6 +83,8 @@ pub struct FastGrfs<const E: usize> {
     ent_reg: Registers<Bits<6>>,
     /// Values, entry-major (`entry * lanes + l`).
     ent_data: Registers<Bits<E>>,
+    /// Per entry: the incoming request's register maps there.
+    in_slot: Vec<Signal<Local, Bit>>,
     /// Per entry: searched for the first dirty entry (registered with `pipeline` 4, else
     /// wires from the live entries).
     held: Registers<Bit>,
@@ -133,6 +135,7 @@ impl<const E: usize> FastGrfs<E> {
             block_reg: signals(eus),
             in_slot: signals(eus * fast),
             hit: signals(eus),
+            hit_slot: signals(eus * fast),
             hit_data: signals(eus * lanes),
             rq_slot: signals(eus * fast),
             victim_dirty: signals(eus),
@@ -247,11 +250,11 @@ impl<const E: usize> Logic for FastGrfs<E> {
                     self.found[e].next = self.first_dirty[e].val().any();
                     for i in 0..self._fast {
                         self.found_slot[e * nf + i].next = self.first_dirty[e].val().get_bit(i);
-                        if self.in_slot[e * nf + i].val()
+                        self.hit_slot[e * nf + i].next = self.in_slot[e * nf + i].val()
                             & self.ent_valid.q[e * nf + i].val()
                             & (self.ent_thread.q[e * nf + i].val() == self.req_thread[e].val())
-                            & (self.ent_reg.q[e * nf + i].val() == self.req_reg[e].val())
-                        {
+                            & (self.ent_reg.q[e * nf + i].val() == self.req_reg[e].val());
+                        if self.hit_slot[e * nf + i].val() {
                             self.hit[e].next = true;
                         }
                         // The selections are one-hot: each is an OR of gated terms, so that

@@ -269,12 +269,12 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                         }
                         // The fast GRF's writes: write hit, fill, flush write-back, drop.
                         self.fast.set_dirty[e].next =
-                            self.control[e].store.val() | self.control[e].fill_write.val();
+                            self.control[e].take_write.val() | self.control[e].fill_write.val();
                         self.fast.set_thread[e].next = self.named_thread.val();
                         self.fast.set_reg[e].next = self.named_reg.val();
                         for i in 0..self._fast {
-                            self.fast.set_slot[e * nf + i].next = (self.control[e].store.val()
-                                & self.fast.in_slot[e * nf + i].val())
+                            self.fast.set_slot[e * nf + i].next = (self.control[e].take_write.val()
+                                & self.fast.hit_slot[e * nf + i].val())
                                 | (self.control[e].fill.val()
                                     & self.fast.rq_slot[e * nf + i].val());
                             self.fast.clean[e * nf + i].next = self.control[e].clean.val()

@@ -65,8 +65,9 @@ pub struct FrontEndControl {
     pub send_group: Signal<Out, Bit>,
     /// Keep the controller's answer while the victim is written back.
     pub keep_answer: Signal<Out, Bit>,
-    /// A write hit stores the request's value in its entry, dirty.
-    pub store: Signal<Out, Bit>,
+    /// A write is taken: if it hits, its entry stores the request's value, dirty (the entry
+    /// that hits decides, so that the store does not wait for `hit`).
+    pub take_write: Signal<Out, Bit>,
     /// A fill stores the served request's register in its entry.
     pub fill: Signal<Out, Bit>,
     /// The fill stores the write's value, dirty (else the value read, clean).
@@ -139,7 +140,7 @@ impl FrontEndControl {
             send_found: Default::default(),
             send_group: Default::default(),
             keep_answer: Default::default(),
-            store: Default::default(),
+            take_write: Default::default(),
             fill: Default::default(),
             fill_write: Default::default(),
             fill_answer: Default::default(),
@@ -208,8 +209,7 @@ impl Logic for FrontEndControl {
             self.flush.next = (self.state.val() == self.st_scan.val())
                 | ((self.state.val() == self.st_flush.val()) & self.ans_valid.val());
         }
-        self.store.next =
-            self.accept.val() & self.hit.val() & (self.op.val() == self.op_write.val());
+        self.take_write.next = self.accept.val() & (self.op.val() == self.op_write.val());
         self.clean.next = self.flush.val() & self.found.val();
         self.drop.next = (self.accept.val() & (self.op.val() == self.op_release.val()))
             | (self.flush.val() & !self.found.val());
