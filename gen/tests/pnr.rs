@@ -160,7 +160,8 @@ fn a_small_configuration_of_every_block_is_placed_and_routed() {
 
 /// Each pipeline option added for timing places and routes on a small configuration: the GPR's
 /// registered arbitration (3, its banks DP16KD instances, the ECP5 default), the router's input
-/// stage (4), the GRF's early entry lookup (2), the core on the GPR's deepest pipeline (2).
+/// stage (4), the GRF's bookkeeping stage with the pick stage and the early entry lookup before
+/// it (3; its default, 4, is placed above), the core on the GPR's deepest pipeline (2).
 #[test]
 fn a_small_configuration_of_every_new_pipeline_option_is_placed_and_routed() {
     let options: [(&str, &[&str], &str, bool); 4] = [
@@ -185,7 +186,7 @@ fn a_small_configuration_of_every_new_pipeline_option_is_placed_and_routed() {
                 "--element-bits",
                 "16",
             ],
-            "2",
+            "3",
             true,
         ),
         (

@@ -90,14 +90,9 @@ pub struct FastGrfs<const E: usize> {
     held: Registers<Bit>,
     /// Per entry: valid, dirty and of the named block.
     live: Vec<Signal<Local, Bit>>,
-    /// Per EU: the searched entries, bit i = entry i.
-    dirty_mask: Vec<Signal<Local, Bits<32>>>,
-    /// Per EU: the first of them, one-hot.
-    first_dirty: Vec<Signal<Local, Bits<32>>>,
-    zero32: Constant<Bits<32>>,
-    one32: Constant<Bits<32>>,
-    /// Per entry: its bit.
-    slot_bit: Vec<Constant<Bits<32>>>,
+    /// Per EU: some searched entry so far (the OR over the entries before, as the search
+    /// goes through them).
+    seen: Vec<Signal<Local, Bit>>,
     zero_e: Constant<Bits<E>>,
     zero2: Constant<Bits<2>>,
     zero6: Constant<Bits<6>>,
@@ -162,11 +157,7 @@ impl<const E: usize> FastGrfs<E> {
             ent_data: Registers::new(eus * fast * lanes),
             held: Registers::stage(eus * fast, params.pipeline >= 4),
             live: signals(eus * fast),
-            dirty_mask: signals(eus),
-            first_dirty: signals(eus),
-            zero32: constant(0),
-            one32: constant(1),
-            slot_bit: constants((0..fast).map(|i| 1u64 << i)),
+            seen: signals(eus),
             zero_e: constant(0),
             zero2: constant(0),
             zero6: constant(0),
@@ -204,7 +195,7 @@ impl<const E: usize> Logic for FastGrfs<E> {
                     self.victim_reg[e].next = self.zero6.val();
                     self.found[e].next = false;
                     self.found_reg[e].next = self.zero6.val();
-                    self.dirty_mask[e].next = self.zero32.val();
+                    self.seen[e].next = false;
                     for l in 0..self._lanes {
                         self.hit_data[e * nl + l].next = self.zero_e.val();
                         self.victim_data[e * nl + l].next = self.zero_e.val();
@@ -239,17 +230,15 @@ impl<const E: usize> Logic for FastGrfs<E> {
                         if self.hold[e].val() {
                             self.held.d[e * nf + i].next = self.live[e * nf + i].val();
                         }
-                        if self.held.q[e * nf + i].val() {
-                            self.dirty_mask[e].next =
-                                self.dirty_mask[e].val() | self.slot_bit[i].val();
-                        }
+                        // The first dirty entry of the block: searched entry that no
+                        // searched entry before it precedes (an OR over a few entries, which
+                        // maps shallower than a carry chain).
+                        self.found_slot[e * nf + i].next =
+                            self.held.q[e * nf + i].val() & !self.seen[e].val();
+                        self.seen[e].next = self.seen[e].val() | self.held.q[e * nf + i].val();
                     }
-                    // The first dirty entry of the block: the lowest bit, by one carry chain.
-                    self.first_dirty[e].next =
-                        self.dirty_mask[e].val() & (!self.dirty_mask[e].val() + self.one32.val());
-                    self.found[e].next = self.first_dirty[e].val().any();
+                    self.found[e].next = self.seen[e].val();
                     for i in 0..self._fast {
-                        self.found_slot[e * nf + i].next = self.first_dirty[e].val().get_bit(i);
                         self.hit_slot[e * nf + i].next = self.in_slot[e * nf + i].val()
                             & self.ent_valid.q[e * nf + i].val()
                             & (self.ent_thread.q[e * nf + i].val() == self.req_thread[e].val())

@@ -108,7 +108,7 @@ impl Default for GrfParams {
             element_bits: 32,
             low_energy_blocks: 0,
             mapping: Mapping::None,
-            pipeline: 3,
+            pipeline: 4,
         }
     }
 }
