@@ -273,10 +273,11 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                         self.fast.set_thread[e].next = self.named_thread.val();
                         self.fast.set_reg[e].next = self.named_reg.val();
                         for i in 0..self._fast {
-                            self.fast.set_slot[e * nf + i].next = (self.control[e].take_write.val()
-                                & self.fast.hit_slot[e * nf + i].val())
-                                | (self.control[e].fill.val()
-                                    & self.fast.rq_slot[e * nf + i].val());
+                            self.fast.set_slot[e * nf + i].next =
+                                (self.control[e].take_write.val()
+                                    & self.fast.hit_slot[e * nf + i].val())
+                                    | (self.control[e].fill.val()
+                                        & self.fast.rq_slot[e * nf + i].val());
                             self.fast.clean[e * nf + i].next = self.control[e].clean.val()
                                 & self.fast.found_slot[e * nf + i].val();
                             self.fast.drop[e * nf + i].next =

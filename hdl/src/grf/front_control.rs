@@ -202,8 +202,8 @@ impl Logic for FrontEndControl {
         self.fill_answer.next = self.state.val() == self.st_access.val();
         self.switch.next = self.accept.val() & (self.op.val() == self.op_switch.val());
         self.hold.next = false;
-        self.flush.next = self.switch.val()
-            | ((self.state.val() == self.st_flush.val()) & self.ans_valid.val());
+        self.flush.next =
+            self.switch.val() | ((self.state.val() == self.st_flush.val()) & self.ans_valid.val());
         for _scan in 0..self._scan {
             self.hold.next = self.switch.val();
             self.flush.next = (self.state.val() == self.st_scan.val())

@@ -108,7 +108,10 @@ impl Design for Grf {
                 let p = self.0;
                 Ok(vec![
                     part("grf_front_ends", GrfFrontEnds::<E>::new(p))?,
-                    part("grf_front_end_control", FrontEndControl::new(p.pipeline >= 4))?,
+                    part(
+                        "grf_front_end_control",
+                        FrontEndControl::new(p.pipeline >= 4),
+                    )?,
                     part("grf_fast_grfs", FastGrfs::<E>::new(p))?,
                     part("grf_outboxes", Outboxes::<E>::new(p))?,
                     part("grf_responses", Responses::<E>::new(p))?,
