@@ -47,6 +47,7 @@ BLOCKS = [
     ("grf", ["--pipeline", "0"], 100, GRF_WORKLOADS),
     ("grf", ["--pipeline", "1"], 100, GRF_WORKLOADS),
     ("grf", ["--pipeline", "2"], 100, GRF_WORKLOADS),
+    ("grf", ["--pipeline", "3"], 100, GRF_WORKLOADS),
     ("grf", [], 100, GRF_WORKLOADS),
 ]
 
