@@ -39,7 +39,7 @@ pub struct FastGrfs<const E: usize> {
     pub hit: Vec<Signal<Out, Bit>>,
     /// Per entry: it holds the incoming request's register (at most one per EU).
     pub hit_slot: Vec<Signal<Out, Bit>>,
-    /// Its value, one element per lane.
+    /// The value of the entry that hits, one element per lane (zero on a miss).
     pub hit_data: Vec<Signal<Out, Bits<E>>>,
     /// Per entry: the served request's register maps there.
     pub rq_slot: Vec<Signal<Out, Bit>>,
@@ -262,7 +262,7 @@ impl<const E: usize> Logic for FastGrfs<E> {
                                 self.found_reg[e].val() | self.ent_reg.q[e * nf + i].val();
                         }
                         for l in 0..self._lanes {
-                            if self.in_slot[e * nf + i].val() {
+                            if self.hit_slot[e * nf + i].val() {
                                 self.hit_data[e * nl + l].next = self.hit_data[e * nl + l].val()
                                     | self.ent_data.q[(e * nf + i) * nl + l].val();
                             }

@@ -240,7 +240,7 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                         // The response and the transaction sent.
                         self.response.respond[e].next = self.control[e].respond.val();
                         self.response.status[e].next = self.control[e].status.val();
-                        self.response.from_hit[e].next = self.control[e].respond_hit.val();
+                        self.response.from_hit[e].next = self.control[e].take_read.val();
                         self.response.from_answer[e].next = self.control[e].respond_answer.val();
                         self.response.from_kept[e].next = self.control[e].respond_kept.val();
                         self.outbox.from_victim[e].next = self.control[e].send_victim.val();

@@ -47,8 +47,9 @@ pub struct FrontEndControl {
     pub respond: Signal<Out, Bit>,
     /// The response's status.
     pub status: Signal<Out, Bits<3>>,
-    /// The response carries the fast GRF's hit value.
-    pub respond_hit: Signal<Out, Bit>,
+    /// A read is taken: the response's data is the fast GRF's hit value (zero on a miss, which
+    /// does not respond), so that the data does not wait for `hit`.
+    pub take_read: Signal<Out, Bit>,
     /// The response carries the controller's answer.
     pub respond_answer: Signal<Out, Bit>,
     /// The response carries the answer kept during the victim's write-back.
@@ -131,7 +132,7 @@ impl FrontEndControl {
             next_state: Default::default(),
             respond: Default::default(),
             status: Default::default(),
-            respond_hit: Default::default(),
+            take_read: Default::default(),
             respond_answer: Default::default(),
             respond_kept: Default::default(),
             send: Default::default(),
@@ -243,8 +244,7 @@ impl Logic for FrontEndControl {
             self.next_state.next = self.st_idle.val();
         }
         // The response: a hit, a fault or shared register, a fill, a command's answer.
-        self.respond_hit.next =
-            self.accept.val() & self.hit.val() & (self.op.val() == self.op_read.val());
+        self.take_read.next = self.accept.val() & (self.op.val() == self.op_read.val());
         self.respond_answer.next = self.passed_on.val()
             | (self.fill.val() & !self.fill_write.val() & self.fill_answer.val());
         self.respond_kept.next = self.fill.val() & !self.fill_write.val() & !self.fill_answer.val();

@@ -19,7 +19,8 @@ pub struct Responses<const E: usize> {
     pub respond: Vec<Signal<In, Bit>>,
     /// Per EU: with this status.
     pub status: Vec<Signal<In, Bits<3>>>,
-    /// Per EU: the data is the fast GRF's hit data.
+    /// Per EU: the data is the fast GRF's hit data, zero on a miss (taken whether or not
+    /// `respond` is high, so that the data does not wait for the response's decision).
     pub from_hit: Vec<Signal<In, Bit>>,
     /// Per EU: the data is the controller's answer.
     pub from_answer: Vec<Signal<In, Bit>>,
@@ -91,7 +92,7 @@ impl<const E: usize> Logic for Responses<E> {
                 }
                 for l in 0..self._lanes {
                     self.held_data.d[e * nl + l].next = self.zero_e.val();
-                    if self.respond[e].val() & self.from_hit[e].val() {
+                    if self.from_hit[e].val() {
                         self.held_data.d[e * nl + l].next = self.hit_data[e * nl + l].val();
                     }
                     if self.respond[e].val() & self.from_answer[e].val() {
