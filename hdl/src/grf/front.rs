@@ -201,9 +201,8 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                         self.tx_reg[e].next = self.outbox.reg_index[e].val();
                         self.tx_group[e].next = self.outbox.group[e].val();
                         self.outbox.take[e].next = self.tx_take[e].val();
-                        // The fast GRF looks up the incoming request, the served one, and the
-                        // block a release or a switch names: the incoming request's when idle,
-                        // else the served one's.
+                        // Lookups: the incoming request, the served one, and the block a
+                        // release or switch names (the incoming one's when idle, else the served).
                         self.fast.req_thread[e].next = self.req_thread[e].val();
                         self.fast.req_reg[e].next = self.req_reg[e].val();
                         self.fast.rq_thread[e].next = self.rq_thread.q[e].val();
@@ -214,7 +213,7 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                             self.fast.block_thread[e].next = self.req_thread[e].val();
                             self.fast.block_reg[e].next = self.req_reg[e].val();
                         }
-                        // The decisions.
+                        // Decisions; state and request registers (the taken request's, or kept).
                         self.control[e].reset.next = self.reset.val();
                         self.control[e].state.next = self.state.q[e].val();
                         self.control[e].req_valid.next = self.req_valid[e].val();
@@ -226,7 +225,6 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                         self.control[e].hit.next = self.fast.hit[e].val();
                         self.control[e].victim_dirty.next = self.fast.victim_dirty[e].val();
                         self.control[e].found.next = self.fast.found[e].val();
-                        // The state and the request registers (the taken request's, or kept).
                         self.named_thread.next = self.rq_thread.q[e].val();
                         self.named_reg.next = self.rq_reg.q[e].val();
                         if self.state.q[e].val() == self.st_idle.val() {
