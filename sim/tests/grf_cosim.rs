@@ -472,6 +472,18 @@ fn a_group_dying_turns_its_waiters_away() {
     );
 }
 
+/// The directed run of `text` on `params` with `pipeline`: its report, and per EU the cycles
+/// its answers came in.
+fn answer_times(params: GrfParams, pipeline: usize, text: &str) -> (GrfRun, Vec<Vec<u64>>) {
+    let params = GrfParams { pipeline, ..params };
+    let (report, log) = directed(&params, text);
+    let times = log
+        .iter()
+        .map(|eu| eu.iter().map(|r| r.0).collect())
+        .collect();
+    (report, times)
+}
+
 /// The pick stage (`pipeline` 1), the entry looked up as it loads (`pipeline` 2), the
 /// bookkeeping a cycle later (`pipeline` 3) and the switch's search registered (`pipeline` 4):
 /// random traffic in lock step, at least 100,000 cycles each across one, two and four EUs.
@@ -536,18 +548,7 @@ fn the_pick_stage_delays_each_answer_by_one_cycle_not_the_next() {
 /// every other answer keeps its cycle.
 #[test]
 fn the_bookkeeping_stage_delays_only_the_groups_answers() {
-    let times = |text: &str, pipeline| {
-        let params = GrfParams {
-            pipeline,
-            ..small(2, 1)
-        };
-        let (report, log) = directed(&params, text);
-        let times: Vec<Vec<u64>> = log
-            .iter()
-            .map(|eu| eu.iter().map(|r| r.0).collect())
-            .collect();
-        (report, times)
-    };
+    let times = |text: &str, pipeline| answer_times(small(2, 1), pipeline, text);
     // EU 1 parks on group 5; EU 0, its only member, opens the barrier with a write (which
     // re-arms it: one reference, one EU passed), opens it again with a second write and
     // waits at the open barrier itself; then leaves while EU 1 waits again: the group dies.
@@ -606,15 +607,10 @@ fn the_bookkeeping_stage_delays_only_the_groups_answers() {
 fn the_registered_search_delays_each_switch_by_one_cycle() {
     // Per answer, the cycles since the answer before it (the first: since the start).
     let gaps = |text: &str, pipeline| {
-        let params = GrfParams {
-            pipeline,
-            ..small(1, 1)
-        };
-        let (report, log) = directed(&params, text);
+        let (report, times) = answer_times(small(1, 1), pipeline, text);
         assert!(!report.stuck);
-        let times: Vec<u64> = log[0].iter().map(|r| r.0).collect();
-        let mut gaps = vec![times[0]];
-        gaps.extend(times.windows(2).map(|w| w[1] - w[0]));
+        let mut gaps = vec![times[0][0]];
+        gaps.extend(times[0].windows(2).map(|w| w[1] - w[0]));
         gaps
     };
     // Two dirty entries of block 0, then a switch that writes both back; a read after the
