@@ -39,6 +39,7 @@ BLOCKS = [
     ("gpr", ["--pipeline", "2"], 200, None),
     ("gpr", ["--pipeline", "3"], 200, None),
     ("gpr", ["--pipeline", "3", "--memory", "inferred"], 200, None),
+    ("gpr", ["--pipeline", "4"], 200, None),
     ("route", ["--pipeline", "0"], 150, None),
     ("route", ["--pipeline", "3"], 150, None),
     ("route", [], 150, None),

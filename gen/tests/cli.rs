@@ -1025,8 +1025,8 @@ fn compare_gpr_and_multiport_bad_input_is_one_line_exit_2() {
             vec!["--bank-kinds", "3r1w", "1r1w, 2r1w or 1rw"],
         ),
         (
-            vec!["compare", "gpr", "--pipelines", "0,4"],
-            vec!["--pipelines", "4", "0..=3"],
+            vec!["compare", "gpr", "--pipelines", "0,5"],
+            vec!["--pipelines", "5", "0..=4"],
         ),
         (
             vec!["compare", "gpr", "--workloads", "conv3x3,fft"],

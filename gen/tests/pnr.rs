@@ -159,13 +159,14 @@ fn a_small_configuration_of_every_block_is_placed_and_routed() {
 }
 
 /// Each pipeline option added for timing places and routes on a small configuration: the GPR's
-/// registered arbitration (3, its banks DP16KD instances, the ECP5 default), the router's input
+/// registered arbitration with its SRAM port stage (4, its banks DP16KD instances, the ECP5
+/// default), the router's input
 /// stage (4), the GRF's bookkeeping stage with the pick stage and the early entry lookup before
 /// it (3; its default, 4, is placed above), the core on the GPR's deepest pipeline (2).
 #[test]
 fn a_small_configuration_of_every_new_pipeline_option_is_placed_and_routed() {
     let options: [(&str, &[&str], &str, bool); 4] = [
-        ("gpr", SMALL_GPR, "3", true),
+        ("gpr", SMALL_GPR, "4", true),
         (
             "route",
             &["--lanes", "8", "--crossbar", "4", "--element-bits", "8"],

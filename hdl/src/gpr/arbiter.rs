@@ -19,10 +19,14 @@ use crate::signals;
 /// step 2 and the priority of step 3 are not built, and every read is granted (with 1RW banks,
 /// every read of a bank not being written, which is all the scheduler asks for).
 ///
-/// With registered arbitration (`pipeline` 3) the request cycle decides steps 1 and 2: the
-/// write wins and grants, each read's bank, the reads that clash and the banks that serve no
-/// read are registered; step 3 runs on them in the next cycle, so the grants answer the
-/// previous cycle's requests.
+/// With registered arbitration (`pipeline` 3 and 4) the request cycle decides step 1 and
+/// decodes the reads: the write wins and grants, each read's bank, which write asks for each
+/// read's register and the banks that serve no read are registered; step 2's clash (a match
+/// whose write is granted) and step 3 run on them in the next cycle, so the grants answer the
+/// previous cycle's requests. With a registered clash (`pipeline` 4) the clash cycle takes
+/// step 2 and registers each read's remaining bank request (and the write wins and grants
+/// again); step 3 runs in a third cycle, so the grants answer the requests of two cycles
+/// before.
 ///
 /// `RI` is the register-index width; register `n` is in bank `n mod banks`.
 #[derive(LogicBlock)]
@@ -53,11 +57,21 @@ pub struct BankArbiter<const RI: usize> {
     write_grants: Registers<Bit>,
     /// Per read port and bank, the read asks for the bank (`p * banks + b`).
     read_hits: Registers<Bit>,
-    /// Per read port: it reads the register that a granted write writes (step 2).
-    clashes: Registers<Bit>,
+    /// Per read port and write port (`p * write_ports + w`): the two ask for one register
+    /// (step 2 takes the matches whose write is granted).
+    same_register: Registers<Bit>,
     /// Per bank: it serves no read (step 2: a single-port bank being written).
     blocks: Registers<Bit>,
-    /// Per read port: it reads the register that a granted write writes.
+    /// Clash stage (`pipeline` 4, wires otherwise): the write wins again, as the grant cycle
+    /// gives them.
+    write_wins_late: Registers<Bit>,
+    /// Clash stage: the write grants again.
+    write_grants_late: Registers<Bit>,
+    /// Clash stage: per read port and bank, the read asks for the bank after step 2
+    /// (`p * banks + b`), the hits of step 3.
+    contenders: Registers<Bit>,
+    /// Per read port: it reads the register that a granted write writes (step 2; in the
+    /// grant cycle, from the registered matches and write grants).
     read_clash: Vec<Signal<Local, Bit>>,
     /// Per bank: it serves no read this cycle (a single-port bank being written).
     read_blocked: Vec<Signal<Local, Bit>>,
@@ -97,14 +111,17 @@ impl<const RI: usize> BankArbiter<RI> {
             contended || slots == 1,
             "uncontended reads need one read slot per bank"
         );
-        let registered = params.registered_arbitration();
+        let (registered, late) = (params.registered_arbitration(), params.registered_clash());
         Self {
             clock: Signal::default(),
             write_wins: Registers::stage(w * b, registered),
             write_grants: Registers::stage(w, registered),
             read_hits: Registers::stage(p * b, registered),
-            clashes: Registers::stage(p, registered),
+            same_register: Registers::stage(p * w, registered),
             blocks: Registers::stage(b, registered),
+            write_wins_late: Registers::stage(w * b, late),
+            write_grants_late: Registers::stage(w, late),
+            contenders: Registers::stage(p * b, late),
             read_valid: signals(p),
             read_reg: signals(p),
             write_valid: signals(w),
@@ -140,58 +157,68 @@ impl<const RI: usize> Logic for BankArbiter<RI> {
         self.write_wins.clock.next = self.clock.val();
         self.write_grants.clock.next = self.clock.val();
         self.read_hits.clock.next = self.clock.val();
-        self.clashes.clock.next = self.clock.val();
+        self.same_register.clock.next = self.clock.val();
         self.blocks.clock.next = self.clock.val();
+        self.write_wins_late.clock.next = self.clock.val();
+        self.write_grants_late.clock.next = self.clock.val();
+        self.contenders.clock.next = self.clock.val();
         for nb in self._banks..(self._banks + 1) {
             for ns in self._reads_per_bank..(self._reads_per_bank + 1) {
-                // 1. Writes: per bank, the lowest-numbered write port wins.
-                for w in 0..self._write_ports {
-                    for b in 0..self._banks {
-                        self.writes.hit[w * nb + b].next = self.write_valid[w].val()
-                            & ((self.write_reg[w].val() & self.bank_mask.val()) == b.to_bits());
-                        self.write_wins.d[w * nb + b].next = self.writes.win[w * nb + b].val();
-                        self.write_win[w * nb + b].next = self.write_wins.q[w * nb + b].val();
-                    }
-                    self.write_grants.d[w].next = self.writes.grant[w].val();
-                    self.write_grant[w].next = self.write_grants.q[w].val();
-                }
-                // 2. Reads clashing with a granted write drop out, and so do reads of a
-                //    single-port bank being written.
-                for b in 0..self._banks {
-                    self.read_blocked[b].next = false;
-                    for _single_port in 0..self._single_port {
-                        for w in 0..self._write_ports {
-                            self.read_blocked[b].next =
-                                self.read_blocked[b].val() | self.writes.win[w * nb + b].val();
-                        }
-                    }
-                    self.blocks.d[b].next = self.read_blocked[b].val();
-                }
-                for p in 0..self._read_ports {
-                    self.read_clash[p].next = false;
+                for nw in self._write_ports..(self._write_ports + 1) {
+                    // 1. Writes: per bank, the lowest-numbered write port wins.
                     for w in 0..self._write_ports {
-                        self.read_clash[p].next = self.read_clash[p].val()
-                            | (self.clash.val()
-                                & self.writes.grant[w].val()
-                                & (self.write_reg[w].val() == self.read_reg[p].val()));
-                    }
-                    self.clashes.d[p].next = self.read_clash[p].val();
-                    // The read's decode: the bank it asks for.
-                    for b in 0..self._banks {
-                        self.read_hits.d[p * nb + b].next = self.read_valid[p].val()
-                            & ((self.read_reg[p].val() & self.bank_mask.val()) == b.to_bits());
-                    }
-                    // 3. Reads: per bank, the lowest-numbered remaining read ports win.
-                    for b in 0..self._banks {
-                        self.reads.hit[p * nb + b].next = self.read_hits.q[p * nb + b].val()
-                            & !self.clashes.q[p].val()
-                            & !self.blocks.q[b].val();
-                        for s in 0..self._reads_per_bank {
-                            self.read_win[(p * nb + b) * ns + s].next =
-                                self.reads.win[(p * nb + b) * ns + s].val();
+                        for b in 0..self._banks {
+                            self.writes.hit[w * nb + b].next = self.write_valid[w].val()
+                                & ((self.write_reg[w].val() & self.bank_mask.val()) == b.to_bits());
+                            self.write_wins.d[w * nb + b].next = self.writes.win[w * nb + b].val();
+                            self.write_wins_late.d[w * nb + b].next =
+                                self.write_wins.q[w * nb + b].val();
+                            self.write_win[w * nb + b].next =
+                                self.write_wins_late.q[w * nb + b].val();
                         }
+                        self.write_grants.d[w].next = self.writes.grant[w].val();
+                        self.write_grants_late.d[w].next = self.write_grants.q[w].val();
+                        self.write_grant[w].next = self.write_grants_late.q[w].val();
                     }
-                    self.read_grant[p].next = self.reads.grant[p].val();
+                    // 2. Reads clashing with a granted write drop out, and so do reads of a
+                    //    single-port bank being written.
+                    for b in 0..self._banks {
+                        self.read_blocked[b].next = false;
+                        for _single_port in 0..self._single_port {
+                            for w in 0..self._write_ports {
+                                self.read_blocked[b].next =
+                                    self.read_blocked[b].val() | self.writes.win[w * nb + b].val();
+                            }
+                        }
+                        self.blocks.d[b].next = self.read_blocked[b].val();
+                    }
+                    for p in 0..self._read_ports {
+                        self.read_clash[p].next = false;
+                        for w in 0..self._write_ports {
+                            self.same_register.d[p * nw + w].next = self.clash.val()
+                                & (self.write_reg[w].val() == self.read_reg[p].val());
+                            self.read_clash[p].next = self.read_clash[p].val()
+                                | (self.same_register.q[p * nw + w].val()
+                                    & self.write_grants.q[w].val());
+                        }
+                        // The read's decode: the bank it asks for.
+                        for b in 0..self._banks {
+                            self.read_hits.d[p * nb + b].next = self.read_valid[p].val()
+                                & ((self.read_reg[p].val() & self.bank_mask.val()) == b.to_bits());
+                        }
+                        // 3. Reads: per bank, the lowest-numbered remaining read ports win.
+                        for b in 0..self._banks {
+                            self.contenders.d[p * nb + b].next = self.read_hits.q[p * nb + b].val()
+                                & !self.read_clash[p].val()
+                                & !self.blocks.q[b].val();
+                            self.reads.hit[p * nb + b].next = self.contenders.q[p * nb + b].val();
+                            for s in 0..self._reads_per_bank {
+                                self.read_win[(p * nb + b) * ns + s].next =
+                                    self.reads.win[(p * nb + b) * ns + s].val();
+                            }
+                        }
+                        self.read_grant[p].next = self.reads.grant[p].val();
+                    }
                 }
             }
         }

@@ -39,6 +39,12 @@ use crate::sram::SramBank;
 /// as with `pipeline` 2, counted from that grant. A requester that retries a refused request
 /// learns of the refusal a cycle after asking.
 ///
+/// `pipeline` 4 also registers the clashes (the clash stage: the reads' priority runs a cycle
+/// later, so grants answer the requests of two cycles before), every SRAM input (the SRAM port
+/// stage: rows, enables and write data selected from the bank port stage, registered next to
+/// the block RAMs) and the banks' data once more in the fabric before the read crossbar: read
+/// data five cycles after the grant.
+///
 /// `E` is the element width, `A` the row-address width (`2^A` rows per bank), `RI` the register
 /// index width (`A + log2(banks)`).
 #[derive(LogicBlock)]
@@ -77,14 +83,40 @@ pub struct BankedGpr<const E: usize, const A: usize, const RI: usize> {
     held_write_row: Registers<Bits<A>>,
     /// Request stage: each write's data, port-major (`w * lanes + l`).
     held_write_data: Registers<Bits<E>>,
+    /// Clash stage (`pipeline` 4, wires otherwise): each read's row again, for the grant
+    /// cycle two cycles after the request.
+    late_read_row: Registers<Bits<A>>,
+    /// Clash stage: each write's row again.
+    late_write_row: Registers<Bits<A>>,
+    /// Clash stage: each write's data again.
+    late_write_data: Registers<Bits<E>>,
     /// The read wins as the banks take them (`port_wins`), a cycle later: when their data
     /// leaves the banks.
     read_route: Registers<Bit>,
-    /// `read_route` one cycle later with `pipeline` 2: the read crossbar's selects.
+    /// The read wins a cycle after the bank port stage with `pipeline` 4 (wires otherwise):
+    /// when the SRAMs take them.
+    read_route_sram: Registers<Bit>,
+    /// `read_route` one cycle later with `pipeline` 2.
     read_route_data: Registers<Bit>,
+    /// `read_route_data` one cycle later with `pipeline` 4: the read crossbar's selects.
+    read_route_fabric: Registers<Bit>,
     /// Bank read data stage (`pipeline` 2), `(b * slots + s) * lanes + l`; wires with `DP16KD`
     /// banks, whose output registers are the stage.
     bank_data: Registers<Bits<E>>,
+    /// Fabric data stage (`pipeline` 4, wires otherwise): `bank_data` registered again before
+    /// the read crossbar, so that no path runs from a block RAM's output pin through logic.
+    fabric_data: Registers<Bits<E>>,
+    /// SRAM port stage (`pipeline` 4, wires otherwise): each bank slot's read enable, as the
+    /// SRAMs take it (`b * slots + s`).
+    sram_read_enable: Registers<Bit>,
+    /// SRAM port stage: each bank slot's read row.
+    sram_read_row: Registers<Bits<A>>,
+    /// SRAM port stage: each bank's write enable.
+    sram_write_enable: Registers<Bit>,
+    /// SRAM port stage: each bank's write row.
+    sram_write_row: Registers<Bits<A>>,
+    /// SRAM port stage: each bank's write data, `b * lanes + l` (the write crossbar's output).
+    sram_write_data: Registers<Bits<E>>,
     /// Bank port stage (`pipeline` 1, wires otherwise): the wins, write (`write_win`'s layout)
     /// then read (after the writes, `read_win`'s layout). The banks' rows and the write
     /// crossbar are selected after it, so that the stage cuts the arbitration from them.
@@ -162,7 +194,8 @@ impl<const E: usize, const A: usize, const RI: usize> BankedGpr<E, A, RI> {
         let (b, l) = (params.banks, params.lanes);
         let (p, w) = (params.read_ports, params.write_ports);
         let (staged, data_staged) = (params.pipeline >= 1, params.pipeline >= 2);
-        let held = params.registered_arbitration();
+        let sram_staged = params.registered_sram_ports();
+        let (held, late) = (params.registered_arbitration(), params.registered_clash());
         // DP16KD banks hold the bank data stage in their own output registers.
         let output_register = data_staged && params.memory == Memory::Dp16kd;
         let (kind, ns) = (params.bank_kind, params.bank_kind.reads_per_bank());
@@ -185,9 +218,20 @@ impl<const E: usize, const A: usize, const RI: usize> BankedGpr<E, A, RI> {
             held_read_row: Registers::stage(p, held),
             held_write_row: Registers::stage(w, held),
             held_write_data: Registers::stage(w * l, held),
+            late_read_row: Registers::stage(p, late),
+            late_write_row: Registers::stage(w, late),
+            late_write_data: Registers::stage(w * l, late),
             read_route: Registers::new(p * b * ns),
+            read_route_sram: Registers::stage(p * b * ns, sram_staged),
             read_route_data: Registers::stage(p * b * ns, data_staged),
+            read_route_fabric: Registers::stage(p * b * ns, sram_staged),
             bank_data: Registers::stage(b * ns * l, data_staged && !output_register),
+            fabric_data: Registers::stage(b * ns * l, sram_staged),
+            sram_read_enable: Registers::stage(b * ns, sram_staged),
+            sram_read_row: Registers::stage(b * ns, sram_staged),
+            sram_write_enable: Registers::stage(b, sram_staged),
+            sram_write_row: Registers::stage(b, sram_staged),
+            sram_write_data: Registers::stage(b * l, sram_staged),
             port_wins: Registers::stage((w + p * ns) * b, staged),
             port_read_rows: Registers::stage(p, staged),
             port_write_rows: Registers::stage(w, staged),
@@ -224,37 +268,51 @@ impl<const E: usize, const A: usize, const RI: usize> Logic for BankedGpr<E, A, 
         self.held_read_row.clock.next = self.clock.val();
         self.held_write_row.clock.next = self.clock.val();
         self.held_write_data.clock.next = self.clock.val();
+        self.late_read_row.clock.next = self.clock.val();
+        self.late_write_row.clock.next = self.clock.val();
+        self.late_write_data.clock.next = self.clock.val();
         self.port_wins.clock.next = self.clock.val();
         self.port_read_rows.clock.next = self.clock.val();
         self.port_write_rows.clock.next = self.clock.val();
         self.port_data.clock.next = self.clock.val();
         self.read_route.clock.next = self.clock.val();
+        self.read_route_sram.clock.next = self.clock.val();
         self.read_route_data.clock.next = self.clock.val();
+        self.read_route_fabric.clock.next = self.clock.val();
         self.bank_data.clock.next = self.clock.val();
+        self.fabric_data.clock.next = self.clock.val();
+        self.sram_read_enable.clock.next = self.clock.val();
+        self.sram_read_row.clock.next = self.clock.val();
+        self.sram_write_enable.clock.next = self.clock.val();
+        self.sram_write_row.clock.next = self.clock.val();
+        self.sram_write_data.clock.next = self.clock.val();
         self.read_slot_check.clock.next = self.clock.val();
         self.read_crossbar_check.clock.next = self.clock.val();
         self.write_crossbar_check.clock.next = self.clock.val();
         self.collision_check.clock.next = self.clock.val();
-        // Arbitration, and the requests held for it (`pipeline` 3) and for the bank ports.
+        // Arbitration, and the requests held for it (`pipeline` 3 and 4) and for the bank ports.
         for bb in self._bank_bits..(self._bank_bits + 1) {
             for p in 0..self._read_ports {
                 self.arbiter.read_valid[p].next = self.read_valid[p].val();
                 self.arbiter.read_reg[p].next = self.read_reg[p].val();
                 self.held_read_row.d[p].next = self.read_reg[p].val().get_bits::<A>(bb);
-                self.port_read_rows.d[p].next = self.held_read_row.q[p].val();
+                self.late_read_row.d[p].next = self.held_read_row.q[p].val();
+                self.port_read_rows.d[p].next = self.late_read_row.q[p].val();
                 self.read_grant[p].next = self.arbiter.read_grant[p].val();
             }
             for w in 0..self._write_ports {
                 self.arbiter.write_valid[w].next = self.write_valid[w].val();
                 self.arbiter.write_reg[w].next = self.write_reg[w].val();
                 self.held_write_row.d[w].next = self.write_reg[w].val().get_bits::<A>(bb);
-                self.port_write_rows.d[w].next = self.held_write_row.q[w].val();
+                self.late_write_row.d[w].next = self.held_write_row.q[w].val();
+                self.port_write_rows.d[w].next = self.late_write_row.q[w].val();
                 self.write_grant[w].next = self.arbiter.write_grant[w].val();
             }
         }
         for k in 0..(self._write_ports * self._lanes) {
             self.held_write_data.d[k].next = self.write_data[k].val();
-            self.port_data.d[k].next = self.held_write_data.q[k].val();
+            self.late_write_data.d[k].next = self.held_write_data.q[k].val();
+            self.port_data.d[k].next = self.late_write_data.q[k].val();
             self.write_xbar.inputs[k].next = self.port_data.q[k].val();
         }
         for nb in self._banks..(self._banks + 1) {
@@ -269,7 +327,8 @@ impl<const E: usize, const A: usize, const RI: usize> Logic for BankedGpr<E, A, 
                         for k in 0..(self._read_ports * self._banks * self._slots) {
                             self.port_wins.d[nw * nb + k].next = self.arbiter.read_win[k].val();
                             self.read_slot_check.bits[k].next = self.arbiter.read_win[k].val();
-                            self.read_route.d[k].next = self.port_wins.q[nw * nb + k].val();
+                            self.read_route_sram.d[k].next = self.port_wins.q[nw * nb + k].val();
+                            self.read_route.d[k].next = self.read_route_sram.q[k].val();
                         }
                         // Bank ports after the stage: the winner's row (zero when idle), as an
                         // OR of the rows gated by the one-hot wins, not a priority chain.
@@ -307,33 +366,45 @@ impl<const E: usize, const A: usize, const RI: usize> Logic for BankedGpr<E, A, 
                                 self.write_xbar.select[b * nw + w].next =
                                     self.port_wins.q[w * nb + b].val();
                             }
-                            // Each slot's SRAM (replica) of each lane: its own read, the bank's
-                            // write.
+                            // The SRAM port stage, then each slot's SRAM (replica) of each lane:
+                            // its own read, the bank's write.
+                            self.sram_write_enable.d[b].next = self.bank_write_enable[b].val();
+                            self.sram_write_row.d[b].next = self.bank_write_row[b].val();
+                            for l in 0..self._lanes {
+                                self.sram_write_data.d[b * nl + l].next =
+                                    self.write_xbar.outputs[b * nl + l].val();
+                            }
                             for s in 0..self._slots {
-                                self.collision_check.read_enable[b * ns + s].next =
+                                self.sram_read_enable.d[b * ns + s].next =
                                     self.bank_read_enable[b * ns + s].val();
-                                self.collision_check.read_address[b * ns + s].next =
+                                self.sram_read_row.d[b * ns + s].next =
                                     self.bank_read_row[b * ns + s].val();
+                                self.collision_check.read_enable[b * ns + s].next =
+                                    self.sram_read_enable.q[b * ns + s].val();
+                                self.collision_check.read_address[b * ns + s].next =
+                                    self.sram_read_row.q[b * ns + s].val();
                                 self.collision_check.write_enable[b * ns + s].next =
-                                    self.bank_write_enable[b].val();
+                                    self.sram_write_enable.q[b].val();
                                 self.collision_check.write_address[b * ns + s].next =
-                                    self.bank_write_row[b].val();
+                                    self.sram_write_row.q[b].val();
                                 for l in 0..self._lanes {
                                     self.banks[(b * ns + s) * nl + l].clock.next = self.clock.val();
                                     self.banks[(b * ns + s) * nl + l].read_enable.next =
-                                        self.bank_read_enable[b * ns + s].val();
+                                        self.sram_read_enable.q[b * ns + s].val();
                                     self.banks[(b * ns + s) * nl + l].read_address.next =
-                                        self.bank_read_row[b * ns + s].val();
+                                        self.sram_read_row.q[b * ns + s].val();
                                     self.banks[(b * ns + s) * nl + l].write_enable.next =
-                                        self.bank_write_enable[b].val();
+                                        self.sram_write_enable.q[b].val();
                                     self.banks[(b * ns + s) * nl + l].write_address.next =
-                                        self.bank_write_row[b].val();
+                                        self.sram_write_row.q[b].val();
                                     self.banks[(b * ns + s) * nl + l].write_data.next =
-                                        self.write_xbar.outputs[b * nl + l].val();
+                                        self.sram_write_data.q[b * nl + l].val();
                                     self.bank_data.d[(b * ns + s) * nl + l].next =
                                         self.banks[(b * ns + s) * nl + l].read_data.val();
-                                    self.read_xbar.inputs[(b * ns + s) * nl + l].next =
+                                    self.fabric_data.d[(b * ns + s) * nl + l].next =
                                         self.bank_data.q[(b * ns + s) * nl + l].val();
+                                    self.read_xbar.inputs[(b * ns + s) * nl + l].next =
+                                        self.fabric_data.q[(b * ns + s) * nl + l].val();
                                 }
                             }
                         }
@@ -341,11 +412,12 @@ impl<const E: usize, const A: usize, const RI: usize> Logic for BankedGpr<E, A, 
                 }
             }
         }
-        // Read data out of the crossbar after the bank access (and the bank data stage).
+        // Read data out of the crossbar after the bank access (and the data stages).
         for k in 0..(self._read_ports * self._banks * self._slots) {
             self.read_route_data.d[k].next = self.read_route.q[k].val();
-            self.read_crossbar_check.bits[k].next = self.read_route_data.q[k].val();
-            self.read_xbar.select[k].next = self.read_route_data.q[k].val();
+            self.read_route_fabric.d[k].next = self.read_route_data.q[k].val();
+            self.read_crossbar_check.bits[k].next = self.read_route_fabric.q[k].val();
+            self.read_xbar.select[k].next = self.read_route_fabric.q[k].val();
         }
         for k in 0..(self._read_ports * self._lanes) {
             self.read_data[k].next = self.read_xbar.outputs[k].val();

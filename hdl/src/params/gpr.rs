@@ -146,7 +146,7 @@ impl Params for GprParams {
             }),
             param!(
                 pipeline,
-                "register stages: 1 the bank ports, 2 also bank data (each a cycle of read latency), 3 also the requests' decode (grants a cycle after the request)",
+                "register stages: 1 the bank ports, 2 also bank data (each a cycle of read latency), 3 also the requests' decode (grants a cycle after the request), 4 also the clashes (grants two cycles after the request), the SRAM inputs and the bank data again (data two cycles more after the grant)",
                 "N",
                 |_| Allowed::range(0, Self::MAX_PIPELINE)
             ),
@@ -158,7 +158,7 @@ impl Params for GprParams {
             ),
             param!(
                 memory,
-                "block RAM in the Verilog: inferred (any tool), or dp16kd (ECP5 instances, with the output register at --pipeline 2 and 3)",
+                "block RAM in the Verilog: inferred (any tool), or dp16kd (ECP5 instances, with the output register at --pipeline 2 and up)",
                 "KIND",
                 |_| Allowed::one_of(&Memory::ALL)
             ),
@@ -172,7 +172,7 @@ impl GprParams {
     /// Allowed element widths in bits.
     pub const ELEMENT_BITS: &'static [usize] = &[8, 16, 32, 64];
     /// Most register stages.
-    pub const MAX_PIPELINE: usize = 3;
+    pub const MAX_PIPELINE: usize = 4;
     /// Smallest and largest rows per bank (powers of two).
     pub const ROWS: (usize, usize) = (4, 1024);
 
@@ -225,20 +225,33 @@ impl GprParams {
     }
 
     /// Cycles from a read's grant to its data: the bank's registered read, plus the bank port
-    /// and bank data stages.
+    /// and bank data stages, and with `pipeline` 4 the SRAM port and fabric data stages.
     pub fn read_latency(&self) -> usize {
-        1 + self.pipeline.min(2)
+        1 + self.pipeline.min(2) + 2 * usize::from(self.registered_sram_ports())
     }
 
-    /// Whether arbitration is registered (`pipeline` 3): the requests' bank decodes and register
+    /// Whether every SRAM input is registered next to the block RAMs and the banks' data
+    /// registered again before the read crossbar (`pipeline` 4).
+    pub fn registered_sram_ports(&self) -> bool {
+        self.pipeline >= 4
+    }
+
+    /// Whether arbitration is registered (`pipeline` 3 and 4): the requests' bank decodes and register
     /// compares are registered, and the grants answer the previous cycle's requests.
     pub fn registered_arbitration(&self) -> bool {
         self.pipeline >= 3
     }
 
-    /// Cycles from a request to its grant: 1 with registered arbitration, else 0.
+    /// Whether the arbitration's clashes are registered too (`pipeline` 4): the reads'
+    /// priority in a third cycle, so the grants answer the requests of two cycles before.
+    pub fn registered_clash(&self) -> bool {
+        self.pipeline >= 4
+    }
+
+    /// Cycles from a request to its grant: 1 with registered arbitration, 2 with a registered
+    /// clash, else 0.
     pub fn grant_latency(&self) -> usize {
-        usize::from(self.registered_arbitration())
+        usize::from(self.registered_arbitration()) + usize::from(self.registered_clash())
     }
 }
 

@@ -39,6 +39,8 @@ impl Block for Gpr {
             vec![("bank_kind", "1rw"), ("pipeline", "2")],
             vec![("bank_kind", "2r1w"), ("pipeline", "3")],
             vec![("memory", "dp16kd"), ("pipeline", "3")],
+            vec![("memory", "dp16kd"), ("pipeline", "4")],
+            vec![("bank_kind", "1rw"), ("pipeline", "4")],
             vec![
                 ("memory", "dp16kd"),
                 ("bank_kind", "1rw"),

@@ -178,9 +178,9 @@ pub struct GprModel {
     /// Read data of the grants of the last `read_latency - 1` cycles, oldest first, not yet at
     /// the ports.
     in_flight: VecDeque<Vec<u64>>,
-    /// With registered arbitration (`pipeline` 3): the previous cycle's requests, which this
-    /// cycle arbitrates (none before the first cycle).
-    held: Option<GprRequests>,
+    /// The requests of the last `grant_latency` cycles, oldest first, which this cycle
+    /// arbitrates (none before the first cycle).
+    held: VecDeque<GprRequests>,
 }
 
 impl GprModel {
@@ -191,9 +191,7 @@ impl GprModel {
             params: params.clone(),
             values: vec![0; params.registers * params.lanes],
             in_flight: std::iter::repeat_n(idle, params.read_latency() - 1).collect(),
-            held: params
-                .registered_arbitration()
-                .then(|| GprRequests::idle(params)),
+            held: std::iter::repeat_n(GprRequests::idle(params), params.grant_latency()).collect(),
         }
     }
 
@@ -211,14 +209,14 @@ impl GprModel {
     /// of a bank being written; then per bank at most one read (two with 2R1W banks), lowest
     /// read port first. Reads see the registers as they were before this cycle; their
     /// data reaches the ports `read_latency - 1` cycles later than the grant's own clock edge.
-    /// With registered arbitration the grants and accesses of a cycle are those of the
-    /// previous cycle's requests.
+    /// With a grant latency the grants and accesses of a cycle are those of the requests that
+    /// many cycles before.
     pub fn step(&mut self, requests: &GprRequests, response: &mut GprResponse) {
-        match self.held.take() {
-            Some(mut previous) => {
-                self.arbitrate(&previous, response);
-                previous.clone_from(requests);
-                self.held = Some(previous);
+        match self.held.pop_front() {
+            Some(mut oldest) => {
+                self.arbitrate(&oldest, response);
+                oldest.clone_from(requests);
+                self.held.push_back(oldest);
             }
             None => self.arbitrate(requests, response),
         }

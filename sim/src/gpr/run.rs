@@ -1,6 +1,7 @@
 //! Running the banked GPR: random traffic through the golden model, with the Verilated GPR in
 //! lock step; what a run reports; the simulation-speed benchmark.
 
+use std::collections::VecDeque;
 use std::time::Instant;
 
 use grfgen_hdl::param;
@@ -161,10 +162,9 @@ pub fn run(
         rtl: with_device,
         ..Default::default()
     };
-    // With registered arbitration a cycle's grants answer the previous cycle's requests.
-    let mut answered = params
-        .registered_arbitration()
-        .then(|| GprRequests::idle(params));
+    // With a grant latency a cycle's grants answer the requests that many cycles before.
+    let mut answered: VecDeque<GprRequests> =
+        std::iter::repeat_n(GprRequests::idle(params), params.grant_latency()).collect();
     // A cycle travels as its requests, then the golden model's response.
     let split = requests.words();
     let words = split + response.words();
@@ -183,10 +183,11 @@ pub fn run(
         seen.load(&slot[..split]);
         expected.load(&slot[split..]);
         report.cycles = cycle + 1;
-        match &mut answered {
-            Some(previous) => {
-                report.count(previous, &expected);
-                previous.clone_from(&seen);
+        match answered.pop_front() {
+            Some(mut oldest) => {
+                report.count(&oldest, &expected);
+                oldest.clone_from(&seen);
+                answered.push_back(oldest);
             }
             None => report.count(&seen, &expected),
         }
