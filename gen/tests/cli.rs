@@ -58,9 +58,9 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
         &["--read-ports", "9", "1..=8"],
     );
     assert_rejected(
-        &["emit", "gpr", "--pipeline", "4", "--out", out_s],
+        &["emit", "gpr", "--pipeline", "5", "--out", out_s],
         &out,
-        &["--pipeline", "4", "0..=3"],
+        &["--pipeline", "5", "0..=4"],
     );
     assert_rejected(
         &["emit", "route", "--pipeline", "5", "--out", out_s],

@@ -204,34 +204,51 @@ fn pipelined_read_data_arrives_pipeline_cycles_later() {
         write.write_data[0] = 77;
         let mut read = GprRequests::idle(&p);
         read.reads[0] = Some(5);
+        // The read's data edge, then two idle cycles after it.
+        let arrival = 1 + p.grant_latency() + p.read_latency() - 1;
         let mut cycles = vec![write, read];
-        cycles.extend(std::iter::repeat_n(GprRequests::idle(&p), 3));
+        cycles.extend(std::iter::repeat_n(GprRequests::idle(&p), arrival + 1));
         let data: Vec<u64> = directed(&p, cycles)
             .iter()
             .map(|r| r.read_data[0])
             .collect();
-        let mut expected = vec![0; 5];
-        expected[1 + p.grant_latency() + p.read_latency() - 1] = 77;
+        let mut expected = vec![0; arrival + 3];
+        expected[arrival] = 77;
         assert_eq!(data, expected, "pipeline {pipeline}");
     }
 }
 
-/// Registered arbitration (`pipeline` 3): a cycle's grants answer the previous cycle's
-/// requests, by the same rules.
+/// Registered arbitration: a cycle's grants answer the requests of one cycle before with
+/// `pipeline` 3, and of two with the registered clash of `pipeline` 4, by the same rules (the
+/// clash taken from the writes of the read's own cycle, not from a later cycle's).
 #[test]
-fn registered_arbitration_grants_a_cycle_after_the_request() {
-    let p = GprParams {
-        pipeline: 3,
-        ..GprParams::default()
-    };
-    let mut conflict = GprRequests::idle(&p);
-    conflict.reads = vec![Some(0), Some(4), Some(5), None]; // R0 and R4 share bank 0
-    conflict.writes[0] = Some(5); // and R5 is written: its read waits
-    let responses = directed(&p, vec![conflict, GprRequests::idle(&p)]);
-    assert_eq!(responses[0].read_grants, [false; 4]);
-    assert_eq!(responses[0].write_grants, [false; 2]);
-    assert_eq!(responses[1].read_grants, [true, false, false, false]);
-    assert_eq!(responses[1].write_grants, [true, false]);
+fn registered_arbitration_grants_one_or_two_cycles_after_the_request() {
+    for (pipeline, latency) in [(3, 1), (4, 2)] {
+        let p = GprParams {
+            pipeline,
+            ..GprParams::default()
+        };
+        let mut conflict = GprRequests::idle(&p);
+        conflict.reads = vec![Some(0), Some(4), Some(5), None]; // R0 and R4 share bank 0
+        conflict.writes[0] = Some(5); // and R5 is written: its read waits
+        let mut later = GprRequests::idle(&p);
+        later.writes[0] = Some(0); // a write of R0 a cycle later: R0's read still goes
+        let idle = GprRequests::idle(&p);
+        let responses = directed(&p, vec![conflict, later, idle.clone(), idle]);
+        for early in &responses[..latency] {
+            assert_eq!(early.read_grants, [false; 4], "pipeline {pipeline}");
+            assert_eq!(early.write_grants, [false; 2], "pipeline {pipeline}");
+        }
+        let answer = &responses[latency];
+        assert_eq!(
+            answer.read_grants,
+            [true, false, false, false],
+            "pipeline {pipeline}"
+        );
+        assert_eq!(answer.write_grants, [true, false], "pipeline {pipeline}");
+        assert_eq!(responses[latency + 1].write_grants, [true, false]);
+        assert_eq!(responses[latency + 1].read_grants, [false; 4]);
+    }
 }
 
 #[test]
