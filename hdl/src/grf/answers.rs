@@ -38,10 +38,8 @@ pub struct AnswerUnit<const E: usize> {
     pub serve_shared: Signal<In, Bit>,
     /// Its data, one element per lane.
     pub serve_data: Vec<Signal<In, Bits<E>>>,
-    /// A read's answer leaves the slow-read pipeline.
-    pub pipe_valid: Signal<In, Bit>,
-    /// The EU it answers.
-    pub pipe_eu: Signal<In, Bits<4>>,
+    /// Per EU: a read's answer to it leaves the slow-read pipeline (from a register).
+    pub pipe_answers: Vec<Signal<In, Bit>>,
     /// Its shared bit.
     pub pipe_shared: Signal<In, Bit>,
     /// Its data, one element per lane.
@@ -83,8 +81,7 @@ impl<const E: usize> AnswerUnit<E> {
             serve_eu: Default::default(),
             serve_shared: Default::default(),
             serve_data: signals(lanes),
-            pipe_valid: Default::default(),
-            pipe_eu: Default::default(),
+            pipe_answers: signals(eus),
             pipe_shared: Default::default(),
             pipe_data: signals(lanes),
             ans_valid: signals(eus),
@@ -152,7 +149,7 @@ impl<const E: usize> Logic for AnswerUnit<E> {
                 for l in 0..self._lanes {
                     self.ans_data[e * nl + l].next = self.a_data.q[e * nl + l].val();
                 }
-                if self.pipe_valid.val() & (self.pipe_eu.val() == self.eu_number[e].val()) {
+                if self.pipe_answers[e].val() {
                     self.ans_valid[e].next = true;
                     self.ans_shared[e].next = self.pipe_shared.val();
                     for l in 0..self._lanes {

@@ -172,6 +172,7 @@ impl<const E: usize, const A: usize> Logic for GrfController<E, A> {
                 self.answers.taken[e].next = self.pick.taken[e].val();
                 self.answers.turned_away[e].next = self.transaction.turned_away[e].val();
                 self.answers.open[e].next = self.transaction.open[e].val();
+                self.answers.pipe_answers[e].next = self.slow.answer_eus[e].val();
                 self.ans_valid[e].next = self.answers.ans_valid[e].val();
                 self.ans_status[e].next = self.answers.ans_status[e].val();
                 self.ans_shared[e].next = self.answers.ans_shared[e].val();
@@ -248,8 +249,6 @@ impl<const E: usize, const A: usize> Logic for GrfController<E, A> {
         self.answers.serve_eu.next = self.sequencer.serving.val();
         self.answers.serve_shared.next =
             self.sequencer.redirect_done.val() & self.sequencer.done_shared.val();
-        self.answers.pipe_valid.next = self.slow.answer.val();
-        self.answers.pipe_eu.next = self.slow.answer_eu.val();
         self.answers.pipe_shared.next = self.slow.answer_shared.val();
         for l in 0..self._lanes {
             self.pick.pick_data[l].next = self.arbiter.data[l].val();

@@ -2,13 +2,16 @@
 
 use rust_hdl::prelude::*;
 
+use crate::checkers::AtMost;
 use crate::params::GrfParams;
 use crate::regs::Registers;
 use crate::signals;
 
 /// Every EU's outbox: `send[e]` loads a transaction, which is shown on `valid[e]` .. `data`
-/// from the next cycle until the controller `take`s it. Per-lane vectors are EU-major
-/// (`e * lanes + l`). `E` is the element width.
+/// from the next cycle until the controller `take`s it. An EU sends only to an empty outbox
+/// (it has one transaction outstanding), so an empty outbox loads its fields every cycle and
+/// `send` sets only `valid`: the fields' enable is a register, not the front end's decision.
+/// Per-lane vectors are EU-major (`e * lanes + l`). `E` is the element width.
 #[derive(LogicBlock)]
 pub struct Outboxes<const E: usize> {
     /// Clock.
@@ -55,6 +58,9 @@ pub struct Outboxes<const E: usize> {
     held_reg: Registers<Bits<6>>,
     held_group: Registers<Bits<3>>,
     held_data: Registers<Bits<E>>,
+    /// Simulation-only: no EU sends to an outbox that holds a transaction (`send[e]` at `e`,
+    /// the held bit at `eus + e`): `grf: EU <e> sent to its full outbox`.
+    send_check: AtMost,
     _eus: usize,
     _lanes: usize,
 }
@@ -89,6 +95,15 @@ impl<const E: usize> Outboxes<E> {
             held_reg: Registers::new(eus),
             held_group: Registers::new(eus),
             held_data: Registers::new(eus * lanes),
+            send_check: AtMost::one_hot(
+                2 * eus,
+                (0..eus).map(|e| {
+                    (
+                        vec![e, eus + e],
+                        format!("grf: EU {e} sent to its full outbox (%0d of send, held)"),
+                    )
+                }),
+            ),
             _eus: eus,
             _lanes: lanes,
         }
@@ -105,39 +120,46 @@ impl<const E: usize> Logic for Outboxes<E> {
         self.held_reg.clock.next = self.clock.val();
         self.held_group.clock.next = self.clock.val();
         self.held_data.clock.next = self.clock.val();
+        self.send_check.clock.next = self.clock.val();
         for nl in self._lanes..(self._lanes + 1) {
-            for e in 0..self._eus {
-                self.held.d[e].next = (self.send[e].val()
-                    | (self.held.q[e].val() & !self.take[e].val()))
-                    & !self.reset.val();
-                self.held_kind.d[e].next = self.held_kind.q[e].val();
-                self.held_thread.d[e].next = self.held_thread.q[e].val();
-                self.held_reg.d[e].next = self.held_reg.q[e].val();
-                self.held_group.d[e].next = self.held_group.q[e].val();
-                if self.send[e].val() {
-                    self.held_kind.d[e].next = self.send_kind[e].val();
-                    self.held_thread.d[e].next = self.send_thread[e].val();
-                    self.held_reg.d[e].next = self.send_reg[e].val();
-                    self.held_group.d[e].next = self.send_group[e].val();
+            for ne in self._eus..(self._eus + 1) {
+                for e in 0..self._eus {
+                    self.send_check.bits[e].next = self.send[e].val();
+                    self.send_check.bits[ne + e].next = self.held.q[e].val();
+                    self.held.d[e].next = (self.send[e].val()
+                        | (self.held.q[e].val() & !self.take[e].val()))
+                        & !self.reset.val();
+                    self.held_kind.d[e].next = self.held_kind.q[e].val();
+                    self.held_thread.d[e].next = self.held_thread.q[e].val();
+                    self.held_reg.d[e].next = self.held_reg.q[e].val();
+                    self.held_group.d[e].next = self.held_group.q[e].val();
+                    if !self.held.q[e].val() {
+                        self.held_kind.d[e].next = self.send_kind[e].val();
+                        self.held_thread.d[e].next = self.send_thread[e].val();
+                        self.held_reg.d[e].next = self.send_reg[e].val();
+                        self.held_group.d[e].next = self.send_group[e].val();
+                    }
+                    for l in 0..self._lanes {
+                        self.held_data.d[e * nl + l].next = self.held_data.q[e * nl + l].val();
+                        if !self.held.q[e].val() {
+                            self.held_data.d[e * nl + l].next = self.request_data[e * nl + l].val();
+                            if self.from_victim[e].val() {
+                                self.held_data.d[e * nl + l].next =
+                                    self.victim_data[e * nl + l].val();
+                            }
+                            if self.from_found[e].val() {
+                                self.held_data.d[e * nl + l].next =
+                                    self.found_data[e * nl + l].val();
+                            }
+                        }
+                        self.data[e * nl + l].next = self.held_data.q[e * nl + l].val();
+                    }
+                    self.valid[e].next = self.held.q[e].val();
+                    self.kind[e].next = self.held_kind.q[e].val();
+                    self.thread[e].next = self.held_thread.q[e].val();
+                    self.reg_index[e].next = self.held_reg.q[e].val();
+                    self.group[e].next = self.held_group.q[e].val();
                 }
-                for l in 0..self._lanes {
-                    self.held_data.d[e * nl + l].next = self.held_data.q[e * nl + l].val();
-                    if self.send[e].val() {
-                        self.held_data.d[e * nl + l].next = self.request_data[e * nl + l].val();
-                    }
-                    if self.send[e].val() & self.from_victim[e].val() {
-                        self.held_data.d[e * nl + l].next = self.victim_data[e * nl + l].val();
-                    }
-                    if self.send[e].val() & self.from_found[e].val() {
-                        self.held_data.d[e * nl + l].next = self.found_data[e * nl + l].val();
-                    }
-                    self.data[e * nl + l].next = self.held_data.q[e * nl + l].val();
-                }
-                self.valid[e].next = self.held.q[e].val();
-                self.kind[e].next = self.held_kind.q[e].val();
-                self.thread[e].next = self.held_thread.q[e].val();
-                self.reg_index[e].next = self.held_reg.q[e].val();
-                self.group[e].next = self.held_group.q[e].val();
             }
         }
     }

@@ -66,10 +66,8 @@ pub struct SlowPort<const E: usize, const A: usize> {
     pub refill_in_flight: Signal<Out, Bit>,
     /// The save's last write is this cycle.
     pub save_done: Signal<Out, Bit>,
-    /// A slow read's answer leaves the pipeline this cycle.
-    pub answer: Signal<Out, Bit>,
-    /// The EU it answers.
-    pub answer_eu: Signal<Out, Bits<4>>,
+    /// Per EU: a slow read's answer to it leaves the pipeline this cycle (registered).
+    pub answer_eus: Vec<Signal<Out, Bit>>,
     /// Its shared bit.
     pub answer_shared: Signal<Out, Bit>,
     /// Its data, one element per lane.
@@ -110,6 +108,7 @@ pub struct SlowPort<const E: usize, const A: usize> {
     l3_check: OccupancyChecker,
     zero_e: Constant<Bits<E>>,
     _lanes: usize,
+    _eus: usize,
 }
 
 impl<const E: usize, const A: usize> SlowPort<E, A> {
@@ -142,8 +141,7 @@ impl<const E: usize, const A: usize> SlowPort<E, A> {
             refill_pending: Default::default(),
             refill_in_flight: Default::default(),
             save_done: Default::default(),
-            answer: Default::default(),
-            answer_eu: Default::default(),
+            answer_eus: signals(params.eus),
             answer_shared: Default::default(),
             answer_data: signals(lanes),
             sram_read: Default::default(),
@@ -166,6 +164,7 @@ impl<const E: usize, const A: usize> SlowPort<E, A> {
             l3_check: l3_checks(),
             zero_e: constant(0),
             _lanes: lanes,
+            _eus: params.eus,
         }
     }
 }
@@ -210,8 +209,9 @@ impl<const E: usize, const A: usize> Logic for SlowPort<E, A> {
             self.pipeline.launch_tag.next = self.eu.val();
         }
         self.pipeline.launch_shared.next = self.slow_read.val() & self.shared.val();
-        self.answer.next = self.pipeline.out_valid.val() & !self.pipeline.out_save.val();
-        self.answer_eu.next = self.pipeline.out_tag.val();
+        for e in 0..self._eus {
+            self.answer_eus[e].next = self.pipeline.out_answers[e].val();
+        }
         self.answer_shared.next = self.pipeline.out_shared.val();
         // The slow GRF: a slow read or a save's read; the controller's or a refill write.
         self.sram_read.next = self.slow_read.val() | self.save.read.val();

@@ -4,7 +4,7 @@ use rust_hdl::prelude::*;
 
 use crate::params::GrfParams;
 use crate::regs::Registers;
-use crate::signals;
+use crate::{constants, signals};
 
 /// The read pipeline behind the slow GRF's block RAM (`docs/grf.md`): a read launched in a
 /// cycle leaves `slow_latency` cycles later with its tags; its data is the block RAM's output
@@ -36,6 +36,13 @@ pub struct SlowReadPipeline<const E: usize> {
     pub out_shared: Signal<Out, Bit>,
     /// Its data, one element per lane.
     pub out_data: Vec<Signal<Out, Bits<E>>>,
+    /// Per EU: the read leaving this cycle answers it (`out_valid`, not `out_save`, and
+    /// `out_tag` its number), decoded a stage early and registered.
+    pub out_answers: Vec<Signal<Out, Bit>>,
+    /// Per EU: `out_answers`, decoded from the stage before the last.
+    answering: Registers<Bit>,
+    /// Per EU: its number.
+    eu_number: Vec<Constant<Bits<4>>>,
     /// Per stage: valid, save, tag, shared.
     valid: Registers<Bit>,
     save: Registers<Bit>,
@@ -45,12 +52,13 @@ pub struct SlowReadPipeline<const E: usize> {
     data: Registers<Bits<E>>,
     _stages: usize,
     _lanes: usize,
+    _eus: usize,
 }
 
 impl<const E: usize> SlowReadPipeline<E> {
     /// The pipeline for `params`' slow latency and lanes.
     pub fn new(params: &GrfParams) -> Self {
-        let (stages, lanes) = (params.slow_latency, params.lanes);
+        let (stages, lanes, eus) = (params.slow_latency, params.lanes, params.eus);
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -64,6 +72,9 @@ impl<const E: usize> SlowReadPipeline<E> {
             out_tag: Default::default(),
             out_shared: Default::default(),
             out_data: signals(lanes),
+            out_answers: signals(eus),
+            answering: Registers::new(eus),
+            eu_number: constants(0..eus as u64),
             valid: Registers::new(stages),
             save: Registers::new(stages),
             tag: Registers::new(stages),
@@ -71,6 +82,7 @@ impl<const E: usize> SlowReadPipeline<E> {
             data: Registers::new((stages - 1) * lanes),
             _stages: stages,
             _lanes: lanes,
+            _eus: eus,
         }
     }
 }
@@ -84,6 +96,7 @@ impl<const E: usize> Logic for SlowReadPipeline<E> {
         self.tag.clock.next = self.clock.val();
         self.shared.clock.next = self.clock.val();
         self.data.clock.next = self.clock.val();
+        self.answering.clock.next = self.clock.val();
         self.valid.d[0].next = self.launch.val() & !self.reset.val();
         self.save.d[0].next = self.launch_save.val();
         self.tag.d[0].next = self.launch_tag.val();
@@ -107,6 +120,13 @@ impl<const E: usize> Logic for SlowReadPipeline<E> {
                 self.out_save.next = self.save.q[ns - 1].val();
                 self.out_tag.next = self.tag.q[ns - 1].val();
                 self.out_shared.next = self.shared.q[ns - 1].val();
+                for e in 0..self._eus {
+                    self.answering.d[e].next = self.valid.q[ns - 2].val()
+                        & !self.save.q[ns - 2].val()
+                        & (self.tag.q[ns - 2].val() == self.eu_number[e].val())
+                        & !self.reset.val();
+                    self.out_answers[e].next = self.answering.q[e].val();
+                }
             }
         }
     }
