@@ -10,8 +10,9 @@ use crate::{constant, constants, signals};
 /// Every EU's fast GRF (`docs/grf.md`): `fast_regs` entries per EU, the entry of (thread,
 /// register) given by the index function. Vectors are EU-major: per EU `[e]`, per entry
 /// `[e * fast_regs + i]`, per lane `[e * lanes + l]`. Lookups are combinational: whether the
-/// incoming request hits, and the entry that holds it; the served request's entry (its victim); the first dirty entry of a
-/// (thread, block), and every entry of it. Writes take effect on the clock edge, at most one
+/// incoming request hits, and the entry that holds it; the served request's entry (its victim,
+/// registered: see `last_dirty`); the first dirty entry of a (thread, block), and every entry
+/// of it. Writes take effect on the clock edge, at most one
 /// kind per cycle: `set` stores an entry, `clean` clears dirty bits, `drop` invalidates.
 /// With the switch's search registered (`pipeline` 4) the first dirty entry is searched for
 /// among held entries: the block's dirty entries as `hold` took them, less those cleaned since
@@ -43,7 +44,8 @@ pub struct FastGrfs<const E: usize> {
     pub hit_data: Vec<Signal<Out, Bits<E>>>,
     /// Per entry: the served request's register maps there.
     pub rq_slot: Vec<Signal<Out, Bit>>,
-    /// That entry holds another register, dirty: it must be written back first.
+    /// That entry holds another register, dirty: it must be written back first (looked up a
+    /// cycle before and registered, like the victim's fields below).
     pub victim_dirty: Vec<Signal<Out, Bit>>,
     /// The victim's thread.
     pub victim_thread: Vec<Signal<Out, Bits<2>>>,
@@ -85,6 +87,18 @@ pub struct FastGrfs<const E: usize> {
     ent_data: Registers<Bits<E>>,
     /// Per entry: the incoming request's register maps there.
     in_slot: Vec<Signal<Local, Bit>>,
+    /// The victim as looked up this cycle: dirty, thread, register, value (per lane).
+    look_dirty: Vec<Signal<Local, Bit>>,
+    look_thread: Vec<Signal<Local, Bits<2>>>,
+    look_reg: Vec<Signal<Local, Bits<6>>>,
+    look_data: Vec<Signal<Local, Bits<E>>>,
+    /// The victim registered: a served request's entry and its victim change only by the
+    /// request's own fill, so the lookup of the cycle before is the victim from the cycle
+    /// after the request is taken (the first in which an answer can arrive) to the fill.
+    last_dirty: Registers<Bit>,
+    last_thread: Registers<Bits<2>>,
+    last_reg: Registers<Bits<6>>,
+    last_data: Registers<Bits<E>>,
     /// Per entry: searched for the first dirty entry (registered with `pipeline` 4, else
     /// wires from the live entries).
     held: Registers<Bit>,
@@ -156,6 +170,14 @@ impl<const E: usize> FastGrfs<E> {
             ent_reg: Registers::new(eus * fast),
             ent_data: Registers::new(eus * fast * lanes),
             held: Registers::stage(eus * fast, params.pipeline >= 4),
+            look_dirty: signals(eus),
+            look_thread: signals(eus),
+            look_reg: signals(eus),
+            look_data: signals(eus * lanes),
+            last_dirty: Registers::new(eus),
+            last_thread: Registers::new(eus),
+            last_reg: Registers::new(eus),
+            last_data: Registers::new(eus * lanes),
             live: signals(eus * fast),
             seen: signals(eus),
             zero_e: constant(0),
@@ -186,19 +208,23 @@ impl<const E: usize> Logic for FastGrfs<E> {
         self.ent_reg.clock.next = self.clock.val();
         self.ent_data.clock.next = self.clock.val();
         self.held.clock.next = self.clock.val();
+        self.last_dirty.clock.next = self.clock.val();
+        self.last_thread.clock.next = self.clock.val();
+        self.last_reg.clock.next = self.clock.val();
+        self.last_data.clock.next = self.clock.val();
         for nl in self._lanes..(self._lanes + 1) {
             for nf in self._fast..(self._fast + 1) {
                 for e in 0..self._eus {
                     self.hit[e].next = false;
-                    self.victim_dirty[e].next = false;
-                    self.victim_thread[e].next = self.zero2.val();
-                    self.victim_reg[e].next = self.zero6.val();
+                    self.look_dirty[e].next = false;
+                    self.look_thread[e].next = self.zero2.val();
+                    self.look_reg[e].next = self.zero6.val();
                     self.found[e].next = false;
                     self.found_reg[e].next = self.zero6.val();
                     self.seen[e].next = false;
                     for l in 0..self._lanes {
                         self.hit_data[e * nl + l].next = self.zero_e.val();
-                        self.victim_data[e * nl + l].next = self.zero_e.val();
+                        self.look_data[e * nl + l].next = self.zero_e.val();
                         self.found_data[e * nl + l].next = self.zero_e.val();
                     }
                     for i in 0..self._fast {
@@ -249,13 +275,13 @@ impl<const E: usize> Logic for FastGrfs<E> {
                         // The selections are one-hot: each is an OR of gated terms, so that
                         // none is a chain of multiplexers through the entries.
                         if self.rq_slot[e * nf + i].val() {
-                            self.victim_dirty[e].next = self.victim_dirty[e].val()
+                            self.look_dirty[e].next = self.look_dirty[e].val()
                                 | (self.ent_valid.q[e * nf + i].val()
                                     & self.ent_dirty.q[e * nf + i].val());
-                            self.victim_thread[e].next =
-                                self.victim_thread[e].val() | self.ent_thread.q[e * nf + i].val();
-                            self.victim_reg[e].next =
-                                self.victim_reg[e].val() | self.ent_reg.q[e * nf + i].val();
+                            self.look_thread[e].next =
+                                self.look_thread[e].val() | self.ent_thread.q[e * nf + i].val();
+                            self.look_reg[e].next =
+                                self.look_reg[e].val() | self.ent_reg.q[e * nf + i].val();
                         }
                         if self.found_slot[e * nf + i].val() {
                             self.found_reg[e].next =
@@ -267,8 +293,7 @@ impl<const E: usize> Logic for FastGrfs<E> {
                                     | self.ent_data.q[(e * nf + i) * nl + l].val();
                             }
                             if self.rq_slot[e * nf + i].val() {
-                                self.victim_data[e * nl + l].next = self.victim_data[e * nl + l]
-                                    .val()
+                                self.look_data[e * nl + l].next = self.look_data[e * nl + l].val()
                                     | self.ent_data.q[(e * nf + i) * nl + l].val();
                             }
                             if self.found_slot[e * nf + i].val() {
@@ -303,6 +328,16 @@ impl<const E: usize> Logic for FastGrfs<E> {
                             self.ent_valid.d[e * nf + i].next = false;
                             self.ent_dirty.d[e * nf + i].next = false;
                         }
+                    }
+                    self.last_dirty.d[e].next = self.look_dirty[e].val();
+                    self.last_thread.d[e].next = self.look_thread[e].val();
+                    self.last_reg.d[e].next = self.look_reg[e].val();
+                    self.victim_dirty[e].next = self.last_dirty.q[e].val();
+                    self.victim_thread[e].next = self.last_thread.q[e].val();
+                    self.victim_reg[e].next = self.last_reg.q[e].val();
+                    for l in 0..self._lanes {
+                        self.last_data.d[e * nl + l].next = self.look_data[e * nl + l].val();
+                        self.victim_data[e * nl + l].next = self.last_data.q[e * nl + l].val();
                     }
                 }
             }
