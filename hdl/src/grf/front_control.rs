@@ -25,6 +25,10 @@ pub struct FrontEndControl {
     pub req_op: Signal<In, Bits<3>>,
     /// The served request's op.
     pub rq_op: Signal<In, Bits<3>>,
+    /// The served request is a write (registered beside its op).
+    pub rq_write: Signal<In, Bit>,
+    /// The state is `ACCESS` (registered beside the state).
+    pub in_access: Signal<In, Bit>,
     /// The controller answers.
     pub ans_valid: Signal<In, Bit>,
     /// With this status.
@@ -122,6 +126,8 @@ impl FrontEndControl {
             req_valid: Default::default(),
             req_op: Default::default(),
             rq_op: Default::default(),
+            rq_write: Default::default(),
+            in_access: Default::default(),
             ans_valid: Default::default(),
             ans_status: Default::default(),
             ans_plain: Default::default(),
@@ -194,15 +200,15 @@ impl Logic for FrontEndControl {
         self.access.next =
             (self.op.val() == self.op_read.val()) | (self.op.val() == self.op_write.val());
         self.command.next = !self.access.val() & (self.op.val() != self.op_switch.val());
-        self.answered.next = (self.state.val() == self.st_access.val()) & self.ans_valid.val();
+        self.answered.next = self.in_access.val() & self.ans_valid.val();
         self.passed_on.next = self.answered.val() & !self.ans_plain.val();
         // Answered, ok and not shared: kept in the fast GRF.
-        self.storable.next = (self.state.val() == self.st_access.val()) & self.ans_plain.val();
+        self.storable.next = self.in_access.val() & self.ans_plain.val();
         self.keep_answer.next = self.storable.val() & self.victim_dirty.val();
         self.fill.next = (self.storable.val() & !self.victim_dirty.val())
             | ((self.state.val() == self.st_victim.val()) & self.ans_valid.val());
-        self.fill_write.next = self.fill.val() & (self.rq_op.val() == self.op_write.val());
-        self.fill_answer.next = self.state.val() == self.st_access.val();
+        self.fill_write.next = self.fill.val() & self.rq_write.val();
+        self.fill_answer.next = self.in_access.val();
         self.switch.next = self.accept.val() & (self.op.val() == self.op_switch.val());
         self.hold.next = false;
         self.flush.next =
