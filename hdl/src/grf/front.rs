@@ -97,7 +97,8 @@ pub struct GrfFrontEnds<const E: usize> {
     rq_thread: Registers<Bits<2>>,
     rq_reg: Registers<Bits<6>>,
     rq_data: Registers<Bits<E>>,
-    /// A miss's answer, kept while the victim is written back.
+    /// A miss's answer, kept while the victim is written back (loaded in every cycle of the
+    /// access state, so that its enable is a register, not the decision to keep).
     kept: Registers<Bits<E>>,
     /// The thread and register of the block a release or a switch names: the incoming
     /// request's when idle, else the served one's. Computed apart from the fast GRF's lookup
@@ -305,7 +306,9 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                                 self.rq_data.d[e * nl + l].next = self.req_data[e * nl + l].val();
                             }
                             self.kept.d[e * nl + l].next = self.kept.q[e * nl + l].val();
-                            if self.control[e].keep_answer.val() {
+                            // Only the victim state reads it, entered from the access state's
+                            // last cycle: the access state loads every cycle.
+                            if self.in_access.q[e].val() {
                                 self.kept.d[e * nl + l].next = self.ans_data[e * nl + l].val();
                             }
                             self.response.hit_data[e * nl + l].next =
