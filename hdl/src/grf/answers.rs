@@ -48,22 +48,14 @@ pub struct AnswerUnit<const E: usize> {
     pub ans_valid: Vec<Signal<Out, Bit>>,
     /// Per EU: its status.
     pub ans_status: Vec<Signal<Out, Bits<3>>>,
-    /// Per EU: the answer is visible, with status ok, for a register not shared (from
-    /// registers: the answer's fields compared as they are registered).
-    pub ans_plain: Vec<Signal<Out, Bit>>,
+    /// Per EU: its shared bit.
+    pub ans_shared: Vec<Signal<Out, Bit>>,
     /// Per EU and lane: its data (`eu * lanes + l`).
     pub ans_data: Vec<Signal<Out, Bits<E>>>,
     a_valid: Registers<Bit>,
     a_status: Registers<Bits<3>>,
+    a_shared: Registers<Bit>,
     a_data: Registers<Bits<E>>,
-    /// Per EU: the registered answer's status is ok.
-    a_ok: Registers<Bit>,
-    /// Per EU: the registered answer is visible, ok, and not shared.
-    a_plain: Registers<Bit>,
-    /// Per EU: next cycle's registered answer: visible, status, shared.
-    next_valid: Vec<Signal<Local, Bit>>,
-    next_status: Vec<Signal<Local, Bits<3>>>,
-    next_shared: Vec<Signal<Local, Bit>>,
     s_ok: Constant<Bits<3>>,
     s_no_group: Constant<Bits<3>>,
     zero_e: Constant<Bits<E>>,
@@ -94,16 +86,12 @@ impl<const E: usize> AnswerUnit<E> {
             pipe_data: signals(lanes),
             ans_valid: signals(eus),
             ans_status: signals(eus),
-            ans_plain: signals(eus),
+            ans_shared: signals(eus),
             ans_data: signals(eus * lanes),
             a_valid: Registers::new(eus),
             a_status: Registers::new(eus),
+            a_shared: Registers::new(eus),
             a_data: Registers::new(eus * lanes),
-            a_ok: Registers::new(eus),
-            a_plain: Registers::new(eus),
-            next_valid: signals(eus),
-            next_status: signals(eus),
-            next_shared: signals(eus),
             s_ok: constant(GrfStatus::Ok.code()),
             s_no_group: constant(GrfStatus::NoSuchGroup.code()),
             zero_e: constant(0),
@@ -120,57 +108,50 @@ impl<const E: usize> Logic for AnswerUnit<E> {
     fn update(&mut self) {
         self.a_valid.clock.next = self.clock.val();
         self.a_status.clock.next = self.clock.val();
+        self.a_shared.clock.next = self.clock.val();
         self.a_data.clock.next = self.clock.val();
-        self.a_ok.clock.next = self.clock.val();
-        self.a_plain.clock.next = self.clock.val();
         for nl in self._lanes..(self._lanes + 1) {
             for e in 0..self._eus {
                 // Next cycle's answer.
-                self.next_valid[e].next = false;
-                self.next_status[e].next = self.s_ok.val();
-                self.next_shared[e].next = false;
+                self.a_valid.d[e].next = false;
+                self.a_status.d[e].next = self.s_ok.val();
+                self.a_shared.d[e].next = false;
                 for l in 0..self._lanes {
                     self.a_data.d[e * nl + l].next = self.zero_e.val();
                 }
                 if self.taken[e].val() {
-                    self.next_valid[e].next = self.answer.val();
-                    self.next_status[e].next = self.status.val();
-                    self.next_shared[e].next = self.shared.val();
+                    self.a_valid.d[e].next = self.answer.val();
+                    self.a_status.d[e].next = self.status.val();
+                    self.a_shared.d[e].next = self.shared.val();
                 }
                 if self.turned_away[e].val() {
-                    self.next_valid[e].next = true;
-                    self.next_status[e].next = self.s_no_group.val();
+                    self.a_valid.d[e].next = true;
+                    self.a_status.d[e].next = self.s_no_group.val();
                 }
                 if self.open[e].val() {
-                    self.next_valid[e].next = true;
-                    self.next_status[e].next = self.s_ok.val();
+                    self.a_valid.d[e].next = true;
+                    self.a_status.d[e].next = self.s_ok.val();
                 }
                 if self.serve.val() & (self.serve_eu.val() == self.eu_number[e].val()) {
-                    self.next_valid[e].next = true;
-                    self.next_shared[e].next = self.serve_shared.val();
+                    self.a_valid.d[e].next = true;
+                    self.a_shared.d[e].next = self.serve_shared.val();
                     for l in 0..self._lanes {
                         self.a_data.d[e * nl + l].next = self.serve_data[l].val();
                     }
                 }
                 if self.reset.val() {
-                    self.next_valid[e].next = false;
+                    self.a_valid.d[e].next = false;
                 }
-                self.a_valid.d[e].next = self.next_valid[e].val();
-                self.a_status.d[e].next = self.next_status[e].val();
-                self.a_ok.d[e].next = self.next_status[e].val() == self.s_ok.val();
-                self.a_plain.d[e].next = self.next_valid[e].val()
-                    & (self.next_status[e].val() == self.s_ok.val())
-                    & !self.next_shared[e].val();
                 // This cycle's: the registered one, or the pipeline's.
                 self.ans_valid[e].next = self.a_valid.q[e].val();
                 self.ans_status[e].next = self.a_status.q[e].val();
-                self.ans_plain[e].next = self.a_plain.q[e].val();
+                self.ans_shared[e].next = self.a_shared.q[e].val();
                 for l in 0..self._lanes {
                     self.ans_data[e * nl + l].next = self.a_data.q[e * nl + l].val();
                 }
                 if self.pipe_answers[e].val() {
                     self.ans_valid[e].next = true;
-                    self.ans_plain[e].next = self.a_ok.q[e].val() & !self.pipe_shared.val();
+                    self.ans_shared[e].next = self.pipe_shared.val();
                     for l in 0..self._lanes {
                         self.ans_data[e * nl + l].next = self.pipe_data[l].val();
                     }

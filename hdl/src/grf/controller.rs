@@ -42,8 +42,8 @@ pub struct GrfController<const E: usize, const A: usize> {
     pub ans_valid: Vec<Signal<Out, Bit>>,
     /// Per EU: its status (`GrfStatus`).
     pub ans_status: Vec<Signal<Out, Bits<3>>>,
-    /// Per EU: the answer is visible, ok, for a register not in a shared block.
-    pub ans_plain: Vec<Signal<Out, Bit>>,
+    /// Per EU: the register is in a shared block.
+    pub ans_shared: Vec<Signal<Out, Bit>>,
     /// Per EU: the data read (`eu * lanes + l`).
     pub ans_data: Vec<Signal<Out, Bits<E>>>,
     /// Slow GRF read enable.
@@ -103,7 +103,7 @@ impl<const E: usize, const A: usize> GrfController<E, A> {
             tx_take: signals(eus),
             ans_valid: signals(eus),
             ans_status: signals(eus),
-            ans_plain: signals(eus),
+            ans_shared: signals(eus),
             ans_data: signals(eus * lanes),
             sram_read: Default::default(),
             sram_read_row: Default::default(),
@@ -175,7 +175,7 @@ impl<const E: usize, const A: usize> Logic for GrfController<E, A> {
                 self.answers.pipe_answers[e].next = self.slow.answer_eus[e].val();
                 self.ans_valid[e].next = self.answers.ans_valid[e].val();
                 self.ans_status[e].next = self.answers.ans_status[e].val();
-                self.ans_plain[e].next = self.answers.ans_plain[e].val();
+                self.ans_shared[e].next = self.answers.ans_shared[e].val();
                 for l in 0..self._lanes {
                     self.arbiter.tx_data[e * nl + l].next = self.tx_data[e * nl + l].val();
                     self.ans_data[e * nl + l].next = self.answers.ans_data[e * nl + l].val();

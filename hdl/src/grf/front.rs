@@ -78,8 +78,8 @@ pub struct GrfFrontEnds<const E: usize> {
     pub ans_valid: Vec<Signal<In, Bit>>,
     /// Per EU: its status.
     pub ans_status: Vec<Signal<In, Bits<3>>>,
-    /// Per EU: the answer is visible, ok, for a register not shared (the fast GRF keeps it).
-    pub ans_plain: Vec<Signal<In, Bit>>,
+    /// Per EU: the register is shared (not kept in the fast GRF).
+    pub ans_shared: Vec<Signal<In, Bit>>,
     /// Per EU and lane: the data read.
     pub ans_data: Vec<Signal<In, Bits<E>>>,
     /// Per EU: its decisions.
@@ -147,7 +147,7 @@ impl<const E: usize> GrfFrontEnds<E> {
             tx_take: signals(eus),
             ans_valid: signals(eus),
             ans_status: signals(eus),
-            ans_plain: signals(eus),
+            ans_shared: signals(eus),
             ans_data: signals(eus * lanes),
             control: (0..eus)
                 .map(|_| FrontEndControl::new(params.pipeline >= 4))
@@ -236,7 +236,7 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                         self.control[e].rq_write.next = self.rq_write.q[e].val();
                         self.control[e].ans_valid.next = self.ans_valid[e].val();
                         self.control[e].ans_status.next = self.ans_status[e].val();
-                        self.control[e].ans_plain.next = self.ans_plain[e].val();
+                        self.control[e].ans_shared.next = self.ans_shared[e].val();
                         self.control[e].hit.next = self.fast.hit[e].val();
                         self.control[e].victim_dirty.next = self.fast.victim_dirty[e].val();
                         self.control[e].found.next = self.fast.found[e].val();

@@ -33,8 +33,8 @@ pub struct FrontEndControl {
     pub ans_valid: Signal<In, Bit>,
     /// With this status.
     pub ans_status: Signal<In, Bits<3>>,
-    /// The answer is visible, ok, for a register not shared (the fast GRF keeps it).
-    pub ans_plain: Signal<In, Bit>,
+    /// The register is shared.
+    pub ans_shared: Signal<In, Bit>,
     /// The fast GRF holds the incoming request's register.
     pub hit: Signal<In, Bit>,
     /// The served request's entry holds another register, dirty.
@@ -89,7 +89,6 @@ pub struct FrontEndControl {
     command: Signal<Local, Bit>,
     answered: Signal<Local, Bit>,
     passed_on: Signal<Local, Bit>,
-    storable: Signal<Local, Bit>,
     flush: Signal<Local, Bit>,
     /// A switch is taken.
     switch: Signal<Local, Bit>,
@@ -130,7 +129,7 @@ impl FrontEndControl {
             in_access: Default::default(),
             ans_valid: Default::default(),
             ans_status: Default::default(),
-            ans_plain: Default::default(),
+            ans_shared: Default::default(),
             hit: Default::default(),
             victim_dirty: Default::default(),
             found: Default::default(),
@@ -159,7 +158,6 @@ impl FrontEndControl {
             command: Default::default(),
             answered: Default::default(),
             passed_on: Default::default(),
-            storable: Default::default(),
             flush: Default::default(),
             switch: Default::default(),
             st_idle: constant(state::IDLE),
@@ -201,11 +199,11 @@ impl Logic for FrontEndControl {
             (self.op.val() == self.op_read.val()) | (self.op.val() == self.op_write.val());
         self.command.next = !self.access.val() & (self.op.val() != self.op_switch.val());
         self.answered.next = self.in_access.val() & self.ans_valid.val();
-        self.passed_on.next = self.answered.val() & !self.ans_plain.val();
-        // Answered, ok and not shared: kept in the fast GRF.
-        self.storable.next = self.in_access.val() & self.ans_plain.val();
-        self.keep_answer.next = self.storable.val() & self.victim_dirty.val();
-        self.fill.next = (self.storable.val() & !self.victim_dirty.val())
+        self.passed_on.next = self.answered.val()
+            & ((self.ans_status.val() != self.s_ok.val()) | self.ans_shared.val());
+        self.keep_answer.next =
+            self.answered.val() & !self.passed_on.val() & self.victim_dirty.val();
+        self.fill.next = (self.answered.val() & !self.passed_on.val() & !self.victim_dirty.val())
             | ((self.state.val() == self.st_victim.val()) & self.ans_valid.val());
         self.fill_write.next = self.fill.val() & self.rq_write.val();
         self.fill_answer.next = self.in_access.val();
