@@ -68,8 +68,7 @@ pub struct FrontEndControl {
     pub send_found: Signal<Out, Bit>,
     /// It carries the request's group.
     pub send_group: Signal<Out, Bit>,
-    /// Keep the controller's answer while the victim is written back.
-    pub keep_answer: Signal<Out, Bit>,
+
     /// A write is taken: if it hits, its entry stores the request's value, dirty (the entry
     /// that hits decides, so that the store does not wait for `hit`).
     pub take_write: Signal<Out, Bit>,
@@ -88,6 +87,8 @@ pub struct FrontEndControl {
     access: Signal<Local, Bit>,
     command: Signal<Local, Bit>,
     answered: Signal<Local, Bit>,
+    /// Keep the controller's answer while the victim is written back.
+    keep_answer: Signal<Local, Bit>,
     passed_on: Signal<Local, Bit>,
     flush: Signal<Local, Bit>,
     /// A switch is taken.
