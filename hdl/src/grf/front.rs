@@ -7,7 +7,7 @@ use super::fast::FastGrfs;
 use super::front_control::FrontEndControl;
 use super::outbox::Outboxes;
 use super::response::Responses;
-use crate::params::{GrfOp, GrfParams};
+use crate::params::GrfParams;
 use crate::regs::Registers;
 use crate::{constant, constants, signals};
 
@@ -88,17 +88,12 @@ pub struct GrfFrontEnds<const E: usize> {
     outbox: Outboxes<E>,
     response: Responses<E>,
     state: Registers<Bits<3>>,
-    /// Per EU: the state is `ACCESS` (decoded from the next state, beside it).
-    in_access: Registers<Bit>,
     /// The request being served: op, thread, register, data.
     rq_op: Registers<Bits<3>>,
-    /// Per EU: the served request is a write (decoded from its op, beside it).
-    rq_write: Registers<Bit>,
     rq_thread: Registers<Bits<2>>,
     rq_reg: Registers<Bits<6>>,
     rq_data: Registers<Bits<E>>,
-    /// A miss's answer, kept while the victim is written back (loaded in every cycle of the
-    /// access state, so that its enable is a register, not the decision to keep).
+    /// A miss's answer, kept while the victim is written back.
     kept: Registers<Bits<E>>,
     /// The thread and register of the block a release or a switch names: the incoming
     /// request's when idle, else the served one's. Computed apart from the fast GRF's lookup
@@ -108,8 +103,6 @@ pub struct GrfFrontEnds<const E: usize> {
     /// The thread a transaction is sent for.
     thread: Signal<Local, Bits<2>>,
     st_idle: Constant<Bits<3>>,
-    st_access: Constant<Bits<3>>,
-    op_write: Constant<Bits<3>>,
     zero3: Constant<Bits<3>>,
     /// Local thread numbers; per EU and local thread, the global thread number.
     local_thread: Vec<Constant<Bits<2>>>,
@@ -160,15 +153,11 @@ impl<const E: usize> GrfFrontEnds<E> {
             rq_thread: Registers::new(eus),
             rq_reg: Registers::new(eus),
             rq_data: Registers::new(eus * lanes),
-            in_access: Registers::new(eus),
-            rq_write: Registers::new(eus),
             kept: Registers::new(eus * lanes),
             named_thread: Default::default(),
             named_reg: Default::default(),
             thread: Default::default(),
             st_idle: constant(state::IDLE),
-            st_access: constant(state::ACCESS),
-            op_write: constant(GrfOp::Write.code()),
             zero3: constant(0),
             local_thread: constants(0..threads as u64),
             global_thread: constants(0..(eus * threads) as u64),
@@ -194,8 +183,6 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
         self.response.reset.next = self.reset.val();
         self.state.clock.next = self.clock.val();
         self.rq_op.clock.next = self.clock.val();
-        self.in_access.clock.next = self.clock.val();
-        self.rq_write.clock.next = self.clock.val();
         self.rq_thread.clock.next = self.clock.val();
         self.rq_reg.clock.next = self.clock.val();
         self.rq_data.clock.next = self.clock.val();
@@ -232,8 +219,6 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                         self.control[e].req_valid.next = self.req_valid[e].val();
                         self.control[e].req_op.next = self.req_op[e].val();
                         self.control[e].rq_op.next = self.rq_op.q[e].val();
-                        self.control[e].in_access.next = self.in_access.q[e].val();
-                        self.control[e].rq_write.next = self.rq_write.q[e].val();
                         self.control[e].ans_valid.next = self.ans_valid[e].val();
                         self.control[e].ans_status.next = self.ans_status[e].val();
                         self.control[e].ans_shared.next = self.ans_shared[e].val();
@@ -248,9 +233,6 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                         }
                         self.state.d[e].next = self.control[e].next_state.val();
                         self.rq_op.d[e].next = self.control[e].op.val();
-                        self.in_access.d[e].next =
-                            self.control[e].next_state.val() == self.st_access.val();
-                        self.rq_write.d[e].next = self.control[e].op.val() == self.op_write.val();
                         self.rq_thread.d[e].next = self.named_thread.val();
                         self.rq_reg.d[e].next = self.named_reg.val();
                         // The response and the transaction sent.
@@ -306,9 +288,7 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                                 self.rq_data.d[e * nl + l].next = self.req_data[e * nl + l].val();
                             }
                             self.kept.d[e * nl + l].next = self.kept.q[e * nl + l].val();
-                            // Only the victim state reads it, entered from the access state's
-                            // last cycle: the access state loads every cycle.
-                            if self.in_access.q[e].val() {
+                            if self.control[e].keep_answer.val() {
                                 self.kept.d[e * nl + l].next = self.ans_data[e * nl + l].val();
                             }
                             self.response.hit_data[e * nl + l].next =

@@ -25,10 +25,6 @@ pub struct FrontEndControl {
     pub req_op: Signal<In, Bits<3>>,
     /// The served request's op.
     pub rq_op: Signal<In, Bits<3>>,
-    /// The served request is a write (registered beside its op).
-    pub rq_write: Signal<In, Bit>,
-    /// The state is `ACCESS` (registered beside the state).
-    pub in_access: Signal<In, Bit>,
     /// The controller answers.
     pub ans_valid: Signal<In, Bit>,
     /// With this status.
@@ -68,7 +64,8 @@ pub struct FrontEndControl {
     pub send_found: Signal<Out, Bit>,
     /// It carries the request's group.
     pub send_group: Signal<Out, Bit>,
-
+    /// Keep the controller's answer while the victim is written back.
+    pub keep_answer: Signal<Out, Bit>,
     /// A write is taken: if it hits, its entry stores the request's value, dirty (the entry
     /// that hits decides, so that the store does not wait for `hit`).
     pub take_write: Signal<Out, Bit>,
@@ -87,8 +84,6 @@ pub struct FrontEndControl {
     access: Signal<Local, Bit>,
     command: Signal<Local, Bit>,
     answered: Signal<Local, Bit>,
-    /// Keep the controller's answer while the victim is written back.
-    keep_answer: Signal<Local, Bit>,
     passed_on: Signal<Local, Bit>,
     flush: Signal<Local, Bit>,
     /// A switch is taken.
@@ -126,8 +121,6 @@ impl FrontEndControl {
             req_valid: Default::default(),
             req_op: Default::default(),
             rq_op: Default::default(),
-            rq_write: Default::default(),
-            in_access: Default::default(),
             ans_valid: Default::default(),
             ans_status: Default::default(),
             ans_shared: Default::default(),
@@ -199,15 +192,15 @@ impl Logic for FrontEndControl {
         self.access.next =
             (self.op.val() == self.op_read.val()) | (self.op.val() == self.op_write.val());
         self.command.next = !self.access.val() & (self.op.val() != self.op_switch.val());
-        self.answered.next = self.in_access.val() & self.ans_valid.val();
+        self.answered.next = (self.state.val() == self.st_access.val()) & self.ans_valid.val();
         self.passed_on.next = self.answered.val()
             & ((self.ans_status.val() != self.s_ok.val()) | self.ans_shared.val());
         self.keep_answer.next =
             self.answered.val() & !self.passed_on.val() & self.victim_dirty.val();
         self.fill.next = (self.answered.val() & !self.passed_on.val() & !self.victim_dirty.val())
             | ((self.state.val() == self.st_victim.val()) & self.ans_valid.val());
-        self.fill_write.next = self.fill.val() & self.rq_write.val();
-        self.fill_answer.next = self.in_access.val();
+        self.fill_write.next = self.fill.val() & (self.rq_op.val() == self.op_write.val());
+        self.fill_answer.next = self.state.val() == self.st_access.val();
         self.switch.next = self.accept.val() & (self.op.val() == self.op_switch.val());
         self.hold.next = false;
         self.flush.next =
@@ -217,7 +210,7 @@ impl Logic for FrontEndControl {
             self.flush.next = (self.state.val() == self.st_scan.val())
                 | ((self.state.val() == self.st_flush.val()) & self.ans_valid.val());
         }
-        self.take_write.next = self.accept.val() & (self.req_op.val() == self.op_write.val());
+        self.take_write.next = self.accept.val() & (self.op.val() == self.op_write.val());
         self.clean.next = self.flush.val() & self.found.val();
         self.drop.next = (self.accept.val() & (self.op.val() == self.op_release.val()))
             | (self.flush.val() & !self.found.val());
@@ -251,7 +244,7 @@ impl Logic for FrontEndControl {
             self.next_state.next = self.st_idle.val();
         }
         // The response: a hit, a fault or shared register, a fill, a command's answer.
-        self.take_read.next = self.accept.val() & (self.req_op.val() == self.op_read.val());
+        self.take_read.next = self.accept.val() & (self.op.val() == self.op_read.val());
         self.respond_answer.next = self.passed_on.val()
             | (self.fill.val() & !self.fill_write.val() & self.fill_answer.val());
         self.respond_kept.next = self.fill.val() & !self.fill_write.val() & !self.fill_answer.val();
