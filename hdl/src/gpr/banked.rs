@@ -5,6 +5,7 @@ use rust_hdl::prelude::*;
 use crate::signals;
 
 use super::arbiter::BankArbiter;
+use super::delays::{ReadRoute, RequestDelays};
 use crate::checkers::{AtMost, CollisionChecker};
 use crate::crossbar::Crossbar;
 use crate::params::{GprParams, Memory};
@@ -76,30 +77,10 @@ pub struct BankedGpr<const E: usize, const A: usize, const RI: usize> {
     write_xbar: Crossbar<E>,
     /// Which requests each bank serves.
     arbiter: BankArbiter<RI>,
-    /// Request stage (`pipeline` 3, wires otherwise): each read's row, held for the
-    /// arbitration of the next cycle (which holds the bank).
-    held_read_row: Registers<Bits<A>>,
-    /// Request stage: each write's row.
-    held_write_row: Registers<Bits<A>>,
-    /// Request stage: each write's data, port-major (`w * lanes + l`).
-    held_write_data: Registers<Bits<E>>,
-    /// Clash stage (`pipeline` 4, wires otherwise): each read's row again, for the grant
-    /// cycle two cycles after the request.
-    late_read_row: Registers<Bits<A>>,
-    /// Clash stage: each write's row again.
-    late_write_row: Registers<Bits<A>>,
-    /// Clash stage: each write's data again.
-    late_write_data: Registers<Bits<E>>,
-    /// The read wins as the banks take them (`port_wins`), a cycle later: when their data
-    /// leaves the banks.
-    read_route: Registers<Bit>,
-    /// The read wins a cycle after the bank port stage with `pipeline` 4 (wires otherwise):
-    /// when the SRAMs take them.
-    read_route_sram: Registers<Bit>,
-    /// `read_route` one cycle later with `pipeline` 2.
-    read_route_data: Registers<Bit>,
-    /// `read_route_data` one cycle later with `pipeline` 4: the read crossbar's selects.
-    read_route_fabric: Registers<Bit>,
+    /// The requests' rows and write data, delayed to their grant cycle.
+    requests: RequestDelays<E, A>,
+    /// The read wins, delayed to the read crossbar's selects.
+    read_route: ReadRoute,
     /// Bank read data stage (`pipeline` 2), `(b * slots + s) * lanes + l`; wires with `DP16KD`
     /// banks, whose output registers are the stage.
     bank_data: Registers<Bits<E>>,
@@ -195,7 +176,6 @@ impl<const E: usize, const A: usize, const RI: usize> BankedGpr<E, A, RI> {
         let (p, w) = (params.read_ports, params.write_ports);
         let (staged, data_staged) = (params.pipeline >= 1, params.pipeline >= 2);
         let sram_staged = params.registered_sram_ports();
-        let (held, late) = (params.registered_arbitration(), params.registered_clash());
         // DP16KD banks hold the bank data stage in their own output registers.
         let output_register = data_staged && params.memory == Memory::Dp16kd;
         let (kind, ns) = (params.bank_kind, params.bank_kind.reads_per_bank());
@@ -215,16 +195,8 @@ impl<const E: usize, const A: usize, const RI: usize> BankedGpr<E, A, RI> {
             read_xbar: Crossbar::new(b * ns, p, l),
             write_xbar: Crossbar::new(w, b, l),
             arbiter,
-            held_read_row: Registers::stage(p, held),
-            held_write_row: Registers::stage(w, held),
-            held_write_data: Registers::stage(w * l, held),
-            late_read_row: Registers::stage(p, late),
-            late_write_row: Registers::stage(w, late),
-            late_write_data: Registers::stage(w * l, late),
-            read_route: Registers::new(p * b * ns),
-            read_route_sram: Registers::stage(p * b * ns, sram_staged),
-            read_route_data: Registers::stage(p * b * ns, data_staged),
-            read_route_fabric: Registers::stage(p * b * ns, sram_staged),
+            requests: RequestDelays::new(params),
+            read_route: ReadRoute::new(params, p * b * ns),
             bank_data: Registers::stage(b * ns * l, data_staged && !output_register),
             fabric_data: Registers::stage(b * ns * l, sram_staged),
             sram_read_enable: Registers::stage(b * ns, sram_staged),
@@ -265,20 +237,12 @@ impl<const E: usize, const A: usize, const RI: usize> Logic for BankedGpr<E, A, 
     #[hdl_gen]
     fn update(&mut self) {
         self.arbiter.clock.next = self.clock.val();
-        self.held_read_row.clock.next = self.clock.val();
-        self.held_write_row.clock.next = self.clock.val();
-        self.held_write_data.clock.next = self.clock.val();
-        self.late_read_row.clock.next = self.clock.val();
-        self.late_write_row.clock.next = self.clock.val();
-        self.late_write_data.clock.next = self.clock.val();
+        self.requests.clock.next = self.clock.val();
         self.port_wins.clock.next = self.clock.val();
         self.port_read_rows.clock.next = self.clock.val();
         self.port_write_rows.clock.next = self.clock.val();
         self.port_data.clock.next = self.clock.val();
         self.read_route.clock.next = self.clock.val();
-        self.read_route_sram.clock.next = self.clock.val();
-        self.read_route_data.clock.next = self.clock.val();
-        self.read_route_fabric.clock.next = self.clock.val();
         self.bank_data.clock.next = self.clock.val();
         self.fabric_data.clock.next = self.clock.val();
         self.sram_read_enable.clock.next = self.clock.val();
@@ -295,24 +259,21 @@ impl<const E: usize, const A: usize, const RI: usize> Logic for BankedGpr<E, A, 
             for p in 0..self._read_ports {
                 self.arbiter.read_valid[p].next = self.read_valid[p].val();
                 self.arbiter.read_reg[p].next = self.read_reg[p].val();
-                self.held_read_row.d[p].next = self.read_reg[p].val().get_bits::<A>(bb);
-                self.late_read_row.d[p].next = self.held_read_row.q[p].val();
-                self.port_read_rows.d[p].next = self.late_read_row.q[p].val();
+                self.requests.read_row[p].next = self.read_reg[p].val().get_bits::<A>(bb);
+                self.port_read_rows.d[p].next = self.requests.granted_read_row[p].val();
                 self.read_grant[p].next = self.arbiter.read_grant[p].val();
             }
             for w in 0..self._write_ports {
                 self.arbiter.write_valid[w].next = self.write_valid[w].val();
                 self.arbiter.write_reg[w].next = self.write_reg[w].val();
-                self.held_write_row.d[w].next = self.write_reg[w].val().get_bits::<A>(bb);
-                self.late_write_row.d[w].next = self.held_write_row.q[w].val();
-                self.port_write_rows.d[w].next = self.late_write_row.q[w].val();
+                self.requests.write_row[w].next = self.write_reg[w].val().get_bits::<A>(bb);
+                self.port_write_rows.d[w].next = self.requests.granted_write_row[w].val();
                 self.write_grant[w].next = self.arbiter.write_grant[w].val();
             }
         }
         for k in 0..(self._write_ports * self._lanes) {
-            self.held_write_data.d[k].next = self.write_data[k].val();
-            self.late_write_data.d[k].next = self.held_write_data.q[k].val();
-            self.port_data.d[k].next = self.late_write_data.q[k].val();
+            self.requests.write_data[k].next = self.write_data[k].val();
+            self.port_data.d[k].next = self.requests.granted_write_data[k].val();
             self.write_xbar.inputs[k].next = self.port_data.q[k].val();
         }
         for nb in self._banks..(self._banks + 1) {
@@ -327,8 +288,7 @@ impl<const E: usize, const A: usize, const RI: usize> Logic for BankedGpr<E, A, 
                         for k in 0..(self._read_ports * self._banks * self._slots) {
                             self.port_wins.d[nw * nb + k].next = self.arbiter.read_win[k].val();
                             self.read_slot_check.bits[k].next = self.arbiter.read_win[k].val();
-                            self.read_route_sram.d[k].next = self.port_wins.q[nw * nb + k].val();
-                            self.read_route.d[k].next = self.read_route_sram.q[k].val();
+                            self.read_route.wins[k].next = self.port_wins.q[nw * nb + k].val();
                         }
                         // Bank ports after the stage: the winner's row (zero when idle), as an
                         // OR of the rows gated by the one-hot wins, not a priority chain.
@@ -414,10 +374,8 @@ impl<const E: usize, const A: usize, const RI: usize> Logic for BankedGpr<E, A, 
         }
         // Read data out of the crossbar after the bank access (and the data stages).
         for k in 0..(self._read_ports * self._banks * self._slots) {
-            self.read_route_data.d[k].next = self.read_route.q[k].val();
-            self.read_route_fabric.d[k].next = self.read_route_data.q[k].val();
-            self.read_crossbar_check.bits[k].next = self.read_route_fabric.q[k].val();
-            self.read_xbar.select[k].next = self.read_route_fabric.q[k].val();
+            self.read_crossbar_check.bits[k].next = self.read_route.select[k].val();
+            self.read_xbar.select[k].next = self.read_route.select[k].val();
         }
         for k in 0..(self._read_ports * self._lanes) {
             self.read_data[k].next = self.read_xbar.outputs[k].val();

@@ -2,6 +2,7 @@
 
 mod arbiter;
 mod banked;
+mod delays;
 mod priority;
 
 pub use arbiter::BankArbiter;
