@@ -12,8 +12,8 @@ use crate::{constant, constants, signals};
 /// `[e * fast_regs + i]`, per lane `[e * lanes + l]`. Lookups are combinational: whether the
 /// incoming request hits, and the entry that holds it; the served request's entry (its victim,
 /// registered: see `last_dirty`); the first dirty entry of a (thread, block), and every entry
-/// of it. Writes take effect on the clock edge, at most one
-/// kind per cycle: `set` stores an entry, `clean` clears dirty bits, `drop` invalidates.
+/// of it. Writes take effect on the clock edge, at most one kind per cycle: `set` stores an
+/// entry, `clean` clears dirty bits, `drop` invalidates.
 /// With the switch's search registered (`pipeline` 4) the first dirty entry is searched for
 /// among held entries: the block's dirty entries as `hold` took them, less those cleaned since
 /// (nothing else writes an EU's fast GRF while it flushes); without, among the live entries.
