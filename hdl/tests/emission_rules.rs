@@ -114,8 +114,8 @@ fn the_largest_gpr_keeps_the_rules() {
         2048
     );
     // The shell, the body, the arbiter and its two halves, two crossbars and their lanes,
-    // the bank rows and the SRAM: one module each, whatever the counts.
-    assert!(emitted.modules <= 11, "{}", emitted.modules);
+    // the bank rows, the SRAM and the two delay chains: one module each, whatever the counts.
+    assert!(emitted.modules <= 13, "{}", emitted.modules);
 }
 
 #[test]
