@@ -485,11 +485,12 @@ fn answer_times(params: GrfParams, pipeline: usize, text: &str) -> (GrfRun, Vec<
 }
 
 /// The pick stage (`pipeline` 1), the entry looked up as it loads (`pipeline` 2), the
-/// bookkeeping a cycle later (`pipeline` 3) and the switch's search registered (`pipeline` 4):
-/// random traffic in lock step, at least 100,000 cycles each across one, two and four EUs.
+/// bookkeeping a cycle later (`pipeline` 3), the switch's search registered (`pipeline` 4) and
+/// the answer registered at the front end (`pipeline` 5): random traffic in lock step, at least
+/// 100,000 cycles each across one, two and four EUs.
 #[test]
 fn the_pick_stage_100k_random_cycles() {
-    for pipeline in [1, 2, 3, 4] {
+    for pipeline in 1..=GrfParams::MAX_PIPELINE {
         pick_stage_cycles(pipeline);
     }
 }
@@ -629,4 +630,34 @@ fn the_registered_search_delays_each_switch_by_one_cycle() {
     assert_eq!(after[2], before[2] + 1, "switch with two dirty entries");
     assert_eq!(after[3], before[3], "read");
     assert_eq!(after[4], before[4] + 1, "switch with none dirty");
+}
+
+/// With the answer registered at the front end (`pipeline` 5) every answered transaction takes
+/// one cycle more than with `pipeline` 4, and a hit keeps its cycle.
+#[test]
+fn the_answer_stage_delays_each_answered_transaction_by_one_cycle() {
+    let gaps = |text: &str, pipeline| {
+        let (report, times) = answer_times(small(1, 1), pipeline, text);
+        assert!(!report.stuck);
+        let mut gaps = vec![times[0][0]];
+        gaps.extend(times[0].windows(2).map(|w| w[1] - w[0]));
+        gaps
+    };
+    // Two fast entries: r0 and r2 share entry 0. A write miss on a cold fast GRF, a read that
+    // hits it, a write miss on the other entry, a read that misses on entry 0 (its dirty
+    // victim written back after the answer: two transactions), and a switch that writes r1
+    // back before it goes out (two transactions).
+    let text = "0 0 write r0 1\n\
+                0 0 read r0\n\
+                0 0 write r1 2\n\
+                0 0 read r2\n\
+                0 0 idle 200\n\
+                0 0 switch b0\n";
+    let (before, after) = (gaps(text, 4), gaps(text, 5));
+    assert_eq!(after.len(), 5);
+    assert_eq!(after[0], before[0] + 1, "write miss");
+    assert_eq!(after[1], before[1], "read hit");
+    assert_eq!(after[2], before[2] + 1, "write miss, clean victim");
+    assert_eq!(after[3], before[3] + 2, "read miss, dirty victim");
+    assert_eq!(after[4], before[4] + 2, "switch with one dirty entry");
 }

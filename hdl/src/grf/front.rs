@@ -4,6 +4,7 @@
 use rust_hdl::prelude::*;
 
 use super::fast::FastGrfs;
+use super::front_answers::FrontAnswers;
 use super::front_control::FrontEndControl;
 use super::outbox::Outboxes;
 use super::response::Responses;
@@ -93,8 +94,9 @@ pub struct GrfFrontEnds<const E: usize> {
     rq_thread: Registers<Bits<2>>,
     rq_reg: Registers<Bits<6>>,
     rq_data: Registers<Bits<E>>,
-    /// A miss's answer, kept while the victim is written back.
-    kept: Registers<Bits<E>>,
+    /// The controller's answers as the decisions see them, and the one kept while the victim
+    /// is written back.
+    answers: FrontAnswers<E>,
     /// The thread and register of the block a release or a switch names: the incoming
     /// request's when idle, else the served one's. Computed apart from the fast GRF's lookup
     /// inputs, which share no local with the decisions that follow from the lookups.
@@ -153,7 +155,7 @@ impl<const E: usize> GrfFrontEnds<E> {
             rq_thread: Registers::new(eus),
             rq_reg: Registers::new(eus),
             rq_data: Registers::new(eus * lanes),
-            kept: Registers::new(eus * lanes),
+            answers: FrontAnswers::new(params),
             named_thread: Default::default(),
             named_reg: Default::default(),
             thread: Default::default(),
@@ -186,7 +188,8 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
         self.rq_thread.clock.next = self.clock.val();
         self.rq_reg.clock.next = self.clock.val();
         self.rq_data.clock.next = self.clock.val();
-        self.kept.clock.next = self.clock.val();
+        self.answers.clock.next = self.clock.val();
+        self.answers.reset.next = self.reset.val();
         for nl in self._lanes..(self._lanes + 1) {
             for nf in self._fast..(self._fast + 1) {
                 for nt in self._threads..(self._threads + 1) {
@@ -219,9 +222,15 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                         self.control[e].req_valid.next = self.req_valid[e].val();
                         self.control[e].req_op.next = self.req_op[e].val();
                         self.control[e].rq_op.next = self.rq_op.q[e].val();
-                        self.control[e].ans_valid.next = self.ans_valid[e].val();
-                        self.control[e].ans_status.next = self.ans_status[e].val();
-                        self.control[e].ans_shared.next = self.ans_shared[e].val();
+                        self.answers.state[e].next = self.state.q[e].val();
+                        self.answers.ans_valid[e].next = self.ans_valid[e].val();
+                        self.answers.ans_status[e].next = self.ans_status[e].val();
+                        self.answers.ans_shared[e].next = self.ans_shared[e].val();
+                        self.answers.keep[e].next = self.control[e].keep_answer.val();
+                        self.control[e].ans_valid.next = self.answers.valid[e].val();
+                        self.control[e].ans_status.next = self.answers.status[e].val();
+                        self.control[e].ans_plain.next = self.answers.plain[e].val();
+                        self.control[e].ans_access.next = self.answers.access[e].val();
                         self.control[e].hit.next = self.fast.hit[e].val();
                         self.control[e].victim_dirty.next = self.fast.victim_dirty[e].val();
                         self.control[e].found.next = self.fast.found[e].val();
@@ -287,16 +296,14 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                             if self.control[e].accept.val() {
                                 self.rq_data.d[e * nl + l].next = self.req_data[e * nl + l].val();
                             }
-                            self.kept.d[e * nl + l].next = self.kept.q[e * nl + l].val();
-                            if self.control[e].keep_answer.val() {
-                                self.kept.d[e * nl + l].next = self.ans_data[e * nl + l].val();
-                            }
+                            self.answers.ans_data[e * nl + l].next =
+                                self.ans_data[e * nl + l].val();
                             self.response.hit_data[e * nl + l].next =
                                 self.fast.hit_data[e * nl + l].val();
                             self.response.answer_data[e * nl + l].next =
-                                self.ans_data[e * nl + l].val();
+                                self.answers.data[e * nl + l].val();
                             self.response.kept_data[e * nl + l].next =
-                                self.kept.q[e * nl + l].val();
+                                self.answers.kept[e * nl + l].val();
                             self.outbox.request_data[e * nl + l].next =
                                 self.req_data[e * nl + l].val();
                             self.outbox.victim_data[e * nl + l].next =
@@ -305,10 +312,11 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                                 self.fast.found_data[e * nl + l].val();
                             self.fast.set_data[e * nl + l].next = self.req_data[e * nl + l].val();
                             if self.control[e].fill.val() {
-                                self.fast.set_data[e * nl + l].next = self.kept.q[e * nl + l].val();
+                                self.fast.set_data[e * nl + l].next =
+                                    self.answers.kept[e * nl + l].val();
                                 if self.control[e].fill_answer.val() {
                                     self.fast.set_data[e * nl + l].next =
-                                        self.ans_data[e * nl + l].val();
+                                        self.answers.data[e * nl + l].val();
                                 }
                                 if self.control[e].fill_write.val() {
                                     self.fast.set_data[e * nl + l].next =

@@ -29,8 +29,10 @@ pub struct FrontEndControl {
     pub ans_valid: Signal<In, Bit>,
     /// With this status.
     pub ans_status: Signal<In, Bits<3>>,
-    /// The register is shared.
-    pub ans_shared: Signal<In, Bit>,
+    /// The answer is ok and not shared.
+    pub ans_plain: Signal<In, Bit>,
+    /// The answer answers a miss (it arrived in the access state).
+    pub ans_access: Signal<In, Bit>,
     /// The fast GRF holds the incoming request's register.
     pub hit: Signal<In, Bit>,
     /// The served request's entry holds another register, dirty.
@@ -123,7 +125,8 @@ impl FrontEndControl {
             rq_op: Default::default(),
             ans_valid: Default::default(),
             ans_status: Default::default(),
-            ans_shared: Default::default(),
+            ans_plain: Default::default(),
+            ans_access: Default::default(),
             hit: Default::default(),
             victim_dirty: Default::default(),
             found: Default::default(),
@@ -192,9 +195,8 @@ impl Logic for FrontEndControl {
         self.access.next =
             (self.op.val() == self.op_read.val()) | (self.op.val() == self.op_write.val());
         self.command.next = !self.access.val() & (self.op.val() != self.op_switch.val());
-        self.answered.next = (self.state.val() == self.st_access.val()) & self.ans_valid.val();
-        self.passed_on.next = self.answered.val()
-            & ((self.ans_status.val() != self.s_ok.val()) | self.ans_shared.val());
+        self.answered.next = self.ans_access.val();
+        self.passed_on.next = self.answered.val() & !self.ans_plain.val();
         self.keep_answer.next =
             self.answered.val() & !self.passed_on.val() & self.victim_dirty.val();
         self.fill.next = (self.answered.val() & !self.passed_on.val() & !self.victim_dirty.val())

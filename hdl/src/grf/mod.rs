@@ -11,6 +11,7 @@ mod decoder;
 mod entry;
 mod fast;
 mod front;
+mod front_answers;
 mod front_control;
 mod groups;
 mod lookup;
@@ -34,6 +35,7 @@ pub use decoder::TransactionDecoder;
 pub use entry::EntryLookup;
 pub use fast::FastGrfs;
 pub use front::GrfFrontEnds;
+pub use front_answers::FrontAnswers;
 pub use front_control::FrontEndControl;
 pub use groups::GroupUnit;
 pub use lookup::TransactionLookup;
@@ -112,6 +114,7 @@ impl Design for Grf {
                         "grf_front_end_control",
                         FrontEndControl::new(p.pipeline >= 4),
                     )?,
+                    part("grf_front_answers", FrontAnswers::<E>::new(p))?,
                     part("grf_fast_grfs", FastGrfs::<E>::new(p))?,
                     part("grf_outboxes", Outboxes::<E>::new(p))?,
                     part("grf_responses", Responses::<E>::new(p))?,

@@ -89,7 +89,8 @@ pub struct GrfParams {
     /// also looks the pick's table entry up as it is held; 3 also applies the table, free-block
     /// and group changes a cycle after the decision (barrier answers a cycle later); 4 also
     /// holds a switch's dirty fast entries for a cycle before its first write-back (every
-    /// switch a cycle longer).
+    /// switch a cycle longer); 5 also registers each answer at the front end, which acts on it
+    /// a cycle later (every answered transaction a cycle longer).
     #[serde(default)]
     pub pipeline: usize,
 }
@@ -192,7 +193,7 @@ impl Params for GrfParams {
             ),
             param!(
                 pipeline,
-                "register stages: 1 holds the arbiter's pick a cycle (answers a cycle later), 2 also looks its table entry up as it is held (no further cycle), 3 also applies the table, free-block and group changes a cycle after the decision (barrier answers a cycle later), 4 also holds a switch's dirty fast entries a cycle before its first write-back (switches a cycle longer)",
+                "register stages: 1 holds the arbiter's pick a cycle (answers a cycle later), 2 also looks its table entry up as it is held (no further cycle), 3 also applies the table, free-block and group changes a cycle after the decision (barrier answers a cycle later), 4 also holds a switch's dirty fast entries a cycle before its first write-back (switches a cycle longer), 5 also registers each answer at the front end (answered transactions a cycle longer)",
                 "N",
                 |_| Allowed::range(0, Self::MAX_PIPELINE)
             ),
@@ -201,10 +202,16 @@ impl Params for GrfParams {
 }
 
 impl GrfParams {
+    /// Whether each front end registers the controller's answer and acts on it a cycle later
+    /// (`pipeline` 5).
+    pub fn answer_stage(&self) -> bool {
+        self.pipeline >= 5
+    }
+
     /// Registers per block.
     pub const BLOCK: usize = 16;
     /// The most register stages `pipeline` adds.
-    pub const MAX_PIPELINE: usize = 4;
+    pub const MAX_PIPELINE: usize = 5;
     /// Shared groups 1..=GROUPS (0 means private).
     pub const GROUPS: usize = 7;
     /// Allowed fast GRF sizes.

@@ -66,7 +66,7 @@ impl Block for Grf {
             vec![("slow_latency", "8"), ("pipeline", "1")],
             vec![("pipeline", "2")],
             vec![("pipeline", "3")],
-            vec![("pipeline", "4")],
+            vec![("pipeline", "5")],
         ]
     }
 

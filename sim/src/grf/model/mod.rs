@@ -212,7 +212,7 @@ pub struct GrfModel {
     last_served: usize,
     /// The pick stage (`pipeline` 1): the EU and the transaction picked, not yet taken.
     stage: Option<(usize, Transaction)>,
-    /// Per EU: the controller's answer visible from cycle `.0`.
+    /// Per EU: the controller's answer, visible in cycle `.0`.
     answers: Vec<Option<(u64, Answer)>>,
     engine: Engine,
     /// The refill engine as the save phase leaves it, taking over next cycle.
@@ -353,9 +353,12 @@ impl GrfModel {
         if let Some(engine) = self.armed.take() {
             self.engine = engine;
         }
+        // With the answer stage (`pipeline` 5), a front end acts on an answer a cycle after the
+        // controller shows it.
+        let acted = u64::from(self.params.answer_stage());
         for (eu, request) in requests.iter().enumerate().take(eus) {
             let answer = match &self.answers[eu] {
-                Some((at, _)) if *at == t => self.answers[eu].take().map(|(_, a)| a),
+                Some((at, _)) if *at + acted == t => self.answers[eu].take().map(|(_, a)| a),
                 _ => None,
             };
             self.front_end(eu, request.as_ref(), answer, &mut out);
