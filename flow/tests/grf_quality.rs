@@ -63,6 +63,7 @@ fn grf_lint_is_clean_with_all_warnings_on() {
         staged(2),
         staged(3),
         staged(4),
+        staged(5),
         wide_staged,
     ] {
         let dir = tempfile::tempdir().unwrap();

@@ -161,8 +161,8 @@ fn a_small_configuration_of_every_block_is_placed_and_routed() {
 /// Each pipeline option added for timing places and routes on a small configuration: the GPR's
 /// registered arbitration with its SRAM port stage (4, its banks DP16KD instances, the ECP5
 /// default), the router's input
-/// stage (4), the GRF's bookkeeping stage with the pick stage and the early entry lookup before
-/// it (3; its default, 4, is placed above), the core on the GPR's deepest pipeline (2).
+/// stage (4), the GRF's answer stage with every stage before it (5; its default, 4, is placed
+/// above), the core on the GPR's deepest pipeline (2).
 #[test]
 fn a_small_configuration_of_every_new_pipeline_option_is_placed_and_routed() {
     let options: [(&str, &[&str], &str, bool); 4] = [
@@ -187,7 +187,7 @@ fn a_small_configuration_of_every_new_pipeline_option_is_placed_and_routed() {
                 "--element-bits",
                 "16",
             ],
-            "3",
+            "5",
             true,
         ),
         (

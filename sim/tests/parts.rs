@@ -6,7 +6,7 @@
 use grfgen_hdl::core::{InstructionDecoder, ReadAllocator, Scoreboard};
 use grfgen_hdl::crossbar::Crossbar;
 use grfgen_hdl::emit::{part, EmitError, Emitted};
-use grfgen_hdl::grf::{Outboxes, RoundRobinArbiter, SlowReadPipeline};
+use grfgen_hdl::grf::{FrontAnswers, Outboxes, RoundRobinArbiter, SlowReadPipeline};
 use grfgen_hdl::params::{BankKind, CoreOp, CoreParams, GprParams, GrfParams};
 use grfgen_hdl::sram::SramBank;
 use grfgen_sim::bits::element_mask;
@@ -607,6 +607,99 @@ fn the_outboxes_hold_a_transaction_until_it_is_taken() {
         }
         rtl.tick(clock);
         held = next;
+    }
+}
+
+/// The front ends' answers (docs/grf.md): wired (`pipeline` 4), each EU's answer is acted on in
+/// the cycle it arrives; registered (`pipeline` 5), a cycle later, unless that cycle was a
+/// reset. Plain is ok (status 0) and not shared; access is an answer that arrives in the
+/// access state (1). The kept data loads the answer acted on when `keep`, and reset clears it.
+#[test]
+fn the_front_answers_act_on_each_answer_now_or_a_cycle_later() {
+    for pipeline in [4, 5] {
+        let params = GrfParams {
+            pipeline,
+            ..GrfParams::default()
+        };
+        let (eus, lanes) = (params.eus, params.lanes);
+        let seed = 21 + pipeline as u64;
+        let mut rtl = Part::load(part("answers", FrontAnswers::<32>::new(&params)), seed);
+        let (clock, reset) = (rtl.input("clock"), rtl.input("reset"));
+        let inputs =
+            ["state", "ans_valid", "ans_status", "ans_shared", "keep"].map(|f| rtl.inputs(f, eus));
+        let ans_data = rtl.inputs("ans_data", eus * lanes);
+        let shown = ["valid", "status", "plain", "access"].map(|f| rtl.outputs(f, eus));
+        let (data, kept) = (
+            rtl.outputs("data", eus * lanes),
+            rtl.outputs("kept", eus * lanes),
+        );
+        let mut rng = Rng::new(seed);
+        // Per EU: the answer of the cycle before (valid, status, plain, access; data), and
+        // the kept data. The reset cycle's inputs are zero: an ok answer, not shared.
+        let mut before = vec![([0, 0, 1, 0], vec![0u64; lanes]); eus];
+        let mut kept_now = vec![vec![0u64; lanes]; eus];
+        for input in inputs.iter().flatten().chain(&ans_data) {
+            rtl.set(*input, 0);
+        }
+        rtl.reset(clock, reset);
+        for _ in 0..3000 {
+            let resetting = rng.chance(1, 100);
+            rtl.set(reset, resetting as u64);
+            let mut acted = Vec::new();
+            for e in 0..eus {
+                let values = [
+                    rng.below(6) as u64,
+                    rng.chance(1, 2) as u64,
+                    rng.below(6) as u64,
+                    rng.chance(1, 3) as u64,
+                    rng.chance(1, 3) as u64,
+                ];
+                for (input, value) in inputs.iter().zip(values) {
+                    rtl.set(input[e], value);
+                }
+                let lane_data: Vec<u64> =
+                    (0..lanes).map(|_| rng.next_u64() & 0xffff_ffff).collect();
+                for l in 0..lanes {
+                    rtl.set(ans_data[e * lanes + l], lane_data[l]);
+                }
+                let [state, valid, status, shared, keep] = values;
+                let gate = u64::from(pipeline < 5 || !resetting);
+                let now = (
+                    [
+                        valid & gate,
+                        status,
+                        u64::from(status == 0 && shared == 0),
+                        valid & u64::from(state == 1) & gate,
+                    ],
+                    lane_data,
+                );
+                let shows = if pipeline < 5 {
+                    now.clone()
+                } else {
+                    before[e].clone()
+                };
+                acted.push((shows, keep, now));
+            }
+            rtl.settle();
+            for (e, ((fields, lane_data), keep, now)) in acted.into_iter().enumerate() {
+                for (f, value) in fields.iter().enumerate() {
+                    rtl.expect(|| format!("output {f} of EU {e}"), shown[f][e], *value);
+                }
+                for l in 0..lanes {
+                    let (d, k) = (data[e * lanes + l], kept[e * lanes + l]);
+                    rtl.expect(|| format!("data[{e}][{l}]"), d, lane_data[l]);
+                    rtl.expect(|| format!("kept[{e}][{l}]"), k, kept_now[e][l]);
+                }
+                if keep == 1 {
+                    kept_now[e] = lane_data;
+                }
+                if resetting {
+                    kept_now[e] = vec![0; lanes];
+                }
+                before[e] = now;
+            }
+            rtl.tick(clock);
+        }
     }
 }
 
