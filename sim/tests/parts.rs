@@ -523,8 +523,8 @@ fn the_slow_read_pipeline_delays_every_read_by_the_latency() {
 }
 
 /// The outboxes (docs/grf.md): `send` loads a transaction into an empty outbox (data from the
-/// request, the victim or the found block), shown from the next cycle until taken; reset
-/// empties them. An EU never sends to its full outbox (the outbox's own check says so), so
+/// request, the victim or the found block; the EU's thread as the cluster numbers it), shown
+/// from the next cycle until taken; reset empties them. An EU never sends to its full outbox (the outbox's own check says so), so
 /// neither does the test; what an empty outbox shows besides `valid` is not checked.
 #[test]
 fn the_outboxes_hold_a_transaction_until_it_is_taken() {
@@ -575,10 +575,14 @@ fn the_outboxes_hold_a_transaction_until_it_is_taken() {
             rtl.set(take[e], taking as u64);
             rtl.set(from_victim[e], victim as u64);
             rtl.set(from_found[e], found as u64);
-            let values = widths.map(|w| rng.next_u64() & element_mask(w));
+            let mut values = widths.map(|w| rng.next_u64() & element_mask(w));
+            // The thread sent is the EU's own; the outbox shows the cluster's number for it.
+            let thread = rng.below(params.threads) as u64;
+            values[1] = thread;
             for f in 0..4 {
                 rtl.set(fields[f][e], values[f]);
             }
+            values[1] = (e * params.threads) as u64 + thread;
             let lane_data: Vec<Vec<u64>> = (0..3)
                 .map(|_| (0..lanes).map(|_| rng.next_u64() & 0xffff_ffff).collect())
                 .collect();
@@ -612,8 +616,9 @@ fn the_outboxes_hold_a_transaction_until_it_is_taken() {
 
 /// The front ends' answers (docs/grf.md): wired (`pipeline` 4), each EU's answer is acted on in
 /// the cycle it arrives; registered (`pipeline` 5), a cycle later, unless that cycle was a
-/// reset. Plain is ok (status 0) and not shared; access is an answer that arrives in the
-/// access state (1). The kept data loads the answer acted on when `keep`, and reset clears it.
+/// reset. Plain is ok (status 0) and not shared; the answer ends the wait of the state it
+/// arrives in (access 1, victim 2, flush 3, command 4); the served request is a write (op 1).
+/// The kept data loads the answer acted on when `keep`, and reset clears it.
 #[test]
 fn the_front_answers_act_on_each_answer_now_or_a_cycle_later() {
     for pipeline in [4, 5] {
@@ -625,18 +630,28 @@ fn the_front_answers_act_on_each_answer_now_or_a_cycle_later() {
         let seed = 21 + pipeline as u64;
         let mut rtl = Part::load(part("answers", FrontAnswers::<32>::new(&params)), seed);
         let (clock, reset) = (rtl.input("clock"), rtl.input("reset"));
-        let inputs =
-            ["state", "ans_valid", "ans_status", "ans_shared", "keep"].map(|f| rtl.inputs(f, eus));
+        let inputs = [
+            "state",
+            "rq_op",
+            "ans_valid",
+            "ans_status",
+            "ans_shared",
+            "keep",
+        ]
+        .map(|f| rtl.inputs(f, eus));
         let ans_data = rtl.inputs("ans_data", eus * lanes);
-        let shown = ["valid", "status", "plain", "access"].map(|f| rtl.outputs(f, eus));
+        let shown = [
+            "status", "plain", "access", "victim", "flush", "command", "write",
+        ]
+        .map(|f| rtl.outputs(f, eus));
         let (data, kept) = (
             rtl.outputs("data", eus * lanes),
             rtl.outputs("kept", eus * lanes),
         );
         let mut rng = Rng::new(seed);
-        // Per EU: the answer of the cycle before (valid, status, plain, access; data), and
-        // the kept data. The reset cycle's inputs are zero: an ok answer, not shared.
-        let mut before = vec![([0, 0, 1, 0], vec![0u64; lanes]); eus];
+        // Per EU: what the answer of the cycle before shows (as `shown`; data), and the kept
+        // data. The reset cycle's inputs are zero: an ok answer, not shared, no write.
+        let mut before = vec![([0, 1, 0, 0, 0, 0, 0], vec![0u64; lanes]); eus];
         let mut kept_now = vec![vec![0u64; lanes]; eus];
         for input in inputs.iter().flatten().chain(&ans_data) {
             rtl.set(*input, 0);
@@ -648,6 +663,7 @@ fn the_front_answers_act_on_each_answer_now_or_a_cycle_later() {
             let mut acted = Vec::new();
             for e in 0..eus {
                 let values = [
+                    rng.below(6) as u64,
                     rng.below(6) as u64,
                     rng.chance(1, 2) as u64,
                     rng.below(6) as u64,
@@ -662,14 +678,18 @@ fn the_front_answers_act_on_each_answer_now_or_a_cycle_later() {
                 for l in 0..lanes {
                     rtl.set(ans_data[e * lanes + l], lane_data[l]);
                 }
-                let [state, valid, status, shared, keep] = values;
-                let gate = u64::from(pipeline < 5 || !resetting);
+                let [state, op, valid, status, shared, keep] = values;
+                let arrives = valid == 1 && (pipeline < 5 || !resetting);
+                let ends = |waiting| u64::from(arrives && state == waiting);
                 let now = (
                     [
-                        valid & gate,
                         status,
                         u64::from(status == 0 && shared == 0),
-                        valid & u64::from(state == 1) & gate,
+                        ends(1),
+                        ends(2),
+                        ends(3),
+                        ends(4),
+                        u64::from(op == 1),
                     ],
                     lane_data,
                 );

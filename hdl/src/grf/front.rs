@@ -10,7 +10,7 @@ use super::outbox::Outboxes;
 use super::response::Responses;
 use crate::params::GrfParams;
 use crate::regs::Registers;
-use crate::{constant, constants, signals};
+use crate::{constant, signals};
 
 /// A front end's states.
 pub mod state {
@@ -102,24 +102,18 @@ pub struct GrfFrontEnds<const E: usize> {
     /// inputs, which share no local with the decisions that follow from the lookups.
     named_thread: Signal<Local, Bits<2>>,
     named_reg: Signal<Local, Bits<6>>,
-    /// The thread a transaction is sent for.
-    thread: Signal<Local, Bits<2>>,
     st_idle: Constant<Bits<3>>,
     zero3: Constant<Bits<3>>,
-    /// Local thread numbers; per EU and local thread, the global thread number.
-    local_thread: Vec<Constant<Bits<2>>>,
-    global_thread: Vec<Constant<Bits<5>>>,
     _eus: usize,
     _lanes: usize,
     _fast: usize,
-    _threads: usize,
 }
 
 impl<const E: usize> GrfFrontEnds<E> {
     /// The front ends of `params`' EUs.
     pub fn new(params: &GrfParams) -> Self {
         assert_eq!(E, params.element_bits);
-        let (eus, lanes, threads) = (params.eus, params.lanes, params.threads);
+        let (eus, lanes) = (params.eus, params.lanes);
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -158,22 +152,17 @@ impl<const E: usize> GrfFrontEnds<E> {
             answers: FrontAnswers::new(params),
             named_thread: Default::default(),
             named_reg: Default::default(),
-            thread: Default::default(),
             st_idle: constant(state::IDLE),
             zero3: constant(0),
-            local_thread: constants(0..threads as u64),
-            global_thread: constants(0..(eus * threads) as u64),
             _eus: eus,
             _lanes: lanes,
             _fast: params.fast_regs,
-            _threads: threads,
         }
     }
 }
 
 impl<const E: usize> Logic for GrfFrontEnds<E> {
-    // Single-value loops bind lanes (nl), fast entries (nf) and threads (nt) for index
-    // arithmetic. The fast GRFs' lookup inputs come from registers and ports only, so that a
+    // Single-value loops bind lanes (nl) and fast entries (nf) for index arithmetic. The fast GRFs' lookup inputs come from registers and ports only, so that a
     // lookup never waits for the writes decided on it.
     #[hdl_gen]
     fn update(&mut self) {
@@ -192,141 +181,131 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
         self.answers.reset.next = self.reset.val();
         for nl in self._lanes..(self._lanes + 1) {
             for nf in self._fast..(self._fast + 1) {
-                for nt in self._threads..(self._threads + 1) {
-                    for e in 0..self._eus {
-                        self.req_ready[e].next =
-                            (self.state.q[e].val() == self.st_idle.val()) & !self.reset.val();
-                        self.resp_valid[e].next = self.response.valid[e].val();
-                        self.resp_status[e].next = self.response.status_out[e].val();
-                        self.tx_valid[e].next = self.outbox.valid[e].val();
-                        self.tx_kind[e].next = self.outbox.kind[e].val();
-                        self.tx_thread[e].next = self.outbox.thread[e].val();
-                        self.tx_reg[e].next = self.outbox.reg_index[e].val();
-                        self.tx_group[e].next = self.outbox.group[e].val();
-                        self.outbox.take[e].next = self.tx_take[e].val();
-                        // Lookups: the incoming request, the served one, and the block a
-                        // release or switch names (the incoming one's when idle, else the served).
-                        self.fast.req_thread[e].next = self.req_thread[e].val();
-                        self.fast.req_reg[e].next = self.req_reg[e].val();
-                        self.fast.rq_thread[e].next = self.rq_thread.q[e].val();
-                        self.fast.rq_reg[e].next = self.rq_reg.q[e].val();
-                        self.fast.block_thread[e].next = self.rq_thread.q[e].val();
-                        self.fast.block_reg[e].next = self.rq_reg.q[e].val();
-                        if self.state.q[e].val() == self.st_idle.val() {
-                            self.fast.block_thread[e].next = self.req_thread[e].val();
-                            self.fast.block_reg[e].next = self.req_reg[e].val();
+                for e in 0..self._eus {
+                    self.req_ready[e].next =
+                        (self.state.q[e].val() == self.st_idle.val()) & !self.reset.val();
+                    self.resp_valid[e].next = self.response.valid[e].val();
+                    self.resp_status[e].next = self.response.status_out[e].val();
+                    self.tx_valid[e].next = self.outbox.valid[e].val();
+                    self.tx_kind[e].next = self.outbox.kind[e].val();
+                    self.tx_thread[e].next = self.outbox.thread[e].val();
+                    self.tx_reg[e].next = self.outbox.reg_index[e].val();
+                    self.tx_group[e].next = self.outbox.group[e].val();
+                    self.outbox.take[e].next = self.tx_take[e].val();
+                    // Lookups: the incoming request, the served one, and the block a
+                    // release or switch names (the incoming one's when idle, else the served).
+                    self.fast.req_thread[e].next = self.req_thread[e].val();
+                    self.fast.req_reg[e].next = self.req_reg[e].val();
+                    self.fast.rq_thread[e].next = self.rq_thread.q[e].val();
+                    self.fast.rq_reg[e].next = self.rq_reg.q[e].val();
+                    self.fast.block_thread[e].next = self.rq_thread.q[e].val();
+                    self.fast.block_reg[e].next = self.rq_reg.q[e].val();
+                    if self.state.q[e].val() == self.st_idle.val() {
+                        self.fast.block_thread[e].next = self.req_thread[e].val();
+                        self.fast.block_reg[e].next = self.req_reg[e].val();
+                    }
+                    // Decisions; state and request registers (the taken request's, or kept).
+                    self.control[e].reset.next = self.reset.val();
+                    self.control[e].state.next = self.state.q[e].val();
+                    self.control[e].req_valid.next = self.req_valid[e].val();
+                    self.control[e].req_op.next = self.req_op[e].val();
+                    self.control[e].rq_op.next = self.rq_op.q[e].val();
+                    self.answers.state[e].next = self.state.q[e].val();
+                    self.answers.rq_op[e].next = self.rq_op.q[e].val();
+                    self.answers.ans_valid[e].next = self.ans_valid[e].val();
+                    self.answers.ans_status[e].next = self.ans_status[e].val();
+                    self.answers.ans_shared[e].next = self.ans_shared[e].val();
+                    self.answers.keep[e].next = self.control[e].keep_answer.val();
+                    self.control[e].ans_status.next = self.answers.status[e].val();
+                    self.control[e].ans_plain.next = self.answers.plain[e].val();
+                    self.control[e].ans_access.next = self.answers.access[e].val();
+                    self.control[e].ans_victim.next = self.answers.victim[e].val();
+                    self.control[e].ans_flush.next = self.answers.flush[e].val();
+                    self.control[e].ans_command.next = self.answers.command[e].val();
+                    self.control[e].rq_write.next = self.answers.write[e].val();
+                    self.control[e].hit.next = self.fast.hit[e].val();
+                    self.control[e].victim_dirty.next = self.fast.victim_dirty[e].val();
+                    self.control[e].found.next = self.fast.found[e].val();
+                    self.named_thread.next = self.rq_thread.q[e].val();
+                    self.named_reg.next = self.rq_reg.q[e].val();
+                    if self.state.q[e].val() == self.st_idle.val() {
+                        self.named_thread.next = self.req_thread[e].val();
+                        self.named_reg.next = self.req_reg[e].val();
+                    }
+                    self.state.d[e].next = self.control[e].next_state.val();
+                    self.rq_op.d[e].next = self.control[e].op.val();
+                    self.rq_thread.d[e].next = self.named_thread.val();
+                    self.rq_reg.d[e].next = self.named_reg.val();
+                    // The response and the transaction sent.
+                    self.response.respond[e].next = self.control[e].respond.val();
+                    self.response.status[e].next = self.control[e].status.val();
+                    self.response.from_hit[e].next = self.control[e].take_read.val();
+                    self.response.from_answer[e].next = self.control[e].respond_answer.val();
+                    self.response.from_kept[e].next = self.control[e].respond_kept.val();
+                    self.outbox.from_victim[e].next = self.control[e].send_victim.val();
+                    self.outbox.from_found[e].next = self.control[e].send_found.val();
+                    self.outbox.send[e].next = self.control[e].send.val();
+                    self.outbox.send_kind[e].next = self.control[e].send_kind.val();
+                    self.outbox.send_thread[e].next = self.named_thread.val();
+                    self.outbox.send_reg[e].next = self.named_reg.val();
+                    if self.control[e].send_victim.val() {
+                        self.outbox.send_thread[e].next = self.fast.victim_thread[e].val();
+                        self.outbox.send_reg[e].next = self.fast.victim_reg[e].val();
+                    }
+                    if self.control[e].send_found.val() {
+                        self.outbox.send_reg[e].next = self.fast.found_reg[e].val();
+                    }
+                    self.outbox.send_group[e].next = self.zero3.val();
+                    if self.control[e].send_group.val() {
+                        self.outbox.send_group[e].next = self.req_group[e].val();
+                    }
+                    // The fast GRF's writes: write hit, fill, flush write-back, drop.
+                    self.fast.set_dirty[e].next =
+                        self.control[e].take_write.val() | self.control[e].fill_write.val();
+                    self.fast.set_thread[e].next = self.named_thread.val();
+                    self.fast.set_reg[e].next = self.named_reg.val();
+                    for i in 0..self._fast {
+                        self.fast.set_slot[e * nf + i].next = (self.control[e].take_write.val()
+                            & self.fast.hit_slot[e * nf + i].val())
+                            | (self.control[e].fill.val() & self.fast.rq_slot[e * nf + i].val());
+                        self.fast.clean[e * nf + i].next =
+                            self.control[e].clean.val() & self.fast.found_slot[e * nf + i].val();
+                        self.fast.drop[e * nf + i].next =
+                            self.control[e].drop.val() & self.fast.in_block[e * nf + i].val();
+                    }
+                    self.fast.hold[e].next = self.control[e].hold.val();
+                    for l in 0..self._lanes {
+                        self.rq_data.d[e * nl + l].next = self.rq_data.q[e * nl + l].val();
+                        if self.control[e].accept.val() {
+                            self.rq_data.d[e * nl + l].next = self.req_data[e * nl + l].val();
                         }
-                        // Decisions; state and request registers (the taken request's, or kept).
-                        self.control[e].reset.next = self.reset.val();
-                        self.control[e].state.next = self.state.q[e].val();
-                        self.control[e].req_valid.next = self.req_valid[e].val();
-                        self.control[e].req_op.next = self.req_op[e].val();
-                        self.control[e].rq_op.next = self.rq_op.q[e].val();
-                        self.answers.state[e].next = self.state.q[e].val();
-                        self.answers.ans_valid[e].next = self.ans_valid[e].val();
-                        self.answers.ans_status[e].next = self.ans_status[e].val();
-                        self.answers.ans_shared[e].next = self.ans_shared[e].val();
-                        self.answers.keep[e].next = self.control[e].keep_answer.val();
-                        self.control[e].ans_valid.next = self.answers.valid[e].val();
-                        self.control[e].ans_status.next = self.answers.status[e].val();
-                        self.control[e].ans_plain.next = self.answers.plain[e].val();
-                        self.control[e].ans_access.next = self.answers.access[e].val();
-                        self.control[e].hit.next = self.fast.hit[e].val();
-                        self.control[e].victim_dirty.next = self.fast.victim_dirty[e].val();
-                        self.control[e].found.next = self.fast.found[e].val();
-                        self.named_thread.next = self.rq_thread.q[e].val();
-                        self.named_reg.next = self.rq_reg.q[e].val();
-                        if self.state.q[e].val() == self.st_idle.val() {
-                            self.named_thread.next = self.req_thread[e].val();
-                            self.named_reg.next = self.req_reg[e].val();
-                        }
-                        self.state.d[e].next = self.control[e].next_state.val();
-                        self.rq_op.d[e].next = self.control[e].op.val();
-                        self.rq_thread.d[e].next = self.named_thread.val();
-                        self.rq_reg.d[e].next = self.named_reg.val();
-                        // The response and the transaction sent.
-                        self.response.respond[e].next = self.control[e].respond.val();
-                        self.response.status[e].next = self.control[e].status.val();
-                        self.response.from_hit[e].next = self.control[e].take_read.val();
-                        self.response.from_answer[e].next = self.control[e].respond_answer.val();
-                        self.response.from_kept[e].next = self.control[e].respond_kept.val();
-                        self.outbox.from_victim[e].next = self.control[e].send_victim.val();
-                        self.outbox.from_found[e].next = self.control[e].send_found.val();
-                        self.outbox.send[e].next = self.control[e].send.val();
-                        self.outbox.send_kind[e].next = self.control[e].send_kind.val();
-                        self.thread.next = self.named_thread.val();
-                        self.outbox.send_reg[e].next = self.named_reg.val();
-                        if self.control[e].send_victim.val() {
-                            self.thread.next = self.fast.victim_thread[e].val();
-                            self.outbox.send_reg[e].next = self.fast.victim_reg[e].val();
-                        }
-                        if self.control[e].send_found.val() {
-                            self.outbox.send_reg[e].next = self.fast.found_reg[e].val();
-                        }
-                        self.outbox.send_thread[e].next = self.global_thread[e * nt].val();
-                        for t in 0..self._threads {
-                            if self.thread.val() == self.local_thread[t].val() {
-                                self.outbox.send_thread[e].next =
-                                    self.global_thread[e * nt + t].val();
-                            }
-                        }
-                        self.outbox.send_group[e].next = self.zero3.val();
-                        if self.control[e].send_group.val() {
-                            self.outbox.send_group[e].next = self.req_group[e].val();
-                        }
-                        // The fast GRF's writes: write hit, fill, flush write-back, drop.
-                        self.fast.set_dirty[e].next =
-                            self.control[e].take_write.val() | self.control[e].fill_write.val();
-                        self.fast.set_thread[e].next = self.named_thread.val();
-                        self.fast.set_reg[e].next = self.named_reg.val();
-                        for i in 0..self._fast {
-                            self.fast.set_slot[e * nf + i].next =
-                                (self.control[e].take_write.val()
-                                    & self.fast.hit_slot[e * nf + i].val())
-                                    | (self.control[e].fill.val()
-                                        & self.fast.rq_slot[e * nf + i].val());
-                            self.fast.clean[e * nf + i].next = self.control[e].clean.val()
-                                & self.fast.found_slot[e * nf + i].val();
-                            self.fast.drop[e * nf + i].next =
-                                self.control[e].drop.val() & self.fast.in_block[e * nf + i].val();
-                        }
-                        self.fast.hold[e].next = self.control[e].hold.val();
-                        for l in 0..self._lanes {
-                            self.rq_data.d[e * nl + l].next = self.rq_data.q[e * nl + l].val();
-                            if self.control[e].accept.val() {
-                                self.rq_data.d[e * nl + l].next = self.req_data[e * nl + l].val();
-                            }
-                            self.answers.ans_data[e * nl + l].next =
-                                self.ans_data[e * nl + l].val();
-                            self.response.hit_data[e * nl + l].next =
-                                self.fast.hit_data[e * nl + l].val();
-                            self.response.answer_data[e * nl + l].next =
-                                self.answers.data[e * nl + l].val();
-                            self.response.kept_data[e * nl + l].next =
+                        self.answers.ans_data[e * nl + l].next = self.ans_data[e * nl + l].val();
+                        self.response.hit_data[e * nl + l].next =
+                            self.fast.hit_data[e * nl + l].val();
+                        self.response.answer_data[e * nl + l].next =
+                            self.answers.data[e * nl + l].val();
+                        self.response.kept_data[e * nl + l].next =
+                            self.answers.kept[e * nl + l].val();
+                        self.outbox.request_data[e * nl + l].next = self.req_data[e * nl + l].val();
+                        self.outbox.victim_data[e * nl + l].next =
+                            self.fast.victim_data[e * nl + l].val();
+                        self.outbox.found_data[e * nl + l].next =
+                            self.fast.found_data[e * nl + l].val();
+                        self.fast.set_data[e * nl + l].next = self.req_data[e * nl + l].val();
+                        if self.control[e].fill.val() {
+                            self.fast.set_data[e * nl + l].next =
                                 self.answers.kept[e * nl + l].val();
-                            self.outbox.request_data[e * nl + l].next =
-                                self.req_data[e * nl + l].val();
-                            self.outbox.victim_data[e * nl + l].next =
-                                self.fast.victim_data[e * nl + l].val();
-                            self.outbox.found_data[e * nl + l].next =
-                                self.fast.found_data[e * nl + l].val();
-                            self.fast.set_data[e * nl + l].next = self.req_data[e * nl + l].val();
-                            if self.control[e].fill.val() {
+                            if self.control[e].fill_answer.val() {
                                 self.fast.set_data[e * nl + l].next =
-                                    self.answers.kept[e * nl + l].val();
-                                if self.control[e].fill_answer.val() {
-                                    self.fast.set_data[e * nl + l].next =
-                                        self.answers.data[e * nl + l].val();
-                                }
-                                if self.control[e].fill_write.val() {
-                                    self.fast.set_data[e * nl + l].next =
-                                        self.rq_data.q[e * nl + l].val();
-                                }
+                                    self.answers.data[e * nl + l].val();
                             }
-                            self.resp_data[e * nl + l].next =
-                                self.response.data_out[e * nl + l].val();
-                            self.tx_data[e * nl + l].next = self.outbox.data[e * nl + l].val();
+                            if self.control[e].fill_write.val() {
+                                self.fast.set_data[e * nl + l].next =
+                                    self.rq_data.q[e * nl + l].val();
+                            }
                         }
+                        self.resp_data[e * nl + l].next = self.response.data_out[e * nl + l].val();
+                        self.tx_data[e * nl + l].next = self.outbox.data[e * nl + l].val();
                     }
                 }
             }

@@ -5,18 +5,18 @@
 use rust_hdl::prelude::*;
 
 use super::front::state;
-use crate::params::{GrfParams, GrfStatus};
+use crate::params::{GrfOp, GrfParams, GrfStatus};
 use crate::regs::Registers;
 use crate::{constant, signals};
 
 /// Every EU's view of the controller's answer (`docs/grf.md`). Wired (`pipeline` 0 to 4), the
 /// outputs follow the answer in the cycle it arrives. Registered (`pipeline` 5), they show it
 /// a cycle later, with what the front end decides from it taken a cycle early: whether it is
-/// plain (ok and not shared) and whether it answers a miss (the front end was in the access
-/// state). Both hold for the cycle after too, because a front end that waits for an answer
-/// changes nothing until it arrives, and has one transaction outstanding, so no second answer
-/// follows the first. Per-lane vectors are EU-major (`e * lanes + l`). `E` is the element
-/// width.
+/// plain (ok and not shared), which wait it ends (the front end's state when it arrives) and
+/// whether the request served is a write. These hold for the cycle after too, because a front
+/// end that waits for an answer changes nothing until it arrives, and has one transaction
+/// outstanding, so no second answer follows the first. Per-lane vectors are EU-major
+/// (`e * lanes + l`). `E` is the element width.
 #[derive(LogicBlock)]
 pub struct FrontAnswers<const E: usize> {
     /// Clock.
@@ -25,6 +25,8 @@ pub struct FrontAnswers<const E: usize> {
     pub reset: Signal<In, Bit>,
     /// Per EU: the front end's state (`front::state`).
     pub state: Vec<Signal<In, Bits<3>>>,
+    /// Per EU: the served request's op (`GrfOp`).
+    pub rq_op: Vec<Signal<In, Bits<3>>>,
     /// Per EU: the controller answers.
     pub ans_valid: Vec<Signal<In, Bit>>,
     /// Per EU: with this status.
@@ -35,26 +37,41 @@ pub struct FrontAnswers<const E: usize> {
     pub ans_data: Vec<Signal<In, Bits<E>>>,
     /// Per EU: keep the answer acted on while the victim is written back.
     pub keep: Vec<Signal<In, Bit>>,
-    /// Per EU: an answer to act on.
-    pub valid: Vec<Signal<Out, Bit>>,
-    /// Per EU: its status.
+    /// Per EU: the answer's status.
     pub status: Vec<Signal<Out, Bits<3>>>,
     /// Per EU: it is ok and not shared.
     pub plain: Vec<Signal<Out, Bit>>,
-    /// Per EU: it answers a miss (it arrived in the access state).
+    /// Per EU: an answer to a miss (it arrived in the access state).
     pub access: Vec<Signal<Out, Bit>>,
+    /// Per EU: an answer to the victim's write-back.
+    pub victim: Vec<Signal<Out, Bit>>,
+    /// Per EU: an answer to a switch's write-back.
+    pub flush: Vec<Signal<Out, Bit>>,
+    /// Per EU: an answer to a command.
+    pub command: Vec<Signal<Out, Bit>>,
+    /// Per EU: the request served is a write.
+    pub write: Vec<Signal<Out, Bit>>,
     /// Per EU and lane: its data.
     pub data: Vec<Signal<Out, Bits<E>>>,
     /// Per EU and lane: the kept answer's data.
     pub kept: Vec<Signal<Out, Bits<E>>>,
     /// The answer stage: registers with `pipeline` 5, else wires.
-    got_valid: Registers<Bit>,
     got_status: Registers<Bits<3>>,
     got_plain: Registers<Bit>,
     got_access: Registers<Bit>,
+    got_victim: Registers<Bit>,
+    got_flush: Registers<Bit>,
+    got_command: Registers<Bit>,
+    got_write: Registers<Bit>,
     got_data: Registers<Bits<E>>,
+    /// Per EU: an answer arrives, gated by reset when registered.
+    arrives: Signal<Local, Bit>,
     kept_data: Registers<Bits<E>>,
     st_access: Constant<Bits<3>>,
+    st_victim: Constant<Bits<3>>,
+    st_flush: Constant<Bits<3>>,
+    st_command: Constant<Bits<3>>,
+    op_write: Constant<Bits<3>>,
     s_ok: Constant<Bits<3>>,
     zero_e: Constant<Bits<E>>,
     /// 1 when the stage is registered, else 0.
@@ -72,24 +89,36 @@ impl<const E: usize> FrontAnswers<E> {
             clock: Default::default(),
             reset: Default::default(),
             state: signals(eus),
+            rq_op: signals(eus),
             ans_valid: signals(eus),
             ans_status: signals(eus),
             ans_shared: signals(eus),
             ans_data: signals(eus * lanes),
             keep: signals(eus),
-            valid: signals(eus),
             status: signals(eus),
             plain: signals(eus),
             access: signals(eus),
+            victim: signals(eus),
+            flush: signals(eus),
+            command: signals(eus),
+            write: signals(eus),
             data: signals(eus * lanes),
             kept: signals(eus * lanes),
-            got_valid: Registers::stage(eus, registered),
             got_status: Registers::stage(eus, registered),
             got_plain: Registers::stage(eus, registered),
             got_access: Registers::stage(eus, registered),
+            got_victim: Registers::stage(eus, registered),
+            got_flush: Registers::stage(eus, registered),
+            got_command: Registers::stage(eus, registered),
+            got_write: Registers::stage(eus, registered),
+            arrives: Default::default(),
             got_data: Registers::stage(eus * lanes, registered),
             kept_data: Registers::new(eus * lanes),
             st_access: constant(state::ACCESS),
+            st_victim: constant(state::VICTIM),
+            st_flush: constant(state::FLUSH),
+            st_command: constant(state::COMMAND),
+            op_write: constant(GrfOp::Write.code()),
             s_ok: constant(GrfStatus::Ok.code()),
             zero_e: constant(0),
             _registered: usize::from(registered),
@@ -103,31 +132,41 @@ impl<const E: usize> Logic for FrontAnswers<E> {
     // A single-value loop binds the lanes (nl) for index arithmetic.
     #[hdl_gen]
     fn update(&mut self) {
-        self.got_valid.clock.next = self.clock.val();
         self.got_status.clock.next = self.clock.val();
         self.got_plain.clock.next = self.clock.val();
         self.got_access.clock.next = self.clock.val();
+        self.got_victim.clock.next = self.clock.val();
+        self.got_flush.clock.next = self.clock.val();
+        self.got_command.clock.next = self.clock.val();
+        self.got_write.clock.next = self.clock.val();
         self.got_data.clock.next = self.clock.val();
         self.kept_data.clock.next = self.clock.val();
         for nl in self._lanes..(self._lanes + 1) {
             for e in 0..self._eus {
-                self.got_valid.d[e].next = self.ans_valid[e].val();
-                self.got_access.d[e].next =
-                    self.ans_valid[e].val() & (self.state[e].val() == self.st_access.val());
+                self.arrives.next = self.ans_valid[e].val();
                 // Registered, an answer seen in a reset cycle is not acted on after it.
                 for _registered in 0..self._registered {
-                    self.got_valid.d[e].next = self.ans_valid[e].val() & !self.reset.val();
-                    self.got_access.d[e].next = self.ans_valid[e].val()
-                        & (self.state[e].val() == self.st_access.val())
-                        & !self.reset.val();
+                    self.arrives.next = self.ans_valid[e].val() & !self.reset.val();
                 }
+                self.got_access.d[e].next =
+                    self.arrives.val() & (self.state[e].val() == self.st_access.val());
+                self.got_victim.d[e].next =
+                    self.arrives.val() & (self.state[e].val() == self.st_victim.val());
+                self.got_flush.d[e].next =
+                    self.arrives.val() & (self.state[e].val() == self.st_flush.val());
+                self.got_command.d[e].next =
+                    self.arrives.val() & (self.state[e].val() == self.st_command.val());
+                self.got_write.d[e].next = self.rq_op[e].val() == self.op_write.val();
                 self.got_status.d[e].next = self.ans_status[e].val();
                 self.got_plain.d[e].next =
                     (self.ans_status[e].val() == self.s_ok.val()) & !self.ans_shared[e].val();
-                self.valid[e].next = self.got_valid.q[e].val();
                 self.status[e].next = self.got_status.q[e].val();
                 self.plain[e].next = self.got_plain.q[e].val();
                 self.access[e].next = self.got_access.q[e].val();
+                self.victim[e].next = self.got_victim.q[e].val();
+                self.flush[e].next = self.got_flush.q[e].val();
+                self.command[e].next = self.got_command.q[e].val();
+                self.write[e].next = self.got_write.q[e].val();
                 for l in 0..self._lanes {
                     self.got_data.d[e * nl + l].next = self.ans_data[e * nl + l].val();
                     self.data[e * nl + l].next = self.got_data.q[e * nl + l].val();

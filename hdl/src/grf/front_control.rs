@@ -25,14 +25,20 @@ pub struct FrontEndControl {
     pub req_op: Signal<In, Bits<3>>,
     /// The served request's op.
     pub rq_op: Signal<In, Bits<3>>,
-    /// The controller answers.
-    pub ans_valid: Signal<In, Bit>,
-    /// With this status.
+    /// The controller's answer's status.
     pub ans_status: Signal<In, Bits<3>>,
     /// The answer is ok and not shared.
     pub ans_plain: Signal<In, Bit>,
-    /// The answer answers a miss (it arrived in the access state).
+    /// An answer to a miss (the front end waits in the access state).
     pub ans_access: Signal<In, Bit>,
+    /// An answer to the victim's write-back (in the victim state).
+    pub ans_victim: Signal<In, Bit>,
+    /// An answer to a switch's write-back (in the flush state).
+    pub ans_flush: Signal<In, Bit>,
+    /// An answer to a command (in the command state).
+    pub ans_command: Signal<In, Bit>,
+    /// The served request is a write.
+    pub rq_write: Signal<In, Bit>,
     /// The fast GRF holds the incoming request's register.
     pub hit: Signal<In, Bit>,
     /// The served request's entry holds another register, dirty.
@@ -123,10 +129,13 @@ impl FrontEndControl {
             req_valid: Default::default(),
             req_op: Default::default(),
             rq_op: Default::default(),
-            ans_valid: Default::default(),
             ans_status: Default::default(),
             ans_plain: Default::default(),
             ans_access: Default::default(),
+            ans_victim: Default::default(),
+            ans_flush: Default::default(),
+            ans_command: Default::default(),
+            rq_write: Default::default(),
             hit: Default::default(),
             victim_dirty: Default::default(),
             found: Default::default(),
@@ -200,17 +209,16 @@ impl Logic for FrontEndControl {
         self.keep_answer.next =
             self.answered.val() & !self.passed_on.val() & self.victim_dirty.val();
         self.fill.next = (self.answered.val() & !self.passed_on.val() & !self.victim_dirty.val())
-            | ((self.state.val() == self.st_victim.val()) & self.ans_valid.val());
-        self.fill_write.next = self.fill.val() & (self.rq_op.val() == self.op_write.val());
-        self.fill_answer.next = self.state.val() == self.st_access.val();
+            | self.ans_victim.val();
+        self.fill_write.next = self.fill.val() & self.rq_write.val();
+        // A fill answers a miss, or follows the victim's write-back with the kept answer.
+        self.fill_answer.next = !self.ans_victim.val();
         self.switch.next = self.accept.val() & (self.op.val() == self.op_switch.val());
         self.hold.next = false;
-        self.flush.next =
-            self.switch.val() | ((self.state.val() == self.st_flush.val()) & self.ans_valid.val());
+        self.flush.next = self.switch.val() | self.ans_flush.val();
         for _scan in 0..self._scan {
             self.hold.next = self.switch.val();
-            self.flush.next = (self.state.val() == self.st_scan.val())
-                | ((self.state.val() == self.st_flush.val()) & self.ans_valid.val());
+            self.flush.next = (self.state.val() == self.st_scan.val()) | self.ans_flush.val();
         }
         self.take_write.next = self.accept.val() & (self.op.val() == self.op_write.val());
         self.clean.next = self.flush.val() & self.found.val();
@@ -224,10 +232,7 @@ impl Logic for FrontEndControl {
         if self.accept.val() & self.command.val() {
             self.next_state.next = self.st_command.val();
         }
-        if self.passed_on.val()
-            | self.fill.val()
-            | ((self.state.val() == self.st_command.val()) & self.ans_valid.val())
-        {
+        if self.passed_on.val() | self.fill.val() | self.ans_command.val() {
             self.next_state.next = self.st_idle.val();
         }
         if self.keep_answer.val() {
@@ -253,7 +258,7 @@ impl Logic for FrontEndControl {
         self.respond.next = (self.accept.val() & self.access.val() & self.hit.val())
             | self.passed_on.val()
             | self.fill.val()
-            | ((self.state.val() == self.st_command.val()) & self.ans_valid.val());
+            | self.ans_command.val();
         self.status.next = self.s_ok.val();
         if self.passed_on.val() | (self.state.val() == self.st_command.val()) {
             self.status.next = self.ans_status.val();

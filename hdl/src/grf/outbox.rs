@@ -5,7 +5,7 @@ use rust_hdl::prelude::*;
 use crate::checkers::AtMost;
 use crate::params::GrfParams;
 use crate::regs::Registers;
-use crate::signals;
+use crate::{constants, signals};
 
 /// Every EU's outbox: `send[e]` loads a transaction, which is shown on `valid[e]` .. `data`
 /// from the next cycle until the controller `take`s it. An EU sends only to an empty outbox
@@ -22,8 +22,8 @@ pub struct Outboxes<const E: usize> {
     pub send: Vec<Signal<In, Bit>>,
     /// Per EU: its kind (`codes::kind`).
     pub send_kind: Vec<Signal<In, Bits<3>>>,
-    /// Per EU: its global thread.
-    pub send_thread: Vec<Signal<In, Bits<5>>>,
+    /// Per EU: its thread within the EU (the outbox holds the cluster's number for it).
+    pub send_thread: Vec<Signal<In, Bits<2>>>,
     /// Per EU: its register.
     pub send_reg: Vec<Signal<In, Bits<6>>>,
     /// Per EU: its group.
@@ -61,14 +61,18 @@ pub struct Outboxes<const E: usize> {
     /// Simulation-only: no EU sends to an outbox that holds a transaction (`send[e]` at `e`,
     /// the held bit at `eus + e`): `grf: EU <e> sent to its full outbox`.
     send_check: AtMost,
+    /// Local thread numbers; per EU and local thread, the global thread number.
+    local_thread: Vec<Constant<Bits<2>>>,
+    global_thread: Vec<Constant<Bits<5>>>,
     _eus: usize,
     _lanes: usize,
+    _threads: usize,
 }
 
 impl<const E: usize> Outboxes<E> {
     /// The outboxes of `params`' EUs.
     pub fn new(params: &GrfParams) -> Self {
-        let (eus, lanes) = (params.eus, params.lanes);
+        let (eus, lanes, threads) = (params.eus, params.lanes, params.threads);
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -104,14 +108,17 @@ impl<const E: usize> Outboxes<E> {
                     )
                 }),
             ),
+            local_thread: constants(0..threads as u64),
+            global_thread: constants(0..(eus * threads) as u64),
             _eus: eus,
             _lanes: lanes,
+            _threads: threads,
         }
     }
 }
 
 impl<const E: usize> Logic for Outboxes<E> {
-    // A single-value loop binds the lanes (nl) for index arithmetic.
+    // Single-value loops bind the lanes (nl) and threads (nt) for index arithmetic.
     #[hdl_gen]
     fn update(&mut self) {
         self.held.clock.next = self.clock.val();
@@ -123,42 +130,51 @@ impl<const E: usize> Logic for Outboxes<E> {
         self.send_check.clock.next = self.clock.val();
         for nl in self._lanes..(self._lanes + 1) {
             for ne in self._eus..(self._eus + 1) {
-                for e in 0..self._eus {
-                    self.send_check.bits[e].next = self.send[e].val();
-                    self.send_check.bits[ne + e].next = self.held.q[e].val();
-                    self.held.d[e].next = (self.send[e].val()
-                        | (self.held.q[e].val() & !self.take[e].val()))
-                        & !self.reset.val();
-                    self.held_kind.d[e].next = self.held_kind.q[e].val();
-                    self.held_thread.d[e].next = self.held_thread.q[e].val();
-                    self.held_reg.d[e].next = self.held_reg.q[e].val();
-                    self.held_group.d[e].next = self.held_group.q[e].val();
-                    if !self.held.q[e].val() {
-                        self.held_kind.d[e].next = self.send_kind[e].val();
-                        self.held_thread.d[e].next = self.send_thread[e].val();
-                        self.held_reg.d[e].next = self.send_reg[e].val();
-                        self.held_group.d[e].next = self.send_group[e].val();
-                    }
-                    for l in 0..self._lanes {
-                        self.held_data.d[e * nl + l].next = self.held_data.q[e * nl + l].val();
+                for nt in self._threads..(self._threads + 1) {
+                    for e in 0..self._eus {
+                        self.send_check.bits[e].next = self.send[e].val();
+                        self.send_check.bits[ne + e].next = self.held.q[e].val();
+                        self.held.d[e].next = (self.send[e].val()
+                            | (self.held.q[e].val() & !self.take[e].val()))
+                            & !self.reset.val();
+                        self.held_kind.d[e].next = self.held_kind.q[e].val();
+                        self.held_thread.d[e].next = self.held_thread.q[e].val();
+                        self.held_reg.d[e].next = self.held_reg.q[e].val();
+                        self.held_group.d[e].next = self.held_group.q[e].val();
                         if !self.held.q[e].val() {
-                            self.held_data.d[e * nl + l].next = self.request_data[e * nl + l].val();
-                            if self.from_victim[e].val() {
-                                self.held_data.d[e * nl + l].next =
-                                    self.victim_data[e * nl + l].val();
+                            self.held_kind.d[e].next = self.send_kind[e].val();
+                            self.held_thread.d[e].next = self.global_thread[e * nt].val();
+                            for t in 0..self._threads {
+                                if self.send_thread[e].val() == self.local_thread[t].val() {
+                                    self.held_thread.d[e].next =
+                                        self.global_thread[e * nt + t].val();
+                                }
                             }
-                            if self.from_found[e].val() {
-                                self.held_data.d[e * nl + l].next =
-                                    self.found_data[e * nl + l].val();
-                            }
+                            self.held_reg.d[e].next = self.send_reg[e].val();
+                            self.held_group.d[e].next = self.send_group[e].val();
                         }
-                        self.data[e * nl + l].next = self.held_data.q[e * nl + l].val();
+                        for l in 0..self._lanes {
+                            self.held_data.d[e * nl + l].next = self.held_data.q[e * nl + l].val();
+                            if !self.held.q[e].val() {
+                                self.held_data.d[e * nl + l].next =
+                                    self.request_data[e * nl + l].val();
+                                if self.from_victim[e].val() {
+                                    self.held_data.d[e * nl + l].next =
+                                        self.victim_data[e * nl + l].val();
+                                }
+                                if self.from_found[e].val() {
+                                    self.held_data.d[e * nl + l].next =
+                                        self.found_data[e * nl + l].val();
+                                }
+                            }
+                            self.data[e * nl + l].next = self.held_data.q[e * nl + l].val();
+                        }
+                        self.valid[e].next = self.held.q[e].val();
+                        self.kind[e].next = self.held_kind.q[e].val();
+                        self.thread[e].next = self.held_thread.q[e].val();
+                        self.reg_index[e].next = self.held_reg.q[e].val();
+                        self.group[e].next = self.held_group.q[e].val();
                     }
-                    self.valid[e].next = self.held.q[e].val();
-                    self.kind[e].next = self.held_kind.q[e].val();
-                    self.thread[e].next = self.held_thread.q[e].val();
-                    self.reg_index[e].next = self.held_reg.q[e].val();
-                    self.group[e].next = self.held_group.q[e].val();
                 }
             }
         }

@@ -22,9 +22,10 @@ pub struct Responses<const E: usize> {
     /// Per EU: the data is the fast GRF's hit data, zero on a miss (taken whether or not
     /// `respond` is high, so that the data does not wait for the response's decision).
     pub from_hit: Vec<Signal<In, Bit>>,
-    /// Per EU: the data is the controller's answer.
+    /// Per EU: the data is the controller's answer (only with `respond`).
     pub from_answer: Vec<Signal<In, Bit>>,
-    /// Per EU: the data is the answer kept from an earlier cycle (else zero).
+    /// Per EU: the data is the answer kept from an earlier cycle (only with `respond`; else
+    /// zero).
     pub from_kept: Vec<Signal<In, Bit>>,
     /// Per EU and lane: the fast GRF's hit data.
     pub hit_data: Vec<Signal<In, Bits<E>>>,
@@ -95,10 +96,10 @@ impl<const E: usize> Logic for Responses<E> {
                     if self.from_hit[e].val() {
                         self.held_data.d[e * nl + l].next = self.hit_data[e * nl + l].val();
                     }
-                    if self.respond[e].val() & self.from_answer[e].val() {
+                    if self.from_answer[e].val() {
                         self.held_data.d[e * nl + l].next = self.answer_data[e * nl + l].val();
                     }
-                    if self.respond[e].val() & self.from_kept[e].val() {
+                    if self.from_kept[e].val() {
                         self.held_data.d[e * nl + l].next = self.kept_data[e * nl + l].val();
                     }
                     self.data_out[e * nl + l].next = self.held_data.q[e * nl + l].val();
