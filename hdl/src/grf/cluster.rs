@@ -39,7 +39,8 @@ pub struct GrfCluster<const E: usize, const A: usize> {
     /// Per EU: its status: 0 ok, 1 unmapped, 2 no free block, 3 not owned, 4 already mapped,
     /// 5 no such group.
     pub resp_status: Vec<Signal<Out, Bits<3>>>,
-    /// Per EU and lane: the data of a successful read (zero otherwise).
+    /// Per EU and lane: the data of a successful read (zero for the other responses; it means
+    /// nothing without `resp_valid`).
     pub resp_data: Vec<Signal<Out, Bits<E>>>,
     /// L3 request.
     pub l3_valid: Signal<Out, Bit>,

@@ -40,7 +40,9 @@ pub struct FastGrfs<const E: usize> {
     pub hit: Vec<Signal<Out, Bit>>,
     /// Per entry: it holds the incoming request's register (at most one per EU).
     pub hit_slot: Vec<Signal<Out, Bit>>,
-    /// The value of the entry that hits, one element per lane (zero on a miss).
+    /// The value of the entry the incoming request's register maps to, one element per lane:
+    /// the register's value on a hit (on a miss another register's, which no response shows;
+    /// so the value does not wait for the tag compare).
     pub hit_data: Vec<Signal<Out, Bits<E>>>,
     /// Per entry: the served request's register maps there.
     pub rq_slot: Vec<Signal<Out, Bit>>,
@@ -288,7 +290,7 @@ impl<const E: usize> Logic for FastGrfs<E> {
                                 self.found_reg[e].val() | self.ent_reg.q[e * nf + i].val();
                         }
                         for l in 0..self._lanes {
-                            if self.hit_slot[e * nf + i].val() {
+                            if self.in_slot[e * nf + i].val() {
                                 self.hit_data[e * nl + l].next = self.hit_data[e * nl + l].val()
                                     | self.ent_data.q[(e * nf + i) * nl + l].val();
                             }

@@ -55,8 +55,8 @@ pub struct FrontEndControl {
     pub respond: Signal<Out, Bit>,
     /// The response's status.
     pub status: Signal<Out, Bits<3>>,
-    /// A read is taken: the response's data is the fast GRF's hit value (zero on a miss, which
-    /// does not respond), so that the data does not wait for `hit`.
+    /// A read is taken: the response's data is the fast GRF's hit value (a miss does not
+    /// respond), so that the data does not wait for `hit`.
     pub take_read: Signal<Out, Bit>,
     /// The response carries the controller's answer.
     pub respond_answer: Signal<Out, Bit>,

@@ -19,8 +19,8 @@ pub struct Responses<const E: usize> {
     pub respond: Vec<Signal<In, Bit>>,
     /// Per EU: with this status.
     pub status: Vec<Signal<In, Bits<3>>>,
-    /// Per EU: the data is the fast GRF's hit data, zero on a miss (taken whether or not
-    /// `respond` is high, so that the data does not wait for the response's decision).
+    /// Per EU: the data is the fast GRF's hit data (taken whether or not `respond` is high, so
+    /// that the data does not wait for the response's decision; a miss does not respond).
     pub from_hit: Vec<Signal<In, Bit>>,
     /// Per EU: the data is the controller's answer (only with `respond`).
     pub from_answer: Vec<Signal<In, Bit>>,
