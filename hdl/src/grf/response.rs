@@ -7,7 +7,10 @@ use crate::regs::Registers;
 use crate::{constant, signals};
 
 /// Every EU's response register: `respond[e]` with `status[e]` and its data is visible on
-/// `valid[e]`, `status_out[e]` and its `data_out` for the next cycle. Per-lane vectors are
+/// `valid[e]`, `status_out[e]` and its `data_out` for the next cycle. The data register loads
+/// the fast GRF's hit data unless an answer's or the kept data is chosen, and one registered
+/// bit per EU zeroes the output when neither the hit nor those were: the decision to take a
+/// read reaches one flip-flop per EU instead of every lane's data. Per-lane vectors are
 /// EU-major (`e * lanes + l`). `E` is the element width.
 #[derive(LogicBlock)]
 pub struct Responses<const E: usize> {
@@ -42,6 +45,8 @@ pub struct Responses<const E: usize> {
     held: Registers<Bit>,
     held_status: Registers<Bits<3>>,
     held_data: Registers<Bits<E>>,
+    /// Per EU: the data shown is zero (no read, answer or kept data was chosen).
+    held_zero: Registers<Bit>,
     s_ok: Constant<Bits<3>>,
     zero_e: Constant<Bits<E>>,
     _eus: usize,
@@ -69,6 +74,7 @@ impl<const E: usize> Responses<E> {
             held: Registers::new(eus),
             held_status: Registers::new(eus),
             held_data: Registers::new(eus * lanes),
+            held_zero: Registers::new(eus),
             s_ok: constant(GrfStatus::Ok.code()),
             zero_e: constant(0),
             _eus: eus,
@@ -84,6 +90,7 @@ impl<const E: usize> Logic for Responses<E> {
         self.held.clock.next = self.clock.val();
         self.held_status.clock.next = self.clock.val();
         self.held_data.clock.next = self.clock.val();
+        self.held_zero.clock.next = self.clock.val();
         for nl in self._lanes..(self._lanes + 1) {
             for e in 0..self._eus {
                 self.held.d[e].next = self.respond[e].val() & !self.reset.val();
@@ -91,11 +98,10 @@ impl<const E: usize> Logic for Responses<E> {
                 if self.respond[e].val() {
                     self.held_status.d[e].next = self.status[e].val();
                 }
+                self.held_zero.d[e].next =
+                    !(self.from_hit[e].val() | self.from_answer[e].val() | self.from_kept[e].val());
                 for l in 0..self._lanes {
-                    self.held_data.d[e * nl + l].next = self.zero_e.val();
-                    if self.from_hit[e].val() {
-                        self.held_data.d[e * nl + l].next = self.hit_data[e * nl + l].val();
-                    }
+                    self.held_data.d[e * nl + l].next = self.hit_data[e * nl + l].val();
                     if self.from_answer[e].val() {
                         self.held_data.d[e * nl + l].next = self.answer_data[e * nl + l].val();
                     }
@@ -103,6 +109,9 @@ impl<const E: usize> Logic for Responses<E> {
                         self.held_data.d[e * nl + l].next = self.kept_data[e * nl + l].val();
                     }
                     self.data_out[e * nl + l].next = self.held_data.q[e * nl + l].val();
+                    if self.held_zero.q[e].val() {
+                        self.data_out[e * nl + l].next = self.zero_e.val();
+                    }
                 }
                 self.valid[e].next = self.held.q[e].val();
                 self.status_out[e].next = self.held_status.q[e].val();
