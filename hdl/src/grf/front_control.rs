@@ -45,7 +45,10 @@ pub struct FrontEndControl {
     pub victim_dirty: Signal<In, Bit>,
     /// The named block has a dirty entry.
     pub found: Signal<In, Bit>,
-    /// A request is taken this cycle.
+    /// A request is taken this cycle. In a reset cycle too, where `req_ready` is low: the
+    /// reset overrides what the request would leave behind (the state, the fast GRF's valid
+    /// and dirty bits, the outbox, the response; the request registers are reloaded before
+    /// they are read again), so the decisions need not wait for it.
     pub accept: Signal<Out, Bit>,
     /// The op taken, or the one served.
     pub op: Signal<Out, Bits<3>>,
@@ -195,8 +198,7 @@ impl Logic for FrontEndControl {
     #[hdl_gen]
     fn update(&mut self) {
         // The request taken (idle) or served, and this cycle's events.
-        self.accept.next =
-            (self.state.val() == self.st_idle.val()) & self.req_valid.val() & !self.reset.val();
+        self.accept.next = (self.state.val() == self.st_idle.val()) & self.req_valid.val();
         self.op.next = self.rq_op.val();
         if self.accept.val() {
             self.op.next = self.req_op.val();
