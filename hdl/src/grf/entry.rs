@@ -11,8 +11,9 @@ use crate::{constant, constants, signals};
 /// outstanding, so the entry found for a transaction stays right until it is taken: with
 /// `--pipeline 2` the pick stage looks it up as it loads and holds the result.
 ///
-/// Each EU's slots are decoded from that EU's own thread and virtual block, and gated by
-/// whether the EU is the one picked (`eu_hot`): the decode of every EU runs beside the
+/// Each EU's slots are decoded from that EU's own thread and virtual block, and each EU's
+/// entry is found among its own threads' slots; only then does the EU picked (`eu_hot`)
+/// choose among the EUs' entries: the decode and the search of every EU run beside the
 /// arbitration instead of after it.
 #[derive(LogicBlock)]
 pub struct EntryLookup<const A: usize> {
@@ -40,6 +41,13 @@ pub struct EntryLookup<const A: usize> {
     pub shared: Signal<Out, Bit>,
     /// The entry's group.
     pub group: Signal<Out, Bits<3>>,
+    /// Per slot: it is its EU's transaction's (whether or not the EU is picked).
+    own_slot: Vec<Signal<Local, Bit>>,
+    /// Per EU: its transaction's entry (mapped, base, shared, group).
+    own_valid: Vec<Signal<Local, Bit>>,
+    own_base: Vec<Signal<Local, Bits<A>>>,
+    own_shared: Vec<Signal<Local, Bit>>,
+    own_group: Vec<Signal<Local, Bits<3>>>,
     thread_number: Vec<Constant<Bits<5>>>,
     vb_number: Vec<Constant<Bits<2>>>,
     zero3: Constant<Bits<3>>,
@@ -68,6 +76,11 @@ impl<const A: usize> EntryLookup<A> {
             base: Default::default(),
             shared: Default::default(),
             group: Default::default(),
+            own_slot: signals(slots),
+            own_valid: signals(eus),
+            own_base: signals(eus),
+            own_shared: signals(eus),
+            own_group: signals(eus),
             thread_number: constants(0..params.all_threads() as u64),
             vb_number: constants(0..vb as u64),
             zero3: constant(0),
@@ -85,7 +98,7 @@ impl<const A: usize> Logic for EntryLookup<A> {
     #[hdl_gen]
     fn update(&mut self) {
         // The entry: one-hot selections as ORs of gated terms, so that none is a chain through
-        // the slots.
+        // the slots; each EU's among its own slots first, then the picked EU's.
         self.valid.next = false;
         self.base.next = self.zero_a.val();
         self.shared.next = false;
@@ -93,22 +106,34 @@ impl<const A: usize> Logic for EntryLookup<A> {
         for nt in self._threads..(self._threads + 1) {
             for nv in self._vblocks..(self._vblocks + 1) {
                 for e in 0..self._eus {
+                    self.own_valid[e].next = false;
+                    self.own_base[e].next = self.zero_a.val();
+                    self.own_shared[e].next = false;
+                    self.own_group[e].next = self.zero3.val();
                     for t in 0..self._threads {
                         for v in 0..self._vblocks {
-                            self.slot[(e * nt + t) * nv + v].next = self.eu_hot[e].val()
-                                & (self.thread[e].val() == self.thread_number[e * nt + t].val())
+                            self.own_slot[(e * nt + t) * nv + v].next = (self.thread[e].val()
+                                == self.thread_number[e * nt + t].val())
                                 & (self.vblock[e].val() == self.vb_number[v].val());
-                            if self.slot[(e * nt + t) * nv + v].val() {
-                                self.valid.next = self.valid.val()
+                            self.slot[(e * nt + t) * nv + v].next =
+                                self.eu_hot[e].val() & self.own_slot[(e * nt + t) * nv + v].val();
+                            if self.own_slot[(e * nt + t) * nv + v].val() {
+                                self.own_valid[e].next = self.own_valid[e].val()
                                     | self.entry_valid[(e * nt + t) * nv + v].val();
-                                self.shared.next = self.shared.val()
+                                self.own_shared[e].next = self.own_shared[e].val()
                                     | self.entry_shared[(e * nt + t) * nv + v].val();
-                                self.base.next =
-                                    self.base.val() | self.entry_base[(e * nt + t) * nv + v].val();
-                                self.group.next = self.group.val()
+                                self.own_base[e].next = self.own_base[e].val()
+                                    | self.entry_base[(e * nt + t) * nv + v].val();
+                                self.own_group[e].next = self.own_group[e].val()
                                     | self.entry_group[(e * nt + t) * nv + v].val();
                             }
                         }
+                    }
+                    if self.eu_hot[e].val() {
+                        self.valid.next = self.valid.val() | self.own_valid[e].val();
+                        self.shared.next = self.shared.val() | self.own_shared[e].val();
+                        self.base.next = self.base.val() | self.own_base[e].val();
+                        self.group.next = self.group.val() | self.own_group[e].val();
                     }
                 }
             }
