@@ -50,6 +50,7 @@ BLOCKS = [
     ("grf", ["--pipeline", "2"], 100, GRF_WORKLOADS),
     ("grf", ["--pipeline", "3"], 100, GRF_WORKLOADS),
     ("grf", [], 100, GRF_WORKLOADS),
+    ("grf", ["--pipeline", "5"], 100, GRF_WORKLOADS),
 ]
 
 
