@@ -202,12 +202,6 @@ impl Params for GrfParams {
 }
 
 impl GrfParams {
-    /// Whether each front end registers the controller's answer and acts on it a cycle later
-    /// (`pipeline` 5).
-    pub fn answer_stage(&self) -> bool {
-        self.pipeline >= 5
-    }
-
     /// Registers per block.
     pub const BLOCK: usize = 16;
     /// The most register stages `pipeline` adds.
@@ -220,6 +214,12 @@ impl GrfParams {
     pub const SLOW_REGS: &'static [usize] = &[64, 128, 256, 512, 1024];
     /// Allowed element widths.
     pub const ELEMENT_BITS: &'static [usize] = &[16, 32];
+
+    /// Whether each front end registers the controller's answer and acts on it a cycle later
+    /// (`pipeline` 5).
+    pub fn answer_stage(&self) -> bool {
+        self.pipeline >= 5
+    }
 
     /// Physical blocks of the slow GRF.
     pub fn blocks(&self) -> usize {
