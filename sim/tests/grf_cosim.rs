@@ -484,6 +484,16 @@ fn answer_times(params: GrfParams, pipeline: usize, text: &str) -> (GrfRun, Vec<
     (report, times)
 }
 
+/// The directed run of `text` on one EU with one thread and `pipeline`: per answer, the cycles
+/// since the answer before it (the first: since the start). The run must not get stuck.
+fn answer_gaps(text: &str, pipeline: usize) -> Vec<u64> {
+    let (report, times) = answer_times(small(1, 1), pipeline, text);
+    assert!(!report.stuck);
+    let mut gaps = vec![times[0][0]];
+    gaps.extend(times[0].windows(2).map(|w| w[1] - w[0]));
+    gaps
+}
+
 /// The pick stage (`pipeline` 1), the entry looked up as it loads (`pipeline` 2), the
 /// bookkeeping a cycle later (`pipeline` 3), the switch's search registered (`pipeline` 4) and
 /// the answer registered at the front end (`pipeline` 5): random traffic in lock step, at least
@@ -606,14 +616,6 @@ fn the_bookkeeping_stage_delays_only_the_groups_answers() {
 /// than with `pipeline` 3, whatever its dirty entries, and every other answer keeps its cycle.
 #[test]
 fn the_registered_search_delays_each_switch_by_one_cycle() {
-    // Per answer, the cycles since the answer before it (the first: since the start).
-    let gaps = |text: &str, pipeline| {
-        let (report, times) = answer_times(small(1, 1), pipeline, text);
-        assert!(!report.stuck);
-        let mut gaps = vec![times[0][0]];
-        gaps.extend(times[0].windows(2).map(|w| w[1] - w[0]));
-        gaps
-    };
     // Two dirty entries of block 0, then a switch that writes both back; a read after the
     // switch; a switch with nothing dirty. Each waits until the one before has settled (the
     // switch's save to L3 included), so that each is timed alone.
@@ -624,7 +626,7 @@ fn the_registered_search_delays_each_switch_by_one_cycle() {
                 0 0 read r1\n\
                 0 0 idle 200\n\
                 0 0 switch b0\n";
-    let (before, after) = (gaps(text, 3), gaps(text, 4));
+    let (before, after) = (answer_gaps(text, 3), answer_gaps(text, 4));
     assert_eq!(after.len(), 5);
     assert_eq!(after[..2], before[..2], "writes");
     assert_eq!(after[2], before[2] + 1, "switch with two dirty entries");
@@ -636,13 +638,6 @@ fn the_registered_search_delays_each_switch_by_one_cycle() {
 /// one cycle more than with `pipeline` 4, and a hit keeps its cycle.
 #[test]
 fn the_answer_stage_delays_each_answered_transaction_by_one_cycle() {
-    let gaps = |text: &str, pipeline| {
-        let (report, times) = answer_times(small(1, 1), pipeline, text);
-        assert!(!report.stuck);
-        let mut gaps = vec![times[0][0]];
-        gaps.extend(times[0].windows(2).map(|w| w[1] - w[0]));
-        gaps
-    };
     // Two fast entries: r0 and r2 share entry 0. A write miss on a cold fast GRF, a read that
     // hits it, a write miss on the other entry, a read that misses on entry 0 (its dirty
     // victim written back after the answer: two transactions), and a switch that writes r1
@@ -653,7 +648,7 @@ fn the_answer_stage_delays_each_answered_transaction_by_one_cycle() {
                 0 0 read r2\n\
                 0 0 idle 200\n\
                 0 0 switch b0\n";
-    let (before, after) = (gaps(text, 4), gaps(text, 5));
+    let (before, after) = (answer_gaps(text, 4), answer_gaps(text, 5));
     assert_eq!(after.len(), 5);
     assert_eq!(after[0], before[0] + 1, "write miss");
     assert_eq!(after[1], before[1], "read hit");
