@@ -6,7 +6,7 @@ mod common;
 use common::emit_to;
 use grfgen_flow::tools::{lint, synth, SynthTarget};
 use grfgen_hdl::core::Core;
-use grfgen_hdl::params::{CoreParams, GprParams};
+use grfgen_hdl::params::{BankKind, CoreParams, GprParams};
 
 fn core(
     banks: usize,
@@ -32,6 +32,13 @@ fn core(
     }
 }
 
+/// `params` on the GPR's `pipeline` stages with banks of `kind`.
+fn staged(mut params: CoreParams, pipeline: usize, kind: BankKind) -> CoreParams {
+    params.gpr.pipeline = pipeline;
+    params.gpr.bank_kind = kind;
+    params
+}
+
 #[test]
 fn core_lint_is_clean_with_all_warnings_on() {
     for p in [
@@ -40,6 +47,8 @@ fn core_lint_is_clean_with_all_warnings_on() {
         core(8, 2, 3, 1, 0, 1, 1),
         core(2, 1, 2, 0, 8, 4, 8),
         core(16, 1, 8, 8, 8, 4, 3),
+        staged(core(4, 2, 4, 2, 4, 3, 2), 3, BankKind::TwoReadsOneWrite),
+        staged(core(4, 2, 4, 2, 4, 3, 2), 4, BankKind::SinglePort),
     ] {
         let dir = tempfile::tempdir().unwrap();
         let top = emit_to::<Core>(dir.path(), &p);

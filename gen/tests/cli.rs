@@ -82,9 +82,9 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
         &["--pipeline", "1", "allowed 0"],
     );
     assert_rejected(
-        &["emit", "core", "--pipeline", "3", "--out", out_s],
+        &["emit", "core", "--pipeline", "5", "--out", out_s],
         &out,
-        &["--pipeline", "3", "0..=2"],
+        &["--pipeline", "5", "0..=4"],
     );
     assert_rejected(
         &["emit", "gpr", "--frobnicate", "--out", out_s],

@@ -139,7 +139,8 @@ fn every_bank_kind_runs_random_programs_in_lock_step() {
 
 /// Every GPR pipeline option under every bank kind: random programs with external traffic,
 /// varied queues, lookahead and ALU latency, at least 100,000 lock-step cycles per pipeline
-/// option and bank kind (each read a cycle or two later, each issue's operands with it).
+/// option and bank kind (each read later by the GPR's grant and read latencies, each issue's
+/// operands with it).
 #[test]
 fn every_gpr_pipeline_option_runs_random_programs_in_lock_step() {
     use grfgen_hdl::params::{BankKind, GprParams};

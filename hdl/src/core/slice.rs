@@ -36,7 +36,8 @@ pub struct CoreSlice<const A: usize, const RI: usize> {
     pub ext_reg: Signal<In, Bits<RI>>,
     /// External write data, one element per lane.
     pub ext_data: Vec<Signal<In, Bits<32>>>,
-    /// The external write is performed this cycle; otherwise it must be presented again.
+    /// The external write is performed this cycle (a write-back to its bank wins it); otherwise
+    /// it must be presented again.
     pub ext_grant: Signal<Out, Bit>,
     /// Test access: read `debug_reg` through read port 0 (only while the core is idle).
     pub debug_valid: Signal<In, Bit>,
@@ -44,7 +45,7 @@ pub struct CoreSlice<const A: usize, const RI: usize> {
     pub debug_reg: Signal<In, Bits<RI>>,
     /// Test access: the data of the read one cycle earlier, one element per lane.
     pub debug_data: Vec<Signal<Out, Bits<32>>>,
-    /// Per read port: the GPR performs a read this cycle.
+    /// Per read port: the scheduler reads this cycle (the GPR performs every read it asks for).
     pub read_valid: Vec<Signal<Out, Bit>>,
     /// Per read port: the register read.
     pub read_reg: Vec<Signal<Out, Bits<RI>>>,
@@ -73,9 +74,15 @@ pub struct CoreSlice<const A: usize, const RI: usize> {
     datapath: CoreDatapath,
     /// 1RW banks: the banks of this cycle's writes, which serve no read.
     banks_written: Signal<Local, Bits<16>>,
-    /// One bank bit and the bank mask, present with 1RW banks.
+    /// The GPR's grants, which answer the scheduler's requests (every one of its reads, and
+    /// the writes the slice grants itself) and, with registered arbitration, come a cycle or
+    /// two after them: not needed, read by a wire the lint leaves alone.
+    grants_unused: Signal<Local, Bit>,
+    /// One bank bit, present with 1RW banks.
     one_bank: Vec<Constant<Bits<16>>>,
-    bank_mask: Vec<Constant<Bits<RI>>>,
+    /// The bank bits of a register index.
+    bank_mask: Constant<Bits<RI>>,
+    no_bank: Constant<Bits<RI>>,
     no_banks: Constant<Bits<16>>,
     _lanes: usize,
     _read_ports: usize,
@@ -119,8 +126,10 @@ impl<const A: usize, const RI: usize> CoreSlice<A, RI> {
             scheduler: CoreScheduler::new(params),
             datapath: CoreDatapath::new(params),
             banks_written: Default::default(),
+            grants_unused: Default::default(),
             one_bank: constant_if(single_port, 1),
-            bank_mask: constant_if(single_port, params.gpr.banks as u64 - 1),
+            bank_mask: constant(params.gpr.banks as u64 - 1),
+            no_bank: constant(0),
             no_banks: constant(0),
             _lanes: l,
             _read_ports: p,
@@ -156,11 +165,11 @@ impl<const A: usize, const RI: usize> Logic for CoreSlice<A, RI> {
             if self.scheduler.retire_valid.val() {
                 self.banks_written.next = self.banks_written.val()
                     | (self.one_bank[0].val()
-                        << (self.scheduler.retire_reg.val() & self.bank_mask[0].val()));
+                        << (self.scheduler.retire_reg.val() & self.bank_mask.val()));
             }
             if self.ext_valid.val() {
                 self.banks_written.next = self.banks_written.val()
-                    | (self.one_bank[0].val() << (self.ext_reg.val() & self.bank_mask[0].val()));
+                    | (self.one_bank[0].val() << (self.ext_reg.val() & self.bank_mask.val()));
             }
         }
         self.scheduler.banks_written.next = self.banks_written.val();
@@ -173,7 +182,7 @@ impl<const A: usize, const RI: usize> Logic for CoreSlice<A, RI> {
             self.gpr.read_reg[p].next = self.scheduler.read_reg[p].val();
             self.datapath.capture_kind[p].next = self.scheduler.capture_kind[p].val();
             self.datapath.capture_index[p].next = self.scheduler.capture_index[p].val();
-            self.read_valid[p].next = self.gpr.read_grant[p].val();
+            self.read_valid[p].next = self.scheduler.read_valid[p].val();
             self.read_reg[p].next = self.gpr.read_reg[p].val();
         }
         if self.debug_valid.val() {
@@ -185,9 +194,19 @@ impl<const A: usize, const RI: usize> Logic for CoreSlice<A, RI> {
         self.gpr.write_reg[0].next = self.scheduler.retire_reg.val();
         self.gpr.write_valid[1].next = self.ext_valid.val();
         self.gpr.write_reg[1].next = self.ext_reg.val();
-        self.retire_valid.next = self.gpr.write_grant[0].val();
+        // Port 0 wins a bank both write, as in the GPR's arbitration; the slice decides it in
+        // the request cycle, which the GPR's registered arbitration answers only later.
+        self.retire_valid.next = self.scheduler.retire_valid.val();
         self.retire_reg.next = self.scheduler.retire_reg.val();
-        self.ext_grant.next = self.gpr.write_grant[1].val();
+        self.ext_grant.next = self.ext_valid.val()
+            & !(self.scheduler.retire_valid.val()
+                & (((self.scheduler.retire_reg.val() ^ self.ext_reg.val())
+                    & self.bank_mask.val())
+                    == self.no_bank.val()));
+        self.grants_unused.next = self.gpr.write_grant[0].val() | self.gpr.write_grant[1].val();
+        for p in 0..self._read_ports {
+            self.grants_unused.next = self.grants_unused.val() | self.gpr.read_grant[p].val();
+        }
         for nl in self._lanes..(self._lanes + 1) {
             for l in 0..self._lanes {
                 self.gpr.write_data[l].next = self.datapath.result[l].val();

@@ -83,16 +83,11 @@ impl Params for CoreParams {
                 ),
                 "pipeline" => Param::new(
                     "pipeline",
-                    "GPR register stages: each a cycle more from a read's decision to its data, and from an issue to the ALU",
+                    "GPR register stages: each adds to the cycles from a read's decision to its data, and from an issue to the ALU",
                     "N",
                     |p: &GprParams| &p.pipeline,
                     |p| &mut p.pipeline,
-                    |_| {
-                        Allowed::range(0, CoreParams::MAX_GPR_PIPELINE).because(
-                            "the scheduler decides its reads in the request cycle; --pipeline 3 \
-                             registers the GPR's read arbitration, which the core's GPR does not have",
-                        )
-                    },
+                    |_| Allowed::range(0, CoreParams::MAX_GPR_PIPELINE),
                 ),
                 _ => p,
             })
@@ -131,8 +126,8 @@ impl Params for CoreParams {
 impl CoreParams {
     /// The ALU's element width: every lane computes on 32-bit wrapping integers.
     pub const ELEMENT_BITS: usize = 32;
-    /// The deepest GPR pipeline the core runs on (its GPR has no read arbitration to register).
-    pub const MAX_GPR_PIPELINE: usize = 2;
+    /// The deepest GPR pipeline the core runs on: every one the GPR has.
+    pub const MAX_GPR_PIPELINE: usize = GprParams::MAX_PIPELINE;
     /// Registers reserved for the external writer (EFU, texture return): the highest ones.
     pub const EXTERNAL_REGISTERS: usize = 16;
 
@@ -142,10 +137,11 @@ impl CoreParams {
     }
 
     /// Cycles from the cycle a read is decided to the cycle its data is captured: the GPR's
-    /// read latency (1 + its pipeline stages). An instruction issued in cycle `t` has its
-    /// operands at the ALU in cycle `t + read_latency`.
+    /// grant latency (its registered arbitration, `--pipeline` 3 and 4) plus its read latency.
+    /// An instruction issued in cycle `t` has its operands at the ALU in cycle
+    /// `t + read_latency`.
     pub fn read_latency(&self) -> usize {
-        self.gpr.read_latency()
+        self.gpr.grant_latency() + self.gpr.read_latency()
     }
 
     /// Cycles from an issue to its write-back: the read latency, then the ALU's stages.

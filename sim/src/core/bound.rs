@@ -31,8 +31,8 @@ pub struct LowerBound {
 /// issue cycle; one bank gives one read per cycle (two with 2R1W banks) and the GPR
 /// `read_ports` in all; at most one
 /// instruction issues per cycle, in program order; a result is written back `read_latency +
-/// alu_latency` cycles after its issue (the GPR's read latency, 1 plus its pipeline stages,
-/// then the ALU) and can be read the cycle after, so a dependent instruction issues at least
+/// alu_latency` cycles after its issue (`CoreParams::read_latency`: the GPR's grant and read
+/// latencies; then the ALU) and can be read the cycle after, so a dependent instruction issues at least
 /// `read_latency + alu_latency + 1` cycles later; the program is done when its last result is
 /// written. The bound is `max(terms) + read_latency + alu_latency + 1` (cycles are counted from
 /// 0).

@@ -71,6 +71,12 @@ impl Block for Core {
             vec![("pipeline", "1"), ("bank_kind", "2r1w")],
             vec![("pipeline", "2"), ("bank_kind", "1rw")],
             vec![("pipeline", "2"), ("memory", "dp16kd")],
+            vec![("pipeline", "3"), ("bank_kind", "2r1w")],
+            vec![
+                ("pipeline", "4"),
+                ("bank_kind", "1rw"),
+                ("memory", "dp16kd"),
+            ],
         ]
     }
 

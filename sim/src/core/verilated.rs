@@ -43,7 +43,7 @@ pub struct CoreRtl {
     retire_valid: Output,
     retire_reg: Output,
     retire_data: Vec<Output>,
-    /// Cycles from a GPR read to its data (1 + the GPR's pipeline stages).
+    /// Cycles from a GPR read request to its data (`CoreParams::read_latency`).
     read_latency: usize,
 }
 
