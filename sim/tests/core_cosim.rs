@@ -219,13 +219,29 @@ fn lockstep(
     report
 }
 
+/// The document's configuration keeps the document's schedule (`docs/core.md`): the four MADs
+/// of `(rpt3) mad` in 10 cycles from a cold start, and 4 cycles more for each further group.
+#[test]
+fn the_documents_configuration_keeps_the_documents_schedule() {
+    let groups = [
+        "(rpt3) mad.f32 R0, R0, R4, R8\n",
+        "(rpt3) mad.f32 R12, R12, R16, R20\n",
+        "(rpt3) mad.f32 R24, R24, R28, R32\n",
+    ];
+    for n in 1..=groups.len() {
+        let source = groups[..n].concat();
+        let report = lockstep(&CoreParams::document(), Policy::CqPq, &source, 0);
+        assert_eq!(report.cycles, 10 + 4 * (n as u64 - 1), "{n} groups");
+    }
+}
+
 #[test]
 fn a_full_conflict_queue_makes_instructions_wait_and_loses_nothing() {
     // Eight instructions with three sources in one bank each; one CQ entry.
     let params = CoreParams {
         cq_entries: 1,
         pq_entries: 0,
-        ..CoreParams::default()
+        ..CoreParams::document()
     };
     let source = "(rpt7) mad R16, R0, R4, R8\n";
     let small = lockstep(&params, Policy::Cq, source, 0);

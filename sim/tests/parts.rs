@@ -252,8 +252,8 @@ fn check_allocator(params: &CoreParams, conflict: bool, seed: u64) {
     }
 }
 
-/// The scoreboard (docs/core.md): an issued instruction is in flight for `alu_latency + 1`
-/// cycles, at the ALU in the first and written back in the last; a source is hazardous while
+/// The scoreboard (docs/core.md): an issued instruction is in flight for `read_latency +
+/// alu_latency` cycles, at the ALU in the `read_latency`-th and written back in the last; a source is hazardous while
 /// an older slot or an instruction in flight writes its register; reset drops the flight. The
 /// hazards are registered: the model here keeps a window (the head issues and leaves it, an
 /// offered instruction enters the first free slot) and checks each cycle's hazards against the
@@ -263,7 +263,7 @@ fn the_scoreboard_flags_sources_an_older_or_flying_instruction_writes() {
     let params = CoreParams::default();
     let (served, window) = (params.served_slots(), params.window());
     let seen = Scoreboard::<8>::seen_slots(&params);
-    let flight = params.alu_latency + 1;
+    let (flight, at_alu) = (params.issue_to_writeback(), params.read_latency() - 1);
     let seed = 18;
     let mut rtl = Part::load(part("scoreboard", Scoreboard::<8>::new(&params)), seed);
     let (clock, reset, issue) = (rtl.input("clock"), rtl.input("reset"), rtl.input("issue"));
@@ -298,7 +298,11 @@ fn the_scoreboard_flags_sources_an_older_or_flying_instruction_writes() {
                 );
             }
         }
-        rtl.expect(|| "alu_valid".into(), alu_valid, flying[0].is_some() as u64);
+        rtl.expect(
+            || "alu_valid".into(),
+            alu_valid,
+            flying[at_alu].is_some() as u64,
+        );
         let retiring = flying[flight - 1];
         rtl.expect(
             || "retire_valid".into(),

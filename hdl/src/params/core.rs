@@ -22,13 +22,20 @@ pub struct CoreParams {
     pub alu_latency: usize,
 }
 
+/// The defaults are the design with the least time per workload measured on ECP5
+/// (`docs/pnr.md`): two instructions of lookahead, which cut the scheduler's candidates by a
+/// third and keep the document's four cycles per `(rpt3) mad` group, on the GPR's bank port
+/// stage (`pipeline: 1`). The document's own schedule is [`CoreParams::document`].
 impl Default for CoreParams {
     fn default() -> Self {
         Self {
-            gpr: GprParams::default(),
+            gpr: GprParams {
+                pipeline: 1,
+                ..GprParams::default()
+            },
             cq_entries: 2,
             pq_entries: 4,
-            lookahead: 3,
+            lookahead: 2,
             alu_latency: 2,
         }
     }
@@ -124,6 +131,21 @@ impl Params for CoreParams {
 }
 
 impl CoreParams {
+    /// The configuration of the document's example (Fig. 4 and its schedule: `(rpt3) mad` in 10
+    /// cycles from a cold start, 4 more per group): the defaults with three instructions of
+    /// lookahead and no GPR stage, so that a read's data comes the cycle after its decision.
+    pub fn document() -> Self {
+        let defaults = Self::default();
+        Self {
+            gpr: GprParams {
+                pipeline: 0,
+                ..defaults.gpr
+            },
+            lookahead: 3,
+            ..defaults
+        }
+    }
+
     /// The ALU's element width: every lane computes on 32-bit wrapping integers.
     pub const ELEMENT_BITS: usize = 32;
     /// The deepest GPR pipeline the core runs on: every one the GPR has.

@@ -59,7 +59,8 @@ impl Block for Core {
             .collect()
     }
 
-    /// The defaults and the degenerate corners.
+    /// The defaults, the degenerate corners, the document's configuration and the GPR's
+    /// stages.
     fn corners() -> Vec<Vec<(&'static str, &'static str)>> {
         vec![
             vec![],
@@ -71,6 +72,7 @@ impl Block for Core {
             vec![("pipeline", "1"), ("bank_kind", "2r1w")],
             vec![("pipeline", "2"), ("bank_kind", "1rw")],
             vec![("pipeline", "2"), ("memory", "dp16kd")],
+            vec![("lookahead", "3"), ("pipeline", "0")],
             vec![("pipeline", "3"), ("bank_kind", "2r1w")],
             vec![
                 ("pipeline", "4"),
