@@ -420,7 +420,8 @@ fn every_cluster_and_alloc_check_fires_alone_and_not_when_legal() {
 /// twice in a cycle, nor a register being written. Asked to, it breaks its checks.
 #[test]
 fn the_cores_gpr_reports_a_requester_that_breaks_its_promise() {
-    let params = CoreParams::default();
+    // Without the GPR's stages, so that each check fires in the cycle of its requests.
+    let params = CoreParams::document();
     let gpr = part::<Core>(&params, "core_gpr");
     let read = |port: usize, reg: u64| [("read_valid", port, 1), ("read_reg", port, reg)];
     let write = |reg: u64| [("write_valid", 0, 1), ("write_reg", 0, reg)];
