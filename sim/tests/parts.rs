@@ -138,9 +138,10 @@ fn the_instruction_decoder_finds_aliases_and_bank_conflicts() {
     }
 }
 
-/// Read allocation (docs/core.md): candidates in order; one is granted when it wants a read,
-/// no earlier segment served it, its bank is unread, a read port is left and, if it takes a
-/// queue entry, one is free; it gets the lowest free port and the lowest free entry. The model
+/// Read allocation (docs/core.md): candidates in order; one asks for a read when it wants one,
+/// no earlier segment served it and, if it takes a queue entry, fewer queued candidates before
+/// it want one than entries are free; an asking one is granted when its bank is unread and a
+/// read port is left, and gets the lowest free port and the free entry of its rank. The model
 /// here is the rule as a chain, candidate after candidate; the RTL computes it flat. Shapes:
 /// the default conflict segment, tight read ports with a deeper queue, the prefetch segment,
 /// and many banks with one port; then the first two and the prefetch segment with 2R1W banks
@@ -193,6 +194,9 @@ fn check_allocator(params: &CoreParams, conflict: bool, seed: u64) {
         rtl.outputs("entry", queued),
     );
     let (banks_out, free_out) = (rtl.output("banks_out"), rtl.output("free_out"));
+    let asked = rtl.outputs("asked", n);
+    let claimed_out = rtl.output("claimed_out");
+    let claimed_twice_out = rtl.output("claimed_twice_out");
     let mut rng = Rng::new(seed);
     for _ in 0..4000 {
         let mut busy = rng.next_u64() & ((1 << banks) - 1) & rng.next_u64();
@@ -222,15 +226,25 @@ fn check_allocator(params: &CoreParams, conflict: bool, seed: u64) {
             rtl.set(reg[c], r);
         }
         rtl.settle();
+        let free_entries: Vec<u64> = (0..entries as u64).filter(|e| free >> e & 1 == 1).collect();
+        let (mut wanting, mut read, mut read_twice) = (0, 0u64, 0u64);
+        let (mut claimed, mut claimed_twice) = (busy, twice);
         for (c, &(w, b, r)) in wants.iter().enumerate() {
             let bank = 1 << (r as usize % banks);
             let takes_entry = c >= plain;
+            let rank = wanting;
+            wanting += usize::from(takes_entry && w && !b);
+            let asks = w && !b && (!takes_entry || rank < free_entries.len());
+            rtl.expect(|| format!("asked[{c}]"), asked[c], asks as u64);
+            if asks {
+                claimed_twice |= claimed & bank;
+                claimed |= bank;
+            }
             let full = match capacity {
                 2 => twice & bank != 0,
                 _ => busy & bank != 0,
             };
-            let granted =
-                w && !b && !full && (used as usize) < ports && (!takes_entry || free != 0);
+            let granted = asks && !full && (used as usize) < ports;
             rtl.expect(|| format!("grant[{c}]"), grant[c], granted as u64);
             if !granted {
                 continue;
@@ -238,15 +252,19 @@ fn check_allocator(params: &CoreParams, conflict: bool, seed: u64) {
             rtl.expect(|| format!("port[{c}]"), port[c], used);
             twice |= busy & bank;
             busy |= bank;
+            read_twice |= read & bank;
+            read |= bank;
             used += 1;
             if takes_entry {
-                let lowest = free.trailing_zeros() as u64;
-                rtl.expect(|| format!("entry[{}]", c - plain), entry[c - plain], lowest);
-                free &= free - 1;
+                let e = free_entries[rank];
+                rtl.expect(|| format!("entry[{}]", c - plain), entry[c - plain], e);
+                free &= !(1 << e);
             }
         }
-        rtl.expect(|| "banks_out".into(), banks_out, busy);
-        rtl.expect(|| "twice_out".into(), twice_out, twice);
+        rtl.expect(|| "banks_out".into(), banks_out, read);
+        rtl.expect(|| "twice_out".into(), twice_out, read_twice);
+        rtl.expect(|| "claimed_out".into(), claimed_out, claimed);
+        rtl.expect(|| "claimed_twice_out".into(), claimed_twice_out, claimed_twice);
         rtl.expect(|| "free_out".into(), free_out, free);
         rtl.cycle += 1;
     }

@@ -8,25 +8,25 @@ use crate::{constant_if, constants, signals};
 
 /// A read allocator (combinational; `docs/core.md`). Its candidates are taken in order: first
 /// `plain` candidates that need only a read port, then `queued` candidates that also take an
-/// entry of the segment's queue. A candidate that wants a read, was not served by an earlier
-/// segment (`served_before`), finds a read left in its bank, a read port left and, if queued, a
-/// free entry, is granted: the lowest free read port and the lowest free entry. The segment
-/// enters with the banks read (once, and twice) and the entries free before it and leaves with
-/// them after it; the read ports used are the reads of the banks: one per bank, or up to two
-/// with 2R1W banks (`capacity` 2). The core's conflict queue and prefetch queue are each served
-/// by one (the first with the head's reads as its plain candidates). `RI` is the
-/// register-index width.
+/// entry of the segment's queue. A candidate that wants a read and was not served by an
+/// earlier segment (`served_before`) asks for one; a queued candidate only while the queued
+/// candidates wanting a read before it are fewer than the free entries, and it takes the free
+/// entry of that rank. An asking candidate that finds a read left in its bank and a read port
+/// left is granted: the lowest free read port. The segment enters with the banks claimed (once,
+/// and twice) before it and leaves with those it claims, and reports the banks it reads; the
+/// read ports used are the claims of the banks: one per bank, or up to two with 2R1W banks
+/// (`capacity` 2). The core's conflict queue and prefetch queue are each served by one (the
+/// first with the head's reads as its plain candidates). `RI` is the register-index width.
 ///
 /// The rule reads as a chain, candidate after candidate; it is built flat. A candidate's
-/// bank is free exactly when no earlier candidate asking for a read (`want` and not
-/// `served_before`) names that bank, because the first such candidate either takes the bank
-/// or fails on a limit that every later candidate fails too: the ports used only grow, the
-/// free entries only shrink, and queued candidates come after plain ones. So the ports used
-/// before a candidate are the banks claimed before it, and the entries taken before a queued
-/// candidate are the banks claimed by queued candidates before it: two counts (thermometer
-/// codes) over the banks instead of a chain over the candidates. With two reads per bank the
-/// same holds per read: a bank is full before a candidate when two earlier candidates asking
-/// for a read name it, and each bank counts once per claim, up to two.
+/// bank is free exactly when no earlier asking candidate names that bank, because the first
+/// such candidate either takes the bank or fails on the ports, which every later candidate
+/// fails on too (the ports used only grow; the entries cannot fail an asking candidate). So
+/// the ports used before a candidate are the banks claimed before it: a count (thermometer
+/// code) over the banks instead of a chain over the candidates, and the banks a segment claims
+/// are the banks it reads unless its ports ran out. With two reads per bank the same holds per
+/// read: a bank is full before a candidate when two earlier asking candidates name it, and each
+/// bank counts once per claim, up to two.
 #[derive(LogicBlock)]
 pub struct ReadAllocator<const RI: usize> {
     /// Per candidate: its source wants a read this cycle.
@@ -43,18 +43,25 @@ pub struct ReadAllocator<const RI: usize> {
     pub free_in: Signal<In, Bits<8>>,
     /// Per candidate: granted a read.
     pub grant: Vec<Signal<Out, Bit>>,
+    /// Per candidate: it asks for a read (it wants one, was not served by an earlier segment
+    /// and, if queued, finds an entry left for it).
+    pub asked: Vec<Signal<Out, Bit>>,
     /// Per candidate: the read port of its read (the ports used before it).
     pub port: Vec<Signal<Out, Bits<4>>>,
     /// Per queued candidate: the queue entry it takes.
     pub entry: Vec<Signal<Out, Bits<3>>>,
-    /// Banks read after this segment.
+    /// Banks this segment reads.
     pub banks_out: Signal<Out, Bits<16>>,
-    /// Banks read twice after this segment.
+    /// Banks this segment reads twice.
     pub twice_out: Signal<Out, Bits<16>>,
+    /// Banks claimed after this segment: before it, or asked for by one of its candidates.
+    pub claimed_out: Signal<Out, Bits<16>>,
+    /// Banks claimed twice after this segment (2R1W banks).
+    pub claimed_twice_out: Signal<Out, Bits<16>>,
     /// Queue entries free after this segment.
     pub free_out: Signal<Out, Bits<8>>,
-    /// Per candidate: it asks for a read (wants one and was not served before).
-    asks: Vec<Signal<Local, Bit>>,
+    /// Per candidate: it wants a read and was not served before.
+    wanting: Vec<Signal<Local, Bit>>,
     /// `at[c * banks + b]`: candidate `c`'s register is in bank `b`.
     at: Vec<Signal<Local, Bit>>,
     /// `claimed[c * banks + b]`: bank `b` is read before this segment or asked for by a
@@ -70,18 +77,19 @@ pub struct ReadAllocator<const RI: usize> {
     /// Per candidate: reads claimed before it, a bank's claims counting up to its reads per
     /// cycle (thermometer: bit k set for k + 1 or more).
     claims: Vec<Signal<Local, Bits<8>>>,
-    /// Per queued candidate: reads claimed by queued candidates before it (thermometer).
-    queued_claims: Vec<Signal<Local, Bits<8>>>,
+    /// Per queued candidate: the queued candidates before it that want a read (thermometer).
+    rank: Vec<Signal<Local, Bits<8>>>,
     /// Free entries (thermometer); present with queued candidates.
     free_count: Vec<Signal<Local, Bits<8>>>,
     /// Per entry: free entries below it (thermometer).
     free_below: Vec<Signal<Local, Bits<8>>>,
-    /// Entries taken by this segment's grants (thermometer); present with queued candidates.
-    taken: Vec<Signal<Local, Bits<8>>>,
-    /// Banks read after this segment.
+    /// Banks this segment reads, and reads twice.
     banks: Signal<Local, Bits<16>>,
-    /// Banks read twice after this segment.
     banks_twice: Signal<Local, Bits<16>>,
+    /// Banks claimed after this segment, and claimed twice.
+    claimed_banks: Signal<Local, Bits<16>>,
+    claimed_twice: Signal<Local, Bits<16>>,
+    no_banks: Constant<Bits<16>>,
     /// Thermometer bit `read_ports - 1`: all read ports used; present with candidates.
     port_limit: Vec<Constant<Bits<8>>>,
     /// Constants of the candidate loop, present only with candidates.
@@ -164,24 +172,29 @@ impl<const RI: usize> ReadAllocator<RI> {
             twice_in: Default::default(),
             free_in: Default::default(),
             grant: signals(candidates),
+            asked: signals(candidates),
             port: signals(candidates),
             entry: signals(queued),
             banks_out: Default::default(),
             twice_out: Default::default(),
+            claimed_out: Default::default(),
+            claimed_twice_out: Default::default(),
             free_out: Default::default(),
-            asks: signals(candidates),
+            wanting: signals(candidates),
             at: signals(candidates * banks),
             claimed: signals(candidates * banks),
             twice: signals(candidates * banks * second),
             full: signals(candidates * banks),
             blocked: signals(candidates),
             claims: signals(candidates),
-            queued_claims: signals(queued),
+            rank: signals(queued),
             free_count: signals(has_queued),
             free_below: signals(entries),
-            taken: signals(has_queued),
             banks: Default::default(),
             banks_twice: Default::default(),
+            claimed_banks: Default::default(),
+            claimed_twice: Default::default(),
+            no_banks: Constant::new(0.into()),
             port_limit: constant_if(candidates > 0, 1 << (read_ports - 1)),
             bank_mask: constant_if(candidates > 0, (banks - 1) as u64),
             one_bank: constant_if(candidates > 0, 1),
@@ -208,10 +221,58 @@ impl<const RI: usize> Logic for ReadAllocator<RI> {
     // arithmetic. A thermometer counts up as `(t << 1) | 1`.
     #[hdl_gen]
     fn update(&mut self) {
+        // Who wants a read; a queued candidate asks only while the queued candidates wanting
+        // one before it leave a free entry, which it then takes by that rank.
+        for c in 0..self._candidates {
+            self.wanting[c].next = self.want[c].val() & !self.served_before[c].val();
+            self.asked[c].next = self.wanting[c].val();
+        }
+        for e in 0..self._entries {
+            self.free_below[e].next = self.none[0].val();
+        }
+        for e in 1..self._entries {
+            self.free_below[e].next = self.free_below[e - 1].val();
+            if self.free_in.val().get_bit(e - 1) {
+                self.free_below[e].next =
+                    (self.free_below[e - 1].val() << self.one[0].val()) | self.one[0].val();
+            }
+        }
+        for f in 0..self._has_queued {
+            self.free_count[f].next = self.none[0].val();
+            for e in 0..self._entries {
+                if self.free_in.val().get_bit(e) {
+                    self.free_count[f].next =
+                        (self.free_count[f].val() << self.one[0].val()) | self.one[0].val();
+                }
+            }
+        }
+        for np in self._plain..(self._plain + 1) {
+            for q in 0..self._queued {
+                self.rank[q].next = self.none[0].val();
+            }
+            for q in 1..self._queued {
+                self.rank[q].next = self.rank[q - 1].val();
+                if self.wanting[np + q - 1].val() {
+                    self.rank[q].next =
+                        (self.rank[q - 1].val() << self.one[0].val()) | self.one[0].val();
+                }
+            }
+            for q in 0..self._queued {
+                if !(self.free_count[0].val() & !self.rank[q].val()).any() {
+                    self.asked[np + q].next = false;
+                }
+                self.entry[q].next = self.entry_number[0].val();
+                for e in 0..self._entries {
+                    if self.free_in.val().get_bit(e) & (self.free_below[e].val() == self.rank[q].val())
+                    {
+                        self.entry[q].next = self.entry_number[e].val();
+                    }
+                }
+            }
+        }
         for nb in self._banks..(self._banks + 1) {
-            // Who asks for which bank, and which banks are claimed before each candidate.
+            // Which banks are claimed before each candidate.
             for c in 0..self._candidates {
-                self.asks[c].next = self.want[c].val() & !self.served_before[c].val();
                 for b in 0..self._banks {
                     self.at[c * nb + b].next =
                         (self.reg_index[c].val() & self.bank_mask[0].val()) == b.to_bits();
@@ -221,7 +282,7 @@ impl<const RI: usize> Logic for ReadAllocator<RI> {
             for c in 1..self._candidates {
                 for b in 0..self._banks {
                     self.claimed[c * nb + b].next = self.claimed[c * nb + b - nb].val()
-                        | (self.asks[c - 1].val() & self.at[c * nb + b - nb].val());
+                        | (self.asked[c - 1].val() & self.at[c * nb + b - nb].val());
                 }
             }
             // With two reads per bank: which banks are claimed twice before each candidate.
@@ -234,7 +295,7 @@ impl<const RI: usize> Logic for ReadAllocator<RI> {
                 for c in 1..self._candidates {
                     for b in 0..self._banks {
                         self.twice[c * nb + b].next = self.twice[c * nb + b - nb].val()
-                            | (self.asks[c - 1].val()
+                            | (self.asked[c - 1].val()
                                 & self.at[c * nb + b - nb].val()
                                 & self.claimed[c * nb + b - nb].val());
                     }
@@ -261,7 +322,7 @@ impl<const RI: usize> Logic for ReadAllocator<RI> {
                             (self.claims[c].val() << self.one[0].val()) | self.one[0].val();
                     }
                 }
-                self.grant[c].next = self.asks[c].val()
+                self.grant[c].next = self.asked[c].val()
                     & !self.blocked[c].val()
                     & !(self.claims[c].val() & self.port_limit[0].val()).any();
                 self.port[c].next = self.number[0].val();
@@ -271,67 +332,12 @@ impl<const RI: usize> Logic for ReadAllocator<RI> {
                     }
                 }
             }
-            // Queued candidates: entries taken before each, a free one left, the one it takes.
-            for e in 0..self._entries {
-                self.free_below[e].next = self.none[0].val();
-            }
-            for e in 1..self._entries {
-                self.free_below[e].next = self.free_below[e - 1].val();
-                if self.free_in.val().get_bit(e - 1) {
-                    self.free_below[e].next =
-                        (self.free_below[e - 1].val() << self.one[0].val()) | self.one[0].val();
-                }
-            }
-            for f in 0..self._has_queued {
-                self.taken[f].next = self.none[0].val();
-                self.free_count[f].next = self.none[0].val();
-                for e in 0..self._entries {
-                    if self.free_in.val().get_bit(e) {
-                        self.free_count[f].next =
-                            (self.free_count[f].val() << self.one[0].val()) | self.one[0].val();
-                    }
-                }
-            }
-            for np in self._plain..(self._plain + 1) {
-                for q in 0..self._queued {
-                    self.queued_claims[q].next = self.none[0].val();
-                    for b in 0..self._banks {
-                        if self.claimed[(np + q) * nb + b].val() & !self.claimed[np * nb + b].val()
-                        {
-                            self.queued_claims[q].next = (self.queued_claims[q].val()
-                                << self.one[0].val())
-                                | self.one[0].val();
-                        }
-                        for _second in 0..self._second {
-                            if self.twice[(np + q) * nb + b].val() & !self.twice[np * nb + b].val()
-                            {
-                                self.queued_claims[q].next = (self.queued_claims[q].val()
-                                    << self.one[0].val())
-                                    | self.one[0].val();
-                            }
-                        }
-                    }
-                    if !(self.free_count[0].val() & !self.queued_claims[q].val()).any() {
-                        self.grant[np + q].next = false;
-                    }
-                    self.entry[q].next = self.entry_number[0].val();
-                    for e in 0..self._entries {
-                        if self.free_in.val().get_bit(e)
-                            & (self.free_below[e].val() == self.queued_claims[q].val())
-                        {
-                            self.entry[q].next = self.entry_number[e].val();
-                        }
-                    }
-                    if self.grant[np + q].val() {
-                        self.taken[0].next =
-                            (self.taken[0].val() << self.one[0].val()) | self.one[0].val();
-                    }
-                }
-            }
         }
-        // What the segment leaves: banks read once and twice, and entries free.
-        self.banks.next = self.banks_in.val();
-        self.banks_twice.next = self.twice_in.val();
+        // What the segment reads (once, twice), claims, and leaves free.
+        self.banks.next = self.no_banks.val();
+        self.banks_twice.next = self.no_banks.val();
+        self.claimed_banks.next = self.banks_in.val();
+        self.claimed_twice.next = self.twice_in.val();
         for c in 0..self._candidates {
             if self.grant[c].val() {
                 self.banks_twice.next = self.banks_twice.val()
@@ -342,16 +348,28 @@ impl<const RI: usize> Logic for ReadAllocator<RI> {
                     | (self.one_bank[0].val()
                         << (self.reg_index[c].val() & self.bank_mask[0].val()));
             }
+            if self.asked[c].val() {
+                self.claimed_twice.next = self.claimed_twice.val()
+                    | (self.claimed_banks.val()
+                        & (self.one_bank[0].val()
+                            << (self.reg_index[c].val() & self.bank_mask[0].val())));
+                self.claimed_banks.next = self.claimed_banks.val()
+                    | (self.one_bank[0].val()
+                        << (self.reg_index[c].val() & self.bank_mask[0].val()));
+            }
         }
         self.banks_out.next = self.banks.val();
         self.twice_out.next = self.banks_twice.val();
+        self.claimed_out.next = self.claimed_banks.val();
+        self.claimed_twice_out.next = self.claimed_twice.val();
         self.free_out.next = self.free_in.val();
-        for f in 0..self._has_queued {
-            for e in 0..self._entries {
-                if self.free_in.val().get_bit(e)
-                    & (self.taken[f].val() & !self.free_below[e].val()).any()
-                {
-                    self.free_out.next = self.free_out.val() & !self.entry_bit[e].val();
+        for np in self._plain..(self._plain + 1) {
+            for q in 0..self._queued {
+                for e in 0..self._entries {
+                    if self.grant[np + q].val() & (self.entry[q].val() == self.entry_number[e].val())
+                    {
+                        self.free_out.next = self.free_out.val() & !self.entry_bit[e].val();
+                    }
                 }
             }
         }

@@ -8,13 +8,16 @@ use super::allocator::ReadAllocator;
 use crate::params::{CaptureKind, CoreOp, CoreParams};
 use crate::{constant, constant_if, constants, signals};
 
-/// The read scheduler (combinational; `docs/core.md`). Two read allocators in one chain hand
-/// out the read ports: the first serves the head's pending sources and then, with a conflict
-/// queue, the conflicting sources of the next `lookahead` instructions (preloads, each taking a
+/// The read scheduler (combinational; `docs/core.md`). Two read allocators hand out the read
+/// ports: the first serves the head's pending sources and then, with a conflict queue, the
+/// conflicting sources of the next `lookahead` instructions (preloads, each taking a
 /// conflict-queue entry); the second, with a prefetch queue, their remaining sources
-/// (prefetches, each taking a prefetch-queue entry). A source is read only when no older instruction still
-/// writes its register. The head issues once none of its sources is pending. Vectors of
-/// sources are slot-major (`slot * 3 + source`). `RI` is the register-index width.
+/// (prefetches, each taking a prefetch-queue entry), in the banks and ports after those the
+/// first claims. A queued source asks only while its queue has an entry left for it, so the
+/// first segment claims what it reads and the second starts from its claims, not its grants.
+/// A source is read only when no older instruction still writes its register. The head issues
+/// once none of its sources is pending. Vectors of sources are slot-major
+/// (`slot * 3 + source`). `RI` is the register-index width.
 #[derive(LogicBlock)]
 pub struct ReadScheduler<const RI: usize> {
     /// Synchronous reset: nothing issues.
@@ -73,6 +76,9 @@ pub struct ReadScheduler<const RI: usize> {
     conflict: ReadAllocator<RI>,
     /// The prefetches: candidate `(slot - 1) * 3 + source`.
     prefetch: ReadAllocator<RI>,
+    /// The segments' asks and the prefetch segment's claims, where no later segment reads
+    /// them: read by a wire the lint leaves alone.
+    claims_unused: Signal<Local, Bit>,
     /// Per served slot and source: the op reads it, and its bank serves reads this cycle (a
     /// 1RW bank being written does not).
     present: Vec<Signal<Local, Bit>>,
@@ -138,6 +144,7 @@ impl<const RI: usize> ReadScheduler<RI> {
             banks_read_twice: Default::default(),
             conflict: ReadAllocator::conflict(params),
             prefetch: ReadAllocator::prefetch(params),
+            claims_unused: Default::default(),
             present: signals(3 * served),
             one_bank: constant(1),
             bank_mask: constant(params.gpr.banks as u64 - 1),
@@ -206,8 +213,8 @@ impl<const RI: usize> Logic for ReadScheduler<RI> {
             }
         }
         // Prefetches: the next slots' other sources, unless preloaded now.
-        self.prefetch.banks_in.next = self.conflict.banks_out.val();
-        self.prefetch.twice_in.next = self.conflict.twice_out.val();
+        self.prefetch.banks_in.next = self.conflict.claimed_out.val();
+        self.prefetch.twice_in.next = self.conflict.claimed_twice_out.val();
         self.prefetch.free_in.next = self.pq_free.val();
         for j in 1..(self._prefetch_slots + 1) {
             for s in 0..3 {
@@ -221,7 +228,7 @@ impl<const RI: usize> Logic for ReadScheduler<RI> {
         for j in 1..(self._both_slots + 1) {
             for s in 0..3 {
                 self.prefetch.served_before[j * 3 + s - 3].next =
-                    self.conflict.grant[j * 3 + s].val();
+                    self.conflict.asked[j * 3 + s].val();
             }
         }
         // Every source's state after the reads.
@@ -313,7 +320,19 @@ impl<const RI: usize> Logic for ReadScheduler<RI> {
                 self.reads.next = self.read_count[p].val();
             }
         }
-        self.banks_read.next = self.prefetch.banks_out.val();
-        self.banks_read_twice.next = self.prefetch.twice_out.val();
+        self.banks_read.next = self.conflict.banks_out.val() | self.prefetch.banks_out.val();
+        self.banks_read_twice.next = self.conflict.twice_out.val()
+            | self.prefetch.twice_out.val()
+            | (self.conflict.banks_out.val() & self.prefetch.banks_out.val());
+        // Asks and claims that no later segment reads.
+        self.claims_unused.next = (self.prefetch.claimed_out.val()
+            | self.prefetch.claimed_twice_out.val())
+        .any();
+        for c in 0..(3 * self._preload_slots + 3) {
+            self.claims_unused.next = self.claims_unused.val() | self.conflict.asked[c].val();
+        }
+        for c in 0..(3 * self._prefetch_slots) {
+            self.claims_unused.next = self.claims_unused.val() | self.prefetch.asked[c].val();
+        }
     }
 }

@@ -113,7 +113,7 @@ mod tests {
 
     #[test]
     fn the_documents_example_is_bound_by_its_busiest_bank() {
-        let params = CoreParams::default();
+        let params = CoreParams::document();
         let program = parse("(rpt3) mad R0, R0, R4, R8", 256).unwrap();
         let bound = lower_bound(&params, &program, true);
         assert_eq!(bound.instructions, 4);
@@ -129,7 +129,8 @@ mod tests {
 
     #[test]
     fn a_chain_costs_alu_latency_plus_two_per_hop() {
-        let params = CoreParams::default();
+        // One cycle from a read to its data: a hop is the read, the ALU and the write-back.
+        let params = CoreParams::document();
         let program = parse("add R1, R0, R0\nadd R2, R1, R1\nadd R3, R2, R2", 256).unwrap();
         let bound = lower_bound(&params, &program, true);
         assert_eq!(bound.issue_chain, 1 + 4 + 4);

@@ -406,7 +406,9 @@ impl CoreModel {
         }
     }
 
-    /// Hands out this cycle's reads; `written[b]`: bank `b` can serve no read.
+    /// Hands out this cycle's reads; `written[b]`: bank `b` can serve no read. A queued
+    /// candidate asks for a read only while fewer candidates of its queue asked before it than
+    /// the queue has free entries; a prefetch does not ask for a source a preload asked for.
     fn allocate_reads(&mut self, out: &mut CycleOutput, written: &[bool]) {
         let ideal = self.policy == Policy::Ideal;
         let lanes = self.params.gpr.lanes;
@@ -431,13 +433,29 @@ impl CoreModel {
                 }
             }
         }
+        let free = |queue: &[bool]| queue.iter().filter(|&&busy| !busy).count();
+        let free = [free(&self.cq), free(&self.pq)];
+        // Per queue, the candidates that wanted a read so far; the sources preloads asked for.
+        let (mut wanted, mut preloaded) = ([0, 0], Vec::new());
         for &(j, s, to) in &candidates {
             let reg = self.window[j].instruction.src[s];
             let bank = self.bank(reg);
-            if !matches!(self.window[j].operands[s], Operand::Pending)
+            let mut wants = matches!(self.window[j].operands[s], Operand::Pending)
+                && (ideal || !written[bank])
+                && self.safe(j, reg);
+            if to != Destination::Alu {
+                let q = usize::from(to == Destination::Pq);
+                wants &= q == 0 || !preloaded.contains(&(j, s));
+                let room = wanted[q] < free[q];
+                wanted[q] += usize::from(wants);
+                wants &= room;
+                if wants && q == 0 {
+                    preloaded.push((j, s));
+                }
+            }
+            if !wants
                 || ports == self.params.gpr.read_ports
-                || (!ideal && (bank_reads[bank] == capacity || written[bank]))
-                || !self.safe(j, reg)
+                || (!ideal && bank_reads[bank] == capacity)
             {
                 continue;
             }
