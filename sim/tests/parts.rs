@@ -264,7 +264,11 @@ fn check_allocator(params: &CoreParams, conflict: bool, seed: u64) {
         rtl.expect(|| "banks_out".into(), banks_out, read);
         rtl.expect(|| "twice_out".into(), twice_out, read_twice);
         rtl.expect(|| "claimed_out".into(), claimed_out, claimed);
-        rtl.expect(|| "claimed_twice_out".into(), claimed_twice_out, claimed_twice);
+        rtl.expect(
+            || "claimed_twice_out".into(),
+            claimed_twice_out,
+            claimed_twice,
+        );
         rtl.expect(|| "free_out".into(), free_out, free);
         rtl.cycle += 1;
     }

@@ -263,7 +263,8 @@ impl<const RI: usize> Logic for ReadAllocator<RI> {
                 }
                 self.entry[q].next = self.entry_number[0].val();
                 for e in 0..self._entries {
-                    if self.free_in.val().get_bit(e) & (self.free_below[e].val() == self.rank[q].val())
+                    if self.free_in.val().get_bit(e)
+                        & (self.free_below[e].val() == self.rank[q].val())
                     {
                         self.entry[q].next = self.entry_number[e].val();
                     }
@@ -366,7 +367,8 @@ impl<const RI: usize> Logic for ReadAllocator<RI> {
         for np in self._plain..(self._plain + 1) {
             for q in 0..self._queued {
                 for e in 0..self._entries {
-                    if self.grant[np + q].val() & (self.entry[q].val() == self.entry_number[e].val())
+                    if self.grant[np + q].val()
+                        & (self.entry[q].val() == self.entry_number[e].val())
                     {
                         self.free_out.next = self.free_out.val() & !self.entry_bit[e].val();
                     }

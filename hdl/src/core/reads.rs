@@ -325,9 +325,8 @@ impl<const RI: usize> Logic for ReadScheduler<RI> {
             | self.prefetch.twice_out.val()
             | (self.conflict.banks_out.val() & self.prefetch.banks_out.val());
         // Asks and claims that no later segment reads.
-        self.claims_unused.next = (self.prefetch.claimed_out.val()
-            | self.prefetch.claimed_twice_out.val())
-        .any();
+        self.claims_unused.next =
+            (self.prefetch.claimed_out.val() | self.prefetch.claimed_twice_out.val()).any();
         for c in 0..(3 * self._preload_slots + 3) {
             self.claims_unused.next = self.claims_unused.val() | self.conflict.asked[c].val();
         }
