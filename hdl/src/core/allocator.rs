@@ -83,12 +83,6 @@ pub struct ReadAllocator<const RI: usize> {
     free_count: Vec<Signal<Local, Bits<8>>>,
     /// Per entry: free entries below it (thermometer).
     free_below: Vec<Signal<Local, Bits<8>>>,
-    /// Banks this segment reads, and reads twice.
-    banks: Signal<Local, Bits<16>>,
-    banks_twice: Signal<Local, Bits<16>>,
-    /// Banks claimed after this segment, and claimed twice.
-    claimed_banks: Signal<Local, Bits<16>>,
-    claimed_twice: Signal<Local, Bits<16>>,
     no_banks: Constant<Bits<16>>,
     /// Thermometer bit `read_ports - 1`: all read ports used; present with candidates.
     port_limit: Vec<Constant<Bits<8>>>,
@@ -190,10 +184,6 @@ impl<const RI: usize> ReadAllocator<RI> {
             rank: signals(queued),
             free_count: signals(has_queued),
             free_below: signals(entries),
-            banks: Default::default(),
-            banks_twice: Default::default(),
-            claimed_banks: Default::default(),
-            claimed_twice: Default::default(),
             no_banks: Constant::new(0.into()),
             port_limit: constant_if(candidates > 0, 1 << (read_ports - 1)),
             bank_mask: constant_if(candidates > 0, (banks - 1) as u64),
@@ -221,8 +211,7 @@ impl<const RI: usize> Logic for ReadAllocator<RI> {
     // arithmetic. A thermometer counts up as `(t << 1) | 1`.
     #[hdl_gen]
     fn update(&mut self) {
-        // Who wants a read; a queued candidate asks only while the queued candidates wanting
-        // one before it leave a free entry, which it then takes by that rank.
+        // A queued candidate asks while the wanting ones before it leave a free entry for it.
         for c in 0..self._candidates {
             self.wanting[c].next = self.want[c].val() & !self.served_before[c].val();
             self.asked[c].next = self.wanting[c].val();
@@ -335,34 +324,30 @@ impl<const RI: usize> Logic for ReadAllocator<RI> {
             }
         }
         // What the segment reads (once, twice), claims, and leaves free.
-        self.banks.next = self.no_banks.val();
-        self.banks_twice.next = self.no_banks.val();
-        self.claimed_banks.next = self.banks_in.val();
-        self.claimed_twice.next = self.twice_in.val();
+        self.banks_out.next = self.no_banks.val();
+        self.twice_out.next = self.no_banks.val();
+        self.claimed_out.next = self.banks_in.val();
+        self.claimed_twice_out.next = self.twice_in.val();
         for c in 0..self._candidates {
             if self.grant[c].val() {
-                self.banks_twice.next = self.banks_twice.val()
-                    | (self.banks.val()
+                self.twice_out.next = self.twice_out.val()
+                    | (self.banks_out.val()
                         & (self.one_bank[0].val()
                             << (self.reg_index[c].val() & self.bank_mask[0].val())));
-                self.banks.next = self.banks.val()
+                self.banks_out.next = self.banks_out.val()
                     | (self.one_bank[0].val()
                         << (self.reg_index[c].val() & self.bank_mask[0].val()));
             }
             if self.asked[c].val() {
-                self.claimed_twice.next = self.claimed_twice.val()
-                    | (self.claimed_banks.val()
+                self.claimed_twice_out.next = self.claimed_twice_out.val()
+                    | (self.claimed_out.val()
                         & (self.one_bank[0].val()
                             << (self.reg_index[c].val() & self.bank_mask[0].val())));
-                self.claimed_banks.next = self.claimed_banks.val()
+                self.claimed_out.next = self.claimed_out.val()
                     | (self.one_bank[0].val()
                         << (self.reg_index[c].val() & self.bank_mask[0].val()));
             }
         }
-        self.banks_out.next = self.banks.val();
-        self.twice_out.next = self.banks_twice.val();
-        self.claimed_out.next = self.claimed_banks.val();
-        self.claimed_twice_out.next = self.claimed_twice.val();
         self.free_out.next = self.free_in.val();
         for np in self._plain..(self._plain + 1) {
             for q in 0..self._queued {

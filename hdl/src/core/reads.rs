@@ -5,7 +5,7 @@
 use rust_hdl::prelude::*;
 
 use super::allocator::ReadAllocator;
-use crate::params::{CaptureKind, CoreOp, CoreParams};
+use crate::params::{CaptureKind, CoreParams};
 use crate::{constant, constant_if, constants, signals};
 
 /// The read scheduler (combinational; `docs/core.md`). Two read allocators hand out the read
@@ -24,8 +24,6 @@ pub struct ReadScheduler<const RI: usize> {
     pub reset: Signal<In, Bit>,
     /// Per served slot: it holds an instruction.
     pub slot_valid: Vec<Signal<In, Bit>>,
-    /// Per served slot: its op code.
-    pub slot_op: Vec<Signal<In, Bits<3>>>,
     /// Per served slot and source: the register.
     pub slot_src: Vec<Signal<In, Bits<RI>>>,
     /// Per source of the slots preloads serve (`(slot - 1) * 3 + source`): it conflicts with
@@ -79,8 +77,9 @@ pub struct ReadScheduler<const RI: usize> {
     /// The segments' asks and the prefetch segment's claims, where no later segment reads
     /// them: read by a wire the lint leaves alone.
     claims_unused: Signal<Local, Bit>,
-    /// Per served slot and source: the op reads it, and its bank serves reads this cycle (a
-    /// 1RW bank being written does not).
+    /// Per served slot and source: the slot holds an instruction, the source is pending (a
+    /// source the op does not read is done from the start) and no older instruction writes it,
+    /// and its bank serves reads this cycle (a 1RW bank being written does not).
     present: Vec<Signal<Local, Bit>>,
     /// One bank bit and the bank mask.
     one_bank: Constant<Bits<16>>,
@@ -90,8 +89,6 @@ pub struct ReadScheduler<const RI: usize> {
     /// The conflict-queue and prefetch-queue state codes, one each when the queue is served.
     in_cq: Vec<Constant<Bits<2>>>,
     in_pq: Vec<Constant<Bits<2>>>,
-    op_mov: Constant<Bits<3>>,
-    op_mad: Constant<Bits<3>>,
     no_banks: Constant<Bits<16>>,
     /// Source and port numbers.
     number: Vec<Constant<Bits<3>>>,
@@ -119,7 +116,6 @@ impl<const RI: usize> ReadScheduler<RI> {
         Self {
             reset: Default::default(),
             slot_valid: signals(served),
-            slot_op: signals(served),
             slot_src: signals(3 * served),
             later_conflict: signals(3 * preload),
             slot_state: signals(3 * w),
@@ -152,8 +148,6 @@ impl<const RI: usize> ReadScheduler<RI> {
             done: constant(CaptureKind::Latch.code()),
             in_cq: constant_if(preload > 0, CaptureKind::ConflictQueue.code()),
             in_pq: constant_if(prefetch > 0, CaptureKind::PrefetchQueue.code()),
-            op_mov: constant(CoreOp::Mov.code()),
-            op_mad: constant(CoreOp::Mad.code()),
             no_banks: constant(0),
             number: constants(0..3),
             port_number: constants(0..p as u64),
@@ -174,15 +168,12 @@ impl<const RI: usize> Logic for ReadScheduler<RI> {
     // allocator, and `(j - 1) * 3 + s` of the second, is source s of slot j.
     #[hdl_gen]
     fn update(&mut self) {
-        // Sources that exist: mov has one, mad three, the others two.
+        // Pending, readable sources of held instructions, in banks that serve reads.
         for j in 0..self._served {
-            self.present[j * 3].next = self.slot_valid[j].val();
-            self.present[j * 3 + 1].next =
-                self.slot_valid[j].val() & (self.slot_op[j].val() != self.op_mov.val());
-            self.present[j * 3 + 2].next =
-                self.slot_valid[j].val() & (self.slot_op[j].val() == self.op_mad.val());
             for s in 0..3 {
-                self.present[j * 3 + s].next = self.present[j * 3 + s].val()
+                self.present[j * 3 + s].next = self.slot_valid[j].val()
+                    & (self.slot_state[j * 3 + s].val() == self.pending.val())
+                    & !self.hazard[j * 3 + s].val()
                     & !(self.banks_written.val()
                         & (self.one_bank.val()
                             << (self.slot_src[j * 3 + s].val() & self.bank_mask.val())))
@@ -200,16 +191,12 @@ impl<const RI: usize> Logic for ReadScheduler<RI> {
             }
         }
         for s in 0..3 {
-            self.conflict.want[s].next = self.present[s].val()
-                & (self.slot_state[s].val() == self.pending.val())
-                & !self.hazard[s].val();
+            self.conflict.want[s].next = self.present[s].val();
         }
         for j in 1..(self._preload_slots + 1) {
             for s in 0..3 {
-                self.conflict.want[j * 3 + s].next = self.present[j * 3 + s].val()
-                    & (self.slot_state[j * 3 + s].val() == self.pending.val())
-                    & self.later_conflict[j * 3 + s - 3].val()
-                    & !self.hazard[j * 3 + s].val();
+                self.conflict.want[j * 3 + s].next =
+                    self.present[j * 3 + s].val() & self.later_conflict[j * 3 + s - 3].val();
             }
         }
         // Prefetches: the next slots' other sources, unless preloaded now.
@@ -218,9 +205,7 @@ impl<const RI: usize> Logic for ReadScheduler<RI> {
         self.prefetch.free_in.next = self.pq_free.val();
         for j in 1..(self._prefetch_slots + 1) {
             for s in 0..3 {
-                self.prefetch.want[j * 3 + s - 3].next = self.present[j * 3 + s].val()
-                    & (self.slot_state[j * 3 + s].val() == self.pending.val())
-                    & !self.hazard[j * 3 + s].val();
+                self.prefetch.want[j * 3 + s - 3].next = self.present[j * 3 + s].val();
                 self.prefetch.served_before[j * 3 + s - 3].next = false;
                 self.prefetch.reg_index[j * 3 + s - 3].next = self.slot_src[j * 3 + s].val();
             }
@@ -324,7 +309,6 @@ impl<const RI: usize> Logic for ReadScheduler<RI> {
         self.banks_read_twice.next = self.conflict.twice_out.val()
             | self.prefetch.twice_out.val()
             | (self.conflict.banks_out.val() & self.prefetch.banks_out.val());
-        // Asks and claims that no later segment reads.
         self.claims_unused.next =
             (self.prefetch.claimed_out.val() | self.prefetch.claimed_twice_out.val()).any();
         for c in 0..(3 * self._preload_slots + 3) {

@@ -212,7 +212,6 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
         self.reader.pq_free.next = !self.queue_busy.q[1].val() & self.queue_mask[1].val();
         for j in 0..self._served {
             self.reader.slot_valid[j].next = self.window.valid[j].val();
-            self.reader.slot_op[j].next = self.window.op[j].val();
             self.scoreboard.slot_valid[j].next = self.window.valid[j].val();
             self.scoreboard.slot_dst[j].next = self.window.dst[j].val();
             self.scoreboard.entering[j].next = self.window.entering[j].val();
@@ -315,7 +314,7 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
             self.pq_check.drain[e].next = self.freed[1].val().get_bit(e);
         }
         // Where each operand of the issuing head will be when it reaches the ALU.
-        self.operands.head_op.next = self.window.op[0].val();
+        self.operands.head_op.next = self.window.head_op.val();
         for s in 0..3 {
             self.operands.next_state[s].next = self.reader.next_state[s].val();
             self.operands.next_entry[s].next = self.reader.next_entry[s].val();

@@ -46,8 +46,8 @@ pub struct InstructionWindow<const RI: usize> {
     pub ready: Signal<Out, Bit>,
     /// Per served slot: it holds an instruction.
     pub valid: Vec<Signal<Out, Bit>>,
-    /// Per served slot: its op code.
-    pub op: Vec<Signal<Out, Bits<3>>>,
+    /// The head's op code.
+    pub head_op: Signal<Out, Bits<3>>,
     /// Per served slot: its destination.
     pub dst: Vec<Signal<Out, Bits<RI>>>,
     /// Per seen slot (`Scoreboard::seen_slots`) and source: the register.
@@ -106,7 +106,7 @@ impl<const RI: usize> InstructionWindow<RI> {
             next_entry: signals(3 * w),
             ready: Default::default(),
             valid: signals(served),
-            op: signals(served),
+            head_op: Default::default(),
             dst: signals(served),
             src: signals(3 * seen),
             entering: signals(served),
@@ -149,10 +149,10 @@ impl<const RI: usize> Logic for InstructionWindow<RI> {
         self.held_conflict.clock.next = self.clock.val();
         self.held_state.clock.next = self.clock.val();
         self.held_entry.clock.next = self.clock.val();
+        self.head_op.next = self.held_op.q[0].val();
         for nw in self._window..(self._window + 1) {
             for j in 0..self._served {
                 self.valid[j].next = self.held_valid.q[j].val();
-                self.op[j].next = self.held_op.q[j].val();
                 self.dst[j].next = self.held_dst.q[j].val();
             }
             for k in 0..(3 * self._seen) {
