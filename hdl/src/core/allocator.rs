@@ -62,6 +62,8 @@ pub struct ReadAllocator<const RI: usize> {
     pub free_out: Signal<Out, Bits<8>>,
     /// Per candidate: it wants a read and was not served before.
     wanting: Vec<Signal<Local, Bit>>,
+    /// Per candidate: its bank, one bit.
+    bank_bit: Vec<Signal<Local, Bits<16>>>,
     /// `at[c * banks + b]`: candidate `c`'s register is in bank `b`.
     at: Vec<Signal<Local, Bit>>,
     /// `claimed[c * banks + b]`: bank `b` is read before this segment or asked for by a
@@ -175,6 +177,7 @@ impl<const RI: usize> ReadAllocator<RI> {
             claimed_twice_out: Default::default(),
             free_out: Default::default(),
             wanting: signals(candidates),
+            bank_bit: signals(candidates),
             at: signals(candidates * banks),
             claimed: signals(candidates * banks),
             twice: signals(candidates * banks * second),
@@ -329,23 +332,17 @@ impl<const RI: usize> Logic for ReadAllocator<RI> {
         self.claimed_out.next = self.banks_in.val();
         self.claimed_twice_out.next = self.twice_in.val();
         for c in 0..self._candidates {
+            self.bank_bit[c].next =
+                self.one_bank[0].val() << (self.reg_index[c].val() & self.bank_mask[0].val());
             if self.grant[c].val() {
-                self.twice_out.next = self.twice_out.val()
-                    | (self.banks_out.val()
-                        & (self.one_bank[0].val()
-                            << (self.reg_index[c].val() & self.bank_mask[0].val())));
-                self.banks_out.next = self.banks_out.val()
-                    | (self.one_bank[0].val()
-                        << (self.reg_index[c].val() & self.bank_mask[0].val()));
+                self.twice_out.next =
+                    self.twice_out.val() | (self.banks_out.val() & self.bank_bit[c].val());
+                self.banks_out.next = self.banks_out.val() | self.bank_bit[c].val();
             }
             if self.asked[c].val() {
                 self.claimed_twice_out.next = self.claimed_twice_out.val()
-                    | (self.claimed_out.val()
-                        & (self.one_bank[0].val()
-                            << (self.reg_index[c].val() & self.bank_mask[0].val())));
-                self.claimed_out.next = self.claimed_out.val()
-                    | (self.one_bank[0].val()
-                        << (self.reg_index[c].val() & self.bank_mask[0].val()));
+                    | (self.claimed_out.val() & self.bank_bit[c].val());
+                self.claimed_out.next = self.claimed_out.val() | self.bank_bit[c].val();
             }
         }
         self.free_out.next = self.free_in.val();

@@ -216,7 +216,6 @@ impl<const RI: usize> Logic for ReadScheduler<RI> {
                     self.conflict.asked[j * 3 + s].val();
             }
         }
-        // Every source's state after the reads.
         for j in 0..self._window {
             for s in 0..3 {
                 self.next_state[j * 3 + s].next = self.slot_state[j * 3 + s].val();
