@@ -43,7 +43,8 @@ pub struct CoreSlice<const A: usize, const RI: usize> {
     pub debug_valid: Signal<In, Bit>,
     /// Test access: the register to read.
     pub debug_reg: Signal<In, Bits<RI>>,
-    /// Test access: the data of the read one cycle earlier, one element per lane.
+    /// Test access: the data of the read `CoreParams::read_latency` cycles earlier, one element
+    /// per lane.
     pub debug_data: Vec<Signal<Out, Bits<32>>>,
     /// Per read port: the scheduler reads this cycle (the GPR performs every read it asks for).
     pub read_valid: Vec<Signal<Out, Bit>>,
