@@ -3,7 +3,7 @@
 //! its documented behaviour. A failure names the cycle, the port, the expected and the actual
 //! value, and the seed. Needs `verilator`.
 
-use grfgen_hdl::core::{InstructionDecoder, ReadAllocator, Scoreboard};
+use grfgen_hdl::core::{CoreAlu, InstructionDecoder, ReadAllocator, Scoreboard};
 use grfgen_hdl::crossbar::Crossbar;
 use grfgen_hdl::emit::{part, EmitError, Emitted};
 use grfgen_hdl::grf::{FrontAnswers, Outboxes, RoundRobinArbiter, SlowReadPipeline};
@@ -87,6 +87,66 @@ impl Part {
         let actual = self.model.get(output);
         if let Err(m) = compare(self.cycle, port, expected, actual) {
             panic!("{m} (seed {})", self.seed);
+        }
+    }
+}
+
+/// The core's ALU (docs/core.md): the operands and op presented in cycle t give the op's
+/// result, 32-bit wrapping, on `result` from cycle t + `alu_latency`, whatever is presented in
+/// between. Operands are drawn from all-ones, all-zeros and random values, so that carries and
+/// the multiply's cross products wrap.
+#[test]
+fn the_core_alu_computes_each_op_after_its_latency() {
+    for latency in 1..=4 {
+        let params = CoreParams {
+            alu_latency: latency,
+            ..CoreParams::default()
+        };
+        let lanes = params.gpr.lanes;
+        let seed = 30 + latency as u64;
+        let mut rtl = Part::load(part("alu", CoreAlu::new(&params)), seed);
+        let (clock, op) = (rtl.input("clock"), rtl.input("op"));
+        let operand = rtl.inputs("operand", 3 * lanes);
+        let result = rtl.outputs("result", lanes);
+        let mut rng = Rng::new(seed);
+        let pick = |rng: &mut Rng| match rng.below(4) {
+            0 => 0xffff_ffff,
+            1 => 0,
+            _ => rng.next_u64() & 0xffff_ffff,
+        };
+        // Per cycle presented: each lane's expected result.
+        let mut expected: Vec<Vec<u64>> = Vec::new();
+        for cycle in 0..3000usize {
+            let code = CoreOp::ALL[rng.below(CoreOp::ALL.len())];
+            rtl.set(op, code.code());
+            let mut now = Vec::new();
+            for l in 0..lanes {
+                let [a, b, c] = [0, 1, 2].map(|_| pick(&mut rng));
+                for (s, v) in [a, b, c].into_iter().enumerate() {
+                    rtl.set(operand[s * lanes + l], v);
+                }
+                let value = match code {
+                    CoreOp::Mov => a,
+                    CoreOp::Add => a.wrapping_add(b),
+                    CoreOp::Sub => a.wrapping_sub(b),
+                    CoreOp::Mul => a.wrapping_mul(b),
+                    CoreOp::Mad => a.wrapping_mul(b).wrapping_add(c),
+                };
+                now.push(value & 0xffff_ffff);
+            }
+            expected.push(now);
+            rtl.tick(clock);
+            rtl.settle();
+            if let Some(from) = (cycle + 1).checked_sub(latency) {
+                for l in 0..lanes {
+                    let want = expected[from][l];
+                    rtl.expect(
+                        || format!("result[{l}] (latency {latency})"),
+                        result[l],
+                        want,
+                    );
+                }
+            }
         }
     }
 }
@@ -467,7 +527,8 @@ fn the_round_robin_arbiter_serves_waiting_eus_in_turn() {
 
 /// The slow GRF's read pipeline (docs/grf.md): a read launched in cycle t leaves in cycle
 /// t + latency with its tags, carrying the block RAM's output of cycle t + 1; a read that is
-/// not a save's shows on the answer bit of the EU its tag names.
+/// not a save's shows a cycle before it leaves on the answer bit of the EU its tag names, with
+/// its shared bit, unless that cycle is a reset.
 #[test]
 fn the_slow_read_pipeline_delays_every_read_by_the_latency() {
     for latency in [2, 3, 5] {
@@ -485,9 +546,10 @@ fn the_slow_read_pipeline_delays_every_read_by_the_latency() {
         let tags = ["launch_save", "launch_tag", "launch_shared"].map(|f| rtl.input(f));
         let sram = rtl.inputs("sram_data", lanes);
         let out_valid = rtl.output("out_valid");
-        let out_tags = ["out_save", "out_tag", "out_shared"].map(|f| rtl.output(f));
+        let out_tags = ["out_save", "out_tag"].map(|f| rtl.output(f));
         let out_data = rtl.outputs("out_data", lanes);
-        let out_answers = rtl.outputs("out_answers", eus);
+        let next_answers = rtl.outputs("next_answers", eus);
+        let next_shared = rtl.output("next_shared");
         let mut rng = Rng::new(seed);
         // Per cycle: launched (after reset), its tags, the RAM's data in that cycle.
         let mut history: Vec<(bool, [u64; 3], Vec<u64>)> = Vec::new();
@@ -518,19 +580,22 @@ fn the_slow_read_pipeline_delays_every_read_by_the_latency() {
                 out_valid,
                 leaving as u64,
             );
-            let answered = match leaving {
-                true => Some(history[cycle - latency].1)
-                    .filter(|t| t[0] == 0)
-                    .map(|t| t[1]),
-                false => None,
-            };
-            for (e, &bit) in out_answers.iter().enumerate() {
-                let expected = answered == Some(e as u64);
-                rtl.expect(|| format!("out_answers[{e}]"), bit, expected as u64);
+            // The read leaving next cycle, launched `latency - 1` cycles ago.
+            let answered = (cycle + 1)
+                .checked_sub(latency)
+                .filter(|&next| !resetting && next >= cleared && history[next].0)
+                .map(|next| history[next].1)
+                .filter(|t| t[0] == 0);
+            for (e, &bit) in next_answers.iter().enumerate() {
+                let expected = answered.map(|t| t[1]) == Some(e as u64);
+                rtl.expect(|| format!("next_answers[{e}]"), bit, expected as u64);
+            }
+            if let Some(t) = answered {
+                rtl.expect(|| "next_shared".to_string(), next_shared, t[2]);
             }
             if leaving {
                 let (_, launched_tags, _) = &history[cycle - latency];
-                for f in 0..3 {
+                for f in 0..2 {
                     rtl.expect(|| format!("tag {f}"), out_tags[f], launched_tags[f]);
                 }
                 let ram_then = &history[cycle - latency + 1].2;
@@ -642,9 +707,9 @@ fn the_outboxes_hold_a_transaction_until_it_is_taken() {
 
 /// The front ends' answers (docs/grf.md): wired (`pipeline` 4), each EU's answer is acted on in
 /// the cycle it arrives; registered (`pipeline` 5), a cycle later, unless that cycle was a
-/// reset. Plain is ok (status 0) and not shared; the answer ends the wait of the state it
-/// arrives in (access 1, victim 2, flush 3, command 4); the served request is a write (op 1).
-/// The kept data loads the answer acted on when `keep`, and reset clears it.
+/// reset. Plain passes through as the controller decides it; the answer ends the wait of the
+/// state it arrives in (access 1, victim 2, flush 3, command 4); the served request is a write
+/// (op 1). The kept data loads the answer acted on when `keep`, and reset clears it.
 #[test]
 fn the_front_answers_act_on_each_answer_now_or_a_cycle_later() {
     for pipeline in [4, 5] {
@@ -661,7 +726,7 @@ fn the_front_answers_act_on_each_answer_now_or_a_cycle_later() {
             "rq_op",
             "ans_valid",
             "ans_status",
-            "ans_shared",
+            "ans_plain",
             "keep",
         ]
         .map(|f| rtl.inputs(f, eus));
@@ -676,8 +741,8 @@ fn the_front_answers_act_on_each_answer_now_or_a_cycle_later() {
         );
         let mut rng = Rng::new(seed);
         // Per EU: what the answer of the cycle before shows (as `shown`; data), and the kept
-        // data. The reset cycle's inputs are zero: an ok answer, not shared, no write.
-        let mut before = vec![([0, 1, 0, 0, 0, 0, 0], vec![0u64; lanes]); eus];
+        // data. The reset cycle's inputs are zero: an ok answer, not plain, no write.
+        let mut before = vec![([0, 0, 0, 0, 0, 0, 0], vec![0u64; lanes]); eus];
         let mut kept_now = vec![vec![0u64; lanes]; eus];
         for input in inputs.iter().flatten().chain(&ans_data) {
             rtl.set(*input, 0);
@@ -693,7 +758,7 @@ fn the_front_answers_act_on_each_answer_now_or_a_cycle_later() {
                     rng.below(6) as u64,
                     rng.chance(1, 2) as u64,
                     rng.below(6) as u64,
-                    rng.chance(1, 3) as u64,
+                    rng.chance(2, 3) as u64,
                     rng.chance(1, 3) as u64,
                 ];
                 for (input, value) in inputs.iter().zip(values) {
@@ -704,13 +769,13 @@ fn the_front_answers_act_on_each_answer_now_or_a_cycle_later() {
                 for l in 0..lanes {
                     rtl.set(ans_data[e * lanes + l], lane_data[l]);
                 }
-                let [state, op, valid, status, shared, keep] = values;
+                let [state, op, valid, status, plain, keep] = values;
                 let arrives = valid == 1 && (pipeline < 5 || !resetting);
                 let ends = |waiting| u64::from(arrives && state == waiting);
                 let now = (
                     [
                         status,
-                        u64::from(status == 0 && shared == 0),
+                        plain,
                         ends(1),
                         ends(2),
                         ends(3),

@@ -3,7 +3,8 @@
 
 use rust_hdl::prelude::*;
 
-use crate::params::{CaptureKind, CoreOp, CoreParams, OperandSource};
+use super::alu::CoreAlu;
+use crate::params::{CaptureKind, CoreParams, OperandSource};
 use crate::regs::Registers;
 use crate::{constant, constant_if, constants, signals};
 
@@ -14,9 +15,8 @@ use crate::{constant, constant_if, constants, signals};
 /// prefetch-queue entries. A read's data arrives the cycle after the read; `capture_kind` /
 /// `capture_index` (from the scheduler) say which entry takes each port's data. Each source's
 /// operand mux chooses a read port's data, a latch, a queue entry, or an earlier source's
-/// operand. The ALU computes `mov`, `add`, `sub`, `mul`, `mad` and passes the result through
-/// `alu_latency` pipeline registers to `result`. With two or more stages the first holds the
-/// operands and the op, so the ALU computes in a cycle of its own, away from the operand muxes.
+/// operand. The ALU ([`CoreAlu`]) takes the operands and leaves its result on `result`
+/// `alu_latency` cycles later.
 #[derive(LogicBlock)]
 pub struct CoreDatapath {
     /// Clock.
@@ -40,21 +40,8 @@ pub struct CoreDatapath {
     pub result: Vec<Signal<Out, Bits<32>>>,
     /// Latches, conflict queue, prefetch queue: entry-major (`entry * lanes + l`).
     buffer: Registers<Bits<32>>,
-    /// The ALU's operands (source-major) and its op, registered with `alu_latency` 2 or more.
-    held: Registers<Bits<32>>,
-    held_op: Registers<Bits<3>>,
-    /// The result stages after the ALU, stage-major.
-    pipe: Registers<Bits<32>>,
-    a_low: Vec<Signal<Local, Bits<16>>>,
-    a_high: Vec<Signal<Local, Bits<16>>>,
-    b_low: Vec<Signal<Local, Bits<16>>>,
-    b_high: Vec<Signal<Local, Bits<16>>>,
-    /// Per lane: the low 32 bits of a * b from 16 x 16 partial products.
-    product: Vec<Signal<Local, Bits<32>>>,
-    op_add: Constant<Bits<3>>,
-    op_sub: Constant<Bits<3>>,
-    op_mul: Constant<Bits<3>>,
-    op_mad: Constant<Bits<3>>,
+    /// The ALU and its pipeline.
+    alu: CoreAlu,
     capture_latch: Constant<Bits<2>>,
     /// Queue codes, present only with their queue.
     capture_cq: Vec<Constant<Bits<2>>>,
@@ -72,7 +59,6 @@ pub struct CoreDatapath {
     _read_ports: usize,
     _cq: usize,
     _pq: usize,
-    _stages: usize,
 }
 
 impl CoreDatapath {
@@ -94,18 +80,7 @@ impl CoreDatapath {
             operand: signals(3 * l),
             result: signals(l),
             buffer: Registers::new(entries * l),
-            held: Registers::stage(3 * l, params.alu_latency >= 2),
-            held_op: Registers::stage(1, params.alu_latency >= 2),
-            pipe: Registers::new(Self::result_stages(params) * l),
-            a_low: signals(l),
-            a_high: signals(l),
-            b_low: signals(l),
-            b_high: signals(l),
-            product: signals(l),
-            op_add: constant(CoreOp::Add.code()),
-            op_sub: constant(CoreOp::Sub.code()),
-            op_mul: constant(CoreOp::Mul.code()),
-            op_mad: constant(CoreOp::Mad.code()),
+            alu: CoreAlu::new(params),
             capture_latch: constant(CaptureKind::Latch.code()),
             capture_cq: constant_if(cq, CaptureKind::ConflictQueue.code()),
             capture_pq: constant_if(pq, CaptureKind::PrefetchQueue.code()),
@@ -121,144 +96,102 @@ impl CoreDatapath {
             _read_ports: p,
             _cq: params.cq_entries,
             _pq: params.pq_entries,
-            _stages: Self::result_stages(params),
         }
     }
 }
 
-impl CoreDatapath {
-    /// The stages after the ALU: `alu_latency` less the operand stage.
-    fn result_stages(params: &CoreParams) -> usize {
-        params.alu_latency.saturating_sub(1).max(1)
-    }
-}
-
 impl Logic for CoreDatapath {
-    // Single-value loops bind lanes (nl), conflict-queue entries (nc) and stages (ns).
+    // Single-value loops bind lanes (nl) and conflict-queue entries (nc).
     #[hdl_gen]
     fn update(&mut self) {
         self.buffer.clock.next = self.clock.val();
-        self.pipe.clock.next = self.clock.val();
-        self.held.clock.next = self.clock.val();
-        self.held_op.clock.next = self.clock.val();
-        self.held_op.d[0].next = self.alu_op.val();
+        self.alu.clock.next = self.clock.val();
+        self.alu.op.next = self.alu_op.val();
         for nl in self._lanes..(self._lanes + 1) {
             for nc in self._cq..(self._cq + 1) {
-                for ns in self._stages..(self._stages + 1) {
-                    for l in 0..self._lanes {
-                        // Captures: each entry keeps its value unless a port's data is for it.
+                for l in 0..self._lanes {
+                    // Captures: each entry keeps its value unless a port's data is for it.
+                    for i in 0..3 {
+                        self.buffer.d[i * nl + l].next = self.buffer.q[i * nl + l].val();
+                        for p in 0..self._read_ports {
+                            if (self.capture_kind[p].val() == self.capture_latch.val())
+                                & (self.capture_index[p].val() == self.number[i].val())
+                            {
+                                self.buffer.d[i * nl + l].next = self.read_data[p * nl + l].val();
+                            }
+                        }
+                    }
+                    for e in 0..self._cq {
+                        self.buffer.d[(3 + e) * nl + l].next =
+                            self.buffer.q[(3 + e) * nl + l].val();
+                        for p in 0..self._read_ports {
+                            if (self.capture_kind[p].val() == self.capture_cq[0].val())
+                                & (self.capture_index[p].val() == self.number[e].val())
+                            {
+                                self.buffer.d[(3 + e) * nl + l].next =
+                                    self.read_data[p * nl + l].val();
+                            }
+                        }
+                    }
+                    for e in 0..self._pq {
+                        self.buffer.d[(3 + nc + e) * nl + l].next =
+                            self.buffer.q[(3 + nc + e) * nl + l].val();
+                        for p in 0..self._read_ports {
+                            if (self.capture_kind[p].val() == self.capture_pq[0].val())
+                                & (self.capture_index[p].val() == self.number[e].val())
+                            {
+                                self.buffer.d[(3 + nc + e) * nl + l].next =
+                                    self.read_data[p * nl + l].val();
+                            }
+                        }
+                    }
+                    // Operand muxes.
+                    for s in 0..3 {
+                        self.operand[s * nl + l].next = self.zero.val();
+                        for p in 0..self._read_ports {
+                            if (self.alu_kind[s].val() == self.from_port.val())
+                                & (self.alu_index[s].val() == self.number[p].val())
+                            {
+                                self.operand[s * nl + l].next = self.read_data[p * nl + l].val();
+                            }
+                        }
                         for i in 0..3 {
-                            self.buffer.d[i * nl + l].next = self.buffer.q[i * nl + l].val();
-                            for p in 0..self._read_ports {
-                                if (self.capture_kind[p].val() == self.capture_latch.val())
-                                    & (self.capture_index[p].val() == self.number[i].val())
-                                {
-                                    self.buffer.d[i * nl + l].next =
-                                        self.read_data[p * nl + l].val();
-                                }
+                            if (self.alu_kind[s].val() == self.from_latch.val())
+                                & (self.alu_index[s].val() == self.number[i].val())
+                            {
+                                self.operand[s * nl + l].next = self.buffer.q[i * nl + l].val();
                             }
                         }
                         for e in 0..self._cq {
-                            self.buffer.d[(3 + e) * nl + l].next =
-                                self.buffer.q[(3 + e) * nl + l].val();
-                            for p in 0..self._read_ports {
-                                if (self.capture_kind[p].val() == self.capture_cq[0].val())
-                                    & (self.capture_index[p].val() == self.number[e].val())
-                                {
-                                    self.buffer.d[(3 + e) * nl + l].next =
-                                        self.read_data[p * nl + l].val();
-                                }
+                            if (self.alu_kind[s].val() == self.from_cq[0].val())
+                                & (self.alu_index[s].val() == self.number[e].val())
+                            {
+                                self.operand[s * nl + l].next =
+                                    self.buffer.q[(3 + e) * nl + l].val();
                             }
                         }
                         for e in 0..self._pq {
-                            self.buffer.d[(3 + nc + e) * nl + l].next =
-                                self.buffer.q[(3 + nc + e) * nl + l].val();
-                            for p in 0..self._read_ports {
-                                if (self.capture_kind[p].val() == self.capture_pq[0].val())
-                                    & (self.capture_index[p].val() == self.number[e].val())
-                                {
-                                    self.buffer.d[(3 + nc + e) * nl + l].next =
-                                        self.read_data[p * nl + l].val();
-                                }
+                            if (self.alu_kind[s].val() == self.from_pq[0].val())
+                                & (self.alu_index[s].val() == self.number[e].val())
+                            {
+                                self.operand[s * nl + l].next =
+                                    self.buffer.q[(3 + nc + e) * nl + l].val();
                             }
                         }
-                        // Operand muxes.
-                        for s in 0..3 {
-                            self.operand[s * nl + l].next = self.zero.val();
-                            for p in 0..self._read_ports {
-                                if (self.alu_kind[s].val() == self.from_port.val())
-                                    & (self.alu_index[s].val() == self.number[p].val())
-                                {
-                                    self.operand[s * nl + l].next =
-                                        self.read_data[p * nl + l].val();
-                                }
-                            }
-                            for i in 0..3 {
-                                if (self.alu_kind[s].val() == self.from_latch.val())
-                                    & (self.alu_index[s].val() == self.number[i].val())
-                                {
-                                    self.operand[s * nl + l].next = self.buffer.q[i * nl + l].val();
-                                }
-                            }
-                            for e in 0..self._cq {
-                                if (self.alu_kind[s].val() == self.from_cq[0].val())
-                                    & (self.alu_index[s].val() == self.number[e].val())
-                                {
-                                    self.operand[s * nl + l].next =
-                                        self.buffer.q[(3 + e) * nl + l].val();
-                                }
-                            }
-                            for e in 0..self._pq {
-                                if (self.alu_kind[s].val() == self.from_pq[0].val())
-                                    & (self.alu_index[s].val() == self.number[e].val())
-                                {
-                                    self.operand[s * nl + l].next =
-                                        self.buffer.q[(3 + nc + e) * nl + l].val();
-                                }
-                            }
-                        }
-                        if self.alu_kind[1].val() == self.alias_of_0.val() {
-                            self.operand[nl + l].next = self.operand[l].val();
-                        }
-                        if self.alu_kind[2].val() == self.alias_of_0.val() {
-                            self.operand[2 * nl + l].next = self.operand[l].val();
-                        }
-                        if self.alu_kind[2].val() == self.alias_of_1.val() {
-                            self.operand[2 * nl + l].next = self.operand[nl + l].val();
-                        }
-                        // The operand stage (wires with `alu_latency` 1).
-                        for s in 0..3 {
-                            self.held.d[s * nl + l].next = self.operand[s * nl + l].val();
-                        }
-                        // ALU: a * b from 16 x 16 partial products (rust-hdl multiplies 16-bit
-                        // values only); everything wraps at 32 bits.
-                        self.a_low[l].next = self.held.q[l].val().get_bits::<16>(0);
-                        self.a_high[l].next = self.held.q[l].val().get_bits::<16>(16);
-                        self.b_low[l].next = self.held.q[nl + l].val().get_bits::<16>(0);
-                        self.b_high[l].next = self.held.q[nl + l].val().get_bits::<16>(16);
-                        self.product[l].next = (self.a_low[l].val() * self.b_low[l].val())
-                            + (((self.a_low[l].val() * self.b_high[l].val())
-                                + (self.a_high[l].val() * self.b_low[l].val()))
-                                << 16);
-                        self.pipe.d[l].next = self.held.q[l].val();
-                        if self.held_op.q[0].val() == self.op_add.val() {
-                            self.pipe.d[l].next = self.held.q[l].val() + self.held.q[nl + l].val();
-                        }
-                        if self.held_op.q[0].val() == self.op_sub.val() {
-                            self.pipe.d[l].next = self.held.q[l].val() - self.held.q[nl + l].val();
-                        }
-                        if self.held_op.q[0].val() == self.op_mul.val() {
-                            self.pipe.d[l].next = self.product[l].val();
-                        }
-                        if self.held_op.q[0].val() == self.op_mad.val() {
-                            self.pipe.d[l].next =
-                                self.product[l].val() + self.held.q[2 * nl + l].val();
-                        }
-                        for k in 1..self._stages {
-                            self.pipe.d[k * nl + l].next = self.pipe.q[(k - 1) * nl + l].val();
-                        }
-                        self.result[l].next = self.pipe.q[(ns - 1) * nl + l].val();
                     }
+                    if self.alu_kind[1].val() == self.alias_of_0.val() {
+                        self.operand[nl + l].next = self.operand[l].val();
+                    }
+                    if self.alu_kind[2].val() == self.alias_of_0.val() {
+                        self.operand[2 * nl + l].next = self.operand[l].val();
+                    }
+                    if self.alu_kind[2].val() == self.alias_of_1.val() {
+                        self.operand[2 * nl + l].next = self.operand[nl + l].val();
+                    }
+                    for s in 0..3 {
+                        self.alu.operand[s * nl + l].next = self.operand[s * nl + l].val();
+                    }
+                    self.result[l].next = self.alu.result[l].val();
                 }
             }
         }

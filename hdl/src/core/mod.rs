@@ -2,6 +2,7 @@
 //! design entry.
 
 mod allocator;
+mod alu;
 mod datapath;
 mod decode;
 mod operands;
@@ -12,6 +13,7 @@ mod slice;
 mod window;
 
 pub use allocator::ReadAllocator;
+pub use alu::CoreAlu;
 pub use datapath::CoreDatapath;
 pub use decode::InstructionDecoder;
 pub use reads::ReadScheduler;
@@ -72,6 +74,7 @@ impl Design for Core {
                     part("core_conflict_allocator", ReadAllocator::<R>::conflict(p))?,
                     part("core_prefetch_allocator", ReadAllocator::<R>::prefetch(p))?,
                     part("core_datapath", CoreDatapath::new(p))?,
+                    part("core_alu", CoreAlu::new(p))?,
                     part(
                         "core_conflict_queue_check",
                         queue_checks("conflict", p.cq_entries),

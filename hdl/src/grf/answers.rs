@@ -1,5 +1,4 @@
-//! The controller's answers to the EUs: registered for the next cycle, or straight from the
-//! slow-read pipeline.
+//! The controller's answers to the EUs, registered for the next cycle.
 
 use rust_hdl::prelude::*;
 
@@ -10,8 +9,8 @@ use crate::{constant, constants, signals};
 /// The answers (`docs/grf.md`). An answer decided this cycle is visible next cycle; in order of
 /// precedence, the later winning for one EU: the taken transaction's, a dying group's waiters
 /// turned away, an opening barrier's waiters let through, the serving EU's (a redirected read's
-/// data from L3, or the end of a save). A slow read's answer leaves the pipeline and is
-/// visible in the same cycle. `E` is the element width.
+/// data from L3, or the end of a save), a slow read's answer leaving the pipeline (its data is
+/// the pipeline's output in that cycle). `E` is the element width.
 #[derive(LogicBlock)]
 pub struct AnswerUnit<const E: usize> {
     /// Clock.
@@ -38,24 +37,31 @@ pub struct AnswerUnit<const E: usize> {
     pub serve_shared: Signal<In, Bit>,
     /// Its data, one element per lane.
     pub serve_data: Vec<Signal<In, Bits<E>>>,
-    /// Per EU: a read's answer to it leaves the slow-read pipeline (from a register).
-    pub pipe_answers: Vec<Signal<In, Bit>>,
+    /// Per EU: a read's answer to it leaves the slow-read pipeline next cycle.
+    pub pipe_next: Vec<Signal<In, Bit>>,
     /// Its shared bit.
-    pub pipe_shared: Signal<In, Bit>,
-    /// Its data, one element per lane.
+    pub pipe_next_shared: Signal<In, Bit>,
+    /// The data of the read leaving the pipeline this cycle, one element per lane.
     pub pipe_data: Vec<Signal<In, Bits<E>>>,
     /// Per EU: an answer is visible this cycle.
     pub ans_valid: Vec<Signal<Out, Bit>>,
     /// Per EU: its status.
     pub ans_status: Vec<Signal<Out, Bits<3>>>,
-    /// Per EU: its shared bit.
-    pub ans_shared: Vec<Signal<Out, Bit>>,
+    /// Per EU: it is plain: ok and not shared.
+    pub ans_plain: Vec<Signal<Out, Bit>>,
     /// Per EU and lane: its data (`eu * lanes + l`).
     pub ans_data: Vec<Signal<Out, Bits<E>>>,
     a_valid: Registers<Bit>,
     a_status: Registers<Bits<3>>,
-    a_shared: Registers<Bit>,
+    /// Per EU: the answer is ok and not shared, decided before the register so that the front
+    /// ends' decisions read one bit.
+    a_plain: Registers<Bit>,
+    /// The answer being decided for one EU: its status and shared bit.
+    status_d: Signal<Local, Bits<3>>,
+    shared_d: Signal<Local, Bit>,
     a_data: Registers<Bits<E>>,
+    /// Per EU: the answer's data is the pipeline's.
+    a_pipe: Registers<Bit>,
     s_ok: Constant<Bits<3>>,
     s_no_group: Constant<Bits<3>>,
     zero_e: Constant<Bits<E>>,
@@ -81,17 +87,20 @@ impl<const E: usize> AnswerUnit<E> {
             serve_eu: Default::default(),
             serve_shared: Default::default(),
             serve_data: signals(lanes),
-            pipe_answers: signals(eus),
-            pipe_shared: Default::default(),
+            pipe_next: signals(eus),
+            pipe_next_shared: Default::default(),
             pipe_data: signals(lanes),
             ans_valid: signals(eus),
             ans_status: signals(eus),
-            ans_shared: signals(eus),
+            ans_plain: signals(eus),
             ans_data: signals(eus * lanes),
             a_valid: Registers::new(eus),
             a_status: Registers::new(eus),
-            a_shared: Registers::new(eus),
+            a_plain: Registers::new(eus),
+            status_d: Default::default(),
+            shared_d: Default::default(),
             a_data: Registers::new(eus * lanes),
+            a_pipe: Registers::new(eus),
             s_ok: constant(GrfStatus::Ok.code()),
             s_no_group: constant(GrfStatus::NoSuchGroup.code()),
             zero_e: constant(0),
@@ -108,50 +117,57 @@ impl<const E: usize> Logic for AnswerUnit<E> {
     fn update(&mut self) {
         self.a_valid.clock.next = self.clock.val();
         self.a_status.clock.next = self.clock.val();
-        self.a_shared.clock.next = self.clock.val();
+        self.a_plain.clock.next = self.clock.val();
         self.a_data.clock.next = self.clock.val();
+        self.a_pipe.clock.next = self.clock.val();
         for nl in self._lanes..(self._lanes + 1) {
             for e in 0..self._eus {
                 // Next cycle's answer.
                 self.a_valid.d[e].next = false;
-                self.a_status.d[e].next = self.s_ok.val();
-                self.a_shared.d[e].next = false;
+                self.status_d.next = self.s_ok.val();
+                self.shared_d.next = false;
                 for l in 0..self._lanes {
                     self.a_data.d[e * nl + l].next = self.zero_e.val();
                 }
                 if self.taken[e].val() {
                     self.a_valid.d[e].next = self.answer.val();
-                    self.a_status.d[e].next = self.status.val();
-                    self.a_shared.d[e].next = self.shared.val();
+                    self.status_d.next = self.status.val();
+                    self.shared_d.next = self.shared.val();
                 }
                 if self.turned_away[e].val() {
                     self.a_valid.d[e].next = true;
-                    self.a_status.d[e].next = self.s_no_group.val();
+                    self.status_d.next = self.s_no_group.val();
                 }
                 if self.open[e].val() {
                     self.a_valid.d[e].next = true;
-                    self.a_status.d[e].next = self.s_ok.val();
+                    self.status_d.next = self.s_ok.val();
                 }
                 if self.serve.val() & (self.serve_eu.val() == self.eu_number[e].val()) {
                     self.a_valid.d[e].next = true;
-                    self.a_shared.d[e].next = self.serve_shared.val();
+                    self.shared_d.next = self.serve_shared.val();
                     for l in 0..self._lanes {
                         self.a_data.d[e * nl + l].next = self.serve_data[l].val();
                     }
                 }
+                self.a_pipe.d[e].next = self.pipe_next[e].val();
+                if self.pipe_next[e].val() {
+                    self.a_valid.d[e].next = true;
+                    self.shared_d.next = self.pipe_next_shared.val();
+                }
                 if self.reset.val() {
                     self.a_valid.d[e].next = false;
                 }
-                // This cycle's: the registered one, or the pipeline's.
+                self.a_status.d[e].next = self.status_d.val();
+                self.a_plain.d[e].next =
+                    (self.status_d.val() == self.s_ok.val()) & !self.shared_d.val();
+                // This cycle's, with the pipeline's data for its answer.
                 self.ans_valid[e].next = self.a_valid.q[e].val();
                 self.ans_status[e].next = self.a_status.q[e].val();
-                self.ans_shared[e].next = self.a_shared.q[e].val();
+                self.ans_plain[e].next = self.a_plain.q[e].val();
                 for l in 0..self._lanes {
                     self.ans_data[e * nl + l].next = self.a_data.q[e * nl + l].val();
                 }
-                if self.pipe_answers[e].val() {
-                    self.ans_valid[e].next = true;
-                    self.ans_shared[e].next = self.pipe_shared.val();
+                if self.a_pipe.q[e].val() {
                     for l in 0..self._lanes {
                         self.ans_data[e * nl + l].next = self.pipe_data[l].val();
                     }

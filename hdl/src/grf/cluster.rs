@@ -124,7 +124,7 @@ impl<const E: usize, const A: usize> Logic for GrfCluster<E, A> {
                 self.front.tx_take[e].next = self.controller.tx_take[e].val();
                 self.front.ans_valid[e].next = self.controller.ans_valid[e].val();
                 self.front.ans_status[e].next = self.controller.ans_status[e].val();
-                self.front.ans_shared[e].next = self.controller.ans_shared[e].val();
+                self.front.ans_plain[e].next = self.controller.ans_plain[e].val();
                 for l in 0..self._lanes {
                     self.front.req_data[e * nl + l].next = self.req_data[e * nl + l].val();
                     self.resp_data[e * nl + l].next = self.front.resp_data[e * nl + l].val();

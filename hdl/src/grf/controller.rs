@@ -42,8 +42,8 @@ pub struct GrfController<const E: usize, const A: usize> {
     pub ans_valid: Vec<Signal<Out, Bit>>,
     /// Per EU: its status (`GrfStatus`).
     pub ans_status: Vec<Signal<Out, Bits<3>>>,
-    /// Per EU: the register is in a shared block.
-    pub ans_shared: Vec<Signal<Out, Bit>>,
+    /// Per EU: the answer is plain: ok, and the register is not in a shared block.
+    pub ans_plain: Vec<Signal<Out, Bit>>,
     /// Per EU: the data read (`eu * lanes + l`).
     pub ans_data: Vec<Signal<Out, Bits<E>>>,
     /// Slow GRF read enable.
@@ -103,7 +103,7 @@ impl<const E: usize, const A: usize> GrfController<E, A> {
             tx_take: signals(eus),
             ans_valid: signals(eus),
             ans_status: signals(eus),
-            ans_shared: signals(eus),
+            ans_plain: signals(eus),
             ans_data: signals(eus * lanes),
             sram_read: Default::default(),
             sram_read_row: Default::default(),
@@ -172,10 +172,10 @@ impl<const E: usize, const A: usize> Logic for GrfController<E, A> {
                 self.answers.taken[e].next = self.pick.taken[e].val();
                 self.answers.turned_away[e].next = self.transaction.turned_away[e].val();
                 self.answers.open[e].next = self.transaction.open[e].val();
-                self.answers.pipe_answers[e].next = self.slow.answer_eus[e].val();
+                self.answers.pipe_next[e].next = self.slow.next_answers[e].val();
                 self.ans_valid[e].next = self.answers.ans_valid[e].val();
                 self.ans_status[e].next = self.answers.ans_status[e].val();
-                self.ans_shared[e].next = self.answers.ans_shared[e].val();
+                self.ans_plain[e].next = self.answers.ans_plain[e].val();
                 for l in 0..self._lanes {
                     self.arbiter.tx_data[e * nl + l].next = self.tx_data[e * nl + l].val();
                     self.ans_data[e * nl + l].next = self.answers.ans_data[e * nl + l].val();
@@ -249,7 +249,7 @@ impl<const E: usize, const A: usize> Logic for GrfController<E, A> {
         self.answers.serve_eu.next = self.sequencer.serving.val();
         self.answers.serve_shared.next =
             self.sequencer.redirect_done.val() & self.sequencer.done_shared.val();
-        self.answers.pipe_shared.next = self.slow.answer_shared.val();
+        self.answers.pipe_next_shared.next = self.slow.next_shared.val();
         for l in 0..self._lanes {
             self.pick.pick_data[l].next = self.arbiter.data[l].val();
             self.slow.data[l].next = self.pick.data[l].val();

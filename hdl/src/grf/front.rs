@@ -79,8 +79,9 @@ pub struct GrfFrontEnds<const E: usize> {
     pub ans_valid: Vec<Signal<In, Bit>>,
     /// Per EU: its status.
     pub ans_status: Vec<Signal<In, Bits<3>>>,
-    /// Per EU: the register is shared (not kept in the fast GRF).
-    pub ans_shared: Vec<Signal<In, Bit>>,
+    /// Per EU: the answer is plain: ok, and the register is not shared (so it is kept in the
+    /// fast GRF).
+    pub ans_plain: Vec<Signal<In, Bit>>,
     /// Per EU and lane: the data read.
     pub ans_data: Vec<Signal<In, Bits<E>>>,
     /// Per EU: its decisions.
@@ -102,7 +103,12 @@ pub struct GrfFrontEnds<const E: usize> {
     /// inputs, which share no local with the decisions that follow from the lookups.
     named_thread: Signal<Local, Bits<2>>,
     named_reg: Signal<Local, Bits<6>>,
+    /// The front end is idle, or waits for the victim's write-back: these select the data a
+    /// fill or a response takes, from registers, while the decisions select whether it is taken.
+    idle: Signal<Local, Bit>,
+    in_victim: Signal<Local, Bit>,
     st_idle: Constant<Bits<3>>,
+    st_victim: Constant<Bits<3>>,
     zero3: Constant<Bits<3>>,
     _eus: usize,
     _lanes: usize,
@@ -136,7 +142,7 @@ impl<const E: usize> GrfFrontEnds<E> {
             tx_take: signals(eus),
             ans_valid: signals(eus),
             ans_status: signals(eus),
-            ans_shared: signals(eus),
+            ans_plain: signals(eus),
             ans_data: signals(eus * lanes),
             control: (0..eus)
                 .map(|_| FrontEndControl::new(params.pipeline >= 4))
@@ -152,7 +158,10 @@ impl<const E: usize> GrfFrontEnds<E> {
             answers: FrontAnswers::new(params),
             named_thread: Default::default(),
             named_reg: Default::default(),
+            idle: Default::default(),
+            in_victim: Default::default(),
             st_idle: constant(state::IDLE),
+            st_victim: constant(state::VICTIM),
             zero3: constant(0),
             _eus: eus,
             _lanes: lanes,
@@ -162,8 +171,9 @@ impl<const E: usize> GrfFrontEnds<E> {
 }
 
 impl<const E: usize> Logic for GrfFrontEnds<E> {
-    // Single-value loops bind lanes (nl) and fast entries (nf) for index arithmetic. The fast GRFs' lookup inputs come from registers and ports only, so that a
-    // lookup never waits for the writes decided on it.
+    // Single-value loops bind lanes (nl) and fast entries (nf) for index arithmetic. The fast
+    // GRFs' lookup inputs come from registers and ports only, so that a lookup never waits for
+    // the writes decided on it.
     #[hdl_gen]
     fn update(&mut self) {
         self.fast.clock.next = self.clock.val();
@@ -205,6 +215,8 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                         self.fast.block_reg[e].next = self.req_reg[e].val();
                     }
                     // Decisions; state and request registers (the taken request's, or kept).
+                    self.idle.next = self.state.q[e].val() == self.st_idle.val();
+                    self.in_victim.next = self.state.q[e].val() == self.st_victim.val();
                     self.control[e].reset.next = self.reset.val();
                     self.control[e].state.next = self.state.q[e].val();
                     self.control[e].req_valid.next = self.req_valid[e].val();
@@ -214,7 +226,7 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                     self.answers.rq_op[e].next = self.rq_op.q[e].val();
                     self.answers.ans_valid[e].next = self.ans_valid[e].val();
                     self.answers.ans_status[e].next = self.ans_status[e].val();
-                    self.answers.ans_shared[e].next = self.ans_shared[e].val();
+                    self.answers.ans_plain[e].next = self.ans_plain[e].val();
                     self.answers.keep[e].next = self.control[e].keep_answer.val();
                     self.control[e].ans_status.next = self.answers.status[e].val();
                     self.control[e].ans_plain.next = self.answers.plain[e].val();
@@ -242,6 +254,8 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                     self.response.from_hit[e].next = self.control[e].take_read.val();
                     self.response.from_answer[e].next = self.control[e].respond_answer.val();
                     self.response.from_kept[e].next = self.control[e].respond_kept.val();
+                    self.response.load_answer[e].next = !self.idle.val() & !self.in_victim.val();
+                    self.response.load_kept[e].next = self.in_victim.val();
                     self.outbox.from_victim[e].next = self.control[e].send_victim.val();
                     self.outbox.from_found[e].next = self.control[e].send_found.val();
                     self.outbox.send[e].next = self.control[e].send.val();
@@ -259,9 +273,10 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                     if self.control[e].send_group.val() {
                         self.outbox.send_group[e].next = self.req_group[e].val();
                     }
-                    // The fast GRF's writes: write hit, fill, flush write-back, drop.
-                    self.fast.set_dirty[e].next =
-                        self.control[e].take_write.val() | self.control[e].fill_write.val();
+                    // The fast GRF's writes: write hit, fill, flush write-back, drop. A write
+                    // hit is taken only when idle, a fill only when waiting, so the value and
+                    // the dirty bit stored follow the state and the served op.
+                    self.fast.set_dirty[e].next = self.idle.val() | self.answers.write[e].val();
                     self.fast.set_thread[e].next = self.named_thread.val();
                     self.fast.set_reg[e].next = self.named_reg.val();
                     for i in 0..self._fast {
@@ -291,18 +306,16 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                             self.fast.victim_data[e * nl + l].val();
                         self.outbox.found_data[e * nl + l].next =
                             self.fast.found_data[e * nl + l].val();
-                        self.fast.set_data[e * nl + l].next = self.req_data[e * nl + l].val();
-                        if self.control[e].fill.val() {
+                        self.fast.set_data[e * nl + l].next = self.answers.data[e * nl + l].val();
+                        if self.in_victim.val() {
                             self.fast.set_data[e * nl + l].next =
                                 self.answers.kept[e * nl + l].val();
-                            if self.control[e].fill_answer.val() {
-                                self.fast.set_data[e * nl + l].next =
-                                    self.answers.data[e * nl + l].val();
-                            }
-                            if self.control[e].fill_write.val() {
-                                self.fast.set_data[e * nl + l].next =
-                                    self.rq_data.q[e * nl + l].val();
-                            }
+                        }
+                        if self.answers.write[e].val() {
+                            self.fast.set_data[e * nl + l].next = self.rq_data.q[e * nl + l].val();
+                        }
+                        if self.idle.val() {
+                            self.fast.set_data[e * nl + l].next = self.req_data[e * nl + l].val();
                         }
                         self.resp_data[e * nl + l].next = self.response.data_out[e * nl + l].val();
                         self.tx_data[e * nl + l].next = self.outbox.data[e * nl + l].val();

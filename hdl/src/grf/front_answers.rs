@@ -5,18 +5,18 @@
 use rust_hdl::prelude::*;
 
 use super::front::state;
-use crate::params::{GrfOp, GrfParams, GrfStatus};
+use crate::params::{GrfOp, GrfParams};
 use crate::regs::Registers;
 use crate::{constant, signals};
 
 /// Every EU's view of the controller's answer (`docs/grf.md`). Wired (`pipeline` 0 to 4), the
 /// outputs follow the answer in the cycle it arrives. Registered (`pipeline` 5), they show it
-/// a cycle later, with what the front end decides from it taken a cycle early: whether it is
-/// plain (ok and not shared), which wait it ends (the front end's state when it arrives) and
-/// whether the request served is a write. These hold for the cycle after too, because a front
-/// end that waits for an answer changes nothing until it arrives, and has one transaction
-/// outstanding, so no second answer follows the first. Per-lane vectors are EU-major
-/// (`e * lanes + l`). `E` is the element width.
+/// a cycle later, with what the front end decides from it taken a cycle early: which wait it
+/// ends (the front end's state when it arrives) and whether the request served is a write. The
+/// controller decides whether it is plain (ok and not shared). These hold for the cycle after
+/// too, because a front end that waits for an answer changes nothing until it arrives, and has
+/// one transaction outstanding, so no second answer follows the first. Per-lane vectors are
+/// EU-major (`e * lanes + l`). `E` is the element width.
 #[derive(LogicBlock)]
 pub struct FrontAnswers<const E: usize> {
     /// Clock.
@@ -31,8 +31,8 @@ pub struct FrontAnswers<const E: usize> {
     pub ans_valid: Vec<Signal<In, Bit>>,
     /// Per EU: with this status.
     pub ans_status: Vec<Signal<In, Bits<3>>>,
-    /// Per EU: the register is shared.
-    pub ans_shared: Vec<Signal<In, Bit>>,
+    /// Per EU: it is plain: ok and not shared.
+    pub ans_plain: Vec<Signal<In, Bit>>,
     /// Per EU and lane: the data read.
     pub ans_data: Vec<Signal<In, Bits<E>>>,
     /// Per EU: keep the answer acted on while the victim is written back.
@@ -72,7 +72,6 @@ pub struct FrontAnswers<const E: usize> {
     st_flush: Constant<Bits<3>>,
     st_command: Constant<Bits<3>>,
     op_write: Constant<Bits<3>>,
-    s_ok: Constant<Bits<3>>,
     zero_e: Constant<Bits<E>>,
     /// 1 when the stage is registered, else 0.
     _registered: usize,
@@ -92,7 +91,7 @@ impl<const E: usize> FrontAnswers<E> {
             rq_op: signals(eus),
             ans_valid: signals(eus),
             ans_status: signals(eus),
-            ans_shared: signals(eus),
+            ans_plain: signals(eus),
             ans_data: signals(eus * lanes),
             keep: signals(eus),
             status: signals(eus),
@@ -119,7 +118,6 @@ impl<const E: usize> FrontAnswers<E> {
             st_flush: constant(state::FLUSH),
             st_command: constant(state::COMMAND),
             op_write: constant(GrfOp::Write.code()),
-            s_ok: constant(GrfStatus::Ok.code()),
             zero_e: constant(0),
             _registered: usize::from(registered),
             _eus: eus,
@@ -158,8 +156,7 @@ impl<const E: usize> Logic for FrontAnswers<E> {
                     self.arrives.val() & (self.state[e].val() == self.st_command.val());
                 self.got_write.d[e].next = self.rq_op[e].val() == self.op_write.val();
                 self.got_status.d[e].next = self.ans_status[e].val();
-                self.got_plain.d[e].next =
-                    (self.ans_status[e].val() == self.s_ok.val()) & !self.ans_shared[e].val();
+                self.got_plain.d[e].next = self.ans_plain[e].val();
                 self.status[e].next = self.got_status.q[e].val();
                 self.plain[e].next = self.got_plain.q[e].val();
                 self.access[e].next = self.got_access.q[e].val();

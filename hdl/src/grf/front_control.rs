@@ -80,18 +80,20 @@ pub struct FrontEndControl {
     /// A write is taken: if it hits, its entry stores the request's value, dirty (the entry
     /// that hits decides, so that the store does not wait for `hit`).
     pub take_write: Signal<Out, Bit>,
-    /// A fill stores the served request's register in its entry.
+    /// A fill stores the served request's register in its entry: the write's value, dirty,
+    /// else the value read, clean: the controller's answer, or the one kept during the
+    /// victim's write-back.
     pub fill: Signal<Out, Bit>,
-    /// The fill stores the write's value, dirty (else the value read, clean).
-    pub fill_write: Signal<Out, Bit>,
-    /// The fill's value is the controller's answer (else the kept one).
-    pub fill_answer: Signal<Out, Bit>,
     /// The block's first dirty entry is written back: it becomes clean.
     pub clean: Signal<Out, Bit>,
     /// The block's entries are invalidated (a release, or a switch once nothing is dirty).
     pub drop: Signal<Out, Bit>,
     /// The named block's dirty entries are held for the switch taken (`pipeline` 4).
     pub hold: Signal<Out, Bit>,
+    /// The fill stores the write's value.
+    fill_write: Signal<Local, Bit>,
+    /// The fill's value is the controller's answer (else the kept one).
+    fill_answer: Signal<Local, Bit>,
     access: Signal<Local, Bit>,
     command: Signal<Local, Bit>,
     answered: Signal<Local, Bit>,

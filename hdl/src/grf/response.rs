@@ -8,9 +8,10 @@ use crate::{constant, signals};
 
 /// Every EU's response register: `respond[e]` with `status[e]` and its data is visible on
 /// `valid[e]`, `status_out[e]` and its `data_out` for the next cycle. The data register loads
-/// the fast GRF's hit data unless an answer's or the kept data is chosen, and one registered
-/// bit per EU zeroes the output when neither the hit nor those were: the decision to take a
-/// read reaches one flip-flop per EU instead of every lane's data. Per-lane vectors are
+/// the fast GRF's hit data, the answer's or the kept data as the front end's state selects, and
+/// one registered bit per EU zeroes the output when none of them was chosen: the decisions to
+/// take a read or to respond with an answer reach one flip-flop per EU instead of every lane's
+/// data. Per-lane vectors are
 /// EU-major (`e * lanes + l`). `E` is the element width.
 #[derive(LogicBlock)]
 pub struct Responses<const E: usize> {
@@ -30,6 +31,12 @@ pub struct Responses<const E: usize> {
     /// Per EU: the data is the answer kept from an earlier cycle (only with `respond`; else
     /// zero).
     pub from_kept: Vec<Signal<In, Bit>>,
+    /// Per EU: the data register loads the answer's data instead of the hit data (the front
+    /// end waits for an answer to a miss; the data shows only with `from_answer`).
+    pub load_answer: Vec<Signal<In, Bit>>,
+    /// Per EU: it loads the kept data (the front end waits for the victim's write-back; the
+    /// data shows only with `from_kept`).
+    pub load_kept: Vec<Signal<In, Bit>>,
     /// Per EU and lane: the fast GRF's hit data.
     pub hit_data: Vec<Signal<In, Bits<E>>>,
     /// Per EU and lane: the controller's answer data.
@@ -65,6 +72,8 @@ impl<const E: usize> Responses<E> {
             from_hit: signals(eus),
             from_answer: signals(eus),
             from_kept: signals(eus),
+            load_answer: signals(eus),
+            load_kept: signals(eus),
             hit_data: signals(eus * lanes),
             answer_data: signals(eus * lanes),
             kept_data: signals(eus * lanes),
@@ -102,10 +111,10 @@ impl<const E: usize> Logic for Responses<E> {
                     !(self.from_hit[e].val() | self.from_answer[e].val() | self.from_kept[e].val());
                 for l in 0..self._lanes {
                     self.held_data.d[e * nl + l].next = self.hit_data[e * nl + l].val();
-                    if self.from_answer[e].val() {
+                    if self.load_answer[e].val() {
                         self.held_data.d[e * nl + l].next = self.answer_data[e * nl + l].val();
                     }
-                    if self.from_kept[e].val() {
+                    if self.load_kept[e].val() {
                         self.held_data.d[e * nl + l].next = self.kept_data[e * nl + l].val();
                     }
                     self.data_out[e * nl + l].next = self.held_data.q[e * nl + l].val();

@@ -66,11 +66,11 @@ pub struct SlowPort<const E: usize, const A: usize> {
     pub refill_in_flight: Signal<Out, Bit>,
     /// The save's last write is this cycle.
     pub save_done: Signal<Out, Bit>,
-    /// Per EU: a slow read's answer to it leaves the pipeline this cycle (registered).
-    pub answer_eus: Vec<Signal<Out, Bit>>,
+    /// Per EU: a slow read's answer to it leaves the pipeline next cycle.
+    pub next_answers: Vec<Signal<Out, Bit>>,
     /// Its shared bit.
-    pub answer_shared: Signal<Out, Bit>,
-    /// Its data, one element per lane.
+    pub next_shared: Signal<Out, Bit>,
+    /// The data of the answer leaving the pipeline this cycle, one element per lane.
     pub answer_data: Vec<Signal<Out, Bits<E>>>,
     /// Slow GRF read enable.
     pub sram_read: Signal<Out, Bit>,
@@ -141,8 +141,8 @@ impl<const E: usize, const A: usize> SlowPort<E, A> {
             refill_pending: Default::default(),
             refill_in_flight: Default::default(),
             save_done: Default::default(),
-            answer_eus: signals(params.eus),
-            answer_shared: Default::default(),
+            next_answers: signals(params.eus),
+            next_shared: Default::default(),
             answer_data: signals(lanes),
             sram_read: Default::default(),
             sram_read_row: Default::default(),
@@ -210,9 +210,9 @@ impl<const E: usize, const A: usize> Logic for SlowPort<E, A> {
         }
         self.pipeline.launch_shared.next = self.slow_read.val() & self.shared.val();
         for e in 0..self._eus {
-            self.answer_eus[e].next = self.pipeline.out_answers[e].val();
+            self.next_answers[e].next = self.pipeline.next_answers[e].val();
         }
-        self.answer_shared.next = self.pipeline.out_shared.val();
+        self.next_shared.next = self.pipeline.next_shared.val();
         // The slow GRF: a slow read or a save's read; the controller's or a refill write.
         self.sram_read.next = self.slow_read.val() | self.save.read.val();
         self.sram_read_row.next = self.save.read_row.val();

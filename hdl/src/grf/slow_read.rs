@@ -32,18 +32,17 @@ pub struct SlowReadPipeline<const E: usize> {
     pub out_save: Signal<Out, Bit>,
     /// Its tag.
     pub out_tag: Signal<Out, Bits<4>>,
-    /// Its shared bit.
-    pub out_shared: Signal<Out, Bit>,
     /// Its data, one element per lane.
     pub out_data: Vec<Signal<Out, Bits<E>>>,
-    /// Per EU: the read leaving this cycle answers it (`out_valid`, not `out_save`, and
-    /// `out_tag` its number), decoded a stage early and registered.
-    pub out_answers: Vec<Signal<Out, Bit>>,
-    /// Per EU: `out_answers`, decoded from the stage before the last.
-    answering: Registers<Bit>,
+    /// Per EU: the read leaving next cycle answers it (valid, not a save's, and its tag the
+    /// EU's number), decoded from the stage before the last, so that the answer unit
+    /// registers it.
+    pub next_answers: Vec<Signal<Out, Bit>>,
+    /// The shared bit of the read leaving next cycle.
+    pub next_shared: Signal<Out, Bit>,
     /// Per EU: its number.
     eu_number: Vec<Constant<Bits<4>>>,
-    /// Per stage: valid, save, tag, shared.
+    /// Per stage: valid, save, tag; and shared, up to the stage before the last.
     valid: Registers<Bit>,
     save: Registers<Bit>,
     tag: Registers<Bits<4>>,
@@ -70,15 +69,14 @@ impl<const E: usize> SlowReadPipeline<E> {
             out_valid: Default::default(),
             out_save: Default::default(),
             out_tag: Default::default(),
-            out_shared: Default::default(),
             out_data: signals(lanes),
-            out_answers: signals(eus),
-            answering: Registers::new(eus),
+            next_answers: signals(eus),
+            next_shared: Default::default(),
             eu_number: constants(0..eus as u64),
             valid: Registers::new(stages),
             save: Registers::new(stages),
             tag: Registers::new(stages),
-            shared: Registers::new(stages),
+            shared: Registers::new(stages - 1),
             data: Registers::new((stages - 1) * lanes),
             _stages: stages,
             _lanes: lanes,
@@ -96,7 +94,6 @@ impl<const E: usize> Logic for SlowReadPipeline<E> {
         self.tag.clock.next = self.clock.val();
         self.shared.clock.next = self.clock.val();
         self.data.clock.next = self.clock.val();
-        self.answering.clock.next = self.clock.val();
         self.valid.d[0].next = self.launch.val() & !self.reset.val();
         self.save.d[0].next = self.launch_save.val();
         self.tag.d[0].next = self.launch_tag.val();
@@ -105,6 +102,8 @@ impl<const E: usize> Logic for SlowReadPipeline<E> {
             self.valid.d[k].next = self.valid.q[k - 1].val() & !self.reset.val();
             self.save.d[k].next = self.save.q[k - 1].val();
             self.tag.d[k].next = self.tag.q[k - 1].val();
+        }
+        for k in 1..(self._stages - 1) {
             self.shared.d[k].next = self.shared.q[k - 1].val();
         }
         for nl in self._lanes..(self._lanes + 1) {
@@ -119,13 +118,12 @@ impl<const E: usize> Logic for SlowReadPipeline<E> {
                 self.out_valid.next = self.valid.q[ns - 1].val();
                 self.out_save.next = self.save.q[ns - 1].val();
                 self.out_tag.next = self.tag.q[ns - 1].val();
-                self.out_shared.next = self.shared.q[ns - 1].val();
+                self.next_shared.next = self.shared.q[ns - 2].val();
                 for e in 0..self._eus {
-                    self.answering.d[e].next = self.valid.q[ns - 2].val()
+                    self.next_answers[e].next = self.valid.q[ns - 2].val()
                         & !self.save.q[ns - 2].val()
                         & (self.tag.q[ns - 2].val() == self.eu_number[e].val())
                         & !self.reset.val();
-                    self.out_answers[e].next = self.answering.q[e].val();
                 }
             }
         }

@@ -1,0 +1,148 @@
+//! The core slice's integer ALU and its pipeline stages.
+
+use rust_hdl::prelude::*;
+
+use crate::params::{CoreOp, CoreParams};
+use crate::regs::Registers;
+use crate::{constant, signals};
+
+/// The ALU: `mov`, `add`, `sub`, `mul`, `mad` on every lane, 32-bit wrapping, with
+/// `alu_latency` stages from `operand` to `result` (`docs/core.md`, "The RTL"):
+/// - 1: the result of the operands as they arrive is registered;
+/// - 2: the operands and the op are registered first (the operand stage), then the result;
+/// - 3 or more: after the operand stage, the multiply's partial products, the `mov`, `add` or
+///   `sub` result and `mad`'s addend are registered (the product stage), then their sum;
+///   further stages delay the result.
+///
+/// rust-hdl multiplies only 16-bit values (`Bits<16> * Bits<16>`), so `a * b` is built from
+/// the low 16 x 16 product and the low halves of the two cross products.
+#[derive(LogicBlock)]
+pub struct CoreAlu {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// The op (`CoreOp`) of the operands presented.
+    pub op: Signal<In, Bits<3>>,
+    /// The operands a, b, c, source-major (`s * lanes + l`).
+    pub operand: Vec<Signal<In, Bits<32>>>,
+    /// The result leaving the last stage, one element per lane.
+    pub result: Vec<Signal<Out, Bits<32>>>,
+    /// The operand stage (registers with `alu_latency` 2 or more): operands and op.
+    held: Registers<Bits<32>>,
+    held_op: Registers<Bits<3>>,
+    /// The product stage (registers with `alu_latency` 3 or more), per lane: the low 16 x 16
+    /// product, the cross products' sum shifted into the high half, the result of a `mov`,
+    /// `add` or `sub`, and the addend (c for `mad`, else zero); and whether the op multiplies.
+    low: Registers<Bits<32>>,
+    crossed: Registers<Bits<32>>,
+    plain: Registers<Bits<32>>,
+    addend: Registers<Bits<32>>,
+    multiplies: Registers<Bit>,
+    /// The result stages, stage-major.
+    pipe: Registers<Bits<32>>,
+    a_low: Signal<Local, Bits<16>>,
+    a_high: Signal<Local, Bits<16>>,
+    b_low: Signal<Local, Bits<16>>,
+    b_high: Signal<Local, Bits<16>>,
+    op_add: Constant<Bits<3>>,
+    op_sub: Constant<Bits<3>>,
+    op_mul: Constant<Bits<3>>,
+    op_mad: Constant<Bits<3>>,
+    zero: Constant<Bits<32>>,
+    _lanes: usize,
+    _stages: usize,
+}
+
+impl CoreAlu {
+    /// The ALU of `params`' lanes with `params.alu_latency` stages.
+    pub fn new(params: &CoreParams) -> Self {
+        let l = params.gpr.lanes;
+        let products = params.alu_latency >= 3;
+        Self {
+            clock: Default::default(),
+            op: Default::default(),
+            operand: signals(3 * l),
+            result: signals(l),
+            held: Registers::stage(3 * l, params.alu_latency >= 2),
+            held_op: Registers::stage(1, params.alu_latency >= 2),
+            low: Registers::stage(l, products),
+            crossed: Registers::stage(l, products),
+            plain: Registers::stage(l, products),
+            addend: Registers::stage(l, products),
+            multiplies: Registers::stage(1, products),
+            pipe: Registers::new(Self::result_stages(params) * l),
+            a_low: Default::default(),
+            a_high: Default::default(),
+            b_low: Default::default(),
+            b_high: Default::default(),
+            op_add: constant(CoreOp::Add.code()),
+            op_sub: constant(CoreOp::Sub.code()),
+            op_mul: constant(CoreOp::Mul.code()),
+            op_mad: constant(CoreOp::Mad.code()),
+            zero: constant(0),
+            _lanes: l,
+            _stages: Self::result_stages(params),
+        }
+    }
+
+    /// The registered result stages: `alu_latency` less the operand and product stages.
+    fn result_stages(params: &CoreParams) -> usize {
+        params.alu_latency.saturating_sub(2).max(1)
+    }
+}
+
+impl Logic for CoreAlu {
+    // Single-value loops bind lanes (nl) and stages (ns).
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.held.clock.next = self.clock.val();
+        self.held_op.clock.next = self.clock.val();
+        self.low.clock.next = self.clock.val();
+        self.crossed.clock.next = self.clock.val();
+        self.plain.clock.next = self.clock.val();
+        self.addend.clock.next = self.clock.val();
+        self.multiplies.clock.next = self.clock.val();
+        self.pipe.clock.next = self.clock.val();
+        self.held_op.d[0].next = self.op.val();
+        self.multiplies.d[0].next = (self.held_op.q[0].val() == self.op_mul.val())
+            | (self.held_op.q[0].val() == self.op_mad.val());
+        for nl in self._lanes..(self._lanes + 1) {
+            for ns in self._stages..(self._stages + 1) {
+                for l in 0..self._lanes {
+                    for s in 0..3 {
+                        self.held.d[s * nl + l].next = self.operand[s * nl + l].val();
+                    }
+                    // The product stage's values.
+                    self.a_low.next = self.held.q[l].val().get_bits::<16>(0);
+                    self.a_high.next = self.held.q[l].val().get_bits::<16>(16);
+                    self.b_low.next = self.held.q[nl + l].val().get_bits::<16>(0);
+                    self.b_high.next = self.held.q[nl + l].val().get_bits::<16>(16);
+                    self.low.d[l].next = self.a_low.val() * self.b_low.val();
+                    self.crossed.d[l].next = ((self.a_low.val() * self.b_high.val())
+                        + (self.a_high.val() * self.b_low.val()))
+                        << 16;
+                    self.plain.d[l].next = self.held.q[l].val();
+                    if self.held_op.q[0].val() == self.op_add.val() {
+                        self.plain.d[l].next = self.held.q[l].val() + self.held.q[nl + l].val();
+                    }
+                    if self.held_op.q[0].val() == self.op_sub.val() {
+                        self.plain.d[l].next = self.held.q[l].val() - self.held.q[nl + l].val();
+                    }
+                    self.addend.d[l].next = self.zero.val();
+                    if self.held_op.q[0].val() == self.op_mad.val() {
+                        self.addend.d[l].next = self.held.q[2 * nl + l].val();
+                    }
+                    // The result stages.
+                    self.pipe.d[l].next = self.plain.q[l].val();
+                    if self.multiplies.q[0].val() {
+                        self.pipe.d[l].next =
+                            self.low.q[l].val() + self.crossed.q[l].val() + self.addend.q[l].val();
+                    }
+                    for k in 1..self._stages {
+                        self.pipe.d[k * nl + l].next = self.pipe.q[(k - 1) * nl + l].val();
+                    }
+                    self.result[l].next = self.pipe.q[(ns - 1) * nl + l].val();
+                }
+            }
+        }
+    }
+}
