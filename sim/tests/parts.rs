@@ -6,7 +6,7 @@
 use grfgen_hdl::core::{CoreAlu, InstructionDecoder, ReadAllocator, Scoreboard};
 use grfgen_hdl::crossbar::Crossbar;
 use grfgen_hdl::emit::{part, EmitError, Emitted};
-use grfgen_hdl::grf::{EntryValues, FrontAnswers, Outboxes, RoundRobinArbiter, SlowReadPipeline};
+use grfgen_hdl::grf::{FrontAnswers, Outboxes, RoundRobinArbiter, SlowReadPipeline};
 use grfgen_hdl::params::{BankKind, CoreOp, CoreParams, GprParams, GrfParams};
 use grfgen_hdl::sram::SramBank;
 use grfgen_sim::bits::element_mask;
@@ -702,57 +702,6 @@ fn the_outboxes_hold_a_transaction_until_it_is_taken() {
         }
         rtl.tick(clock);
         held = next;
-    }
-}
-
-/// The fast GRFs' values (docs/grf.md): every entry shows each store of an earlier cycle and
-/// none of this cycle's, whether the stores are direct (`pipeline` 3) or buffered for a cycle
-/// (`pipeline` 4); a store names one entry of its EU, or several.
-#[test]
-fn the_entry_values_show_every_earlier_store() {
-    for pipeline in [3, 4] {
-        let params = GrfParams {
-            pipeline,
-            ..GrfParams::default()
-        };
-        let (eus, lanes, fast) = (params.eus, params.lanes, params.fast_regs);
-        let seed = 40 + pipeline as u64;
-        let mut rtl = Part::load(part("values", EntryValues::<32>::new(&params)), seed);
-        let clock = rtl.input("clock");
-        let (set_slot, set_data) = (
-            rtl.inputs("set_slot", eus * fast),
-            rtl.inputs("set_data", eus * lanes),
-        );
-        let value = rtl.outputs("value", eus * fast * lanes);
-        let mut rng = Rng::new(seed);
-        // Per entry and lane: its value; none is checked before its first store.
-        let mut stored: Vec<Option<u64>> = vec![None; eus * fast * lanes];
-        for _ in 0..3000 {
-            let data: Vec<u64> = (0..eus * lanes)
-                .map(|_| rng.next_u64() & 0xffff_ffff)
-                .collect();
-            let slots: Vec<bool> = (0..eus * fast).map(|_| rng.chance(1, 6)).collect();
-            for (input, &v) in set_data.iter().zip(&data) {
-                rtl.set(*input, v);
-            }
-            for (input, &s) in set_slot.iter().zip(&slots) {
-                rtl.set(*input, s as u64);
-            }
-            rtl.settle();
-            for (k, known) in stored.iter().enumerate() {
-                if let Some(v) = known {
-                    rtl.expect(|| format!("value[{k}] (pipeline {pipeline})"), value[k], *v);
-                }
-            }
-            for e in 0..eus {
-                for i in (0..fast).filter(|&i| slots[e * fast + i]) {
-                    for l in 0..lanes {
-                        stored[(e * fast + i) * lanes + l] = Some(data[e * lanes + l]);
-                    }
-                }
-            }
-            rtl.tick(clock);
-        }
     }
 }
 

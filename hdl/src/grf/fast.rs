@@ -3,7 +3,6 @@
 
 use rust_hdl::prelude::*;
 
-use super::values::EntryValues;
 use crate::params::GrfParams;
 use crate::regs::Registers;
 use crate::{constant, constants, signals};
@@ -86,8 +85,8 @@ pub struct FastGrfs<const E: usize> {
     ent_dirty: Registers<Bit>,
     ent_thread: Registers<Bits<2>>,
     ent_reg: Registers<Bits<6>>,
-    /// Values, entry-major (`entry * lanes + l`), and their stores.
-    values: EntryValues<E>,
+    /// Values, entry-major (`entry * lanes + l`).
+    ent_data: Registers<Bits<E>>,
     /// Per entry: the incoming request's register maps there.
     in_slot: Vec<Signal<Local, Bit>>,
     /// The victim as looked up this cycle: dirty, thread, register, value (per lane).
@@ -171,7 +170,7 @@ impl<const E: usize> FastGrfs<E> {
             ent_dirty: Registers::new(eus * fast),
             ent_thread: Registers::new(eus * fast),
             ent_reg: Registers::new(eus * fast),
-            values: EntryValues::new(params),
+            ent_data: Registers::new(eus * fast * lanes),
             held: Registers::stage(eus * fast, params.pipeline >= 4),
             look_dirty: signals(eus),
             look_thread: signals(eus),
@@ -209,7 +208,7 @@ impl<const E: usize> Logic for FastGrfs<E> {
         self.ent_dirty.clock.next = self.clock.val();
         self.ent_thread.clock.next = self.clock.val();
         self.ent_reg.clock.next = self.clock.val();
-        self.values.clock.next = self.clock.val();
+        self.ent_data.clock.next = self.clock.val();
         self.held.clock.next = self.clock.val();
         self.last_dirty.clock.next = self.clock.val();
         self.last_thread.clock.next = self.clock.val();
@@ -293,16 +292,16 @@ impl<const E: usize> Logic for FastGrfs<E> {
                         for l in 0..self._lanes {
                             if self.in_slot[e * nf + i].val() {
                                 self.hit_data[e * nl + l].next = self.hit_data[e * nl + l].val()
-                                    | self.values.value[(e * nf + i) * nl + l].val();
+                                    | self.ent_data.q[(e * nf + i) * nl + l].val();
                             }
                             if self.rq_slot[e * nf + i].val() {
                                 self.look_data[e * nl + l].next = self.look_data[e * nl + l].val()
-                                    | self.values.value[(e * nf + i) * nl + l].val();
+                                    | self.ent_data.q[(e * nf + i) * nl + l].val();
                             }
                             if self.found_slot[e * nf + i].val() {
                                 self.found_data[e * nl + l].next = self.found_data[e * nl + l]
                                     .val()
-                                    | self.values.value[(e * nf + i) * nl + l].val();
+                                    | self.ent_data.q[(e * nf + i) * nl + l].val();
                             }
                         }
                         // Writes.
@@ -310,7 +309,14 @@ impl<const E: usize> Logic for FastGrfs<E> {
                         self.ent_dirty.d[e * nf + i].next = self.ent_dirty.q[e * nf + i].val();
                         self.ent_thread.d[e * nf + i].next = self.ent_thread.q[e * nf + i].val();
                         self.ent_reg.d[e * nf + i].next = self.ent_reg.q[e * nf + i].val();
-                        self.values.set_slot[e * nf + i].next = self.set_slot[e * nf + i].val();
+                        for l in 0..self._lanes {
+                            self.ent_data.d[(e * nf + i) * nl + l].next =
+                                self.ent_data.q[(e * nf + i) * nl + l].val();
+                            if self.set_slot[e * nf + i].val() {
+                                self.ent_data.d[(e * nf + i) * nl + l].next =
+                                    self.set_data[e * nl + l].val();
+                            }
+                        }
                         if self.set_slot[e * nf + i].val() {
                             self.ent_valid.d[e * nf + i].next = true;
                             self.ent_dirty.d[e * nf + i].next = self.set_dirty[e].val();
@@ -332,7 +338,6 @@ impl<const E: usize> Logic for FastGrfs<E> {
                     self.victim_thread[e].next = self.last_thread.q[e].val();
                     self.victim_reg[e].next = self.last_reg.q[e].val();
                     for l in 0..self._lanes {
-                        self.values.set_data[e * nl + l].next = self.set_data[e * nl + l].val();
                         self.last_data.d[e * nl + l].next = self.look_data[e * nl + l].val();
                         self.victim_data[e * nl + l].next = self.last_data.q[e * nl + l].val();
                     }

@@ -25,7 +25,6 @@ mod slow_port;
 mod slow_read;
 mod table;
 mod transaction;
-mod values;
 
 pub use answers::AnswerUnit;
 pub use arbiter::RoundRobinArbiter;
@@ -50,7 +49,6 @@ pub use slow_port::SlowPort;
 pub use slow_read::SlowReadPipeline;
 pub use table::TranslationTable;
 pub use transaction::TransactionUnit;
-pub use values::EntryValues;
 
 use arbiter::pick_checks;
 use cluster::slow_collision_checks;
@@ -118,7 +116,6 @@ impl Design for Grf {
                     )?,
                     part("grf_front_answers", FrontAnswers::<E>::new(p))?,
                     part("grf_fast_grfs", FastGrfs::<E>::new(p))?,
-                    part("grf_entry_values", EntryValues::<E>::new(p))?,
                     part("grf_outboxes", Outboxes::<E>::new(p))?,
                     part("grf_responses", Responses::<E>::new(p))?,
                     part("grf_controller", GrfController::<E, A>::new(p))?,
