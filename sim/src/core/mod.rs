@@ -59,8 +59,8 @@ impl Block for Core {
             .collect()
     }
 
-    /// The defaults, the degenerate corners, the document's configuration and the GPR's
-    /// stages.
+    /// The defaults, the degenerate corners, the document's configuration, the GPR's stages and
+    /// the ALU's product stage.
     fn corners() -> Vec<Vec<(&'static str, &'static str)>> {
         vec![
             vec![],
@@ -79,6 +79,7 @@ impl Block for Core {
                 ("bank_kind", "1rw"),
                 ("memory", "dp16kd"),
             ],
+            vec![("alu_latency", "3"), ("pipeline", "2")],
         ]
     }
 
