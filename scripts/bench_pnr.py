@@ -47,6 +47,8 @@ BLOCKS = [
     ("core", [], 100, CORE_WORKLOADS),
     ("core", ["--lookahead", "1", "--pipeline", "1"], 100, CORE_WORKLOADS),
     ("core", ["--pipeline", "4"], 100, CORE_WORKLOADS),
+    ("core", ["--alu-latency", "3"], 100, CORE_WORKLOADS),
+    ("core", ["--alu-latency", "3", "--pipeline", "2"], 100, CORE_WORKLOADS),
     ("grf", ["--pipeline", "0"], 100, GRF_WORKLOADS),
     ("grf", ["--pipeline", "1"], 100, GRF_WORKLOADS),
     ("grf", ["--pipeline", "2"], 100, GRF_WORKLOADS),
