@@ -116,10 +116,6 @@ pub struct FastGrfs<const E: usize> {
     /// the masks that pick those bits.
     thread_mask: Constant<Bits<2>>,
     reg_mask: Constant<Bits<6>>,
-    /// The tag bits of a thread and a register: those the index function does not use. An
-    /// entry holds only registers that map to it, so a hit compares the tags alone.
-    thread_tag: Constant<Bits<2>>,
-    reg_tag: Constant<Bits<6>>,
     slot_thread: Vec<Constant<Bits<2>>>,
     slot_reg: Vec<Constant<Bits<6>>>,
     /// Block bits of a register: `reg & block_mask`.
@@ -191,8 +187,6 @@ impl<const E: usize> FastGrfs<E> {
             zero6: constant(0),
             thread_mask: constant((1u64 << thread_index_bits) - 1),
             reg_mask: constant((1u64 << reg_index_bits) - 1),
-            thread_tag: constant(0b11 & !((1u64 << thread_index_bits) - 1)),
-            reg_tag: constant(0x3f & !((1u64 << reg_index_bits) - 1)),
             slot_thread: constants((0..fast as u64).map(|i| i & ((1 << thread_index_bits) - 1))),
             slot_reg: constants((0..fast as u64).map(|i| (i >> tb) & ((1 << reg_index_bits) - 1))),
             block_mask: constant(0x30),
@@ -275,10 +269,8 @@ impl<const E: usize> Logic for FastGrfs<E> {
                     for i in 0..self._fast {
                         self.hit_slot[e * nf + i].next = self.in_slot[e * nf + i].val()
                             & self.ent_valid.q[e * nf + i].val()
-                            & ((self.ent_thread.q[e * nf + i].val() & self.thread_tag.val())
-                                == (self.req_thread[e].val() & self.thread_tag.val()))
-                            & ((self.ent_reg.q[e * nf + i].val() & self.reg_tag.val())
-                                == (self.req_reg[e].val() & self.reg_tag.val()));
+                            & (self.ent_thread.q[e * nf + i].val() == self.req_thread[e].val())
+                            & (self.ent_reg.q[e * nf + i].val() == self.req_reg[e].val());
                         if self.hit_slot[e * nf + i].val() {
                             self.hit[e].next = true;
                         }
