@@ -14,8 +14,8 @@ use crate::{constant, constant_if, constants, signals};
 /// instruction's operand latches (one per source), then the conflict-queue entries, then the
 /// prefetch-queue entries. A read's data arrives the cycle after the read; `capture_kind` /
 /// `capture_index` (from the scheduler) say which entry takes each port's data. Each source's
-/// operand mux chooses a read port's data, a latch, a queue entry, or an earlier source's
-/// operand. The ALU ([`CoreAlu`]) takes the operands and leaves its result on `result`
+/// operand mux chooses a read port's data, a latch, a queue entry, an earlier source's
+/// operand, or, with result forwarding, the ALU's result of this cycle. The ALU ([`CoreAlu`]) takes the operands and leaves its result on `result`
 /// `alu_latency` cycles later.
 #[derive(LogicBlock)]
 pub struct CoreDatapath {
@@ -30,9 +30,10 @@ pub struct CoreDatapath {
     /// The op of the instruction whose operands are at the ALU.
     pub alu_op: Signal<In, Bits<3>>,
     /// Per source: 0 read port, 1 latch, 2 conflict queue, 3 prefetch queue, 4/5 same as
-    /// source 0/1.
+    /// source 0/1, 6 the ALU's result (forwarded).
     pub alu_kind: Vec<Signal<In, Bits<3>>>,
-    /// Per source: the port, latch or entry.
+    /// Per source: the port, latch or entry, or a forwarded result's distance (0: this
+    /// cycle's result, d: the result of d cycles before).
     pub alu_index: Vec<Signal<In, Bits<3>>>,
     /// The operands entering the ALU, source-major (`s * lanes + l`).
     pub operand: Vec<Signal<Out, Bits<32>>>,
@@ -42,6 +43,9 @@ pub struct CoreDatapath {
     buffer: Registers<Bits<32>>,
     /// The ALU and its pipeline.
     alu: CoreAlu,
+    /// With result forwarding, the results of the last `read_latency` cycles, newest first
+    /// (`d * lanes + l`: the result of d + 1 cycles before); none without.
+    history: Registers<Bits<32>>,
     capture_latch: Constant<Bits<2>>,
     /// Queue codes, present only with their queue.
     capture_cq: Vec<Constant<Bits<2>>>,
@@ -50,6 +54,8 @@ pub struct CoreDatapath {
     from_latch: Constant<Bits<3>>,
     from_cq: Vec<Constant<Bits<3>>>,
     from_pq: Vec<Constant<Bits<3>>>,
+    /// The forwarded result's code, present only with result forwarding.
+    from_result: Vec<Constant<Bits<3>>>,
     alias_of_0: Constant<Bits<3>>,
     alias_of_1: Constant<Bits<3>>,
     zero: Constant<Bits<32>>,
@@ -59,6 +65,10 @@ pub struct CoreDatapath {
     _read_ports: usize,
     _cq: usize,
     _pq: usize,
+    /// Results kept for forwarding: `read_latency` with forwarding, otherwise 0.
+    _history: usize,
+    /// 1 with forwarding, otherwise 0.
+    _forwarding: usize,
 }
 
 impl CoreDatapath {
@@ -69,6 +79,8 @@ impl CoreDatapath {
         let entries = 3 + params.cq_entries + params.pq_entries;
         let numbers = 3.max(params.cq_entries).max(params.pq_entries).max(p);
         let (cq, pq) = (params.cq_entries > 0, params.pq_entries > 0);
+        let history = params.read_latency() * usize::from(params.forward);
+        let numbers = numbers.max(history + 1);
         Self {
             clock: Default::default(),
             read_data: signals(p * l),
@@ -81,6 +93,7 @@ impl CoreDatapath {
             result: signals(l),
             buffer: Registers::new(entries * l),
             alu: CoreAlu::new(params),
+            history: Registers::stage(history * l, params.forward),
             capture_latch: constant(CaptureKind::Latch.code()),
             capture_cq: constant_if(cq, CaptureKind::ConflictQueue.code()),
             capture_pq: constant_if(pq, CaptureKind::PrefetchQueue.code()),
@@ -88,6 +101,7 @@ impl CoreDatapath {
             from_latch: constant(OperandSource::Latch.code()),
             from_cq: constant_if(cq, OperandSource::ConflictQueue.code()),
             from_pq: constant_if(pq, OperandSource::PrefetchQueue.code()),
+            from_result: constant_if(params.forward, OperandSource::Result.code()),
             alias_of_0: constant(OperandSource::SameAsSource0.code()),
             alias_of_1: constant(OperandSource::SameAsSource1.code()),
             zero: constant(0),
@@ -96,6 +110,8 @@ impl CoreDatapath {
             _read_ports: p,
             _cq: params.cq_entries,
             _pq: params.pq_entries,
+            _history: history,
+            _forwarding: usize::from(params.forward),
         }
     }
 }
@@ -105,6 +121,7 @@ impl Logic for CoreDatapath {
     #[hdl_gen]
     fn update(&mut self) {
         self.buffer.clock.next = self.clock.val();
+        self.history.clock.next = self.clock.val();
         self.alu.clock.next = self.clock.val();
         self.alu.op.next = self.alu_op.val();
         for nl in self._lanes..(self._lanes + 1) {
@@ -178,6 +195,21 @@ impl Logic for CoreDatapath {
                                     self.buffer.q[(3 + nc + e) * nl + l].val();
                             }
                         }
+                        for _f in 0..self._forwarding {
+                            if (self.alu_kind[s].val() == self.from_result[0].val())
+                                & (self.alu_index[s].val() == self.number[0].val())
+                            {
+                                self.operand[s * nl + l].next = self.alu.result[l].val();
+                            }
+                            for d in 0..self._history {
+                                if (self.alu_kind[s].val() == self.from_result[0].val())
+                                    & (self.alu_index[s].val() == self.number[d + 1].val())
+                                {
+                                    self.operand[s * nl + l].next =
+                                        self.history.q[d * nl + l].val();
+                                }
+                            }
+                        }
                     }
                     if self.alu_kind[1].val() == self.alias_of_0.val() {
                         self.operand[nl + l].next = self.operand[l].val();
@@ -192,6 +224,12 @@ impl Logic for CoreDatapath {
                         self.alu.operand[s * nl + l].next = self.operand[s * nl + l].val();
                     }
                     self.result[l].next = self.alu.result[l].val();
+                    for _f in 0..self._forwarding {
+                        self.history.d[l].next = self.alu.result[l].val();
+                    }
+                    for d in 1..self._history {
+                        self.history.d[d * nl + l].next = self.history.q[(d - 1) * nl + l].val();
+                    }
                 }
             }
         }

@@ -7,7 +7,7 @@ use rust_hdl::prelude::*;
 use super::decode::alias;
 use crate::params::{CaptureKind, CoreParams, OperandSource};
 use crate::regs::Registers;
-use crate::{constant, constants, signals};
+use crate::{constant, constant_if, constants, signals};
 
 /// The ALU's operand sources (registered): decided from the head's sources as it issues, then
 /// delayed so that they meet the data of the head's last reads.
@@ -27,11 +27,17 @@ pub struct OperandSources {
     pub head_port: Vec<Signal<In, Bits<4>>>,
     /// Per source of the head: the alias code (same register as source 0 or 1).
     pub alias_code: Vec<Signal<In, Bits<2>>>,
+    /// Per source of the head, with result forwarding (none without): forwarded if still
+    /// pending.
+    pub forward: Vec<Signal<In, Bit>>,
+    /// Per source of the head, with result forwarding (none without): the forwarded result's
+    /// distance (cycles since it left the ALU, when the operands reach it).
+    pub distance: Vec<Signal<In, Bits<3>>>,
     /// The issued instruction's op, at the ALU.
     pub alu_op: Signal<Out, Bits<3>>,
     /// Per source: where the operand is (`OperandSource` code), at the ALU.
     pub alu_kind: Vec<Signal<Out, Bits<3>>>,
-    /// Per source: the port, latch or entry, at the ALU.
+    /// Per source: the port, latch or entry, or a forwarded result's distance, at the ALU.
     pub alu_index: Vec<Signal<Out, Bits<3>>>,
     /// The op and, per source, the operand's place, for each of the `read_latency` cycles from
     /// issue to the ALU (stage-major).
@@ -44,6 +50,9 @@ pub struct OperandSources {
     from_latch: Constant<Bits<3>>,
     from_cq: Constant<Bits<3>>,
     from_pq: Constant<Bits<3>>,
+    /// The forwarded result's code (one constant with forwarding, none without).
+    from_result: Vec<Constant<Bits<3>>>,
+    pending: Constant<Bits<2>>,
     alias_of_0: Constant<Bits<3>>,
     alias_of_1: Constant<Bits<3>>,
     alias_0: Constant<Bits<2>>,
@@ -52,6 +61,8 @@ pub struct OperandSources {
     number: Vec<Constant<Bits<3>>>,
     port_number: Vec<Constant<Bits<4>>>,
     _read_ports: usize,
+    /// Head sources that may be forwarded: 3 with result forwarding, otherwise 0.
+    _forwarded: usize,
     /// Stages before the last: `read_latency - 1`.
     _later: usize,
     /// The first register of the last stage: `(read_latency - 1) * 3`.
@@ -72,6 +83,8 @@ impl OperandSources {
             head_read: signals(3),
             head_port: signals(3),
             alias_code: signals(3),
+            forward: signals(3 * usize::from(params.forward)),
+            distance: signals(3 * usize::from(params.forward)),
             alu_op: Default::default(),
             alu_kind: signals(3),
             alu_index: signals(3),
@@ -84,6 +97,8 @@ impl OperandSources {
             from_latch: code(OperandSource::Latch),
             from_cq: code(OperandSource::ConflictQueue),
             from_pq: code(OperandSource::PrefetchQueue),
+            from_result: constant_if(params.forward, OperandSource::Result.code()),
+            pending: constant(CaptureKind::Nowhere.code()),
             alias_of_0: code(OperandSource::SameAsSource0),
             alias_of_1: code(OperandSource::SameAsSource1),
             alias_0: constant(alias::SOURCE_0),
@@ -91,6 +106,7 @@ impl OperandSources {
             number: constants(0..3.max(p) as u64),
             port_number: constants(0..p as u64),
             _read_ports: p,
+            _forwarded: 3 * usize::from(params.forward),
             _later: latency - 1,
             _last_source: (latency - 1) * 3,
         }
@@ -131,6 +147,12 @@ impl Logic for OperandSources {
                     if self.head_port[s].val() == self.port_number[p].val() {
                         self.index_r.d[s].next = self.number[p].val();
                     }
+                }
+            }
+            for _f in 0..(self._forwarded / 3) {
+                if self.forward[s].val() & (self.next_state[s].val() == self.pending.val()) {
+                    self.kind_r.d[s].next = self.from_result[0].val();
+                    self.index_r.d[s].next = self.distance[s].val();
                 }
             }
             if self.alias_code[s].val() == self.alias_0.val() {

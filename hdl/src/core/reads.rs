@@ -35,6 +35,9 @@ pub struct ReadScheduler<const RI: usize> {
     pub slot_entry: Vec<Signal<In, Bits<3>>>,
     /// Per served slot and source: an older instruction still writes the register.
     pub hazard: Vec<Signal<In, Bit>>,
+    /// Per head source, with result forwarding (none without): an issue now takes it from the
+    /// ALU's output, so it need not be read.
+    pub forward: Vec<Signal<In, Bit>>,
     /// Free conflict-queue entries, one bit per entry.
     pub cq_free: Signal<In, Bits<8>>,
     /// Free prefetch-queue entries, one bit per entry.
@@ -81,6 +84,8 @@ pub struct ReadScheduler<const RI: usize> {
     /// source the op does not read is done from the start) and no older instruction writes it,
     /// and its bank serves reads this cycle (a 1RW bank being written does not).
     present: Vec<Signal<Local, Bit>>,
+    /// Per head source: still pending after this cycle's reads, and not forwarded.
+    waiting: Vec<Signal<Local, Bit>>,
     /// One bank bit and the bank mask.
     one_bank: Constant<Bits<16>>,
     bank_mask: Constant<Bits<RI>>,
@@ -103,6 +108,8 @@ pub struct ReadScheduler<const RI: usize> {
     /// Slots both preloads and prefetches serve.
     _both_slots: usize,
     _read_ports: usize,
+    /// Head sources that may be forwarded: 3 with result forwarding, otherwise 0.
+    _forwarded: usize,
 }
 
 impl<const RI: usize> ReadScheduler<RI> {
@@ -121,6 +128,7 @@ impl<const RI: usize> ReadScheduler<RI> {
             slot_state: signals(3 * w),
             slot_entry: signals(3 * w),
             hazard: signals(3 * served),
+            forward: signals(3 * usize::from(params.forward)),
             cq_free: Default::default(),
             pq_free: Default::default(),
             banks_written: Default::default(),
@@ -142,6 +150,7 @@ impl<const RI: usize> ReadScheduler<RI> {
             prefetch: ReadAllocator::prefetch(params),
             claims_unused: Default::default(),
             present: signals(3 * served),
+            waiting: signals(3),
             one_bank: constant(1),
             bank_mask: constant(params.gpr.banks as u64 - 1),
             pending: constant(CaptureKind::Nowhere.code()),
@@ -159,6 +168,7 @@ impl<const RI: usize> ReadScheduler<RI> {
             _prefetch_slots: prefetch,
             _both_slots: preload.min(prefetch),
             _read_ports: p,
+            _forwarded: 3 * usize::from(params.forward),
         }
     }
 }
@@ -238,17 +248,26 @@ impl<const RI: usize> Logic for ReadScheduler<RI> {
                 }
             }
         }
-        // The head's reads are done; it issues once none of its sources is pending.
+        // The head's reads are done; it issues once none of its sources is pending, or each
+        // pending one is forwarded.
         self.issue.next = self.slot_valid[0].val() & !self.reset.val();
         for s in 0..3 {
             if self.conflict.grant[s].val() {
                 self.next_state[s].next = self.done.val();
             }
-            if self.next_state[s].val() == self.pending.val() {
-                self.issue.next = false;
-            }
+            self.waiting[s].next = self.next_state[s].val() == self.pending.val();
             self.head_read[s].next = self.conflict.grant[s].val();
             self.head_port[s].next = self.conflict.port[s].val();
+        }
+        for s in 0..self._forwarded {
+            if self.forward[s].val() {
+                self.waiting[s].next = false;
+            }
+        }
+        for s in 0..3 {
+            if self.waiting[s].val() {
+                self.issue.next = false;
+            }
         }
         // The read ports, and where each read's data goes: the head's reads to its operand
         // latches (or, when it issues now, straight to the ALU), the others to their queue.

@@ -56,7 +56,7 @@ pub struct CoreScheduler<const RI: usize> {
     pub alu_op: Signal<Out, Bits<3>>,
     /// Per source: where its value is (`OperandSource`).
     pub alu_kind: Vec<Signal<Out, Bits<3>>>,
-    /// Per source: the port, latch or entry.
+    /// Per source: the port, latch or entry, or a forwarded result's distance.
     pub alu_index: Vec<Signal<Out, Bits<3>>>,
     /// Number of GPR reads this cycle (observation).
     pub reads: Signal<Out, Bits<4>>,
@@ -106,6 +106,8 @@ pub struct CoreScheduler<const RI: usize> {
     _seen: usize,
     _preload: usize,
     _read_ports: usize,
+    /// Head sources that may be forwarded: 3 with result forwarding, otherwise 0.
+    _forwarded: usize,
     _cq: usize,
     _pq: usize,
     /// The delay stages after the first: `read_latency - 1`.
@@ -170,6 +172,7 @@ impl<const RI: usize> CoreScheduler<RI> {
             _seen: Scoreboard::<RI>::seen_slots(params),
             _preload: preload,
             _read_ports: p,
+            _forwarded: 3 * usize::from(params.forward),
             _cq: params.cq_entries,
             _pq: params.pq_entries,
             _later: latency - 1,
@@ -218,6 +221,11 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
         }
         for k in 0..(3 * self._seen) {
             self.scoreboard.slot_src[k].next = self.window.src[k].val();
+        }
+        for s in 0..self._forwarded {
+            self.reader.forward[s].next = self.scoreboard.forward[s].val();
+            self.operands.forward[s].next = self.scoreboard.forward[s].val();
+            self.operands.distance[s].next = self.scoreboard.distance[s].val();
         }
         for k in 0..(3 * self._served) {
             self.reader.slot_src[k].next = self.window.src[k].val();

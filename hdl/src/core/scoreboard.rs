@@ -3,6 +3,7 @@
 
 use rust_hdl::prelude::*;
 
+use super::forwarding::Forwarding;
 use crate::params::CoreParams;
 use crate::regs::Registers;
 use crate::signals;
@@ -46,8 +47,16 @@ pub struct Scoreboard<const RI: usize> {
     pub retire_valid: Signal<Out, Bit>,
     /// Its destination register.
     pub retire_reg: Signal<Out, Bits<RI>>,
+    /// Per head source, with result forwarding (none without): an issue now takes it from the
+    /// ALU's output or a recent result ([`Forwarding`]).
+    pub forward: Vec<Signal<Out, Bit>>,
+    /// Per head source, with result forwarding (none without): the forwarded result's
+    /// distance.
+    pub distance: Vec<Signal<Out, Bits<3>>>,
     flight_valid: Registers<Bit>,
     flight_dst: Registers<Bits<RI>>,
+    /// Result forwarding's bookkeeping.
+    forwarding: Forwarding<RI>,
     /// Next cycle's hazards.
     held_hazard: Registers<Bit>,
     /// Per seen slot and source: an older slot writes the register.
@@ -62,6 +71,8 @@ pub struct Scoreboard<const RI: usize> {
     writes_offered: Vec<Signal<Local, Bit>>,
     /// Per offered source: an instruction still in flight next cycle writes it.
     entering_by_flight: Vec<Signal<Local, Bit>>,
+    /// 1 with result forwarding, otherwise 0.
+    _forwarding: usize,
     _served: usize,
     _seen: usize,
     _flight: usize,
@@ -90,8 +101,12 @@ impl<const RI: usize> Scoreboard<RI> {
             alu_valid: Default::default(),
             retire_valid: Default::default(),
             retire_reg: Default::default(),
+            forward: signals(3 * usize::from(params.forward)),
+            distance: signals(3 * usize::from(params.forward)),
             flight_valid: Registers::new(flight),
             flight_dst: Registers::new(flight),
+            forwarding: Forwarding::new(params),
+            _forwarding: usize::from(params.forward),
             held_hazard: Registers::new(3 * served),
             by_older: signals(3 * seen),
             by_flight: signals(3 * seen),
@@ -201,6 +216,25 @@ impl<const RI: usize> Logic for Scoreboard<RI> {
                         self.held_hazard.d[j * 3 + s].next = false;
                     }
                     self.hazard[j * 3 + s].next = self.held_hazard.q[j * 3 + s].val();
+                }
+            }
+            self.forwarding.clock.next = self.clock.val();
+            for _f in 0..self._forwarding {
+                self.forwarding.control[0].next = self.reset.val();
+                self.forwarding.control[1].next = self.issue.val();
+                self.forwarding.control[2].next = self.entering[0].val();
+                self.forwarding.head_dst[0].next = self.slot_dst[0].val();
+                for k in 0..6 {
+                    self.forwarding.src[k].next = self.slot_src[k].val();
+                }
+                for s in 0..3 {
+                    self.forwarding.src[6 + s].next = self.instr_src[s].val();
+                    self.forward[s].next = self.forwarding.forward[s].val();
+                    self.distance[s].next = self.forwarding.distance[s].val();
+                }
+                for f in 0..self._staying {
+                    self.forwarding.flight_valid[f].next = self.flight_valid.q[f].val();
+                    self.forwarding.flight_dst[f].next = self.flight_dst.q[f].val();
                 }
             }
             // In flight: stage 0 issued last cycle, the last stage writes back.

@@ -20,6 +20,9 @@ pub struct CoreParams {
     pub lookahead: usize,
     /// ALU pipeline stages between operand read and write-back.
     pub alu_latency: usize,
+    /// Result forwarding: a source whose result leaves the ALU as the instruction's operands
+    /// enter it is taken from the ALU's output instead of waiting to be read from the GPR.
+    pub forward: bool,
 }
 
 /// The defaults are the design with the least time per workload measured on ECP5
@@ -37,6 +40,7 @@ impl Default for CoreParams {
             pq_entries: 4,
             lookahead: 2,
             alu_latency: 2,
+            forward: true,
         }
     }
 }
@@ -125,6 +129,12 @@ impl Params for CoreParams {
                 "N",
                 |_| Allowed::range(1, 8)
             ),
+            param!(
+                forward,
+                "result forwarding: a source whose result leaves the ALU as the instruction's operands enter it skips the GPR read",
+                "BOOL",
+                |_| Allowed::any("true or false")
+            ),
         ]);
         table
     }
@@ -133,7 +143,8 @@ impl Params for CoreParams {
 impl CoreParams {
     /// The configuration of the document's example (Fig. 4 and its schedule: `(rpt3) mad` in 10
     /// cycles from a cold start, 4 more per group): the defaults with three instructions of
-    /// lookahead and no GPR stage, so that a read's data comes the cycle after its decision.
+    /// lookahead and no GPR stage, so that a read's data comes the cycle after its decision,
+    /// and no result forwarding: every operand is read from the GPR.
     pub fn document() -> Self {
         let defaults = Self::default();
         Self {
@@ -142,6 +153,7 @@ impl CoreParams {
                 ..defaults.gpr
             },
             lookahead: 3,
+            forward: false,
             ..defaults
         }
     }
@@ -292,6 +304,8 @@ pub enum OperandSource {
     SameAsSource0 = 4,
     /// The same register as source 1.
     SameAsSource1 = 5,
+    /// The ALU's result of this cycle (a forwarded source).
+    Result = 6,
 }
 
 impl OperandSource {

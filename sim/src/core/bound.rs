@@ -12,7 +12,9 @@ pub struct LowerBound {
     pub cycles: u64,
     /// Instructions: one issues per cycle at most.
     pub instructions: u64,
-    /// GPR reads (distinct source registers of every instruction) / read ports, rounded up.
+    /// GPR reads (distinct source registers of every instruction, with forwarding only those
+    /// whose writer is not among the `read_latency + alu_latency` instructions before) / read
+    /// ports, rounded up.
     pub read_ports: u64,
     /// Reads of the busiest bank over the reads a bank serves per cycle (one, two with 2R1W
     /// banks), rounded up; absent on an ideal file.
@@ -33,8 +35,8 @@ pub struct LowerBound {
 /// instruction issues per cycle, in program order; a result is written back `read_latency +
 /// alu_latency` cycles after its issue (`CoreParams::read_latency`: the GPR's grant and read
 /// latencies; then the ALU) and can be read the cycle after, so a dependent instruction issues at least
-/// `read_latency + alu_latency + 1` cycles later; the program is done when its last result is
-/// written. The bound is `max(terms) + read_latency + alu_latency + 1` (cycles are counted from
+/// `read_latency + alu_latency + 1` cycles later, or `alu_latency` cycles later with result
+/// forwarding; the program is done when its last result is written. The bound is `max(terms) + read_latency + alu_latency + 1` (cycles are counted from
 /// 0).
 pub fn lower_bound(params: &CoreParams, program: &[Instruction], banked: bool) -> LowerBound {
     if program.is_empty() {
@@ -53,15 +55,34 @@ pub fn lower_bound(params: &CoreParams, program: &[Instruction], banked: bool) -
     let mut reads = 0u64;
     let mut earliest = vec![0u64; program.len()];
     let mut last_writer: Vec<Option<usize>> = vec![None; gpr.registers];
-    let hop = params.issue_to_writeback() as u64 + 1;
+    let hop = if params.forward {
+        params.alu_latency as u64
+    } else {
+        params.issue_to_writeback() as u64 + 1
+    };
     // One instruction's distinct sources, and its reads per bank (kept to reuse their storage).
     let mut distinct: Vec<usize> = Vec::new();
     let mut own = vec![0u64; gpr.banks];
+    // With forwarding, a source may skip its read when its writer is still in flight at the
+    // issue: one of the `issue_to_writeback` instructions before (one issue per cycle).
+    let reach = if params.forward {
+        params.issue_to_writeback()
+    } else {
+        0
+    };
     for (i, instruction) in program.iter().enumerate() {
         distinct.clear();
         distinct.extend_from_slice(&instruction.src);
         distinct.sort_unstable();
         distinct.dedup();
+        // Its dependences: the cycle each writer's result can reach it.
+        let ready = distinct
+            .iter()
+            .filter_map(|&reg| last_writer[reg])
+            .map(|w| earliest[w] + hop)
+            .max()
+            .unwrap_or(0);
+        distinct.retain(|&reg| last_writer[reg].is_none_or(|w| i - w > reach));
         reads += distinct.len() as u64;
         // Cycles this instruction's own reads need, all after it is fetched.
         own.fill(0);
@@ -80,11 +101,7 @@ pub fn lower_bound(params: &CoreParams, program: &[Instruction], banked: bool) -
         if i > 0 {
             start = start.max(earliest[i - 1] + 1);
         }
-        for &reg in &distinct {
-            if let Some(w) = last_writer[reg] {
-                start = start.max(earliest[w] + hop);
-            }
-        }
+        start = start.max(ready);
         earliest[i] = start;
         last_writer[instruction.dst] = Some(i);
     }

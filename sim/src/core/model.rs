@@ -251,6 +251,15 @@ impl CoreModel {
             && !self.in_flight.iter().any(|f| f.dst == reg)
     }
 
+    /// With result forwarding, the value of register `reg` for the head issuing this cycle when
+    /// its youngest writer in flight has left the ALU by the time the head's operands reach it
+    /// (`read_latency` cycles from now): its write-back is no later than that cycle.
+    fn forwarded(&self, reg: usize) -> Option<&[u64]> {
+        let youngest = self.in_flight.iter().rev().find(|f| f.dst == reg)?;
+        let arrival = self.cycle + self.params.read_latency() as u64;
+        (self.params.forward && youngest.writeback <= arrival).then_some(&youngest.values)
+    }
+
     /// Runs one cycle.
     pub fn step(&mut self, input: &CycleInput) -> CycleOutput {
         let lanes = self.params.gpr.lanes;
@@ -300,16 +309,18 @@ impl CoreModel {
         }
         self.allocate_reads(&mut out, &written);
 
-        // Issue: the head goes when every operand is obtained.
-        let head_ready = self
-            .window
-            .front()
-            .is_some_and(|slot| slot.operands.iter().all(|o| !matches!(o, Operand::Pending)));
+        // Issue: the head goes when every operand is obtained or forwarded.
+        let head_ready = self.window.front().is_some_and(|slot| {
+            slot.operands
+                .iter()
+                .zip(&slot.instruction.src)
+                .all(|(o, &reg)| !matches!(o, Operand::Pending) || self.forwarded(reg).is_some())
+        });
         if head_ready {
             let slot = self.window.pop_front().expect("checked");
             // Each obtained value leaves its queue entry; an alias copies an earlier source's.
             let mut operands: Vec<Vec<u64>> = Vec::with_capacity(slot.operands.len());
-            for operand in slot.operands {
+            for (operand, &reg) in slot.operands.into_iter().zip(&slot.instruction.src) {
                 let value = match operand {
                     Operand::Have(v, place) => {
                         match place {
@@ -320,7 +331,7 @@ impl CoreModel {
                         v
                     }
                     Operand::Alias(t) => operands[t].clone(),
-                    Operand::Pending => unreachable!("checked"),
+                    Operand::Pending => self.forwarded(reg).expect("checked").to_vec(),
                 };
                 operands.push(value);
             }
