@@ -29,6 +29,7 @@ fn core(
         pq_entries: pq,
         lookahead,
         alu_latency: latency,
+        forward: true,
     }
 }
 
@@ -46,7 +47,10 @@ fn core_lint_is_clean_with_all_warnings_on() {
         core(4, 4, 4, 0, 0, 3, 2),
         core(8, 2, 3, 1, 0, 1, 1),
         core(2, 1, 2, 0, 8, 4, 8),
-        core(16, 1, 8, 8, 8, 4, 3),
+        CoreParams {
+            forward: false,
+            ..core(16, 1, 8, 8, 8, 4, 3)
+        },
         staged(core(4, 2, 4, 2, 4, 3, 2), 3, BankKind::TwoReadsOneWrite),
         staged(core(4, 2, 4, 2, 4, 3, 2), 4, BankKind::SinglePort),
     ] {

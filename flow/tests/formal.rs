@@ -378,6 +378,7 @@ fn queue_check() -> Check {
         pq_entries: 1,
         lookahead: 1,
         alu_latency: 1,
+        forward: false,
     };
     Check {
         harness: "queue",

@@ -35,8 +35,9 @@ fn workloads_match_on_every_policy() {
 }
 
 /// Random programs over few registers (many hazards and bank conflicts), external traffic,
-/// varied queue sizes, lookahead, ALU latency and read ports: at least 1,000,000 cycles in all
-/// across 2, 4 and 8 banks and both queue policies.
+/// varied queue sizes, lookahead, ALU latency and read ports, with and without result
+/// forwarding: at least 1,000,000 cycles in all across 2, 4 and 8 banks and both queue
+/// policies (680,000 of them forwarding, at ALU latencies 1 to 4).
 #[test]
 fn a_million_cycles_of_random_programs() {
     use grfgen_sim::core::workload::random_program;
@@ -57,6 +58,7 @@ fn a_million_cycles_of_random_programs() {
                 pq_entries: [4, 2, 6, 3, 8, 4][variant],
                 lookahead: [3, 1, 4, 2, 4, 3][variant],
                 alu_latency: [2, 1, 3, 2, 4, 1][variant],
+                forward: [true, true, true, false, true, false][variant],
             };
             let mut cycles = 0;
             let mut seed = 100 * variant as u64;
@@ -140,7 +142,8 @@ fn every_bank_kind_runs_random_programs_in_lock_step() {
 /// Every GPR pipeline option under every bank kind: random programs with external traffic,
 /// varied queues, lookahead and ALU latency, at least 100,000 lock-step cycles per pipeline
 /// option and bank kind (each read later by the GPR's grant and read latencies, each issue's
-/// operands with it).
+/// operands with it); forwarding at ALU latencies 2 and 1 (results kept as long as the
+/// read latency), none at 3.
 #[test]
 fn every_gpr_pipeline_option_runs_random_programs_in_lock_step() {
     use grfgen_hdl::params::{BankKind, GprParams};
@@ -162,6 +165,7 @@ fn every_gpr_pipeline_option_runs_random_programs_in_lock_step() {
                 pq_entries: [4, 2, 6][k],
                 lookahead: [3, 1, 4][k],
                 alu_latency: [2, 1, 3][k],
+                forward: k < 2,
             };
             let (mut cycles, mut seed) = (0, 900 + 10 * (3 * pipeline + k) as u64);
             while cycles < 100_000 {
@@ -308,6 +312,58 @@ fn a_dependent_chain_runs_at_the_latency_bound() {
         0,
     );
     assert_eq!(report.cycles, report.lower_bound);
+}
+
+/// With result forwarding a chain of dependences issues every `alu_latency` cycles and meets
+/// the bound; without, every `read_latency + alu_latency + 1`. Interleaved chains put each
+/// dependence 1 to `read_latency + alu_latency` instructions after its writer, so that every
+/// kept result is forwarded.
+#[test]
+fn forwarding_takes_results_from_the_alu_and_its_kept_results() {
+    use std::fmt::Write;
+    for (alu_latency, pipeline) in [(1, 0), (2, 1), (3, 2), (2, 4)] {
+        let params = CoreParams {
+            gpr: grfgen_hdl::params::GprParams {
+                pipeline,
+                ..Default::default()
+            },
+            alu_latency,
+            ..CoreParams::default()
+        };
+        let without = CoreParams {
+            forward: false,
+            ..params.clone()
+        };
+        let chain = "add R1, R0, R0
+add R2, R1, R1
+mul R3, R2, R1
+mad R4, R3, R2, R3
+";
+        let forwarded = lockstep(&params, Policy::CqPq, chain, 0);
+        let read = lockstep(&without, Policy::CqPq, chain, 0);
+        let (hop, slow) = (alu_latency as u64, params.issue_to_writeback() as u64 + 1);
+        assert_eq!(
+            forwarded.cycles, forwarded.lower_bound,
+            "al {alu_latency} p {pipeline}"
+        );
+        assert_eq!(read.cycles - forwarded.cycles, 3 * (slow - hop));
+        for chains in 1..=params.issue_to_writeback() {
+            let mut source = String::new();
+            for step in 0..6 {
+                for c in 0..chains {
+                    let (dst, src) = (4 * c + 2, 4 * c + 2 * usize::from(step > 0));
+                    writeln!(source, "add R{dst}, R{src}, R{}", 4 * c + 1).unwrap();
+                }
+            }
+            let run = lockstep(&params, Policy::CqPq, &source, 0);
+            // Only each chain's first value and the other sources are read.
+            assert_eq!(
+                run.stats.gpr_reads,
+                7 * chains as u64,
+                "al {alu_latency} p {pipeline}: {chains} chains"
+            );
+        }
+    }
 }
 
 #[test]

@@ -340,14 +340,29 @@ fn check_allocator(params: &CoreParams, conflict: bool, seed: u64) {
 /// hazards are registered: the model here keeps a window (the head issues and leaves it, an
 /// offered instruction enters the first free slot) and checks each cycle's hazards against the
 /// window and flight of that cycle.
+/// The hazards, and with result forwarding the head's forwards: a source whose youngest
+/// writer in flight is at stage `alu_latency - 1` or later (its result has left the ALU when
+/// the head's operands reach it), at that stage less `alu_latency - 1` cycles of distance.
 #[test]
 fn the_scoreboard_flags_sources_an_older_or_flying_instruction_writes() {
-    let params = CoreParams::default();
+    for (alu_latency, pipeline, seed) in [(2, 1, 18), (1, 0, 19), (3, 2, 20)] {
+        let params = CoreParams {
+            gpr: GprParams {
+                pipeline,
+                ..CoreParams::default().gpr
+            },
+            alu_latency,
+            ..CoreParams::default()
+        };
+        check_scoreboard(&params, seed);
+    }
+}
+
+fn check_scoreboard(params: &CoreParams, seed: u64) {
     let (served, window) = (params.served_slots(), params.window());
-    let seen = Scoreboard::<8>::seen_slots(&params);
+    let seen = Scoreboard::<8>::seen_slots(params);
     let (flight, at_alu) = (params.issue_to_writeback(), params.read_latency() - 1);
-    let seed = 18;
-    let mut rtl = Part::load(part("scoreboard", Scoreboard::<8>::new(&params)), seed);
+    let mut rtl = Part::load(part("scoreboard", Scoreboard::<8>::new(params)), seed);
     let (clock, reset, issue) = (rtl.input("clock"), rtl.input("reset"), rtl.input("issue"));
     let slot_valid = rtl.inputs("slot_valid", served);
     let slot_dst = rtl.inputs("slot_dst", served);
@@ -357,6 +372,7 @@ fn the_scoreboard_flags_sources_an_older_or_flying_instruction_writes() {
     let hazard = rtl.outputs("hazard", 3 * served);
     let alu_valid = rtl.output("alu_valid");
     let (retire_valid, retire_reg) = (rtl.output("retire_valid"), rtl.output("retire_reg"));
+    let (forward, distance) = (rtl.outputs("forward", 3), rtl.outputs("distance", 3));
     let mut rng = Rng::new(seed);
     // The window (destination, sources), head first, and the destinations in flight, stage 0
     // first.
@@ -378,6 +394,18 @@ fn the_scoreboard_flags_sources_an_older_or_flying_instruction_writes() {
                     hazard[k],
                     expected,
                 );
+            }
+        }
+        if let Some((_, sources)) = slots.first() {
+            for s in 0..3 {
+                let youngest = flying.iter().position(|&f| f == Some(sources[s]));
+                let in_reach = youngest.filter(|&stage| stage + 1 >= params.alu_latency);
+                let context = || format!("forward[{s}] (head {sources:?}, flight {flying:?})");
+                rtl.expect(context, forward[s], in_reach.is_some() as u64);
+                if let Some(stage) = in_reach {
+                    let expected = (stage + 1 - params.alu_latency) as u64;
+                    rtl.expect(|| format!("distance[{s}]"), distance[s], expected);
+                }
             }
         }
         rtl.expect(

@@ -72,6 +72,7 @@ impl Design for Core {
                     part("core_instruction_decoder", InstructionDecoder::<R>::new(p))?,
                     part("core_instruction_window", InstructionWindow::<R>::new(p))?,
                     part("core_scoreboard", Scoreboard::<R>::new(p))?,
+                    part("core_forwarding", Forwarding::<R>::new(p))?,
                     part("core_read_scheduler", ReadScheduler::<R>::new(p))?,
                     part("core_conflict_allocator", ReadAllocator::<R>::conflict(p))?,
                     part("core_prefetch_allocator", ReadAllocator::<R>::prefetch(p))?,

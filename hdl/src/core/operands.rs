@@ -52,7 +52,8 @@ pub struct OperandSources {
     from_pq: Constant<Bits<3>>,
     /// The forwarded result's code (one constant with forwarding, none without).
     from_result: Vec<Constant<Bits<3>>>,
-    pending: Constant<Bits<2>>,
+    /// The pending state's code (one constant with forwarding, none without).
+    pending: Vec<Constant<Bits<2>>>,
     alias_of_0: Constant<Bits<3>>,
     alias_of_1: Constant<Bits<3>>,
     alias_0: Constant<Bits<2>>,
@@ -98,7 +99,7 @@ impl OperandSources {
             from_cq: code(OperandSource::ConflictQueue),
             from_pq: code(OperandSource::PrefetchQueue),
             from_result: constant_if(params.forward, OperandSource::Result.code()),
-            pending: constant(CaptureKind::Nowhere.code()),
+            pending: constant_if(params.forward, CaptureKind::Nowhere.code()),
             alias_of_0: code(OperandSource::SameAsSource0),
             alias_of_1: code(OperandSource::SameAsSource1),
             alias_0: constant(alias::SOURCE_0),
@@ -150,7 +151,7 @@ impl Logic for OperandSources {
                 }
             }
             for _f in 0..(self._forwarded / 3) {
-                if self.forward[s].val() & (self.next_state[s].val() == self.pending.val()) {
+                if self.forward[s].val() & (self.next_state[s].val() == self.pending[0].val()) {
                     self.kind_r.d[s].next = self.from_result[0].val();
                     self.index_r.d[s].next = self.distance[s].val();
                 }

@@ -153,4 +153,36 @@ mod tests {
         assert_eq!(bound.issue_chain, 1 + 4 + 4);
         assert_eq!(bound.cycles, 9 + 4);
     }
+
+    #[test]
+    fn forwarding_makes_a_hop_the_alus_latency_and_skips_near_reads() {
+        let document = CoreParams::document();
+        // One read port: the read-port term counts the reads.
+        let params = CoreParams {
+            forward: true,
+            gpr: grfgen_hdl::params::GprParams {
+                read_ports: 1,
+                ..document.gpr
+            },
+            ..document
+        };
+        let program = parse("add R1, R0, R0\nadd R2, R1, R1\nadd R3, R2, R2", 256).unwrap();
+        let bound = lower_bound(&params, &program, true);
+        assert_eq!(bound.issue_chain, 1 + 2 + 2);
+        // R0 alone is read: R1 and R2 may come from the ALU.
+        assert_eq!(bound.read_ports, 1);
+        // R1 is read when its writer is further back than read_latency + alu_latency
+        // instructions, and may be forwarded when it is that far.
+        let reach = params.issue_to_writeback();
+        for (fillers, reads) in [(reach, reach + 2), (reach - 1, reach)] {
+            let mut source = String::from("add R1, R0, R0\n");
+            for r in 0..fillers {
+                source += &format!("add R{}, R20, R20\n", 30 + r);
+            }
+            source += "add R2, R1, R1\n";
+            let program = parse(&source, 256).unwrap();
+            let bound = lower_bound(&params, &program, true);
+            assert_eq!(bound.read_ports, reads as u64, "{fillers} between");
+        }
+    }
 }

@@ -59,8 +59,8 @@ impl Block for Core {
             .collect()
     }
 
-    /// The defaults, the degenerate corners, the document's configuration, the GPR's stages and
-    /// the ALU's product stage.
+    /// The defaults, the degenerate corners, the document's configuration (no forwarding), the
+    /// GPR's stages and the ALU's product stage.
     fn corners() -> Vec<Vec<(&'static str, &'static str)>> {
         vec![
             vec![],
@@ -72,7 +72,7 @@ impl Block for Core {
             vec![("pipeline", "1"), ("bank_kind", "2r1w")],
             vec![("pipeline", "2"), ("bank_kind", "1rw")],
             vec![("pipeline", "2"), ("memory", "dp16kd")],
-            vec![("lookahead", "3"), ("pipeline", "0")],
+            vec![("lookahead", "3"), ("pipeline", "0"), ("forward", "false")],
             vec![("pipeline", "3"), ("bank_kind", "2r1w")],
             vec![
                 ("pipeline", "4"),
