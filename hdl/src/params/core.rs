@@ -25,21 +25,24 @@ pub struct CoreParams {
     pub forward: bool,
 }
 
-/// The defaults are the design with the least time per workload measured on ECP5
-/// (`docs/pnr.md`): two instructions of lookahead, which cut the scheduler's candidates by a
-/// third and keep the document's four cycles per `(rpt3) mad` group, on the GPR's bank port
-/// stage (`pipeline: 1`). The document's own schedule is [`CoreParams::document`].
+/// The defaults are the design with the least time per built-in workload measured on ECP5
+/// (`docs/pnr.md`): result forwarding, so that the registers below cost a dependent
+/// instruction nothing; the GPR's bank ports and block RAM data registered (`pipeline: 2`);
+/// the multiply's partial products registered (`alu_latency: 3`); and one instruction of
+/// lookahead, which halves the scheduler's candidates (a stream of the document's `(rpt3) mad`
+/// groups then takes 6 cycles per group instead of 4). The document's own schedule is
+/// [`CoreParams::document`].
 impl Default for CoreParams {
     fn default() -> Self {
         Self {
             gpr: GprParams {
-                pipeline: 1,
+                pipeline: 2,
                 ..GprParams::default()
             },
             cq_entries: 2,
             pq_entries: 4,
-            lookahead: 2,
-            alu_latency: 2,
+            lookahead: 1,
+            alu_latency: 3,
             forward: true,
         }
     }
@@ -142,9 +145,9 @@ impl Params for CoreParams {
 
 impl CoreParams {
     /// The configuration of the document's example (Fig. 4 and its schedule: `(rpt3) mad` in 10
-    /// cycles from a cold start, 4 more per group): the defaults with three instructions of
-    /// lookahead and no GPR stage, so that a read's data comes the cycle after its decision,
-    /// and no result forwarding: every operand is read from the GPR.
+    /// cycles from a cold start, 4 more per group): the defaults' queues with three
+    /// instructions of lookahead, no GPR stage, so that a read's data comes the cycle after its
+    /// decision, two ALU stages, and no result forwarding: every operand is read from the GPR.
     pub fn document() -> Self {
         let defaults = Self::default();
         Self {
@@ -153,6 +156,7 @@ impl CoreParams {
                 ..defaults.gpr
             },
             lookahead: 3,
+            alu_latency: 2,
             forward: false,
             ..defaults
         }
@@ -335,6 +339,6 @@ mod tests {
         );
         let names: Vec<&str> = CoreParams::table().iter().map(|p| p.name).collect();
         assert_eq!(names[0], "banks");
-        assert_eq!(names.last(), Some(&"alu_latency"));
+        assert_eq!(names.last(), Some(&"forward"));
     }
 }

@@ -20,6 +20,7 @@ pub const ABBREVIATIONS: &[(&str, &str)] = &[
     ("pq_entries", "pq"),
     ("lookahead", "la"),
     ("alu_latency", "al"),
+    ("forward", "fw"),
     ("crossbar", "q"),
     ("registered", "reg"),
     ("eus", "eu"),

@@ -60,7 +60,8 @@ impl Block for Core {
     }
 
     /// The defaults, the degenerate corners, the document's configuration (no forwarding), the
-    /// GPR's stages and the ALU's product stage.
+    /// GPR's stages, and the defaults before forwarding's (two instructions of lookahead, two
+    /// ALU stages, the GPR's bank port stage).
     fn corners() -> Vec<Vec<(&'static str, &'static str)>> {
         vec![
             vec![],
@@ -79,7 +80,7 @@ impl Block for Core {
                 ("bank_kind", "1rw"),
                 ("memory", "dp16kd"),
             ],
-            vec![("alu_latency", "3"), ("pipeline", "2")],
+            vec![("lookahead", "2"), ("alu_latency", "2"), ("pipeline", "1")],
         ]
     }
 
