@@ -73,7 +73,12 @@ impl Block for Core {
             vec![("pipeline", "1"), ("bank_kind", "2r1w")],
             vec![("pipeline", "2"), ("bank_kind", "1rw")],
             vec![("pipeline", "2"), ("memory", "dp16kd")],
-            vec![("lookahead", "3"), ("pipeline", "0"), ("forward", "false")],
+            vec![
+                ("lookahead", "3"),
+                ("pipeline", "0"),
+                ("alu_latency", "2"),
+                ("forward", "false"),
+            ],
             vec![("pipeline", "3"), ("bank_kind", "2r1w")],
             vec![
                 ("pipeline", "4"),
