@@ -7,6 +7,7 @@ mod datapath;
 mod decode;
 mod forwarding;
 mod operands;
+pub use operands::MuxInputs;
 mod reads;
 mod scheduler;
 mod scoreboard;

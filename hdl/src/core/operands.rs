@@ -1,6 +1,7 @@
 //! Where each operand of the issuing head is when it reaches the ALU: a read port, the operand
-//! latch, a conflict- or prefetch-queue entry, or another source of the same instruction;
-//! carried through the GPR's read latency with the instruction's op.
+//! latch, a conflict- or prefetch-queue entry, a forwarded result, or another source of the
+//! same instruction; carried through the GPR's read latency with the instruction's op, and
+//! decoded a cycle before the ALU into the operand mux's one-hot selects.
 
 use rust_hdl::prelude::*;
 
@@ -10,7 +11,10 @@ use crate::regs::Registers;
 use crate::{constant, constant_if, constants, signals};
 
 /// The ALU's operand sources (registered): decided from the head's sources as it issues, then
-/// delayed so that they meet the data of the head's last reads.
+/// delayed so that they meet the data of the head's last reads. Beside the last stage's kind
+/// and index, the same place as the operand mux's one-hot select over its inputs
+/// ([`OperandSources::inputs`]), an alias resolved into the selects of the source it names:
+/// the mux is then a single AND-OR, with no decode and no alias after the register.
 #[derive(LogicBlock)]
 pub struct OperandSources {
     /// Clock.
@@ -39,11 +43,19 @@ pub struct OperandSources {
     pub alu_kind: Vec<Signal<Out, Bits<3>>>,
     /// Per source: the port, latch or entry, or a forwarded result's distance, at the ALU.
     pub alu_index: Vec<Signal<Out, Bits<3>>>,
+    /// Per source and operand-mux input (`s * count + i`, [`MuxInputs`]): the source takes
+    /// that input, at the ALU (one-hot per source).
+    pub alu_select: Vec<Signal<Out, Bit>>,
     /// The op and, per source, the operand's place, for each of the `read_latency` cycles from
     /// issue to the ALU (stage-major).
     op_r: Registers<Bits<3>>,
     kind_r: Registers<Bits<3>>,
     index_r: Registers<Bits<3>>,
+    /// The last stage's selects.
+    select_r: Registers<Bit>,
+    /// Per source and input: the select decoded from the kind and index entering the last
+    /// stage, before aliases are resolved.
+    decoded: Vec<Signal<Local, Bit>>,
     in_cq: Constant<Bits<2>>,
     in_pq: Constant<Bits<2>>,
     from_port: Constant<Bits<3>>,
@@ -62,6 +74,16 @@ pub struct OperandSources {
     number: Vec<Constant<Bits<3>>>,
     port_number: Vec<Constant<Bits<4>>>,
     _read_ports: usize,
+    /// The operand mux's inputs: how many, and where each kind's start.
+    _inputs: usize,
+    _latches_at: usize,
+    _cq_at: usize,
+    _pq_at: usize,
+    _result_at: usize,
+    /// Queue entries, and results kept for forwarding (`read_latency` with forwarding).
+    _cq: usize,
+    _pq: usize,
+    _history: usize,
     /// Head sources that may be forwarded: 3 with result forwarding, otherwise 0.
     _forwarded: usize,
     /// Stages before the last: `read_latency - 1`.
@@ -70,11 +92,59 @@ pub struct OperandSources {
     _last_source: usize,
 }
 
+/// The operand mux's inputs, in order: the read ports' data, the three operand latches, the
+/// conflict-queue entries, the prefetch-queue entries, and with forwarding the ALU's result and
+/// the results kept from the `read_latency` cycles before (newest first).
+pub struct MuxInputs {
+    /// Inputs in all.
+    pub count: usize,
+    /// The first latch's input.
+    pub latches_at: usize,
+    /// The first conflict-queue entry's input.
+    pub cq_at: usize,
+    /// The first prefetch-queue entry's input.
+    pub pq_at: usize,
+    /// The ALU result's input, with the kept results after it (with forwarding).
+    pub result_at: usize,
+    /// Results kept for forwarding: `read_latency` with forwarding, otherwise 0.
+    pub history: usize,
+}
+
+impl MuxInputs {
+    /// The operand mux's inputs for `params`.
+    pub fn of(params: &CoreParams) -> Self {
+        let latches_at = params.gpr.read_ports;
+        let cq_at = latches_at + 3;
+        let pq_at = cq_at + params.cq_entries;
+        let result_at = pq_at + params.pq_entries;
+        let history = params.read_latency() * usize::from(params.forward);
+        Self {
+            count: result_at + (history + 1) * usize::from(params.forward),
+            latches_at,
+            cq_at,
+            pq_at,
+            result_at,
+            history,
+        }
+    }
+}
+
 impl OperandSources {
     /// The operand sources of the core described by `params`.
     pub fn new(params: &CoreParams) -> Self {
         let p = params.gpr.read_ports;
         let latency = params.read_latency();
+        let inputs = MuxInputs::of(params);
+        let numbers = [
+            3,
+            p,
+            params.cq_entries,
+            params.pq_entries,
+            inputs.history + 1,
+        ]
+        .into_iter()
+        .max()
+        .unwrap_or(3);
         let code = |c: OperandSource| constant(c.code());
         Self {
             clock: Default::default(),
@@ -89,9 +159,12 @@ impl OperandSources {
             alu_op: Default::default(),
             alu_kind: signals(3),
             alu_index: signals(3),
+            alu_select: signals(3 * inputs.count),
             op_r: Registers::new(latency),
             kind_r: Registers::new(3 * latency),
             index_r: Registers::new(3 * latency),
+            select_r: Registers::new(3 * inputs.count),
+            decoded: signals(3 * inputs.count),
             in_cq: constant(CaptureKind::ConflictQueue.code()),
             in_pq: constant(CaptureKind::PrefetchQueue.code()),
             from_port: code(OperandSource::Port),
@@ -104,9 +177,17 @@ impl OperandSources {
             alias_of_1: code(OperandSource::SameAsSource1),
             alias_0: constant(alias::SOURCE_0),
             alias_1: constant(alias::SOURCE_1),
-            number: constants(0..3.max(p) as u64),
+            number: constants(0..numbers as u64),
             port_number: constants(0..p as u64),
             _read_ports: p,
+            _inputs: inputs.count,
+            _latches_at: inputs.latches_at,
+            _cq_at: inputs.cq_at,
+            _pq_at: inputs.pq_at,
+            _result_at: inputs.result_at,
+            _cq: params.cq_entries,
+            _pq: params.pq_entries,
+            _history: inputs.history,
             _forwarded: 3 * usize::from(params.forward),
             _later: latency - 1,
             _last_source: (latency - 1) * 3,
@@ -167,6 +248,68 @@ impl Logic for OperandSources {
             for s in 0..3 {
                 self.alu_kind[s].next = self.kind_r.q[last + s].val();
                 self.alu_index[s].next = self.index_r.q[last + s].val();
+            }
+        }
+        // The operand mux's selects for the last stage, decoded from the kind and index that
+        // enter it, then each alias given the selects of the source it names.
+        self.select_r.clock.next = self.clock.val();
+        for last in self._last_source..(self._last_source + 1) {
+            for ni in self._inputs..(self._inputs + 1) {
+                for s in 0..3 {
+                    for i in 0..self._inputs {
+                        self.decoded[s * ni + i].next = false;
+                    }
+                    for p in 0..self._read_ports {
+                        self.decoded[s * ni + p].next = (self.kind_r.d[last + s].val()
+                            == self.from_port.val())
+                            & (self.index_r.d[last + s].val() == self.number[p].val());
+                    }
+                    for nl in self._latches_at..(self._latches_at + 1) {
+                        for i in 0..3 {
+                            self.decoded[s * ni + nl + i].next = (self.kind_r.d[last + s].val()
+                                == self.from_latch.val())
+                                & (self.index_r.d[last + s].val() == self.number[i].val());
+                        }
+                    }
+                    for nc in self._cq_at..(self._cq_at + 1) {
+                        for e in 0..self._cq {
+                            self.decoded[s * ni + nc + e].next = (self.kind_r.d[last + s].val()
+                                == self.from_cq.val())
+                                & (self.index_r.d[last + s].val() == self.number[e].val());
+                        }
+                    }
+                    for np in self._pq_at..(self._pq_at + 1) {
+                        for e in 0..self._pq {
+                            self.decoded[s * ni + np + e].next = (self.kind_r.d[last + s].val()
+                                == self.from_pq.val())
+                                & (self.index_r.d[last + s].val() == self.number[e].val());
+                        }
+                    }
+                    for nr in self._result_at..(self._result_at + 1) {
+                        for d in 0..(self._history + self._forwarded / 3) {
+                            self.decoded[s * ni + nr + d].next = (self.kind_r.d[last + s].val()
+                                == self.from_result[0].val())
+                                & (self.index_r.d[last + s].val() == self.number[d].val());
+                        }
+                    }
+                }
+                for i in 0..self._inputs {
+                    self.select_r.d[i].next = self.decoded[i].val();
+                    self.select_r.d[ni + i].next = self.decoded[ni + i].val();
+                    if self.kind_r.d[last + 1].val() == self.alias_of_0.val() {
+                        self.select_r.d[ni + i].next = self.decoded[i].val();
+                    }
+                    self.select_r.d[2 * ni + i].next = self.decoded[2 * ni + i].val();
+                    if self.kind_r.d[last + 2].val() == self.alias_of_0.val() {
+                        self.select_r.d[2 * ni + i].next = self.decoded[i].val();
+                    }
+                    if self.kind_r.d[last + 2].val() == self.alias_of_1.val() {
+                        self.select_r.d[2 * ni + i].next = self.select_r.d[ni + i].val();
+                    }
+                }
+                for x in 0..(3 * self._inputs) {
+                    self.alu_select[x].next = self.select_r.q[x].val();
+                }
             }
         }
     }

@@ -6,7 +6,7 @@
 use rust_hdl::prelude::*;
 
 use super::decode::InstructionDecoder;
-use super::operands::OperandSources;
+use super::operands::{MuxInputs, OperandSources};
 use super::reads::ReadScheduler;
 use super::scoreboard::Scoreboard;
 use super::window::InstructionWindow;
@@ -58,6 +58,9 @@ pub struct CoreScheduler<const RI: usize> {
     pub alu_kind: Vec<Signal<Out, Bits<3>>>,
     /// Per source: the port, latch or entry, or a forwarded result's distance.
     pub alu_index: Vec<Signal<Out, Bits<3>>>,
+    /// Per source and operand-mux input: the one-hot select of the same place
+    /// ([`MuxInputs`]).
+    pub alu_select: Vec<Signal<Out, Bit>>,
     /// Number of GPR reads this cycle (observation).
     pub reads: Signal<Out, Bits<4>>,
     /// Banks read this cycle, one bit per bank (observation).
@@ -106,6 +109,8 @@ pub struct CoreScheduler<const RI: usize> {
     _seen: usize,
     _preload: usize,
     _read_ports: usize,
+    /// The operand mux's inputs.
+    _mux_inputs: usize,
     /// Head sources that may be forwarded: 3 with result forwarding, otherwise 0.
     _forwarded: usize,
     _cq: usize,
@@ -143,6 +148,7 @@ impl<const RI: usize> CoreScheduler<RI> {
             alu_op: Default::default(),
             alu_kind: signals(3),
             alu_index: signals(3),
+            alu_select: signals(3 * MuxInputs::of(params).count),
             reads: Default::default(),
             banks_read: Default::default(),
             banks_read_twice: Default::default(),
@@ -172,6 +178,7 @@ impl<const RI: usize> CoreScheduler<RI> {
             _seen: Scoreboard::<RI>::seen_slots(params),
             _preload: preload,
             _read_ports: p,
+            _mux_inputs: MuxInputs::of(params).count,
             _forwarded: 3 * usize::from(params.forward),
             _cq: params.cq_entries,
             _pq: params.pq_entries,
@@ -331,6 +338,9 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
             self.operands.alias_code[s].next = self.window.alias_code[s].val();
             self.alu_kind[s].next = self.operands.alu_kind[s].val();
             self.alu_index[s].next = self.operands.alu_index[s].val();
+        }
+        for x in 0..(3 * self._mux_inputs) {
+            self.alu_select[x].next = self.operands.alu_select[x].val();
         }
         self.alu_op.next = self.operands.alu_op.val();
     }

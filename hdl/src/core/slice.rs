@@ -3,6 +3,7 @@
 use rust_hdl::prelude::*;
 
 use super::datapath::CoreDatapath;
+use super::operands::MuxInputs;
 use super::scheduler::CoreScheduler;
 use crate::gpr::BankedGpr;
 use crate::params::CoreParams;
@@ -79,6 +80,10 @@ pub struct CoreSlice<const A: usize, const RI: usize> {
     /// the writes the slice grants itself) and, with registered arbitration, come a cycle or
     /// two after them: not needed, read by a wire the lint leaves alone.
     grants_unused: Signal<Local, Bit>,
+    /// The scheduler's operand kinds and indices, the same places as the one-hot selects the
+    /// data side takes (the scheduler's own checks read them): read by a wire the lint leaves
+    /// alone.
+    sources_unused: Signal<Local, Bit>,
     /// One bank bit, present with 1RW banks.
     one_bank: Vec<Constant<Bits<16>>>,
     /// The bank bits of a register index.
@@ -89,6 +94,8 @@ pub struct CoreSlice<const A: usize, const RI: usize> {
     _read_ports: usize,
     /// 1 with single-port (1RW) banks, else 0.
     _single_port: usize,
+    /// The operand mux's inputs ([`MuxInputs`]).
+    _mux_inputs: usize,
 }
 
 impl<const A: usize, const RI: usize> CoreSlice<A, RI> {
@@ -128,6 +135,7 @@ impl<const A: usize, const RI: usize> CoreSlice<A, RI> {
             datapath: CoreDatapath::new(params),
             banks_written: Default::default(),
             grants_unused: Default::default(),
+            sources_unused: Default::default(),
             one_bank: constant_if(single_port, 1),
             bank_mask: constant(params.gpr.banks as u64 - 1),
             no_bank: constant(0),
@@ -135,6 +143,7 @@ impl<const A: usize, const RI: usize> CoreSlice<A, RI> {
             _lanes: l,
             _read_ports: p,
             _single_port: usize::from(single_port),
+            _mux_inputs: MuxInputs::of(params).count,
         }
     }
 }
@@ -149,10 +158,14 @@ impl<const A: usize, const RI: usize> Logic for CoreSlice<A, RI> {
         self.scheduler.instr_valid.next = self.instr_valid.val();
         self.scheduler.instr_op.next = self.instr_op.val();
         self.scheduler.instr_dst.next = self.instr_dst.val();
+        self.sources_unused.next = false;
         for s in 0..3 {
             self.scheduler.instr_src[s].next = self.instr_src[s].val();
-            self.datapath.alu_kind[s].next = self.scheduler.alu_kind[s].val();
-            self.datapath.alu_index[s].next = self.scheduler.alu_index[s].val();
+            self.sources_unused.next = self.sources_unused.val()
+                | (self.scheduler.alu_kind[s].val() | self.scheduler.alu_index[s].val()).any();
+        }
+        for x in 0..(3 * self._mux_inputs) {
+            self.datapath.alu_select[x].next = self.scheduler.alu_select[x].val();
         }
         self.instr_ready.next = self.scheduler.instr_ready.val();
         self.issue.next = self.scheduler.issue.val();
