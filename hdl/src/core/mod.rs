@@ -3,6 +3,7 @@
 
 mod allocator;
 mod alu;
+mod captures;
 mod datapath;
 mod decode;
 mod forwarding;

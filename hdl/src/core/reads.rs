@@ -35,8 +35,8 @@ pub struct ReadScheduler<const RI: usize> {
     pub slot_entry: Vec<Signal<In, Bits<3>>>,
     /// Per served slot and source: an older instruction still writes the register.
     pub hazard: Vec<Signal<In, Bit>>,
-    /// Per head source, with result forwarding (none without): an issue now takes it from the
-    /// ALU's output, so it need not be read.
+    /// Per head source: an issue now takes it from the ALU's output, so it need not be read
+    /// (never without result forwarding).
     pub forward: Vec<Signal<In, Bit>>,
     /// Free conflict-queue entries, one bit per entry.
     pub cq_free: Signal<In, Bits<8>>,
@@ -108,8 +108,6 @@ pub struct ReadScheduler<const RI: usize> {
     /// Slots both preloads and prefetches serve.
     _both_slots: usize,
     _read_ports: usize,
-    /// Head sources that may be forwarded: 3 with result forwarding, otherwise 0.
-    _forwarded: usize,
 }
 
 impl<const RI: usize> ReadScheduler<RI> {
@@ -128,7 +126,7 @@ impl<const RI: usize> ReadScheduler<RI> {
             slot_state: signals(3 * w),
             slot_entry: signals(3 * w),
             hazard: signals(3 * served),
-            forward: signals(3 * usize::from(params.forward)),
+            forward: signals(3),
             cq_free: Default::default(),
             pq_free: Default::default(),
             banks_written: Default::default(),
@@ -168,7 +166,6 @@ impl<const RI: usize> ReadScheduler<RI> {
             _prefetch_slots: prefetch,
             _both_slots: preload.min(prefetch),
             _read_ports: p,
-            _forwarded: 3 * usize::from(params.forward),
         }
     }
 }
@@ -198,10 +195,8 @@ impl<const RI: usize> Logic for ReadScheduler<RI> {
             for s in 0..3 {
                 self.conflict.served_before[j * 3 + s].next = false;
                 self.conflict.reg_index[j * 3 + s].next = self.slot_src[j * 3 + s].val();
+                self.conflict.want[j * 3 + s].next = self.present[j * 3 + s].val();
             }
-        }
-        for s in 0..3 {
-            self.conflict.want[s].next = self.present[s].val();
         }
         for j in 1..(self._preload_slots + 1) {
             for s in 0..3 {
@@ -250,25 +245,18 @@ impl<const RI: usize> Logic for ReadScheduler<RI> {
         }
         // The head's reads are done; it issues once none of its sources is pending, or each
         // pending one is forwarded.
-        self.issue.next = self.slot_valid[0].val() & !self.reset.val();
         for s in 0..3 {
             if self.conflict.grant[s].val() {
                 self.next_state[s].next = self.done.val();
             }
-            self.waiting[s].next = self.next_state[s].val() == self.pending.val();
+            self.waiting[s].next =
+                (self.next_state[s].val() == self.pending.val()) & !self.forward[s].val();
             self.head_read[s].next = self.conflict.grant[s].val();
             self.head_port[s].next = self.conflict.port[s].val();
         }
-        for s in 0..self._forwarded {
-            if self.forward[s].val() {
-                self.waiting[s].next = false;
-            }
-        }
-        for s in 0..3 {
-            if self.waiting[s].val() {
-                self.issue.next = false;
-            }
-        }
+        self.issue.next = self.slot_valid[0].val()
+            & !self.reset.val()
+            & !(self.waiting[0].val() | self.waiting[1].val() | self.waiting[2].val());
         // The read ports, and where each read's data goes: the head's reads to its operand
         // latches (or, when it issues now, straight to the ALU), the others to their queue.
         for p in 0..self._read_ports {

@@ -5,6 +5,7 @@
 
 use rust_hdl::prelude::*;
 
+use super::captures::CaptureDelay;
 use super::decode::InstructionDecoder;
 use super::operands::{MuxInputs, OperandSources};
 use super::reads::ReadScheduler;
@@ -80,11 +81,8 @@ pub struct CoreScheduler<const RI: usize> {
     reader: ReadScheduler<RI>,
     /// Busy entries: [0] conflict queue, [1] prefetch queue (bit e = entry e).
     queue_busy: Registers<Bits<8>>,
-    /// Per read port, for each of the GPR's `read_latency` cycles (stage-major,
-    /// `stage * ports + port`): where a read decided that many cycles ago goes, and the latch
-    /// or entry; the last stage meets the read's data.
-    capture_kind_r: Registers<Bits<2>>,
-    capture_index_r: Registers<Bits<3>>,
+    /// Where each read's data goes, through the GPR's read latency.
+    captures: CaptureDelay,
     operands: OperandSources,
     /// Simulation-only: the conflict queue's entries ([`queue_checks`]).
     cq_check: EntryChecker,
@@ -92,7 +90,6 @@ pub struct CoreScheduler<const RI: usize> {
     pq_check: EntryChecker,
     /// Queue entries freed by the issuing head: [0] cq, [1] pq.
     freed: Vec<Signal<Local, Bits<8>>>,
-    pending: Constant<Bits<2>>,
     /// A source's state in the conflict queue (one constant, none without the queue).
     in_cq: Vec<Constant<Bits<2>>>,
     /// A source's state in the prefetch queue (one constant, none without the queue).
@@ -115,10 +112,6 @@ pub struct CoreScheduler<const RI: usize> {
     _forwarded: usize,
     _cq: usize,
     _pq: usize,
-    /// The delay stages after the first: `read_latency - 1`.
-    _later: usize,
-    /// Where the last stage of the per-port delay lines starts.
-    _last_port: usize,
 }
 
 impl<const RI: usize> CoreScheduler<RI> {
@@ -128,7 +121,6 @@ impl<const RI: usize> CoreScheduler<RI> {
         let w = params.window();
         let (served, preload) = (params.served_slots(), params.preload_slots());
         let p = params.gpr.read_ports;
-        let latency = params.read_latency();
         let mask = |n: usize| constant((1u64 << n) - 1);
         let entries = params.cq_entries.max(params.pq_entries);
         Self {
@@ -160,13 +152,11 @@ impl<const RI: usize> CoreScheduler<RI> {
             scoreboard: Scoreboard::new(params),
             reader: ReadScheduler::new(params),
             queue_busy: Registers::new(2),
-            capture_kind_r: Registers::new(p * latency),
-            capture_index_r: Registers::new(p * latency),
+            captures: CaptureDelay::new(params),
             operands: OperandSources::new(params),
             cq_check: queue_checks("conflict", params.cq_entries),
             pq_check: queue_checks("prefetch", params.pq_entries),
             freed: signals(2),
-            pending: constant(CaptureKind::Nowhere.code()),
             in_cq: constants((params.cq_entries > 0).then_some(CaptureKind::ConflictQueue.code())),
             in_pq: constants((params.pq_entries > 0).then_some(CaptureKind::PrefetchQueue.code())),
             no_entries: constant(0),
@@ -182,8 +172,6 @@ impl<const RI: usize> CoreScheduler<RI> {
             _forwarded: 3 * usize::from(params.forward),
             _cq: params.cq_entries,
             _pq: params.pq_entries,
-            _later: latency - 1,
-            _last_port: (latency - 1) * p,
         }
     }
 }
@@ -198,8 +186,7 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
         self.scoreboard.reset.next = self.reset.val();
         self.reader.reset.next = self.reset.val();
         self.queue_busy.clock.next = self.clock.val();
-        self.capture_kind_r.clock.next = self.clock.val();
-        self.capture_index_r.clock.next = self.clock.val();
+        self.captures.clock.next = self.clock.val();
         self.operands.clock.next = self.clock.val();
         // The offered instruction, decoded, into the window.
         self.decoder.op.next = self.instr_op.val();
@@ -230,7 +217,6 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
             self.scoreboard.slot_src[k].next = self.window.src[k].val();
         }
         for s in 0..self._forwarded {
-            self.reader.forward[s].next = self.scoreboard.forward[s].val();
             self.operands.forward[s].next = self.scoreboard.forward[s].val();
             self.operands.distance[s].next = self.scoreboard.distance[s].val();
         }
@@ -255,35 +241,15 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
         self.alu_valid.next = self.scoreboard.alu_valid.val();
         self.retire_valid.next = self.scoreboard.retire_valid.val();
         self.retire_reg.next = self.scoreboard.retire_reg.val();
-        // The reads, and where their data goes next cycle.
+        // The reads, and where their data goes when it arrives.
+        self.captures.reset.next = self.reset.val();
         for p in 0..self._read_ports {
             self.read_valid[p].next = self.reader.read_valid[p].val();
             self.read_reg[p].next = self.reader.read_reg[p].val();
-            self.capture_kind_r.d[p].next = self.reader.read_kind[p].val();
-            if self.reset.val() {
-                self.capture_kind_r.d[p].next = self.pending.val();
-            }
-            self.capture_index_r.d[p].next = self.reader.read_index[p].val();
-        }
-        // Through the GPR's read latency, to meet the data.
-        for np in self._read_ports..(self._read_ports + 1) {
-            for k in 0..self._later {
-                for p in 0..self._read_ports {
-                    self.capture_kind_r.d[(k + 1) * np + p].next =
-                        self.capture_kind_r.q[k * np + p].val();
-                    if self.reset.val() {
-                        self.capture_kind_r.d[(k + 1) * np + p].next = self.pending.val();
-                    }
-                    self.capture_index_r.d[(k + 1) * np + p].next =
-                        self.capture_index_r.q[k * np + p].val();
-                }
-            }
-            for last in self._last_port..(self._last_port + 1) {
-                for p in 0..self._read_ports {
-                    self.capture_kind[p].next = self.capture_kind_r.q[last + p].val();
-                    self.capture_index[p].next = self.capture_index_r.q[last + p].val();
-                }
-            }
+            self.captures.read_kind[p].next = self.reader.read_kind[p].val();
+            self.captures.read_index[p].next = self.reader.read_index[p].val();
+            self.capture_kind[p].next = self.captures.capture_kind[p].val();
+            self.capture_index[p].next = self.captures.capture_index[p].val();
         }
         // Queue entries: taken by this cycle's reads, freed by the issuing head.
         self.freed[0].next = self.no_entries.val();
@@ -336,6 +302,7 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
             self.operands.head_read[s].next = self.reader.head_read[s].val();
             self.operands.head_port[s].next = self.reader.head_port[s].val();
             self.operands.alias_code[s].next = self.window.alias_code[s].val();
+            self.reader.forward[s].next = self.scoreboard.forward[s].val();
             self.alu_kind[s].next = self.operands.alu_kind[s].val();
             self.alu_index[s].next = self.operands.alu_index[s].val();
         }

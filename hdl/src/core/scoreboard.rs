@@ -47,8 +47,8 @@ pub struct Scoreboard<const RI: usize> {
     pub retire_valid: Signal<Out, Bit>,
     /// Its destination register.
     pub retire_reg: Signal<Out, Bits<RI>>,
-    /// Per head source, with result forwarding (none without): an issue now takes it from the
-    /// ALU's output or a recent result ([`Forwarding`]).
+    /// Per head source: an issue now takes it from the ALU's output or a recent result
+    /// ([`Forwarding`]; never without result forwarding).
     pub forward: Vec<Signal<Out, Bit>>,
     /// Per head source, with result forwarding (none without): the forwarded result's
     /// distance.
@@ -101,7 +101,7 @@ impl<const RI: usize> Scoreboard<RI> {
             alu_valid: Default::default(),
             retire_valid: Default::default(),
             retire_reg: Default::default(),
-            forward: signals(3 * usize::from(params.forward)),
+            forward: signals(3),
             distance: signals(3 * usize::from(params.forward)),
             flight_valid: Registers::new(flight),
             flight_dst: Registers::new(flight),
@@ -219,6 +219,9 @@ impl<const RI: usize> Logic for Scoreboard<RI> {
                 }
             }
             self.forwarding.clock.next = self.clock.val();
+            for s in 0..3 {
+                self.forward[s].next = false;
+            }
             for _f in 0..self._forwarding {
                 self.forwarding.control[0].next = self.reset.val();
                 self.forwarding.control[1].next = self.issue.val();
