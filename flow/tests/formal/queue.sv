@@ -65,7 +65,8 @@ module queue_formal #(
     wire [2*READ_PORTS-1:0] capture_kind;
     wire [3*READ_PORTS-1:0] capture_index;
     wire [2:0] alu_op;
-    wire [8:0] alu_kind, alu_index;
+    wire [8:0] alu_kind;
+    wire [11:0] alu_index;
     wire [3:0] reads;
     wire [15:0] banks_read, banks_read_twice;
     wire [REG_BITS-1:0] retire_reg;
@@ -182,7 +183,7 @@ module queue_model #(
     input [READ_PORTS*REG_BITS-1:0] last_read_reg,
     input alu_valid,
     input [8:0] alu_kind,
-    input [8:0] alu_index,
+    input [11:0] alu_index,
     input [2:0] issued_op,
     input [3*REG_BITS-1:0] issued_src
 );
@@ -220,10 +221,10 @@ module queue_model #(
         for (s = 0; s < 3; s = s + 1)
             if (alu_valid && alu_kind[3*s +: 3] == SOURCE) begin
                 // property: takes_only_an_entry_of_the_queue_for_a_source_the_op_reads
-                assert (alu_index[3*s +: 3] < MODEL_ENTRIES
+                assert (alu_index[4*s +: 4] < MODEL_ENTRIES
                     && (s == 0 || issued_op != 3'd0) && (s < 2 || issued_op == 3'd4));
                 for (e = 0; e < ENTRIES; e = e + 1)
-                    if (alu_index[3*s +: 3] == e) begin
+                    if (alu_index[4*s +: 4] == e) begin
                         // property: no_underflow
                         assert (full[e]);
                         // property: entry_holds_the_source_register

@@ -8,7 +8,8 @@ use crate::regs::Registers;
 use crate::{constant, signals};
 
 /// The capture delay line (registered): per read port, the capture kind and the latch or queue
-/// entry decided with a read come out `read_latency` cycles later, with the read's data.
+/// entry of a read reaching the GPR come out the GPR's latency later
+/// (`CoreParams::gpr_latency`), with the read's data.
 /// Reset clears every stage's kind to "nowhere", so that no data in flight is captured.
 #[derive(LogicBlock)]
 pub struct CaptureDelay {
@@ -24,15 +25,15 @@ pub struct CaptureDelay {
     pub capture_kind: Vec<Signal<Out, Bits<2>>>,
     /// Per read port, for the data arriving this cycle: the latch or queue entry.
     pub capture_index: Vec<Signal<Out, Bits<3>>>,
-    /// Per read port, for each of the `read_latency` cycles (stage-major, `stage * ports +
-    /// port`): where a read decided that many cycles ago goes, and the latch or entry.
+    /// Per read port, for each of the `gpr_latency` cycles (stage-major, `stage * ports +
+    /// port`): where a read that reached the GPR that many cycles ago goes, and the latch or entry.
     kind_r: Registers<Bits<2>>,
     index_r: Registers<Bits<3>>,
     nowhere: Constant<Bits<2>>,
     _read_ports: usize,
-    /// The delay stages after the first: `read_latency - 1`.
+    /// The delay stages after the first: `gpr_latency - 1`.
     _later: usize,
-    /// Where the last stage starts: `(read_latency - 1) * ports`.
+    /// Where the last stage starts: `(gpr_latency - 1) * ports`.
     _last_port: usize,
 }
 
@@ -40,7 +41,7 @@ impl CaptureDelay {
     /// The capture delay line of the core described by `params`.
     pub fn new(params: &CoreParams) -> Self {
         let p = params.gpr.read_ports;
-        let latency = params.read_latency();
+        let latency = params.gpr_latency();
         Self {
             clock: Default::default(),
             reset: Default::default(),

@@ -45,15 +45,15 @@ pub struct Forwarding<const RI: usize> {
     pub forward: Vec<Signal<Out, Bit>>,
     /// Per head source (none without forwarding): cycles since its result left the ALU when
     /// the head's operands reach it (0: the ALU's output of that cycle).
-    pub distance: Vec<Signal<Out, Bits<3>>>,
+    pub distance: Vec<Signal<Out, Bits<4>>>,
     /// Next cycle's forwards and distances.
     held_forward: Registers<Bit>,
-    held_distance: Registers<Bits<3>>,
+    held_distance: Registers<Bits<4>>,
     /// Per candidate source: forwarded next cycle, and its distance.
     clear: Vec<Signal<Local, Bit>>,
-    far: Vec<Signal<Local, Bits<3>>>,
+    far: Vec<Signal<Local, Bits<4>>>,
     /// Distances 0..=read_latency.
-    number: Vec<Constant<Bits<3>>>,
+    number: Vec<Constant<Bits<4>>>,
     /// Candidate sources: 9 with forwarding, otherwise 0.
     _candidates: usize,
     /// Head sources: 3 with forwarding, otherwise 0.

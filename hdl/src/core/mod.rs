@@ -9,6 +9,7 @@ mod decode;
 mod forwarding;
 mod operands;
 mod reads;
+mod requests;
 mod scheduler;
 mod scoreboard;
 mod slice;
@@ -21,6 +22,7 @@ pub use decode::InstructionDecoder;
 pub use forwarding::Forwarding;
 pub use operands::MuxInputs;
 pub use reads::ReadScheduler;
+pub use requests::ReadRequests;
 pub use scheduler::CoreScheduler;
 pub use scoreboard::Scoreboard;
 pub use slice::CoreSlice;
@@ -76,6 +78,10 @@ impl Design for Core {
                     part("core_scoreboard", Scoreboard::<R>::new(p))?,
                     part("core_forwarding", Forwarding::<R>::new(p))?,
                     part("core_read_scheduler", ReadScheduler::<R>::new(p))?,
+                    part(
+                        "core_read_requests",
+                        ReadRequests::<R>::new(p, ReadScheduler::<R>::candidates(p)),
+                    )?,
                     part("core_conflict_allocator", ReadAllocator::<R>::conflict(p))?,
                     part("core_prefetch_allocator", ReadAllocator::<R>::prefetch(p))?,
                     part("core_datapath", CoreDatapath::new(p))?,

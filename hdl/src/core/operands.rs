@@ -36,13 +36,13 @@ pub struct OperandSources {
     pub forward: Vec<Signal<In, Bit>>,
     /// Per source of the head, with result forwarding (none without): the forwarded result's
     /// distance (cycles since it left the ALU, when the operands reach it).
-    pub distance: Vec<Signal<In, Bits<3>>>,
+    pub distance: Vec<Signal<In, Bits<4>>>,
     /// The issued instruction's op, at the ALU.
     pub alu_op: Signal<Out, Bits<3>>,
     /// Per source: where the operand is (`OperandSource` code), at the ALU.
     pub alu_kind: Vec<Signal<Out, Bits<3>>>,
     /// Per source: the port, latch or entry, or a forwarded result's distance, at the ALU.
-    pub alu_index: Vec<Signal<Out, Bits<3>>>,
+    pub alu_index: Vec<Signal<Out, Bits<4>>>,
     /// Per source and operand-mux input (`s * count + i`, [`MuxInputs`]): the source takes
     /// that input, at the ALU (one-hot per source).
     pub alu_select: Vec<Signal<Out, Bit>>,
@@ -50,12 +50,16 @@ pub struct OperandSources {
     /// issue to the ALU (stage-major).
     op_r: Registers<Bits<3>>,
     kind_r: Registers<Bits<3>>,
-    index_r: Registers<Bits<3>>,
+    index_r: Registers<Bits<4>>,
     /// The last stage's selects.
     select_r: Registers<Bit>,
     /// Per source and input: the select decoded from the kind and index entering the last
     /// stage, before aliases are resolved.
     decoded: Vec<Signal<Local, Bit>>,
+    /// Per source: its queue entry, four bits wide like the index.
+    entry: Vec<Signal<Local, Bits<4>>>,
+    /// The entry number's three bits, four bits wide.
+    entry_bit: Vec<Constant<Bits<4>>>,
     in_cq: Constant<Bits<2>>,
     in_pq: Constant<Bits<2>>,
     from_port: Constant<Bits<3>>,
@@ -71,7 +75,7 @@ pub struct OperandSources {
     alias_0: Constant<Bits<2>>,
     alias_1: Constant<Bits<2>>,
     /// 0, 1, 2, ...: latch and port numbers.
-    number: Vec<Constant<Bits<3>>>,
+    number: Vec<Constant<Bits<4>>>,
     port_number: Vec<Constant<Bits<4>>>,
     _read_ports: usize,
     /// The operand mux's inputs: how many, and where each kind's start.
@@ -165,6 +169,8 @@ impl OperandSources {
             index_r: Registers::new(3 * latency),
             select_r: Registers::new(3 * inputs.count),
             decoded: signals(3 * inputs.count),
+            entry: signals(3),
+            entry_bit: constants([1, 2, 4]),
             in_cq: constant(CaptureKind::ConflictQueue.code()),
             in_pq: constant(CaptureKind::PrefetchQueue.code()),
             from_port: code(OperandSource::Port),
@@ -213,15 +219,21 @@ impl Logic for OperandSources {
             self.alu_op.next = self.op_r.q[last].val();
         }
         for s in 0..3 {
+            self.entry[s].next = self.number[0].val();
+            for b in 0..3 {
+                if self.next_entry[s].val().get_bit(b) {
+                    self.entry[s].next = self.entry[s].val() | self.entry_bit[b].val();
+                }
+            }
             self.kind_r.d[s].next = self.from_latch.val();
             self.index_r.d[s].next = self.number[s].val();
             if self.next_state[s].val() == self.in_cq.val() {
                 self.kind_r.d[s].next = self.from_cq.val();
-                self.index_r.d[s].next = self.next_entry[s].val();
+                self.index_r.d[s].next = self.entry[s].val();
             }
             if self.next_state[s].val() == self.in_pq.val() {
                 self.kind_r.d[s].next = self.from_pq.val();
-                self.index_r.d[s].next = self.next_entry[s].val();
+                self.index_r.d[s].next = self.entry[s].val();
             }
             if self.head_read[s].val() {
                 self.kind_r.d[s].next = self.from_port.val();

@@ -51,14 +51,17 @@ pub struct ReadScheduler<const RI: usize> {
     pub next_state: Vec<Signal<Out, Bits<2>>>,
     /// Per slot and source: its queue entry after this cycle's reads.
     pub next_entry: Vec<Signal<Out, Bits<3>>>,
-    /// Per read port: a read this cycle.
-    pub read_valid: Vec<Signal<Out, Bit>>,
-    /// Per read port: the register read.
-    pub read_reg: Vec<Signal<Out, Bits<RI>>>,
-    /// Per read port: where its data goes next cycle (`CaptureKind`).
-    pub read_kind: Vec<Signal<Out, Bits<2>>>,
-    /// Per read port: the operand latch or queue entry it goes to.
-    pub read_index: Vec<Signal<Out, Bits<3>>>,
+    /// Per candidate (the first allocator's, then the second's): granted a read.
+    pub cand_grant: Vec<Signal<Out, Bit>>,
+    /// Per candidate: the read port of its read.
+    pub cand_port: Vec<Signal<Out, Bits<4>>>,
+    /// Per candidate: its register.
+    pub cand_reg: Vec<Signal<Out, Bits<RI>>>,
+    /// Per candidate: where its data goes (`CaptureKind`: the head's operand latch, or none
+    /// when the head issues now and the ALU takes it from the port; a queue).
+    pub cand_kind: Vec<Signal<Out, Bits<2>>>,
+    /// Per candidate: the operand latch (source number) or queue entry it goes to.
+    pub cand_index: Vec<Signal<Out, Bits<3>>>,
     /// Per head source: read this cycle.
     pub head_read: Vec<Signal<Out, Bit>>,
     /// Per head source: the read port reading it.
@@ -67,12 +70,8 @@ pub struct ReadScheduler<const RI: usize> {
     pub cq_taken: Signal<Out, Bits<8>>,
     /// Prefetch-queue entries taken this cycle.
     pub pq_taken: Signal<Out, Bits<8>>,
-    /// Reads this cycle.
-    pub reads: Signal<Out, Bits<4>>,
-    /// Banks read this cycle, one bit per bank.
-    pub banks_read: Signal<Out, Bits<16>>,
-    /// Banks read twice this cycle (2R1W banks), one bit per bank.
-    pub banks_read_twice: Signal<Out, Bits<16>>,
+    /// Banks read this cycle, and banks read twice (2R1W banks), one bit per bank.
+    pub banks: Vec<Signal<Out, Bits<16>>>,
     /// The head's reads and the preloads: candidate `slot * 3 + source`.
     conflict: ReadAllocator<RI>,
     /// The prefetches: candidate `(slot - 1) * 3 + source`.
@@ -95,19 +94,16 @@ pub struct ReadScheduler<const RI: usize> {
     in_cq: Vec<Constant<Bits<2>>>,
     in_pq: Vec<Constant<Bits<2>>>,
     no_banks: Constant<Bits<16>>,
-    /// Source and port numbers.
+    /// Source numbers.
     number: Vec<Constant<Bits<3>>>,
-    port_number: Vec<Constant<Bits<4>>>,
-    /// No reads, and `read_count[p]` = p + 1.
-    no_reads: Constant<Bits<4>>,
-    read_count: Vec<Constant<Bits<4>>>,
     _window: usize,
     _served: usize,
     _preload_slots: usize,
     _prefetch_slots: usize,
     /// Slots both preloads and prefetches serve.
     _both_slots: usize,
-    _read_ports: usize,
+    /// The first allocator's candidates.
+    _conflict: usize,
 }
 
 impl<const RI: usize> ReadScheduler<RI> {
@@ -117,7 +113,7 @@ impl<const RI: usize> ReadScheduler<RI> {
         let w = params.window();
         let (preload, prefetch) = (params.preload_slots(), params.prefetch_slots());
         let served = params.served_slots();
-        let p = params.gpr.read_ports;
+        let candidates = Self::candidates(params);
         Self {
             reset: Default::default(),
             slot_valid: signals(served),
@@ -133,17 +129,16 @@ impl<const RI: usize> ReadScheduler<RI> {
             issue: Default::default(),
             next_state: signals(3 * w),
             next_entry: signals(3 * w),
-            read_valid: signals(p),
-            read_reg: signals(p),
-            read_kind: signals(p),
-            read_index: signals(p),
+            cand_grant: signals(candidates),
+            cand_port: signals(candidates),
+            cand_reg: signals(candidates),
+            cand_kind: signals(candidates),
+            cand_index: signals(candidates),
             head_read: signals(3),
             head_port: signals(3),
             cq_taken: Default::default(),
             pq_taken: Default::default(),
-            reads: Default::default(),
-            banks_read: Default::default(),
-            banks_read_twice: Default::default(),
+            banks: signals(2),
             conflict: ReadAllocator::conflict(params),
             prefetch: ReadAllocator::prefetch(params),
             claims_unused: Default::default(),
@@ -157,16 +152,18 @@ impl<const RI: usize> ReadScheduler<RI> {
             in_pq: constant_if(prefetch > 0, CaptureKind::PrefetchQueue.code()),
             no_banks: constant(0),
             number: constants(0..3),
-            port_number: constants(0..p as u64),
-            no_reads: constant(0),
-            read_count: constants(1..=p as u64),
             _window: w,
             _served: served,
             _preload_slots: preload,
             _prefetch_slots: prefetch,
             _both_slots: preload.min(prefetch),
-            _read_ports: p,
+            _conflict: 3 + 3 * preload,
         }
+    }
+
+    /// The candidate reads: the head's three, the preloads, then the prefetches.
+    pub fn candidates(params: &CoreParams) -> usize {
+        3 + 3 * params.preload_slots() + 3 * params.prefetch_slots()
     }
 }
 
@@ -257,62 +254,37 @@ impl<const RI: usize> Logic for ReadScheduler<RI> {
         self.issue.next = self.slot_valid[0].val()
             & !self.reset.val()
             & !(self.waiting[0].val() | self.waiting[1].val() | self.waiting[2].val());
-        // The read ports, and where each read's data goes: the head's reads to its operand
+        // Each candidate's read, and where its data goes: the head's reads to its operand
         // latches (or, when it issues now, straight to the ALU), the others to their queue.
-        for p in 0..self._read_ports {
-            self.read_valid[p].next = false;
-            self.read_reg[p].next = self.slot_src[0].val();
-            self.read_kind[p].next = self.pending.val();
-            self.read_index[p].next = self.number[0].val();
-            for c in 0..(3 * self._preload_slots + 3) {
-                if self.conflict.grant[c].val()
-                    & (self.conflict.port[c].val() == self.port_number[p].val())
-                {
-                    self.read_valid[p].next = true;
-                    self.read_reg[p].next = self.slot_src[c].val();
-                }
+        for c in 0..(3 * self._preload_slots + 3) {
+            self.cand_grant[c].next = self.conflict.grant[c].val();
+            self.cand_port[c].next = self.conflict.port[c].val();
+            self.cand_reg[c].next = self.slot_src[c].val();
+        }
+        for s in 0..3 {
+            self.cand_kind[s].next = self.done.val();
+            if self.issue.val() {
+                self.cand_kind[s].next = self.pending.val();
             }
-            for s in 0..3 {
-                if self.conflict.grant[s].val()
-                    & (self.conflict.port[s].val() == self.port_number[p].val())
-                {
-                    self.read_kind[p].next = self.done.val();
-                    if self.issue.val() {
-                        self.read_kind[p].next = self.pending.val();
-                    }
-                    self.read_index[p].next = self.number[s].val();
-                }
-            }
-            for c in 0..(3 * self._preload_slots) {
-                if self.conflict.grant[c + 3].val()
-                    & (self.conflict.port[c + 3].val() == self.port_number[p].val())
-                {
-                    self.read_kind[p].next = self.in_cq[0].val();
-                    self.read_index[p].next = self.conflict.entry[c].val();
-                }
-            }
+            self.cand_index[s].next = self.number[s].val();
+        }
+        for c in 0..(3 * self._preload_slots) {
+            self.cand_kind[c + 3].next = self.in_cq[0].val();
+            self.cand_index[c + 3].next = self.conflict.entry[c].val();
+        }
+        for nc in self._conflict..(self._conflict + 1) {
             for c in 0..(3 * self._prefetch_slots) {
-                if self.prefetch.grant[c].val()
-                    & (self.prefetch.port[c].val() == self.port_number[p].val())
-                {
-                    self.read_valid[p].next = true;
-                    self.read_reg[p].next = self.slot_src[c + 3].val();
-                    self.read_kind[p].next = self.in_pq[0].val();
-                    self.read_index[p].next = self.prefetch.entry[c].val();
-                }
+                self.cand_grant[nc + c].next = self.prefetch.grant[c].val();
+                self.cand_port[nc + c].next = self.prefetch.port[c].val();
+                self.cand_reg[nc + c].next = self.slot_src[c + 3].val();
+                self.cand_kind[nc + c].next = self.in_pq[0].val();
+                self.cand_index[nc + c].next = self.prefetch.entry[c].val();
             }
         }
         self.cq_taken.next = self.cq_free.val() & !self.conflict.free_out.val();
         self.pq_taken.next = self.pq_free.val() & !self.prefetch.free_out.val();
-        // Ports are used lowest first: the reads are the highest port used, plus one.
-        self.reads.next = self.no_reads.val();
-        for p in 0..self._read_ports {
-            if self.read_valid[p].val() {
-                self.reads.next = self.read_count[p].val();
-            }
-        }
-        self.banks_read.next = self.conflict.banks_out.val() | self.prefetch.banks_out.val();
-        self.banks_read_twice.next = self.conflict.twice_out.val()
+        self.banks[0].next = self.conflict.banks_out.val() | self.prefetch.banks_out.val();
+        self.banks[1].next = self.conflict.twice_out.val()
             | self.prefetch.twice_out.val()
             | (self.conflict.banks_out.val() & self.prefetch.banks_out.val());
         self.claims_unused.next =

@@ -9,6 +9,7 @@ use super::captures::CaptureDelay;
 use super::decode::InstructionDecoder;
 use super::operands::{MuxInputs, OperandSources};
 use super::reads::ReadScheduler;
+use super::requests::ReadRequests;
 use super::scoreboard::Scoreboard;
 use super::window::InstructionWindow;
 use crate::checkers::EntryChecker;
@@ -58,7 +59,7 @@ pub struct CoreScheduler<const RI: usize> {
     /// Per source: where its value is (`OperandSource`).
     pub alu_kind: Vec<Signal<Out, Bits<3>>>,
     /// Per source: the port, latch or entry, or a forwarded result's distance.
-    pub alu_index: Vec<Signal<Out, Bits<3>>>,
+    pub alu_index: Vec<Signal<Out, Bits<4>>>,
     /// Per source and operand-mux input: the one-hot select of the same place
     /// ([`MuxInputs`]).
     pub alu_select: Vec<Signal<Out, Bit>>,
@@ -79,6 +80,8 @@ pub struct CoreScheduler<const RI: usize> {
     window: InstructionWindow<RI>,
     scoreboard: Scoreboard<RI>,
     reader: ReadScheduler<RI>,
+    /// The reads onto the GPR's ports, through the request stage.
+    requests: ReadRequests<RI>,
     /// Busy entries: [0] conflict queue, [1] prefetch queue (bit e = entry e).
     queue_busy: Registers<Bits<8>>,
     /// Where each read's data goes, through the GPR's read latency.
@@ -106,6 +109,7 @@ pub struct CoreScheduler<const RI: usize> {
     _seen: usize,
     _preload: usize,
     _read_ports: usize,
+    _candidates: usize,
     /// The operand mux's inputs.
     _mux_inputs: usize,
     /// Head sources that may be forwarded: 3 with result forwarding, otherwise 0.
@@ -151,6 +155,7 @@ impl<const RI: usize> CoreScheduler<RI> {
             window: InstructionWindow::new(params),
             scoreboard: Scoreboard::new(params),
             reader: ReadScheduler::new(params),
+            requests: ReadRequests::new(params, ReadScheduler::<RI>::candidates(params)),
             queue_busy: Registers::new(2),
             captures: CaptureDelay::new(params),
             operands: OperandSources::new(params),
@@ -168,6 +173,7 @@ impl<const RI: usize> CoreScheduler<RI> {
             _seen: Scoreboard::<RI>::seen_slots(params),
             _preload: preload,
             _read_ports: p,
+            _candidates: ReadScheduler::<RI>::candidates(params),
             _mux_inputs: MuxInputs::of(params).count,
             _forwarded: 3 * usize::from(params.forward),
             _cq: params.cq_entries,
@@ -234,20 +240,30 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
             self.window.next_entry[k].next = self.reader.next_entry[k].val();
         }
         self.issue.next = self.reader.issue.val();
-        self.reads.next = self.reader.reads.val();
-        self.banks_read.next = self.reader.banks_read.val();
-        self.banks_read_twice.next = self.reader.banks_read_twice.val();
+        self.reads.next = self.requests.reads.val();
+        self.banks_read.next = self.requests.banks_read.val();
+        self.banks_read_twice.next = self.requests.banks_read_twice.val();
         self.reader.banks_written.next = self.banks_written.val();
         self.alu_valid.next = self.scoreboard.alu_valid.val();
         self.retire_valid.next = self.scoreboard.retire_valid.val();
         self.retire_reg.next = self.scoreboard.retire_reg.val();
         // The reads, and where their data goes when it arrives.
+        self.requests.clock.next = self.clock.val();
+        for c in 0..self._candidates {
+            self.requests.grant[c].next = self.reader.cand_grant[c].val();
+            self.requests.port[c].next = self.reader.cand_port[c].val();
+            self.requests.register[c].next = self.reader.cand_reg[c].val();
+            self.requests.kind[c].next = self.reader.cand_kind[c].val();
+            self.requests.index[c].next = self.reader.cand_index[c].val();
+        }
+        self.requests.banks[0].next = self.reader.banks[0].val();
+        self.requests.banks[1].next = self.reader.banks[1].val();
         self.captures.reset.next = self.reset.val();
         for p in 0..self._read_ports {
-            self.read_valid[p].next = self.reader.read_valid[p].val();
-            self.read_reg[p].next = self.reader.read_reg[p].val();
-            self.captures.read_kind[p].next = self.reader.read_kind[p].val();
-            self.captures.read_index[p].next = self.reader.read_index[p].val();
+            self.read_valid[p].next = self.requests.read_valid[p].val();
+            self.read_reg[p].next = self.requests.read_reg[p].val();
+            self.captures.read_kind[p].next = self.requests.read_kind[p].val();
+            self.captures.read_index[p].next = self.requests.read_index[p].val();
             self.capture_kind[p].next = self.captures.capture_kind[p].val();
             self.capture_index[p].next = self.captures.capture_index[p].val();
         }

@@ -52,7 +52,7 @@ pub struct Scoreboard<const RI: usize> {
     pub forward: Vec<Signal<Out, Bit>>,
     /// Per head source, with result forwarding (none without): the forwarded result's
     /// distance.
-    pub distance: Vec<Signal<Out, Bits<3>>>,
+    pub distance: Vec<Signal<Out, Bits<4>>>,
     flight_valid: Registers<Bit>,
     flight_dst: Registers<Bits<RI>>,
     /// Result forwarding's bookkeeping.

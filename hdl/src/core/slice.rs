@@ -7,6 +7,7 @@ use super::operands::MuxInputs;
 use super::scheduler::CoreScheduler;
 use crate::gpr::BankedGpr;
 use crate::params::CoreParams;
+use crate::regs::Registers;
 use crate::{constant, constant_if, signals};
 
 /// A shader-core slice (SPEC S1, document Fig. 4, one processing element): a banked GPR, the
@@ -74,6 +75,12 @@ pub struct CoreSlice<const A: usize, const RI: usize> {
     gpr: BankedGpr<32, A, RI>,
     scheduler: CoreScheduler<RI>,
     datapath: CoreDatapath,
+    /// The request stage of the writes and the test read, with the reads' (`request_stage`):
+    /// [0] write port 0, [1] write port 1, [2] the test read.
+    staged_valid: Registers<Bit>,
+    staged_reg: Registers<Bits<RI>>,
+    /// The writes' data, port-major.
+    staged_data: Registers<Bits<32>>,
     /// 1RW banks: the banks of this cycle's writes, which serve no read.
     banks_written: Signal<Local, Bits<16>>,
     /// The GPR's grants, which answer the scheduler's requests (every one of its reads, and
@@ -133,6 +140,9 @@ impl<const A: usize, const RI: usize> CoreSlice<A, RI> {
             gpr: BankedGpr::for_scheduler(&params.gpr),
             scheduler: CoreScheduler::new(params),
             datapath: CoreDatapath::new(params),
+            staged_valid: Registers::stage(3, params.request_stage),
+            staged_reg: Registers::stage(3, params.request_stage),
+            staged_data: Registers::stage(2 * l, params.request_stage),
             banks_written: Default::default(),
             grants_unused: Default::default(),
             sources_unused: Default::default(),
@@ -154,6 +164,9 @@ impl<const A: usize, const RI: usize> Logic for CoreSlice<A, RI> {
         self.gpr.clock.next = self.clock.val();
         self.scheduler.clock.next = self.clock.val();
         self.datapath.clock.next = self.clock.val();
+        self.staged_valid.clock.next = self.clock.val();
+        self.staged_reg.clock.next = self.clock.val();
+        self.staged_data.clock.next = self.clock.val();
         self.scheduler.reset.next = self.reset.val();
         self.scheduler.instr_valid.next = self.instr_valid.val();
         self.scheduler.instr_op.next = self.instr_op.val();
@@ -162,7 +175,8 @@ impl<const A: usize, const RI: usize> Logic for CoreSlice<A, RI> {
         for s in 0..3 {
             self.scheduler.instr_src[s].next = self.instr_src[s].val();
             self.sources_unused.next = self.sources_unused.val()
-                | (self.scheduler.alu_kind[s].val() | self.scheduler.alu_index[s].val()).any();
+                | self.scheduler.alu_kind[s].val().any()
+                | self.scheduler.alu_index[s].val().any();
         }
         for x in 0..(3 * self._mux_inputs) {
             self.datapath.alu_select[x].next = self.scheduler.alu_select[x].val();
@@ -199,15 +213,22 @@ impl<const A: usize, const RI: usize> Logic for CoreSlice<A, RI> {
             self.read_valid[p].next = self.scheduler.read_valid[p].val();
             self.read_reg[p].next = self.gpr.read_reg[p].val();
         }
-        if self.debug_valid.val() {
+        self.staged_valid.d[2].next = self.debug_valid.val();
+        self.staged_reg.d[2].next = self.debug_reg.val();
+        if self.staged_valid.q[2].val() {
             self.gpr.read_valid[0].next = true;
-            self.gpr.read_reg[0].next = self.debug_reg.val();
+            self.gpr.read_reg[0].next = self.staged_reg.q[2].val();
         }
-        // Writes: ALU results on port 0, the external writer on port 1.
-        self.gpr.write_valid[0].next = self.scheduler.retire_valid.val();
-        self.gpr.write_reg[0].next = self.scheduler.retire_reg.val();
-        self.gpr.write_valid[1].next = self.ext_valid.val();
-        self.gpr.write_reg[1].next = self.ext_reg.val();
+        // Writes: ALU results on port 0, the external writer on port 1, through the request
+        // stage with the reads.
+        self.staged_valid.d[0].next = self.scheduler.retire_valid.val();
+        self.staged_reg.d[0].next = self.scheduler.retire_reg.val();
+        self.staged_valid.d[1].next = self.ext_valid.val();
+        self.staged_reg.d[1].next = self.ext_reg.val();
+        for w in 0..2 {
+            self.gpr.write_valid[w].next = self.staged_valid.q[w].val();
+            self.gpr.write_reg[w].next = self.staged_reg.q[w].val();
+        }
         // Port 0 wins a bank both write, as in the GPR's arbitration; the slice decides it in
         // the request cycle, which the GPR's registered arbitration answers only later.
         self.retire_valid.next = self.scheduler.retire_valid.val();
@@ -223,8 +244,10 @@ impl<const A: usize, const RI: usize> Logic for CoreSlice<A, RI> {
         }
         for nl in self._lanes..(self._lanes + 1) {
             for l in 0..self._lanes {
-                self.gpr.write_data[l].next = self.datapath.result[l].val();
-                self.gpr.write_data[nl + l].next = self.ext_data[l].val();
+                self.staged_data.d[l].next = self.datapath.result[l].val();
+                self.staged_data.d[nl + l].next = self.ext_data[l].val();
+                self.gpr.write_data[l].next = self.staged_data.q[l].val();
+                self.gpr.write_data[nl + l].next = self.staged_data.q[nl + l].val();
                 self.retire_data[l].next = self.datapath.result[l].val();
                 self.debug_data[l].next = self.gpr.read_data[l].val();
                 for s in 0..3 {

@@ -23,6 +23,11 @@ pub struct CoreParams {
     /// Result forwarding: a source whose result leaves the ALU as the instruction's operands
     /// enter it is taken from the ALU's output instead of waiting to be read from the GPR.
     pub forward: bool,
+    /// The request stage: the read scheduler's decisions are registered before they reach the
+    /// GPR, so every read and write reaches the GPR a cycle after it is decided and a read's
+    /// data comes a cycle later. A record without it has none.
+    #[serde(default)]
+    pub request_stage: bool,
 }
 
 /// The defaults are the design with the least time per built-in workload measured on ECP5
@@ -44,6 +49,7 @@ impl Default for CoreParams {
             lookahead: 1,
             alu_latency: 3,
             forward: true,
+            request_stage: false,
         }
     }
 }
@@ -138,6 +144,12 @@ impl Params for CoreParams {
                 "BOOL",
                 |_| Allowed::any("true or false")
             ),
+            param!(
+                request_stage,
+                "the read scheduler's decisions registered before the GPR: every read's data a cycle later",
+                "BOOL",
+                |_| Allowed::any("true or false")
+            ),
         ]);
         table
     }
@@ -158,6 +170,7 @@ impl CoreParams {
             lookahead: 3,
             alu_latency: 2,
             forward: false,
+            request_stage: false,
             ..defaults
         }
     }
@@ -174,11 +187,17 @@ impl CoreParams {
         self.gpr.registers.saturating_sub(Self::EXTERNAL_REGISTERS)
     }
 
-    /// Cycles from the cycle a read is decided to the cycle its data is captured: the GPR's
-    /// grant latency (its registered arbitration, `--pipeline` 3 and 4) plus its read latency.
-    /// An instruction issued in cycle `t` has its operands at the ALU in cycle
-    /// `t + read_latency`.
+    /// Cycles from the cycle a read is decided to the cycle its data is captured: the request
+    /// stage, then the GPR's grant latency (its registered arbitration, `--pipeline` 3 and 4)
+    /// plus its read latency. An instruction issued in cycle `t` has its operands at the ALU in
+    /// cycle `t + read_latency`.
     pub fn read_latency(&self) -> usize {
+        usize::from(self.request_stage) + self.gpr_latency()
+    }
+
+    /// Cycles from the cycle a request reaches the GPR to the cycle its data is captured: the
+    /// GPR's grant latency plus its read latency.
+    pub fn gpr_latency(&self) -> usize {
         self.gpr.grant_latency() + self.gpr.read_latency()
     }
 
@@ -339,6 +358,6 @@ mod tests {
         );
         let names: Vec<&str> = CoreParams::table().iter().map(|p| p.name).collect();
         assert_eq!(names[0], "banks");
-        assert_eq!(names.last(), Some(&"forward"));
+        assert_eq!(names.last(), Some(&"request_stage"));
     }
 }

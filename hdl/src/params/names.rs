@@ -21,6 +21,7 @@ pub const ABBREVIATIONS: &[(&str, &str)] = &[
     ("lookahead", "la"),
     ("alu_latency", "al"),
     ("forward", "fw"),
+    ("request_stage", "rq"),
     ("crossbar", "q"),
     ("registered", "reg"),
     ("eus", "eu"),

@@ -3,7 +3,7 @@
 use grfgen_hdl::core::Core;
 use grfgen_hdl::params::CoreParams;
 
-use super::model::{CycleInput, CycleOutput};
+use super::model::{CycleInput, CycleOutput, Read};
 use crate::block::{Setup, SimError};
 use crate::check::{compare, Device, Mismatch};
 use crate::verilator::{Input, Output, VerilatedModel};
@@ -45,6 +45,9 @@ pub struct CoreRtl {
     retire_data: Vec<Output>,
     /// Cycles from a GPR read request to its data (`CoreParams::read_latency`).
     read_latency: usize,
+    /// With the request stage, the read ports show the reads decided the cycle before: those
+    /// reads, kept for the next cycle's check (none before the first cycle).
+    staged_reads: Option<Vec<Option<Read>>>,
 }
 
 impl CoreRtl {
@@ -81,6 +84,9 @@ impl CoreRtl {
             retire_reg: model.output("retire_reg")?,
             retire_data: model.outputs("retire_data", l)?,
             read_latency: params.read_latency(),
+            staged_reads: params
+                .request_stage
+                .then(|| vec![None; params.gpr.read_ports]),
             model,
         };
         // Every input is driven from the start: Verilator randomises undriven ones.
@@ -164,7 +170,8 @@ impl CoreRtl {
         expected: &CycleOutput,
     ) -> Result<(), Mismatch> {
         let (mut banks, mut twice) = (0u64, 0u64);
-        for (p, read) in expected.reads.iter().enumerate() {
+        let reads = self.staged_reads.as_ref().unwrap_or(&expected.reads);
+        for (p, read) in reads.iter().enumerate() {
             let valid = self.model.get(self.read_valid[p]);
             compare(
                 cycle,
@@ -179,7 +186,7 @@ impl CoreRtl {
                 compare(cycle, || format!("read_reg[{p}]"), r.reg as u64, actual)?;
             }
         }
-        let count = expected.reads.iter().flatten().count() as u64;
+        let count = reads.iter().flatten().count() as u64;
         let external = input.external.is_some() && expected.external_granted;
         for (name, value, port) in [
             ("instr_ready", expected.ready as u64, self.instr_ready),
@@ -228,6 +235,9 @@ impl Device for CoreRtl {
             compare(cycle, || "retire_reg".into(), retire.reg as u64, actual)?;
             let values = retire.values.iter().copied();
             self.lanes(cycle, "retire_data", &self.retire_data, values)?;
+        }
+        if let Some(staged) = &mut self.staged_reads {
+            staged.clone_from(&expected.reads);
         }
         self.model.set(self.clock, 1);
         self.model.eval();
