@@ -30,6 +30,7 @@ fn core(
         lookahead,
         alu_latency: latency,
         forward: true,
+        request_stage: false,
     }
 }
 
@@ -53,6 +54,15 @@ fn core_lint_is_clean_with_all_warnings_on() {
         },
         staged(core(4, 2, 4, 2, 4, 3, 2), 3, BankKind::TwoReadsOneWrite),
         staged(core(4, 2, 4, 2, 4, 3, 2), 4, BankKind::SinglePort),
+        // The request stage, with forwarded distances up to 8 on the deepest GPR.
+        CoreParams {
+            request_stage: true,
+            ..CoreParams::default()
+        },
+        CoreParams {
+            request_stage: true,
+            ..staged(core(4, 2, 4, 2, 4, 1, 1), 4, BankKind::SinglePort)
+        },
     ] {
         let dir = tempfile::tempdir().unwrap();
         let top = emit_to::<Core>(dir.path(), &p);

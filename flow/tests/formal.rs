@@ -379,6 +379,7 @@ fn queue_check() -> Check {
         lookahead: 1,
         alu_latency: 1,
         forward: false,
+        request_stage: false,
     };
     Check {
         harness: "queue",

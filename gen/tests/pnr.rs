@@ -162,7 +162,7 @@ fn a_small_configuration_of_every_block_is_placed_and_routed() {
 /// registered arbitration with its SRAM port stage (4, its banks DP16KD instances, the ECP5
 /// default), the router's input
 /// stage (4), the GRF's answer stage with every stage before it (5; its default, 4, is placed
-/// above), the core on the GPR's deepest pipeline (4).
+/// above), the core on the GPR's deepest pipeline (4) with its request stage.
 #[test]
 fn a_small_configuration_of_every_new_pipeline_option_is_placed_and_routed() {
     let options: [(&str, &[&str], &str, bool); 4] = [
@@ -201,6 +201,8 @@ fn a_small_configuration_of_every_new_pipeline_option_is_placed_and_routed() {
                 "1",
                 "--read-ports",
                 "2",
+                "--request-stage",
+                "true",
             ],
             "4",
             true,

@@ -10,9 +10,9 @@ use crate::{constant, signals};
 /// `alu_latency` stages from `operand` to `result` (`docs/core.md`, "The RTL"):
 /// - 1: the result of the operands as they arrive is registered;
 /// - 2: the operands and the op are registered first (the operand stage), then the result;
-/// - 3 or more: after the operand stage, the multiply's partial products, the `mov`, `add` or
-///   `sub` result and `mad`'s addend are registered (the product stage), then their sum;
-///   further stages delay the result.
+/// - 3 or more: after the operand stage, the multiply's three partial products (each straight
+///   from its multiplier), the `mov`, `add` or `sub` result and `mad`'s addend are registered
+///   (the product stage), then their sum; further stages delay the result.
 ///
 /// rust-hdl multiplies only 16-bit values (`Bits<16> * Bits<16>`), so `a * b` is built from
 /// the low 16 x 16 product and the low halves of the two cross products.
@@ -29,11 +29,15 @@ pub struct CoreAlu {
     /// The operand stage (registers with `alu_latency` 2 or more): operands and op.
     held: Registers<Bits<32>>,
     held_op: Registers<Bits<3>>,
+    /// With the product stage, a copy of the held a and b (lane-major, `2 * l + s`) for the
+    /// multipliers alone, kept apart from `held` so that the placer can put it beside them.
+    held_factors: Registers<Bits<32>>,
     /// The product stage (registers with `alu_latency` 3 or more), per lane: the low 16 x 16
-    /// product, the cross products' sum shifted into the high half, the result of a `mov`,
+    /// product, the two cross products shifted into the high half, the result of a `mov`,
     /// `add` or `sub`, and the addend (c for `mad`, else zero); and whether the op multiplies.
     low: Registers<Bits<32>>,
-    crossed: Registers<Bits<32>>,
+    crossed_ab: Registers<Bits<32>>,
+    crossed_ba: Registers<Bits<32>>,
     plain: Registers<Bits<32>>,
     addend: Registers<Bits<32>>,
     multiplies: Registers<Bit>,
@@ -50,6 +54,8 @@ pub struct CoreAlu {
     zero: Constant<Bits<32>>,
     _lanes: usize,
     _stages: usize,
+    /// 1 with the product stage, else 0.
+    _products: usize,
 }
 
 impl CoreAlu {
@@ -64,8 +70,10 @@ impl CoreAlu {
             result: signals(l),
             held: Registers::stage(3 * l, params.alu_latency >= 2),
             held_op: Registers::stage(1, params.alu_latency >= 2),
+            held_factors: Registers::copies(2 * l * usize::from(products), true),
             low: Registers::stage(l, products),
-            crossed: Registers::stage(l, products),
+            crossed_ab: Registers::stage(l, products),
+            crossed_ba: Registers::stage(l, products),
             plain: Registers::stage(l, products),
             addend: Registers::stage(l, products),
             multiplies: Registers::stage(1, products),
@@ -81,6 +89,7 @@ impl CoreAlu {
             zero: constant(0),
             _lanes: l,
             _stages: Self::result_stages(params),
+            _products: usize::from(products),
         }
     }
 
@@ -96,8 +105,10 @@ impl Logic for CoreAlu {
     fn update(&mut self) {
         self.held.clock.next = self.clock.val();
         self.held_op.clock.next = self.clock.val();
+        self.held_factors.clock.next = self.clock.val();
         self.low.clock.next = self.clock.val();
-        self.crossed.clock.next = self.clock.val();
+        self.crossed_ab.clock.next = self.clock.val();
+        self.crossed_ba.clock.next = self.clock.val();
         self.plain.clock.next = self.clock.val();
         self.addend.clock.next = self.clock.val();
         self.multiplies.clock.next = self.clock.val();
@@ -111,15 +122,23 @@ impl Logic for CoreAlu {
                     for s in 0..3 {
                         self.held.d[s * nl + l].next = self.operand[s * nl + l].val();
                     }
-                    // The product stage's values.
+                    // The product stage's values; the factors from their own copy.
                     self.a_low.next = self.held.q[l].val().get_bits::<16>(0);
                     self.a_high.next = self.held.q[l].val().get_bits::<16>(16);
                     self.b_low.next = self.held.q[nl + l].val().get_bits::<16>(0);
                     self.b_high.next = self.held.q[nl + l].val().get_bits::<16>(16);
+                    for _p in 0..self._products {
+                        self.held_factors.d[2 * l].next = self.operand[l].val();
+                        self.held_factors.d[2 * l + 1].next = self.operand[nl + l].val();
+                        self.a_low.next = self.held_factors.q[2 * l].val().get_bits::<16>(0);
+                        self.a_high.next = self.held_factors.q[2 * l].val().get_bits::<16>(16);
+                        self.b_low.next = self.held_factors.q[2 * l + 1].val().get_bits::<16>(0);
+                        self.b_high.next =
+                            self.held_factors.q[2 * l + 1].val().get_bits::<16>(16);
+                    }
                     self.low.d[l].next = self.a_low.val() * self.b_low.val();
-                    self.crossed.d[l].next = ((self.a_low.val() * self.b_high.val())
-                        + (self.a_high.val() * self.b_low.val()))
-                        << 16;
+                    self.crossed_ab.d[l].next = (self.a_low.val() * self.b_high.val()) << 16;
+                    self.crossed_ba.d[l].next = (self.a_high.val() * self.b_low.val()) << 16;
                     self.plain.d[l].next = self.held.q[l].val();
                     if self.held_op.q[0].val() == self.op_add.val() {
                         self.plain.d[l].next = self.held.q[l].val() + self.held.q[nl + l].val();
@@ -134,8 +153,10 @@ impl Logic for CoreAlu {
                     // The result stages.
                     self.pipe.d[l].next = self.plain.q[l].val();
                     if self.multiplies.q[0].val() {
-                        self.pipe.d[l].next =
-                            self.low.q[l].val() + self.crossed.q[l].val() + self.addend.q[l].val();
+                        self.pipe.d[l].next = self.low.q[l].val()
+                            + self.crossed_ab.q[l].val()
+                            + self.crossed_ba.q[l].val()
+                            + self.addend.q[l].val();
                     }
                     for k in 1..self._stages {
                         self.pipe.d[k * nl + l].next = self.pipe.q[(k - 1) * nl + l].val();
