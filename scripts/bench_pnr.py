@@ -43,13 +43,16 @@ BLOCKS = [
     ("route", ["--pipeline", "0"], 150, None),
     ("route", ["--pipeline", "3"], 150, None),
     ("route", [], 150, None),
-    # Before the timing work, then the defaults before forwarding, then forwarding alone.
-    ("core", ["--lookahead", "3", "--pipeline", "0", "--alu-latency", "2", "--forward", "false"],
-     100, CORE_WORKLOADS),
-    ("core", ["--lookahead", "2", "--pipeline", "1", "--alu-latency", "2", "--forward", "false"],
-     100, CORE_WORKLOADS),
-    ("core", ["--lookahead", "2", "--pipeline", "1", "--alu-latency", "2"], 100, CORE_WORKLOADS),
-    ("core", ["--lookahead", "2"], 100, CORE_WORKLOADS),
+    # Before the timing work, then the defaults before forwarding, then forwarding alone, then
+    # the defaults before the request stage.
+    ("core", ["--lookahead", "3", "--pipeline", "0", "--alu-latency", "2", "--forward", "false",
+              "--request-stage", "false"], 100, CORE_WORKLOADS),
+    ("core", ["--lookahead", "2", "--pipeline", "1", "--alu-latency", "2", "--forward", "false",
+              "--request-stage", "false"], 100, CORE_WORKLOADS),
+    ("core", ["--lookahead", "2", "--pipeline", "1", "--alu-latency", "2",
+              "--request-stage", "false"], 100, CORE_WORKLOADS),
+    ("core", ["--lookahead", "2", "--request-stage", "false"], 100, CORE_WORKLOADS),
+    ("core", ["--request-stage", "false"], 100, CORE_WORKLOADS),
     ("core", [], 100, CORE_WORKLOADS),
     ("core", ["--pipeline", "3"], 100, CORE_WORKLOADS),
     ("core", ["--pipeline", "4"], 100, CORE_WORKLOADS),

@@ -377,9 +377,13 @@ mad R4, R3, R2, R3
 /// against the previous cycle's reads).
 #[test]
 fn the_request_stage_costs_one_cycle_of_read_latency() {
+    let unstaged = CoreParams {
+        request_stage: false,
+        ..CoreParams::default()
+    };
     let staged = CoreParams {
         request_stage: true,
-        ..CoreParams::default()
+        ..unstaged.clone()
     };
     let arbitrated = CoreParams {
         gpr: grfgen_hdl::params::GprParams {
@@ -390,7 +394,7 @@ fn the_request_stage_costs_one_cycle_of_read_latency() {
         ..staged.clone()
     };
     assert_eq!(staged.read_latency(), arbitrated.read_latency());
-    assert_eq!(staged.read_latency(), CoreParams::default().read_latency() + 1);
+    assert_eq!(staged.read_latency(), unstaged.read_latency() + 1);
     for name in grfgen_sim::core::workload::NAMES {
         let mut cycles = Vec::new();
         for params in [&staged, &arbitrated] {

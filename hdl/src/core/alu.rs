@@ -133,8 +133,7 @@ impl Logic for CoreAlu {
                         self.a_low.next = self.held_factors.q[2 * l].val().get_bits::<16>(0);
                         self.a_high.next = self.held_factors.q[2 * l].val().get_bits::<16>(16);
                         self.b_low.next = self.held_factors.q[2 * l + 1].val().get_bits::<16>(0);
-                        self.b_high.next =
-                            self.held_factors.q[2 * l + 1].val().get_bits::<16>(16);
+                        self.b_high.next = self.held_factors.q[2 * l + 1].val().get_bits::<16>(16);
                     }
                     self.low.d[l].next = self.a_low.val() * self.b_low.val();
                     self.crossed_ab.d[l].next = (self.a_low.val() * self.b_high.val()) << 16;

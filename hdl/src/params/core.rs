@@ -33,10 +33,11 @@ pub struct CoreParams {
 /// The defaults are the design with the least time per built-in workload measured on ECP5
 /// (`docs/pnr.md`): result forwarding, so that the registers below cost a dependent
 /// instruction nothing; the GPR's bank ports and block RAM data registered (`pipeline: 2`);
-/// the multiply's partial products registered (`alu_latency: 3`); and one instruction of
+/// the multiply's partial products registered (`alu_latency: 3`); one instruction of
 /// lookahead, which halves the scheduler's candidates (a stream of the document's `(rpt3) mad`
-/// groups then takes 6 cycles per group instead of 4). The document's own schedule is
-/// [`CoreParams::document`].
+/// groups then takes 6 cycles per group instead of 4); and the request stage, which takes the
+/// read ports' mux off the scheduler's decision for a cycle more per read. The document's own
+/// schedule is [`CoreParams::document`].
 impl Default for CoreParams {
     fn default() -> Self {
         Self {
@@ -49,7 +50,7 @@ impl Default for CoreParams {
             lookahead: 1,
             alu_latency: 3,
             forward: true,
-            request_stage: false,
+            request_stage: true,
         }
     }
 }
@@ -159,7 +160,8 @@ impl CoreParams {
     /// The configuration of the document's example (Fig. 4 and its schedule: `(rpt3) mad` in 10
     /// cycles from a cold start, 4 more per group): the defaults' queues with three
     /// instructions of lookahead, no GPR stage, so that a read's data comes the cycle after its
-    /// decision, two ALU stages, and no result forwarding: every operand is read from the GPR.
+    /// decision (no request stage either), two ALU stages, and no result forwarding: every
+    /// operand is read from the GPR.
     pub fn document() -> Self {
         let defaults = Self::default();
         Self {

@@ -59,9 +59,10 @@ impl Block for Core {
             .collect()
     }
 
-    /// The defaults, the degenerate corners, the document's configuration (no forwarding), the
-    /// GPR's stages, and the defaults before forwarding's (two instructions of lookahead, two
-    /// ALU stages, the GPR's bank port stage).
+    /// The defaults, the degenerate corners, the document's configuration (no forwarding, no
+    /// request stage), the GPR's stages, the defaults before forwarding's (two instructions of
+    /// lookahead, two ALU stages, the GPR's bank port stage) and the defaults before the request
+    /// stage's.
     fn corners() -> Vec<Vec<(&'static str, &'static str)>> {
         vec![
             vec![],
@@ -78,6 +79,7 @@ impl Block for Core {
                 ("pipeline", "0"),
                 ("alu_latency", "2"),
                 ("forward", "false"),
+                ("request_stage", "false"),
             ],
             vec![("pipeline", "3"), ("bank_kind", "2r1w")],
             vec![
@@ -85,7 +87,13 @@ impl Block for Core {
                 ("bank_kind", "1rw"),
                 ("memory", "dp16kd"),
             ],
-            vec![("lookahead", "2"), ("alu_latency", "2"), ("pipeline", "1")],
+            vec![
+                ("lookahead", "2"),
+                ("alu_latency", "2"),
+                ("pipeline", "1"),
+                ("request_stage", "false"),
+            ],
+            vec![("request_stage", "false")],
         ]
     }
 
