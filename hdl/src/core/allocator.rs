@@ -86,7 +86,8 @@ pub struct ReadAllocator<const RI: usize> {
     /// Per entry: free entries below it (thermometer).
     free_below: Vec<Signal<Local, Bits<8>>>,
     no_banks: Constant<Bits<16>>,
-    /// Thermometer bit `read_ports - 1`: all read ports used; present with candidates.
+    /// Thermometer bit `read_ports - 1`: all read ports used; present with candidates when
+    /// the read ports can run out (fewer than the banks' reads per cycle).
     port_limit: Vec<Constant<Bits<8>>>,
     /// Constants of the candidate loop, present only with candidates.
     bank_mask: Vec<Constant<Bits<RI>>>,
@@ -188,7 +189,10 @@ impl<const RI: usize> ReadAllocator<RI> {
             free_count: signals(has_queued),
             free_below: signals(entries),
             no_banks: Constant::new(0.into()),
-            port_limit: constant_if(candidates > 0, 1 << (read_ports - 1)),
+            port_limit: constant_if(
+                candidates > 0 && read_ports < banks * capacity,
+                1 << (read_ports - 1),
+            ),
             bank_mask: constant_if(candidates > 0, (banks - 1) as u64),
             one_bank: constant_if(candidates > 0, 1),
             one: constant_if(candidates > 0, 1),
@@ -315,9 +319,14 @@ impl<const RI: usize> Logic for ReadAllocator<RI> {
                             (self.claims[c].val() << self.one[0].val()) | self.one[0].val();
                     }
                 }
-                self.grant[c].next = self.asked[c].val()
-                    & !self.blocked[c].val()
-                    & !(self.claims[c].val() & self.port_limit[0].val()).any();
+                // With a read port for every read the banks serve, a candidate that finds
+                // every port used finds its bank full too: the test is left out.
+                self.grant[c].next = self.asked[c].val() & !self.blocked[c].val();
+                for limit in 0..self.port_limit.len() {
+                    if (self.claims[c].val() & self.port_limit[limit].val()).any() {
+                        self.grant[c].next = false;
+                    }
+                }
                 self.port[c].next = self.number[0].val();
                 for k in 0..self._read_ports {
                     if (self.claims[c].val() & self.thermometer_bit[k].val()).any() {
