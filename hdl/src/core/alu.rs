@@ -26,7 +26,9 @@ pub struct CoreAlu {
     pub operand: Vec<Signal<In, Bits<32>>>,
     /// The result leaving the last stage, one element per lane.
     pub result: Vec<Signal<Out, Bits<32>>>,
-    /// The operand stage (registers with `alu_latency` 2 or more): operands and op.
+    /// The operand stage (registers with `alu_latency` 2 or more): operands and op. With the
+    /// product stage `held` is kept apart from `held_factors` (Yosys `keep` on both), or
+    /// synthesis merges the two copies into one.
     held: Registers<Bits<32>>,
     held_op: Registers<Bits<3>>,
     /// With the product stage, a copy of the held a and b (lane-major, `2 * l + s`) for the
@@ -68,7 +70,10 @@ impl CoreAlu {
             op: Default::default(),
             operand: signals(3 * l),
             result: signals(l),
-            held: Registers::stage(3 * l, params.alu_latency >= 2),
+            held: match products {
+                true => Registers::copies(3 * l, true),
+                false => Registers::stage(3 * l, params.alu_latency >= 2),
+            },
             held_op: Registers::stage(1, params.alu_latency >= 2),
             held_factors: Registers::copies(2 * l * usize::from(products), true),
             low: Registers::stage(l, products),
