@@ -26,14 +26,9 @@ pub struct CoreAlu {
     pub operand: Vec<Signal<In, Bits<32>>>,
     /// The result leaving the last stage, one element per lane.
     pub result: Vec<Signal<Out, Bits<32>>>,
-    /// The operand stage (registers with `alu_latency` 2 or more): operands and op. With the
-    /// product stage `held` is kept apart from `held_factors` (Yosys `keep` on both), or
-    /// synthesis merges the two copies into one.
+    /// The operand stage (registers with `alu_latency` 2 or more): operands and op.
     held: Registers<Bits<32>>,
     held_op: Registers<Bits<3>>,
-    /// With the product stage, a copy of the held a and b (lane-major, `2 * l + s`) for the
-    /// multipliers alone, kept apart from `held` so that the placer can put it beside them.
-    held_factors: Registers<Bits<32>>,
     /// The product stage (registers with `alu_latency` 3 or more), per lane: the low 16 x 16
     /// product, the two cross products shifted into the high half, the result of a `mov`,
     /// `add` or `sub`, and the addend (c for `mad`, else zero); and whether the op multiplies.
@@ -56,8 +51,6 @@ pub struct CoreAlu {
     zero: Constant<Bits<32>>,
     _lanes: usize,
     _stages: usize,
-    /// 1 with the product stage, else 0.
-    _products: usize,
 }
 
 impl CoreAlu {
@@ -70,12 +63,8 @@ impl CoreAlu {
             op: Default::default(),
             operand: signals(3 * l),
             result: signals(l),
-            held: match products {
-                true => Registers::copies(3 * l, true),
-                false => Registers::stage(3 * l, params.alu_latency >= 2),
-            },
+            held: Registers::stage(3 * l, params.alu_latency >= 2),
             held_op: Registers::stage(1, params.alu_latency >= 2),
-            held_factors: Registers::copies(2 * l * usize::from(products), true),
             low: Registers::stage(l, products),
             crossed_ab: Registers::stage(l, products),
             crossed_ba: Registers::stage(l, products),
@@ -94,7 +83,6 @@ impl CoreAlu {
             zero: constant(0),
             _lanes: l,
             _stages: Self::result_stages(params),
-            _products: usize::from(products),
         }
     }
 
@@ -110,7 +98,6 @@ impl Logic for CoreAlu {
     fn update(&mut self) {
         self.held.clock.next = self.clock.val();
         self.held_op.clock.next = self.clock.val();
-        self.held_factors.clock.next = self.clock.val();
         self.low.clock.next = self.clock.val();
         self.crossed_ab.clock.next = self.clock.val();
         self.crossed_ba.clock.next = self.clock.val();
@@ -127,19 +114,11 @@ impl Logic for CoreAlu {
                     for s in 0..3 {
                         self.held.d[s * nl + l].next = self.operand[s * nl + l].val();
                     }
-                    // The product stage's values; the factors from their own copy.
+                    // The product stage's values.
                     self.a_low.next = self.held.q[l].val().get_bits::<16>(0);
                     self.a_high.next = self.held.q[l].val().get_bits::<16>(16);
                     self.b_low.next = self.held.q[nl + l].val().get_bits::<16>(0);
                     self.b_high.next = self.held.q[nl + l].val().get_bits::<16>(16);
-                    for _p in 0..self._products {
-                        self.held_factors.d[2 * l].next = self.operand[l].val();
-                        self.held_factors.d[2 * l + 1].next = self.operand[nl + l].val();
-                        self.a_low.next = self.held_factors.q[2 * l].val().get_bits::<16>(0);
-                        self.a_high.next = self.held_factors.q[2 * l].val().get_bits::<16>(16);
-                        self.b_low.next = self.held_factors.q[2 * l + 1].val().get_bits::<16>(0);
-                        self.b_high.next = self.held_factors.q[2 * l + 1].val().get_bits::<16>(16);
-                    }
                     self.low.d[l].next = self.a_low.val() * self.b_low.val();
                     self.crossed_ab.d[l].next = (self.a_low.val() * self.b_high.val()) << 16;
                     self.crossed_ba.d[l].next = (self.a_high.val() * self.b_low.val()) << 16;
