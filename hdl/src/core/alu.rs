@@ -29,6 +29,11 @@ pub struct CoreAlu {
     /// The operand stage (registers with `alu_latency` 2 or more): operands and op.
     held: Registers<Bits<32>>,
     held_op: Registers<Bits<3>>,
+    /// With the product stage, the multipliers' own register of the held a and b (lane-major,
+    /// `2 * l + s`), marked keep. Synthesis merges the operand stage's a and b into it, so it
+    /// costs no flip-flop; placed and routed, the slice is faster with it on every seed
+    /// (`docs/pnr.md`, "Core: the request stage").
+    held_factors: Registers<Bits<32>>,
     /// The product stage (registers with `alu_latency` 3 or more), per lane: the low 16 x 16
     /// product, the two cross products shifted into the high half, the result of a `mov`,
     /// `add` or `sub`, and the addend (c for `mad`, else zero); and whether the op multiplies.
@@ -51,6 +56,8 @@ pub struct CoreAlu {
     zero: Constant<Bits<32>>,
     _lanes: usize,
     _stages: usize,
+    /// 1 with the product stage, else 0.
+    _products: usize,
 }
 
 impl CoreAlu {
@@ -65,6 +72,7 @@ impl CoreAlu {
             result: signals(l),
             held: Registers::stage(3 * l, params.alu_latency >= 2),
             held_op: Registers::stage(1, params.alu_latency >= 2),
+            held_factors: Registers::copies(2 * l * usize::from(products), true),
             low: Registers::stage(l, products),
             crossed_ab: Registers::stage(l, products),
             crossed_ba: Registers::stage(l, products),
@@ -83,6 +91,7 @@ impl CoreAlu {
             zero: constant(0),
             _lanes: l,
             _stages: Self::result_stages(params),
+            _products: usize::from(products),
         }
     }
 
@@ -98,6 +107,7 @@ impl Logic for CoreAlu {
     fn update(&mut self) {
         self.held.clock.next = self.clock.val();
         self.held_op.clock.next = self.clock.val();
+        self.held_factors.clock.next = self.clock.val();
         self.low.clock.next = self.clock.val();
         self.crossed_ab.clock.next = self.clock.val();
         self.crossed_ba.clock.next = self.clock.val();
@@ -114,11 +124,19 @@ impl Logic for CoreAlu {
                     for s in 0..3 {
                         self.held.d[s * nl + l].next = self.operand[s * nl + l].val();
                     }
-                    // The product stage's values.
+                    // The product stage's values; the factors from their own copy.
                     self.a_low.next = self.held.q[l].val().get_bits::<16>(0);
                     self.a_high.next = self.held.q[l].val().get_bits::<16>(16);
                     self.b_low.next = self.held.q[nl + l].val().get_bits::<16>(0);
                     self.b_high.next = self.held.q[nl + l].val().get_bits::<16>(16);
+                    for _p in 0..self._products {
+                        self.held_factors.d[2 * l].next = self.operand[l].val();
+                        self.held_factors.d[2 * l + 1].next = self.operand[nl + l].val();
+                        self.a_low.next = self.held_factors.q[2 * l].val().get_bits::<16>(0);
+                        self.a_high.next = self.held_factors.q[2 * l].val().get_bits::<16>(16);
+                        self.b_low.next = self.held_factors.q[2 * l + 1].val().get_bits::<16>(0);
+                        self.b_high.next = self.held_factors.q[2 * l + 1].val().get_bits::<16>(16);
+                    }
                     self.low.d[l].next = self.a_low.val() * self.b_low.val();
                     self.crossed_ab.d[l].next = (self.a_low.val() * self.b_high.val()) << 16;
                     self.crossed_ba.d[l].next = (self.a_high.val() * self.b_low.val()) << 16;
