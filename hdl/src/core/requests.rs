@@ -23,7 +23,7 @@ pub struct ReadRequests<const RI: usize> {
     /// Per candidate: its read port.
     pub port: Vec<Signal<In, Bits<4>>>,
     /// Per candidate: its register.
-    pub register: Vec<Signal<In, Bits<RI>>>,
+    pub reg_index: Vec<Signal<In, Bits<RI>>>,
     /// Per candidate: where its data goes (`CaptureKind` code).
     pub kind: Vec<Signal<In, Bits<2>>>,
     /// Per candidate: the operand latch (source number) or queue entry.
@@ -72,7 +72,7 @@ impl<const RI: usize> ReadRequests<RI> {
             clock: Default::default(),
             grant: signals(candidates),
             port: signals(candidates),
-            register: signals(candidates),
+            reg_index: signals(candidates),
             kind: signals(candidates),
             index: signals(candidates),
             banks: signals(2),
@@ -115,7 +115,7 @@ impl<const RI: usize> Logic for ReadRequests<RI> {
         for c in 0..self._candidates {
             self.grant_r.d[c].next = self.grant[c].val();
             self.port_r.d[c].next = self.port[c].val();
-            self.reg_r.d[c].next = self.register[c].val();
+            self.reg_r.d[c].next = self.reg_index[c].val();
             self.kind_r.d[c].next = self.kind[c].val();
             self.index_r.d[c].next = self.index[c].val();
         }

@@ -252,7 +252,7 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
         for c in 0..self._candidates {
             self.requests.grant[c].next = self.reader.cand_grant[c].val();
             self.requests.port[c].next = self.reader.cand_port[c].val();
-            self.requests.register[c].next = self.reader.cand_reg[c].val();
+            self.requests.reg_index[c].next = self.reader.cand_reg[c].val();
             self.requests.kind[c].next = self.reader.cand_kind[c].val();
             self.requests.index[c].next = self.reader.cand_index[c].val();
         }
