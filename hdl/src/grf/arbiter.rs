@@ -40,6 +40,9 @@ pub struct RoundRobinArbiter<const E: usize> {
     pub take: Signal<Out, Bit>,
     /// Per EU: its transaction is taken this cycle.
     pub taken: Vec<Signal<Out, Bit>>,
+    /// Per EU: its transaction is the one presented, taken or not (one-hot; all low when no
+    /// EU waits).
+    pub first: Vec<Signal<Out, Bit>>,
     /// The EU whose transaction is presented (the one taken, when `take`).
     pub eu: Signal<Out, Bits<4>>,
     /// The presented transaction's kind.
@@ -62,8 +65,6 @@ pub struct RoundRobinArbiter<const E: usize> {
     candidate: Vec<Signal<Local, Bit>>,
     /// Per EU: some lower-numbered EU is a candidate.
     lower: Vec<Signal<Local, Bit>>,
-    /// Per EU: it is the one picked (one-hot; all low when no EU waits).
-    first: Vec<Signal<Local, Bit>>,
     /// Some EU waits after the one served last.
     any_high: Signal<Local, Bit>,
     /// Some EU waits.

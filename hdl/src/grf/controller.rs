@@ -153,6 +153,7 @@ impl<const E: usize, const A: usize> Logic for GrfController<E, A> {
             (!self.pick.full.val() | self.sequencer.avail.val()) & !self.reset.val();
         self.pick.avail.next = self.sequencer.avail.val();
         self.pick.picked.next = self.arbiter.take.val();
+        self.pick.load.next = self.arbiter.allow.val();
         self.pick.pick_eu.next = self.arbiter.eu.val();
         self.pick.pick_kind.next = self.arbiter.kind.val();
         self.pick.pick_thread.next = self.arbiter.thread.val();
@@ -166,7 +167,7 @@ impl<const E: usize, const A: usize> Logic for GrfController<E, A> {
                 self.arbiter.tx_reg[e].next = self.tx_reg[e].val();
                 self.arbiter.tx_group[e].next = self.tx_group[e].val();
                 self.tx_take[e].next = self.arbiter.taken[e].val();
-                self.pick.pick_eu_hot[e].next = self.arbiter.taken[e].val();
+                self.pick.pick_eu_hot[e].next = self.arbiter.first[e].val();
                 self.pick.eu_thread[e].next = self.tx_thread[e].val();
                 self.pick.eu_vblock[e].next = self.tx_reg[e].val().get_bits::<2>(4);
                 self.answers.taken[e].next = self.pick.taken[e].val();

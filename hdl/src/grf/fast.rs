@@ -17,6 +17,13 @@ use crate::{constant, constants, signals};
 /// With the switch's search registered (`pipeline` 4) the first dirty entry is searched for
 /// among held entries: the block's dirty entries as `hold` took them, less those cleaned since
 /// (nothing else writes an EU's fast GRF while it flushes); without, among the live entries.
+/// With `pipeline` 4 and up a stored value also lands a cycle late: `set_slot` and `set_data`
+/// are registered and written into the entry in the next cycle, so an entry's value enables
+/// come from a register, not from the decision to store. Only the incoming request's lookup
+/// can read an entry in that cycle (a store is a write hit or a fill, after which the next
+/// request can be taken at once; the victim is looked up from the cycle after a request is
+/// taken and the held search from the cycle after a switch is taken, and only the request's
+/// own fill stores in between), so `hit_data` alone takes the pending value.
 /// `E` is the element width.
 #[derive(LogicBlock)]
 pub struct FastGrfs<const E: usize> {
@@ -87,6 +94,15 @@ pub struct FastGrfs<const E: usize> {
     ent_reg: Registers<Bits<6>>,
     /// Values, entry-major (`entry * lanes + l`).
     ent_data: Registers<Bits<E>>,
+    /// Per entry: a value is stored there at the end of this cycle (registered `set_slot`
+    /// with `pipeline` 4 and up, else the wire).
+    pend_slot: Registers<Bit>,
+    /// Per EU and lane: that value.
+    pend_data: Registers<Bits<E>>,
+    /// Per entry: the incoming request's entry, when no store to it is pending.
+    read_slot: Vec<Signal<Local, Bit>>,
+    /// Per EU: the incoming request's entry has a store pending: its value is `pend_data`.
+    fresh: Vec<Signal<Local, Bit>>,
     /// Per entry: the incoming request's register maps there.
     in_slot: Vec<Signal<Local, Bit>>,
     /// The victim as looked up this cycle: dirty, thread, register, value (per lane).
@@ -122,6 +138,8 @@ pub struct FastGrfs<const E: usize> {
     block_mask: Constant<Bits<6>>,
     /// 1 when the search is among held entries (`pipeline` 4), else 0.
     _scan: usize,
+    /// 1 when stores land a cycle late (`pipeline` 4 and up), else 0.
+    _defer: usize,
     _eus: usize,
     _fast: usize,
     _lanes: usize,
@@ -171,6 +189,10 @@ impl<const E: usize> FastGrfs<E> {
             ent_thread: Registers::new(eus * fast),
             ent_reg: Registers::new(eus * fast),
             ent_data: Registers::new(eus * fast * lanes),
+            pend_slot: Registers::stage(eus * fast, params.pipeline >= 4),
+            pend_data: Registers::stage(eus * lanes, params.pipeline >= 4),
+            read_slot: signals(eus * fast),
+            fresh: signals(eus),
             held: Registers::stage(eus * fast, params.pipeline >= 4),
             look_dirty: signals(eus),
             look_thread: signals(eus),
@@ -191,6 +213,7 @@ impl<const E: usize> FastGrfs<E> {
             slot_reg: constants((0..fast as u64).map(|i| (i >> tb) & ((1 << reg_index_bits) - 1))),
             block_mask: constant(0x30),
             _scan: usize::from(params.pipeline >= 4),
+            _defer: usize::from(params.pipeline >= 4),
             _eus: eus,
             _fast: fast,
             _lanes: lanes,
@@ -209,6 +232,8 @@ impl<const E: usize> Logic for FastGrfs<E> {
         self.ent_thread.clock.next = self.clock.val();
         self.ent_reg.clock.next = self.clock.val();
         self.ent_data.clock.next = self.clock.val();
+        self.pend_slot.clock.next = self.clock.val();
+        self.pend_data.clock.next = self.clock.val();
         self.held.clock.next = self.clock.val();
         self.last_dirty.clock.next = self.clock.val();
         self.last_thread.clock.next = self.clock.val();
@@ -224,6 +249,7 @@ impl<const E: usize> Logic for FastGrfs<E> {
                     self.found[e].next = false;
                     self.found_reg[e].next = self.zero6.val();
                     self.seen[e].next = false;
+                    self.fresh[e].next = false;
                     for l in 0..self._lanes {
                         self.hit_data[e * nl + l].next = self.zero_e.val();
                         self.look_data[e * nl + l].next = self.zero_e.val();
@@ -236,6 +262,14 @@ impl<const E: usize> Logic for FastGrfs<E> {
                             == self.slot_thread[i].val())
                             & ((self.req_reg[e].val() & self.reg_mask.val())
                                 == self.slot_reg[i].val());
+                        self.read_slot[e * nf + i].next = self.in_slot[e * nf + i].val();
+                        for _defer in 0..self._defer {
+                            self.read_slot[e * nf + i].next = self.in_slot[e * nf + i].val()
+                                & !self.pend_slot.q[e * nf + i].val();
+                            self.fresh[e].next = self.fresh[e].val()
+                                | (self.in_slot[e * nf + i].val()
+                                    & self.pend_slot.q[e * nf + i].val());
+                        }
                         self.rq_slot[e * nf + i].next = ((self.rq_thread[e].val()
                             & self.thread_mask.val())
                             == self.slot_thread[i].val())
@@ -290,7 +324,7 @@ impl<const E: usize> Logic for FastGrfs<E> {
                                 self.found_reg[e].val() | self.ent_reg.q[e * nf + i].val();
                         }
                         for l in 0..self._lanes {
-                            if self.in_slot[e * nf + i].val() {
+                            if self.read_slot[e * nf + i].val() {
                                 self.hit_data[e * nl + l].next = self.hit_data[e * nl + l].val()
                                     | self.ent_data.q[(e * nf + i) * nl + l].val();
                             }
@@ -312,11 +346,13 @@ impl<const E: usize> Logic for FastGrfs<E> {
                         for l in 0..self._lanes {
                             self.ent_data.d[(e * nf + i) * nl + l].next =
                                 self.ent_data.q[(e * nf + i) * nl + l].val();
-                            if self.set_slot[e * nf + i].val() {
+                            if self.pend_slot.q[e * nf + i].val() {
                                 self.ent_data.d[(e * nf + i) * nl + l].next =
-                                    self.set_data[e * nl + l].val();
+                                    self.pend_data.q[e * nl + l].val();
                             }
                         }
+                        self.pend_slot.d[e * nf + i].next =
+                            self.set_slot[e * nf + i].val() & !self.reset.val();
                         if self.set_slot[e * nf + i].val() {
                             self.ent_valid.d[e * nf + i].next = true;
                             self.ent_dirty.d[e * nf + i].next = self.set_dirty[e].val();
@@ -338,6 +374,11 @@ impl<const E: usize> Logic for FastGrfs<E> {
                     self.victim_thread[e].next = self.last_thread.q[e].val();
                     self.victim_reg[e].next = self.last_reg.q[e].val();
                     for l in 0..self._lanes {
+                        self.pend_data.d[e * nl + l].next = self.set_data[e * nl + l].val();
+                        if self.fresh[e].val() {
+                            self.hit_data[e * nl + l].next = self.hit_data[e * nl + l].val()
+                                | self.pend_data.q[e * nl + l].val();
+                        }
                         self.last_data.d[e * nl + l].next = self.look_data[e * nl + l].val();
                         self.victim_data[e * nl + l].next = self.last_data.q[e * nl + l].val();
                     }

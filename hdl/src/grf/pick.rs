@@ -30,7 +30,12 @@ pub struct PickStage<const E: usize, const A: usize> {
     pub avail: Signal<In, Bit>,
     /// The arbiter picks a transaction this cycle.
     pub picked: Signal<In, Bit>,
-    /// Per EU: the arbiter picks its transaction.
+    /// The arbiter may pick this cycle (`!full | avail`): the stage's fields load the pick's,
+    /// which are zero when nothing is picked. A stage that loads without a pick is empty next
+    /// cycle (it was empty, or its transaction is taken), so its fields do not wait for the
+    /// arbiter's decision to pick, only for its choice.
+    pub load: Signal<In, Bit>,
+    /// Per EU: the arbiter presents its transaction (none when nothing waits).
     pub pick_eu_hot: Vec<Signal<In, Bit>>,
     /// The picked transaction's EU.
     pub pick_eu: Signal<In, Bits<4>>,
@@ -131,6 +136,7 @@ impl<const E: usize, const A: usize> PickStage<E, A> {
             reset: Default::default(),
             avail: Default::default(),
             picked: Default::default(),
+            load: Default::default(),
             pick_eu_hot: signals(eus),
             pick_eu: Default::default(),
             pick_kind: Default::default(),
@@ -226,6 +232,8 @@ impl<const E: usize, const A: usize> Logic for PickStage<E, A> {
             self.full.next = self.valid.q[0].val();
             if !self.picked.val() {
                 self.valid.d[0].next = self.valid.q[0].val() & !self.take.val();
+            }
+            if !self.load.val() {
                 self.held_eu.d[0].next = self.held_eu.q[0].val();
                 self.held_kind.d[0].next = self.held_kind.q[0].val();
                 self.held_thread.d[0].next = self.held_thread.q[0].val();
@@ -267,7 +275,7 @@ impl<const E: usize, const A: usize> Logic for PickStage<E, A> {
         self.looked_shared.d[0].next = self.lookup.shared.val();
         self.looked_group.d[0].next = self.lookup.group.val();
         for _early in 0..self._early {
-            if !self.picked.val() {
+            if !self.load.val() {
                 for k in 0..self._slots {
                     self.looked_slot.d[k].next = self.looked_slot.q[k].val();
                 }
