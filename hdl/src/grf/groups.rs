@@ -270,6 +270,16 @@ impl<const A: usize> Logic for GroupUnit<A> {
                 self.g_short.d[g].next = self.one9.val();
                 self.g_left.d[g].next = self.one9.val();
             }
+            if self.dying[g].val() {
+                self.g_bound.d[g].next = false;
+                self.g_base.d[g].next = self.zero_a.val();
+            }
+            // The decisions read the bindings as this cycle leaves them, but not as reset
+            // does: no transaction is taken during reset.
+            for _later in 0..self._later {
+                self.bound[g].next = self.g_bound.d[g].val();
+                self.base[g].next = self.g_base.d[g].val();
+            }
             if self.dying[g].val() | self.reset.val() {
                 self.g_bound.d[g].next = false;
                 self.g_base.d[g].next = self.zero_a.val();
@@ -280,10 +290,6 @@ impl<const A: usize> Logic for GroupUnit<A> {
                 self.g_waiting.d[g].next = self.zero8.val();
             }
             self.g_one.d[g].next = self.g_refs.d[g].val() == self.one9.val();
-            for _later in 0..self._later {
-                self.bound[g].next = self.g_bound.d[g].val();
-                self.base[g].next = self.g_base.d[g].val();
-            }
         }
     }
 }

@@ -139,11 +139,13 @@ impl<const A: usize> Logic for TranslationTable<A> {
         if self.give_back.val() {
             self.t_free.d[0].next = self.t_free.q[0].val() | self.block.val();
         }
-        if self.reset.val() {
-            self.t_free.d[0].next = self.reset_free.val();
-        }
+        // With the changes applied a cycle later, the decisions read the mask as this cycle
+        // leaves it, but not as reset does: no transaction is taken during reset.
         for _later in 0..self._later {
             self.free.next = self.t_free.d[0].val();
+        }
+        if self.reset.val() {
+            self.t_free.d[0].next = self.reset_free.val();
         }
         for k in 0..self._slots {
             self.entry_valid[k].next = self.t_valid.q[k].val();
