@@ -205,9 +205,11 @@ impl Logic for FrontEndControl {
         if self.accept.val() {
             self.op.next = self.req_op.val();
         }
+        // What the incoming request is, from its op alone: each decision about it is ANDed
+        // with `accept`, so none waits for the choice of `op`.
         self.access.next =
-            (self.op.val() == self.op_read.val()) | (self.op.val() == self.op_write.val());
-        self.command.next = !self.access.val() & (self.op.val() != self.op_switch.val());
+            (self.req_op.val() == self.op_read.val()) | (self.req_op.val() == self.op_write.val());
+        self.command.next = !self.access.val() & (self.req_op.val() != self.op_switch.val());
         self.answered.next = self.ans_access.val();
         self.passed_on.next = self.answered.val() & !self.ans_plain.val();
         self.keep_answer.next =
@@ -217,16 +219,16 @@ impl Logic for FrontEndControl {
         self.fill_write.next = self.fill.val() & self.rq_write.val();
         // A fill answers a miss, or follows the victim's write-back with the kept answer.
         self.fill_answer.next = !self.ans_victim.val();
-        self.switch.next = self.accept.val() & (self.op.val() == self.op_switch.val());
+        self.switch.next = self.accept.val() & (self.req_op.val() == self.op_switch.val());
         self.hold.next = false;
         self.flush.next = self.switch.val() | self.ans_flush.val();
         for _scan in 0..self._scan {
             self.hold.next = self.switch.val();
             self.flush.next = (self.state.val() == self.st_scan.val()) | self.ans_flush.val();
         }
-        self.take_write.next = self.accept.val() & (self.op.val() == self.op_write.val());
+        self.take_write.next = self.accept.val() & (self.req_op.val() == self.op_write.val());
         self.clean.next = self.flush.val() & self.found.val();
-        self.drop.next = (self.accept.val() & (self.op.val() == self.op_release.val()))
+        self.drop.next = (self.accept.val() & (self.req_op.val() == self.op_release.val()))
             | (self.flush.val() & !self.found.val());
         // The next state.
         self.next_state.next = self.state.val();
@@ -255,7 +257,7 @@ impl Logic for FrontEndControl {
             self.next_state.next = self.st_idle.val();
         }
         // The response: a hit, a fault or shared register, a fill, a command's answer.
-        self.take_read.next = self.accept.val() & (self.op.val() == self.op_read.val());
+        self.take_read.next = self.accept.val() & (self.req_op.val() == self.op_read.val());
         self.respond_answer.next = self.passed_on.val()
             | (self.fill.val() & !self.fill_write.val() & self.fill_answer.val());
         self.respond_kept.next = self.fill.val() & !self.fill_write.val() & !self.fill_answer.val();
