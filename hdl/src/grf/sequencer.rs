@@ -76,6 +76,9 @@ pub struct Sequencer<const A: usize> {
     area: Registers<Bit>,
     row: Registers<Bits<A>>,
     shared: Registers<Bit>,
+    /// `avail` registered: computed from the state and timer this cycle leaves, so that the
+    /// controller's decisions start from a flip-flop.
+    free: Registers<Bit>,
     st_idle: Constant<Bits<3>>,
     st_slow: Constant<Bits<3>>,
     st_redirect: Constant<Bits<3>>,
@@ -122,6 +125,7 @@ impl<const A: usize> Sequencer<A> {
             area: Registers::new(1),
             row: Registers::new(1),
             shared: Registers::new(1),
+            free: Registers::new(1),
             st_idle: constant(IDLE),
             st_slow: constant(SLOW_READ),
             st_redirect: constant(REDIRECT),
@@ -144,6 +148,7 @@ impl<const A: usize> Logic for Sequencer<A> {
         self.area.clock.next = self.clock.val();
         self.row.clock.next = self.clock.val();
         self.shared.clock.next = self.clock.val();
+        self.free.clock.next = self.clock.val();
         self.state.d[0].next = self.state.q[0].val();
         self.served.d[0].next = self.served.q[0].val();
         self.timer.d[0].next = self.timer.q[0].val();
@@ -153,9 +158,7 @@ impl<const A: usize> Logic for Sequencer<A> {
         self.shared.d[0].next = self.shared.q[0].val();
         self.serving.next = self.served.q[0].val();
         self.saving.next = self.state.q[0].val() == self.st_save.val();
-        self.avail.next = (self.state.q[0].val() == self.st_idle.val())
-            | ((self.state.q[0].val() == self.st_slow.val())
-                & (self.timer.q[0].val() == self.zero4.val()));
+        self.avail.next = self.free.q[0].val();
         self.l3_read.next = false;
         self.start_save.next = false;
         // A slow read: free again when its answer leaves the pipeline.
@@ -224,5 +227,8 @@ impl<const A: usize> Logic for Sequencer<A> {
             self.state.d[0].next = self.st_idle.val();
             self.issued.d[0].next = false;
         }
+        self.free.d[0].next = (self.state.d[0].val() == self.st_idle.val())
+            | ((self.state.d[0].val() == self.st_slow.val())
+                & (self.timer.d[0].val() == self.zero4.val()));
     }
 }
