@@ -39,10 +39,10 @@ pub struct FastGrfs<const E: usize> {
     pub rq_thread: Vec<Signal<In, Bits<2>>>,
     /// The served request's register.
     pub rq_reg: Vec<Signal<In, Bits<6>>>,
-    /// The thread of the block looked through (`found`, `in_block`).
-    pub block_thread: Vec<Signal<In, Bits<2>>>,
-    /// A register of the block looked through.
-    pub block_reg: Vec<Signal<In, Bits<6>>>,
+    /// Per EU: the block looked through (`found`, `in_block`) is the incoming request's, else
+    /// the served one's. Both blocks are compared and this picks the result, so the compare
+    /// does not wait for the front end's state.
+    pub idle: Vec<Signal<In, Bit>>,
     /// The incoming request's register is there.
     pub hit: Vec<Signal<Out, Bit>>,
     /// Per entry: it holds the incoming request's register (at most one per EU).
@@ -122,6 +122,10 @@ pub struct FastGrfs<const E: usize> {
     held: Registers<Bit>,
     /// Per entry: valid, dirty and of the named block.
     live: Vec<Signal<Local, Bit>>,
+    /// Per entry: it holds a register of the incoming request's block, and of the served
+    /// request's.
+    in_req_block: Vec<Signal<Local, Bit>>,
+    in_rq_block: Vec<Signal<Local, Bit>>,
     /// Per EU: some searched entry so far (the OR over the entries before, as the search
     /// goes through them).
     seen: Vec<Signal<Local, Bit>>,
@@ -160,8 +164,7 @@ impl<const E: usize> FastGrfs<E> {
             req_reg: signals(eus),
             rq_thread: signals(eus),
             rq_reg: signals(eus),
-            block_thread: signals(eus),
-            block_reg: signals(eus),
+            idle: signals(eus),
             in_slot: signals(eus * fast),
             hit: signals(eus),
             hit_slot: signals(eus * fast),
@@ -203,6 +206,8 @@ impl<const E: usize> FastGrfs<E> {
             last_reg: Registers::new(eus),
             last_data: Registers::new(eus * lanes),
             live: signals(eus * fast),
+            in_req_block: signals(eus * fast),
+            in_rq_block: signals(eus * fast),
             seen: signals(eus),
             zero_e: constant(0),
             zero2: constant(0),
@@ -275,10 +280,18 @@ impl<const E: usize> Logic for FastGrfs<E> {
                             == self.slot_thread[i].val())
                             & ((self.rq_reg[e].val() & self.reg_mask.val())
                                 == self.slot_reg[i].val());
-                        self.in_block[e * nf + i].next = (self.ent_thread.q[e * nf + i].val()
-                            == self.block_thread[e].val())
+                        self.in_req_block[e * nf + i].next = (self.ent_thread.q[e * nf + i].val()
+                            == self.req_thread[e].val())
                             & ((self.ent_reg.q[e * nf + i].val() & self.block_mask.val())
-                                == (self.block_reg[e].val() & self.block_mask.val()));
+                                == (self.req_reg[e].val() & self.block_mask.val()));
+                        self.in_rq_block[e * nf + i].next = (self.ent_thread.q[e * nf + i].val()
+                            == self.rq_thread[e].val())
+                            & ((self.ent_reg.q[e * nf + i].val() & self.block_mask.val())
+                                == (self.rq_reg[e].val() & self.block_mask.val()));
+                        self.in_block[e * nf + i].next = self.in_rq_block[e * nf + i].val();
+                        if self.idle[e].val() {
+                            self.in_block[e * nf + i].next = self.in_req_block[e * nf + i].val();
+                        }
                         self.live[e * nf + i].next = self.in_block[e * nf + i].val()
                             & self.ent_valid.q[e * nf + i].val()
                             & self.ent_dirty.q[e * nf + i].val();

@@ -208,12 +208,7 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                     self.fast.req_reg[e].next = self.req_reg[e].val();
                     self.fast.rq_thread[e].next = self.rq_thread.q[e].val();
                     self.fast.rq_reg[e].next = self.rq_reg.q[e].val();
-                    self.fast.block_thread[e].next = self.rq_thread.q[e].val();
-                    self.fast.block_reg[e].next = self.rq_reg.q[e].val();
-                    if self.state.q[e].val() == self.st_idle.val() {
-                        self.fast.block_thread[e].next = self.req_thread[e].val();
-                        self.fast.block_reg[e].next = self.req_reg[e].val();
-                    }
+                    self.fast.idle[e].next = self.state.q[e].val() == self.st_idle.val();
                     // Decisions; state and request registers (the taken request's, or kept).
                     self.idle.next = self.state.q[e].val() == self.st_idle.val();
                     self.in_victim.next = self.state.q[e].val() == self.st_victim.val();
