@@ -12,10 +12,11 @@ use crate::{constant, constants, signals};
 /// presented on `kind` .. `data` in the same cycle; with no EU waiting, `eu` and the fields are
 /// zero. `E` is the element width.
 ///
-/// Built as a double priority encoder: a register holds, one bit per EU, whether the EU comes
-/// after the one served last. The lowest waiting EU among those wins; if there is none, the
-/// lowest waiting EU of all. The winner's fields are an OR of per-EU terms gated by the one-hot
-/// grant, so no part of the pick is a chain through the EUs.
+/// The order is held as a precedence matrix: a register bit per pair of EUs says whether the
+/// first comes before the second (after the EU served last, then by number). An EU wins when
+/// it waits and no EU before it waits: two LUT levels from the waiting bits. The winner's
+/// fields are an OR of per-EU terms gated by the one-hot grant, so no part of the pick is a
+/// chain through the EUs.
 #[derive(LogicBlock)]
 pub struct RoundRobinArbiter<const E: usize> {
     /// Clock.
@@ -57,16 +58,14 @@ pub struct RoundRobinArbiter<const E: usize> {
     pub data: Vec<Signal<Out, Bits<E>>>,
     /// Per EU: it comes after the EU served last (all low after reset: EU 0 comes first).
     after_last: Registers<Bit>,
+    /// Per pair of EUs (`a * eus + b`): a comes before b in the order (from `after_last`).
+    precedes: Registers<Bit>,
+    /// Per pair of EUs (`a * eus + b`): a < b, the order among EUs on the same side.
+    lower_number: Vec<Constant<Bit>>,
     /// Simulation-only: the pick is one-hot ([`pick_checks`]).
     pick_check: AtMost,
-    /// Per EU: waiting and after the EU served last.
-    high: Vec<Signal<Local, Bit>>,
-    /// Per EU: waiting, among the EUs the pick considers (`high` if any is set, else all).
-    candidate: Vec<Signal<Local, Bit>>,
-    /// Per EU: some lower-numbered EU is a candidate.
-    lower: Vec<Signal<Local, Bit>>,
-    /// Some EU waits after the one served last.
-    any_high: Signal<Local, Bit>,
+    /// Per EU: some EU before it waits.
+    blocked: Vec<Signal<Local, Bit>>,
     /// Some EU waits.
     picked: Signal<Local, Bit>,
     /// Per EU: its number if picked, else zero.
@@ -115,12 +114,13 @@ impl<const E: usize> RoundRobinArbiter<E> {
             group: Default::default(),
             data: signals(lanes),
             after_last: Registers::new(eus),
+            precedes: Registers::new(eus * eus),
+            lower_number: (0..eus * eus)
+                .map(|k| Constant::new(k / eus < k % eus))
+                .collect(),
             pick_check: pick_checks(eus),
-            high: signals(eus),
-            candidate: signals(eus),
-            lower: signals(eus),
+            blocked: signals(eus),
             first: signals(eus),
-            any_high: Default::default(),
             picked: Default::default(),
             pick_eu: signals(eus),
             pick_kind: signals(eus),
@@ -146,23 +146,19 @@ impl<const E: usize> Logic for RoundRobinArbiter<E> {
     fn update(&mut self) {
         self.after_last.clock.next = self.clock.val();
         self.pick_check.clock.next = self.clock.val();
-        // Double priority encoder: the EUs after the one served last first.
-        self.any_high.next = false;
+        self.precedes.clock.next = self.clock.val();
+        // An EU wins when it waits and no waiting EU comes before it.
         self.picked.next = false;
-        for e in 0..self._eus {
-            self.high[e].next = self.tx_valid[e].val() & self.after_last.q[e].val();
-            self.any_high.next = self.any_high.val() | self.high[e].val();
-            self.picked.next = self.picked.val() | self.tx_valid[e].val();
-        }
-        self.lower[0].next = false;
-        for e in 0..self._eus {
-            self.candidate[e].next = self.tx_valid[e].val();
-            if self.any_high.val() {
-                self.candidate[e].next = self.high[e].val();
+        for ne in self._eus..(self._eus + 1) {
+            for e in 0..self._eus {
+                self.picked.next = self.picked.val() | self.tx_valid[e].val();
+                self.blocked[e].next = false;
+                for a in 0..self._eus {
+                    self.blocked[e].next = self.blocked[e].val()
+                        | (self.tx_valid[a].val() & self.precedes.q[a * ne + e].val());
+                }
+                self.first[e].next = self.tx_valid[e].val() & !self.blocked[e].val();
             }
-        }
-        for e in 1..self._eus {
-            self.lower[e].next = self.lower[e - 1].val() | self.candidate[e - 1].val();
         }
         self.take.next = self.allow.val() & self.picked.val() & !self.reset.val();
         // The picked EU's fields: an OR of one-hot gated terms.
@@ -176,8 +172,8 @@ impl<const E: usize> Logic for RoundRobinArbiter<E> {
         }
         for nl in self._lanes..(self._lanes + 1) {
             for e in 0..self._eus {
-                self.first[e].next = self.candidate[e].val() & !self.lower[e].val();
-                self.pick_check.bits[e].next = self.first[e].val();
+                // (The order registers are not yet set in the first reset cycle.)
+                self.pick_check.bits[e].next = self.first[e].val() & !self.reset.val();
                 self.taken[e].next = self.take.val() & self.first[e].val();
                 self.pick_eu[e].next = self.zero4.val();
                 self.pick_kind[e].next = self.zero3.val();
@@ -208,14 +204,28 @@ impl<const E: usize> Logic for RoundRobinArbiter<E> {
             }
         }
         // The EUs after the one taken come first next time; reset puts EU 0 first.
-        // (The picked EU is the lowest candidate, so it is below `e` exactly when `lower[e]`.)
-        for e in 0..self._eus {
-            self.after_last.d[e].next = self.after_last.q[e].val();
-            if self.take.val() {
-                self.after_last.d[e].next = self.lower[e].val();
+        for ne in self._eus..(self._eus + 1) {
+            for e in 0..self._eus {
+                self.after_last.d[e].next = self.after_last.q[e].val();
+                if self.take.val() {
+                    self.after_last.d[e].next = false;
+                    for a in 0..self._eus {
+                        self.after_last.d[e].next = self.after_last.d[e].val()
+                            | (self.first[a].val() & self.lower_number[a * ne + e].val());
+                    }
+                }
+                if self.reset.val() {
+                    self.after_last.d[e].next = false;
+                }
             }
-            if self.reset.val() {
-                self.after_last.d[e].next = false;
+            // The order they give: those after the one taken first, each side by number.
+            for a in 0..self._eus {
+                for b in 0..self._eus {
+                    self.precedes.d[a * ne + b].next = (self.after_last.d[a].val()
+                        & !self.after_last.d[b].val())
+                        | (!(self.after_last.d[a].val() ^ self.after_last.d[b].val())
+                            & self.lower_number[a * ne + b].val());
+                }
             }
         }
     }
