@@ -229,6 +229,7 @@ impl<const E: usize, const A: usize> Logic for GrfController<E, A> {
         self.slow.block.next = self.transaction.block.val();
         self.slow.start_save.next = self.sequencer.start_save.val();
         self.slow.saving.next = self.sequencer.saving.val();
+        self.slow.save_side.next = self.sequencer.save_side.val();
         self.slow.redirect_read.next = self.sequencer.l3_read.val();
         self.slow.redirect_area.next = self.sequencer.l3_area.val();
         self.slow.redirect_row.next = self.sequencer.l3_row.val();

@@ -57,6 +57,8 @@ pub struct Sequencer<const A: usize> {
     pub start_save: Signal<Out, Bit>,
     /// In the save phase.
     pub saving: Signal<Out, Bit>,
+    /// In the save phase, or waiting to start it: the slow GRF's read port is the save's.
+    pub save_side: Signal<Out, Bit>,
     /// The redirect's L3 read goes out this cycle.
     pub l3_read: Signal<Out, Bit>,
     /// Its area.
@@ -112,6 +114,7 @@ impl<const A: usize> Sequencer<A> {
             serving: Default::default(),
             start_save: Default::default(),
             saving: Default::default(),
+            save_side: Default::default(),
             l3_read: Default::default(),
             l3_area: Default::default(),
             l3_row: Default::default(),
@@ -158,6 +161,8 @@ impl<const A: usize> Logic for Sequencer<A> {
         self.shared.d[0].next = self.shared.q[0].val();
         self.serving.next = self.served.q[0].val();
         self.saving.next = self.state.q[0].val() == self.st_save.val();
+        self.save_side.next =
+            self.saving.val() | (self.state.q[0].val() == self.st_switch_wait.val());
         self.avail.next = self.free.q[0].val();
         self.l3_read.next = false;
         self.start_save.next = false;

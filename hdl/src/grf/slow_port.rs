@@ -46,6 +46,8 @@ pub struct SlowPort<const E: usize, const A: usize> {
     pub start_save: Signal<In, Bit>,
     /// The controller is in the save phase.
     pub saving: Signal<In, Bit>,
+    /// The controller is in the save phase or waiting to start it.
+    pub save_side: Signal<In, Bit>,
     /// A redirected read goes to L3 this cycle.
     pub redirect_read: Signal<In, Bit>,
     /// Its area.
@@ -131,6 +133,7 @@ impl<const E: usize, const A: usize> SlowPort<E, A> {
             block: Default::default(),
             start_save: Default::default(),
             saving: Default::default(),
+            save_side: Default::default(),
             redirect_read: Default::default(),
             redirect_area: Default::default(),
             redirect_row: Default::default(),
@@ -215,9 +218,12 @@ impl<const E: usize, const A: usize> Logic for SlowPort<E, A> {
         self.next_shared.next = self.pipeline.next_shared.val();
         // The slow GRF: a slow read or a save's read; the controller's or a refill write.
         self.sram_read.next = self.slow_read.val() | self.save.read.val();
-        self.sram_read_row.next = self.save.read_row.val();
-        if self.slow_read.val() {
-            self.sram_read_row.next = self.row.val();
+        // The read row does not wait for the decision to read: a save reads only in its phase,
+        // after its wait, or in the cycle its switch is taken, where the transaction's row is
+        // the block's first; a slow read only in a cycle a transaction is taken.
+        self.sram_read_row.next = self.row.val();
+        if self.save_side.val() {
+            self.sram_read_row.next = self.save.read_row.val();
         }
         self.sram_write.next = self.write.val() | self.refill.write.val();
         self.sram_write_row.next = self.refill.write_row.val();

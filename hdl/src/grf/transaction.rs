@@ -4,6 +4,7 @@
 use rust_hdl::prelude::*;
 
 use super::bookkeeping::BookkeepingStage;
+use super::codes::kind;
 use super::decoder::TransactionDecoder;
 use super::groups::GroupUnit;
 use super::lookup::TransactionLookup;
@@ -58,7 +59,8 @@ pub struct TransactionUnit<const A: usize> {
     pub entry_shared: Vec<Signal<Out, Bit>>,
     /// Per entry: its group.
     pub entry_group: Vec<Signal<Out, Bits<3>>>,
-    /// The register's row in the slow GRF.
+    /// The register's row in the slow GRF; a switch's is its block's first row, the first a
+    /// save reads.
     pub row: Signal<Out, Bits<A>>,
     /// Its offset within the block.
     pub offset: Signal<Out, Bits<4>>,
@@ -106,6 +108,8 @@ pub struct TransactionUnit<const A: usize> {
     offset_wide: Signal<Local, Bits<A>>,
     /// Row zero.
     zero_row: Constant<Bits<A>>,
+    /// The switch kind (`codes::kind`).
+    k_switch: Constant<Bits<3>>,
     zero64: Constant<Bits<64>>,
     _eus: usize,
     _slots: usize,
@@ -165,6 +169,7 @@ impl<const A: usize> TransactionUnit<A> {
             offset_term: signals(16),
             offset_wide: Default::default(),
             zero_row: constant(0),
+            k_switch: constant(kind::SWITCH),
             zero64: constant(0),
             _eus: eus,
             _slots: params.all_threads() * params.virtual_blocks,
@@ -209,7 +214,9 @@ impl<const A: usize> Logic for TransactionUnit<A> {
         self.offset_wide.next = self.zero_row.val();
         for o in 0..16 {
             self.offset_term[o].next = self.zero_row.val();
-            if self.reg_index.val().get_bits::<4>(0) == self.offset_number[o].val() {
+            if (self.reg_index.val().get_bits::<4>(0) == self.offset_number[o].val())
+                & (self.kind.val() != self.k_switch.val())
+            {
                 self.offset_term[o].next = self.offset_row[o].val();
             }
             self.offset_wide.next = self.offset_wide.val() | self.offset_term[o].val();
