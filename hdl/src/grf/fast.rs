@@ -23,7 +23,8 @@ use crate::{constant, constants, signals};
 /// can read an entry in that cycle (a store is a write hit or a fill, after which the next
 /// request can be taken at once; the victim is looked up from the cycle after a request is
 /// taken and the held search from the cycle after a switch is taken, and only the request's
-/// own fill stores in between), so `hit_data` alone takes the pending value.
+/// own fill stores in between), so only the hit data can be stale: `hit_pending` says so, and
+/// `pending_data` is the value the response shows instead.
 /// `E` is the element width.
 #[derive(LogicBlock)]
 pub struct FastGrfs<const E: usize> {
@@ -51,6 +52,11 @@ pub struct FastGrfs<const E: usize> {
     /// the register's value on a hit (on a miss another register's, which no response shows;
     /// so the value does not wait for the tag compare).
     pub hit_data: Vec<Signal<Out, Bits<E>>>,
+    /// Per EU: the entry the incoming request's register maps to has a store waiting, so
+    /// `hit_data` is its old value and `pending_data` the one it takes at the end of the cycle.
+    pub hit_pending: Vec<Signal<Out, Bit>>,
+    /// Per EU and lane: the value of the store waiting (`pipeline` 4 and up).
+    pub pending_data: Vec<Signal<Out, Bits<E>>>,
     /// Per entry: the served request's register maps there.
     pub rq_slot: Vec<Signal<Out, Bit>>,
     /// That entry holds another register, dirty: it must be written back first (looked up a
@@ -99,10 +105,6 @@ pub struct FastGrfs<const E: usize> {
     pend_slot: Registers<Bit>,
     /// Per EU and lane: that value.
     pend_data: Registers<Bits<E>>,
-    /// Per entry: the incoming request's entry, when no store to it is pending.
-    read_slot: Vec<Signal<Local, Bit>>,
-    /// Per EU: the incoming request's entry has a store pending: its value is `pend_data`.
-    fresh: Vec<Signal<Local, Bit>>,
     /// Per entry: the incoming request's register maps there.
     in_slot: Vec<Signal<Local, Bit>>,
     /// The victim as looked up this cycle: dirty, thread, register, value (per lane).
@@ -194,8 +196,8 @@ impl<const E: usize> FastGrfs<E> {
             ent_data: Registers::new(eus * fast * lanes),
             pend_slot: Registers::stage(eus * fast, params.pipeline >= 4),
             pend_data: Registers::stage(eus * lanes, params.pipeline >= 4),
-            read_slot: signals(eus * fast),
-            fresh: signals(eus),
+            hit_pending: signals(eus),
+            pending_data: signals(eus * lanes),
             held: Registers::stage(eus * fast, params.pipeline >= 4),
             look_dirty: signals(eus),
             look_thread: signals(eus),
@@ -254,7 +256,7 @@ impl<const E: usize> Logic for FastGrfs<E> {
                     self.found[e].next = false;
                     self.found_reg[e].next = self.zero6.val();
                     self.seen[e].next = false;
-                    self.fresh[e].next = false;
+                    self.hit_pending[e].next = false;
                     for l in 0..self._lanes {
                         self.hit_data[e * nl + l].next = self.zero_e.val();
                         self.look_data[e * nl + l].next = self.zero_e.val();
@@ -267,11 +269,8 @@ impl<const E: usize> Logic for FastGrfs<E> {
                             == self.slot_thread[i].val())
                             & ((self.req_reg[e].val() & self.reg_mask.val())
                                 == self.slot_reg[i].val());
-                        self.read_slot[e * nf + i].next = self.in_slot[e * nf + i].val();
                         for _defer in 0..self._defer {
-                            self.read_slot[e * nf + i].next = self.in_slot[e * nf + i].val()
-                                & !self.pend_slot.q[e * nf + i].val();
-                            self.fresh[e].next = self.fresh[e].val()
+                            self.hit_pending[e].next = self.hit_pending[e].val()
                                 | (self.in_slot[e * nf + i].val()
                                     & self.pend_slot.q[e * nf + i].val());
                         }
@@ -337,7 +336,7 @@ impl<const E: usize> Logic for FastGrfs<E> {
                                 self.found_reg[e].val() | self.ent_reg.q[e * nf + i].val();
                         }
                         for l in 0..self._lanes {
-                            if self.read_slot[e * nf + i].val() {
+                            if self.in_slot[e * nf + i].val() {
                                 self.hit_data[e * nl + l].next = self.hit_data[e * nl + l].val()
                                     | self.ent_data.q[(e * nf + i) * nl + l].val();
                             }
@@ -388,10 +387,7 @@ impl<const E: usize> Logic for FastGrfs<E> {
                     self.victim_reg[e].next = self.last_reg.q[e].val();
                     for l in 0..self._lanes {
                         self.pend_data.d[e * nl + l].next = self.set_data[e * nl + l].val();
-                        if self.fresh[e].val() {
-                            self.hit_data[e * nl + l].next = self.hit_data[e * nl + l].val()
-                                | self.pend_data.q[e * nl + l].val();
-                        }
+                        self.pending_data[e * nl + l].next = self.pend_data.q[e * nl + l].val();
                         self.last_data.d[e * nl + l].next = self.look_data[e * nl + l].val();
                         self.victim_data[e * nl + l].next = self.last_data.q[e * nl + l].val();
                     }

@@ -247,6 +247,7 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                     self.response.respond[e].next = self.control[e].respond.val();
                     self.response.status[e].next = self.control[e].status.val();
                     self.response.from_hit[e].next = self.control[e].take_read.val();
+                    self.response.hit_pending[e].next = self.fast.hit_pending[e].val();
                     self.response.from_answer[e].next = self.control[e].respond_answer.val();
                     self.response.from_kept[e].next = self.control[e].respond_kept.val();
                     self.response.load_answer[e].next = !self.idle.val() & !self.in_victim.val();
@@ -292,6 +293,8 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                         self.answers.ans_data[e * nl + l].next = self.ans_data[e * nl + l].val();
                         self.response.hit_data[e * nl + l].next =
                             self.fast.hit_data[e * nl + l].val();
+                        self.response.pending_data[e * nl + l].next =
+                            self.fast.pending_data[e * nl + l].val();
                         self.response.answer_data[e * nl + l].next =
                             self.answers.data[e * nl + l].val();
                         self.response.kept_data[e * nl + l].next =

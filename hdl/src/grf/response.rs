@@ -11,7 +11,9 @@ use crate::{constant, signals};
 /// the fast GRF's hit data, the answer's or the kept data as the front end's state selects, and
 /// one registered bit per EU zeroes the output when none of them was chosen: the decisions to
 /// take a read or to respond with an answer reach one flip-flop per EU instead of every lane's
-/// data. Per-lane vectors are
+/// data. With `pipeline` 4 and up, a read hit whose entry has a store waiting shows the
+/// waiting value, registered beside the data register, so the choice stays off the hit data's
+/// path. Per-lane vectors are
 /// EU-major (`e * lanes + l`). `E` is the element width.
 #[derive(LogicBlock)]
 pub struct Responses<const E: usize> {
@@ -39,6 +41,11 @@ pub struct Responses<const E: usize> {
     pub load_kept: Vec<Signal<In, Bit>>,
     /// Per EU and lane: the fast GRF's hit data.
     pub hit_data: Vec<Signal<In, Bits<E>>>,
+    /// Per EU: the hit data's entry has a store waiting (`pipeline` 4 and up): a read hit shows
+    /// `pending_data` instead.
+    pub hit_pending: Vec<Signal<In, Bit>>,
+    /// Per EU and lane: the value of that store.
+    pub pending_data: Vec<Signal<In, Bits<E>>>,
     /// Per EU and lane: the controller's answer data.
     pub answer_data: Vec<Signal<In, Bits<E>>>,
     /// Per EU and lane: the kept answer data.
@@ -54,6 +61,10 @@ pub struct Responses<const E: usize> {
     held_data: Registers<Bits<E>>,
     /// Per EU: the data shown is zero (no read, answer or kept data was chosen).
     held_zero: Registers<Bit>,
+    /// Per EU: the data shown is the waiting store's (`pipeline` 4 and up, else wires).
+    held_pending: Registers<Bit>,
+    /// Per EU and lane: the waiting store's value, as the response was decided.
+    held_fresh: Registers<Bits<E>>,
     s_ok: Constant<Bits<3>>,
     zero_e: Constant<Bits<E>>,
     _eus: usize,
@@ -75,6 +86,8 @@ impl<const E: usize> Responses<E> {
             load_answer: signals(eus),
             load_kept: signals(eus),
             hit_data: signals(eus * lanes),
+            hit_pending: signals(eus),
+            pending_data: signals(eus * lanes),
             answer_data: signals(eus * lanes),
             kept_data: signals(eus * lanes),
             valid: signals(eus),
@@ -84,6 +97,8 @@ impl<const E: usize> Responses<E> {
             held_status: Registers::new(eus),
             held_data: Registers::new(eus * lanes),
             held_zero: Registers::new(eus),
+            held_pending: Registers::stage(eus, params.pipeline >= 4),
+            held_fresh: Registers::stage(eus * lanes, params.pipeline >= 4),
             s_ok: constant(GrfStatus::Ok.code()),
             zero_e: constant(0),
             _eus: eus,
@@ -100,6 +115,8 @@ impl<const E: usize> Logic for Responses<E> {
         self.held_status.clock.next = self.clock.val();
         self.held_data.clock.next = self.clock.val();
         self.held_zero.clock.next = self.clock.val();
+        self.held_pending.clock.next = self.clock.val();
+        self.held_fresh.clock.next = self.clock.val();
         for nl in self._lanes..(self._lanes + 1) {
             for e in 0..self._eus {
                 self.held.d[e].next = self.respond[e].val() & !self.reset.val();
@@ -109,7 +126,11 @@ impl<const E: usize> Logic for Responses<E> {
                 }
                 self.held_zero.d[e].next =
                     !(self.from_hit[e].val() | self.from_answer[e].val() | self.from_kept[e].val());
+                self.held_pending.d[e].next = self.hit_pending[e].val()
+                    & !self.load_answer[e].val()
+                    & !self.load_kept[e].val();
                 for l in 0..self._lanes {
+                    self.held_fresh.d[e * nl + l].next = self.pending_data[e * nl + l].val();
                     self.held_data.d[e * nl + l].next = self.hit_data[e * nl + l].val();
                     if self.load_answer[e].val() {
                         self.held_data.d[e * nl + l].next = self.answer_data[e * nl + l].val();
@@ -118,6 +139,9 @@ impl<const E: usize> Logic for Responses<E> {
                         self.held_data.d[e * nl + l].next = self.kept_data[e * nl + l].val();
                     }
                     self.data_out[e * nl + l].next = self.held_data.q[e * nl + l].val();
+                    if self.held_pending.q[e].val() {
+                        self.data_out[e * nl + l].next = self.held_fresh.q[e * nl + l].val();
+                    }
                     if self.held_zero.q[e].val() {
                         self.data_out[e * nl + l].next = self.zero_e.val();
                     }
