@@ -8,7 +8,7 @@ use super::front_answers::FrontAnswers;
 use super::front_control::FrontEndControl;
 use super::outbox::Outboxes;
 use super::response::Responses;
-use crate::params::GrfParams;
+use crate::params::{GrfOp, GrfParams};
 use crate::regs::Registers;
 use crate::{constant, signals};
 
@@ -103,10 +103,20 @@ pub struct GrfFrontEnds<const E: usize> {
     /// inputs, which share no local with the decisions that follow from the lookups.
     named_thread: Signal<Local, Bits<2>>,
     named_reg: Signal<Local, Bits<6>>,
-    /// The front end is idle, or waits for the victim's write-back: these select the data a
-    /// fill or a response takes, from registers, while the decisions select whether it is taken.
+    /// The front end is idle: a store is then a write hit, whose entry becomes dirty.
     idle: Signal<Local, Bit>,
-    in_victim: Signal<Local, Bit>,
+    /// Copies of the state and the served op, kept apart by synthesis, for the data selects
+    /// alone: each lane's multiplexers are driven from flip-flops placed beside them, not from
+    /// those the decisions read.
+    sel_state: Registers<Bits<3>>,
+    sel_op: Registers<Bits<3>>,
+    /// From the copies: idle, waiting for the victim's write-back, the served request a write.
+    /// They select the data a fill or a response takes, while the decisions select whether it
+    /// is taken.
+    data_idle: Signal<Local, Bit>,
+    data_victim: Signal<Local, Bit>,
+    data_write: Signal<Local, Bit>,
+    op_write: Constant<Bits<3>>,
     st_idle: Constant<Bits<3>>,
     st_victim: Constant<Bits<3>>,
     zero3: Constant<Bits<3>>,
@@ -159,7 +169,12 @@ impl<const E: usize> GrfFrontEnds<E> {
             named_thread: Default::default(),
             named_reg: Default::default(),
             idle: Default::default(),
-            in_victim: Default::default(),
+            sel_state: Registers::copies(eus, true),
+            sel_op: Registers::copies(eus, true),
+            data_idle: Default::default(),
+            data_victim: Default::default(),
+            data_write: Default::default(),
+            op_write: constant(GrfOp::Write.code()),
             st_idle: constant(state::IDLE),
             st_victim: constant(state::VICTIM),
             zero3: constant(0),
@@ -183,6 +198,8 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
         self.outbox.reset.next = self.reset.val();
         self.response.reset.next = self.reset.val();
         self.state.clock.next = self.clock.val();
+        self.sel_state.clock.next = self.clock.val();
+        self.sel_op.clock.next = self.clock.val();
         self.rq_op.clock.next = self.clock.val();
         self.rq_thread.clock.next = self.clock.val();
         self.rq_reg.clock.next = self.clock.val();
@@ -211,7 +228,9 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                     self.fast.idle[e].next = self.state.q[e].val() == self.st_idle.val();
                     // Decisions; state and request registers (the taken request's, or kept).
                     self.idle.next = self.state.q[e].val() == self.st_idle.val();
-                    self.in_victim.next = self.state.q[e].val() == self.st_victim.val();
+                    self.data_idle.next = self.sel_state.q[e].val() == self.st_idle.val();
+                    self.data_victim.next = self.sel_state.q[e].val() == self.st_victim.val();
+                    self.data_write.next = self.sel_op.q[e].val() == self.op_write.val();
                     self.control[e].reset.next = self.reset.val();
                     self.control[e].state.next = self.state.q[e].val();
                     self.control[e].req_valid.next = self.req_valid[e].val();
@@ -240,6 +259,8 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                         self.named_reg.next = self.req_reg[e].val();
                     }
                     self.state.d[e].next = self.control[e].next_state.val();
+                    self.sel_state.d[e].next = self.control[e].next_state.val();
+                    self.sel_op.d[e].next = self.control[e].op.val();
                     self.rq_op.d[e].next = self.control[e].op.val();
                     self.rq_thread.d[e].next = self.named_thread.val();
                     self.rq_reg.d[e].next = self.named_reg.val();
@@ -250,8 +271,9 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                     self.response.hit_pending[e].next = self.fast.hit_pending[e].val();
                     self.response.from_answer[e].next = self.control[e].respond_answer.val();
                     self.response.from_kept[e].next = self.control[e].respond_kept.val();
-                    self.response.load_answer[e].next = !self.idle.val() & !self.in_victim.val();
-                    self.response.load_kept[e].next = self.in_victim.val();
+                    self.response.load_answer[e].next =
+                        !self.data_idle.val() & !self.data_victim.val();
+                    self.response.load_kept[e].next = self.data_victim.val();
                     self.outbox.from_victim[e].next = self.control[e].send_victim.val();
                     self.outbox.from_found[e].next = self.control[e].send_found.val();
                     self.outbox.send[e].next = self.control[e].send.val();
@@ -305,14 +327,14 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                         self.outbox.found_data[e * nl + l].next =
                             self.fast.found_data[e * nl + l].val();
                         self.fast.set_data[e * nl + l].next = self.answers.data[e * nl + l].val();
-                        if self.in_victim.val() {
+                        if self.data_victim.val() {
                             self.fast.set_data[e * nl + l].next =
                                 self.answers.kept[e * nl + l].val();
                         }
-                        if self.answers.write[e].val() {
+                        if self.data_write.val() {
                             self.fast.set_data[e * nl + l].next = self.rq_data.q[e * nl + l].val();
                         }
-                        if self.idle.val() {
+                        if self.data_idle.val() {
                             self.fast.set_data[e * nl + l].next = self.req_data[e * nl + l].val();
                         }
                         self.resp_data[e * nl + l].next = self.response.data_out[e * nl + l].val();
