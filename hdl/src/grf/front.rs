@@ -105,9 +105,9 @@ pub struct GrfFrontEnds<const E: usize> {
     named_reg: Signal<Local, Bits<6>>,
     /// The front end is idle: a store is then a write hit, whose entry becomes dirty.
     idle: Signal<Local, Bit>,
-    /// Copies of the state and the served op, kept apart by synthesis, for the data selects
-    /// alone: each lane's multiplexers are driven from flip-flops placed beside them, not from
-    /// those the decisions read.
+    /// Copies of the state and the served op for the data selects, marked `keep`. Synthesis
+    /// merges the decisions' registers into them, so no flip-flop is added, but the design
+    /// places and routes faster with them (`docs/pnr.md`, measured on four placement seeds).
     sel_state: Registers<Bits<3>>,
     sel_op: Registers<Bits<3>>,
     /// From the copies: idle, waiting for the victim's write-back, the served request a write.
