@@ -3,6 +3,7 @@
 
 use rust_hdl::prelude::*;
 
+use super::entries::FastEntries;
 use crate::params::GrfParams;
 use crate::regs::Registers;
 use crate::{constant, constants, signals};
@@ -94,17 +95,8 @@ pub struct FastGrfs<const E: usize> {
     pub drop: Vec<Signal<In, Bit>>,
     /// Per EU: hold the block's dirty entries for the search (`pipeline` 4).
     pub hold: Vec<Signal<In, Bit>>,
-    ent_valid: Registers<Bit>,
-    ent_dirty: Registers<Bit>,
-    ent_thread: Registers<Bits<2>>,
-    ent_reg: Registers<Bits<6>>,
-    /// Values, entry-major (`entry * lanes + l`).
-    ent_data: Registers<Bits<E>>,
-    /// Per entry: a value is stored there at the end of this cycle (registered `set_slot`
-    /// with `pipeline` 4 and up, else the wire).
-    pend_slot: Registers<Bit>,
-    /// Per EU and lane: that value.
-    pend_data: Registers<Bits<E>>,
+    /// The entries and their writes.
+    entries: FastEntries<E>,
     /// Per entry: the incoming request's register maps there.
     in_slot: Vec<Signal<Local, Bit>>,
     /// The victim as looked up this cycle: dirty, thread, register, value (per lane).
@@ -189,13 +181,7 @@ impl<const E: usize> FastGrfs<E> {
             clean: signals(eus * fast),
             drop: signals(eus * fast),
             hold: signals(eus),
-            ent_valid: Registers::new(eus * fast),
-            ent_dirty: Registers::new(eus * fast),
-            ent_thread: Registers::new(eus * fast),
-            ent_reg: Registers::new(eus * fast),
-            ent_data: Registers::new(eus * fast * lanes),
-            pend_slot: Registers::stage(eus * fast, params.pipeline >= 4),
-            pend_data: Registers::stage(eus * lanes, params.pipeline >= 4),
+            entries: FastEntries::new(params),
             hit_pending: signals(eus),
             pending_data: signals(eus * lanes),
             held: Registers::stage(eus * fast, params.pipeline >= 4),
@@ -234,13 +220,8 @@ impl<const E: usize> Logic for FastGrfs<E> {
     // on it.
     #[hdl_gen]
     fn update(&mut self) {
-        self.ent_valid.clock.next = self.clock.val();
-        self.ent_dirty.clock.next = self.clock.val();
-        self.ent_thread.clock.next = self.clock.val();
-        self.ent_reg.clock.next = self.clock.val();
-        self.ent_data.clock.next = self.clock.val();
-        self.pend_slot.clock.next = self.clock.val();
-        self.pend_data.clock.next = self.clock.val();
+        self.entries.clock.next = self.clock.val();
+        self.entries.reset.next = self.reset.val();
         self.held.clock.next = self.clock.val();
         self.last_dirty.clock.next = self.clock.val();
         self.last_thread.clock.next = self.clock.val();
@@ -272,28 +253,29 @@ impl<const E: usize> Logic for FastGrfs<E> {
                         for _defer in 0..self._defer {
                             self.hit_pending[e].next = self.hit_pending[e].val()
                                 | (self.in_slot[e * nf + i].val()
-                                    & self.pend_slot.q[e * nf + i].val());
+                                    & self.entries.pending_slot[e * nf + i].val());
                         }
                         self.rq_slot[e * nf + i].next = ((self.rq_thread[e].val()
                             & self.thread_mask.val())
                             == self.slot_thread[i].val())
                             & ((self.rq_reg[e].val() & self.reg_mask.val())
                                 == self.slot_reg[i].val());
-                        self.in_req_block[e * nf + i].next = (self.ent_thread.q[e * nf + i].val()
+                        self.in_req_block[e * nf + i].next = (self.entries.thread[e * nf + i]
+                            .val()
                             == self.req_thread[e].val())
-                            & ((self.ent_reg.q[e * nf + i].val() & self.block_mask.val())
+                            & ((self.entries.reg_index[e * nf + i].val() & self.block_mask.val())
                                 == (self.req_reg[e].val() & self.block_mask.val()));
-                        self.in_rq_block[e * nf + i].next = (self.ent_thread.q[e * nf + i].val()
+                        self.in_rq_block[e * nf + i].next = (self.entries.thread[e * nf + i].val()
                             == self.rq_thread[e].val())
-                            & ((self.ent_reg.q[e * nf + i].val() & self.block_mask.val())
+                            & ((self.entries.reg_index[e * nf + i].val() & self.block_mask.val())
                                 == (self.rq_reg[e].val() & self.block_mask.val()));
                         self.in_block[e * nf + i].next = self.in_rq_block[e * nf + i].val();
                         if self.idle[e].val() {
                             self.in_block[e * nf + i].next = self.in_req_block[e * nf + i].val();
                         }
                         self.live[e * nf + i].next = self.in_block[e * nf + i].val()
-                            & self.ent_valid.q[e * nf + i].val()
-                            & self.ent_dirty.q[e * nf + i].val();
+                            & self.entries.valid[e * nf + i].val()
+                            & self.entries.dirty[e * nf + i].val();
                         self.held.d[e * nf + i].next = self.live[e * nf + i].val();
                         // Held, the entries keep what `hold` took, less those cleaned;
                         // wired, they follow the live entries (`hold` changes nothing).
@@ -314,9 +296,9 @@ impl<const E: usize> Logic for FastGrfs<E> {
                     self.found[e].next = self.seen[e].val();
                     for i in 0..self._fast {
                         self.hit_slot[e * nf + i].next = self.in_slot[e * nf + i].val()
-                            & self.ent_valid.q[e * nf + i].val()
-                            & (self.ent_thread.q[e * nf + i].val() == self.req_thread[e].val())
-                            & (self.ent_reg.q[e * nf + i].val() == self.req_reg[e].val());
+                            & self.entries.valid[e * nf + i].val()
+                            & (self.entries.thread[e * nf + i].val() == self.req_thread[e].val())
+                            & (self.entries.reg_index[e * nf + i].val() == self.req_reg[e].val());
                         if self.hit_slot[e * nf + i].val() {
                             self.hit[e].next = true;
                         }
@@ -324,61 +306,40 @@ impl<const E: usize> Logic for FastGrfs<E> {
                         // none is a chain of multiplexers through the entries.
                         if self.rq_slot[e * nf + i].val() {
                             self.look_dirty[e].next = self.look_dirty[e].val()
-                                | (self.ent_valid.q[e * nf + i].val()
-                                    & self.ent_dirty.q[e * nf + i].val());
+                                | (self.entries.valid[e * nf + i].val()
+                                    & self.entries.dirty[e * nf + i].val());
                             self.look_thread[e].next =
-                                self.look_thread[e].val() | self.ent_thread.q[e * nf + i].val();
+                                self.look_thread[e].val() | self.entries.thread[e * nf + i].val();
                             self.look_reg[e].next =
-                                self.look_reg[e].val() | self.ent_reg.q[e * nf + i].val();
+                                self.look_reg[e].val() | self.entries.reg_index[e * nf + i].val();
                         }
                         if self.found_slot[e * nf + i].val() {
                             self.found_reg[e].next =
-                                self.found_reg[e].val() | self.ent_reg.q[e * nf + i].val();
+                                self.found_reg[e].val() | self.entries.reg_index[e * nf + i].val();
                         }
                         for l in 0..self._lanes {
                             if self.in_slot[e * nf + i].val() {
                                 self.hit_data[e * nl + l].next = self.hit_data[e * nl + l].val()
-                                    | self.ent_data.q[(e * nf + i) * nl + l].val();
+                                    | self.entries.data[(e * nf + i) * nl + l].val();
                             }
                             if self.rq_slot[e * nf + i].val() {
                                 self.look_data[e * nl + l].next = self.look_data[e * nl + l].val()
-                                    | self.ent_data.q[(e * nf + i) * nl + l].val();
+                                    | self.entries.data[(e * nf + i) * nl + l].val();
                             }
                             if self.found_slot[e * nf + i].val() {
                                 self.found_data[e * nl + l].next = self.found_data[e * nl + l]
                                     .val()
-                                    | self.ent_data.q[(e * nf + i) * nl + l].val();
+                                    | self.entries.data[(e * nf + i) * nl + l].val();
                             }
                         }
                         // Writes.
-                        self.ent_valid.d[e * nf + i].next = self.ent_valid.q[e * nf + i].val();
-                        self.ent_dirty.d[e * nf + i].next = self.ent_dirty.q[e * nf + i].val();
-                        self.ent_thread.d[e * nf + i].next = self.ent_thread.q[e * nf + i].val();
-                        self.ent_reg.d[e * nf + i].next = self.ent_reg.q[e * nf + i].val();
-                        for l in 0..self._lanes {
-                            self.ent_data.d[(e * nf + i) * nl + l].next =
-                                self.ent_data.q[(e * nf + i) * nl + l].val();
-                            if self.pend_slot.q[e * nf + i].val() {
-                                self.ent_data.d[(e * nf + i) * nl + l].next =
-                                    self.pend_data.q[e * nl + l].val();
-                            }
-                        }
-                        self.pend_slot.d[e * nf + i].next =
-                            self.set_slot[e * nf + i].val() & !self.reset.val();
-                        if self.set_slot[e * nf + i].val() {
-                            self.ent_valid.d[e * nf + i].next = true;
-                            self.ent_dirty.d[e * nf + i].next = self.set_dirty[e].val();
-                            self.ent_thread.d[e * nf + i].next = self.set_thread[e].val();
-                            self.ent_reg.d[e * nf + i].next = self.set_reg[e].val();
-                        }
-                        if self.clean[e * nf + i].val() {
-                            self.ent_dirty.d[e * nf + i].next = false;
-                        }
-                        if self.drop[e * nf + i].val() | self.reset.val() {
-                            self.ent_valid.d[e * nf + i].next = false;
-                            self.ent_dirty.d[e * nf + i].next = false;
-                        }
+                        self.entries.set_slot[e * nf + i].next = self.set_slot[e * nf + i].val();
+                        self.entries.clean[e * nf + i].next = self.clean[e * nf + i].val();
+                        self.entries.drop[e * nf + i].next = self.drop[e * nf + i].val();
                     }
+                    self.entries.set_dirty[e].next = self.set_dirty[e].val();
+                    self.entries.set_thread[e].next = self.set_thread[e].val();
+                    self.entries.set_reg[e].next = self.set_reg[e].val();
                     self.last_dirty.d[e].next = self.look_dirty[e].val();
                     self.last_thread.d[e].next = self.look_thread[e].val();
                     self.last_reg.d[e].next = self.look_reg[e].val();
@@ -386,8 +347,9 @@ impl<const E: usize> Logic for FastGrfs<E> {
                     self.victim_thread[e].next = self.last_thread.q[e].val();
                     self.victim_reg[e].next = self.last_reg.q[e].val();
                     for l in 0..self._lanes {
-                        self.pend_data.d[e * nl + l].next = self.set_data[e * nl + l].val();
-                        self.pending_data[e * nl + l].next = self.pend_data.q[e * nl + l].val();
+                        self.entries.set_data[e * nl + l].next = self.set_data[e * nl + l].val();
+                        self.pending_data[e * nl + l].next =
+                            self.entries.pending_data[e * nl + l].val();
                         self.last_data.d[e * nl + l].next = self.look_data[e * nl + l].val();
                         self.victim_data[e * nl + l].next = self.last_data.q[e * nl + l].val();
                     }

@@ -280,13 +280,9 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                     self.outbox.send_kind[e].next = self.control[e].send_kind.val();
                     self.outbox.send_thread[e].next = self.named_thread.val();
                     self.outbox.send_reg[e].next = self.named_reg.val();
-                    if self.control[e].send_victim.val() {
-                        self.outbox.send_thread[e].next = self.fast.victim_thread[e].val();
-                        self.outbox.send_reg[e].next = self.fast.victim_reg[e].val();
-                    }
-                    if self.control[e].send_found.val() {
-                        self.outbox.send_reg[e].next = self.fast.found_reg[e].val();
-                    }
+                    self.outbox.victim_thread[e].next = self.fast.victim_thread[e].val();
+                    self.outbox.victim_reg[e].next = self.fast.victim_reg[e].val();
+                    self.outbox.found_reg[e].next = self.fast.found_reg[e].val();
                     self.outbox.send_group[e].next = self.zero3.val();
                     if self.control[e].send_group.val() {
                         self.outbox.send_group[e].next = self.req_group[e].val();

@@ -8,6 +8,7 @@ mod cluster;
 pub mod codes;
 mod controller;
 mod decoder;
+mod entries;
 mod entry;
 mod fast;
 mod front;
@@ -32,6 +33,7 @@ pub use bookkeeping::BookkeepingStage;
 pub use cluster::GrfCluster;
 pub use controller::GrfController;
 pub use decoder::TransactionDecoder;
+pub use entries::FastEntries;
 pub use entry::EntryLookup;
 pub use fast::FastGrfs;
 pub use front::GrfFrontEnds;
@@ -116,6 +118,7 @@ impl Design for Grf {
                     )?,
                     part("grf_front_answers", FrontAnswers::<E>::new(p))?,
                     part("grf_fast_grfs", FastGrfs::<E>::new(p))?,
+                    part("grf_fast_entries", FastEntries::<E>::new(p))?,
                     part("grf_outboxes", Outboxes::<E>::new(p))?,
                     part("grf_responses", Responses::<E>::new(p))?,
                     part("grf_controller", GrfController::<E, A>::new(p))?,

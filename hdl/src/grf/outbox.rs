@@ -28,10 +28,18 @@ pub struct Outboxes<const E: usize> {
     pub send_reg: Vec<Signal<In, Bits<6>>>,
     /// Per EU: its group.
     pub send_group: Vec<Signal<In, Bits<3>>>,
-    /// Per EU: its data is the fast GRF's victim's.
+    /// Per EU: it is the fast GRF's victim's write-back: its thread, register and data are
+    /// the victim's.
     pub from_victim: Vec<Signal<In, Bit>>,
-    /// Per EU: its data is the fast GRF's found block's (else the request's).
+    /// Per EU: it is the write-back of the found block's first dirty entry: its register and
+    /// data are that entry's (else the request's).
     pub from_found: Vec<Signal<In, Bit>>,
+    /// Per EU: the victim's thread.
+    pub victim_thread: Vec<Signal<In, Bits<2>>>,
+    /// Per EU: the victim's register.
+    pub victim_reg: Vec<Signal<In, Bits<6>>>,
+    /// Per EU: the found entry's register.
+    pub found_reg: Vec<Signal<In, Bits<6>>>,
     /// Per EU and lane: the request's data.
     pub request_data: Vec<Signal<In, Bits<E>>>,
     /// Per EU and lane: the victim's data.
@@ -83,6 +91,9 @@ impl<const E: usize> Outboxes<E> {
             send_group: signals(eus),
             from_victim: signals(eus),
             from_found: signals(eus),
+            victim_thread: signals(eus),
+            victim_reg: signals(eus),
+            found_reg: signals(eus),
             request_data: signals(eus * lanes),
             victim_data: signals(eus * lanes),
             found_data: signals(eus * lanes),
@@ -145,12 +156,22 @@ impl<const E: usize> Logic for Outboxes<E> {
                             self.held_kind.d[e].next = self.send_kind[e].val();
                             self.held_thread.d[e].next = self.global_thread[e * nt].val();
                             for t in 0..self._threads {
-                                if self.send_thread[e].val() == self.local_thread[t].val() {
+                                if (self.send_thread[e].val() == self.local_thread[t].val())
+                                    & !self.from_victim[e].val()
+                                    | (self.victim_thread[e].val() == self.local_thread[t].val())
+                                        & self.from_victim[e].val()
+                                {
                                     self.held_thread.d[e].next =
                                         self.global_thread[e * nt + t].val();
                                 }
                             }
                             self.held_reg.d[e].next = self.send_reg[e].val();
+                            if self.from_victim[e].val() {
+                                self.held_reg.d[e].next = self.victim_reg[e].val();
+                            }
+                            if self.from_found[e].val() {
+                                self.held_reg.d[e].next = self.found_reg[e].val();
+                            }
                             self.held_group.d[e].next = self.send_group[e].val();
                         }
                         for l in 0..self._lanes {
