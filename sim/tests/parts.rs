@@ -641,8 +641,9 @@ fn the_slow_read_pipeline_delays_every_read_by_the_latency() {
     }
 }
 
-/// The outboxes (docs/grf.md): `send` loads a transaction into an empty outbox (data from the
-/// request, the victim or the found block; the EU's thread as the cluster numbers it), shown
+/// The outboxes (docs/grf.md): `send` loads a transaction into an empty outbox (register and
+/// data from the request, the victim or the found block, thread from the request or the
+/// victim; the EU's thread as the cluster numbers it), shown
 /// from the next cycle until taken; reset empties them. An EU never sends to its full outbox (the outbox's own check says so), so
 /// neither does the test; what an empty outbox shows besides `valid` is not checked.
 #[test]
@@ -659,6 +660,11 @@ fn the_outboxes_hold_a_transaction_until_it_is_taken() {
         rtl.inputs("from_found", eus),
     );
     let sources = ["request_data", "victim_data", "found_data"].map(|f| rtl.inputs(f, eus * lanes));
+    let (victim_thread, victim_reg, found_reg) = (
+        rtl.inputs("victim_thread", eus),
+        rtl.inputs("victim_reg", eus),
+        rtl.inputs("found_reg", eus),
+    );
     let valid = rtl.outputs("valid", eus);
     let shown = ["kind", "thread", "reg_index", "group"].map(|f| rtl.outputs(f, eus));
     let data = rtl.outputs("data", eus * lanes);
@@ -701,7 +707,20 @@ fn the_outboxes_hold_a_transaction_until_it_is_taken() {
             for f in 0..4 {
                 rtl.set(fields[f][e], values[f]);
             }
+            // A write-back's register (the found entry's over the victim's) and thread (the
+            // victim's) are the entry's.
+            let their_thread = rng.below(params.threads) as u64;
+            let their_regs = [rng.next_u64() & 0x3f, rng.next_u64() & 0x3f];
+            rtl.set(victim_thread[e], their_thread);
+            rtl.set(victim_reg[e], their_regs[0]);
+            rtl.set(found_reg[e], their_regs[1]);
+            let thread = if victim { their_thread } else { thread };
             values[1] = (e * params.threads) as u64 + thread;
+            if found {
+                values[2] = their_regs[1];
+            } else if victim {
+                values[2] = their_regs[0];
+            }
             let lane_data: Vec<Vec<u64>> = (0..3)
                 .map(|_| (0..lanes).map(|_| rng.next_u64() & 0xffff_ffff).collect())
                 .collect();
