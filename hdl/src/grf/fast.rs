@@ -136,8 +136,9 @@ pub struct FastGrfs<const E: usize> {
     block_mask: Constant<Bits<6>>,
     /// 1 when the search is among held entries (`pipeline` 4), else 0.
     _scan: usize,
-    /// 1 when stores land a cycle late (`pipeline` 4 and up), else 0.
-    _defer: usize,
+    /// Whether stores land a cycle late (`pipeline` 4 and up): with it, a store is pending
+    /// for a cycle.
+    deferred: Constant<Bit>,
     _eus: usize,
     _fast: usize,
     _lanes: usize,
@@ -206,7 +207,7 @@ impl<const E: usize> FastGrfs<E> {
             slot_reg: constants((0..fast as u64).map(|i| (i >> tb) & ((1 << reg_index_bits) - 1))),
             block_mask: constant(0x30),
             _scan: usize::from(params.pipeline >= 4),
-            _defer: usize::from(params.pipeline >= 4),
+            deferred: Constant::new(params.pipeline >= 4),
             _eus: eus,
             _fast: fast,
             _lanes: lanes,
@@ -250,11 +251,10 @@ impl<const E: usize> Logic for FastGrfs<E> {
                             == self.slot_thread[i].val())
                             & ((self.req_reg[e].val() & self.reg_mask.val())
                                 == self.slot_reg[i].val());
-                        for _defer in 0..self._defer {
-                            self.hit_pending[e].next = self.hit_pending[e].val()
-                                | (self.in_slot[e * nf + i].val()
-                                    & self.entries.pending_slot[e * nf + i].val());
-                        }
+                        self.hit_pending[e].next = self.hit_pending[e].val()
+                            | (self.in_slot[e * nf + i].val()
+                                & self.entries.pending_slot[e * nf + i].val()
+                                & self.deferred.val());
                         self.rq_slot[e * nf + i].next = ((self.rq_thread[e].val()
                             & self.thread_mask.val())
                             == self.slot_thread[i].val())

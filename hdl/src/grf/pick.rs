@@ -224,7 +224,8 @@ impl<const E: usize, const A: usize> Logic for PickStage<E, A> {
         self.take.next = self.valid.q[0].val() & self.avail.val() & !self.reset.val();
         self.full.next = true;
         self.stage_check.busy[0].next = self.valid.q[0].val();
-        self.stage_check.fill[0].next = self.picked.val();
+        // (A pick implies the stage may load: `load` is read here on every pipeline.)
+        self.stage_check.fill[0].next = self.picked.val() & self.load.val();
         self.stage_check.drain[0].next = self.take.val();
         self.stage_check.enable.next = false;
         for _held in 0..self._held {
