@@ -407,7 +407,7 @@ fn every_core_check_fires_alone_and_not_when_legal() {
 #[test]
 fn every_grf_check_fires_alone_and_not_when_legal() {
     let names = every_check_fires::<Grf>(&grf(1));
-    assert_eq!(names.len(), 6, "{names:?}");
+    assert_eq!(names.len(), 7, "{names:?}");
 }
 
 #[test]
@@ -447,12 +447,27 @@ fn the_grf_pick_stage_reports_a_pick_into_a_full_stage() {
     let stage = part::<Grf>(&grf(1), "grf_pick_stage");
     let overflow =
         "grf: pick stage loaded while holding a transaction not taken (overflow)".to_string();
-    let pick = ("picked", 0, 1);
+    // The arbiter picks only when the stage may load (`load`).
+    let (pick, load) = (("picked", 0, 1), ("load", 0, 1));
     let steps = [
         Step::new(&[("reset", 0, 1)], &[]),
-        Step::new(&[pick], &[]),
-        Step::new(&[pick, ("avail", 0, 1)], &[]),
-        Step::new(&[pick], &[overflow]),
+        Step::new(&[pick, load], &[]),
+        Step::new(&[pick, load, ("avail", 0, 1)], &[]),
+        Step::new(&[pick, load], &[overflow]),
+    ];
+    run("grf_pick_stage", &stage, &steps);
+}
+
+/// The pick stage's fields load only when it may load, so a pick without `load` would be
+/// lost: the stage says so.
+#[test]
+fn the_grf_pick_stage_reports_a_pick_it_may_not_load() {
+    let stage = part::<Grf>(&grf(1), "grf_pick_stage");
+    let lost = "grf: pick stage picked while it may not load (2 of a pick and no load)".to_string();
+    let steps = [
+        Step::new(&[("reset", 0, 1)], &[]),
+        Step::new(&[("load", 0, 1)], &[]),
+        Step::new(&[("picked", 0, 1)], &[lost]),
     ];
     run("grf_pick_stage", &stage, &steps);
 }

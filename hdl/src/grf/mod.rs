@@ -54,7 +54,7 @@ pub use transaction::TransactionUnit;
 
 use arbiter::pick_checks;
 use cluster::slow_collision_checks;
-use pick::stage_checks;
+use pick::{load_checks, stage_checks};
 use refill::hold_checks;
 use slow_port::{l3_checks, port_checks};
 
@@ -143,6 +143,7 @@ impl Design for Grf {
                     part("grf_slow_bank", SramBank::<E, A>::default())?,
                     part("grf_arbiter_check", pick_checks(p.eus))?,
                     part("grf_pick_stage_check", stage_checks())?,
+                    part("grf_pick_load_check", load_checks())?,
                     part("grf_refill_answer_check", hold_checks())?,
                     part("grf_port_check", port_checks())?,
                     part("grf_l3_read_check", l3_checks())?,

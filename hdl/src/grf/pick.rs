@@ -4,7 +4,7 @@
 use rust_hdl::prelude::*;
 
 use super::entry::EntryLookup;
-use crate::checkers::EntryChecker;
+use crate::checkers::{AtMost, EntryChecker};
 use crate::params::GrfParams;
 use crate::regs::Registers;
 use crate::signals;
@@ -116,6 +116,8 @@ pub struct PickStage<const E: usize, const A: usize> {
     looked_shared: Registers<Bit>,
     looked_group: Registers<Bits<3>>,
     stage_check: EntryChecker,
+    /// Simulation-only: the arbiter picks only when the stage may load ([`load_checks`]).
+    load_check: AtMost,
     _eus: usize,
     _lanes: usize,
     /// 1 with the stage, else 0.
@@ -180,6 +182,7 @@ impl<const E: usize, const A: usize> PickStage<E, A> {
             looked_shared: Registers::stage(1, early),
             looked_group: Registers::stage(1, early),
             stage_check: stage_checks(),
+            load_check: load_checks(),
             _eus: eus,
             _lanes: lanes,
             _held: usize::from(held),
@@ -224,8 +227,10 @@ impl<const E: usize, const A: usize> Logic for PickStage<E, A> {
         self.take.next = self.valid.q[0].val() & self.avail.val() & !self.reset.val();
         self.full.next = true;
         self.stage_check.busy[0].next = self.valid.q[0].val();
-        // (A pick implies the stage may load: `load` is read here on every pipeline.)
-        self.stage_check.fill[0].next = self.picked.val() & self.load.val();
+        self.stage_check.fill[0].next = self.picked.val();
+        self.load_check.clock.next = self.clock.val();
+        self.load_check.bits[0].next = self.picked.val();
+        self.load_check.bits[1].next = !self.load.val();
         self.stage_check.drain[0].next = self.take.val();
         self.stage_check.enable.next = false;
         for _held in 0..self._held {
@@ -313,5 +318,17 @@ pub(crate) fn stage_checks() -> EntryChecker {
         ["grf: pick stage".to_string()],
         "loaded while holding a transaction not taken",
         "taken while empty",
+    )
+}
+
+/// A pick and no `load` at once (every pipeline; the fields loaded only with `load` would miss
+/// the pick): `grf: pick stage picked while it may not load`.
+pub(crate) fn load_checks() -> AtMost {
+    AtMost::one_hot(
+        2,
+        [(
+            vec![0, 1],
+            "grf: pick stage picked while it may not load (%0d of a pick and no load)".to_string(),
+        )],
     )
 }
