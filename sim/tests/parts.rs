@@ -6,7 +6,7 @@
 use grfgen_hdl::core::{CoreAlu, InstructionDecoder, ReadAllocator, Scoreboard};
 use grfgen_hdl::crossbar::Crossbar;
 use grfgen_hdl::emit::{part, EmitError, Emitted};
-use grfgen_hdl::grf::{FrontAnswers, Outboxes, RoundRobinArbiter, SlowReadPipeline};
+use grfgen_hdl::grf::{front_state, FrontAnswers, Outboxes, RoundRobinArbiter, SlowReadPipeline};
 use grfgen_hdl::params::{BankKind, CoreOp, CoreParams, GprParams, GrfParams};
 use grfgen_hdl::sram::SramBank;
 use grfgen_sim::bits::element_mask;
@@ -752,11 +752,22 @@ fn the_outboxes_hold_a_transaction_until_it_is_taken() {
     }
 }
 
+/// A front end's states in the order idle, access, victim, flush, command, scan, as the front
+/// end encodes them.
+const STATES: [u64; 6] = [
+    front_state::IDLE,
+    front_state::ACCESS,
+    front_state::VICTIM,
+    front_state::FLUSH,
+    front_state::COMMAND,
+    front_state::SCAN,
+];
+
 /// The front ends' answers (docs/grf.md): wired (`pipeline` 4), each EU's answer is acted on in
 /// the cycle it arrives; registered (`pipeline` 5), a cycle later, unless that cycle was a
 /// reset. Plain passes through as the controller decides it; the answer ends the wait of the
-/// state it arrives in (access 1, victim 2, flush 3, command 4); the served request is a write
-/// (op 1). The kept data loads the answer acted on when `keep`, and reset clears it.
+/// state it arrives in (`STATES` 1 access, 2 victim, 3 flush, 4 command); the served request
+/// is a write (op 1). The kept data loads the answer acted on when `keep`, and reset clears it.
 #[test]
 fn the_front_answers_act_on_each_answer_now_or_a_cycle_later() {
     for pipeline in [4, 5] {
@@ -801,7 +812,7 @@ fn the_front_answers_act_on_each_answer_now_or_a_cycle_later() {
             let mut acted = Vec::new();
             for e in 0..eus {
                 let values = [
-                    rng.below(6) as u64,
+                    STATES[rng.below(6) as usize],
                     rng.below(6) as u64,
                     rng.chance(1, 2) as u64,
                     rng.below(6) as u64,
@@ -818,7 +829,7 @@ fn the_front_answers_act_on_each_answer_now_or_a_cycle_later() {
                 }
                 let [state, op, valid, status, plain, keep] = values;
                 let arrives = valid == 1 && (pipeline < 5 || !resetting);
-                let ends = |waiting| u64::from(arrives && state == waiting);
+                let ends = |waiting: usize| u64::from(arrives && state == STATES[waiting]);
                 let now = (
                     [
                         status,

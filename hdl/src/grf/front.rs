@@ -12,21 +12,30 @@ use crate::params::{GrfOp, GrfParams};
 use crate::regs::Registers;
 use crate::{constant, signals};
 
-/// A front end's states.
+/// A front end's states, one-hot beside a busy bit: idle is zero, and every other state is
+/// the busy bit and a bit of its own, so that each test of the state reads one flip-flop and
+/// the power-up value (zero) is idle.
 pub mod state {
+    /// The bit every state but idle sets.
+    pub const BUSY: u64 = 1;
     /// Waiting for a request.
     pub const IDLE: u64 = 0;
     /// Waiting for the answer to a miss.
-    pub const ACCESS: u64 = 1;
+    pub const ACCESS: u64 = BUSY | 1 << 1;
     /// Waiting for the victim's write-back; then fill.
-    pub const VICTIM: u64 = 2;
+    pub const VICTIM: u64 = BUSY | 1 << 2;
     /// Writing back the block's dirty entries before a switch.
-    pub const FLUSH: u64 = 3;
+    pub const FLUSH: u64 = BUSY | 1 << 3;
     /// Waiting for a command's answer.
-    pub const COMMAND: u64 = 4;
+    pub const COMMAND: u64 = BUSY | 1 << 4;
     /// A switch taken with its search registered (`pipeline` 4): its block's dirty entries
     /// are held; the first write-back goes out now.
-    pub const SCAN: u64 = 5;
+    pub const SCAN: u64 = BUSY | 1 << 5;
+
+    /// The bit that marks `state`, its busy bit aside.
+    pub const fn own_bit(state: u64) -> u64 {
+        state & !BUSY
+    }
 }
 
 /// Every EU's front end (`docs/grf.md`). Idle, a front end takes a request: a read or write
@@ -89,7 +98,7 @@ pub struct GrfFrontEnds<const E: usize> {
     fast: FastGrfs<E>,
     outbox: Outboxes<E>,
     response: Responses<E>,
-    state: Registers<Bits<3>>,
+    state: Registers<Bits<6>>,
     /// The request being served: op, thread, register, data.
     rq_op: Registers<Bits<3>>,
     rq_thread: Registers<Bits<2>>,
@@ -105,20 +114,17 @@ pub struct GrfFrontEnds<const E: usize> {
     named_reg: Signal<Local, Bits<6>>,
     /// The front end is idle: a store is then a write hit, whose entry becomes dirty.
     idle: Signal<Local, Bit>,
-    /// Copies of the state and the served op for the data selects, marked `keep`. Synthesis
-    /// merges the decisions' registers into them, so no flip-flop is added, but the design
-    /// places and routes faster with them (`docs/pnr.md`, measured on four placement seeds).
-    sel_state: Registers<Bits<3>>,
-    sel_op: Registers<Bits<3>>,
-    /// From the copies: idle, waiting for the victim's write-back, the served request a write.
-    /// They select the data a fill or a response takes, while the decisions select whether it
-    /// is taken.
-    data_idle: Signal<Local, Bit>,
-    data_victim: Signal<Local, Bit>,
-    data_write: Signal<Local, Bit>,
+    /// Per EU and lane, registered from the decisions: the front end is idle, waits for the
+    /// victim's write-back, serves a write. They select the data that the lane's fill or
+    /// response takes, while the decisions select whether it is taken. Each lane has its own
+    /// flip-flops, marked `keep` so that synthesis keeps them apart: a select drives one lane's
+    /// multiplexers, not every lane's.
+    sel_idle: Registers<Bit>,
+    sel_victim: Registers<Bit>,
+    sel_write: Registers<Bit>,
     op_write: Constant<Bits<3>>,
-    st_idle: Constant<Bits<3>>,
-    st_victim: Constant<Bits<3>>,
+    bit_busy: Constant<Bits<6>>,
+    bit_victim: Constant<Bits<6>>,
     zero3: Constant<Bits<3>>,
     _eus: usize,
     _lanes: usize,
@@ -169,14 +175,12 @@ impl<const E: usize> GrfFrontEnds<E> {
             named_thread: Default::default(),
             named_reg: Default::default(),
             idle: Default::default(),
-            sel_state: Registers::copies(eus, true),
-            sel_op: Registers::copies(eus, true),
-            data_idle: Default::default(),
-            data_victim: Default::default(),
-            data_write: Default::default(),
+            sel_idle: Registers::copies(eus * lanes, true),
+            sel_victim: Registers::copies(eus * lanes, true),
+            sel_write: Registers::copies(eus * lanes, true),
             op_write: constant(GrfOp::Write.code()),
-            st_idle: constant(state::IDLE),
-            st_victim: constant(state::VICTIM),
+            bit_busy: constant(state::BUSY),
+            bit_victim: constant(state::own_bit(state::VICTIM)),
             zero3: constant(0),
             _eus: eus,
             _lanes: lanes,
@@ -198,8 +202,9 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
         self.outbox.reset.next = self.reset.val();
         self.response.reset.next = self.reset.val();
         self.state.clock.next = self.clock.val();
-        self.sel_state.clock.next = self.clock.val();
-        self.sel_op.clock.next = self.clock.val();
+        self.sel_idle.clock.next = self.clock.val();
+        self.sel_victim.clock.next = self.clock.val();
+        self.sel_write.clock.next = self.clock.val();
         self.rq_op.clock.next = self.clock.val();
         self.rq_thread.clock.next = self.clock.val();
         self.rq_reg.clock.next = self.clock.val();
@@ -209,8 +214,8 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
         for nl in self._lanes..(self._lanes + 1) {
             for nf in self._fast..(self._fast + 1) {
                 for e in 0..self._eus {
-                    self.req_ready[e].next =
-                        (self.state.q[e].val() == self.st_idle.val()) & !self.reset.val();
+                    self.idle.next = !(self.state.q[e].val() & self.bit_busy.val()).any();
+                    self.req_ready[e].next = self.idle.val() & !self.reset.val();
                     self.resp_valid[e].next = self.response.valid[e].val();
                     self.resp_status[e].next = self.response.status_out[e].val();
                     self.tx_valid[e].next = self.outbox.valid[e].val();
@@ -225,12 +230,8 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                     self.fast.req_reg[e].next = self.req_reg[e].val();
                     self.fast.rq_thread[e].next = self.rq_thread.q[e].val();
                     self.fast.rq_reg[e].next = self.rq_reg.q[e].val();
-                    self.fast.idle[e].next = self.state.q[e].val() == self.st_idle.val();
+                    self.fast.idle[e].next = self.idle.val();
                     // Decisions; state and request registers (the taken request's, or kept).
-                    self.idle.next = self.state.q[e].val() == self.st_idle.val();
-                    self.data_idle.next = self.sel_state.q[e].val() == self.st_idle.val();
-                    self.data_victim.next = self.sel_state.q[e].val() == self.st_victim.val();
-                    self.data_write.next = self.sel_op.q[e].val() == self.op_write.val();
                     self.control[e].reset.next = self.reset.val();
                     self.control[e].state.next = self.state.q[e].val();
                     self.control[e].req_valid.next = self.req_valid[e].val();
@@ -254,13 +255,11 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                     self.control[e].found.next = self.fast.found[e].val();
                     self.named_thread.next = self.rq_thread.q[e].val();
                     self.named_reg.next = self.rq_reg.q[e].val();
-                    if self.state.q[e].val() == self.st_idle.val() {
+                    if self.idle.val() {
                         self.named_thread.next = self.req_thread[e].val();
                         self.named_reg.next = self.req_reg[e].val();
                     }
                     self.state.d[e].next = self.control[e].next_state.val();
-                    self.sel_state.d[e].next = self.control[e].next_state.val();
-                    self.sel_op.d[e].next = self.control[e].op.val();
                     self.rq_op.d[e].next = self.control[e].op.val();
                     self.rq_thread.d[e].next = self.named_thread.val();
                     self.rq_reg.d[e].next = self.named_reg.val();
@@ -271,9 +270,6 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                     self.response.hit_pending[e].next = self.fast.hit_pending[e].val();
                     self.response.from_answer[e].next = self.control[e].respond_answer.val();
                     self.response.from_kept[e].next = self.control[e].respond_kept.val();
-                    self.response.load_answer[e].next =
-                        !self.data_idle.val() & !self.data_victim.val();
-                    self.response.load_kept[e].next = self.data_victim.val();
                     self.outbox.from_victim[e].next = self.control[e].send_victim.val();
                     self.outbox.from_found[e].next = self.control[e].send_found.val();
                     self.outbox.send[e].next = self.control[e].send.val();
@@ -322,15 +318,26 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                             self.fast.victim_data[e * nl + l].val();
                         self.outbox.found_data[e * nl + l].next =
                             self.fast.found_data[e * nl + l].val();
+                        self.sel_idle.d[e * nl + l].next =
+                            !(self.control[e].next_state.val() & self.bit_busy.val()).any();
+                        self.sel_victim.d[e * nl + l].next =
+                            (self.control[e].next_state.val() & self.bit_victim.val()).any();
+                        self.sel_write.d[e * nl + l].next =
+                            self.control[e].op.val() == self.op_write.val();
+                        self.response.load_answer[e * nl + l].next = !self.sel_idle.q[e * nl + l]
+                            .val()
+                            & !self.sel_victim.q[e * nl + l].val();
+                        self.response.load_kept[e * nl + l].next =
+                            self.sel_victim.q[e * nl + l].val();
                         self.fast.set_data[e * nl + l].next = self.answers.data[e * nl + l].val();
-                        if self.data_victim.val() {
+                        if self.sel_victim.q[e * nl + l].val() {
                             self.fast.set_data[e * nl + l].next =
                                 self.answers.kept[e * nl + l].val();
                         }
-                        if self.data_write.val() {
+                        if self.sel_write.q[e * nl + l].val() {
                             self.fast.set_data[e * nl + l].next = self.rq_data.q[e * nl + l].val();
                         }
-                        if self.data_idle.val() {
+                        if self.sel_idle.q[e * nl + l].val() {
                             self.fast.set_data[e * nl + l].next = self.req_data[e * nl + l].val();
                         }
                         self.resp_data[e * nl + l].next = self.response.data_out[e * nl + l].val();

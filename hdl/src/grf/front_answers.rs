@@ -24,7 +24,7 @@ pub struct FrontAnswers<const E: usize> {
     /// Synchronous reset: no answer registered, none kept.
     pub reset: Signal<In, Bit>,
     /// Per EU: the front end's state (`front::state`).
-    pub state: Vec<Signal<In, Bits<3>>>,
+    pub state: Vec<Signal<In, Bits<6>>>,
     /// Per EU: the served request's op (`GrfOp`).
     pub rq_op: Vec<Signal<In, Bits<3>>>,
     /// Per EU: the controller answers.
@@ -67,10 +67,11 @@ pub struct FrontAnswers<const E: usize> {
     /// Per EU: an answer arrives, gated by reset when registered.
     arrives: Signal<Local, Bit>,
     kept_data: Registers<Bits<E>>,
-    st_access: Constant<Bits<3>>,
-    st_victim: Constant<Bits<3>>,
-    st_flush: Constant<Bits<3>>,
-    st_command: Constant<Bits<3>>,
+    /// The waiting states' bits (`front::state`).
+    bit_access: Constant<Bits<6>>,
+    bit_victim: Constant<Bits<6>>,
+    bit_flush: Constant<Bits<6>>,
+    bit_command: Constant<Bits<6>>,
     op_write: Constant<Bits<3>>,
     zero_e: Constant<Bits<E>>,
     /// 1 when the stage is registered, else 0.
@@ -113,10 +114,10 @@ impl<const E: usize> FrontAnswers<E> {
             arrives: Default::default(),
             got_data: Registers::stage(eus * lanes, registered),
             kept_data: Registers::new(eus * lanes),
-            st_access: constant(state::ACCESS),
-            st_victim: constant(state::VICTIM),
-            st_flush: constant(state::FLUSH),
-            st_command: constant(state::COMMAND),
+            bit_access: constant(state::own_bit(state::ACCESS)),
+            bit_victim: constant(state::own_bit(state::VICTIM)),
+            bit_flush: constant(state::own_bit(state::FLUSH)),
+            bit_command: constant(state::own_bit(state::COMMAND)),
             op_write: constant(GrfOp::Write.code()),
             zero_e: constant(0),
             _registered: usize::from(registered),
@@ -147,13 +148,13 @@ impl<const E: usize> Logic for FrontAnswers<E> {
                     self.arrives.next = self.ans_valid[e].val() & !self.reset.val();
                 }
                 self.got_access.d[e].next =
-                    self.arrives.val() & (self.state[e].val() == self.st_access.val());
+                    self.arrives.val() & (self.state[e].val() & self.bit_access.val()).any();
                 self.got_victim.d[e].next =
-                    self.arrives.val() & (self.state[e].val() == self.st_victim.val());
+                    self.arrives.val() & (self.state[e].val() & self.bit_victim.val()).any();
                 self.got_flush.d[e].next =
-                    self.arrives.val() & (self.state[e].val() == self.st_flush.val());
+                    self.arrives.val() & (self.state[e].val() & self.bit_flush.val()).any();
                 self.got_command.d[e].next =
-                    self.arrives.val() & (self.state[e].val() == self.st_command.val());
+                    self.arrives.val() & (self.state[e].val() & self.bit_command.val()).any();
                 self.got_write.d[e].next = self.rq_op[e].val() == self.op_write.val();
                 self.got_status.d[e].next = self.ans_status[e].val();
                 self.got_plain.d[e].next = self.ans_plain[e].val();

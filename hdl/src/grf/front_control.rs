@@ -17,8 +17,8 @@ use crate::params::{GrfOp, GrfStatus};
 pub struct FrontEndControl {
     /// Synchronous reset.
     pub reset: Signal<In, Bit>,
-    /// The front end's state (`front::state`).
-    pub state: Signal<In, Bits<3>>,
+    /// The front end's state (`front::state`: a busy bit and a bit per waiting state).
+    pub state: Signal<In, Bits<6>>,
     /// A request is presented.
     pub req_valid: Signal<In, Bit>,
     /// Its op (`GrfOp`).
@@ -52,8 +52,8 @@ pub struct FrontEndControl {
     pub accept: Signal<Out, Bit>,
     /// The op taken, or the one served.
     pub op: Signal<Out, Bits<3>>,
-    /// The next state.
-    pub next_state: Signal<Out, Bits<3>>,
+    /// The next state (`front::state`).
+    pub next_state: Signal<Out, Bits<6>>,
     /// Respond next cycle, with `status`.
     pub respond: Signal<Out, Bit>,
     /// The response's status.
@@ -101,12 +101,23 @@ pub struct FrontEndControl {
     flush: Signal<Local, Bit>,
     /// A switch is taken.
     switch: Signal<Local, Bit>,
-    st_idle: Constant<Bits<3>>,
-    st_access: Constant<Bits<3>>,
-    st_victim: Constant<Bits<3>>,
-    st_flush: Constant<Bits<3>>,
-    st_command: Constant<Bits<3>>,
-    st_scan: Constant<Bits<3>>,
+    /// The front end is idle, or waits in the named state: each reads one state bit.
+    idle: Signal<Local, Bit>,
+    at_access: Signal<Local, Bit>,
+    at_victim: Signal<Local, Bit>,
+    at_flush: Signal<Local, Bit>,
+    at_command: Signal<Local, Bit>,
+    at_scan: Signal<Local, Bit>,
+    /// The front end is idle next cycle.
+    to_idle: Signal<Local, Bit>,
+    /// The state's bits (`front::state`).
+    bit_busy: Constant<Bits<6>>,
+    bit_access: Constant<Bits<6>>,
+    bit_victim: Constant<Bits<6>>,
+    bit_flush: Constant<Bits<6>>,
+    bit_command: Constant<Bits<6>>,
+    bit_scan: Constant<Bits<6>>,
+    zero6: Constant<Bits<6>>,
     op_read: Constant<Bits<3>>,
     op_write: Constant<Bits<3>>,
     op_alloc: Constant<Bits<3>>,
@@ -171,12 +182,20 @@ impl FrontEndControl {
             passed_on: Default::default(),
             flush: Default::default(),
             switch: Default::default(),
-            st_idle: constant(state::IDLE),
-            st_access: constant(state::ACCESS),
-            st_victim: constant(state::VICTIM),
-            st_flush: constant(state::FLUSH),
-            st_command: constant(state::COMMAND),
-            st_scan: constant(state::SCAN),
+            idle: Default::default(),
+            at_access: Default::default(),
+            at_victim: Default::default(),
+            at_flush: Default::default(),
+            at_command: Default::default(),
+            at_scan: Default::default(),
+            to_idle: Default::default(),
+            bit_busy: constant(state::BUSY),
+            bit_access: constant(state::own_bit(state::ACCESS)),
+            bit_victim: constant(state::own_bit(state::VICTIM)),
+            bit_flush: constant(state::own_bit(state::FLUSH)),
+            bit_command: constant(state::own_bit(state::COMMAND)),
+            bit_scan: constant(state::own_bit(state::SCAN)),
+            zero6: constant(0),
             op_read: constant(GrfOp::Read.code()),
             op_write: constant(GrfOp::Write.code()),
             op_alloc: constant(GrfOp::Alloc.code()),
@@ -199,8 +218,15 @@ impl FrontEndControl {
 impl Logic for FrontEndControl {
     #[hdl_gen]
     fn update(&mut self) {
+        // The state, a bit each.
+        self.idle.next = !(self.state.val() & self.bit_busy.val()).any();
+        self.at_access.next = (self.state.val() & self.bit_access.val()).any();
+        self.at_victim.next = (self.state.val() & self.bit_victim.val()).any();
+        self.at_flush.next = (self.state.val() & self.bit_flush.val()).any();
+        self.at_command.next = (self.state.val() & self.bit_command.val()).any();
+        self.at_scan.next = (self.state.val() & self.bit_scan.val()).any();
         // The request taken (idle) or served, and this cycle's events.
-        self.accept.next = (self.state.val() == self.st_idle.val()) & self.req_valid.val();
+        self.accept.next = self.idle.val() & self.req_valid.val();
         self.op.next = self.rq_op.val();
         if self.accept.val() {
             self.op.next = self.req_op.val();
@@ -220,41 +246,51 @@ impl Logic for FrontEndControl {
         // A fill answers a miss, or follows the victim's write-back with the kept answer.
         self.fill_answer.next = !self.ans_victim.val();
         self.switch.next = self.accept.val() & (self.req_op.val() == self.op_switch.val());
+        // Without the registered search the scan state is never entered.
         self.hold.next = false;
-        self.flush.next = self.switch.val() | self.ans_flush.val();
+        self.flush.next = self.switch.val() | self.at_scan.val() | self.ans_flush.val();
         for _scan in 0..self._scan {
             self.hold.next = self.switch.val();
-            self.flush.next = (self.state.val() == self.st_scan.val()) | self.ans_flush.val();
+            self.flush.next = self.at_scan.val() | self.ans_flush.val();
         }
         self.take_write.next = self.accept.val() & (self.req_op.val() == self.op_write.val());
         self.clean.next = self.flush.val() & self.found.val();
         self.drop.next = (self.accept.val() & (self.req_op.val() == self.op_release.val()))
             | (self.flush.val() & !self.found.val());
-        // The next state.
-        self.next_state.next = self.state.val();
-        if self.accept.val() & self.access.val() & !self.hit.val() {
-            self.next_state.next = self.st_access.val();
+        // The next state, a bit each: a state is entered, or kept until the answer it waits
+        // for arrives (an answer arrives only in the state that waits for it). Idle is left
+        // by a request taken that is not a hit, and entered when a request ends.
+        self.to_idle.next = (self.idle.val()
+            & !(self.req_valid.val() & !(self.access.val() & self.hit.val())))
+            | self.passed_on.val()
+            | self.fill.val()
+            | self.ans_command.val();
+        self.next_state.next = self.zero6.val();
+        if !self.to_idle.val() {
+            self.next_state.next = self.bit_busy.val();
         }
-        if self.accept.val() & self.command.val() {
-            self.next_state.next = self.st_command.val();
+        if (self.accept.val() & self.access.val() & !self.hit.val())
+            | (self.at_access.val() & !self.ans_access.val())
+        {
+            self.next_state.next = self.next_state.val() | self.bit_access.val();
         }
-        if self.passed_on.val() | self.fill.val() | self.ans_command.val() {
-            self.next_state.next = self.st_idle.val();
+        if self.keep_answer.val() | (self.at_victim.val() & !self.ans_victim.val()) {
+            self.next_state.next = self.next_state.val() | self.bit_victim.val();
         }
-        if self.keep_answer.val() {
-            self.next_state.next = self.st_victim.val();
+        if (self.flush.val() & self.found.val()) | (self.at_flush.val() & !self.ans_flush.val()) {
+            self.next_state.next = self.next_state.val() | self.bit_flush.val();
+        }
+        if (self.accept.val() & self.command.val())
+            | (self.flush.val() & !self.found.val())
+            | (self.at_command.val() & !self.ans_command.val())
+        {
+            self.next_state.next = self.next_state.val() | self.bit_command.val();
         }
         if self.hold.val() {
-            self.next_state.next = self.st_scan.val();
-        }
-        if self.flush.val() {
-            self.next_state.next = self.st_command.val();
-            if self.found.val() {
-                self.next_state.next = self.st_flush.val();
-            }
+            self.next_state.next = self.next_state.val() | self.bit_scan.val();
         }
         if self.reset.val() {
-            self.next_state.next = self.st_idle.val();
+            self.next_state.next = self.zero6.val();
         }
         // The response: a hit, a fault or shared register, a fill, a command's answer.
         self.take_read.next = self.accept.val() & (self.req_op.val() == self.op_read.val());
@@ -266,7 +302,7 @@ impl Logic for FrontEndControl {
             | self.fill.val()
             | self.ans_command.val();
         self.status.next = self.s_ok.val();
-        if self.passed_on.val() | (self.state.val() == self.st_command.val()) {
+        if self.passed_on.val() | self.at_command.val() {
             self.status.next = self.ans_status.val();
         }
         // The transaction sent: a miss, a command, a victim's or a flush's write-back, a

@@ -36,7 +36,7 @@ pub use decoder::TransactionDecoder;
 pub use entries::FastEntries;
 pub use entry::EntryLookup;
 pub use fast::FastGrfs;
-pub use front::GrfFrontEnds;
+pub use front::{state as front_state, GrfFrontEnds};
 pub use front_answers::FrontAnswers;
 pub use front_control::FrontEndControl;
 pub use groups::GroupUnit;
