@@ -114,6 +114,12 @@ pub struct FastGrfs<const E: usize> {
     /// Per entry: searched for the first dirty entry (registered with `pipeline` 4, else
     /// wires from the live entries).
     held: Registers<Bit>,
+    /// Per entry and lane: the block's first dirty entry among those searched next cycle,
+    /// registered (`pipeline` 4, else wires from the live entries): `found_slot` a cycle early,
+    /// a copy per lane marked `keep`, so that each selects one lane's data.
+    first: Registers<Bit>,
+    /// Per EU: some entry searched next cycle so far (as `seen`).
+    seen_next: Vec<Signal<Local, Bit>>,
     /// Per entry: valid, dirty and of the named block.
     live: Vec<Signal<Local, Bit>>,
     /// Per entry: it holds a register of the incoming request's block, and of the served
@@ -186,6 +192,8 @@ impl<const E: usize> FastGrfs<E> {
             hit_pending: signals(eus),
             pending_data: signals(eus * lanes),
             held: Registers::stage(eus * fast, params.pipeline >= 4),
+            first: Registers::copies(eus * fast * lanes, params.pipeline >= 4),
+            seen_next: signals(eus),
             look_dirty: signals(eus),
             look_thread: signals(eus),
             look_reg: signals(eus),
@@ -224,6 +232,7 @@ impl<const E: usize> Logic for FastGrfs<E> {
         self.entries.clock.next = self.clock.val();
         self.entries.reset.next = self.reset.val();
         self.held.clock.next = self.clock.val();
+        self.first.clock.next = self.clock.val();
         self.last_dirty.clock.next = self.clock.val();
         self.last_thread.clock.next = self.clock.val();
         self.last_reg.clock.next = self.clock.val();
@@ -238,6 +247,7 @@ impl<const E: usize> Logic for FastGrfs<E> {
                     self.found[e].next = false;
                     self.found_reg[e].next = self.zero6.val();
                     self.seen[e].next = false;
+                    self.seen_next[e].next = false;
                     self.hit_pending[e].next = false;
                     for l in 0..self._lanes {
                         self.hit_data[e * nl + l].next = self.zero_e.val();
@@ -286,6 +296,12 @@ impl<const E: usize> Logic for FastGrfs<E> {
                         if self.hold[e].val() {
                             self.held.d[e * nf + i].next = self.live[e * nf + i].val();
                         }
+                        for l in 0..self._lanes {
+                            self.first.d[(e * nf + i) * nl + l].next =
+                                self.held.d[e * nf + i].val() & !self.seen_next[e].val();
+                        }
+                        self.seen_next[e].next =
+                            self.seen_next[e].val() | self.held.d[e * nf + i].val();
                         // The first dirty entry of the block: searched entry that no
                         // searched entry before it precedes (an OR over a few entries, which
                         // maps shallower than a carry chain).
@@ -326,7 +342,7 @@ impl<const E: usize> Logic for FastGrfs<E> {
                                 self.look_data[e * nl + l].next = self.look_data[e * nl + l].val()
                                     | self.entries.data[(e * nf + i) * nl + l].val();
                             }
-                            if self.found_slot[e * nf + i].val() {
+                            if self.first.q[(e * nf + i) * nl + l].val() {
                                 self.found_data[e * nl + l].next = self.found_data[e * nl + l]
                                     .val()
                                     | self.entries.data[(e * nf + i) * nl + l].val();

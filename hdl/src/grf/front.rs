@@ -124,7 +124,6 @@ pub struct GrfFrontEnds<const E: usize> {
     sel_write: Registers<Bit>,
     op_write: Constant<Bits<3>>,
     bit_busy: Constant<Bits<6>>,
-    bit_victim: Constant<Bits<6>>,
     zero3: Constant<Bits<3>>,
     _eus: usize,
     _lanes: usize,
@@ -180,7 +179,6 @@ impl<const E: usize> GrfFrontEnds<E> {
             sel_write: Registers::copies(eus * lanes, true),
             op_write: constant(GrfOp::Write.code()),
             bit_busy: constant(state::BUSY),
-            bit_victim: constant(state::own_bit(state::VICTIM)),
             zero3: constant(0),
             _eus: eus,
             _lanes: lanes,
@@ -318,15 +316,11 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                             self.fast.victim_data[e * nl + l].val();
                         self.outbox.found_data[e * nl + l].next =
                             self.fast.found_data[e * nl + l].val();
-                        self.sel_idle.d[e * nl + l].next =
-                            !(self.control[e].next_state.val() & self.bit_busy.val()).any();
-                        self.sel_victim.d[e * nl + l].next =
-                            (self.control[e].next_state.val() & self.bit_victim.val()).any();
+                        self.sel_idle.d[e * nl + l].next = self.control[e].next_idle.val();
+                        self.sel_victim.d[e * nl + l].next = self.control[e].next_victim.val();
                         self.sel_write.d[e * nl + l].next =
                             self.control[e].op.val() == self.op_write.val();
-                        self.response.load_answer[e * nl + l].next = !self.sel_idle.q[e * nl + l]
-                            .val()
-                            & !self.sel_victim.q[e * nl + l].val();
+                        self.response.load_hit[e * nl + l].next = self.sel_idle.q[e * nl + l].val();
                         self.response.load_kept[e * nl + l].next =
                             self.sel_victim.q[e * nl + l].val();
                         self.fast.set_data[e * nl + l].next = self.answers.data[e * nl + l].val();

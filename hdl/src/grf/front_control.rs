@@ -54,6 +54,10 @@ pub struct FrontEndControl {
     pub op: Signal<Out, Bits<3>>,
     /// The next state (`front::state`).
     pub next_state: Signal<Out, Bits<6>>,
+    /// The front end is idle next cycle.
+    pub next_idle: Signal<Out, Bit>,
+    /// It waits for the victim's write-back next cycle.
+    pub next_victim: Signal<Out, Bit>,
     /// Respond next cycle, with `status`.
     pub respond: Signal<Out, Bit>,
     /// The response's status.
@@ -108,8 +112,6 @@ pub struct FrontEndControl {
     at_flush: Signal<Local, Bit>,
     at_command: Signal<Local, Bit>,
     at_scan: Signal<Local, Bit>,
-    /// The front end is idle next cycle.
-    to_idle: Signal<Local, Bit>,
     /// The state's bits (`front::state`).
     bit_busy: Constant<Bits<6>>,
     bit_access: Constant<Bits<6>>,
@@ -188,7 +190,8 @@ impl FrontEndControl {
             at_flush: Default::default(),
             at_command: Default::default(),
             at_scan: Default::default(),
-            to_idle: Default::default(),
+            next_idle: Default::default(),
+            next_victim: Default::default(),
             bit_busy: constant(state::BUSY),
             bit_access: constant(state::own_bit(state::ACCESS)),
             bit_victim: constant(state::own_bit(state::VICTIM)),
@@ -260,13 +263,17 @@ impl Logic for FrontEndControl {
         // The next state, a bit each: a state is entered, or kept until the answer it waits
         // for arrives (an answer arrives only in the state that waits for it). Idle is left
         // by a request taken that is not a hit, and entered when a request ends.
-        self.to_idle.next = (self.idle.val()
+        self.next_idle.next = (self.idle.val()
             & !(self.req_valid.val() & !(self.access.val() & self.hit.val())))
             | self.passed_on.val()
             | self.fill.val()
-            | self.ans_command.val();
+            | self.ans_command.val()
+            | self.reset.val();
+        self.next_victim.next = (self.keep_answer.val()
+            | (self.at_victim.val() & !self.ans_victim.val()))
+            & !self.reset.val();
         self.next_state.next = self.zero6.val();
-        if !self.to_idle.val() {
+        if !self.next_idle.val() {
             self.next_state.next = self.bit_busy.val();
         }
         if (self.accept.val() & self.access.val() & !self.hit.val())
@@ -274,7 +281,7 @@ impl Logic for FrontEndControl {
         {
             self.next_state.next = self.next_state.val() | self.bit_access.val();
         }
-        if self.keep_answer.val() | (self.at_victim.val() & !self.ans_victim.val()) {
+        if self.next_victim.val() {
             self.next_state.next = self.next_state.val() | self.bit_victim.val();
         }
         if (self.flush.val() & self.found.val()) | (self.at_flush.val() & !self.ans_flush.val()) {

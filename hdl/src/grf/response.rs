@@ -33,10 +33,11 @@ pub struct Responses<const E: usize> {
     /// Per EU: the data is the answer kept from an earlier cycle (only with `respond`; else
     /// zero).
     pub from_kept: Vec<Signal<In, Bit>>,
-    /// Per EU and lane: the data register loads the answer's data instead of the hit data (the
-    /// front end waits for an answer to a miss; the data shows only with `from_answer`). Every
-    /// lane has its own copy, so that a copy drives one lane's multiplexers.
-    pub load_answer: Vec<Signal<In, Bit>>,
+    /// Per EU and lane: the data register loads the hit data (the front end is idle); else the
+    /// kept data with `load_kept`, else the answer's data (the front end waits for an answer
+    /// to a miss; the data shows only with `from_answer`). Every lane has its own copy, so
+    /// that a copy drives one lane's multiplexers.
+    pub load_hit: Vec<Signal<In, Bit>>,
     /// Per EU and lane: it loads the kept data (the front end waits for the victim's
     /// write-back; the data shows only with `from_kept`).
     pub load_kept: Vec<Signal<In, Bit>>,
@@ -84,7 +85,7 @@ impl<const E: usize> Responses<E> {
             from_hit: signals(eus),
             from_answer: signals(eus),
             from_kept: signals(eus),
-            load_answer: signals(eus * lanes),
+            load_hit: signals(eus * lanes),
             load_kept: signals(eus * lanes),
             hit_data: signals(eus * lanes),
             hit_pending: signals(eus),
@@ -127,17 +128,16 @@ impl<const E: usize> Logic for Responses<E> {
                 }
                 self.held_zero.d[e].next =
                     !(self.from_hit[e].val() | self.from_answer[e].val() | self.from_kept[e].val());
-                self.held_pending.d[e].next = self.hit_pending[e].val()
-                    & !self.load_answer[e * nl].val()
-                    & !self.load_kept[e * nl].val();
+                self.held_pending.d[e].next =
+                    self.hit_pending[e].val() & self.load_hit[e * nl].val();
                 for l in 0..self._lanes {
                     self.held_fresh.d[e * nl + l].next = self.pending_data[e * nl + l].val();
-                    self.held_data.d[e * nl + l].next = self.hit_data[e * nl + l].val();
-                    if self.load_answer[e * nl + l].val() {
-                        self.held_data.d[e * nl + l].next = self.answer_data[e * nl + l].val();
-                    }
+                    self.held_data.d[e * nl + l].next = self.answer_data[e * nl + l].val();
                     if self.load_kept[e * nl + l].val() {
                         self.held_data.d[e * nl + l].next = self.kept_data[e * nl + l].val();
+                    }
+                    if self.load_hit[e * nl + l].val() {
+                        self.held_data.d[e * nl + l].next = self.hit_data[e * nl + l].val();
                     }
                     self.data_out[e * nl + l].next = self.held_data.q[e * nl + l].val();
                     if self.held_pending.q[e].val() {
