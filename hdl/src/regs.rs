@@ -14,7 +14,8 @@ use crate::signals;
 ///
 /// Built with [`Registers::copies`], the flip-flops carry Yosys's `keep` attribute: copies of
 /// one value (a control replicated so that each copy drives a few lanes instead of all) are
-/// not merged back into one flip-flop by synthesis.
+/// not merged back into one flip-flop by synthesis. Only flip-flops that all carry `keep` stay
+/// apart: Yosys still merges a plain register of the same value into a kept one.
 #[derive(LogicBlock)]
 pub struct Registers<T: Synth> {
     /// Clock: every `q` takes its `d` on the rising edge.

@@ -812,7 +812,7 @@ fn the_front_answers_act_on_each_answer_now_or_a_cycle_later() {
             let mut acted = Vec::new();
             for e in 0..eus {
                 let values = [
-                    STATES[rng.below(6) as usize],
+                    STATES[rng.below(6)],
                     rng.below(6) as u64,
                     rng.chance(1, 2) as u64,
                     rng.below(6) as u64,

@@ -2,12 +2,14 @@
 
 use rust_hdl::prelude::*;
 
-use crate::params::{GrfParams, GrfStatus};
+use crate::params::GrfParams;
 use crate::regs::Registers;
 use crate::{constant, signals};
 
 /// Every EU's response register: `respond[e]` with `status[e]` and its data is visible on
-/// `valid[e]`, `status_out[e]` and its `data_out` for the next cycle. The data register loads
+/// `valid[e]`, `status_out[e]` and its `data_out` for the next cycle; without `valid`, the
+/// status and data mean nothing, so the status register loads `status[e]` every cycle and
+/// does not wait for the decision to respond. The data register loads
 /// the fast GRF's hit data, the answer's or the kept data as the front end's state selects, and
 /// one registered bit per EU zeroes the output when none of them was chosen: the decisions to
 /// take a read or to respond with an answer reach one flip-flop per EU instead of every lane's
@@ -67,7 +69,6 @@ pub struct Responses<const E: usize> {
     held_pending: Registers<Bit>,
     /// Per EU and lane: the waiting store's value, as the response was decided.
     held_fresh: Registers<Bits<E>>,
-    s_ok: Constant<Bits<3>>,
     zero_e: Constant<Bits<E>>,
     _eus: usize,
     _lanes: usize,
@@ -101,7 +102,6 @@ impl<const E: usize> Responses<E> {
             held_zero: Registers::new(eus),
             held_pending: Registers::stage(eus, params.pipeline >= 4),
             held_fresh: Registers::stage(eus * lanes, params.pipeline >= 4),
-            s_ok: constant(GrfStatus::Ok.code()),
             zero_e: constant(0),
             _eus: eus,
             _lanes: lanes,
@@ -122,10 +122,7 @@ impl<const E: usize> Logic for Responses<E> {
         for nl in self._lanes..(self._lanes + 1) {
             for e in 0..self._eus {
                 self.held.d[e].next = self.respond[e].val() & !self.reset.val();
-                self.held_status.d[e].next = self.s_ok.val();
-                if self.respond[e].val() {
-                    self.held_status.d[e].next = self.status[e].val();
-                }
+                self.held_status.d[e].next = self.status[e].val();
                 self.held_zero.d[e].next =
                     !(self.from_hit[e].val() | self.from_answer[e].val() | self.from_kept[e].val());
                 self.held_pending.d[e].next =
