@@ -4,6 +4,7 @@
 use rust_hdl::prelude::*;
 
 use super::entries::FastEntries;
+use super::first_dirty::FirstDirty;
 use crate::params::GrfParams;
 use crate::regs::Registers;
 use crate::{constant, constants, signals};
@@ -114,12 +115,9 @@ pub struct FastGrfs<const E: usize> {
     /// Per entry: searched for the first dirty entry (registered with `pipeline` 4, else
     /// wires from the live entries).
     held: Registers<Bit>,
-    /// Per entry and lane: the block's first dirty entry among those searched next cycle,
-    /// registered (`pipeline` 4, else wires from the live entries): `found_slot` a cycle early,
-    /// a copy per lane marked `keep`, so that each selects one lane's data.
-    first: Registers<Bit>,
-    /// Per EU: some entry searched next cycle so far (as `seen`).
-    seen_next: Vec<Signal<Local, Bit>>,
+    /// Per entry and lane: the block's first dirty entry, found a cycle early (`found_slot`,
+    /// a copy per lane), which selects the lane's write-back data.
+    first: FirstDirty,
     /// Per entry: valid, dirty and of the named block.
     live: Vec<Signal<Local, Bit>>,
     /// Per entry: it holds a register of the incoming request's block, and of the served
@@ -192,8 +190,7 @@ impl<const E: usize> FastGrfs<E> {
             hit_pending: signals(eus),
             pending_data: signals(eus * lanes),
             held: Registers::stage(eus * fast, params.pipeline >= 4),
-            first: Registers::copies(eus * fast * lanes, params.pipeline >= 4),
-            seen_next: signals(eus),
+            first: FirstDirty::new(params),
             look_dirty: signals(eus),
             look_thread: signals(eus),
             look_reg: signals(eus),
@@ -247,7 +244,7 @@ impl<const E: usize> Logic for FastGrfs<E> {
                     self.found[e].next = false;
                     self.found_reg[e].next = self.zero6.val();
                     self.seen[e].next = false;
-                    self.seen_next[e].next = false;
+                    self.first.hold[e].next = self.hold[e].val();
                     self.hit_pending[e].next = false;
                     for l in 0..self._lanes {
                         self.hit_data[e * nl + l].next = self.zero_e.val();
@@ -296,12 +293,9 @@ impl<const E: usize> Logic for FastGrfs<E> {
                         if self.hold[e].val() {
                             self.held.d[e * nf + i].next = self.live[e * nf + i].val();
                         }
-                        for l in 0..self._lanes {
-                            self.first.d[(e * nf + i) * nl + l].next =
-                                self.held.d[e * nf + i].val() & !self.seen_next[e].val();
-                        }
-                        self.seen_next[e].next =
-                            self.seen_next[e].val() | self.held.d[e * nf + i].val();
+                        self.first.live[e * nf + i].next = self.live[e * nf + i].val();
+                        self.first.held[e * nf + i].next = self.held.q[e * nf + i].val();
+                        self.first.clean[e * nf + i].next = self.clean[e * nf + i].val();
                         // The first dirty entry of the block: searched entry that no
                         // searched entry before it precedes (an OR over a few entries, which
                         // maps shallower than a carry chain).
@@ -342,7 +336,7 @@ impl<const E: usize> Logic for FastGrfs<E> {
                                 self.look_data[e * nl + l].next = self.look_data[e * nl + l].val()
                                     | self.entries.data[(e * nf + i) * nl + l].val();
                             }
-                            if self.first.q[(e * nf + i) * nl + l].val() {
+                            if self.first.first[(e * nf + i) * nl + l].val() {
                                 self.found_data[e * nl + l].next = self.found_data[e * nl + l]
                                     .val()
                                     | self.entries.data[(e * nf + i) * nl + l].val();

@@ -11,6 +11,7 @@ mod decoder;
 mod entries;
 mod entry;
 mod fast;
+mod first_dirty;
 mod front;
 mod front_answers;
 mod front_control;
@@ -36,6 +37,7 @@ pub use decoder::TransactionDecoder;
 pub use entries::FastEntries;
 pub use entry::EntryLookup;
 pub use fast::FastGrfs;
+pub use first_dirty::FirstDirty;
 pub use front::{state as front_state, GrfFrontEnds};
 pub use front_answers::FrontAnswers;
 pub use front_control::FrontEndControl;
@@ -119,6 +121,7 @@ impl Design for Grf {
                     part("grf_front_answers", FrontAnswers::<E>::new(p))?,
                     part("grf_fast_grfs", FastGrfs::<E>::new(p))?,
                     part("grf_fast_entries", FastEntries::<E>::new(p))?,
+                    part("grf_first_dirty", FirstDirty::new(p))?,
                     part("grf_outboxes", Outboxes::<E>::new(p))?,
                     part("grf_responses", Responses::<E>::new(p))?,
                     part("grf_controller", GrfController::<E, A>::new(p))?,
