@@ -6,7 +6,9 @@
 use grfgen_hdl::core::{CoreAlu, InstructionDecoder, ReadAllocator, Scoreboard};
 use grfgen_hdl::crossbar::Crossbar;
 use grfgen_hdl::emit::{part, EmitError, Emitted};
-use grfgen_hdl::grf::{front_state, FrontAnswers, Outboxes, RoundRobinArbiter, SlowReadPipeline};
+use grfgen_hdl::grf::{
+    front_state, FirstDirty, FrontAnswers, Outboxes, RoundRobinArbiter, SlowReadPipeline,
+};
 use grfgen_hdl::params::{BankKind, CoreOp, CoreParams, GprParams, GrfParams};
 use grfgen_hdl::sram::SramBank;
 use grfgen_sim::bits::element_mask;
@@ -749,6 +751,74 @@ fn the_outboxes_hold_a_transaction_until_it_is_taken() {
         }
         rtl.tick(clock);
         held = next;
+    }
+}
+
+/// The first dirty entry of a switch's block (docs/grf.md, "The RTL"): with the search
+/// registered (`pipeline` 4), the entries held are the live ones when `hold` takes them, else
+/// those held before less the one cleaned, and each lane's copy shows the first held entry
+/// from the cycle after; wired (`pipeline` 3), the first live entry at once. Only the first
+/// held entry is ever cleaned, as the front end cleans the entry found.
+#[test]
+fn the_first_dirty_entry_follows_the_held_entries() {
+    for pipeline in [3, 4] {
+        let params = GrfParams {
+            pipeline,
+            ..GrfParams::default()
+        };
+        let (eus, lanes, fast) = (params.eus, params.lanes, params.fast_regs);
+        let seed = 31 + pipeline as u64;
+        let mut rtl = Part::load(part("first_dirty", FirstDirty::new(&params)), seed);
+        let clock = rtl.input("clock");
+        let (live, held_in, clean) = (
+            rtl.inputs("live", eus * fast),
+            rtl.inputs("held", eus * fast),
+            rtl.inputs("clean", eus * fast),
+        );
+        let hold = rtl.inputs("hold", eus);
+        let first = rtl.outputs("first", eus * fast * lanes);
+        let lowest = |bits: u64| bits & bits.wrapping_neg();
+        let mut rng = Rng::new(seed);
+        // Per EU: the entries held (a bit per entry), zero at power-up.
+        let mut held = vec![0u64; eus];
+        for _ in 0..3000 {
+            let mut shown = vec![0u64; eus];
+            for e in 0..eus {
+                let live_now = rng.next_u64() & ((1 << fast) - 1) & rng.next_u64();
+                let holding = rng.chance(1, 4);
+                let cleaned = if rng.chance(1, 2) { lowest(held[e]) } else { 0 };
+                for i in 0..fast {
+                    rtl.set(live[e * fast + i], live_now >> i & 1);
+                    rtl.set(held_in[e * fast + i], held[e] >> i & 1);
+                    rtl.set(clean[e * fast + i], cleaned >> i & 1);
+                }
+                rtl.set(hold[e], holding as u64);
+                if pipeline < 4 {
+                    shown[e] = lowest(live_now);
+                } else {
+                    shown[e] = lowest(held[e]);
+                    held[e] = if holding {
+                        live_now
+                    } else {
+                        held[e] & !cleaned
+                    };
+                }
+            }
+            rtl.settle();
+            for e in 0..eus {
+                for i in 0..fast {
+                    for l in 0..lanes {
+                        let k = (e * fast + i) * lanes + l;
+                        rtl.expect(
+                            || format!("first[{e}][{i}][{l}]"),
+                            first[k],
+                            shown[e] >> i & 1,
+                        );
+                    }
+                }
+            }
+            rtl.tick(clock);
+        }
     }
 }
 
