@@ -805,14 +805,14 @@ fn the_first_dirty_entry_follows_the_held_entries() {
                 }
             }
             rtl.settle();
-            for e in 0..eus {
+            for (e, entries) in shown.iter().enumerate() {
                 for i in 0..fast {
                     for l in 0..lanes {
                         let k = (e * fast + i) * lanes + l;
                         rtl.expect(
                             || format!("first[{e}][{i}][{l}]"),
                             first[k],
-                            shown[e] >> i & 1,
+                            entries >> i & 1,
                         );
                     }
                 }
