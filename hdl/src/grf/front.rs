@@ -114,8 +114,9 @@ pub struct GrfFrontEnds<const E: usize> {
     named_reg: Signal<Local, Bits<6>>,
     /// The front end is idle: a store is then a write hit, whose entry becomes dirty.
     idle: Signal<Local, Bit>,
-    /// Per EU and lane, registered from the decisions: the front end is idle, waits for the
-    /// victim's write-back, serves a write. They select the data that the lane's fill or
+    /// Per EU and lane, registered from the decisions: the front end is idle (or has just
+    /// taken a miss, `FrontEndControl::data_idle`), waits for the victim's write-back, serves a
+    /// write. They select the data that the lane's fill or
     /// response takes, while the decisions select whether it is taken. Each lane has its own
     /// flip-flops, marked `keep` so that synthesis keeps them apart: a select drives one lane's
     /// multiplexers, not every lane's.
@@ -316,7 +317,7 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                             self.fast.victim_data[e * nl + l].val();
                         self.outbox.found_data[e * nl + l].next =
                             self.fast.found_data[e * nl + l].val();
-                        self.sel_idle.d[e * nl + l].next = self.control[e].next_idle.val();
+                        self.sel_idle.d[e * nl + l].next = self.control[e].data_idle.val();
                         self.sel_victim.d[e * nl + l].next = self.control[e].next_victim.val();
                         self.sel_write.d[e * nl + l].next =
                             self.control[e].op.val() == self.op_write.val();

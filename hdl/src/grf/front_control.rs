@@ -54,8 +54,10 @@ pub struct FrontEndControl {
     pub op: Signal<Out, Bits<3>>,
     /// The next state (`front::state`).
     pub next_state: Signal<Out, Bits<6>>,
-    /// The front end is idle next cycle.
-    pub next_idle: Signal<Out, Bit>,
+    /// The data selects take the incoming request's side next cycle: the front end is idle
+    /// then, or has just taken a miss, whose answer cannot arrive in the next cycle (so no
+    /// fill and no answer's response uses the data chosen then). It does not wait for `hit`.
+    pub data_idle: Signal<Out, Bit>,
     /// It waits for the victim's write-back next cycle.
     pub next_victim: Signal<Out, Bit>,
     /// Respond next cycle, with `status`.
@@ -105,6 +107,8 @@ pub struct FrontEndControl {
     flush: Signal<Local, Bit>,
     /// A switch is taken.
     switch: Signal<Local, Bit>,
+    /// The front end is idle next cycle.
+    next_idle: Signal<Local, Bit>,
     /// The front end is idle, or waits in the named state: each reads one state bit.
     idle: Signal<Local, Bit>,
     at_access: Signal<Local, Bit>,
@@ -191,6 +195,7 @@ impl FrontEndControl {
             at_command: Default::default(),
             at_scan: Default::default(),
             next_idle: Default::default(),
+            data_idle: Default::default(),
             next_victim: Default::default(),
             bit_busy: constant(state::BUSY),
             bit_access: constant(state::own_bit(state::ACCESS)),
@@ -265,6 +270,11 @@ impl Logic for FrontEndControl {
         // by a request taken that is not a hit, and entered when a request ends.
         self.next_idle.next = (self.idle.val()
             & !(self.req_valid.val() & !(self.access.val() & self.hit.val())))
+            | self.passed_on.val()
+            | self.fill.val()
+            | self.ans_command.val()
+            | self.reset.val();
+        self.data_idle.next = (self.idle.val() & !(self.req_valid.val() & !self.access.val()))
             | self.passed_on.val()
             | self.fill.val()
             | self.ans_command.val()
