@@ -757,8 +757,8 @@ fn the_outboxes_hold_a_transaction_until_it_is_taken() {
 /// The first dirty entry of a switch's block (docs/grf.md, "The RTL"): with the search
 /// registered (`pipeline` 4), the entries held are the live ones when `hold` takes them, else
 /// those held before less the one cleaned, and each lane's copy shows the first held entry
-/// from the cycle after; wired (`pipeline` 3), the first live entry at once. Only the first
-/// held entry is ever cleaned, as the front end cleans the entry found.
+/// from the cycle after; wired (`pipeline` 3), the first live entry at once. A flush cleans
+/// the first held entry, if there is one, as the front end cleans the entry found.
 #[test]
 fn the_first_dirty_entry_follows_the_held_entries() {
     for pipeline in [3, 4] {
@@ -770,12 +770,8 @@ fn the_first_dirty_entry_follows_the_held_entries() {
         let seed = 31 + pipeline as u64;
         let mut rtl = Part::load(part("first_dirty", FirstDirty::new(&params)), seed);
         let clock = rtl.input("clock");
-        let (live, held_in, clean) = (
-            rtl.inputs("live", eus * fast),
-            rtl.inputs("held", eus * fast),
-            rtl.inputs("clean", eus * fast),
-        );
-        let hold = rtl.inputs("hold", eus);
+        let (live, held_in) = (rtl.inputs("live", eus * fast), rtl.inputs("held", eus * fast));
+        let (hold, flush) = (rtl.inputs("hold", eus), rtl.inputs("flush", eus));
         let first = rtl.outputs("first", eus * fast * lanes);
         let lowest = |bits: u64| bits & bits.wrapping_neg();
         let mut rng = Rng::new(seed);
@@ -786,13 +782,14 @@ fn the_first_dirty_entry_follows_the_held_entries() {
             for e in 0..eus {
                 let live_now = rng.next_u64() & ((1 << fast) - 1) & rng.next_u64();
                 let holding = rng.chance(1, 4);
-                let cleaned = if rng.chance(1, 2) { lowest(held[e]) } else { 0 };
+                let flushing = rng.chance(1, 2);
+                let cleaned = if flushing { lowest(held[e]) } else { 0 };
                 for i in 0..fast {
                     rtl.set(live[e * fast + i], live_now >> i & 1);
                     rtl.set(held_in[e * fast + i], held[e] >> i & 1);
-                    rtl.set(clean[e * fast + i], cleaned >> i & 1);
                 }
                 rtl.set(hold[e], holding as u64);
+                rtl.set(flush[e], flushing as u64);
                 if pipeline < 4 {
                     shown[e] = lowest(live_now);
                 } else {

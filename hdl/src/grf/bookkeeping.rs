@@ -32,9 +32,9 @@ pub struct BookkeepingStage<const A: usize> {
     pub take_block: Signal<In, Bit>,
     /// The chosen block, one-hot.
     pub chosen: Signal<In, Bits<64>>,
-    /// A private block is given back.
+    /// A block is given back: a private one, or a shared one by its group's last reference.
     pub give_back: Signal<In, Bit>,
-    /// The transaction's block, one-hot (given back, or its group's if the group dies).
+    /// The transaction's block, one-hot (the one given back).
     pub block: Signal<In, Bits<64>>,
     /// The group acted on.
     pub select: Signal<In, Bits<3>>,

@@ -28,6 +28,8 @@ pub struct TransactionDecoder<const A: usize> {
     pub group_bound: Signal<In, Bit>,
     /// Its block's first row.
     pub group_base: Signal<In, Bits<A>>,
+    /// The group holds one reference: a release of its shared block kills it.
+    pub group_one: Signal<In, Bit>,
     /// Some block is free for an allocation.
     pub free_block: Signal<In, Bit>,
     /// The register is being refilled (still pending).
@@ -59,7 +61,8 @@ pub struct TransactionDecoder<const A: usize> {
     pub table_group: Signal<Out, Bits<3>>,
     /// The allocation takes the chosen free block.
     pub take_block: Signal<Out, Bit>,
-    /// A private block is released.
+    /// A block is free again: a private block is released, or a shared one by its group's
+    /// last reference.
     pub give_back: Signal<Out, Bit>,
     /// Group operations (see `GroupUnit`).
     pub group_access: Signal<Out, Bit>,
@@ -104,6 +107,7 @@ impl<const A: usize> Default for TransactionDecoder<A> {
             shared: Default::default(),
             group_bound: Default::default(),
             group_base: Default::default(),
+            group_one: Default::default(),
             free_block: Default::default(),
             refilling: Default::default(),
             answer: Default::default(),
@@ -210,10 +214,11 @@ impl<const A: usize> Logic for TransactionDecoder<A> {
             & !(self.group.val().any() & self.group_bound.val())
             & self.free_block.val();
         self.group_bind.next = self.take_block.val() & self.group.val().any();
-        // Release: unmap; a private block is free again, a shared one drops a reference.
+        // Release: unmap; a private block is free again, a shared one drops a reference (and is
+        // free again with the last).
         self.unmap.next =
             self.take.val() & (self.kind.val() == self.k_release.val()) & self.mapped.val();
-        self.give_back.next = self.unmap.val() & !self.shared.val();
+        self.give_back.next = self.unmap.val() & (!self.shared.val() | self.group_one.val());
         self.group_leave.next = self.unmap.val() & self.shared.val();
         self.table_write.next = self.group_join.val() | self.take_block.val() | self.unmap.val();
         self.table_valid.next = !self.unmap.val();

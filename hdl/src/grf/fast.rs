@@ -96,6 +96,9 @@ pub struct FastGrfs<const E: usize> {
     pub drop: Vec<Signal<In, Bit>>,
     /// Per EU: hold the block's dirty entries for the search (`pipeline` 4).
     pub hold: Vec<Signal<In, Bit>>,
+    /// Per EU: the first held entry, if any, is written back this cycle (`clean` is this and
+    /// `found_slot`).
+    pub flush: Vec<Signal<In, Bit>>,
     /// The entries and their writes.
     entries: FastEntries<E>,
     /// Per entry: the incoming request's register maps there.
@@ -186,6 +189,7 @@ impl<const E: usize> FastGrfs<E> {
             clean: signals(eus * fast),
             drop: signals(eus * fast),
             hold: signals(eus),
+            flush: signals(eus),
             entries: FastEntries::new(params),
             hit_pending: signals(eus),
             pending_data: signals(eus * lanes),
@@ -245,6 +249,7 @@ impl<const E: usize> Logic for FastGrfs<E> {
                     self.found_reg[e].next = self.zero6.val();
                     self.seen[e].next = false;
                     self.first.hold[e].next = self.hold[e].val();
+                    self.first.flush[e].next = self.flush[e].val();
                     self.hit_pending[e].next = false;
                     for l in 0..self._lanes {
                         self.hit_data[e * nl + l].next = self.zero_e.val();
@@ -295,7 +300,6 @@ impl<const E: usize> Logic for FastGrfs<E> {
                         }
                         self.first.live[e * nf + i].next = self.live[e * nf + i].val();
                         self.first.held[e * nf + i].next = self.held.q[e * nf + i].val();
-                        self.first.clean[e * nf + i].next = self.clean[e * nf + i].val();
                         // The first dirty entry of the block: searched entry that no
                         // searched entry before it precedes (an OR over a few entries, which
                         // maps shallower than a carry chain).

@@ -24,8 +24,9 @@ pub struct FirstDirty {
     pub held: Vec<Signal<In, Bit>>,
     /// Per EU: the live entries are held this cycle.
     pub hold: Vec<Signal<In, Bit>>,
-    /// Per entry: it is cleaned this cycle (the found entry, written back).
-    pub clean: Vec<Signal<In, Bit>>,
+    /// Per EU: the front end writes back its first held entry, if there is one, this cycle
+    /// (the found entry is cleaned).
+    pub flush: Vec<Signal<In, Bit>>,
     /// Per entry and lane: it is the first held entry (the first live one when wired).
     pub first: Vec<Signal<Out, Bit>>,
     copies: Registers<Bit>,
@@ -33,9 +34,11 @@ pub struct FirstDirty {
     first_live: Vec<Signal<Local, Bit>>,
     second: Vec<Signal<Local, Bit>>,
     /// Per EU, as the entries are scanned: some live entry, some held entry after the found
-    /// one, some entry cleaned.
+    /// one, some held entry.
     seen_live: Vec<Signal<Local, Bit>>,
     seen_second: Vec<Signal<Local, Bit>>,
+    seen_held: Vec<Signal<Local, Bit>>,
+    /// Per EU: the found entry is cleaned (a flush with some entry held).
     cleaned: Vec<Signal<Local, Bit>>,
     /// The search is registered.
     scan: Constant<Bit>,
@@ -54,13 +57,14 @@ impl FirstDirty {
             live: signals(eus * fast),
             held: signals(eus * fast),
             hold: signals(eus),
-            clean: signals(eus * fast),
+            flush: signals(eus),
             first: signals(eus * fast * lanes),
             copies: Registers::copies(eus * fast * lanes, scan),
             first_live: signals(eus * fast),
             second: signals(eus * fast),
             seen_live: signals(eus),
             seen_second: signals(eus),
+            seen_held: signals(eus),
             cleaned: signals(eus),
             scan: Constant::new(scan),
             _eus: eus,
@@ -80,7 +84,7 @@ impl Logic for FirstDirty {
                 for e in 0..self._eus {
                     self.seen_live[e].next = false;
                     self.seen_second[e].next = false;
-                    self.cleaned[e].next = false;
+                    self.seen_held[e].next = false;
                     for i in 0..self._fast {
                         self.first_live[e * nf + i].next =
                             self.live[e * nf + i].val() & !self.seen_live[e].val();
@@ -91,8 +95,10 @@ impl Logic for FirstDirty {
                             & !self.seen_second[e].val();
                         self.seen_second[e].next =
                             self.seen_second[e].val() | self.second[e * nf + i].val();
-                        self.cleaned[e].next = self.cleaned[e].val() | self.clean[e * nf + i].val();
+                        self.seen_held[e].next =
+                            self.seen_held[e].val() | self.held[e * nf + i].val();
                     }
+                    self.cleaned[e].next = self.flush[e].val() & self.seen_held[e].val();
                     for i in 0..self._fast {
                         for l in 0..self._lanes {
                             self.copies.d[(e * nf + i) * nl + l].next =

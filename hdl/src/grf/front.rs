@@ -292,12 +292,15 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                         self.fast.set_slot[e * nf + i].next = (self.control[e].take_write.val()
                             & self.fast.hit_slot[e * nf + i].val())
                             | (self.control[e].fill.val() & self.fast.rq_slot[e * nf + i].val());
+                        // The first held entry is found exactly when some entry is held: the
+                        // clean does not wait for `found`.
                         self.fast.clean[e * nf + i].next =
-                            self.control[e].clean.val() & self.fast.found_slot[e * nf + i].val();
+                            self.control[e].flush.val() & self.fast.found_slot[e * nf + i].val();
                         self.fast.drop[e * nf + i].next =
                             self.control[e].drop.val() & self.fast.in_block[e * nf + i].val();
                     }
                     self.fast.hold[e].next = self.control[e].hold.val();
+                    self.fast.flush[e].next = self.control[e].flush.val();
                     for l in 0..self._lanes {
                         self.rq_data.d[e * nl + l].next = self.rq_data.q[e * nl + l].val();
                         if self.control[e].accept.val() {

@@ -90,8 +90,9 @@ pub struct FrontEndControl {
     /// else the value read, clean: the controller's answer, or the one kept during the
     /// victim's write-back.
     pub fill: Signal<Out, Bit>,
-    /// The block's first dirty entry is written back: it becomes clean.
-    pub clean: Signal<Out, Bit>,
+    /// The front end writes back the block's first dirty entry, which becomes clean, or, with
+    /// none (`found` low), sends the switch. It does not wait for `found`.
+    pub flush: Signal<Out, Bit>,
     /// The block's entries are invalidated (a release, or a switch once nothing is dirty).
     pub drop: Signal<Out, Bit>,
     /// The named block's dirty entries are held for the switch taken (`pipeline` 4).
@@ -104,7 +105,8 @@ pub struct FrontEndControl {
     command: Signal<Local, Bit>,
     answered: Signal<Local, Bit>,
     passed_on: Signal<Local, Bit>,
-    flush: Signal<Local, Bit>,
+    /// The block's first dirty entry is written back.
+    clean: Signal<Local, Bit>,
     /// A switch is taken.
     switch: Signal<Local, Bit>,
     /// The front end is idle next cycle.

@@ -40,6 +40,8 @@ pub struct GroupUnit<const A: usize> {
     pub bound: Vec<Signal<Out, Bit>>,
     /// Per group: its block's first row (as `bound`).
     pub base: Vec<Signal<Out, Bits<A>>>,
+    /// Per group: it holds one reference, so that a leave kills it (as `bound`).
+    pub one: Vec<Signal<Out, Bit>>,
     /// A shared access of the group's block.
     pub access: Signal<In, Bit>,
     /// An allocation joins the bound group.
@@ -54,8 +56,6 @@ pub struct GroupUnit<const A: usize> {
     pub wait_group: Signal<In, Bit>,
     /// The waiting EU.
     pub wait_eu: Signal<In, Bits<4>>,
-    /// The group dies this cycle (its last reference left).
-    pub dies: Signal<Out, Bit>,
     /// Per EU: it leaves the barrier this cycle (answer ok).
     pub open: Vec<Signal<Out, Bit>>,
     /// Per EU: its group died under it (answer `no such group`).
@@ -117,6 +117,7 @@ impl<const A: usize> GroupUnit<A> {
             select: Default::default(),
             bound: signals(groups),
             base: signals(groups),
+            one: signals(groups),
             access: Default::default(),
             join_group: Default::default(),
             bind_group: Default::default(),
@@ -124,7 +125,6 @@ impl<const A: usize> GroupUnit<A> {
             leave: Default::default(),
             wait_group: Default::default(),
             wait_eu: Default::default(),
-            dies: Default::default(),
             open: signals(eus),
             turned_away: signals(eus),
             g_bound: Registers::new(groups),
@@ -183,7 +183,6 @@ impl<const A: usize> Logic for GroupUnit<A> {
             self.open[e].next = false;
             self.turned_away[e].next = false;
         }
-        self.dies.next = false;
         for g in 0..7 {
             // What the operation does to this group, decided from its own registers.
             self.mine[g].next = self.select.val() == self.group_number[g].val();
@@ -222,10 +221,10 @@ impl<const A: usize> Logic for GroupUnit<A> {
                     | (self.dying[g].val()
                         & (self.g_waiting.q[g].val() & self.eu_bit[e].val()).any());
             }
-            self.dies.next = self.dies.val() | self.dying[g].val();
             // The registers.
             self.bound[g].next = self.g_bound.q[g].val();
             self.base[g].next = self.g_base.q[g].val();
+            self.one[g].next = self.g_one.q[g].val();
             self.g_bound.d[g].next = self.g_bound.q[g].val();
             self.g_base.d[g].next = self.g_base.q[g].val();
             self.g_refs.d[g].next = self.g_refs.q[g].val();
@@ -290,6 +289,9 @@ impl<const A: usize> Logic for GroupUnit<A> {
                 self.g_waiting.d[g].next = self.zero8.val();
             }
             self.g_one.d[g].next = self.g_refs.d[g].val() == self.one9.val();
+            for _later in 0..self._later {
+                self.one[g].next = self.g_one.d[g].val();
+            }
         }
     }
 }

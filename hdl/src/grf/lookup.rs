@@ -32,6 +32,8 @@ pub struct TransactionLookup<const A: usize> {
     pub group_bound: Vec<Signal<In, Bit>>,
     /// Per group: its block's first row.
     pub group_base: Vec<Signal<In, Bits<A>>>,
+    /// Per group: it holds one reference.
+    pub group_one: Vec<Signal<In, Bit>>,
     /// The block an allocation takes, one-hot (zero: none free).
     pub chosen: Signal<Out, Bits<64>>,
     /// That block's first row.
@@ -40,6 +42,8 @@ pub struct TransactionLookup<const A: usize> {
     pub select: Signal<Out, Bits<3>>,
     /// That group's bound bit.
     pub bound: Signal<Out, Bit>,
+    /// That group holds one reference.
+    pub one: Signal<Out, Bit>,
     /// The group's first row.
     pub group_row: Signal<Out, Bits<A>>,
     /// Per block: its first row if it is the chosen block, else zero.
@@ -92,10 +96,12 @@ impl<const A: usize> TransactionLookup<A> {
             free: Default::default(),
             group_bound: signals(groups),
             group_base: signals(groups),
+            group_one: signals(groups),
             chosen: Default::default(),
             chosen_base: Default::default(),
             select: Default::default(),
             bound: Default::default(),
+            one: Default::default(),
             group_row: Default::default(),
             pick_chosen: signals(blocks),
             selected: signals(groups),
@@ -164,6 +170,7 @@ impl<const A: usize> Logic for TransactionLookup<A> {
             self.select.next = self.group.val();
         }
         self.bound.next = false;
+        self.one.next = false;
         self.group_row.next = self.zero_a.val();
         for g in 0..7 {
             self.selected[g].next = self.select.val() == self.group_number[g].val();
@@ -173,6 +180,7 @@ impl<const A: usize> Logic for TransactionLookup<A> {
             }
             self.bound.next =
                 self.bound.val() | (self.selected[g].val() & self.group_bound[g].val());
+            self.one.next = self.one.val() | (self.selected[g].val() & self.group_one[g].val());
             self.group_row.next = self.group_row.val() | self.pick_row[g].val();
         }
     }

@@ -59,7 +59,6 @@ pub struct RefillEngine<const E: usize, const A: usize> {
     pub write_row: Signal<Out, Bits<A>>,
     /// The data written, one element per lane.
     pub write_data: Vec<Signal<Out, Bits<E>>>,
-    e_busy: Registers<Bit>,
     e_base: Registers<Bits<A>>,
     e_area: Registers<Bit>,
     e_pending: Registers<Bits<16>>,
@@ -112,7 +111,6 @@ impl<const E: usize, const A: usize> RefillEngine<E, A> {
             write: Default::default(),
             write_row: Default::default(),
             write_data: signals(lanes),
-            e_busy: Registers::new(1),
             e_base: Registers::new(1),
             e_area: Registers::new(1),
             e_pending: Registers::new(1),
@@ -141,7 +139,6 @@ impl<const E: usize, const A: usize> Logic for RefillEngine<E, A> {
     // the same block (Verilog's blocking semantics).
     #[hdl_gen]
     fn update(&mut self) {
-        self.e_busy.clock.next = self.clock.val();
         self.e_base.clock.next = self.clock.val();
         self.e_area.clock.next = self.clock.val();
         self.e_pending.clock.next = self.clock.val();
@@ -150,7 +147,6 @@ impl<const E: usize, const A: usize> Logic for RefillEngine<E, A> {
         self.e_hold.clock.next = self.clock.val();
         self.e_hold_offset.clock.next = self.clock.val();
         self.e_hold_data.clock.next = self.clock.val();
-        self.e_busy.d[0].next = self.e_busy.q[0].val();
         self.e_base.d[0].next = self.e_base.q[0].val();
         self.e_area.d[0].next = self.e_area.q[0].val();
         self.e_pending.d[0].next = self.e_pending.q[0].val();
@@ -162,7 +158,12 @@ impl<const E: usize, const A: usize> Logic for RefillEngine<E, A> {
             self.e_hold_data.d[l].next = self.e_hold_data.q[l].val();
             self.write_data[l].next = self.e_hold_data.q[l].val();
         }
-        self.busy.next = self.e_busy.q[0].val();
+        // Busy exactly while a row is pending, a read is in flight or an answer is held: arming
+        // fills the pending rows, and the engine empties the three only by its own transitions
+        // (none of them fills while the three are empty). So the bit is not a register whose
+        // next value waits for the controller's use of the L3 port.
+        self.busy.next =
+            self.e_pending.q[0].val().any() | self.e_flight.q[0].val() | self.e_hold.q[0].val();
         self.base.next = self.e_base.q[0].val();
         self.area.next = self.e_area.q[0].val();
         self.pending.next = self.e_pending.q[0].val();
@@ -196,54 +197,45 @@ impl<const E: usize, const A: usize> Logic for RefillEngine<E, A> {
         }
         self.e_flight_offset.d[0].next = self.pick_offset.val();
         self.l3_read.next = false;
-        if self.e_busy.q[0].val() {
-            // The held answer goes into the slow GRF unless the controller writes it now.
-            if self.e_hold.q[0].val() & !self.controller_write.val() {
-                self.e_hold.d[0].next = false;
-                if self.e_pending.q[0]
-                    .val()
-                    .get_bit(self.e_hold_offset.q[0].val().index())
-                {
-                    self.write.next = true;
-                    for o in 0..16 {
-                        if self.e_hold_offset.q[0].val() == self.offset_number[o].val() {
-                            self.e_pending.d[0].next =
-                                self.e_pending.q[0].val() & !self.offset_bit[o].val();
-                        }
+        // Every action needs an answer held, a read in flight or a row pending: none acts
+        // while the engine is idle.
+        // The held answer goes into the slow GRF unless the controller writes it now.
+        if self.e_hold.q[0].val() & !self.controller_write.val() {
+            self.e_hold.d[0].next = false;
+            if self.e_pending.q[0]
+                .val()
+                .get_bit(self.e_hold_offset.q[0].val().index())
+            {
+                self.write.next = true;
+                for o in 0..16 {
+                    if self.e_hold_offset.q[0].val() == self.offset_number[o].val() {
+                        self.e_pending.d[0].next =
+                            self.e_pending.q[0].val() & !self.offset_bit[o].val();
                     }
                 }
             }
-            // The next read, when nothing is outstanding and the port is free.
-            if !self.e_flight.q[0].val()
-                & !self.e_hold.q[0].val()
-                & !self.port_busy.val()
-                & self.e_pending.q[0].val().any()
-            {
-                self.l3_read.next = true;
-                self.e_flight.d[0].next = true;
-            } else {
-                self.e_flight_offset.d[0].next = self.e_flight_offset.q[0].val();
-            }
-            // An answer arrives: held for the next cycle.
-            if self.e_flight.q[0].val() & self.l3_rvalid.val() {
-                self.e_flight.d[0].next = false;
-                self.e_hold.d[0].next = true;
-                self.e_hold_offset.d[0].next = self.e_flight_offset.q[0].val();
-                for l in 0..self._lanes {
-                    self.e_hold_data.d[l].next = self.l3_rdata[l].val();
-                }
-            }
-            if !self.e_pending.d[0].val().any()
-                & !self.e_flight.d[0].val()
-                & !self.e_hold.d[0].val()
-            {
-                self.e_busy.d[0].next = false;
-            }
+        }
+        // The next read, when nothing is outstanding and the port is free.
+        if !self.e_flight.q[0].val()
+            & !self.e_hold.q[0].val()
+            & !self.port_busy.val()
+            & self.e_pending.q[0].val().any()
+        {
+            self.l3_read.next = true;
+            self.e_flight.d[0].next = true;
         } else {
             self.e_flight_offset.d[0].next = self.e_flight_offset.q[0].val();
         }
+        // An answer arrives: held for the next cycle.
+        if self.e_flight.q[0].val() & self.l3_rvalid.val() {
+            self.e_flight.d[0].next = false;
+            self.e_hold.d[0].next = true;
+            self.e_hold_offset.d[0].next = self.e_flight_offset.q[0].val();
+            for l in 0..self._lanes {
+                self.e_hold_data.d[l].next = self.l3_rdata[l].val();
+            }
+        }
         if self.arm.val() {
-            self.e_busy.d[0].next = true;
             self.e_base.d[0].next = self.arm_base.val();
             self.e_area.d[0].next = self.arm_area.val();
             self.e_pending.d[0].next = self.all16.val();
@@ -252,12 +244,11 @@ impl<const E: usize, const A: usize> Logic for RefillEngine<E, A> {
         }
         // The held answer: filled by L3's answer, emptied when written or dropped.
         self.hold_check.clock.next = self.clock.val();
-        self.hold_check.enable.next = self.e_busy.q[0].val() & !self.reset.val();
+        self.hold_check.enable.next = self.busy.val() & !self.reset.val();
         self.hold_check.busy[0].next = self.e_hold.q[0].val();
         self.hold_check.fill[0].next = self.e_flight.q[0].val() & self.l3_rvalid.val();
         self.hold_check.drain[0].next = self.e_hold.q[0].val() & !self.controller_write.val();
         if self.reset.val() {
-            self.e_busy.d[0].next = false;
             self.e_flight.d[0].next = false;
             self.e_hold.d[0].next = false;
             self.e_pending.d[0].next = self.zero16.val();

@@ -35,11 +35,9 @@ pub struct TransactionUnit<const A: usize> {
     pub reg_index: Signal<In, Bits<6>>,
     /// Its group (alloc, wait).
     pub group: Signal<In, Bits<3>>,
-    /// The refill engine is busy.
-    pub refill_busy: Signal<In, Bit>,
-    /// Its block's first row.
+    /// The refill engine's block's first row.
     pub refill_base: Signal<In, Bits<A>>,
-    /// Its pending rows.
+    /// The refill engine's pending rows (none while it is idle).
     pub refill_pending: Signal<In, Bits<16>>,
     /// The transaction's table entry, one-hot ([`super::EntryLookup`]).
     pub found_slot: Vec<Signal<In, Bit>>,
@@ -129,7 +127,6 @@ impl<const A: usize> TransactionUnit<A> {
             thread: Default::default(),
             reg_index: Default::default(),
             group: Default::default(),
-            refill_busy: Default::default(),
             refill_base: Default::default(),
             refill_pending: Default::default(),
             found_slot: signals(params.all_threads() * params.virtual_blocks),
@@ -207,6 +204,7 @@ impl<const A: usize> Logic for TransactionUnit<A> {
         for g in 0..7 {
             self.lookup.group_bound[g].next = self.groups.bound[g].val();
             self.lookup.group_base[g].next = self.groups.base[g].val();
+            self.lookup.group_one[g].next = self.groups.one[g].val();
         }
         self.offset.next = self.reg_index.val().get_bits::<4>(0);
         // The offset widened to a row (docs/rust-hdl.md, 12) as an OR of one-hot gated
@@ -239,11 +237,12 @@ impl<const A: usize> Logic for TransactionUnit<A> {
         self.decoder.shared.next = self.found_shared.val();
         self.decoder.group_bound.next = self.lookup.bound.val();
         self.decoder.group_base.next = self.lookup.group_row.val();
+        self.decoder.group_one.next = self.lookup.one.val();
         // Some block is chosen exactly when some block is free: the status does not wait for
         // the search.
         self.decoder.free_block.next = self.entries.free.val().any();
-        self.decoder.refilling.next = self.refill_busy.val()
-            & (self.refill_base.val() == self.found_base.val())
+        // A pending row means the refill engine is busy.
+        self.decoder.refilling.next = (self.refill_base.val() == self.found_base.val())
             & self
                 .refill_pending
                 .val()
@@ -282,8 +281,7 @@ impl<const A: usize> Logic for TransactionUnit<A> {
         self.entries.write_group.next = self.bookkeeping.apply_table_group.val();
         self.entries.take_chosen.next = self.bookkeeping.apply_take_block.val();
         self.entries.chosen.next = self.bookkeeping.apply_chosen.val();
-        self.entries.give_back.next =
-            self.bookkeeping.apply_give_back.val() | self.groups.dies.val();
+        self.entries.give_back.next = self.bookkeeping.apply_give_back.val();
         self.entries.block.next = self.bookkeeping.apply_block.val();
         self.groups.select.next = self.bookkeeping.apply_select.val();
         self.groups.access.next = self.bookkeeping.apply_access.val();
