@@ -97,6 +97,7 @@ pub struct GroupUnit<const A: usize> {
     max8: Constant<Bits<8>>,
     zero9: Constant<Bits<9>>,
     one9: Constant<Bits<9>>,
+    two9: Constant<Bits<9>>,
     zero_a: Constant<Bits<A>>,
     group_number: Vec<Constant<Bits<3>>>,
     eu_number: Vec<Constant<Bits<4>>>,
@@ -154,6 +155,7 @@ impl<const A: usize> GroupUnit<A> {
             max8: constant(255),
             zero9: constant(0),
             one9: constant(1),
+            two9: constant(2),
             zero_a: constant(0),
             group_number: constants(1..=groups as u64),
             eu_number: constants(0..eus as u64),
@@ -288,7 +290,22 @@ impl<const A: usize> Logic for GroupUnit<A> {
                 self.g_left.d[g].next = self.zero9.val();
                 self.g_waiting.d[g].next = self.zero8.val();
             }
-            self.g_one.d[g].next = self.g_refs.d[g].val() == self.one9.val();
+            // One reference after the operation: a bind sets it, a join from none, a leave
+            // from two; nothing else changes the count. Decided from the registers, not from
+            // the new count.
+            self.g_one.d[g].next = self.g_one.q[g].val();
+            if self.join_group.val() & self.mine[g].val() {
+                self.g_one.d[g].next = self.g_refs.q[g].val() == self.zero9.val();
+            }
+            if self.lv[g].val() {
+                self.g_one.d[g].next = self.g_refs.q[g].val() == self.two9.val();
+            }
+            if self.bind_group.val() & self.mine[g].val() {
+                self.g_one.d[g].next = true;
+            }
+            if self.dying[g].val() | self.reset.val() {
+                self.g_one.d[g].next = false;
+            }
             for _later in 0..self._later {
                 self.one[g].next = self.g_one.d[g].val();
             }
