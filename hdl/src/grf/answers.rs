@@ -56,9 +56,10 @@ pub struct AnswerUnit<const E: usize> {
     /// Per EU: the answer is ok and not shared, decided before the register so that the front
     /// ends' decisions read one bit.
     a_plain: Registers<Bit>,
-    /// The answer being decided for one EU: its status and shared bit.
+    /// The status being decided for one EU.
     status_d: Signal<Local, Bits<3>>,
-    shared_d: Signal<Local, Bit>,
+    /// The taken transaction's answer is ok and not shared.
+    taken_plain: Signal<Local, Bit>,
     a_data: Registers<Bits<E>>,
     /// Per EU: the answer's data is the pipeline's.
     a_pipe: Registers<Bit>,
@@ -98,9 +99,9 @@ impl<const E: usize> AnswerUnit<E> {
             a_status: Registers::new(eus),
             a_plain: Registers::new(eus),
             status_d: Default::default(),
-            shared_d: Default::default(),
             a_data: Registers::new(eus * lanes),
             a_pipe: Registers::new(eus),
+            taken_plain: Default::default(),
             s_ok: constant(GrfStatus::Ok.code()),
             s_no_group: constant(GrfStatus::NoSuchGroup.code()),
             zero_e: constant(0),
@@ -120,19 +121,18 @@ impl<const E: usize> Logic for AnswerUnit<E> {
         self.a_plain.clock.next = self.clock.val();
         self.a_data.clock.next = self.clock.val();
         self.a_pipe.clock.next = self.clock.val();
+        self.taken_plain.next = (self.status.val() == self.s_ok.val()) & !self.shared.val();
         for nl in self._lanes..(self._lanes + 1) {
             for e in 0..self._eus {
                 // Next cycle's answer.
                 self.a_valid.d[e].next = false;
                 self.status_d.next = self.s_ok.val();
-                self.shared_d.next = false;
                 for l in 0..self._lanes {
                     self.a_data.d[e * nl + l].next = self.zero_e.val();
                 }
                 if self.taken[e].val() {
                     self.a_valid.d[e].next = self.answer.val();
                     self.status_d.next = self.status.val();
-                    self.shared_d.next = self.shared.val();
                 }
                 if self.turned_away[e].val() {
                     self.a_valid.d[e].next = true;
@@ -144,7 +144,6 @@ impl<const E: usize> Logic for AnswerUnit<E> {
                 }
                 if self.serve.val() & (self.serve_eu.val() == self.eu_number[e].val()) {
                     self.a_valid.d[e].next = true;
-                    self.shared_d.next = self.serve_shared.val();
                     for l in 0..self._lanes {
                         self.a_data.d[e * nl + l].next = self.serve_data[l].val();
                     }
@@ -152,14 +151,22 @@ impl<const E: usize> Logic for AnswerUnit<E> {
                 self.a_pipe.d[e].next = self.pipe_next[e].val();
                 if self.pipe_next[e].val() {
                     self.a_valid.d[e].next = true;
-                    self.shared_d.next = self.pipe_next_shared.val();
                 }
                 if self.reset.val() {
                     self.a_valid.d[e].next = false;
                 }
                 self.a_status.d[e].next = self.status_d.val();
-                self.a_plain.d[e].next =
-                    (self.status_d.val() == self.s_ok.val()) & !self.shared_d.val();
+                // An EU has one transaction outstanding, so at most one of the answers above
+                // is its own in a cycle (a taken transaction without an answer gives none):
+                // the plain bit is an OR of each answer's, not the precedence's outcome.
+                self.a_plain.d[e].next = (self.taken[e].val()
+                    & self.answer.val()
+                    & self.taken_plain.val())
+                    | self.open[e].val()
+                    | (self.serve.val()
+                        & (self.serve_eu.val() == self.eu_number[e].val())
+                        & !self.serve_shared.val())
+                    | (self.pipe_next[e].val() & !self.pipe_next_shared.val());
                 // This cycle's, with the pipeline's data for its answer.
                 self.ans_valid[e].next = self.a_valid.q[e].val();
                 self.ans_status[e].next = self.a_status.q[e].val();

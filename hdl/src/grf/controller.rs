@@ -190,7 +190,9 @@ impl<const E: usize, const A: usize> Logic for GrfController<E, A> {
         self.transaction.thread.next = self.pick.thread.val();
         self.transaction.reg_index.next = self.pick.reg_index.val();
         self.transaction.group.next = self.pick.group.val();
-        self.transaction.refill_base.next = self.slow.refill_base.val();
+        self.pick.refill_base.next = self.slow.refill_base.val();
+        self.pick.refill_next_base.next = self.slow.refill_next_base.val();
+        self.transaction.found_refilled.next = self.pick.found_refilled.val();
         self.transaction.refill_pending.next = self.slow.refill_pending.val();
         self.transaction.found_valid.next = self.pick.found_valid.val();
         self.transaction.found_base.next = self.pick.found_base.val();

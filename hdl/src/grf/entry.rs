@@ -31,6 +31,8 @@ pub struct EntryLookup<const A: usize> {
     pub entry_shared: Vec<Signal<In, Bit>>,
     /// Every table entry: its group (1..=7; 0 for a private entry).
     pub entry_group: Vec<Signal<In, Bits<3>>>,
+    /// The first row of the block the refill engine refills.
+    pub refill_base: Signal<In, Bits<A>>,
     /// One-hot: the transaction's slot (`thread * virtual_blocks + vblock`).
     pub slot: Vec<Signal<Out, Bit>>,
     /// The entry is mapped.
@@ -41,6 +43,8 @@ pub struct EntryLookup<const A: usize> {
     pub shared: Signal<Out, Bit>,
     /// The entry's group.
     pub group: Signal<Out, Bits<3>>,
+    /// The entry's block is the one refilled (compared per EU before the pick).
+    pub refilled: Signal<Out, Bit>,
     /// Per slot: it is its EU's transaction's (whether or not the EU is picked).
     own_slot: Vec<Signal<Local, Bit>>,
     /// Per EU: its transaction's entry (mapped, base, shared, group).
@@ -48,6 +52,7 @@ pub struct EntryLookup<const A: usize> {
     own_base: Vec<Signal<Local, Bits<A>>>,
     own_shared: Vec<Signal<Local, Bit>>,
     own_group: Vec<Signal<Local, Bits<3>>>,
+    own_refilled: Vec<Signal<Local, Bit>>,
     thread_number: Vec<Constant<Bits<5>>>,
     vb_number: Vec<Constant<Bits<2>>>,
     zero3: Constant<Bits<3>>,
@@ -71,16 +76,19 @@ impl<const A: usize> EntryLookup<A> {
             entry_base: signals(slots),
             entry_shared: signals(slots),
             entry_group: signals(slots),
+            refill_base: Default::default(),
             slot: signals(slots),
             valid: Default::default(),
             base: Default::default(),
             shared: Default::default(),
             group: Default::default(),
+            refilled: Default::default(),
             own_slot: signals(slots),
             own_valid: signals(eus),
             own_base: signals(eus),
             own_shared: signals(eus),
             own_group: signals(eus),
+            own_refilled: signals(eus),
             thread_number: constants(0..params.all_threads() as u64),
             vb_number: constants(0..vb as u64),
             zero3: constant(0),
@@ -103,6 +111,7 @@ impl<const A: usize> Logic for EntryLookup<A> {
         self.base.next = self.zero_a.val();
         self.shared.next = false;
         self.group.next = self.zero3.val();
+        self.refilled.next = false;
         for nt in self._threads..(self._threads + 1) {
             for nv in self._vblocks..(self._vblocks + 1) {
                 for e in 0..self._eus {
@@ -129,11 +138,13 @@ impl<const A: usize> Logic for EntryLookup<A> {
                             }
                         }
                     }
+                    self.own_refilled[e].next = self.own_base[e].val() == self.refill_base.val();
                     if self.eu_hot[e].val() {
                         self.valid.next = self.valid.val() | self.own_valid[e].val();
                         self.shared.next = self.shared.val() | self.own_shared[e].val();
                         self.base.next = self.base.val() | self.own_base[e].val();
                         self.group.next = self.group.val() | self.own_group[e].val();
+                        self.refilled.next = self.refilled.val() | self.own_refilled[e].val();
                     }
                 }
             }

@@ -96,6 +96,10 @@ pub struct PickStage<const E: usize, const A: usize> {
     pub entry_shared: Vec<Signal<In, Bit>>,
     /// Per entry: its group.
     pub entry_group: Vec<Signal<In, Bits<3>>>,
+    /// The first row of the block the refill engine refills.
+    pub refill_base: Signal<In, Bits<A>>,
+    /// That row as this cycle leaves it.
+    pub refill_next_base: Signal<In, Bits<A>>,
     /// The presented transaction's table entry, one-hot.
     pub found_slot: Vec<Signal<Out, Bit>>,
     /// The entry is mapped.
@@ -106,6 +110,8 @@ pub struct PickStage<const E: usize, const A: usize> {
     pub found_shared: Signal<Out, Bit>,
     /// The entry's group.
     pub found_group: Signal<Out, Bits<3>>,
+    /// The entry maps the block the refill engine refills.
+    pub found_refilled: Signal<Out, Bit>,
     lookup: EntryLookup<A>,
     /// Whether the entry is looked up as the stage loads (`pipeline` 2).
     early: Constant<Bit>,
@@ -115,6 +121,7 @@ pub struct PickStage<const E: usize, const A: usize> {
     looked_base: Registers<Bits<A>>,
     looked_shared: Registers<Bit>,
     looked_group: Registers<Bits<3>>,
+    looked_refilled: Registers<Bit>,
     stage_check: EntryChecker,
     /// Simulation-only: the arbiter picks only when the stage may load ([`load_checks`]).
     load_check: AtMost,
@@ -169,11 +176,14 @@ impl<const E: usize, const A: usize> PickStage<E, A> {
             entry_base: signals(slots),
             entry_shared: signals(slots),
             entry_group: signals(slots),
+            refill_base: Default::default(),
+            refill_next_base: Default::default(),
             found_slot: signals(slots),
             found_valid: Default::default(),
             found_base: Default::default(),
             found_shared: Default::default(),
             found_group: Default::default(),
+            found_refilled: Default::default(),
             lookup: EntryLookup::new(params),
             early: Constant::new(early),
             looked_slot: Registers::stage(slots, early),
@@ -181,6 +191,7 @@ impl<const E: usize, const A: usize> PickStage<E, A> {
             looked_base: Registers::stage(1, early),
             looked_shared: Registers::stage(1, early),
             looked_group: Registers::stage(1, early),
+            looked_refilled: Registers::stage(1, early),
             stage_check: stage_checks(),
             load_check: load_checks(),
             _eus: eus,
@@ -209,6 +220,7 @@ impl<const E: usize, const A: usize> Logic for PickStage<E, A> {
         self.looked_base.clock.next = self.clock.val();
         self.looked_shared.clock.next = self.clock.val();
         self.looked_group.clock.next = self.clock.val();
+        self.looked_refilled.clock.next = self.clock.val();
         // The stage loads a pick (wires without the stage).
         self.valid.d[0].next = self.picked.val();
         self.held_eu.d[0].next = self.pick_eu.val();
@@ -280,6 +292,13 @@ impl<const E: usize, const A: usize> Logic for PickStage<E, A> {
         self.looked_base.d[0].next = self.lookup.base.val();
         self.looked_shared.d[0].next = self.lookup.shared.val();
         self.looked_group.d[0].next = self.lookup.group.val();
+        // Looked up as the stage loads, the entry is compared with the refilled block as the
+        // cycle leaves it; a held one again each cycle, as a refill may be armed meanwhile.
+        self.lookup.refill_base.next = self.refill_base.val();
+        if self.early.val() {
+            self.lookup.refill_base.next = self.refill_next_base.val();
+        }
+        self.looked_refilled.d[0].next = self.lookup.refilled.val();
         for _early in 0..self._early {
             if !self.load.val() {
                 for k in 0..self._slots {
@@ -289,12 +308,15 @@ impl<const E: usize, const A: usize> Logic for PickStage<E, A> {
                 self.looked_base.d[0].next = self.looked_base.q[0].val();
                 self.looked_shared.d[0].next = self.looked_shared.q[0].val();
                 self.looked_group.d[0].next = self.looked_group.q[0].val();
+                self.looked_refilled.d[0].next =
+                    self.looked_base.q[0].val() == self.refill_next_base.val();
             }
         }
         self.found_valid.next = self.looked_valid.q[0].val();
         self.found_base.next = self.looked_base.q[0].val();
         self.found_shared.next = self.looked_shared.q[0].val();
         self.found_group.next = self.looked_group.q[0].val();
+        self.found_refilled.next = self.looked_refilled.q[0].val();
         // The transaction taken.
         for e in 0..self._eus {
             self.taken[e].next = self.take.val() & self.eu_hot.q[e].val();

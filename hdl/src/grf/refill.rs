@@ -43,6 +43,8 @@ pub struct RefillEngine<const E: usize, const A: usize> {
     pub busy: Signal<Out, Bit>,
     /// The refilled block's first row.
     pub base: Signal<Out, Bits<A>>,
+    /// That row as this cycle leaves it (a refill armed now changes it).
+    pub next_base: Signal<Out, Bits<A>>,
     /// The L3 area read.
     pub area: Signal<Out, Bit>,
     /// The rows still pending, bit o = offset o.
@@ -103,6 +105,7 @@ impl<const E: usize, const A: usize> RefillEngine<E, A> {
             l3_rdata: signals(lanes),
             busy: Default::default(),
             base: Default::default(),
+            next_base: Default::default(),
             area: Default::default(),
             pending: Default::default(),
             in_flight: Default::default(),
@@ -242,6 +245,7 @@ impl<const E: usize, const A: usize> Logic for RefillEngine<E, A> {
             self.e_flight.d[0].next = false;
             self.e_hold.d[0].next = false;
         }
+        self.next_base.next = self.e_base.d[0].val();
         // The held answer: filled by L3's answer, emptied when written or dropped.
         self.hold_check.clock.next = self.clock.val();
         self.hold_check.enable.next = self.busy.val() & !self.reset.val();

@@ -60,6 +60,8 @@ pub struct SlowPort<const E: usize, const A: usize> {
     pub refill_busy: Signal<Out, Bit>,
     /// Its block's first row.
     pub refill_base: Signal<Out, Bits<A>>,
+    /// That row as this cycle leaves it.
+    pub refill_next_base: Signal<Out, Bits<A>>,
     /// Its L3 area.
     pub refill_area: Signal<Out, Bit>,
     /// Its pending rows.
@@ -140,6 +142,7 @@ impl<const E: usize, const A: usize> SlowPort<E, A> {
             redirect_busy: Default::default(),
             refill_busy: Default::default(),
             refill_base: Default::default(),
+            refill_next_base: Default::default(),
             refill_area: Default::default(),
             refill_pending: Default::default(),
             refill_in_flight: Default::default(),
@@ -201,6 +204,7 @@ impl<const E: usize, const A: usize> Logic for SlowPort<E, A> {
         self.refill.l3_rvalid.next = self.l3_rvalid.val();
         self.refill_busy.next = self.refill.busy.val();
         self.refill_base.next = self.refill.base.val();
+        self.refill_next_base.next = self.refill.next_base.val();
         self.refill_area.next = self.refill.area.val();
         self.refill_pending.next = self.refill.pending.val();
         self.refill_in_flight.next = self.refill.in_flight.val();

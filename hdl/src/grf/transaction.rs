@@ -35,8 +35,6 @@ pub struct TransactionUnit<const A: usize> {
     pub reg_index: Signal<In, Bits<6>>,
     /// Its group (alloc, wait).
     pub group: Signal<In, Bits<3>>,
-    /// The refill engine's block's first row.
-    pub refill_base: Signal<In, Bits<A>>,
     /// The refill engine's pending rows (none while it is idle).
     pub refill_pending: Signal<In, Bits<16>>,
     /// The transaction's table entry, one-hot ([`super::EntryLookup`]).
@@ -45,6 +43,8 @@ pub struct TransactionUnit<const A: usize> {
     pub found_valid: Signal<In, Bit>,
     /// The first row of the block it maps.
     pub found_base: Signal<In, Bits<A>>,
+    /// Its block is the one the refill engine refills.
+    pub found_refilled: Signal<In, Bit>,
     /// The entry is shared.
     pub found_shared: Signal<In, Bit>,
     /// The entry's group.
@@ -127,11 +127,11 @@ impl<const A: usize> TransactionUnit<A> {
             thread: Default::default(),
             reg_index: Default::default(),
             group: Default::default(),
-            refill_base: Default::default(),
             refill_pending: Default::default(),
             found_slot: signals(params.all_threads() * params.virtual_blocks),
             found_valid: Default::default(),
             found_base: Default::default(),
+            found_refilled: Default::default(),
             found_shared: Default::default(),
             found_group: Default::default(),
             entry_valid: signals(params.all_threads() * params.virtual_blocks),
@@ -241,8 +241,9 @@ impl<const A: usize> Logic for TransactionUnit<A> {
         // Some block is chosen exactly when some block is free: the status does not wait for
         // the search.
         self.decoder.free_block.next = self.entries.free.val().any();
-        // A pending row means the refill engine is busy.
-        self.decoder.refilling.next = (self.refill_base.val() == self.found_base.val())
+        // A pending row means the refill engine is busy; the block was compared as the entry
+        // was found.
+        self.decoder.refilling.next = self.found_refilled.val()
             & self
                 .refill_pending
                 .val()
