@@ -770,7 +770,10 @@ fn the_first_dirty_entry_follows_the_held_entries() {
         let seed = 31 + pipeline as u64;
         let mut rtl = Part::load(part("first_dirty", FirstDirty::new(&params)), seed);
         let clock = rtl.input("clock");
-        let (live, held_in) = (rtl.inputs("live", eus * fast), rtl.inputs("held", eus * fast));
+        let (live, held_in) = (
+            rtl.inputs("live", eus * fast),
+            rtl.inputs("held", eus * fast),
+        );
         let (hold, flush) = (rtl.inputs("hold", eus), rtl.inputs("flush", eus));
         let first = rtl.outputs("first", eus * fast * lanes);
         let lowest = |bits: u64| bits & bits.wrapping_neg();

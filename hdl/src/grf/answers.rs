@@ -159,14 +159,13 @@ impl<const E: usize> Logic for AnswerUnit<E> {
                 // An EU has one transaction outstanding, so at most one of the answers above
                 // is its own in a cycle (a taken transaction without an answer gives none):
                 // the plain bit is an OR of each answer's, not the precedence's outcome.
-                self.a_plain.d[e].next = (self.taken[e].val()
-                    & self.answer.val()
-                    & self.taken_plain.val())
-                    | self.open[e].val()
-                    | (self.serve.val()
-                        & (self.serve_eu.val() == self.eu_number[e].val())
-                        & !self.serve_shared.val())
-                    | (self.pipe_next[e].val() & !self.pipe_next_shared.val());
+                self.a_plain.d[e].next =
+                    (self.taken[e].val() & self.answer.val() & self.taken_plain.val())
+                        | self.open[e].val()
+                        | (self.serve.val()
+                            & (self.serve_eu.val() == self.eu_number[e].val())
+                            & !self.serve_shared.val())
+                        | (self.pipe_next[e].val() & !self.pipe_next_shared.val());
                 // This cycle's, with the pipeline's data for its answer.
                 self.ans_valid[e].next = self.a_valid.q[e].val();
                 self.ans_status[e].next = self.a_status.q[e].val();
