@@ -76,12 +76,6 @@ pub struct RefillEngine<const E: usize, const A: usize> {
     pick: Signal<Local, Bits<16>>,
     /// Its offset.
     pick_offset: Signal<Local, Bits<4>>,
-    /// The controller's row and the held answer's, one-hot, decoded from the offsets alone.
-    clear_bit: Signal<Local, Bits<16>>,
-    held_bit: Signal<Local, Bits<16>>,
-    /// The rows no longer pending after this cycle: the controller's write, the held answer's.
-    cleared: Signal<Local, Bits<16>>,
-    written: Signal<Local, Bits<16>>,
     zero4: Constant<Bits<4>>,
     zero16: Constant<Bits<16>>,
     one16: Constant<Bits<16>>,
@@ -131,10 +125,6 @@ impl<const E: usize, const A: usize> RefillEngine<E, A> {
             hold_check: hold_checks(),
             pick: Default::default(),
             pick_offset: Default::default(),
-            clear_bit: Default::default(),
-            held_bit: Default::default(),
-            cleared: Default::default(),
-            written: Default::default(),
             zero4: constant(0),
             zero16: constant(0),
             one16: constant(1),
@@ -162,6 +152,7 @@ impl<const E: usize, const A: usize> Logic for RefillEngine<E, A> {
         self.e_hold_data.clock.next = self.clock.val();
         self.e_base.d[0].next = self.e_base.q[0].val();
         self.e_area.d[0].next = self.e_area.q[0].val();
+        self.e_pending.d[0].next = self.e_pending.q[0].val();
         self.e_flight.d[0].next = self.e_flight.q[0].val();
         self.e_flight_offset.d[0].next = self.e_flight_offset.q[0].val();
         self.e_hold.d[0].next = self.e_hold.q[0].val();
@@ -180,6 +171,15 @@ impl<const E: usize, const A: usize> Logic for RefillEngine<E, A> {
         self.area.next = self.e_area.q[0].val();
         self.pending.next = self.e_pending.q[0].val();
         self.in_flight.next = self.e_flight.q[0].val();
+        // A controller write of a pending row wins over the refill.
+        if self.clear.val() {
+            for o in 0..16 {
+                if self.clear_offset.val() == self.offset_number[o].val() {
+                    self.e_pending.d[0].next =
+                        self.e_pending.q[0].val() & !self.offset_bit[o].val();
+                }
+            }
+        }
         // The rows: the held answer's, and the lowest pending one (the next to read).
         self.write.next = false;
         self.write_row.next = self.e_base.q[0].val();
@@ -189,15 +189,9 @@ impl<const E: usize, const A: usize> Logic for RefillEngine<E, A> {
         // Rows and offsets as ORs of one-hot gated constants (a block's first row is a
         // multiple of 16): no adder, no chain of multiplexers.
         self.pick_offset.next = self.zero4.val();
-        self.clear_bit.next = self.zero16.val();
-        self.held_bit.next = self.zero16.val();
         for o in 0..16 {
-            if self.clear_offset.val() == self.offset_number[o].val() {
-                self.clear_bit.next = self.clear_bit.val() | self.offset_bit[o].val();
-            }
             if self.e_hold_offset.q[0].val() == self.offset_number[o].val() {
                 self.write_row.next = self.write_row.val() | self.offset_row[o].val();
-                self.held_bit.next = self.held_bit.val() | self.offset_bit[o].val();
             }
             if self.pick.val().get_bit(o) {
                 self.l3_row.next = self.l3_row.val() | self.offset_row[o].val();
@@ -208,24 +202,22 @@ impl<const E: usize, const A: usize> Logic for RefillEngine<E, A> {
         self.l3_read.next = false;
         // Every action needs an answer held, a read in flight or a row pending: none acts
         // while the engine is idle.
-        // The held answer goes into the slow GRF unless the controller writes it now, and
-        // only while its row is pending: a controller write of a pending row (`clear`) wins
-        // over the refill. The two never clear a row in one cycle (`clear` comes with a
-        // controller write), so each reaches a pending bit through one gate.
+        // The held answer goes into the slow GRF unless the controller writes it now.
         if self.e_hold.q[0].val() & !self.controller_write.val() {
             self.e_hold.d[0].next = false;
-            self.write.next = (self.e_pending.q[0].val() & self.held_bit.val()).any();
+            if self.e_pending.q[0]
+                .val()
+                .get_bit(self.e_hold_offset.q[0].val().index())
+            {
+                self.write.next = true;
+                for o in 0..16 {
+                    if self.e_hold_offset.q[0].val() == self.offset_number[o].val() {
+                        self.e_pending.d[0].next =
+                            self.e_pending.q[0].val() & !self.offset_bit[o].val();
+                    }
+                }
+            }
         }
-        self.cleared.next = self.zero16.val();
-        if self.clear.val() {
-            self.cleared.next = self.clear_bit.val();
-        }
-        self.written.next = self.zero16.val();
-        if self.write.val() {
-            self.written.next = self.held_bit.val();
-        }
-        self.e_pending.d[0].next =
-            self.e_pending.q[0].val() & !self.cleared.val() & !self.written.val();
         // The next read, when nothing is outstanding and the port is free.
         if !self.e_flight.q[0].val()
             & !self.e_hold.q[0].val()
