@@ -292,8 +292,6 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                         self.fast.set_slot[e * nf + i].next = (self.control[e].take_write.val()
                             & self.fast.hit_slot[e * nf + i].val())
                             | (self.control[e].fill.val() & self.fast.rq_slot[e * nf + i].val());
-                        // The first held entry is found exactly when some entry is held: the
-                        // clean does not wait for `found`.
                         self.fast.clean[e * nf + i].next =
                             self.control[e].flush.val() & self.fast.found_slot[e * nf + i].val();
                         self.fast.drop[e * nf + i].next =
