@@ -458,7 +458,7 @@ fn core_case(text: &str) -> Result<bool, TestCaseError> {
         let program = grfgen_sim::core::parse(&input, params.program_registers())?;
         for i in &program {
             assert!(i.dst < params.program_registers(), "{i}");
-            assert!(i.src.iter().all(|&s| s < params.program_registers()), "{i}");
+            assert!(i.reads().all(|s| s < params.program_registers()), "{i}");
             assert_eq!(i.src.len(), i.op.sources(), "{i}");
         }
         if program.len() <= 64 {

@@ -133,6 +133,7 @@ fn the_core_alu_computes_each_op_after_its_latency() {
                     CoreOp::Sub => a.wrapping_sub(b),
                     CoreOp::Mul => a.wrapping_mul(b),
                     CoreOp::Mad => a.wrapping_mul(b).wrapping_add(c),
+                    CoreOp::Nop => 0,
                 };
                 now.push(value & 0xffff_ffff);
             }

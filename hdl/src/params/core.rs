@@ -254,16 +254,19 @@ pub enum CoreOp {
     Mul = 3,
     /// `d = a * b + c` (low 32 bits).
     Mad = 4,
+    /// No operation: no source, result 0, never written back (a compiler's delay slot).
+    Nop = 5,
 }
 
 impl CoreOp {
     /// Every op, in code order.
-    pub const ALL: [CoreOp; 5] = [
+    pub const ALL: [CoreOp; 6] = [
         CoreOp::Mov,
         CoreOp::Add,
         CoreOp::Sub,
         CoreOp::Mul,
         CoreOp::Mad,
+        CoreOp::Nop,
     ];
 
     /// The op's code.
@@ -279,16 +282,78 @@ impl CoreOp {
             CoreOp::Sub => "sub",
             CoreOp::Mul => "mul",
             CoreOp::Mad => "mad",
+            CoreOp::Nop => "nop",
         }
     }
 
-    /// Source operands it reads: one for `mov`, three for `mad`, two for the others.
+    /// Source operands it takes: none for `nop`, one for `mov`, three for `mad`, two for the
+    /// others.
     pub fn sources(self) -> usize {
         match self {
+            CoreOp::Nop => 0,
             CoreOp::Mov => 1,
             CoreOp::Mad => 3,
             _ => 2,
         }
+    }
+}
+
+/// The unit an instruction runs on: the code on the core's 3-bit `instr_unit` input and
+/// `long_unit` output. Every unit but the ALU is long-latency: its value leaves the ALU for the
+/// external unit, which writes it back later through write port 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CoreUnit {
+    /// The ALU: its result is written back on write port 0.
+    Alu = 0,
+    /// The special-function unit (reciprocal, square root, ...); guarded by `(ss)`.
+    Sfu = 1,
+    /// Varying interpolation and input loads; guarded by `(ss)`.
+    Varying = 2,
+    /// The texture unit; guarded by `(sy)`.
+    Tex = 3,
+    /// Local (shared) memory; guarded by `(ss)`.
+    LocalMem = 4,
+    /// Global memory and images; guarded by `(sy)`.
+    GlobalMem = 5,
+}
+
+impl CoreUnit {
+    /// Every unit, in code order.
+    pub const ALL: [CoreUnit; 6] = [
+        CoreUnit::Alu,
+        CoreUnit::Sfu,
+        CoreUnit::Varying,
+        CoreUnit::Tex,
+        CoreUnit::LocalMem,
+        CoreUnit::GlobalMem,
+    ];
+
+    /// The unit's code.
+    pub fn code(self) -> u64 {
+        self as u64
+    }
+
+    /// The unit's name in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            CoreUnit::Alu => "alu",
+            CoreUnit::Sfu => "sfu",
+            CoreUnit::Varying => "varying",
+            CoreUnit::Tex => "tex",
+            CoreUnit::LocalMem => "local-mem",
+            CoreUnit::GlobalMem => "global-mem",
+        }
+    }
+
+    /// Whether its results return through the external write port.
+    pub fn long_latency(self) -> bool {
+        self != CoreUnit::Alu
+    }
+
+    /// Whether `(sy)` guards its results (texture, global memory); else `(ss)` does.
+    pub fn guarded_by_sy(self) -> bool {
+        matches!(self, CoreUnit::Tex | CoreUnit::GlobalMem)
     }
 }
 
@@ -331,6 +396,8 @@ pub enum OperandSource {
     SameAsSource1 = 5,
     /// The ALU's result of this cycle (a forwarded source).
     Result = 6,
+    /// The source's immediate, carried with the instruction (not a GPR read).
+    Immediate = 7,
 }
 
 impl OperandSource {

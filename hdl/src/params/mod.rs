@@ -13,7 +13,7 @@ mod route;
 mod suggest;
 mod table;
 
-pub use self::core::{CaptureKind, CoreOp, CoreParams, OperandSource};
+pub use self::core::{CaptureKind, CoreOp, CoreParams, CoreUnit, OperandSource};
 pub use alloc::{AllocParams, POOL_BITS, RESIDENT_BITS, SLOT_BITS};
 pub use cluster::ClusterParams;
 pub use gpr::{BankKind, GprParams};

@@ -123,7 +123,7 @@ impl Values {
         let mut destinations = Vec::with_capacity(program.len());
         for (i, instruction) in program.iter().enumerate() {
             let mut here = Vec::new();
-            for &reg in &instruction.src {
+            for reg in instruction.reads() {
                 let v = *current.entry(reg).or_insert_with(|| {
                     values.push(Value {
                         start: 0,
@@ -187,7 +187,7 @@ pub fn conflicts(params: &CoreParams, program: &[Instruction]) -> u64 {
     let capacity = params.gpr.bank_kind.reads_per_bank();
     program
         .iter()
-        .map(|i| excess(&i.src, params.gpr.banks, capacity))
+        .map(|i| excess(&i.reads().collect::<Vec<_>>(), params.gpr.banks, capacity))
         .sum()
 }
 
@@ -298,10 +298,9 @@ pub fn allocate(params: &CoreParams, program: &[Instruction]) -> Allocation {
     let renamed: Vec<Instruction> = program
         .iter()
         .enumerate()
-        .map(|(i, instruction)| Instruction {
-            op: instruction.op,
-            dst: register(values.destinations[i]),
-            src: values.sources[i].iter().map(|&v| register(v)).collect(),
+        .map(|(i, instruction)| {
+            let src: Vec<usize> = values.sources[i].iter().map(|&v| register(v)).collect();
+            Instruction::alu(instruction.op, register(values.destinations[i]), &src)
         })
         .collect();
     let mut used: Vec<usize> = (0..values.values.len()).map(register).collect();
@@ -377,7 +376,7 @@ pub fn text(program: &[Instruction]) -> String {
         a.op == b.op
             && b.dst == a.dst + 1
             && a.src.len() == b.src.len()
-            && a.src.iter().zip(&b.src).all(|(x, y)| *y == x + 1)
+            && a.reads().zip(b.reads()).all(|(x, y)| y == x + 1)
     };
     let mut lines = Vec::new();
     let mut i = 0;
@@ -415,7 +414,7 @@ mod tests {
         assert_eq!(allocation.inputs.len(), 12);
         assert_eq!(allocation.outputs.len(), 4);
         for i in &allocation.program {
-            let mut banks: Vec<usize> = i.src.iter().map(|r| r % 4).collect();
+            let mut banks: Vec<usize> = i.reads().map(|r| r % 4).collect();
             banks.sort_unstable();
             banks.dedup();
             assert_eq!(banks.len(), 3, "{i}");
@@ -435,7 +434,7 @@ mod tests {
             // Find the value's register through the renamed program.
             for (i, s) in values.sources.iter().enumerate() {
                 if let Some(k) = s.iter().position(|&w| w == v) {
-                    return allocation.program[i].src[k];
+                    return allocation.program[i].reads().nth(k).unwrap();
                 }
             }
             let i = values.destinations.iter().position(|&w| w == v).unwrap();

@@ -72,7 +72,7 @@ pub fn lower_bound(params: &CoreParams, program: &[Instruction], banked: bool) -
     };
     for (i, instruction) in program.iter().enumerate() {
         distinct.clear();
-        distinct.extend_from_slice(&instruction.src);
+        distinct.extend(instruction.reads());
         distinct.sort_unstable();
         distinct.dedup();
         // Its dependences: the cycle each writer's result can reach it.
@@ -103,7 +103,9 @@ pub fn lower_bound(params: &CoreParams, program: &[Instruction], banked: bool) -
         }
         start = start.max(ready);
         earliest[i] = start;
-        last_writer[instruction.dst] = Some(i);
+        for reg in instruction.written() {
+            last_writer[reg] = Some(i);
+        }
     }
     let instructions = program.len() as u64;
     let read_ports = reads.div_ceil(ports);

@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 use grfgen_hdl::params::{CoreOp, CoreParams};
 use serde::{Deserialize, Serialize};
 
-use super::program::Instruction;
+use super::program::{Instruction, Source};
 
 /// How operand conflicts are handled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -130,6 +130,8 @@ enum Place {
     Cq(usize),
     /// Prefetch-queue entry.
     Pq(usize),
+    /// The source's immediate, carried with the instruction.
+    Imm,
 }
 
 #[derive(Clone, Debug)]
@@ -314,24 +316,30 @@ impl CoreModel {
             slot.operands
                 .iter()
                 .zip(&slot.instruction.src)
-                .all(|(o, &reg)| !matches!(o, Operand::Pending) || self.forwarded(reg).is_some())
+                .all(|(o, src)| {
+                    !matches!(o, Operand::Pending)
+                        || src.reg().is_some_and(|reg| self.forwarded(reg).is_some())
+                })
         });
         if head_ready {
             let slot = self.window.pop_front().expect("checked");
             // Each obtained value leaves its queue entry; an alias copies an earlier source's.
             let mut operands: Vec<Vec<u64>> = Vec::with_capacity(slot.operands.len());
-            for (operand, &reg) in slot.operands.into_iter().zip(&slot.instruction.src) {
+            for (operand, src) in slot.operands.into_iter().zip(&slot.instruction.src) {
                 let value = match operand {
                     Operand::Have(v, place) => {
                         match place {
                             Place::Cq(e) => self.cq[e] = false,
                             Place::Pq(e) => self.pq[e] = false,
-                            Place::Latch => {}
+                            Place::Latch | Place::Imm => {}
                         }
                         v
                     }
                     Operand::Alias(t) => operands[t].clone(),
-                    Operand::Pending => self.forwarded(reg).expect("checked").to_vec(),
+                    Operand::Pending => {
+                        let reg = src.reg().expect("only a register is pending");
+                        self.forwarded(reg).expect("checked").to_vec()
+                    }
                 };
                 operands.push(value);
             }
@@ -388,10 +396,19 @@ impl CoreModel {
 
     fn decode(&mut self, instruction: &Instruction) -> Slot {
         let n = instruction.src.len();
+        let lanes = self.params.gpr.lanes;
         let mut operands = Vec::with_capacity(n);
         let mut conflicting = Vec::with_capacity(n);
-        for (s, &reg) in instruction.src.iter().enumerate() {
-            match instruction.src[..s].iter().position(|&r| r == reg) {
+        for (s, source) in instruction.src.iter().enumerate() {
+            let reg = match *source {
+                Source::Reg(reg) => reg,
+                Source::Imm(value) => {
+                    operands.push(Operand::Have(vec![u64::from(value); lanes], Place::Imm));
+                    conflicting.push(false);
+                    continue;
+                }
+            };
+            match instruction.src[..s].iter().position(|&r| r == *source) {
                 Some(first) => {
                     operands.push(Operand::Alias(first));
                     conflicting.push(false);
@@ -399,7 +416,9 @@ impl CoreModel {
                 None => {
                     conflicting.push((0..s).any(|t| {
                         !matches!(operands[t], Operand::Alias(_))
-                            && self.bank(instruction.src[t]) == self.bank(reg)
+                            && instruction.src[t]
+                                .reg()
+                                .is_some_and(|other| self.bank(other) == self.bank(reg))
                     }));
                     operands.push(Operand::Pending);
                 }
@@ -449,7 +468,9 @@ impl CoreModel {
         // Per queue, the candidates that wanted a read so far; the sources preloads asked for.
         let (mut wanted, mut preloaded) = ([0, 0], Vec::new());
         for &(j, s, to) in &candidates {
-            let reg = self.window[j].instruction.src[s];
+            let Some(reg) = self.window[j].instruction.src[s].reg() else {
+                continue;
+            };
             let bank = self.bank(reg);
             let mut wants = matches!(self.window[j].operands[s], Operand::Pending)
                 && (ideal || !written[bank])
@@ -490,7 +511,7 @@ impl CoreModel {
                     self.pq[e] = true;
                     self.stats.pq_prefetches += 1;
                 }
-                Place::Latch => {}
+                Place::Latch | Place::Imm => {}
             }
             let value = self.values[reg * lanes..(reg + 1) * lanes].to_vec();
             self.window[j].operands[s] = Operand::Have(value, place);
@@ -516,6 +537,7 @@ pub fn alu(op: CoreOp, a: u64, b: u64, c: u64, mask: u64) -> u64 {
         CoreOp::Sub => a.wrapping_sub(b),
         CoreOp::Mul => a.wrapping_mul(b),
         CoreOp::Mad => a.wrapping_mul(b).wrapping_add(c),
+        CoreOp::Nop => 0,
     };
     value & mask
 }

@@ -13,27 +13,117 @@
 //! integers. Registers are `R<n>` or `r<n>`.
 
 use std::fmt;
+use std::ops::Range;
 
-use grfgen_hdl::params::CoreOp;
+use grfgen_hdl::params::{CoreOp, CoreUnit};
 
 use crate::text::quoted;
+
+/// One source operand: a GPR read, or a value carried with the instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Source {
+    /// Register `n`, read from the GPR.
+    Reg(usize),
+    /// A 32-bit value that is no GPR read: a constant, an immediate, a predicate.
+    Imm(u32),
+}
+
+impl Source {
+    /// The register, when the source is a GPR read.
+    pub fn reg(self) -> Option<usize> {
+        match self {
+            Source::Reg(r) => Some(r),
+            Source::Imm(_) => None,
+        }
+    }
+}
+
+/// The sync flags an instruction waits on before it issues.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Wait {
+    /// `(ss)`: no result of the SFU, varying or local-memory units outstanding.
+    pub ss: bool,
+    /// `(sy)`: no result of the texture or global-memory units outstanding.
+    pub sy: bool,
+}
 
 /// One decoded instruction.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Instruction {
-    /// The operation.
+    /// The ALU operation on the sources (for a long-latency unit: the value it hands over).
     pub op: CoreOp,
-    /// Destination register.
+    /// The first destination register (meaningless when `writes` is 0).
     pub dst: usize,
-    /// Source registers, `op.sources()` of them.
-    pub src: Vec<usize>,
+    /// Destination registers written, `dst..dst + writes`: 0 or 1 on the ALU, up to
+    /// [`Instruction::MAX_WRITES`] on a long-latency unit.
+    pub writes: usize,
+    /// Source operands, `op.sources()` of them.
+    pub src: Vec<Source>,
+    /// The unit that runs it.
+    pub unit: CoreUnit,
+    /// The sync flags it waits on.
+    pub wait: Wait,
+}
+
+impl Instruction {
+    /// The most registers one instruction writes (a four-component texture or load result).
+    pub const MAX_WRITES: usize = 4;
+
+    /// An ALU instruction writing `dst` from registers `src`, waiting on nothing.
+    pub fn alu(op: CoreOp, dst: usize, src: &[usize]) -> Self {
+        Self {
+            op,
+            dst,
+            writes: usize::from(op != CoreOp::Nop),
+            src: src.iter().map(|&r| Source::Reg(r)).collect(),
+            unit: CoreUnit::Alu,
+            wait: Wait::default(),
+        }
+    }
+
+    /// The registers it reads from the GPR, in source order (a register named twice twice).
+    pub fn reads(&self) -> impl Iterator<Item = usize> + '_ {
+        self.src.iter().filter_map(|s| s.reg())
+    }
+
+    /// The registers it writes.
+    pub fn written(&self) -> Range<usize> {
+        self.dst..self.dst + self.writes
+    }
+
+    /// Whether its value returns through the external write port (a long-latency unit).
+    pub fn long_latency(&self) -> bool {
+        self.unit.long_latency()
+    }
 }
 
 impl fmt::Display for Instruction {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} R{}", self.op.mnemonic(), self.dst)?;
+        if self.wait.ss {
+            write!(f, "(ss)")?;
+        }
+        if self.wait.sy {
+            write!(f, "(sy)")?;
+        }
+        write!(f, "{}", self.op.mnemonic())?;
+        if self.unit != CoreUnit::Alu {
+            write!(f, ".{}", self.unit.name())?;
+        }
+        let mut first = true;
+        if self.writes > 0 {
+            write!(f, " R{}", self.dst)?;
+            if self.writes > 1 {
+                write!(f, "..R{}", self.dst + self.writes - 1)?;
+            }
+            first = false;
+        }
         for s in &self.src {
-            write!(f, ", R{s}")?;
+            write!(f, "{}", if first { " " } else { ", " })?;
+            first = false;
+            match s {
+                Source::Reg(r) => write!(f, "R{r}")?,
+                Source::Imm(v) => write!(f, "#{v}")?,
+            }
         }
         Ok(())
     }
@@ -89,7 +179,13 @@ pub fn parse(text: &str, registers: usize) -> Result<Vec<Instruction>, ParseErro
         cursor.skip_space();
         let op = cursor.parse_op()?;
         let mut registers_seen = Vec::new();
-        for k in 0..=op.sources() {
+        // A `nop` names nothing; the others a destination, then their sources.
+        let operands = if op == CoreOp::Nop {
+            0
+        } else {
+            op.sources() + 1
+        };
+        for k in 0..operands {
             cursor.skip_space();
             if k > 0 {
                 cursor.expect(',')?;
@@ -120,10 +216,9 @@ pub fn parse(text: &str, registers: usize) -> Result<Vec<Instruction>, ParseErro
                     ),
                 });
             }
-            program.push(Instruction {
-                op,
-                dst: shifted[0],
-                src: shifted[1..].to_vec(),
+            program.push(match shifted.split_first() {
+                Some((&dst, src)) => Instruction::alu(op, dst, src),
+                None => Instruction::alu(op, 0, &[]),
             });
         }
     }
@@ -282,7 +377,7 @@ mod tests {
         let program = parse(text, 16).unwrap();
         assert_eq!(program.len(), 2);
         assert_eq!(program[0].op, CoreOp::Add);
-        assert_eq!(program[0].src, [1, 2]);
+        assert_eq!(program[0].src, [Source::Reg(1), Source::Reg(2)]);
         assert_eq!(program[1].dst, 0);
         assert!(parse("", 16).unwrap().is_empty());
     }

@@ -59,15 +59,17 @@ impl CoreRun {
 /// seeded random values before it runs.
 pub fn inputs(program: &[Instruction]) -> Vec<usize> {
     let registers = (program.iter())
-        .flat_map(|i| i.src.iter().chain([&i.dst]))
+        .flat_map(|i| i.reads().chain(i.written()))
         .max()
-        .map_or(0, |&r| r + 1);
+        .map_or(0, |r| r + 1);
     let (mut written, mut read) = (vec![false; registers], vec![false; registers]);
     for i in program {
-        for &r in &i.src {
+        for r in i.reads() {
             read[r] |= !written[r];
         }
-        written[i.dst] = true;
+        for r in i.written() {
+            written[r] = true;
+        }
     }
     (0..registers).filter(|&r| read[r]).collect()
 }

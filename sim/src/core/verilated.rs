@@ -130,7 +130,10 @@ impl CoreRtl {
             m.set(self.instr_op, i.op.code());
             m.set(self.instr_dst, i.dst as u64);
             for s in 0..3 {
-                m.set(self.instr_src[s], i.src.get(s).copied().unwrap_or(0) as u64);
+                m.set(
+                    self.instr_src[s],
+                    i.src.get(s).and_then(|x| x.reg()).unwrap_or(0) as u64,
+                );
             }
         }
         m.set(self.ext_valid, input.external.is_some() as u64);
