@@ -78,9 +78,13 @@ pub(crate) fn device_request(m: &ArgMatches) -> Result<PnrRequest, CliError> {
 pub fn flow<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     let timing = timing(m)?;
     let pnr = pnr_request(m)?;
-    // Placed on a device, a design takes the device's block RAM unless told otherwise.
-    let memory = pnr.map(|r| r.device.memory()).unwrap_or_default();
+    // Placed on a device, a design with block RAM takes the device's unless told otherwise.
+    let memory = pnr
+        .filter(|_| B::Design::MEMORIES.is_some())
+        .map(|r| r.device.memory())
+        .unwrap_or_default();
     let params: ParamsOf<B> = resolve_with_defaults(m, &[("memory", memory.name())])?;
+    B::Design::check(&params)?;
     if let (Some(r), Some(p)) = (pnr, ParamsOf::<B>::param("memory")) {
         let chosen = Memory::parse(&p.value(&params)).unwrap_or_default();
         r.device.check_memory(chosen).map_err(CliError::Input)?;
