@@ -31,6 +31,7 @@ fn core(
         alu_latency: latency,
         forward: true,
         request_stage: false,
+        long_results: CoreParams::DEFAULT_LONG_RESULTS,
     }
 }
 

@@ -61,16 +61,15 @@ fn a_million_cycles_of_random_programs() {
                 alu_latency: [2, 1, 3, 2, 4, 1][variant],
                 forward: [true, true, true, false, true, false][variant],
                 request_stage: [false, true, true, false, true, false][variant],
+                long_results: CoreParams::DEFAULT_LONG_RESULTS,
             };
             let mut cycles = 0;
             let mut seed = 100 * variant as u64;
             while cycles < 170_000 {
                 seed += 1;
                 let workload = Workload {
-                    name: format!("random-{seed}"),
-                    program: random_program(8_000, 24, seed),
                     external_rate: (seed % 3 * 30) as u32,
-                    input_values: Default::default(),
+                    ..Workload::new(&format!("random-{seed}"), random_program(8_000, 24, seed))
                 };
                 let mut device = rtl(&params, policy);
                 let report = run(
@@ -121,10 +120,8 @@ fn every_bank_kind_runs_random_programs_in_lock_step() {
                 seed += 1;
                 let policy = [Policy::Naive, Policy::CqPq][seed as usize % 2];
                 let workload = Workload {
-                    name: format!("random-{seed}"),
-                    program: random_program(5_000, 24, seed),
                     external_rate: (seed % 3 * 30) as u32,
-                    input_values: Default::default(),
+                    ..Workload::new(&format!("random-{seed}"), random_program(5_000, 24, seed))
                 };
                 let mut device = rtl(&params, policy);
                 let device = Some(&mut device as &mut dyn CoreDevice);
@@ -170,16 +167,15 @@ fn every_gpr_pipeline_option_runs_random_programs_in_lock_step() {
                 alu_latency: [2, 1, 3][k],
                 forward: k < 2,
                 request_stage: (pipeline + k) % 2 == 1,
+                long_results: CoreParams::DEFAULT_LONG_RESULTS,
             };
             let (mut cycles, mut seed) = (0, 900 + 10 * (3 * pipeline + k) as u64);
             while cycles < 100_000 {
                 seed += 1;
                 let policy = [Policy::Naive, Policy::CqPq][seed as usize % 2];
                 let workload = Workload {
-                    name: format!("random-{seed}"),
-                    program: random_program(6_000, 24, seed),
                     external_rate: (seed % 3 * 30) as u32,
-                    input_values: Default::default(),
+                    ..Workload::new(&format!("random-{seed}"), random_program(6_000, 24, seed))
                 };
                 let mut device = rtl(&params, policy);
                 let device = Some(&mut device as &mut dyn CoreDevice);
@@ -204,10 +200,8 @@ fn lockstep(
 ) -> grfgen_sim::core::CoreRun {
     let program = grfgen_sim::core::parse(source, params.program_registers()).unwrap();
     let workload = grfgen_sim::core::Workload {
-        name: "directed".into(),
-        program,
         external_rate,
-        input_values: Default::default(),
+        ..grfgen_sim::core::Workload::new("directed", program)
     };
     let mut device = rtl(params, policy);
     let report = run(

@@ -22,6 +22,7 @@ pub const ABBREVIATIONS: &[(&str, &str)] = &[
     ("alu_latency", "al"),
     ("forward", "fw"),
     ("request_stage", "rq"),
+    ("long_results", "lrs"),
     ("crossbar", "q"),
     ("registered", "reg"),
     ("eus", "eu"),

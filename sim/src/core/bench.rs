@@ -4,9 +4,10 @@ use grfgen_hdl::param;
 use grfgen_hdl::params::{Allowed, CoreParams, Param, Params};
 use serde::{Deserialize, Serialize};
 
+use super::external::UnitLatencies;
 use super::model::Policy;
 use super::run::{allocated as allocated_run, run, AllocationFigures, CoreRun};
-use super::workload::{builtin, NAMES};
+use super::workload::{builtin, Workload, NAMES};
 use crate::block::{Report, SimError};
 
 /// The options of the core's benchmark.
@@ -17,6 +18,9 @@ pub struct CoreBenchOptions {
     /// Run every workload after bank-aware register allocation, beside the program as written.
     #[serde(default)]
     pub allocate: bool,
+    /// The external unit's latencies, per long-latency unit.
+    #[serde(flatten)]
+    pub latencies: UnitLatencies,
 }
 
 impl Default for CoreBenchOptions {
@@ -24,13 +28,14 @@ impl Default for CoreBenchOptions {
         Self {
             seed: 1,
             allocate: false,
+            latencies: UnitLatencies::default(),
         }
     }
 }
 
 impl Params for CoreBenchOptions {
     fn table() -> Vec<Param<Self>> {
-        vec![
+        let mut table = vec![
             param!(
                 seed,
                 "seed of the initial values and the random workloads",
@@ -43,7 +48,12 @@ impl Params for CoreBenchOptions {
                 "BOOL",
                 |_| Allowed::any("true or false")
             ),
-        ]
+        ];
+        table.extend(UnitLatencies::nested(
+            |o: &Self| &o.latencies,
+            |o| &mut o.latencies,
+        ));
+        table
     }
 }
 
@@ -161,9 +171,17 @@ impl Report for CoreBench {
 /// Runs every policy on every built-in workload (golden model).
 pub fn bench(params: &CoreParams, options: &CoreBenchOptions) -> Result<CoreBench, SimError> {
     let seed = options.seed;
+    let workload = |name: &str| {
+        builtin(name, params, seed)
+            .map(|w| Workload {
+                latencies: options.latencies.clone(),
+                ..w
+            })
+            .map_err(SimError::Input)
+    };
     let mut runs = Vec::new();
     for name in NAMES {
-        let workload = builtin(name, params, seed).map_err(SimError::Input)?;
+        let workload = workload(name)?;
         for p in Policy::ALL {
             runs.push(run(params, p, &workload, seed, None, false));
         }
@@ -182,7 +200,7 @@ pub fn bench(params: &CoreParams, options: &CoreBenchOptions) -> Result<CoreBenc
     let mut allocated = Vec::new();
     if options.allocate {
         for name in NAMES {
-            let workload = builtin(name, params, seed).map_err(SimError::Input)?;
+            let workload = workload(name)?;
             let (renamed, mut figures) = allocated_run(params, Policy::CqPq, &workload, seed)?;
             let after = run(params, Policy::CqPq, &renamed, seed, None, false);
             figures.cycles_after = after.cycles;

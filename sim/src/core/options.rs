@@ -4,6 +4,7 @@ use grfgen_hdl::param;
 use grfgen_hdl::params::{Allowed, CoreParams, Kind, Param, ParamValue, Params};
 use serde::{Deserialize, Serialize};
 
+use super::external::UnitLatencies;
 use super::model::Policy;
 use super::program::parse;
 use super::workload::{builtin_sized, Workload, NAMES, RANDOM_INSTRUCTIONS};
@@ -32,13 +33,16 @@ pub struct CoreOptions {
     pub program: Option<String>,
     /// Whether the report lists every cycle's GPR reads.
     pub schedule: bool,
-    /// Instructions of the `random` and `texture-return` workloads.
+    /// Instructions of the random workloads (`random`, `random-long`, `texture-return`).
     #[serde(default = "random_instructions")]
     pub instructions: usize,
     /// Run the program after bank-aware register allocation (`grfgen allocate`), beside the
     /// program as written.
     #[serde(default)]
     pub allocate: bool,
+    /// The external unit's latencies, per long-latency unit.
+    #[serde(flatten)]
+    pub latencies: UnitLatencies,
 }
 
 fn random_instructions() -> usize {
@@ -57,13 +61,14 @@ impl Default for CoreOptions {
             schedule: false,
             instructions: RANDOM_INSTRUCTIONS,
             allocate: false,
+            latencies: UnitLatencies::default(),
         }
     }
 }
 
 impl Params for CoreOptions {
     fn table() -> Vec<Param<Self>> {
-        vec![
+        let mut table = vec![
             param!(policy, "operand-conflict policy", "POLICY", |_| {
                 Allowed::any("naive, cq, cq-pq or ideal")
             }),
@@ -91,7 +96,7 @@ impl Params for CoreOptions {
             ),
             param!(
                 instructions,
-                "instructions of the random and texture-return workloads",
+                "instructions of the random workloads (random, random-long, texture-return)",
                 "N",
                 |_| Allowed::range(1, MAX_INSTRUCTIONS)
             ),
@@ -107,7 +112,12 @@ impl Params for CoreOptions {
                 "BOOL",
                 |_| Allowed::any("true or false")
             ),
-        ]
+        ];
+        table.extend(UnitLatencies::nested(
+            |o: &Self| &o.latencies,
+            |o| &mut o.latencies,
+        ));
+        table
     }
 }
 
@@ -121,10 +131,16 @@ impl CoreOptions {
         }
     }
 
-    /// The program to run: the built-in workload (`random` drawn from `seed`) or the file.
+    /// The program to run: the built-in workload (the random ones drawn from `seed`) or the
+    /// file, with the options' latencies.
     pub fn program(&self, params: &CoreParams, seed: u64) -> Result<Workload, SimError> {
         if let Some(name) = &self.workload {
-            return builtin_sized(name, params, seed, self.instructions).map_err(SimError::Input);
+            return builtin_sized(name, params, seed, self.instructions)
+                .map(|w| Workload {
+                    latencies: self.latencies.clone(),
+                    ..w
+                })
+                .map_err(SimError::Input);
         }
         let Some(path) = self.program.as_deref() else {
             return Err(missing_workload(&NAMES, "--program"));
@@ -142,10 +158,8 @@ impl CoreOptions {
             return Err(bad("no instructions in it".into()));
         }
         Ok(Workload {
-            name: path.to_string(),
-            program,
-            external_rate: 0,
-            input_values: Default::default(),
+            latencies: self.latencies.clone(),
+            ..Workload::new(path, program)
         })
     }
 }

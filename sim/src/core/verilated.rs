@@ -137,9 +137,9 @@ impl CoreRtl {
             }
         }
         m.set(self.ext_valid, input.external.is_some() as u64);
-        if let Some((reg, data)) = &input.external {
-            m.set(self.ext_reg, *reg as u64);
-            for (l, &v) in data.iter().enumerate() {
+        if let Some(external) = &input.external {
+            m.set(self.ext_reg, external.reg as u64);
+            for (l, &v) in external.values.iter().enumerate() {
                 m.set(self.ext_data[l], v);
             }
         }
