@@ -92,6 +92,9 @@ mod operand;
 mod roles;
 mod text;
 
+#[cfg(test)]
+mod tests;
+
 use std::collections::BTreeMap;
 
 use serde::Serialize;
