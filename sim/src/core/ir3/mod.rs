@@ -156,8 +156,9 @@ pub struct Ir3Stats {
     pub flags_ignored: BTreeMap<String, u64>,
 }
 
-/// The constant file's seeded contents: constant `index` holds the 32-bit mix
-/// `fmix32(index + 0x9e3779b9)` (MurmurHash3's finalizer), fixed for every run.
+/// The constant file's seeded contents: constant `index` holds `fmix32(index + 0x9e3779b9)`.
+///
+/// `fmix32` is MurmurHash3's 32-bit finalizer; the contents are the same on every run.
 pub fn const_value(index: u32) -> u32 {
     let mut z = index.wrapping_add(0x9e37_79b9);
     z = (z ^ (z >> 16)).wrapping_mul(0x85eb_ca6b);

@@ -10,8 +10,7 @@ pub struct RegisterToken {
     pub span: Range<usize>,
     /// Whether it is a half register, `hr`.
     pub half: bool,
-    /// `4N + c` as written: for `hr` the half-register index (its merged full register is
-    /// `index / 2`).
+    /// `4N + c` as written (for `hr` the half index; its merged full register is `index / 2`).
     pub index: usize,
     /// Whether it carries `(r)`: it advances with each `(rptN)` copy.
     pub repeat: bool,
@@ -30,8 +29,7 @@ pub struct RegisterToken {
 pub struct SourceLine {
     /// Its bytes in the text, without the line ending.
     pub span: Range<usize>,
-    /// The indices of the ir3 instructions it holds, its `(rptN)` copies: empty for a line
-    /// that holds none (blank, comment, label, directive, after the last `end`).
+    /// The indices of the ir3 instructions (`(rptN)` copies) it holds; empty if none.
     pub instructions: Range<usize>,
 }
 
@@ -76,8 +74,9 @@ pub(super) fn register_name(half: bool, index: u64) -> String {
 }
 
 impl Ir3Source {
-    /// The text, reprinted with each register token replaced by the index `rename` gives it
-    /// (printed in the token's full or half form); everything else byte for byte.
+    /// The text with each register token renamed by `rename`, everything else byte for byte.
+    ///
+    /// The new index is printed in the token's form, full `rN.c` or half `hrN.c`.
     pub fn text_with(&self, mut rename: impl FnMut(RegisterUse) -> usize) -> String {
         let mut out = String::with_capacity(self.text.len());
         let mut at = 0;
