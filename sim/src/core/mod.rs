@@ -5,6 +5,7 @@ pub mod allocate;
 pub mod bench;
 pub mod bound;
 pub mod external;
+pub mod ir3;
 pub mod model;
 pub mod options;
 pub mod program;
