@@ -6,8 +6,11 @@ mod alu;
 mod captures;
 mod datapath;
 mod decode;
+mod flight;
 mod forwarding;
+mod hazards;
 mod operands;
+mod pending;
 mod reads;
 mod requests;
 mod scheduler;
@@ -19,14 +22,17 @@ pub use allocator::ReadAllocator;
 pub use alu::CoreAlu;
 pub use datapath::CoreDatapath;
 pub use decode::InstructionDecoder;
+pub use flight::Flight;
 pub use forwarding::Forwarding;
+pub use hazards::{Hazards, NextHead};
 pub use operands::MuxInputs;
+pub use pending::{CandidateSpans, PendingEntries, PendingLookups, PendingTable};
 pub use reads::ReadScheduler;
 pub use requests::ReadRequests;
 pub use scheduler::CoreScheduler;
 pub use scoreboard::Scoreboard;
 pub use slice::CoreSlice;
-pub use window::InstructionWindow;
+pub use window::{HeldInstructions, InstructionWindow};
 
 use scheduler::queue_checks;
 
@@ -75,8 +81,28 @@ impl Design for Core {
                     part("core_scheduler", CoreScheduler::<R>::new(p))?,
                     part("core_instruction_decoder", InstructionDecoder::<R>::new(p))?,
                     part("core_instruction_window", InstructionWindow::<R>::new(p))?,
+                    part("core_held_instructions", HeldInstructions::<R>::new(p))?,
                     part("core_scoreboard", Scoreboard::<R>::new(p))?,
+                    part("core_flight", Flight::<R>::new(p))?,
                     part("core_forwarding", Forwarding::<R>::new(p))?,
+                    part("core_hazards", Hazards::<R>::new(p))?,
+                    part("core_next_head", NextHead::new(p))?,
+                    part(
+                        "core_pending_table",
+                        PendingTable::<R>::new(p, 3 * Scoreboard::<R>::seen_slots(p) + 3),
+                    )?,
+                    part("core_candidate_spans", CandidateSpans::<R>::default())?,
+                    part(
+                        "core_pending_entries",
+                        PendingEntries::<R>::new(p.long_results),
+                    )?,
+                    part(
+                        "core_pending_lookups",
+                        PendingLookups::<R>::new(
+                            p.long_results,
+                            3 * Scoreboard::<R>::seen_slots(p) + 3,
+                        ),
+                    )?,
                     part("core_read_scheduler", ReadScheduler::<R>::new(p))?,
                     part(
                         "core_read_requests",

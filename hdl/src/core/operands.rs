@@ -1,7 +1,8 @@
 //! Where each operand of the issuing head is when it reaches the ALU: a read port, the operand
-//! latch, a conflict- or prefetch-queue entry, a forwarded result, or another source of the
-//! same instruction; carried through the GPR's read latency with the instruction's op, and
-//! decoded a cycle before the ALU into the operand mux's one-hot selects.
+//! latch, a conflict- or prefetch-queue entry, a forwarded result, another source of the same
+//! instruction, or its immediate; carried through the GPR's read latency with the
+//! instruction's op and immediates, and decoded a cycle before the ALU into the operand mux's
+//! one-hot selects.
 
 use rust_hdl::prelude::*;
 
@@ -31,6 +32,10 @@ pub struct OperandSources {
     pub head_port: Vec<Signal<In, Bits<4>>>,
     /// Per source of the head: the alias code (same register as source 0 or 1).
     pub alias_code: Vec<Signal<In, Bits<2>>>,
+    /// Per source of the head: it takes its immediate (it is no GPR read).
+    pub immediate: Vec<Signal<In, Bit>>,
+    /// Per source of the head: its immediate.
+    pub head_imm: Vec<Signal<In, Bits<32>>>,
     /// Per source of the head, with result forwarding (none without): forwarded if still
     /// pending.
     pub forward: Vec<Signal<In, Bit>>,
@@ -39,6 +44,8 @@ pub struct OperandSources {
     pub distance: Vec<Signal<In, Bits<4>>>,
     /// The issued instruction's op, at the ALU.
     pub alu_op: Signal<Out, Bits<3>>,
+    /// Per source: the issued instruction's immediate, at the ALU.
+    pub alu_imm: Vec<Signal<Out, Bits<32>>>,
     /// Per source: where the operand is (`OperandSource` code), at the ALU.
     pub alu_kind: Vec<Signal<Out, Bits<3>>>,
     /// Per source: the port, latch or entry, or a forwarded result's distance, at the ALU.
@@ -49,6 +56,7 @@ pub struct OperandSources {
     /// The op and, per source, the operand's place, for each of the `read_latency` cycles from
     /// issue to the ALU (stage-major).
     op_r: Registers<Bits<3>>,
+    imm_r: Registers<Bits<32>>,
     kind_r: Registers<Bits<3>>,
     index_r: Registers<Bits<4>>,
     /// The last stage's selects.
@@ -66,6 +74,7 @@ pub struct OperandSources {
     from_latch: Constant<Bits<3>>,
     from_cq: Constant<Bits<3>>,
     from_pq: Constant<Bits<3>>,
+    from_imm: Constant<Bits<3>>,
     /// The forwarded result's code (one constant with forwarding, none without).
     from_result: Vec<Constant<Bits<3>>>,
     /// The pending state's code (one constant with forwarding, none without).
@@ -83,6 +92,7 @@ pub struct OperandSources {
     _latches_at: usize,
     _cq_at: usize,
     _pq_at: usize,
+    _imm_at: usize,
     _result_at: usize,
     /// Queue entries, and results kept for forwarding (`read_latency` with forwarding).
     _cq: usize,
@@ -97,8 +107,9 @@ pub struct OperandSources {
 }
 
 /// The operand mux's inputs, in order: the read ports' data, the three operand latches, the
-/// conflict-queue entries, the prefetch-queue entries, and with forwarding the ALU's result and
-/// the results kept from the `read_latency` cycles before (newest first).
+/// conflict-queue entries, the prefetch-queue entries, the three sources' immediates, and with
+/// forwarding the ALU's result and the results kept from the `read_latency` cycles before
+/// (newest first).
 pub struct MuxInputs {
     /// Inputs in all.
     pub count: usize,
@@ -108,6 +119,8 @@ pub struct MuxInputs {
     pub cq_at: usize,
     /// The first prefetch-queue entry's input.
     pub pq_at: usize,
+    /// Source 0's immediate's input (sources 1 and 2 follow).
+    pub imm_at: usize,
     /// The ALU result's input, with the kept results after it (with forwarding).
     pub result_at: usize,
     /// Results kept for forwarding: `read_latency` with forwarding, otherwise 0.
@@ -120,13 +133,15 @@ impl MuxInputs {
         let latches_at = params.gpr.read_ports;
         let cq_at = latches_at + 3;
         let pq_at = cq_at + params.cq_entries;
-        let result_at = pq_at + params.pq_entries;
+        let imm_at = pq_at + params.pq_entries;
+        let result_at = imm_at + 3;
         let history = params.read_latency() * usize::from(params.forward);
         Self {
             count: result_at + (history + 1) * usize::from(params.forward),
             latches_at,
             cq_at,
             pq_at,
+            imm_at,
             result_at,
             history,
         }
@@ -158,13 +173,17 @@ impl OperandSources {
             head_read: signals(3),
             head_port: signals(3),
             alias_code: signals(3),
+            immediate: signals(3),
+            head_imm: signals(3),
             forward: signals(3 * usize::from(params.forward)),
             distance: signals(3 * usize::from(params.forward)),
             alu_op: Default::default(),
+            alu_imm: signals(3),
             alu_kind: signals(3),
             alu_index: signals(3),
             alu_select: signals(3 * inputs.count),
             op_r: Registers::new(latency),
+            imm_r: Registers::new(3 * latency),
             kind_r: Registers::new(3 * latency),
             index_r: Registers::new(3 * latency),
             select_r: Registers::new(3 * inputs.count),
@@ -177,6 +196,7 @@ impl OperandSources {
             from_latch: code(OperandSource::Latch),
             from_cq: code(OperandSource::ConflictQueue),
             from_pq: code(OperandSource::PrefetchQueue),
+            from_imm: code(OperandSource::Immediate),
             from_result: constant_if(params.forward, OperandSource::Result.code()),
             pending: constant_if(params.forward, CaptureKind::Nowhere.code()),
             alias_of_0: code(OperandSource::SameAsSource0),
@@ -190,6 +210,7 @@ impl OperandSources {
             _latches_at: inputs.latches_at,
             _cq_at: inputs.cq_at,
             _pq_at: inputs.pq_at,
+            _imm_at: inputs.imm_at,
             _result_at: inputs.result_at,
             _cq: params.cq_entries,
             _pq: params.pq_entries,
@@ -205,18 +226,23 @@ impl Logic for OperandSources {
     #[hdl_gen]
     fn update(&mut self) {
         self.op_r.clock.next = self.clock.val();
+        self.imm_r.clock.next = self.clock.val();
         self.kind_r.clock.next = self.clock.val();
         self.index_r.clock.next = self.clock.val();
         self.op_r.d[0].next = self.head_op.val();
         for k in 0..self._later {
             self.op_r.d[k + 1].next = self.op_r.q[k].val();
             for s in 0..3 {
+                self.imm_r.d[(k + 1) * 3 + s].next = self.imm_r.q[k * 3 + s].val();
                 self.kind_r.d[(k + 1) * 3 + s].next = self.kind_r.q[k * 3 + s].val();
                 self.index_r.d[(k + 1) * 3 + s].next = self.index_r.q[k * 3 + s].val();
             }
         }
         for last in self._later..(self._later + 1) {
             self.alu_op.next = self.op_r.q[last].val();
+            for s in 0..3 {
+                self.alu_imm[s].next = self.imm_r.q[last * 3 + s].val();
+            }
         }
         for s in 0..3 {
             self.entry[s].next = self.number[0].val();
@@ -255,6 +281,10 @@ impl Logic for OperandSources {
             if self.alias_code[s].val() == self.alias_1.val() {
                 self.kind_r.d[s].next = self.alias_of_1.val();
             }
+            if self.immediate[s].val() {
+                self.kind_r.d[s].next = self.from_imm.val();
+            }
+            self.imm_r.d[s].next = self.head_imm[s].val();
         }
         for last in self._last_source..(self._last_source + 1) {
             for s in 0..3 {
@@ -296,6 +326,10 @@ impl Logic for OperandSources {
                                 == self.from_pq.val())
                                 & (self.index_r.d[last + s].val() == self.number[e].val());
                         }
+                    }
+                    for nm in self._imm_at..(self._imm_at + 1) {
+                        self.decoded[s * ni + nm + s].next =
+                            self.kind_r.d[last + s].val() == self.from_imm.val();
                     }
                     for nr in self._result_at..(self._result_at + 1) {
                         for d in 0..(self._history + self._forwarded / 3) {

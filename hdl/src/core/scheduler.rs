@@ -35,10 +35,20 @@ pub struct CoreScheduler<const RI: usize> {
     pub instr_valid: Signal<In, Bit>,
     /// Its op code (`CoreOp`).
     pub instr_op: Signal<In, Bits<3>>,
-    /// Its destination register.
+    /// Its first destination register.
     pub instr_dst: Signal<In, Bits<RI>>,
-    /// Its source registers (unused ones are ignored).
+    /// Its source registers (those that are no GPR read are ignored).
     pub instr_src: Vec<Signal<In, Bits<RI>>>,
+    /// Per source: it is a GPR read.
+    pub instr_read: Vec<Signal<In, Bit>>,
+    /// Per source: its value when it is no GPR read.
+    pub instr_imm: Vec<Signal<In, Bits<32>>>,
+    /// Its destination registers written.
+    pub instr_writes: Signal<In, Bits<3>>,
+    /// Its unit (`CoreUnit`).
+    pub instr_unit: Signal<In, Bits<3>>,
+    /// Its sync waits: bit 0 `(ss)`, bit 1 `(sy)`.
+    pub instr_wait: Signal<In, Bits<2>>,
     /// The offered instruction is taken at the end of this cycle.
     pub instr_ready: Signal<Out, Bit>,
     /// Per read port: a GPR read this cycle.
@@ -52,10 +62,12 @@ pub struct CoreScheduler<const RI: usize> {
     pub capture_index: Vec<Signal<Out, Bits<3>>>,
     /// The head issues this cycle.
     pub issue: Signal<Out, Bit>,
-    /// The instruction issued last cycle has its operands at the ALU now.
+    /// The instruction issued `read_latency` cycles ago has its operands at the ALU now.
     pub alu_valid: Signal<Out, Bit>,
     /// Its op code.
     pub alu_op: Signal<Out, Bits<3>>,
+    /// Its immediates, per source.
+    pub alu_imm: Vec<Signal<Out, Bits<32>>>,
     /// Per source: where its value is (`OperandSource`).
     pub alu_kind: Vec<Signal<Out, Bits<3>>>,
     /// Per source: the port, latch or entry, or a forwarded result's distance.
@@ -75,6 +87,22 @@ pub struct CoreScheduler<const RI: usize> {
     pub retire_valid: Signal<Out, Bit>,
     /// Its destination register.
     pub retire_reg: Signal<Out, Bits<RI>>,
+    /// A long-latency instruction's value leaves the ALU this cycle.
+    pub long_valid: Signal<Out, Bit>,
+    /// Its first destination register.
+    pub long_reg: Signal<Out, Bits<RI>>,
+    /// Its destination registers written.
+    pub long_writes: Signal<Out, Bits<3>>,
+    /// Its unit.
+    pub long_unit: Signal<Out, Bits<3>>,
+    /// External write request (write port 1).
+    pub ext_valid: Signal<In, Bit>,
+    /// The external write is a long-latency result's register.
+    pub ext_result: Signal<In, Bit>,
+    /// External write register.
+    pub ext_reg: Signal<In, Bits<RI>>,
+    /// The external write is performed this cycle.
+    pub ext_grant: Signal<Out, Bit>,
 
     decoder: InstructionDecoder<RI>,
     window: InstructionWindow<RI>,
@@ -106,6 +134,7 @@ pub struct CoreScheduler<const RI: usize> {
     number: Vec<Constant<Bits<3>>>,
     _window: usize,
     _served: usize,
+    _described: usize,
     _seen: usize,
     _preload: usize,
     _read_ports: usize,
@@ -134,6 +163,11 @@ impl<const RI: usize> CoreScheduler<RI> {
             instr_op: Default::default(),
             instr_dst: Default::default(),
             instr_src: signals(3),
+            instr_read: signals(3),
+            instr_imm: signals(3),
+            instr_writes: Default::default(),
+            instr_unit: Default::default(),
+            instr_wait: Default::default(),
             instr_ready: Default::default(),
             read_valid: signals(p),
             read_reg: signals(p),
@@ -142,6 +176,7 @@ impl<const RI: usize> CoreScheduler<RI> {
             issue: Default::default(),
             alu_valid: Default::default(),
             alu_op: Default::default(),
+            alu_imm: signals(3),
             alu_kind: signals(3),
             alu_index: signals(3),
             alu_select: signals(3 * MuxInputs::of(params).count),
@@ -151,6 +186,14 @@ impl<const RI: usize> CoreScheduler<RI> {
             banks_written: Default::default(),
             retire_valid: Default::default(),
             retire_reg: Default::default(),
+            long_valid: Default::default(),
+            long_reg: Default::default(),
+            long_writes: Default::default(),
+            long_unit: Default::default(),
+            ext_valid: Default::default(),
+            ext_result: Default::default(),
+            ext_reg: Default::default(),
+            ext_grant: Default::default(),
             decoder: InstructionDecoder::new(params),
             window: InstructionWindow::new(params),
             scoreboard: Scoreboard::new(params),
@@ -170,6 +213,7 @@ impl<const RI: usize> CoreScheduler<RI> {
             number: constants(0..entries as u64),
             _window: w,
             _served: served,
+            _described: Scoreboard::<RI>::described_slots(params),
             _seen: Scoreboard::<RI>::seen_slots(params),
             _preload: preload,
             _read_ports: p,
@@ -195,15 +239,23 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
         self.captures.clock.next = self.clock.val();
         self.operands.clock.next = self.clock.val();
         // The offered instruction, decoded, into the window.
-        self.decoder.op.next = self.instr_op.val();
         self.window.issue.next = self.reader.issue.val();
         self.window.instr_valid.next = self.instr_valid.val();
         self.window.instr_op.next = self.instr_op.val();
         self.window.instr_dst.next = self.instr_dst.val();
+        self.window.instr_writes.next = self.instr_writes.val();
+        self.window.instr_unit.next = self.instr_unit.val();
+        self.window.instr_wait.next = self.instr_wait.val();
+        self.scoreboard.instr_dst.next = self.instr_dst.val();
+        self.scoreboard.instr_writes.next = self.instr_writes.val();
+        self.scoreboard.instr_unit.next = self.instr_unit.val();
+        self.scoreboard.instr_wait.next = self.instr_wait.val();
         for s in 0..3 {
+            self.decoder.read[s].next = self.instr_read[s].val();
             self.decoder.src[s].next = self.instr_src[s].val();
             self.window.instr_src[s].next = self.instr_src[s].val();
-            self.window.instr_present[s].next = self.decoder.present[s].val();
+            self.window.instr_read[s].next = self.instr_read[s].val();
+            self.window.instr_imm[s].next = self.instr_imm[s].val();
             self.window.instr_alias[s].next = self.decoder.alias_code[s].val();
             self.window.instr_conflict[s].next = self.decoder.conflict[s].val();
             self.scoreboard.instr_src[s].next = self.instr_src[s].val();
@@ -216,9 +268,16 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
         for j in 0..self._served {
             self.reader.slot_valid[j].next = self.window.valid[j].val();
             self.scoreboard.slot_valid[j].next = self.window.valid[j].val();
-            self.scoreboard.slot_dst[j].next = self.window.dst[j].val();
             self.scoreboard.entering[j].next = self.window.entering[j].val();
         }
+        for j in 0..self._described {
+            self.scoreboard.slot_dst[j].next = self.window.dst[j].val();
+            self.scoreboard.slot_writes[j].next = self.window.writes[j].val();
+            self.scoreboard.slot_unit[j].next = self.window.unit[j].val();
+        }
+        self.scoreboard.slot_wait[0].next = self.window.wait[0].val();
+        self.scoreboard.slot_wait[1].next = self.window.wait[1].val();
+        self.reader.held.next = self.scoreboard.held.val();
         for k in 0..(3 * self._seen) {
             self.scoreboard.slot_src[k].next = self.window.src[k].val();
         }
@@ -247,6 +306,14 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
         self.alu_valid.next = self.scoreboard.alu_valid.val();
         self.retire_valid.next = self.scoreboard.retire_valid.val();
         self.retire_reg.next = self.scoreboard.retire_reg.val();
+        self.long_valid.next = self.scoreboard.long_valid.val();
+        self.long_reg.next = self.scoreboard.long_reg.val();
+        self.long_writes.next = self.scoreboard.long_writes.val();
+        self.long_unit.next = self.scoreboard.long_unit.val();
+        self.scoreboard.ext_valid.next = self.ext_valid.val();
+        self.scoreboard.ext_result.next = self.ext_result.val();
+        self.scoreboard.ext_reg.next = self.ext_reg.val();
+        self.ext_grant.next = self.scoreboard.ext_grant.val();
         // The reads, and where their data goes when it arrives.
         self.requests.clock.next = self.clock.val();
         for c in 0..self._candidates {
@@ -318,6 +385,9 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
             self.operands.head_read[s].next = self.reader.head_read[s].val();
             self.operands.head_port[s].next = self.reader.head_port[s].val();
             self.operands.alias_code[s].next = self.window.alias_code[s].val();
+            self.operands.immediate[s].next = self.window.immediate[s].val();
+            self.operands.head_imm[s].next = self.window.imm[s].val();
+            self.alu_imm[s].next = self.operands.alu_imm[s].val();
             self.reader.forward[s].next = self.scoreboard.forward[s].val();
             self.alu_kind[s].next = self.operands.alu_kind[s].val();
             self.alu_index[s].next = self.operands.alu_index[s].val();

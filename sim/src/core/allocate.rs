@@ -455,7 +455,11 @@ mod tests {
                     return allocation.program[i].reads().nth(k).unwrap();
                 }
             }
-            let i = values.destinations.iter().position(|w| w.contains(&v)).unwrap();
+            let i = values
+                .destinations
+                .iter()
+                .position(|w| w.contains(&v))
+                .unwrap();
             allocation.program[i].dst
         };
         for a in 0..values.values.len() {
