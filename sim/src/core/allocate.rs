@@ -346,11 +346,14 @@ pub fn renamed(workload: &Workload, allocation: &Allocation, original: &CoreRun)
         .filter_map(|(from, to)| Some((*to, original.inputs.get(&format!("R{from}"))?.clone())))
         .collect();
     Workload {
-        name: format!("{} (allocated)", workload.name),
-        program: allocation.program.clone(),
         external_rate: workload.external_rate,
         input_values,
         latencies: workload.latencies.clone(),
+        figures: workload.figures.clone(),
+        ..Workload::new(
+            &format!("{} (allocated)", workload.name),
+            allocation.program.clone(),
+        )
     }
 }
 

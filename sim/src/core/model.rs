@@ -208,9 +208,13 @@ struct Outstanding {
 /// Counts over a run.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct CoreStats {
-    /// Instructions issued.
+    /// Instructions issued (the core's own: nops kept and the parts of an ir3 instruction
+    /// with more than three operands count one each).
+    #[serde(rename = "issued")]
     pub instructions: u64,
-    /// GPR reads by the scheduler.
+    /// GPR reads the scheduler made (a register named twice by one instruction, or forwarded,
+    /// is read once or not at all).
+    #[serde(rename = "scheduler_reads")]
     pub gpr_reads: u64,
     /// Instructions with the source-conflict bit set.
     pub sc_instructions: u64,

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::external::UnitLatencies;
 use super::model::Policy;
-use super::program::parse;
+use super::program_file::{read, Isa};
 use super::workload::{builtin_sized, Workload, NAMES, RANDOM_INSTRUCTIONS};
 use crate::block::{missing_workload, SimError};
 
@@ -29,8 +29,16 @@ pub struct CoreOptions {
     pub policy: Policy,
     /// A built-in workload (or `program`).
     pub workload: Option<String>,
-    /// A program file in the documented text format (or `workload`).
+    /// A program file (or `workload`), in the core's format or ir3.
     pub program: Option<String>,
+    /// The program file's instruction set; none: ir3 for `.ir3` and `.asm` files, else the
+    /// core's format.
+    #[serde(default)]
+    pub isa: Option<Isa>,
+    /// Keep ir3's nops as instructions that issue as idle cycles (else the core's interlocks
+    /// schedule and the nops are dropped).
+    #[serde(default)]
+    pub keep_nops: bool,
     /// Whether the report lists every cycle's GPR reads.
     pub schedule: bool,
     /// Instructions of the random workloads (`random`, `random-long`, `texture-return`).
@@ -58,6 +66,8 @@ impl Default for CoreOptions {
             policy: Policy::CqPq,
             workload: None,
             program: None,
+            isa: None,
+            keep_nops: false,
             schedule: false,
             instructions: RANDOM_INSTRUCTIONS,
             allocate: false,
@@ -90,9 +100,27 @@ impl Params for CoreOptions {
             ),
             param!(
                 program,
-                "a program file in the documented text format (docs/core.md)",
+                "a program file: the core's format, or ir3 (docs/core.md)",
                 "FILE",
                 |_| Allowed::any("a file path")
+            ),
+            param!(
+                isa,
+                "the program file's instruction set (default: ir3 for .ir3 and .asm files, else core)",
+                "ISA",
+                |o| {
+                    let program = o.program.is_some();
+                    Allowed::matching(
+                        "core or ir3, with --program FILE",
+                        move |isa: &Option<Isa>| isa.is_none() || program,
+                    )
+                }
+            ),
+            param!(
+                keep_nops,
+                "issue ir3's nops as idle cycles instead of dropping them",
+                "BOOL",
+                |_| Allowed::any("true or false")
             ),
             param!(
                 instructions,
@@ -152,14 +180,24 @@ impl CoreOptions {
                 crate::input::shown(path)
             ))
         };
-        let program = parse(&text, params.program_registers()).map_err(|e| bad(e.to_string()))?;
-        // A file that parses but holds no instructions has nothing to run.
-        if program.is_empty() {
-            return Err(bad("no instructions in it".into()));
-        }
+        let isa = self.isa.unwrap_or_else(|| Isa::of_path(path));
+        let file = read(&text, isa, params.program_registers(), self.keep_nops).map_err(|e| {
+            match isa {
+                // ir3 errors point into the file as compilers do: FILE:LINE:COLUMN.
+                Isa::Ir3 => SimError::Input(format!(
+                    "invalid value for --program: {}:{}:{}: {}",
+                    crate::input::shown(path),
+                    e.line,
+                    e.column,
+                    e.message
+                )),
+                Isa::Core => bad(e.to_string()),
+            }
+        })?;
         Ok(Workload {
             latencies: self.latencies.clone(),
-            ..Workload::new(path, program)
+            figures: file.figures,
+            ..Workload::new(path, file.instructions)
         })
     }
 }

@@ -14,6 +14,7 @@ use super::model::{
 };
 use super::options::CoreOptions;
 use super::program::Instruction;
+use super::program_file::ProgramFigures;
 use super::verilated::{CoreDevice, CoreRtl};
 use super::workload::Workload;
 use crate::block::{Report, Setup, SimError};
@@ -35,6 +36,9 @@ pub struct CoreRun {
     pub lower_bound: u64,
     /// The terms the bound is the largest of.
     pub lower_bound_terms: LowerBound,
+    /// What the program's text holds.
+    #[serde(flatten)]
+    pub program: ProgramFigures,
     /// Counts.
     #[serde(flatten)]
     pub stats: CoreStats,
@@ -131,6 +135,7 @@ pub fn run(
         cycles: 0,
         lower_bound: bound.cycles,
         lower_bound_terms: bound,
+        program: workload.figures.clone(),
         stats: CoreStats::default(),
         mismatches: 0,
         first_mismatch: None,

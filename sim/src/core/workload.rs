@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use grfgen_hdl::params::{CoreOp, CoreParams, CoreUnit};
 
 use super::external::UnitLatencies;
+use super::program_file::ProgramFigures;
 use super::program::{parse, Instruction, ParseError, Source, Wait};
 use crate::rng::Rng;
 
@@ -26,6 +27,8 @@ pub struct Workload {
     pub input_values: BTreeMap<usize, Vec<u64>>,
     /// The latencies of the external unit that writes long-latency results back.
     pub latencies: UnitLatencies,
+    /// What the program's text holds (counted before anything runs).
+    pub figures: ProgramFigures,
 }
 
 impl Workload {
@@ -33,10 +36,11 @@ impl Workload {
     pub fn new(name: &str, program: Vec<Instruction>) -> Self {
         Self {
             name: name.to_string(),
-            program,
             external_rate: 0,
             input_values: BTreeMap::new(),
             latencies: UnitLatencies::default(),
+            figures: ProgramFigures::of_core(&program),
+            program,
         }
     }
 }
