@@ -399,7 +399,7 @@ pub struct PendingEntries<const RI: usize> {
     entry_reg: Registers<Bits<RI>>,
     entry_sy: Registers<Bit>,
     used: Registers<Bits<6>>,
-    /// Per entry: free entries below it (saturating at 4), and the issuing head takes it.
+    /// Per entry: free entries below it, and the issuing head takes it.
     rank: Vec<Signal<Local, Bits<6>>>,
     take: Vec<Signal<Local, Bit>>,
     /// An entry freed this cycle.
@@ -431,7 +431,7 @@ impl<const RI: usize> PendingEntries<RI> {
             rank: signals(entries),
             take: signals(entries),
             freed: Default::default(),
-            number: constants(0..5),
+            number: constants(0..4),
             _entries: entries,
         }
     }

@@ -275,8 +275,8 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
             self.scoreboard.slot_writes[j].next = self.window.writes[j].val();
             self.scoreboard.slot_unit[j].next = self.window.unit[j].val();
         }
-        self.scoreboard.slot_wait[0].next = self.window.wait[0].val();
-        self.scoreboard.slot_wait[1].next = self.window.wait[1].val();
+        self.scoreboard.slot_wait[0].next = self.window.waits[0].val();
+        self.scoreboard.slot_wait[1].next = self.window.waits[1].val();
         self.reader.held.next = self.scoreboard.held.val();
         for k in 0..(3 * self._seen) {
             self.scoreboard.slot_src[k].next = self.window.src[k].val();

@@ -64,7 +64,7 @@ pub struct InstructionWindow<const RI: usize> {
     /// Per described slot: its unit.
     pub unit: Vec<Signal<Out, Bits<3>>>,
     /// Per slot 0 and 1: its sync waits.
-    pub wait: Vec<Signal<Out, Bits<2>>>,
+    pub waits: Vec<Signal<Out, Bits<2>>>,
     /// Per seen slot (`Scoreboard::seen_slots`) and source: the register.
     pub src: Vec<Signal<Out, Bits<RI>>>,
     /// Per served slot: the offered instruction enters it at the end of this cycle.
@@ -132,7 +132,7 @@ impl<const RI: usize> InstructionWindow<RI> {
             dst: signals(described),
             writes: signals(described),
             unit: signals(described),
-            wait: signals(2),
+            waits: signals(2),
             src: signals(3 * seen),
             entering: signals(served),
             alias_code: signals(3),
@@ -195,8 +195,8 @@ impl<const RI: usize> Logic for InstructionWindow<RI> {
             self.writes[j].next = self.slots.writes[j].val();
             self.unit[j].next = self.slots.unit[j].val();
         }
-        self.wait[0].next = self.slots.wait[0].val();
-        self.wait[1].next = self.slots.wait[1].val();
+        self.waits[0].next = self.slots.waits[0].val();
+        self.waits[1].next = self.slots.waits[1].val();
         for k in 0..(3 * self._seen) {
             self.src[k].next = self.slots.src[k].val();
         }
@@ -300,7 +300,7 @@ pub struct HeldInstructions<const RI: usize> {
     /// Per described slot: the unit.
     pub unit: Vec<Signal<Out, Bits<3>>>,
     /// Per slot 0 and 1: the sync waits.
-    pub wait: Vec<Signal<Out, Bits<2>>>,
+    pub waits: Vec<Signal<Out, Bits<2>>>,
     /// Per seen slot and source: the register.
     pub src: Vec<Signal<Out, Bits<RI>>>,
     /// Per head source: the alias code.
@@ -349,7 +349,7 @@ impl<const RI: usize> HeldInstructions<RI> {
             dst: signals(Scoreboard::<RI>::described_slots(params)),
             writes: signals(Scoreboard::<RI>::described_slots(params)),
             unit: signals(Scoreboard::<RI>::described_slots(params)),
-            wait: signals(2),
+            waits: signals(2),
             src: signals(3 * Scoreboard::<RI>::seen_slots(params)),
             alias_code: signals(3),
             immediate: signals(3),
@@ -392,8 +392,8 @@ impl<const RI: usize> Logic for HeldInstructions<RI> {
             self.writes[j].next = self.held_writes.q[j].val();
             self.unit[j].next = self.held_unit.q[j].val();
         }
-        self.wait[0].next = self.held_wait.q[0].val();
-        self.wait[1].next = self.held_wait.q[1].val();
+        self.waits[0].next = self.held_wait.q[0].val();
+        self.waits[1].next = self.held_wait.q[1].val();
         for k in 0..(3 * self._seen) {
             self.src[k].next = self.held_src.q[k].val();
         }
