@@ -4,7 +4,9 @@
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use grfgen_flow::compare::gpr::{compare_gpr, GprComparisonSpec};
 use grfgen_flow::pnr::Device;
-use grfgen_hdl::params::{Allowed, BankKind, GprParams, Memory, MultiportParams, ParamValue};
+use grfgen_hdl::params::{
+    Allowed, BankKind, BankMap, GprParams, Memory, MultiportParams, ParamValue,
+};
 use grfgen_sim::core::workload;
 
 use crate::commands::flow::{pnr_args, pnr_request};
@@ -74,6 +76,11 @@ fn gpr_command() -> Command {
                      ECP5 device, else inferred]",
                 ),
         )
+        .arg(list(
+            "bank_maps",
+            "MAPS",
+            "Bank maps of the banked rows, comma-separated: mod, row or xor [default: mod]",
+        ))
         .arg(list(
             "pipelines",
             "LIST",
@@ -165,6 +172,13 @@ fn gpr(m: &ArgMatches) -> Result<String, CliError> {
         pipelines: values(m, "pipelines", &allowed, pipelines, |v| {
             v.parse().ok().filter(|&p| p <= GprParams::MAX_PIPELINE)
         })?,
+        bank_maps: values(
+            m,
+            "bank_maps",
+            "mod, row or xor",
+            vec![BankMap::Mod],
+            BankMap::parse,
+        )?,
         workloads: values(
             m,
             "workloads",

@@ -9,7 +9,9 @@ use std::path::Path;
 use grfgen_hdl::design::{emit_design, Design};
 use grfgen_hdl::gpr::Gpr;
 use grfgen_hdl::multiport::{FlopStructure, Flops, Lvt};
-use grfgen_hdl::params::{BankKind, CoreParams, GprParams, Memory, MultiportParams, Params};
+use grfgen_hdl::params::{
+    BankKind, BankMap, CoreParams, GprParams, Memory, MultiportParams, Params,
+};
 use grfgen_sim::core::run::allocated;
 use grfgen_sim::core::{builtin, run, workload, Policy};
 use serde::Serialize;
@@ -33,6 +35,8 @@ pub struct GprComparisonSpec {
     pub bank_kinds: Vec<BankKind>,
     /// The banked GPR's pipeline options to compare.
     pub pipelines: Vec<usize>,
+    /// The banked GPR's bank maps to compare.
+    pub bank_maps: Vec<BankMap>,
     /// The banked GPR's block RAM in the Verilog.
     pub memory: Memory,
     /// The core workloads to run.
@@ -58,7 +62,9 @@ impl GprComparisonSpec {
         }
         for &kind in &self.bank_kinds {
             for &pipeline in &self.pipelines {
-                self.gpr(kind, pipeline).validate()?;
+                for &map in &self.bank_maps {
+                    self.gpr(kind, pipeline, map).validate()?;
+                }
             }
         }
         if let Some(bad) = self
@@ -72,7 +78,7 @@ impl GprComparisonSpec {
             )));
         }
         // Every workload must fit the core's registers (when the core runs at all).
-        if let Ok(core) = self.core(&self.gpr(BankKind::OneReadOneWrite, 0)) {
+        if let Ok(core) = self.core(&self.gpr(BankKind::OneReadOneWrite, 0, BankMap::Mod)) {
             for name in &self.workloads {
                 builtin(name, &core, self.seed)
                     .map_err(|e| FlowError::Input(e.replace("--workload:", "--workloads:")))?;
@@ -81,8 +87,8 @@ impl GprComparisonSpec {
         Ok(())
     }
 
-    /// The banked GPR of `kind` with `pipeline` stages.
-    fn gpr(&self, kind: BankKind, pipeline: usize) -> GprParams {
+    /// The banked GPR of `kind` with `pipeline` stages and bank map `map`.
+    fn gpr(&self, kind: BankKind, pipeline: usize, map: BankMap) -> GprParams {
         let f = &self.file;
         GprParams {
             banks: self.banks,
@@ -94,6 +100,7 @@ impl GprComparisonSpec {
             pipeline,
             bank_kind: kind,
             memory: self.memory,
+            bank_map: map,
         }
     }
 
@@ -259,16 +266,21 @@ pub fn compare_gpr(spec: &GprComparisonSpec, work: &Path) -> Result<GprCompariso
     let mut notes = Vec::new();
     for &kind in &spec.bank_kinds {
         for &pipeline in &spec.pipelines {
-            let gpr = spec.gpr(kind, pipeline);
-            let name = format!("banked-{kind}-p{pipeline}");
-            let hardware = measure::<Gpr>(&gpr, spec, work)?;
-            for policy in [Policy::Naive, Policy::CqPq] {
-                let row = row(&name, "banked", Gpr::top(&gpr), &hardware, policy);
-                designs.push(with_workloads(row, spec, spec.core(&gpr), &mut notes));
+            for &map in &spec.bank_maps {
+                let gpr = spec.gpr(kind, pipeline, map);
+                let name = match map {
+                    BankMap::Mod => format!("banked-{kind}-p{pipeline}"),
+                    map => format!("banked-{kind}-p{pipeline}-{map}"),
+                };
+                let hardware = measure::<Gpr>(&gpr, spec, work)?;
+                for policy in [Policy::Naive, Policy::CqPq] {
+                    let row = row(&name, "banked", Gpr::top(&gpr), &hardware, policy);
+                    designs.push(with_workloads(row, spec, spec.core(&gpr), &mut notes));
+                }
             }
         }
     }
-    let core = spec.core(&spec.gpr(BankKind::OneReadOneWrite, 0));
+    let core = spec.core(&spec.gpr(BankKind::OneReadOneWrite, 0, BankMap::Mod));
     type Measure = fn(&MultiportParams, &GprComparisonSpec, &Path) -> Result<Hardware, FlowError>;
     let mut multiport: Vec<(&str, String, Measure)> = Vec::new();
     match FlopStructure::check(&spec.file) {

@@ -16,7 +16,7 @@ mod table;
 pub use self::core::{CaptureKind, CoreOp, CoreParams, CoreUnit, OperandSource};
 pub use alloc::{AllocParams, POOL_BITS, RESIDENT_BITS, SLOT_BITS};
 pub use cluster::ClusterParams;
-pub use gpr::{BankKind, GprParams};
+pub use gpr::{BankKind, BankMap, GprParams};
 pub use grf::{GrfOp, GrfParams, GrfStatus, Mapping};
 pub use memory::Memory;
 pub use multiport::MultiportParams;
