@@ -230,8 +230,8 @@ pub struct NextHead {
     pub issue: Signal<In, Bit>,
     /// The offered instruction enters slot 0 at the end of this cycle.
     pub entering: Signal<In, Bit>,
-    /// The head is a long-latency instruction.
-    pub head_long: Signal<In, Bit>,
+    /// With forwarding (none without): the head is a long-latency instruction.
+    pub head_long: Vec<Signal<In, Bit>>,
     /// The table holds next cycle's head if the head stays: [0] the head, [1] the offered
     /// instruction.
     pub held_staying: Vec<Signal<In, Bit>>,
@@ -262,7 +262,7 @@ impl NextHead {
             reset: Default::default(),
             issue: Default::default(),
             entering: Default::default(),
-            head_long: Default::default(),
+            head_long: signals(on),
             held_staying: signals(2),
             held_moving: signals(2),
             outstanding: signals(9 * on),
@@ -298,14 +298,14 @@ impl Logic for NextHead {
         for s in 0..self._forwarded {
             self.held_outstanding.d[s].next = self.outstanding[s].val();
             if self.issue.val() {
-                self.held_outstanding.d[s].next =
-                    self.outstanding[3 + s].val() | (self.head_long.val() & self.by_head[s].val());
+                self.held_outstanding.d[s].next = self.outstanding[3 + s].val()
+                    | (self.head_long[0].val() & self.by_head[s].val());
             }
             if self.entering.val() {
                 self.held_outstanding.d[s].next = self.outstanding[6 + s].val();
                 if self.issue.val() {
                     self.held_outstanding.d[s].next = self.outstanding[6 + s].val()
-                        | (self.head_long.val() & self.by_head[3 + s].val());
+                        | (self.head_long[0].val() & self.by_head[3 + s].val());
                 }
             }
             if self.reset.val() {

@@ -448,7 +448,7 @@ impl<const RI: usize> Logic for PendingEntries<RI> {
         self.rank[0].next = self.number[0].val();
         for e in 1..self._entries {
             self.rank[e].next = self.rank[e - 1].val();
-            if !self.entry_valid.q[e - 1].val() & (self.rank[e - 1].val() != self.number[4].val()) {
+            if !self.entry_valid.q[e - 1].val() {
                 self.rank[e].next = self.rank[e - 1].val() + self.number[1].val();
             }
         }

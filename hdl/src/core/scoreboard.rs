@@ -7,7 +7,7 @@ use super::flight::Flight;
 use super::hazards::{Hazards, NextHead};
 use super::pending::PendingTable;
 use crate::params::{CoreParams, CoreUnit};
-use crate::{constant, signals};
+use crate::{constant_if, signals};
 
 /// The scoreboard (`docs/core.md`). A source of a served slot is hazardous while an older
 /// slot of the window writes its register (one writing several registers on a long-latency
@@ -91,7 +91,8 @@ pub struct Scoreboard<const RI: usize> {
     pending: PendingTable<RI>,
     hazards: Hazards<RI>,
     next_head: NextHead,
-    alu: Constant<Bits<3>>,
+    /// The ALU's unit code, with forwarding (none without).
+    alu: Vec<Constant<Bits<3>>>,
     /// 1 with result forwarding, otherwise 0.
     _forwarding: usize,
     _served: usize,
@@ -141,7 +142,7 @@ impl<const RI: usize> Scoreboard<RI> {
             pending: PendingTable::new(params, 3 * seen + 3),
             hazards: Hazards::new(params),
             next_head: NextHead::new(params),
-            alu: constant(CoreUnit::Alu.code()),
+            alu: constant_if(params.forward, CoreUnit::Alu.code()),
             _forwarding: on,
             _served: served,
             _seen: seen,
@@ -234,6 +235,7 @@ impl<const RI: usize> Logic for Scoreboard<RI> {
                 self.hazards.outstanding[x].next = self.pending.outstanding[x].val();
             }
             for _f in 0..self._forwarding {
+                self.next_head.head_long[0].next = self.slot_unit[0].val() != self.alu[0].val();
                 for s in 0..3 {
                     self.next_head.outstanding[s].next = self.pending.outstanding[s].val();
                     self.next_head.outstanding[3 + s].next = self.pending.outstanding[3 + s].val();
@@ -248,7 +250,6 @@ impl<const RI: usize> Logic for Scoreboard<RI> {
             self.hazard[k].next = self.hazards.hazard[k].val();
         }
         self.next_head.entering.next = self.entering[0].val();
-        self.next_head.head_long.next = self.slot_unit[0].val() != self.alu.val();
         self.held.next = self.next_head.held.val();
         // Forwarding: from the stages written back on port 0, never an outstanding register.
         for s in 0..3 {
