@@ -203,7 +203,13 @@ mod tests {
 
     #[test]
     fn core_figures_count_operands_units_and_nops() {
-        let file = read("mad R0, R1, R2, R1\nnop\nmov R3, R0\n", Isa::Core, 32, false).unwrap();
+        let file = read(
+            "mad R0, R1, R2, R1\nnop\nmov R3, R0\n",
+            Isa::Core,
+            32,
+            false,
+        )
+        .unwrap();
         let f = &file.figures;
         assert_eq!((f.instructions, f.gpr_reads, f.nops, f.alu), (2, 4, 1, 2));
         assert_eq!(f.isa, Isa::Core);
@@ -222,7 +228,11 @@ mod tests {
         let err = read("; nothing\n", Isa::Ir3, 240, false).unwrap_err();
         assert!(err.message.contains("no instructions"), "{err}");
         let err = read("nop\nbr #l1\nl1:\nend\n", Isa::Ir3, 240, false).unwrap_err();
-        assert!(err.message.contains("only 2 flow or barrier instructions and 1 nop,"), "{err}");
+        assert!(
+            err.message
+                .contains("only 2 flow or barrier instructions and 1 nop,"),
+            "{err}"
+        );
         let err = read("// empty\n", Isa::Core, 32, false).unwrap_err();
         assert!(err.message.contains("no instructions"), "{err}");
     }
