@@ -4,7 +4,7 @@
 // the cycle after the read) and where each issued instruction's operands come from (the cycle
 // after its issue). The environment offers free ALU instructions of program registers, each
 // reading the sources its op takes and writing one register, resets in the first cycle only,
-// makes no external write, and writes no single-port bank (1R1W banks).
+// makes no external write (1R1W banks: no write keeps a bank from a read).
 //
 // A shadow of each queue fills an entry when a read's data goes there and empties it when the
 // ALU takes it, remembering the register read. Every cycle:
@@ -102,7 +102,6 @@ module queue_formal #(
         .reads(reads),
         .banks_read(banks_read),
         .banks_read_twice(banks_read_twice),
-        .banks_written(16'd0),
         .retire_valid(retire_valid),
         .retire_reg(retire_reg),
         .long_valid(long_valid),

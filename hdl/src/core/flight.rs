@@ -6,7 +6,7 @@ use rust_hdl::prelude::*;
 use super::forwarding::Forwarding;
 use crate::params::{CoreParams, CoreUnit};
 use crate::regs::Registers;
-use crate::{constant, signals};
+use crate::{constant, constant_if, signals};
 
 /// The flight (`docs/core.md`): an issued instruction is in flight for `read_latency +
 /// alu_latency` cycles; its operands reach the ALU at stage `read_latency - 1`, and the last
@@ -59,6 +59,10 @@ pub struct Flight<const RI: usize> {
     pub long_unit: Signal<Out, Bits<3>>,
     /// The external write is performed this cycle.
     pub ext_grant: Signal<Out, Bit>,
+    /// Banks written this cycle that serve no read (1RW banks; zero otherwise), one bit per
+    /// bank: the write-back's and the external write's (refused, its bank is the write-back's,
+    /// so the set does not depend on the grant).
+    pub banks_written: Signal<Out, Bits<16>>,
     /// Per stage still in flight next cycle (all but the last): written back on port 0.
     pub write: Vec<Signal<Out, Bit>>,
     /// Per stage still in flight next cycle: the first destination register.
@@ -79,12 +83,17 @@ pub struct Flight<const RI: usize> {
     /// The bank bits of a register index.
     bank_mask: Constant<Bits<RI>>,
     no_bank: Constant<Bits<RI>>,
+    /// One bank bit, present with 1RW banks.
+    one_bank: Vec<Constant<Bits<16>>>,
+    no_banks: Constant<Bits<16>>,
     _flight: usize,
     _staying: usize,
     /// The stage whose instruction has its operands at the ALU.
     _alu_stage: usize,
     /// 1 with result forwarding, otherwise 0.
     _forwarding: usize,
+    /// 1 with single-port (1RW) banks, else 0.
+    _single_port: usize,
 }
 
 impl<const RI: usize> Flight<RI> {
@@ -113,6 +122,7 @@ impl<const RI: usize> Flight<RI> {
             long_writes: Default::default(),
             long_unit: Default::default(),
             ext_grant: Default::default(),
+            banks_written: Default::default(),
             write: signals(flight - 1),
             dst: signals(flight - 1),
             flight_valid: Registers::new(params.read_latency()),
@@ -127,10 +137,13 @@ impl<const RI: usize> Flight<RI> {
             one: constant(1),
             bank_mask: constant(params.gpr.banks as u64 - 1),
             no_bank: constant(0),
+            one_bank: constant_if(params.gpr.bank_kind.single_port(), 1),
+            no_banks: constant(0),
             _flight: flight,
             _staying: flight - 1,
             _alu_stage: params.read_latency() - 1,
             _forwarding: on,
+            _single_port: usize::from(params.gpr.bank_kind.single_port()),
         }
     }
 }
@@ -198,6 +211,17 @@ impl<const RI: usize> Logic for Flight<RI> {
             for f in 0..self._staying {
                 self.forwarding.flight_valid[f].next = self.flight_write.q[f].val();
                 self.forwarding.flight_dst[f].next = self.flight_dst.q[f].val();
+            }
+        }
+        self.banks_written.next = self.no_banks.val();
+        for _single_port in 0..self._single_port {
+            if self.retire_valid.val() {
+                self.banks_written.next = self.banks_written.val()
+                    | (self.one_bank[0].val() << (self.retire_reg.val() & self.bank_mask.val()));
+            }
+            if self.ext_valid.val() {
+                self.banks_written.next = self.banks_written.val()
+                    | (self.one_bank[0].val() << (self.ext_reg.val() & self.bank_mask.val()));
             }
         }
         // Port 0 wins a bank both write, as in the GPR's arbitration.

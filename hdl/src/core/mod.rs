@@ -25,7 +25,7 @@ pub use decode::InstructionDecoder;
 pub use flight::Flight;
 pub use forwarding::Forwarding;
 pub use hazards::{Hazards, NextHead};
-pub use operands::MuxInputs;
+pub use operands::{MuxInputs, OperandSelects};
 pub use pending::{CandidateSpans, PendingEntries, PendingLookups, PendingTable};
 pub use reads::ReadScheduler;
 pub use requests::ReadRequests;
@@ -112,6 +112,7 @@ impl Design for Core {
                     part("core_prefetch_allocator", ReadAllocator::<R>::prefetch(p))?,
                     part("core_datapath", CoreDatapath::new(p))?,
                     part("core_alu", CoreAlu::new(p))?,
+                    part("core_operand_selects", OperandSelects::new(p))?,
                     part(
                         "core_conflict_queue_check",
                         queue_checks("conflict", p.cq_entries),

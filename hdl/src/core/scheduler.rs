@@ -81,8 +81,6 @@ pub struct CoreScheduler<const RI: usize> {
     pub banks_read: Signal<Out, Bits<16>>,
     /// Banks read twice this cycle (2R1W banks), one bit per bank (observation).
     pub banks_read_twice: Signal<Out, Bits<16>>,
-    /// Banks written this cycle that serve no read (1RW banks), one bit per bank.
-    pub banks_written: Signal<In, Bits<16>>,
     /// A result is written back this cycle (write port 0).
     pub retire_valid: Signal<Out, Bit>,
     /// Its destination register.
@@ -110,28 +108,11 @@ pub struct CoreScheduler<const RI: usize> {
     reader: ReadScheduler<RI>,
     /// The reads onto the GPR's ports, through the request stage.
     requests: ReadRequests<RI>,
-    /// Busy entries: [0] conflict queue, [1] prefetch queue (bit e = entry e).
-    queue_busy: Registers<Bits<8>>,
+    /// The queues' busy entries.
+    queues: QueueEntries,
     /// Where each read's data goes, through the GPR's read latency.
     captures: CaptureDelay,
     operands: OperandSources,
-    /// Simulation-only: the conflict queue's entries ([`queue_checks`]).
-    cq_check: EntryChecker,
-    /// Simulation-only: the prefetch queue's entries ([`queue_checks`]).
-    pq_check: EntryChecker,
-    /// Queue entries freed by the issuing head: [0] cq, [1] pq.
-    freed: Vec<Signal<Local, Bits<8>>>,
-    /// A source's state in the conflict queue (one constant, none without the queue).
-    in_cq: Vec<Constant<Bits<2>>>,
-    /// A source's state in the prefetch queue (one constant, none without the queue).
-    in_pq: Vec<Constant<Bits<2>>>,
-    no_entries: Constant<Bits<8>>,
-    /// Existing queue entries: [0] cq, [1] pq.
-    queue_mask: Vec<Constant<Bits<8>>>,
-    /// One-hot entries 0..max(cq, pq).
-    entry_bit: Vec<Constant<Bits<8>>>,
-    /// The queue entries' numbers, 0..max(cq, pq).
-    number: Vec<Constant<Bits<3>>>,
     _window: usize,
     _served: usize,
     _described: usize,
@@ -143,8 +124,8 @@ pub struct CoreScheduler<const RI: usize> {
     _mux_inputs: usize,
     /// Head sources that may be forwarded: 3 with result forwarding, otherwise 0.
     _forwarded: usize,
-    _cq: usize,
-    _pq: usize,
+    /// 1 with a conflict or a prefetch queue, otherwise 0.
+    _queued: usize,
 }
 
 impl<const RI: usize> CoreScheduler<RI> {
@@ -154,8 +135,6 @@ impl<const RI: usize> CoreScheduler<RI> {
         let w = params.window();
         let (served, preload) = (params.served_slots(), params.preload_slots());
         let p = params.gpr.read_ports;
-        let mask = |n: usize| constant((1u64 << n) - 1);
-        let entries = params.cq_entries.max(params.pq_entries);
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -183,7 +162,6 @@ impl<const RI: usize> CoreScheduler<RI> {
             reads: Default::default(),
             banks_read: Default::default(),
             banks_read_twice: Default::default(),
-            banks_written: Default::default(),
             retire_valid: Default::default(),
             retire_reg: Default::default(),
             long_valid: Default::default(),
@@ -199,18 +177,9 @@ impl<const RI: usize> CoreScheduler<RI> {
             scoreboard: Scoreboard::new(params),
             reader: ReadScheduler::new(params),
             requests: ReadRequests::new(params, ReadScheduler::<RI>::candidates(params)),
-            queue_busy: Registers::new(2),
+            queues: QueueEntries::new(params),
             captures: CaptureDelay::new(params),
             operands: OperandSources::new(params),
-            cq_check: queue_checks("conflict", params.cq_entries),
-            pq_check: queue_checks("prefetch", params.pq_entries),
-            freed: signals(2),
-            in_cq: constants((params.cq_entries > 0).then_some(CaptureKind::ConflictQueue.code())),
-            in_pq: constants((params.pq_entries > 0).then_some(CaptureKind::PrefetchQueue.code())),
-            no_entries: constant(0),
-            queue_mask: vec![mask(params.cq_entries), mask(params.pq_entries)],
-            entry_bit: constants((0..entries).map(|e| 1u64 << e)),
-            number: constants(0..entries as u64),
             _window: w,
             _served: served,
             _described: Scoreboard::<RI>::described_slots(params),
@@ -220,8 +189,7 @@ impl<const RI: usize> CoreScheduler<RI> {
             _candidates: ReadScheduler::<RI>::candidates(params),
             _mux_inputs: MuxInputs::of(params).count,
             _forwarded: 3 * usize::from(params.forward),
-            _cq: params.cq_entries,
-            _pq: params.pq_entries,
+            _queued: usize::from(params.cq_entries.max(params.pq_entries) > 0),
         }
     }
 }
@@ -235,7 +203,17 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
         self.window.reset.next = self.reset.val();
         self.scoreboard.reset.next = self.reset.val();
         self.reader.reset.next = self.reset.val();
-        self.queue_busy.clock.next = self.clock.val();
+        self.queues.clock.next = self.clock.val();
+        self.queues.reset.next = self.reset.val();
+        self.queues.cq_taken.next = self.reader.cq_taken.val();
+        for _q in 0..self._queued {
+            self.queues.issue[0].next = self.reader.issue.val();
+            for s in 0..3 {
+                self.queues.next_state[s].next = self.reader.next_state[s].val();
+                self.queues.next_entry[s].next = self.reader.next_entry[s].val();
+            }
+        }
+        self.queues.pq_taken.next = self.reader.pq_taken.val();
         self.captures.clock.next = self.clock.val();
         self.operands.clock.next = self.clock.val();
         // The offered instruction, decoded, into the window.
@@ -263,8 +241,8 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
         self.instr_ready.next = self.window.ready.val();
         // The window's slots to the scoreboard and the read scheduler; its next states back.
         self.scoreboard.issue.next = self.reader.issue.val();
-        self.reader.cq_free.next = !self.queue_busy.q[0].val() & self.queue_mask[0].val();
-        self.reader.pq_free.next = !self.queue_busy.q[1].val() & self.queue_mask[1].val();
+        self.reader.cq_free.next = self.queues.cq_free.val();
+        self.reader.pq_free.next = self.queues.pq_free.val();
         for j in 0..self._served {
             self.reader.slot_valid[j].next = self.window.valid[j].val();
             self.scoreboard.slot_valid[j].next = self.window.valid[j].val();
@@ -302,7 +280,7 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
         self.reads.next = self.requests.reads.val();
         self.banks_read.next = self.requests.banks_read.val();
         self.banks_read_twice.next = self.requests.banks_read_twice.val();
-        self.reader.banks_written.next = self.banks_written.val();
+        self.reader.banks_written.next = self.scoreboard.banks_written.val();
         self.alu_valid.next = self.scoreboard.alu_valid.val();
         self.retire_valid.next = self.scoreboard.retire_valid.val();
         self.retire_reg.next = self.scoreboard.retire_reg.val();
@@ -334,49 +312,6 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
             self.capture_kind[p].next = self.captures.capture_kind[p].val();
             self.capture_index[p].next = self.captures.capture_index[p].val();
         }
-        // Queue entries: taken by this cycle's reads, freed by the issuing head.
-        self.freed[0].next = self.no_entries.val();
-        self.freed[1].next = self.no_entries.val();
-        for s in 0..3 {
-            for e in 0..self._cq {
-                if self.reader.issue.val()
-                    & (self.reader.next_state[s].val() == self.in_cq[0].val())
-                    & (self.reader.next_entry[s].val() == self.number[e].val())
-                {
-                    self.freed[0].next = self.freed[0].val() | self.entry_bit[e].val();
-                }
-            }
-            for e in 0..self._pq {
-                if self.reader.issue.val()
-                    & (self.reader.next_state[s].val() == self.in_pq[0].val())
-                    & (self.reader.next_entry[s].val() == self.number[e].val())
-                {
-                    self.freed[1].next = self.freed[1].val() | self.entry_bit[e].val();
-                }
-            }
-        }
-        self.queue_busy.d[0].next =
-            (self.queue_busy.q[0].val() | self.reader.cq_taken.val()) & !self.freed[0].val();
-        self.queue_busy.d[1].next =
-            (self.queue_busy.q[1].val() | self.reader.pq_taken.val()) & !self.freed[1].val();
-        if self.reset.val() {
-            self.queue_busy.d[0].next = self.no_entries.val();
-            self.queue_busy.d[1].next = self.no_entries.val();
-        }
-        self.cq_check.clock.next = self.clock.val();
-        self.pq_check.clock.next = self.clock.val();
-        self.cq_check.enable.next = !self.reset.val();
-        self.pq_check.enable.next = !self.reset.val();
-        for e in 0..self._cq {
-            self.cq_check.busy[e].next = self.queue_busy.q[0].val().get_bit(e);
-            self.cq_check.fill[e].next = self.reader.cq_taken.val().get_bit(e);
-            self.cq_check.drain[e].next = self.freed[0].val().get_bit(e);
-        }
-        for e in 0..self._pq {
-            self.pq_check.busy[e].next = self.queue_busy.q[1].val().get_bit(e);
-            self.pq_check.fill[e].next = self.reader.pq_taken.val().get_bit(e);
-            self.pq_check.drain[e].next = self.freed[1].val().get_bit(e);
-        }
         // Where each operand of the issuing head will be when it reaches the ALU.
         self.operands.head_op.next = self.window.head_op.val();
         for s in 0..3 {
@@ -396,6 +331,138 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
             self.alu_select[x].next = self.operands.alu_select[x].val();
         }
         self.alu_op.next = self.operands.alu_op.val();
+    }
+}
+
+/// The conflict and prefetch queues' busy entries (`docs/core.md`): an entry is taken by a
+/// read whose data it will hold and freed at the end of the issue cycle of the instruction that
+/// uses it; reset frees every entry. With the simulation-only checks of each queue's entries
+/// ([`queue_checks`]).
+#[derive(LogicBlock)]
+pub struct QueueEntries {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: every entry free.
+    pub reset: Signal<In, Bit>,
+    /// With a queue (none without): the head issues this cycle.
+    pub issue: Vec<Signal<In, Bit>>,
+    /// With a queue (none without), per head source: its state after this cycle's reads
+    /// (`CaptureKind` code).
+    pub next_state: Vec<Signal<In, Bits<2>>>,
+    /// With a queue (none without), per head source: its queue entry after this cycle's reads.
+    pub next_entry: Vec<Signal<In, Bits<3>>>,
+    /// Conflict-queue entries taken this cycle.
+    pub cq_taken: Signal<In, Bits<8>>,
+    /// Prefetch-queue entries taken this cycle.
+    pub pq_taken: Signal<In, Bits<8>>,
+    /// Free conflict-queue entries, one bit per entry.
+    pub cq_free: Signal<Out, Bits<8>>,
+    /// Free prefetch-queue entries, one bit per entry.
+    pub pq_free: Signal<Out, Bits<8>>,
+    /// Busy entries: [0] conflict queue, [1] prefetch queue (bit e = entry e).
+    queue_busy: Registers<Bits<8>>,
+    /// Simulation-only: the conflict queue's entries.
+    cq_check: EntryChecker,
+    /// Simulation-only: the prefetch queue's entries.
+    pq_check: EntryChecker,
+    /// Queue entries freed by the issuing head: [0] cq, [1] pq.
+    freed: Vec<Signal<Local, Bits<8>>>,
+    /// A source's state in the conflict queue (one constant, none without the queue).
+    in_cq: Vec<Constant<Bits<2>>>,
+    /// A source's state in the prefetch queue (one constant, none without the queue).
+    in_pq: Vec<Constant<Bits<2>>>,
+    no_entries: Constant<Bits<8>>,
+    /// Existing queue entries: [0] cq, [1] pq.
+    queue_mask: Vec<Constant<Bits<8>>>,
+    /// One-hot entries 0..max(cq, pq).
+    entry_bit: Vec<Constant<Bits<8>>>,
+    /// The queue entries' numbers, 0..max(cq, pq).
+    number: Vec<Constant<Bits<3>>>,
+    _cq: usize,
+    _pq: usize,
+}
+
+impl QueueEntries {
+    /// The queues of `params`.
+    pub fn new(params: &CoreParams) -> Self {
+        let mask = |n: usize| constant((1u64 << n) - 1);
+        let entries = params.cq_entries.max(params.pq_entries);
+        let queued = usize::from(entries > 0);
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            issue: signals(queued),
+            next_state: signals(3 * queued),
+            next_entry: signals(3 * queued),
+            cq_taken: Default::default(),
+            pq_taken: Default::default(),
+            cq_free: Default::default(),
+            pq_free: Default::default(),
+            queue_busy: Registers::new(2),
+            cq_check: queue_checks("conflict", params.cq_entries),
+            pq_check: queue_checks("prefetch", params.pq_entries),
+            freed: signals(2),
+            in_cq: constants((params.cq_entries > 0).then_some(CaptureKind::ConflictQueue.code())),
+            in_pq: constants((params.pq_entries > 0).then_some(CaptureKind::PrefetchQueue.code())),
+            no_entries: constant(0),
+            queue_mask: vec![mask(params.cq_entries), mask(params.pq_entries)],
+            entry_bit: constants((0..entries).map(|e| 1u64 << e)),
+            number: constants(0..entries as u64),
+            _cq: params.cq_entries,
+            _pq: params.pq_entries,
+        }
+    }
+}
+
+impl Logic for QueueEntries {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.queue_busy.clock.next = self.clock.val();
+        self.cq_free.next = !self.queue_busy.q[0].val() & self.queue_mask[0].val();
+        self.pq_free.next = !self.queue_busy.q[1].val() & self.queue_mask[1].val();
+        // Entries: taken by this cycle's reads, freed by the issuing head.
+        self.freed[0].next = self.no_entries.val();
+        self.freed[1].next = self.no_entries.val();
+        for s in 0..3 {
+            for e in 0..self._cq {
+                if self.issue[0].val()
+                    & (self.next_state[s].val() == self.in_cq[0].val())
+                    & (self.next_entry[s].val() == self.number[e].val())
+                {
+                    self.freed[0].next = self.freed[0].val() | self.entry_bit[e].val();
+                }
+            }
+            for e in 0..self._pq {
+                if self.issue[0].val()
+                    & (self.next_state[s].val() == self.in_pq[0].val())
+                    & (self.next_entry[s].val() == self.number[e].val())
+                {
+                    self.freed[1].next = self.freed[1].val() | self.entry_bit[e].val();
+                }
+            }
+        }
+        self.queue_busy.d[0].next =
+            (self.queue_busy.q[0].val() | self.cq_taken.val()) & !self.freed[0].val();
+        self.queue_busy.d[1].next =
+            (self.queue_busy.q[1].val() | self.pq_taken.val()) & !self.freed[1].val();
+        if self.reset.val() {
+            self.queue_busy.d[0].next = self.no_entries.val();
+            self.queue_busy.d[1].next = self.no_entries.val();
+        }
+        self.cq_check.clock.next = self.clock.val();
+        self.pq_check.clock.next = self.clock.val();
+        self.cq_check.enable.next = !self.reset.val();
+        self.pq_check.enable.next = !self.reset.val();
+        for e in 0..self._cq {
+            self.cq_check.busy[e].next = self.queue_busy.q[0].val().get_bit(e);
+            self.cq_check.fill[e].next = self.cq_taken.val().get_bit(e);
+            self.cq_check.drain[e].next = self.freed[0].val().get_bit(e);
+        }
+        for e in 0..self._pq {
+            self.pq_check.busy[e].next = self.queue_busy.q[1].val().get_bit(e);
+            self.pq_check.fill[e].next = self.pq_taken.val().get_bit(e);
+            self.pq_check.drain[e].next = self.freed[1].val().get_bit(e);
+        }
     }
 }
 

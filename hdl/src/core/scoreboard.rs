@@ -81,6 +81,8 @@ pub struct Scoreboard<const RI: usize> {
     pub long_unit: Signal<Out, Bits<3>>,
     /// The external write is performed this cycle.
     pub ext_grant: Signal<Out, Bit>,
+    /// Banks written this cycle that serve no read (1RW banks), one bit per bank.
+    pub banks_written: Signal<Out, Bits<16>>,
     /// Per head source: an issue now takes it from the ALU's output or a recent result
     /// ([`Forwarding`]; never without result forwarding, nor for an outstanding register).
     pub forward: Vec<Signal<Out, Bit>>,
@@ -136,6 +138,7 @@ impl<const RI: usize> Scoreboard<RI> {
             long_writes: Default::default(),
             long_unit: Default::default(),
             ext_grant: Default::default(),
+            banks_written: Default::default(),
             forward: signals(3),
             distance: signals(3 * on),
             flight: Flight::new(params),
@@ -180,7 +183,6 @@ impl<const RI: usize> Logic for Scoreboard<RI> {
         self.pending.issue.next = self.issue.val();
         self.hazards.issue.next = self.issue.val();
         self.next_head.issue.next = self.issue.val();
-        // The flight: the head goes in when it issues; the write-backs; the external write.
         self.flight.head_dst.next = self.slot_dst[0].val();
         self.flight.head_writes.next = self.slot_writes[0].val();
         self.flight.head_unit.next = self.slot_unit[0].val();
@@ -194,6 +196,7 @@ impl<const RI: usize> Logic for Scoreboard<RI> {
         self.long_writes.next = self.flight.long_writes.val();
         self.long_unit.next = self.flight.long_unit.val();
         self.ext_grant.next = self.flight.ext_grant.val();
+        self.banks_written.next = self.flight.banks_written.val();
         // The pending table: candidates for the next head, the write that frees an entry, lookups.
         for c in 0..2 {
             self.pending.cand_dst[c].next = self.slot_dst[c].val();

@@ -8,7 +8,7 @@ use super::scheduler::CoreScheduler;
 use crate::gpr::BankedGpr;
 use crate::params::CoreParams;
 use crate::regs::Registers;
-use crate::{constant, constant_if, signals};
+use crate::signals;
 
 /// A shader-core slice (SPEC S1, document Fig. 4, one processing element): a banked GPR, the
 /// conflict detector and resolver (scheduler), conflict and prefetch queues, operand muxes and
@@ -103,8 +103,6 @@ pub struct CoreSlice<const A: usize, const RI: usize> {
     staged_reg: Registers<Bits<RI>>,
     /// The writes' data, port-major.
     staged_data: Registers<Bits<32>>,
-    /// 1RW banks: the banks of this cycle's writes, which serve no read.
-    banks_written: Signal<Local, Bits<16>>,
     /// The GPR's grants, which answer the scheduler's requests (every one of its reads, and
     /// the writes the slice grants itself) and, with registered arbitration, come a cycle or
     /// two after them: not needed, read by a wire the lint leaves alone.
@@ -113,15 +111,8 @@ pub struct CoreSlice<const A: usize, const RI: usize> {
     /// data side takes (the scheduler's own checks read them): read by a wire the lint leaves
     /// alone.
     sources_unused: Signal<Local, Bit>,
-    /// One bank bit, present with 1RW banks.
-    one_bank: Vec<Constant<Bits<16>>>,
-    /// The bank bits of a register index, present with 1RW banks.
-    bank_mask: Vec<Constant<Bits<RI>>>,
-    no_banks: Constant<Bits<16>>,
     _lanes: usize,
     _read_ports: usize,
-    /// 1 with single-port (1RW) banks, else 0.
-    _single_port: usize,
     /// The operand mux's inputs ([`MuxInputs`]).
     _mux_inputs: usize,
 }
@@ -130,7 +121,6 @@ impl<const A: usize, const RI: usize> CoreSlice<A, RI> {
     /// The slice for `params` (validated; `A` and `RI` must match its GPR).
     pub fn new(params: &CoreParams) -> Self {
         let (l, p) = (params.gpr.lanes, params.gpr.read_ports);
-        let single_port = params.gpr.bank_kind.single_port();
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -175,15 +165,10 @@ impl<const A: usize, const RI: usize> CoreSlice<A, RI> {
             staged_valid: Registers::stage(3, params.request_stage),
             staged_reg: Registers::stage(3, params.request_stage),
             staged_data: Registers::stage(2 * l, params.request_stage),
-            banks_written: Default::default(),
             grants_unused: Default::default(),
             sources_unused: Default::default(),
-            one_bank: constant_if(single_port, 1),
-            bank_mask: constant_if(single_port, params.gpr.banks as u64 - 1),
-            no_banks: constant(0),
             _lanes: l,
             _read_ports: p,
-            _single_port: usize::from(single_port),
             _mux_inputs: MuxInputs::of(params).count,
         }
     }
@@ -226,21 +211,6 @@ impl<const A: usize, const RI: usize> Logic for CoreSlice<A, RI> {
         self.reads.next = self.scheduler.reads.val();
         self.banks_read.next = self.scheduler.banks_read.val();
         self.banks_read_twice.next = self.scheduler.banks_read_twice.val();
-        // 1RW banks: a bank being written serves no read. If the external write is refused,
-        // its bank is the write-back's, so the bank set does not depend on the grant.
-        self.banks_written.next = self.no_banks.val();
-        for _single_port in 0..self._single_port {
-            if self.scheduler.retire_valid.val() {
-                self.banks_written.next = self.banks_written.val()
-                    | (self.one_bank[0].val()
-                        << (self.scheduler.retire_reg.val() & self.bank_mask[0].val()));
-            }
-            if self.ext_valid.val() {
-                self.banks_written.next = self.banks_written.val()
-                    | (self.one_bank[0].val() << (self.ext_reg.val() & self.bank_mask[0].val()));
-            }
-        }
-        self.scheduler.banks_written.next = self.banks_written.val();
         self.datapath.alu_op.next = self.scheduler.alu_op.val();
         self.alu_valid.next = self.scheduler.alu_valid.val();
         self.alu_op.next = self.scheduler.alu_op.val();
