@@ -156,7 +156,8 @@ pub fn lower_bound(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::program::parse;
+    use crate::core::program::{parse, Source, Wait};
+    use grfgen_hdl::params::{CoreOp, CoreUnit};
 
     #[test]
     fn the_documents_example_is_bound_by_its_busiest_bank() {
@@ -182,6 +183,58 @@ mod tests {
         let bound = lower_bound(&params, &program, &UnitLatencies::default(), true);
         assert_eq!(bound.issue_chain, 1 + 4 + 4);
         assert_eq!(bound.cycles, 9 + 4);
+    }
+
+    /// An instruction on `unit` writing `writes` registers from `dst`, from `src`.
+    fn on(unit: CoreUnit, dst: usize, writes: usize, src: Vec<Source>) -> Instruction {
+        Instruction {
+            op: CoreOp::Mov,
+            dst,
+            writes,
+            src,
+            unit,
+            wait: Wait::default(),
+        }
+    }
+
+    #[test]
+    fn long_results_reach_readers_and_sync_waits_after_their_units_latency() {
+        // One cycle from a read to its data, two ALU stages: a hand-over 3 cycles after the
+        // issue, readable 1 cycle after the write.
+        let params = CoreParams::document();
+        let latencies = UnitLatencies::default();
+        let sfu = on(CoreUnit::Sfu, 0, 1, vec![Source::Reg(8)]);
+        let reader = Instruction::alu(CoreOp::Add, 1, &[0, 9]);
+        let bound = lower_bound(&params, &[sfu.clone(), reader], &latencies, true);
+        // The SFU issues at 1, its result is readable at 1 + 3 + 8 + 1.
+        assert_eq!(bound.issue_chain, 13);
+        assert_eq!(bound.cycles, 13 + 3 + 1);
+        // A (sy) wait does not wait on the SFU, an (ss) one does; a long result alone ends the
+        // program when it is readable.
+        let mut waiting = Instruction::alu(CoreOp::Add, 4, &[9, 10]);
+        waiting.wait.sy = true;
+        let sy = lower_bound(&params, &[sfu.clone(), waiting.clone()], &latencies, true);
+        assert_eq!((sy.issue_chain, sy.long_results, sy.cycles), (2, 13, 13));
+        waiting.wait = Wait {
+            ss: true,
+            sy: false,
+        };
+        let ss = lower_bound(&params, &[sfu, waiting], &latencies, true);
+        assert_eq!((ss.issue_chain, ss.cycles), (13, 17));
+    }
+
+    #[test]
+    fn immediates_are_no_reads_and_nops_take_an_issue_cycle_each() {
+        let params = CoreParams::document();
+        let latencies = UnitLatencies::default();
+        let mut program = vec![Instruction::alu(CoreOp::Nop, 0, &[]); 5];
+        program.push(on(CoreUnit::Alu, 1, 1, vec![Source::Imm(3)]));
+        let bound = lower_bound(&params, &program, &latencies, true);
+        assert_eq!(
+            (bound.instructions, bound.read_ports, bound.issue_chain),
+            (6, 0, 6)
+        );
+        assert_eq!(bound.cycles, 6 + 3 + 1);
     }
 
     #[test]
