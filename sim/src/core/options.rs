@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::external::UnitLatencies;
 use super::model::Policy;
+use super::program::Instruction;
 use super::program_file::{read, Isa};
 use super::workload::{builtin_sized, Workload, NAMES, RANDOM_INSTRUCTIONS};
 use crate::block::{missing_workload, SimError};
@@ -194,10 +195,28 @@ impl CoreOptions {
                 Isa::Core => bad(e.to_string()),
             }
         })?;
+        fits(params, &file.instructions)?;
         Ok(Workload {
             latencies: self.latencies.clone(),
             figures: file.figures,
             ..Workload::new(path, file.instructions)
         })
+    }
+}
+
+/// Whether every long-latency instruction of `program` can take its entries in the pending
+/// table of `params` (else it could never issue): the error names `--long-results`, its value
+/// and the values the program allows.
+fn fits(params: &CoreParams, program: &[Instruction]) -> Result<(), SimError> {
+    let long = || program.iter().filter(|i| i.long_latency());
+    let most = long().map(|i| i.writes).max().unwrap_or(0);
+    match long().find(|i| i.writes == most && most > params.long_results) {
+        Some(widest) => Err(SimError::Input(format!(
+            "invalid value {} for --long-results: allowed {most}..={} for this program \
+             (`{widest}` writes {most} registers)",
+            params.long_results,
+            CoreParams::MAX_LONG_RESULTS,
+        ))),
+        None => Ok(()),
     }
 }
