@@ -11,6 +11,7 @@ mod forwarding;
 mod hazards;
 mod operands;
 mod pending;
+mod read_side;
 mod reads;
 mod requests;
 mod scheduler;
@@ -27,6 +28,7 @@ pub use forwarding::Forwarding;
 pub use hazards::{Hazards, NextHead};
 pub use operands::{MuxInputs, OperandSelects};
 pub use pending::{CandidateSpans, PendingEntries, PendingLookups, PendingTable};
+pub use read_side::{QueueEntries, ReadSide};
 pub use reads::ReadScheduler;
 pub use requests::ReadRequests;
 pub use scheduler::CoreScheduler;
@@ -34,7 +36,7 @@ pub use scoreboard::Scoreboard;
 pub use slice::CoreSlice;
 pub use window::{HeldInstructions, InstructionWindow};
 
-use scheduler::queue_checks;
+use read_side::queue_checks;
 
 use crate::design::Design;
 use crate::emit::{emit, part, EmitError, Emitted, PortOrder};
@@ -103,6 +105,8 @@ impl Design for Core {
                             3 * Scoreboard::<R>::seen_slots(p) + 3,
                         ),
                     )?,
+                    part("core_read_side", ReadSide::<R>::new(p))?,
+                    part("core_queue_entries", QueueEntries::new(p))?,
                     part("core_read_scheduler", ReadScheduler::<R>::new(p))?,
                     part(
                         "core_read_requests",

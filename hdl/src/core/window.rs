@@ -3,6 +3,7 @@
 
 use rust_hdl::prelude::*;
 
+use super::decode::InstructionDecoder;
 use super::scoreboard::Scoreboard;
 use crate::params::{CaptureKind, CoreParams};
 use crate::regs::Registers;
@@ -11,7 +12,8 @@ use crate::{constant, signals};
 /// The instruction window (`docs/core.md`): `lookahead + 1` slots, slot 0 the head. Vectors
 /// of sources are slot-major (`slot * 3 + source`). A source's state is a `CaptureKind` code:
 /// pending (0), done (1), in the conflict queue (2) or the prefetch queue (3), with its queue
-/// entry; a source that is not a GPR read is done from fetch and takes its immediate. When the
+/// entry; a source that is not a GPR read is done from fetch and takes its immediate. The
+/// offered instruction is decoded as it is taken ([`InstructionDecoder`]). When the
 /// head issues the window moves up one slot; the offered instruction is taken into the first
 /// free slot after that move, when there is one. It shows what its readers use: the served
 /// slots (the head, and those preloads or prefetches serve), the conflicts of the slots
@@ -43,10 +45,6 @@ pub struct InstructionWindow<const RI: usize> {
     pub instr_read: Vec<Signal<In, Bit>>,
     /// Per source: its immediate.
     pub instr_imm: Vec<Signal<In, Bits<32>>>,
-    /// Per source: its alias code.
-    pub instr_alias: Vec<Signal<In, Bits<2>>>,
-    /// Per source: its bank conflict.
-    pub instr_conflict: Vec<Signal<In, Bit>>,
     /// Per slot and source: its state after this cycle's reads.
     pub next_state: Vec<Signal<In, Bits<2>>>,
     /// Per slot and source: its queue entry after this cycle's reads.
@@ -84,6 +82,8 @@ pub struct InstructionWindow<const RI: usize> {
     held_valid: Registers<Bit>,
     held_state: Registers<Bits<2>>,
     held_entry: Registers<Bits<3>>,
+    /// The offered instruction's aliases and bank conflicts.
+    decoder: InstructionDecoder<RI>,
     /// The instructions the slots hold.
     slots: HeldInstructions<RI>,
     /// Per slot: valid after the move.
@@ -122,8 +122,6 @@ impl<const RI: usize> InstructionWindow<RI> {
             instr_src: signals(3),
             instr_read: signals(3),
             instr_imm: signals(3),
-            instr_alias: signals(3),
-            instr_conflict: signals(3),
             next_state: signals(3 * w),
             next_entry: signals(3 * w),
             ready: Default::default(),
@@ -144,6 +142,7 @@ impl<const RI: usize> InstructionWindow<RI> {
             held_valid: Registers::new(w),
             held_state: Registers::new(3 * w),
             held_entry: Registers::new(3 * w),
+            decoder: InstructionDecoder::new(params),
             slots: HeldInstructions::new(params),
             shifted_valid: signals(w),
             insert: signals(w),
@@ -180,8 +179,10 @@ impl<const RI: usize> Logic for InstructionWindow<RI> {
             self.slots.instr_src[s].next = self.instr_src[s].val();
             self.slots.instr_read[s].next = self.instr_read[s].val();
             self.slots.instr_imm[s].next = self.instr_imm[s].val();
-            self.slots.instr_alias[s].next = self.instr_alias[s].val();
-            self.slots.instr_conflict[s].next = self.instr_conflict[s].val();
+            self.decoder.read[s].next = self.instr_read[s].val();
+            self.decoder.src[s].next = self.instr_src[s].val();
+            self.slots.instr_alias[s].next = self.decoder.alias_code[s].val();
+            self.slots.instr_conflict[s].next = self.decoder.conflict[s].val();
             self.alias_code[s].next = self.slots.alias_code[s].val();
             self.immediate[s].next = self.slots.immediate[s].val();
             self.imm[s].next = self.slots.imm[s].val();
@@ -249,7 +250,7 @@ impl<const RI: usize> Logic for InstructionWindow<RI> {
                 if self.insert[j].val() {
                     self.held_state.d[j * 3 + s].next = self.done.val();
                     if self.instr_read[s].val()
-                        & (self.instr_alias[s].val() == self.alias_none.val())
+                        & (self.decoder.alias_code[s].val() == self.alias_none.val())
                     {
                         self.held_state.d[j * 3 + s].next = self.pending.val();
                     }
