@@ -286,7 +286,7 @@ fn emit_writes_verilog_waivers_constraints_core_and_manifest() {
     let manifest: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
     let top = manifest["top"].as_str().unwrap();
-    assert_eq!(top, "gpr_b8_r256_l2_e32_rp4_wp2_p0_k1r1w_meminferred");
+    assert_eq!(top, "gpr_b8_r256_l2_e32_rp4_wp2_p0_k1r1w_meminferred_bmmod");
     assert_eq!(manifest["parameters"]["banks"], 8);
     assert_eq!(manifest["parameters"]["lanes"], 2);
     assert_eq!(manifest["derived"]["rows"], 32);
