@@ -190,7 +190,7 @@ fn apply_config<P: Params>(params: &mut P, path: &Path) -> Result<Vec<(String, S
         let bad = |why: String| bad(format!("{at}{why}"));
         // `read-ports` and `read_ports` are one name.
         let Some(p) = table.iter().find(|p| p.name == key.replace('-', "_")) else {
-            let hint = match grfgen_sim::text::suggestion(&key, keys.iter().copied()) {
+            let hint = match grfgen_sim::text::flag_suggestion(&key, keys.iter().copied()) {
                 Some(near) => format!(" (did you mean `{near}`?)"),
                 None => String::new(),
             };

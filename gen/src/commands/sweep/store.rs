@@ -48,12 +48,13 @@ impl Spec {
                 .map(|(n, v)| format!("{n}={}", v.join(",")))
                 .collect()
         };
-        let field = |name: &str, there: String, now: String, fix: String| {
-            format!("{name} is {there} there and {now} here ({fix})")
+        // `subject` carries its verb: "the seed is", "the lists are".
+        let field = |subject: &str, there: String, now: String, fix: String| {
+            format!("{subject} {there} there and {now} here ({fix})")
         };
         if self.block != here.block {
             return field(
-                "the block",
+                "the block is",
                 self.block.clone(),
                 here.block.clone(),
                 format!("run sweep {}", self.block),
@@ -62,7 +63,7 @@ impl Spec {
         if self.seed != here.seed {
             let fix = format!("give --seed {} or leave --seed out", self.seed);
             return field(
-                "the seed",
+                "the seed is",
                 self.seed.to_string(),
                 here.seed.to_string(),
                 fix,
@@ -78,7 +79,7 @@ impl Spec {
                     lists(there).join(" ")
                 );
                 return field(
-                    "the lists",
+                    "the lists are",
                     lists(there).join(" "),
                     lists(now).join(" "),
                     fix,
@@ -92,7 +93,7 @@ impl Spec {
         if self.synth != here.synth {
             let fix = format!("give {}", flag(self.synth, "--synth"));
             return field(
-                "--synth",
+                "--synth is",
                 flag(self.synth, "--synth"),
                 flag(here.synth, "--synth"),
                 fix,
@@ -104,11 +105,16 @@ impl Spec {
                 None => "no --pnr".to_string(),
             };
             let fix = format!("give {}", shown(&self.pnr));
-            return field("place and route", shown(&self.pnr), shown(&here.pnr), fix);
+            return field(
+                "place and route is",
+                shown(&self.pnr),
+                shown(&here.pnr),
+                fix,
+            );
         }
         if self.rtl != here.rtl {
             return field(
-                "--rtl",
+                "--rtl is",
                 self.rtl.clone(),
                 here.rtl.clone(),
                 "give the same --rtl or --no-rtl".into(),
@@ -116,7 +122,7 @@ impl Spec {
         }
         let fix = "give the same --config".to_string();
         field(
-            "the configuration",
+            "the configuration is",
             format!("{:?}", self.config),
             format!("{:?}", here.config),
             fix,
