@@ -196,6 +196,32 @@ impl Drop for Partial {
     }
 }
 
+/// A scratch directory in the system's temporary directory: removed when dropped, and when
+/// the run is interrupted, so that no staged design outlives the run.
+pub struct Scratch {
+    /// The directory, removed when dropped.
+    dir: tempfile::TempDir,
+    /// Its registration, for an interruption.
+    _partial: Partial,
+}
+
+impl Scratch {
+    /// A new scratch directory, its name starting with `prefix`.
+    pub fn new(prefix: &str) -> io::Result<Self> {
+        let dir = tempfile::Builder::new().prefix(prefix).tempdir()?;
+        let partial = Partial::new(dir.path());
+        Ok(Self {
+            dir,
+            _partial: partial,
+        })
+    }
+
+    /// Where it is.
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+}
+
 /// Runs `command` to completion and collects its output, as [`Command::output`] does. Once
 /// [`install`] ran, the tool runs in a process group of its own, which an interruption stops
 /// (the tool and everything it started), so that no compiler outlives the run.
