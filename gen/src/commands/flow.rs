@@ -97,9 +97,10 @@ pub fn flow<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
             grfgen_sim::input::read_text(&value, &flag).map_err(CliError::Input)?;
         }
     }
-    let out = m
+    let given = m
         .get_one::<String>("out")
         .map_or_else(|| PathBuf::from("out").join(B::Design::NAME), PathBuf::from);
+    let out = crate::output::check_dir("--out", &given)?;
     let request = FlowRequest {
         top: &super::emit::top::<B::Design>(m, &params)?,
         out: &out,

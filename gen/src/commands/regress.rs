@@ -387,13 +387,12 @@ pub fn regress(m: &ArgMatches) -> Result<String, CliError> {
         seed: seed(m)?,
         jobs: jobs(m)?,
         shard: shard(m)?,
-        dir: path(m, "out").expect("--out is required"),
+        dir: check_dir("--out", &path(m, "out").expect("--out is required"))?,
         resume: m.get_flag("resume"),
         quiet: m.get_flag("json"),
     };
     let junit_path = path(m, "junit");
     let csv_path = path(m, "csv");
-    check_dir("--out", &settings.dir)?;
     for (flag, file) in [("--junit", &junit_path), ("--csv", &csv_path)] {
         if let Some(file) = file {
             check_file(flag, file)?;

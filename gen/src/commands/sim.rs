@@ -135,8 +135,15 @@ struct Waveform {
 
 impl Waveform {
     /// The waveform for `--vcd target`, checked before the run starts.
-    fn new(target: PathBuf) -> Result<Self, CliError> {
-        crate::output::check_file("--vcd", &target)?;
+    fn new(given: PathBuf) -> Result<Self, CliError> {
+        if given.as_os_str() == "-" {
+            return Err(CliError::Input(
+                "invalid value - for --vcd: allowed a file name (standard output holds the \
+                 report; give a FIFO or /dev/stdout to stream the waveform)"
+                    .into(),
+            ));
+        }
+        let target = crate::output::check_file("--vcd", &given)?;
         if crate::output::is_special(&target) {
             return Ok(Self {
                 partial: target.clone(),

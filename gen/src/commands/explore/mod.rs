@@ -221,8 +221,7 @@ struct Prepared<B: Block> {
 /// Checks the command line of an exploration of block `B` (and the exploration in `--out`
 /// with `--resume`), writing nothing.
 fn prepare<B: Block>(m: &ArgMatches) -> Result<Prepared<B>, CliError> {
-    let out = path(m, "out").expect("--out is required");
-    crate::output::check_dir("--out", &out)?;
+    let out = crate::output::check_dir("--out", &path(m, "out").expect("--out is required"))?;
     let resume = m.get_flag("resume");
     let recorded = match resume {
         true => SweepDir::new(&out).spec()?,

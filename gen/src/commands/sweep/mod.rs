@@ -305,10 +305,10 @@ fn check_inputs<B: Block>(
 /// Runs the sweep of block `B`: validates the whole grid first, then runs the points of this
 /// shard not yet done, recording each; fails (exit 1) if any point did not finish `ok`.
 pub fn sweep<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
-    let out = path(m, "out");
-    if let Some(out) = &out {
-        crate::output::check_dir("--out", out)?;
-    }
+    let out = match path(m, "out") {
+        Some(out) => Some(crate::output::check_dir("--out", &out)?),
+        None => None,
+    };
     let dir = out.map(|d| SweepDir::new(&d));
     // A resumed sweep goes on with its recorded seed (and, with no values listed, its spec).
     let recorded = match (&dir, m.get_flag("resume")) {
@@ -468,6 +468,7 @@ pub fn merge(m: &ArgMatches) -> Result<String, CliError> {
         .flatten()
         .map(PathBuf::from)
         .collect();
+    let out = crate::output::check_dir("--out", &path(m, "out").expect("--out is required"))?;
     let mut spec: Option<Spec> = None;
     let mut records = BTreeMap::new();
     for dir in &dirs {
@@ -491,7 +492,7 @@ pub fn merge(m: &ArgMatches) -> Result<String, CliError> {
         spec = Some(found);
     }
     let spec = spec.expect("at least one DIR");
-    let out = SweepDir::new(&path(m, "out").expect("--out is required"));
+    let out = SweepDir::new(&out);
     out.open(&spec, true)?;
     out.replace(&records)?;
     let status = Status::of(spec.points, &records);
@@ -577,9 +578,9 @@ pub fn slurm_shards(m: &ArgMatches, id: &'static str) -> Result<usize, CliError>
 
 /// `grfgen sweep plot DIR --x NAME --y METRIC [--series NAME] [--pareto METRIC2] --out FILE`.
 pub fn plot(m: &ArgMatches) -> Result<String, CliError> {
-    let out = PathBuf::from(m.get_one::<String>("out").expect("required"));
-    crate::output::check_file("--out", &out)?;
-    plot::format_of(&out)?;
+    let given = PathBuf::from(m.get_one::<String>("out").expect("required"));
+    let out = crate::output::check_file("--out", &given)?;
+    plot::format_of(&given)?;
     let (dir, spec) = existing(&PathBuf::from(
         m.get_one::<String>("dir").expect("required"),
     ))?;
@@ -594,7 +595,7 @@ pub fn plot(m: &ArgMatches) -> Result<String, CliError> {
     let series = plot::plot(&spec, &dir.records()?, &spec_plot, &out)?;
     Ok(format!(
         "wrote {}: {} series ({})",
-        out.display(),
+        given.display(),
         series.len(),
         series.join(", ")
     ))
