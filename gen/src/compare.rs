@@ -158,6 +158,7 @@ fn gpr(m: &ArgMatches) -> Result<String, CliError> {
         })?,
         None => device.memory(),
     };
+    device.check_memory(memory).map_err(CliError::Input)?;
     let spec = GprComparisonSpec {
         file,
         banks,

@@ -266,6 +266,13 @@ fn eval(m: &ArgMatches) -> Result<String, CliError> {
         .get_one::<String>("fill")
         .expect("has a default")
         .parse()?;
+    if fill != Fill::Register && crate::params::given(m, "rf") {
+        let fill = m.get_one::<String>("fill").expect("has a default");
+        return Err(CliError::Input(format!(
+            "invalid value for --rf: --fill {} does not use it; --rf is for --fill rf",
+            grfgen_sim::text::quoted(fill)
+        )));
+    }
     let request = LaneOpRequest {
         name,
         m: optional_number(m, "mod", "a power of two from 2 to N")?,

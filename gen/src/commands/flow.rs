@@ -74,6 +74,19 @@ pub(crate) fn device_request(m: &ArgMatches) -> Result<PnrRequest, CliError> {
     Ok(PnrRequest { device, seed })
 }
 
+/// Refuses a design of `designs` whose block RAM (`--memory`) `device` has not: the check
+/// `flow`, `sweep`, `explore` and `compare` share.
+pub(crate) fn check_on_device<P: Params>(designs: &[P], device: Device) -> Result<(), CliError> {
+    let Some(param) = P::param("memory") else {
+        return Ok(());
+    };
+    for design in designs {
+        let chosen = Memory::parse(&param.value(design)).unwrap_or_default();
+        device.check_memory(chosen).map_err(CliError::Input)?;
+    }
+    Ok(())
+}
+
 /// Runs the flow of block `B`; fails if a step fails.
 pub fn flow<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     let timing = timing(m)?;
@@ -81,9 +94,8 @@ pub fn flow<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     // Placed on a device, a design takes the device's block RAM unless told otherwise.
     let memory = pnr.map(|r| r.device.memory()).unwrap_or_default();
     let params: ParamsOf<B> = resolve_with_defaults(m, &[("memory", memory.name())])?;
-    if let (Some(r), Some(p)) = (pnr, ParamsOf::<B>::param("memory")) {
-        let chosen = Memory::parse(&p.value(&params)).unwrap_or_default();
-        r.device.check_memory(chosen).map_err(CliError::Input)?;
+    if let Some(r) = pnr {
+        check_on_device(std::slice::from_ref(&params), r.device)?;
     }
     let options: B::Options = resolve(m)?;
     // An input file that cannot be read fails now, before anything is written or run.

@@ -138,6 +138,7 @@ pub fn block<B: Block>(settings: &Settings) -> Result<Vec<Record>, CliError> {
         rtl: "on".into(),
         points: jobs.len(),
         config: None,
+        explore: false,
     };
     let dir = SweepDir::new(&settings.dir.join(B::Design::NAME));
     dir.open(&spec, settings.resume)?;

@@ -17,7 +17,7 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use grfgen_flow::pnr::Device;
 use grfgen_flow::steps::PnrRequest;
 use grfgen_hdl::design::Design;
-use grfgen_hdl::params::{Memory, ParamValue, Params};
+use grfgen_hdl::params::Params;
 use grfgen_sim::block::{Block, ParamsOf, Report, Rtl, RunRecord, Setup};
 
 use super::flow::device_request;
@@ -141,11 +141,8 @@ fn check_recorded<B: Block>(
             grfgen_sim::input::shown(&out.to_string_lossy())
         ))
     };
-    let Some((device, pnr_seed)) = recorded.pnr.as_ref().filter(|_| recorded.rtl == "off") else {
-        return Err(refuse(format!(
-            "it holds a sweep of {}, not an exploration",
-            recorded.block
-        )));
+    let Some((device, pnr_seed)) = recorded.pnr.as_ref().filter(|_| recorded.explore) else {
+        return Err(refuse(super::sweep::store::other_kind(recorded)));
     };
     if recorded.block != B::Design::NAME {
         return Err(refuse(format!(
@@ -173,15 +170,13 @@ fn on_device<P: Params>(designs: &mut [P], listed: bool, device: Device) -> Resu
     let Some(param) = P::param("memory") else {
         return Ok(());
     };
-    for design in designs.iter_mut() {
-        if !listed {
+    if !listed {
+        for design in designs.iter_mut() {
             param.set(design, device.memory().name())?;
             design.validate()?;
         }
-        let chosen = Memory::parse(&param.value(design)).unwrap_or_default();
-        device.check_memory(chosen).map_err(CliError::Input)?;
     }
-    Ok(())
+    super::flow::check_on_device(designs, device)
 }
 
 /// Refuses a block whose runs time no workload (the router, the allocator), from one run of
@@ -236,7 +231,9 @@ fn prepare<B: Block>(m: &ArgMatches) -> Result<Prepared<B>, CliError> {
         check_recorded::<B>(spec, &settings.request, seed, &out)?;
     }
     let steps = (false, Some(settings.request));
-    let (spec, mut designs, runs) = plan::<B>(m, seed, Rtl::Off, recorded.as_ref(), steps)?;
+    let (mut spec, mut designs, runs) = plan::<B>(m, seed, Rtl::Off, recorded.as_ref(), steps)?;
+    spec.explore = true;
+    SweepDir::new(&out).check(&spec, resume)?;
     let swept: Vec<String> = spec.parameters.iter().map(|(n, _)| n.clone()).collect();
     let configured = (spec.config.as_ref()).is_some_and(|c| c.get("memory").is_some());
     let chosen = configured || swept.iter().any(|n| n == "memory");

@@ -198,7 +198,7 @@ pub(crate) fn plan<B: Block>(
     steps: (bool, Option<PnrRequest>),
 ) -> Result<Plan<B>, CliError> {
     let (mut param_lists, mut option_lists) = lists_of::<ParamsOf<B>, B::Options>(m)?;
-    let mut base: ParamsOf<B> = configured(m)?;
+    let (mut base, keys) = configured::<ParamsOf<B>>(m)?;
     let reuse = recorded.filter(|_| param_lists.is_empty() && option_lists.is_empty());
     if let Some(spec) = reuse {
         param_lists = spec.parameters.clone();
@@ -209,9 +209,9 @@ pub(crate) fn plan<B: Block>(
         }
     }
     absolute_files::<B::Options>(&mut option_lists);
-    let designs: Vec<ParamsOf<B>> = grid(&base, &param_lists).map_err(|e| from_set(m, e))?;
+    let designs: Vec<ParamsOf<B>> = grid(&base, &param_lists).map_err(|e| from_set(m, &keys, e))?;
     let runs: Vec<B::Options> =
-        grid(&B::Options::default(), &option_lists).map_err(|e| from_set(m, e))?;
+        grid(&B::Options::default(), &option_lists).map_err(|e| from_set(m, &[], e))?;
     check_inputs::<B>(&designs, &runs, seed)?;
     let spec = Spec {
         block: B::Design::NAME.into(),
@@ -225,6 +225,7 @@ pub(crate) fn plan<B: Block>(
         config: m
             .get_one::<String>("config")
             .map(|_| serde_json::to_value(&base).expect("parameters serialise")),
+        explore: false,
     };
     match reuse {
         Some(recorded) => Ok((
@@ -249,8 +250,9 @@ fn rtl_name(rtl: Rtl) -> &'static str {
 }
 
 /// The refusal of a listed value: when the list came from `--set NAME=...` rather than the
-/// parameter's own flag, the message says so.
-fn from_set(m: &ArgMatches, e: ParamError) -> CliError {
+/// parameter's own flag, the message says so; when the value came from the config file (one of
+/// its `keys`), it names the file, line, column and key.
+fn from_set(m: &ArgMatches, keys: &[(String, String)], e: ParamError) -> CliError {
     let name = e.param;
     let set = m.get_many::<String>("set").into_iter().flatten().find(|s| {
         s.split_once('=')
@@ -258,7 +260,7 @@ fn from_set(m: &ArgMatches, e: ParamError) -> CliError {
     });
     match set {
         Some(set) => CliError::Input(format!("{e} (from --set {set})")),
-        None => e.into(),
+        None => crate::params::located(m, keys, e),
     }
 }
 
@@ -322,6 +324,21 @@ pub fn sweep<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     let (rtl, shard, threads) = (rtl(m), shard(m)?, jobs(m)?);
     let steps = (m.get_flag("synth"), pnr_request(m)?);
     let (spec, designs, runs) = plan::<B>(m, seed, rtl, recorded.as_ref(), steps)?;
+    // iCE40 synthesis and place and route take only the block RAM their device has.
+    if spec.synth {
+        super::flow::check_on_device(&designs, grfgen_flow::pnr::Device::Ice40Hx8k).map_err(
+            |_| {
+                CliError::Input(
+                    "invalid value dp16kd for --memory: allowed inferred with --synth \
+                     (iCE40 synthesis; DP16KD is ECP5 block RAM)"
+                        .into(),
+                )
+            },
+        )?;
+    }
+    if let Some(request) = steps.1 {
+        super::flow::check_on_device(&designs, request.device)?;
+    }
     let rtl = match spec.rtl.as_str() {
         "on" => Rtl::On,
         "off" => Rtl::Off,
