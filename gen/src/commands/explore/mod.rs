@@ -24,7 +24,7 @@ use super::flow::device_request;
 use super::sweep::runner::{Implementation, Job};
 use super::sweep::slurm as batch;
 use super::sweep::store::{Record, Spec, SweepDir};
-use super::sweep::{jobs, jobs_arg, lists_command, plan, Recording};
+use super::sweep::{jobs, jobs_arg, lists_command, plan, Recording, Tally};
 use super::{json_arg, path, seed};
 use crate::error::CliError;
 use crate::params::number;
@@ -259,12 +259,6 @@ pub fn explore<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     dir.open(&p.spec, p.resume)?;
     report::clear(&dir)?;
     let mut records = dir.records()?;
-    let recording = Recording {
-        threads,
-        rtl: Rtl::Off,
-        dir: Some(&dir),
-        quiet: m.get_flag("json"),
-    };
     // Stage 1: the golden model, every design on every workload.
     let (designs, runs) = (&p.designs, &p.runs);
     let jobs: Vec<Job<B>> = (0..p.spec.points)
@@ -276,6 +270,19 @@ pub fn explore<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
             seed: p.seed,
         })
         .collect();
+    // One count over every stage: the model runs, then at most the budgets' syntheses and
+    // places and routes (and the closest design's).
+    let tally = Tally {
+        done: Default::default(),
+        most: jobs.len() + p.settings.budget_synth + p.settings.budget_pnr,
+    };
+    let recording = Recording {
+        threads,
+        rtl: Rtl::Off,
+        dir: Some(&dir),
+        quiet: m.get_flag("json"),
+        tally: Some(&tally),
+    };
     let label = format!("explore {}: model", p.spec.block);
     recording.run(&label, &jobs, &Implementation::default(), &mut records)?;
     let mut space = Space::<B> {

@@ -384,6 +384,7 @@ pub fn sweep<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
         rtl,
         dir: dir.as_ref(),
         quiet,
+        tally: None,
     };
     run.run(&label, &jobs, &implementation, &mut records)?;
     finish(m, &spec, &records, shard)
@@ -442,6 +443,28 @@ pub(crate) struct Recording<'a> {
     pub dir: Option<&'a SweepDir>,
     /// No progress lines.
     pub quiet: bool,
+    /// The count over a command of several batches (an exploration's stages), if it is one.
+    pub tally: Option<&'a Tally>,
+}
+
+/// Points done over a command that runs several batches of them, and at most how many it runs:
+/// its progress lines count over the whole command, not per batch.
+pub(crate) struct Tally {
+    /// Points done so far.
+    pub done: std::sync::atomic::AtomicUsize,
+    /// Points the command runs at most.
+    pub most: usize,
+}
+
+impl Tally {
+    /// The progress line of one more point done: `[12 of at most 40] <step> of point 4: ok`.
+    fn line(&self, step: &str, record: &Record) -> String {
+        let done = self.done.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+        format!(
+            "[{done} of at most {}] {step} of point {}: {} ({:.1} s)",
+            self.most, record.index, record.status, record.seconds
+        )
+    }
 }
 
 impl Recording<'_> {
@@ -459,13 +482,14 @@ impl Recording<'_> {
         let ran = run_all(jobs, self.threads, self.rtl, implementation, |record| {
             finished += 1;
             failed += usize::from(!record.settled());
-            progress.point(
-                &format!(
+            let line = match self.tally {
+                Some(tally) => tally.line(label, &record),
+                None => format!(
                     "[{finished}/{total}] point {} {} ({:.1} s)",
                     record.index, record.status, record.seconds
                 ),
-                failed,
-            );
+            };
+            progress.point(&line, failed);
             if let Some(dir) = self.dir {
                 dir.append(&record)?;
             }
