@@ -212,6 +212,7 @@ fn window(m: &ArgMatches) -> Result<String, CliError> {
     let bits = with_default(m, "element_bits", "8, 16, 32 or 64")?;
     let weights: Vec<i64> = numbers(m, "weights", "integers")?;
     let setup = Setup::new(seed(m)?, setup_rtl(m));
+    crate::commands::announce_seed(m, "route window", setup.seed);
     let report = run_window(crossbar, bits, &weights, &setup)?;
     let failed = report.failed();
     let output = render(m, &report, || report.text());

@@ -120,7 +120,7 @@ pub fn flow<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
         seed: seed(m)?,
         pnr,
     };
-    crate::output::check_dir("--out", &out)?;
+    super::announce_seed(m, &format!("flow {}", B::Design::NAME), request.seed);
     let report = grfgen_flow::steps::flow::<B>(&params, &options, &request)?;
     let output = render(m, &report, || report.text());
     match report.ok {

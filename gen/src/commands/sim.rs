@@ -95,9 +95,7 @@ pub fn sim<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
         format!("interrupted: sim {name} stopped {when}, nothing written (seed {seed}; replay with --seed {seed})")
     });
     if !given(m, "seed") {
-        interrupt::announce(format!(
-            "sim {name}: seed {seed} (replay with --seed {seed})"
-        ));
+        interrupt::announce(super::seed_line(&format!("sim {name}"), seed));
     }
     let _watch = waveform.as_ref().and_then(|w| w.watch(waveform_mb));
     let progress = Progress::new(name, cycles);

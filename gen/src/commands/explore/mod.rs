@@ -255,6 +255,9 @@ fn prepare<B: Block>(m: &ArgMatches) -> Result<Prepared<B>, CliError> {
 pub fn explore<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     let p = prepare::<B>(m)?;
     let threads = jobs(m)?;
+    if !p.resume {
+        super::announce_seed(m, &format!("explore {}", B::Design::NAME), p.seed);
+    }
     let dir = SweepDir::new(&p.out);
     dir.open(&p.spec, p.resume)?;
     report::clear(&dir)?;
@@ -316,6 +319,7 @@ pub fn slurm_command<B: Block>() -> Command {
 pub fn slurm<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     let p = prepare::<B>(m)?;
     batch::check_script_dir(&p.out)?;
+    super::announce_seed(m, &format!("explore slurm {}", B::Design::NAME), p.seed);
     let cpus = match number::<usize>(m, "cpus", "1..=256")? {
         None => 2,
         Some(n) if (1..=256).contains(&n) => n,

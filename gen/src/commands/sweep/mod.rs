@@ -361,6 +361,7 @@ pub fn sweep<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
             seed,
         })
         .collect();
+    super::announce_seed(m, &format!("sweep {}", spec.block), seed);
     let quiet = m.get_flag("json");
     if !quiet {
         crate::progress::line(&format!(
@@ -567,8 +568,8 @@ pub fn slurm<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     let (seed, rtl) = (seed(m)?, rtl(m));
     let steps = (m.get_flag("synth"), pnr_request(m)?);
     let (spec, _, _) = plan::<B>(m, seed, rtl, None, steps)?;
-    let dir = path(m, "out").expect("--out is required");
-    crate::output::check_dir("--out", &dir)?;
+    super::announce_seed(m, &format!("sweep slurm {}", spec.block), seed);
+    let dir = crate::output::check_dir("--out", &path(m, "out").expect("--out is required"))?;
     slurm::check_script_dir(&dir)?;
     let dir = std::path::absolute(&dir).unwrap_or(dir);
     let grfgen = slurm::shell_path(&std::env::current_exe()?);
