@@ -113,6 +113,12 @@ pub fn sim<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     progress.finish();
     let record = record?;
     if let Some(waveform) = waveform {
+        if let Some(cycle) = grfgen_sim::verilator::waveform_stopped_at() {
+            eprintln!(
+                "warning: the waveform {} stops at cycle {cycle}: it reached --vcd-max-mb {waveform_mb}; the run went on to its end (raise --vcd-max-mb for more)",
+                waveform.target.display()
+            );
+        }
         waveform.keep()?;
     }
     let output = render(m, &record, || record.text());
@@ -172,22 +178,20 @@ impl Waveform {
         self._registered.is_none()
     }
 
-    /// Ends the run once the waveform passes `mb` MiB (checked ten times a second); a special
-    /// file has no size to watch.
+    /// Stops the waveform, not the run, once it passes `mb` MiB (checked ten times a second):
+    /// it keeps its first part; a special file has no size to watch.
     fn watch(&self, mb: u64) -> Option<WatchGuard> {
         if self.in_place() {
             return None;
         }
         let stop = Arc::new(AtomicBool::new(false));
         let (path, flag) = (self.partial.clone(), stop.clone());
-        let target = self.target.display().to_string();
         std::thread::spawn(move || {
             while !flag.load(Ordering::Relaxed) {
                 let size = std::fs::metadata(&path).map_or(0, |m| m.len());
                 if size > mb << 20 {
-                    interrupt::fail(format!(
-                        "error: the waveform {target} passed --vcd-max-mb {mb}; the run stopped and the waveform was removed (raise --vcd-max-mb or run fewer cycles)"
-                    ));
+                    grfgen_sim::verilator::stop_waveform();
+                    break;
                 }
                 std::thread::sleep(Duration::from_millis(100));
             }
