@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 use grfgen_hdl::params::{CoreOp, CoreParams, CoreUnit};
 
 use super::external::UnitLatencies;
-use super::program_file::ProgramFigures;
 use super::program::{parse, Instruction, ParseError, Source, Wait};
+use super::program_file::ProgramFigures;
 use crate::rng::Rng;
 
 /// A program to run, with the external write traffic and the external unit that accompany
