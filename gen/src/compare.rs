@@ -158,6 +158,7 @@ fn gpr(m: &ArgMatches) -> Result<String, CliError> {
         })?,
         None => device.memory(),
     };
+    device.check_memory(memory).map_err(CliError::Input)?;
     let spec = GprComparisonSpec {
         file,
         banks,
@@ -195,7 +196,7 @@ fn gpr(m: &ArgMatches) -> Result<String, CliError> {
     if let Some(file) = &csv {
         crate::output::check_file("--csv", file)?;
     }
-    let work = tempfile::tempdir()?;
+    let work = grfgen_sim::interrupt::Scratch::new("grfgen-compare-")?;
     let report = compare_gpr(&spec, work.path())?;
     if let Some(file) = &csv {
         let rows = serde_json::to_value(&report.designs).expect("reports serialise");

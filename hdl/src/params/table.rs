@@ -98,6 +98,25 @@ impl<T: ParamValue> ParamValue for Option<T> {
     }
 }
 
+impl Allowed<Option<String>> {
+    /// A built-in input of `names` named by `flag`, or none; `file_flag` names a file instead
+    /// (`file_given`: it was given), and the two conflict, which the refusal says.
+    pub fn name_or_file(names: &[&str], flag: &str, file_flag: &str, file_given: bool) -> Self {
+        let words = match file_given {
+            true => {
+                format!("none beside {file_flag} FILE: {flag} and {file_flag} conflict, give one")
+            }
+            false => format!("{}; or {file_flag} FILE instead", names.join(", ")),
+        };
+        let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+        Self::matching(words, move |v: &Option<String>| match v {
+            Some(name) => !file_given && names.contains(name),
+            // Not given: `sim` asks for one when it runs; `flow` runs its own.
+            None => true,
+        })
+    }
+}
+
 /// The values a parameter allows, in words and as a test.
 pub struct Allowed<T> {
     words: String,

@@ -87,17 +87,7 @@ impl Params for CoreOptions {
                 workload,
                 "a built-in workload (or --program)",
                 "NAME",
-                |o| {
-                    let program = o.program.is_some();
-                    Allowed::matching(
-                        format!("{}; or --program FILE instead", NAMES.join(", ")),
-                        move |w: &Option<String>| match w {
-                            Some(name) => !program && NAMES.contains(&name.as_str()),
-                            // Not given: `sim` asks for one when it runs; `flow` runs its own.
-                            None => true,
-                        },
-                    )
-                }
+                |o| Allowed::name_or_file(&NAMES, "--workload", "--program", o.program.is_some())
             ),
             param!(
                 program,
