@@ -277,7 +277,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("file");
         fs::write(&file, "x").unwrap();
-        let words = |r: Result<(), CliError>| r.unwrap_err().to_string();
+        let words = |r: Result<PathBuf, CliError>| r.unwrap_err().to_string();
         assert!(
             words(check_file("--junit", &dir.path().join("no/j.xml"))).contains("does not exist")
         );
