@@ -388,7 +388,9 @@ impl Report for CoreReport {
                         format!("R{} b{} p{} {:?}", r.reg, r.bank, r.port, r.to).to_lowercase()
                     })
                     .collect();
-                text += &format!("  cycle {t:3}: {}\n", list.join(", "));
+                let line = format!("  cycle {t:3}: {}", list.join(", "));
+                text += line.trim_end();
+                text.push('\n');
             }
         }
         text.trim_end().to_string()
