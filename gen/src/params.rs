@@ -36,6 +36,13 @@ fn arg<P: Params>(p: &Param<P>, defaults: &P, values: Values) -> Arg {
         // `--flat -1` is refused by the parameter's own check, which names it and its choices.
         .allow_negative_numbers(true)
         .action(ArgAction::Set);
+    if p.repeated() {
+        // Several values (`--program a.asm b.asm`, or the flag again), up to the next flag.
+        return arg
+            .allow_hyphen_values(false)
+            .num_args(1..)
+            .action(ArgAction::Append);
+    }
     match (values, p.kind()) {
         // A bare yes/no flag means `true`, in a list as everywhere (`--allocate`).
         (Values::List, Kind::Boolean) => arg
@@ -160,8 +167,8 @@ fn set_flags<P: Params>(
 ) -> Result<P, ParamError> {
     let set = |name: &str| given(m, name) || configured.iter().any(|k| k == name);
     for p in P::table() {
-        if let Some(value) = text(m, p.name) {
-            p.set(&mut params, value)?;
+        if let Some(value) = flag_text(m, &p) {
+            p.set(&mut params, &value)?;
         } else if let Some((_, value)) = defaults.iter().find(|(n, _)| *n == p.name) {
             if !set(p.name) {
                 p.set(&mut params, value)?;
@@ -171,6 +178,16 @@ fn set_flags<P: Params>(
     params.settle(&set);
     params.validate()?;
     Ok(params)
+}
+
+/// The text of parameter `p`'s flag when the user gave it: its values one a line when it
+/// takes several.
+fn flag_text<P: Params>(m: &ArgMatches, p: &Param<P>) -> Option<String> {
+    if !p.repeated() {
+        return text(m, p.name).map(str::to_string);
+    }
+    let values: Vec<&str> = m.get_many::<String>(p.name)?.map(String::as_str).collect();
+    given(m, p.name).then(|| values.join("\n"))
 }
 
 /// Reads a JSON config file's keys into `params`: the keys set, each with where it is in the

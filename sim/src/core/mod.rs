@@ -9,6 +9,7 @@ pub mod ir3;
 pub mod model;
 pub mod options;
 pub mod program;
+pub mod program_bench;
 pub mod program_file;
 pub mod run;
 pub mod verilated;

@@ -23,6 +23,22 @@ impl ParamValue for Policy {
     }
 }
 
+/// What `--isa` sets, wherever a core program is read.
+pub const ISA_DOC: &str =
+    "the program file's instruction set (default: ir3 for .ir3 and .asm files, else core)";
+
+/// What `--keep-nops` sets, wherever a core program is read.
+pub const KEEP_NOPS_DOC: &str = "issue ir3's nops as idle cycles instead of dropping them";
+
+/// The values `--isa` allows: any instruction set when a program file is given (`program`),
+/// else none (a built-in workload has no instruction set to choose).
+pub fn isa_allowed(program: bool) -> Allowed<Option<Isa>> {
+    Allowed::matching(
+        "core or ir3, with --program FILE",
+        move |isa: &Option<Isa>| isa.is_none() || program,
+    )
+}
+
 /// The options of a core run.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CoreOptions {
@@ -95,24 +111,10 @@ impl Params for CoreOptions {
                 "FILE",
                 |_| Allowed::any("a file path")
             ),
-            param!(
-                isa,
-                "the program file's instruction set (default: ir3 for .ir3 and .asm files, else core)",
-                "ISA",
-                |o| {
-                    let program = o.program.is_some();
-                    Allowed::matching(
-                        "core or ir3, with --program FILE",
-                        move |isa: &Option<Isa>| isa.is_none() || program,
-                    )
-                }
-            ),
-            param!(
-                keep_nops,
-                "issue ir3's nops as idle cycles instead of dropping them",
-                "BOOL",
-                |_| Allowed::any("true or false")
-            ),
+            param!(isa, ISA_DOC, "ISA", |o| isa_allowed(o.program.is_some())),
+            param!(keep_nops, KEEP_NOPS_DOC, "BOOL", |_| Allowed::any(
+                "true or false"
+            )),
             param!(
                 instructions,
                 "instructions of the random workloads (random, random-long, texture-return)",
