@@ -7,6 +7,7 @@ use grfgen_flow::pnr::Device;
 use grfgen_hdl::params::{
     Allowed, BankKind, BankMap, GprParams, Memory, MultiportParams, ParamValue,
 };
+use grfgen_sim::core::options::ProgramFiles;
 use grfgen_sim::core::workload;
 
 use crate::commands::flow::{pnr_args, pnr_request};
@@ -93,10 +94,11 @@ fn gpr_command() -> Command {
             "workloads",
             "NAMES",
             format!(
-                "Core workloads to run, comma-separated: {} [default all]",
+                "Core workloads to run, comma-separated: {} [default all, none with --program]",
                 workload::NAMES.join(", ")
             ),
         ))
+        .args(args::<ProgramFiles>(Values::One))
         .args(pnr_args())
         .arg(
             Arg::new("seed")
@@ -159,6 +161,7 @@ fn gpr(m: &ArgMatches) -> Result<String, CliError> {
         None => device.memory(),
     };
     device.check_memory(memory).map_err(CliError::Input)?;
+    let programs: ProgramFiles = crate::params::resolve(m)?;
     let spec = GprComparisonSpec {
         file,
         banks,
@@ -184,9 +187,13 @@ fn gpr(m: &ArgMatches) -> Result<String, CliError> {
             m,
             "workloads",
             &workload::NAMES.join(", "),
-            workload::NAMES.iter().map(|w| w.to_string()).collect(),
+            match programs.program.is_empty() {
+                true => workload::NAMES.iter().map(|w| w.to_string()).collect(),
+                false => Vec::new(),
+            },
             |v| Some(v.to_string()),
         )?,
+        programs,
         pnr,
         seed: number(m, "seed", "0..=18446744073709551615")?.unwrap_or(1),
         allocate: m.get_flag("allocate"),

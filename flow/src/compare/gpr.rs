@@ -12,8 +12,9 @@ use grfgen_hdl::multiport::{FlopStructure, Flops, Lvt};
 use grfgen_hdl::params::{
     BankKind, BankMap, CoreParams, GprParams, Memory, MultiportParams, Params,
 };
+use grfgen_sim::core::options::ProgramFiles;
 use grfgen_sim::core::run::allocated;
-use grfgen_sim::core::{builtin, run, workload, Policy};
+use grfgen_sim::core::{run, workload, CoreOptions, Policy, UnitLatencies};
 use serde::Serialize;
 
 use super::verdict::verdict;
@@ -41,6 +42,8 @@ pub struct GprComparisonSpec {
     pub memory: Memory,
     /// The core workloads to run.
     pub workloads: Vec<String>,
+    /// The program files to run after them.
+    pub programs: ProgramFiles,
     /// Place and route (device and seed); without it, synthesis only.
     #[serde(skip)]
     pub pnr: Option<PnrRequest>,
@@ -77,14 +80,29 @@ impl GprComparisonSpec {
                 workload::NAMES.join(", ")
             )));
         }
-        // Every workload must fit the core's registers (when the core runs at all).
+        // Every workload must fit the core's registers and every program file read (when the
+        // core runs at all).
         if let Ok(core) = self.core(&self.gpr(BankKind::OneReadOneWrite, 0, BankMap::Mod)) {
-            for name in &self.workloads {
-                builtin(name, &core, self.seed)
-                    .map_err(|e| FlowError::Input(e.replace("--workload:", "--workloads:")))?;
+            for run in self.runs() {
+                run.program(&core, self.seed).map_err(|e| {
+                    FlowError::Input(e.to_string().replace("--workload:", "--workloads:"))
+                })?;
             }
         }
         Ok(())
+    }
+
+    /// The core runs: each workload, then each program file.
+    fn runs(&self) -> Vec<CoreOptions> {
+        let workloads = (self.workloads.iter()).map(|w| CoreOptions::workload(w, Policy::CqPq));
+        (workloads.chain(self.programs.runs(&UnitLatencies::default()))).collect()
+    }
+
+    /// The names the runs' figures are listed by: the workloads', then the files'.
+    fn run_names(&self) -> Vec<String> {
+        (self.workloads.iter().chain(&self.programs.program))
+            .cloned()
+            .collect()
     }
 
     /// The banked GPR of `kind` with `pipeline` stages and bank map `map`.
@@ -312,7 +330,7 @@ pub fn compare_gpr(spec: &GprComparisonSpec, work: &Path) -> Result<GprCompariso
     });
     let placed_and_routed = spec.pnr.is_some();
     Ok(GprComparison {
-        verdict: verdict(&designs, &spec.workloads, placed_and_routed),
+        verdict: verdict(&designs, &spec.run_names(), placed_and_routed),
         device: spec
             .pnr
             .map_or(crate::pnr::Device::Ecp5_85k, |r| r.device)
@@ -357,8 +375,8 @@ fn with_workloads(
         _ => Policy::Ideal,
     };
     let hardware = policy.hardware(&core);
-    for name in &spec.workloads {
-        let workload = match builtin(name, &hardware, spec.seed) {
+    for (name, options) in spec.run_names().iter().zip(spec.runs()) {
+        let workload = match options.program(&hardware, spec.seed) {
             Ok(workload) => workload,
             Err(why) => {
                 notes.push(format!("no figures for {name}: {why}"));

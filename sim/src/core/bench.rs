@@ -7,9 +7,8 @@ use serde::{Deserialize, Serialize};
 
 use super::external::UnitLatencies;
 use super::model::Policy;
-use super::options::{isa_allowed, ISA_DOC, KEEP_NOPS_DOC};
+use super::options::ProgramFiles;
 use super::program_bench::{self, ProgramBench};
-use super::program_file::Isa;
 use super::run::{allocated as allocated_run, run, AllocationFigures, CoreRun};
 use super::workload::{builtin, Workload, NAMES};
 use crate::block::{Report, SimError};
@@ -23,14 +22,8 @@ pub struct CoreBenchOptions {
     #[serde(default)]
     pub allocate: bool,
     /// Program files to run instead of the built-in workloads, one row each.
-    #[serde(default)]
-    pub program: Vec<String>,
-    /// The program files' instruction set; none: each file's by its name.
-    #[serde(default)]
-    pub isa: Option<Isa>,
-    /// Keep ir3's nops as instructions that issue as idle cycles.
-    #[serde(default)]
-    pub keep_nops: bool,
+    #[serde(flatten)]
+    pub programs: ProgramFiles,
     /// The external unit's latencies, per long-latency unit.
     #[serde(flatten)]
     pub latencies: UnitLatencies,
@@ -41,9 +34,7 @@ impl Default for CoreBenchOptions {
         Self {
             seed: 1,
             allocate: false,
-            program: Vec::new(),
-            isa: None,
-            keep_nops: false,
+            programs: ProgramFiles::default(),
             latencies: UnitLatencies::default(),
         }
     }
@@ -64,17 +55,11 @@ impl Params for CoreBenchOptions {
                 "BOOL",
                 |_| Allowed::any("true or false")
             ),
-            param!(
-                program,
-                "program files to run instead of the built-in workloads, one row each (the core's format, or ir3)",
-                "FILE",
-                |_| Allowed::any("file paths")
-            ),
-            param!(isa, ISA_DOC, "ISA", |o| isa_allowed(!o.program.is_empty())),
-            param!(keep_nops, KEEP_NOPS_DOC, "BOOL", |_| Allowed::any(
-                "true or false"
-            )),
         ];
+        table.extend(ProgramFiles::nested(
+            |o: &Self| &o.programs,
+            |o| &mut o.programs,
+        ));
         table.extend(UnitLatencies::nested(
             |o: &Self| &o.latencies,
             |o| &mut o.latencies,
@@ -223,7 +208,7 @@ impl Report for WorkloadBench {
 /// Runs every policy on every built-in workload, or on the program files the options name
 /// (golden model).
 pub fn bench(params: &CoreParams, options: &CoreBenchOptions) -> Result<CoreBench, SimError> {
-    if !options.program.is_empty() {
+    if !options.programs.program.is_empty() {
         return program_bench::bench(params, options).map(CoreBench::Programs);
     }
     let seed = options.seed;

@@ -24,19 +24,77 @@ impl ParamValue for Policy {
 }
 
 /// What `--isa` sets, wherever a core program is read.
-pub const ISA_DOC: &str =
+const ISA_DOC: &str =
     "the program file's instruction set (default: ir3 for .ir3 and .asm files, else core)";
 
 /// What `--keep-nops` sets, wherever a core program is read.
-pub const KEEP_NOPS_DOC: &str = "issue ir3's nops as idle cycles instead of dropping them";
+const KEEP_NOPS_DOC: &str = "issue ir3's nops as idle cycles instead of dropping them";
 
 /// The values `--isa` allows: any instruction set when a program file is given (`program`),
 /// else none (a built-in workload has no instruction set to choose).
-pub fn isa_allowed(program: bool) -> Allowed<Option<Isa>> {
+fn isa_allowed(program: bool) -> Allowed<Option<Isa>> {
     Allowed::matching(
         "core or ir3, with --program FILE",
         move |isa: &Option<Isa>| isa.is_none() || program,
     )
+}
+
+/// Program files a command runs one after another (`bench core`, `compare gpr`), and how they
+/// are read.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProgramFiles {
+    /// The files, in the order given.
+    #[serde(default)]
+    pub program: Vec<String>,
+    /// Their instruction set; none: each file's by its name.
+    #[serde(default)]
+    pub isa: Option<Isa>,
+    /// Keep ir3's nops as instructions that issue as idle cycles.
+    #[serde(default)]
+    pub keep_nops: bool,
+}
+
+impl Params for ProgramFiles {
+    fn table() -> Vec<Param<Self>> {
+        vec![
+            param!(
+                program,
+                "program files, each run in turn (the core's format, or ir3)",
+                "FILE",
+                |_| Allowed::any("file paths")
+            ),
+            param!(isa, ISA_DOC, "ISA", |o| isa_allowed(!o.program.is_empty())),
+            param!(keep_nops, KEEP_NOPS_DOC, "BOOL", |_| Allowed::any(
+                "true or false"
+            )),
+        ]
+    }
+}
+
+impl ProgramFiles {
+    /// The files' parameters as parameters of the options `Q` that hold them at
+    /// `get`/`get_mut`.
+    pub fn nested<Q: 'static>(
+        get: fn(&Q) -> &Self,
+        get_mut: fn(&mut Q) -> &mut Self,
+    ) -> Vec<Param<Q>> {
+        (Self::table().into_iter())
+            .map(|p| p.nested(get, get_mut))
+            .collect()
+    }
+
+    /// The options of one run per file, with `latencies`.
+    pub fn runs(&self, latencies: &UnitLatencies) -> Vec<CoreOptions> {
+        (self.program.iter())
+            .map(|path| CoreOptions {
+                program: Some(path.clone()),
+                isa: self.isa,
+                keep_nops: self.keep_nops,
+                latencies: latencies.clone(),
+                ..CoreOptions::default()
+            })
+            .collect()
+    }
 }
 
 /// The options of a core run.

@@ -7,7 +7,6 @@ use serde::Serialize;
 
 use super::bench::{allocated_figures, CoreBenchOptions};
 use super::model::Policy;
-use super::options::CoreOptions;
 use super::program_file::Isa;
 use super::run::run;
 use super::workload::Workload;
@@ -86,8 +85,8 @@ impl Cycles<f64> {
     }
 }
 
-/// The row of `workload`, read from `path`, from `seed`.
-fn row(params: &CoreParams, path: &str, workload: &Workload, seed: u64) -> ProgramRow {
+/// The row of `workload` (a program file), from `seed`.
+fn row(params: &CoreParams, workload: &Workload, seed: u64) -> ProgramRow {
     let runs: Vec<_> = (Policy::ALL.iter())
         .map(|&p| run(params, p, workload, seed, None, false))
         .collect();
@@ -99,7 +98,7 @@ fn row(params: &CoreParams, path: &str, workload: &Workload, seed: u64) -> Progr
     let allocated = allocated_figures(params, workload, seed);
     let cq_pq = runs.iter().find(|r| r.policy == Policy::CqPq);
     ProgramRow {
-        program: path.to_string(),
+        program: workload.name.clone(),
         isa: workload.figures.isa,
         instructions: workload.figures.instructions,
         gpr_reads: workload.figures.gpr_reads,
@@ -119,20 +118,11 @@ fn row(params: &CoreParams, path: &str, workload: &Workload, seed: u64) -> Progr
 /// anything runs), then runs each under every policy and after allocation.
 pub fn bench(params: &CoreParams, options: &CoreBenchOptions) -> Result<ProgramBench, SimError> {
     let seed = options.seed;
-    let workloads = (options.program.iter())
-        .map(|path| {
-            let read = CoreOptions {
-                program: Some(path.clone()),
-                isa: options.isa,
-                keep_nops: options.keep_nops,
-                latencies: options.latencies.clone(),
-                ..CoreOptions::default()
-            };
-            read.program(params, seed)
-        })
+    let workloads = (options.programs.runs(&options.latencies).iter())
+        .map(|run| run.program(params, seed))
         .collect::<Result<Vec<_>, _>>()?;
-    let programs: Vec<ProgramRow> = (options.program.iter().zip(&workloads))
-        .map(|(path, workload)| row(params, path, workload, seed))
+    let programs: Vec<ProgramRow> = (workloads.iter())
+        .map(|workload| row(params, workload, seed))
         .collect();
     Ok(ProgramBench {
         seed,

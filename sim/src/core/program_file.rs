@@ -113,6 +113,28 @@ impl ProgramFigures {
         figures
     }
 
+    /// The figures in words, beside the `issued` instructions (micro-ops) the core ran: one
+    /// line, ending in a newline.
+    pub fn text(&self, issued: u64) -> String {
+        format!(
+            "{}: {} after (rptN) expansion, {issued} issued; {} ({} half), {} constant, {} \
+             immediate; {}, {} dropped; alu {}, sfu {}, tex {}, mem {}, varying {}\n",
+            self.isa.name(),
+            crate::text::plural(self.instructions, "instruction"),
+            crate::text::plural(self.gpr_reads, "GPR read"),
+            self.half_reads,
+            self.const_reads,
+            self.imm_reads,
+            crate::text::plural(self.nops, "nop"),
+            crate::text::plural(self.flow_dropped, "flow instruction"),
+            self.alu,
+            self.sfu,
+            self.tex,
+            self.mem,
+            self.varying,
+        )
+    }
+
     /// The figures the ir3 reader counted.
     pub fn of_ir3(stats: &Ir3Stats) -> Self {
         Self {

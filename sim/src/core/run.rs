@@ -14,7 +14,7 @@ use super::model::{
 };
 use super::options::CoreOptions;
 use super::program::Instruction;
-use super::program_file::ProgramFigures;
+use super::program_file::{Isa, ProgramFigures};
 use super::verilated::{CoreDevice, CoreRtl};
 use super::workload::Workload;
 use crate::block::{Report, Setup, SimError};
@@ -357,6 +357,9 @@ impl Report for CoreReport {
             s.pq_prefetches,
             s.stall_cycles,
         );
+        if r.program.isa == Isa::Ir3 {
+            text += &r.program.text(s.instructions);
+        }
         if s.external_writes + s.external_retries > 0 {
             text += &format!(
                 "external writes {} ({} retried cycles)\n",
