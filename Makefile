@@ -19,7 +19,7 @@ tools:
 # Emit the default GPR and lint it with every Verilator warning on.
 lint: tools
 	$(GRFGEN) emit gpr --out $(OUT)/gpr
-	cd $(OUT)/gpr && verilator --lint-only -Wall *.vlt *.v
+	verilator --lint-only -Wall -F $$(ls $(OUT)/gpr/*.lint.f)
 
 # Synthesize the default GPR for iCE40, its repeated modules once each, and print the cell counts.
 synth: tools

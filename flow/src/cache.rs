@@ -15,7 +15,7 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 /// Bumped when what an entry holds changes meaning.
-const FORMAT: &str = "results-1";
+const FORMAT: &str = "results-2";
 
 /// The key of a result decided by `parts` (texts, versions, options), in hex.
 pub fn key(parts: &[&str]) -> String {

@@ -41,6 +41,8 @@ pub struct FlowReport<P> {
     /// Place and route, when asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pnr: Option<PnrReport>,
+    /// The seed of the co-simulations.
+    pub seed: u64,
 }
 
 /// Place and route as `flow --pnr` asks for it.
@@ -232,5 +234,6 @@ pub fn flow<B: Block>(
         ok: steps.iter().all(|s| s.ok),
         steps,
         pnr,
+        seed: request.seed,
     })
 }

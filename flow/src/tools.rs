@@ -184,8 +184,7 @@ fn repeated_modules(verilog: &str) -> Vec<&str> {
 /// The statistics are read from `stat -top`'s text: Yosys 0.23's `stat -json` writes invalid
 /// JSON for a design of several modules.
 fn run_synth(dir: &Path, top: &str, command: &str) -> Result<SynthStats, FlowError> {
-    let scratch = tempfile::Builder::new().prefix("grfgen-yosys-").tempdir()?;
-    let _partial = grfgen_sim::interrupt::Partial::new(scratch.path());
+    let scratch = grfgen_sim::interrupt::Scratch::new("grfgen-yosys-")?;
     let stats_file = scratch.path().join("stat.txt");
     let script = format!(
         "read_verilog {top}.v; {command}; check -assert; tee -q -o {} stat -top {top}",

@@ -31,6 +31,7 @@ fn core(
         alu_latency: latency,
         forward: true,
         request_stage: false,
+        long_results: CoreParams::DEFAULT_LONG_RESULTS,
     }
 }
 
@@ -46,8 +47,14 @@ fn core_lint_is_clean_with_all_warnings_on() {
     for p in [
         CoreParams::default(),
         core(4, 4, 4, 0, 0, 3, 2),
-        core(8, 2, 3, 1, 0, 1, 1),
-        core(2, 1, 2, 0, 8, 4, 8),
+        CoreParams {
+            long_results: 1,
+            ..core(8, 2, 3, 1, 0, 1, 1)
+        },
+        CoreParams {
+            long_results: CoreParams::MAX_LONG_RESULTS,
+            ..core(2, 1, 2, 0, 8, 4, 8)
+        },
         CoreParams {
             forward: false,
             ..core(16, 1, 8, 8, 8, 4, 3)

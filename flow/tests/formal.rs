@@ -380,6 +380,7 @@ fn queue_check() -> Check {
         alu_latency: 1,
         forward: false,
         request_stage: false,
+        long_results: 2,
     };
     Check {
         harness: "queue",

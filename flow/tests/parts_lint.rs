@@ -85,10 +85,19 @@ fn core_parts_lint_clean_alone_with_and_without_queues() {
     let mut two_reads = CoreParams::default();
     two_reads.gpr.bank_kind = BankKind::TwoReadsOneWrite;
     lint_parts::<Core>(&two_reads);
+    // No queues (one served slot), and a pending table of one entry.
     lint_parts::<Core>(&CoreParams {
         cq_entries: 0,
         pq_entries: 0,
         lookahead: 1,
+        long_results: 1,
+        ..CoreParams::default()
+    });
+    // No forwarding, the most lookahead and the largest pending table.
+    lint_parts::<Core>(&CoreParams {
+        forward: false,
+        lookahead: 4,
+        long_results: CoreParams::MAX_LONG_RESULTS,
         ..CoreParams::default()
     });
 }

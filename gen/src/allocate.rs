@@ -52,20 +52,28 @@ struct Allocated<'a> {
     workload: &'a str,
     /// The allocated program, in the documented format.
     program: String,
+    /// The seed of the random workloads and initial values.
+    seed: u64,
     /// Its figures, under `cq-pq`.
     #[serde(flatten)]
     figures: &'a AllocationFigures,
 }
 
 /// The allocated program as a file: the map and the figures in comments, then the program.
-fn file_text(name: &str, top: &str, figures: &AllocationFigures, program: &str) -> String {
+fn file_text(
+    name: &str,
+    top: &str,
+    seed: u64,
+    figures: &AllocationFigures,
+    program: &str,
+) -> String {
     let a = &figures.allocation;
     let pairs = |map: &std::collections::BTreeMap<usize, usize>| -> String {
         let pairs: Vec<String> = map.iter().map(|(f, t)| format!("R{f} -> R{t}")).collect();
         pairs.join(", ")
     };
     format!(
-        "// {name}, allocated by grfgen allocate for {top}\n\
+        "// {name}, allocated by grfgen allocate for {top}, seed {seed} (replay with --seed {seed})\n\
          // bank conflicts {} -> {}; cq-pq cycles {} -> {} (the ideal file: {})\n\
          // inputs, loaded before the run: {}\n\
          // outputs, read after the run: {}\n{program}",
@@ -93,13 +101,14 @@ pub fn allocate(m: &ArgMatches) -> Result<String, CliError> {
     }
     let seed = crate::commands::seed(m)?;
     let written = options.program(&params, seed)?;
+    crate::commands::announce_seed(m, "allocate", seed);
     let (renamed, mut figures) = allocated(&params, Policy::CqPq, &written, seed)?;
     let after = run(&params, Policy::CqPq, &renamed, seed, None, false);
     figures.cycles_after = after.cycles;
     figures.lower_bound_after = after.lower_bound;
     let program = text(&renamed.program);
     let top = grfgen_hdl::params::module_name("core", &params);
-    let file = file_text(&written.name, &top, &figures, &program);
+    let file = file_text(&written.name, &top, seed, &figures, &program);
     let summary = || {
         let a = &figures.allocation;
         format!(
@@ -125,6 +134,7 @@ pub fn allocate(m: &ArgMatches) -> Result<String, CliError> {
     let report = Allocated {
         workload: &written.name,
         program,
+        seed,
         figures: &figures,
     };
     Ok(render(m, &report, || match &out {

@@ -5,7 +5,7 @@ use std::ffi::OsString;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Arg, ArgAction, Command};
 
-use grfgen_sim::text::suggestion;
+use grfgen_sim::text::{flag_suggestion, suggestion};
 
 use crate::cluster;
 use crate::commands;
@@ -151,7 +151,7 @@ pub fn refusal(error: &clap::Error, args: &[OsString]) -> String {
             let name = flag.trim_start_matches('-');
             let name = name.split('=').next().unwrap_or(name);
             let longs: Vec<&str> = under.get_arguments().filter_map(Arg::get_long).collect();
-            let hint = match suggestion(name, longs) {
+            let hint = match flag_suggestion(name, longs) {
                 Some(near) => format!("; did you mean '--{near}'?"),
                 None => String::new(),
             };

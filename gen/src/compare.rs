@@ -4,7 +4,10 @@
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use grfgen_flow::compare::gpr::{compare_gpr, GprComparisonSpec};
 use grfgen_flow::pnr::Device;
-use grfgen_hdl::params::{Allowed, BankKind, GprParams, Memory, MultiportParams, ParamValue};
+use grfgen_hdl::params::{
+    Allowed, BankKind, BankMap, GprParams, Memory, MultiportParams, ParamValue,
+};
+use grfgen_sim::core::options::ProgramFiles;
 use grfgen_sim::core::workload;
 
 use crate::commands::flow::{pnr_args, pnr_request};
@@ -75,6 +78,11 @@ fn gpr_command() -> Command {
                 ),
         )
         .arg(list(
+            "bank_maps",
+            "MAPS",
+            "Bank maps of the banked rows, comma-separated: mod, row or xor [default: mod]",
+        ))
+        .arg(list(
             "pipelines",
             "LIST",
             format!(
@@ -86,10 +94,11 @@ fn gpr_command() -> Command {
             "workloads",
             "NAMES",
             format!(
-                "Core workloads to run, comma-separated: {} [default all]",
+                "Core workloads to run, comma-separated: {} [default all, none with --program]",
                 workload::NAMES.join(", ")
             ),
         ))
+        .args(args::<ProgramFiles>(Values::One))
         .args(pnr_args())
         .arg(
             Arg::new("seed")
@@ -151,6 +160,8 @@ fn gpr(m: &ArgMatches) -> Result<String, CliError> {
         })?,
         None => device.memory(),
     };
+    device.check_memory(memory).map_err(CliError::Input)?;
+    let programs: ProgramFiles = crate::params::resolve(m)?;
     let spec = GprComparisonSpec {
         file,
         banks,
@@ -165,13 +176,24 @@ fn gpr(m: &ArgMatches) -> Result<String, CliError> {
         pipelines: values(m, "pipelines", &allowed, pipelines, |v| {
             v.parse().ok().filter(|&p| p <= GprParams::MAX_PIPELINE)
         })?,
+        bank_maps: values(
+            m,
+            "bank_maps",
+            "mod, row or xor",
+            vec![BankMap::Mod],
+            BankMap::parse,
+        )?,
         workloads: values(
             m,
             "workloads",
             &workload::NAMES.join(", "),
-            workload::NAMES.iter().map(|w| w.to_string()).collect(),
+            match programs.program.is_empty() {
+                true => workload::NAMES.iter().map(|w| w.to_string()).collect(),
+                false => Vec::new(),
+            },
             |v| Some(v.to_string()),
         )?,
+        programs,
         pnr,
         seed: number(m, "seed", "0..=18446744073709551615")?.unwrap_or(1),
         allocate: m.get_flag("allocate"),
@@ -181,7 +203,7 @@ fn gpr(m: &ArgMatches) -> Result<String, CliError> {
     if let Some(file) = &csv {
         crate::output::check_file("--csv", file)?;
     }
-    let work = tempfile::tempdir()?;
+    let work = grfgen_sim::interrupt::Scratch::new("grfgen-compare-")?;
     let report = compare_gpr(&spec, work.path())?;
     if let Some(file) = &csv {
         let rows = serde_json::to_value(&report.designs).expect("reports serialise");

@@ -18,10 +18,11 @@ use crate::error::CliError;
 
 /// The refusal of `path`, given as `flag`, for `why`.
 fn refused(flag: &str, path: &Path, why: &str) -> CliError {
-    CliError::Input(format!(
-        "invalid value {} for {flag}: {why}",
-        shown(&path.to_string_lossy())
-    ))
+    let name = match path.as_os_str().is_empty() {
+        true => "''".to_string(),
+        false => shown(&path.to_string_lossy()),
+    };
+    CliError::Input(format!("invalid value {name} for {flag}: {why}"))
 }
 
 /// Whether this process may write into `path` (`access(2)`, W_OK).
@@ -41,18 +42,56 @@ fn parent_of(path: &Path) -> &Path {
     }
 }
 
+/// Symbolic links followed at most, as the kernel does (`ELOOP` past it).
+const MAX_LINKS: usize = 40;
+
+/// `path` with the symbolic links at its end followed: the name a write through it reaches. A
+/// dangling link gives the name it points at, which a write creates.
+pub fn resolved(path: &Path) -> PathBuf {
+    let mut path = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        match fs::read_link(&path) {
+            Ok(target) if target.is_absolute() => path = target,
+            Ok(target) => path = parent_of(&path).join(target),
+            Err(_) => break,
+        }
+    }
+    path
+}
+
+/// The refusal of `path` (given as `flag`) when the directory `dir` that should hold it cannot:
+/// missing, not a directory, or not writable; `None` when it can.
+fn unusable_dir(flag: &str, path: &Path, dir: &Path) -> Option<CliError> {
+    let why = match fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() && writable(dir) => return None,
+        Ok(meta) if meta.is_dir() => format!(
+            "the directory {} cannot be written (permission denied)",
+            dir.display()
+        ),
+        Ok(_) => format!("{} is not a directory", dir.display()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            format!("the directory {} does not exist", dir.display())
+        }
+        Err(_) => format!("{} is not a directory", dir.display()),
+    };
+    Some(refused(flag, path, &why))
+}
+
 /// Checks that the file `path` (given as `flag`) can be written, before any work: a name that
 /// is not a directory, in an existing directory this process may write into (or an existing
-/// special file it may write to).
-pub fn check_file(flag: &str, path: &Path) -> Result<(), CliError> {
-    if path.as_os_str().is_empty() {
+/// special file it may write to). A symbolic link is followed, a dangling one to the new file
+/// it names. The name the file is written at.
+pub fn check_file(flag: &str, path: &Path) -> Result<PathBuf, CliError> {
+    let text = path.to_string_lossy();
+    if text.is_empty() || text.ends_with('/') {
         return Err(refused(flag, path, "allowed a file name"));
     }
-    match fs::metadata(path) {
+    let target = resolved(path);
+    match fs::metadata(&target) {
         Ok(meta) if meta.is_dir() => return Err(refused(flag, path, "it is a directory")),
         Ok(meta) if !meta.is_file() => {
-            return match writable(path) {
-                true => Ok(()),
+            return match writable(&target) {
+                true => Ok(target),
                 false => Err(refused(
                     flag,
                     path,
@@ -62,73 +101,46 @@ pub fn check_file(flag: &str, path: &Path) -> Result<(), CliError> {
         }
         _ => {}
     }
-    let dir = parent_of(path);
-    match fs::metadata(dir) {
-        Ok(meta) if meta.is_dir() => {}
-        Ok(_) => {
-            return Err(refused(
-                flag,
-                path,
-                &format!("{} is not a directory", dir.display()),
-            ))
-        }
-        Err(_) => {
-            return Err(refused(
-                flag,
-                path,
-                &format!("the directory {} does not exist", dir.display()),
-            ))
-        }
-    }
-    match writable(dir) {
-        true => Ok(()),
-        false => Err(refused(
-            flag,
-            path,
-            &format!(
-                "the directory {} cannot be written (permission denied)",
-                dir.display()
-            ),
-        )),
+    match unusable_dir(flag, path, parent_of(&target)) {
+        Some(refusal) => Err(refusal),
+        None => Ok(target),
     }
 }
 
 /// Checks that the directory `path` (given as `flag`) can hold output, before any work: an
 /// existing directory this process may write into, or a new one whose nearest existing
-/// ancestor is such a directory.
-pub fn check_dir(flag: &str, path: &Path) -> Result<(), CliError> {
+/// ancestor is such a directory. A symbolic link is followed, a dangling one to the new
+/// directory it names. The name the directory is written at.
+pub fn check_dir(flag: &str, path: &Path) -> Result<PathBuf, CliError> {
     if path.as_os_str().is_empty() {
         return Err(refused(flag, path, "allowed a directory name"));
     }
-    let existing = path
-        .ancestors()
-        .find(|p| p.as_os_str().is_empty() || fs::metadata(p).is_ok())
-        .map(|p| {
-            if p.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                p
-            }
-        })
-        .unwrap_or(Path::new("."));
-    if !existing.is_dir() {
-        let why = match existing == path {
-            true => "it exists and is not a directory".to_string(),
-            false => format!("{} is not a directory", existing.display()),
+    // Without a trailing `/`, so that `file/` is seen as the file it names.
+    let target: PathBuf = resolved(&path.components().collect::<PathBuf>());
+    for ancestor in target.ancestors() {
+        let ancestor = match ancestor.as_os_str().is_empty() {
+            true => Path::new("."),
+            false => ancestor,
         };
-        return Err(refused(flag, path, &why));
+        match fs::metadata(ancestor) {
+            // Missing, or below a file (`file/sub`): the file is found further up.
+            Err(_) => continue,
+            Ok(meta) if meta.is_dir() => {
+                return match unusable_dir(flag, path, ancestor) {
+                    Some(refusal) => Err(refusal),
+                    None => Ok(target),
+                }
+            }
+            Ok(_) => {
+                let why = match ancestor == target {
+                    true => "it exists and is not a directory".to_string(),
+                    false => format!("{} is not a directory", ancestor.display()),
+                };
+                return Err(refused(flag, path, &why));
+            }
+        }
     }
-    match writable(existing) {
-        true => Ok(()),
-        false => Err(refused(
-            flag,
-            path,
-            &format!(
-                "{} cannot be written (permission denied)",
-                existing.display()
-            ),
-        )),
-    }
+    Ok(target)
 }
 
 /// Whether `path` names something that is there and is not a regular file (a FIFO, a device,
@@ -142,7 +154,7 @@ pub fn is_special(path: &Path) -> bool {
 
 /// Writes `bytes` to `path` (given as `flag`): in place when it is a special file, else
 /// through a temporary file beside it and a rename, so that the file is whole or not there.
-/// A symbolic link to a regular file is followed: the file it names is replaced.
+/// A symbolic link is followed: the file it names is replaced, or created when it is missing.
 pub fn write_file(flag: &str, path: &Path, bytes: &[u8]) -> Result<(), CliError> {
     let failed = |e: io::Error| {
         CliError::Failed(format!(
@@ -157,10 +169,7 @@ pub fn write_file(flag: &str, path: &Path, bytes: &[u8]) -> Result<(), CliError>
             .and_then(|_| file.flush())
             .map_err(failed);
     }
-    let target = match fs::symlink_metadata(path) {
-        Ok(m) if m.file_type().is_symlink() => fs::canonicalize(path).map_err(failed)?,
-        _ => path.to_path_buf(),
-    };
+    let target = resolved(path);
     let temp = Temporary::create(&target).map_err(failed)?;
     temp.fill(bytes).map_err(failed)?;
     temp.finish(&target).map_err(failed)
@@ -268,7 +277,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("file");
         fs::write(&file, "x").unwrap();
-        let words = |r: Result<(), CliError>| r.unwrap_err().to_string();
+        let words = |r: Result<PathBuf, CliError>| r.unwrap_err().to_string();
         assert!(
             words(check_file("--junit", &dir.path().join("no/j.xml"))).contains("does not exist")
         );

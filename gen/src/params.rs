@@ -36,7 +36,20 @@ fn arg<P: Params>(p: &Param<P>, defaults: &P, values: Values) -> Arg {
         // `--flat -1` is refused by the parameter's own check, which names it and its choices.
         .allow_negative_numbers(true)
         .action(ArgAction::Set);
+    if p.repeated() {
+        // Several values (`--program a.asm b.asm`, or the flag again), up to the next flag.
+        return arg
+            .allow_hyphen_values(false)
+            .num_args(1..)
+            .action(ArgAction::Append);
+    }
     match (values, p.kind()) {
+        // A bare yes/no flag means `true`, in a list as everywhere (`--allocate`).
+        (Values::List, Kind::Boolean) => arg
+            .value_delimiter(',')
+            .num_args(0..=1)
+            .default_missing_value("true")
+            .action(ArgAction::Append),
         (Values::List, _) => arg
             .value_delimiter(',')
             .num_args(1)
@@ -110,32 +123,34 @@ pub fn resolve_with_defaults<P: Params>(
     m: &ArgMatches,
     defaults: &[(&str, &str)],
 ) -> Result<P, CliError> {
-    let mut params = P::default();
-    let Some(path) = m.get_one::<String>("config") else {
-        return Ok(set_flags(params, m, &[], defaults)?);
-    };
-    let keys = apply_config(&mut params, Path::new(path))?;
+    let (params, keys) = configured::<P>(m)?;
     let configured: Vec<String> = keys.iter().map(|(k, _)| k.clone()).collect();
-    set_flags(params, m, &configured, defaults).map_err(|e| {
-        // A value out of range that came from the file, not a flag: say where it is.
-        match keys.iter().find(|(k, _)| k.replace('-', "_") == e.param) {
-            Some((key, at)) if !given(m, key) => CliError::Input(format!(
-                "{e} (from --config {}, {at}`{key}`)",
-                grfgen_sim::input::shown(path)
-            )),
-            _ => e.into(),
-        }
-    })
+    set_flags(params, m, &configured, defaults).map_err(|e| located(m, &keys, e))
+}
+
+/// The refusal of `e`. When the value came from the config file (one of its `keys`, each with
+/// where it is, and no flag of `m` set it), it names the file, the line, the column and the key.
+pub fn located(m: &ArgMatches, keys: &[(String, String)], e: ParamError) -> CliError {
+    let path = m.get_one::<String>("config");
+    match (path, keys.iter().find(|(k, _)| *k == e.param)) {
+        (Some(path), Some((key, at))) if !given(m, key) => CliError::Input(format!(
+            "{e} (from --config {}, {at}`{key}`)",
+            grfgen_sim::input::shown(path)
+        )),
+        _ => e.into(),
+    }
 }
 
 /// A design's parameters `P` from their defaults and the config file `--config` when given,
-/// before any flag: the base a sweep's lists vary.
-pub fn configured<P: Params>(m: &ArgMatches) -> Result<P, CliError> {
+/// before any flag: the base a sweep's lists vary; with the keys the file set, each with where
+/// it is in the file.
+pub fn configured<P: Params>(m: &ArgMatches) -> Result<(P, Vec<(String, String)>), CliError> {
     let mut params = P::default();
-    if let Some(path) = m.get_one::<String>("config") {
-        apply_config(&mut params, Path::new(path))?;
-    }
-    Ok(params)
+    let keys = match m.get_one::<String>("config") {
+        Some(path) => apply_config(&mut params, Path::new(path))?,
+        None => Vec::new(),
+    };
+    Ok((params, keys))
 }
 
 /// Run options `P` from their defaults and the flags set in `m`; validated.
@@ -153,8 +168,8 @@ fn set_flags<P: Params>(
 ) -> Result<P, ParamError> {
     let set = |name: &str| given(m, name) || configured.iter().any(|k| k == name);
     for p in P::table() {
-        if let Some(value) = text(m, p.name) {
-            p.set(&mut params, value)?;
+        if let Some(value) = flag_text(m, &p) {
+            p.set(&mut params, &value)?;
         } else if let Some((_, value)) = defaults.iter().find(|(n, _)| *n == p.name) {
             // A default the design does not allow with its other parameters is not taken.
             let mut trial = params.clone();
@@ -166,6 +181,16 @@ fn set_flags<P: Params>(
     params.settle(&set);
     params.validate()?;
     Ok(params)
+}
+
+/// The text of parameter `p`'s flag when the user gave it: its values one a line when it
+/// takes several.
+fn flag_text<P: Params>(m: &ArgMatches, p: &Param<P>) -> Option<String> {
+    if !p.repeated() {
+        return text(m, p.name).map(str::to_string);
+    }
+    let values: Vec<&str> = m.get_many::<String>(p.name)?.map(String::as_str).collect();
+    given(m, p.name).then(|| values.join("\n"))
 }
 
 /// Reads a JSON config file's keys into `params`: the keys set, each with where it is in the
@@ -193,7 +218,7 @@ fn apply_config<P: Params>(params: &mut P, path: &Path) -> Result<Vec<(String, S
         let bad = |why: String| bad(format!("{at}{why}"));
         // `read-ports` and `read_ports` are one name.
         let Some(p) = table.iter().find(|p| p.name == key.replace('-', "_")) else {
-            let hint = match grfgen_sim::text::suggestion(&key, keys.iter().copied()) {
+            let hint = match grfgen_sim::text::flag_suggestion(&key, keys.iter().copied()) {
                 Some(near) => format!(" (did you mean `{near}`?)"),
                 None => String::new(),
             };

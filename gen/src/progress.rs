@@ -1,11 +1,12 @@
 //! Progress on standard error, never on standard output (where results go): on a terminal, a
 //! spinner naming the step under way with its elapsed time, and a bar of points or cycles
-//! with its rate and ETA; off a terminal, one line per finished step and per finished point.
-//! `--quiet` silences all of it.
+//! with its rate and ETA; off a terminal, one line per finished step and per finished point,
+//! and a heartbeat line at least every [`HEARTBEAT`] while a step runs. `--quiet` silences all
+//! of it.
 
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use grfgen_sim::progress::Reporter;
@@ -26,12 +27,37 @@ fn terminal() -> bool {
     std::io::stderr().is_terminal()
 }
 
+/// Off a terminal, the longest a step runs without a line saying so.
+pub const HEARTBEAT: Duration = Duration::from_secs(10);
+
+/// When a line of progress was last printed off a terminal.
+fn last_line() -> &'static Mutex<Instant> {
+    static LAST: OnceLock<Mutex<Instant>> = OnceLock::new();
+    LAST.get_or_init(|| Mutex::new(Instant::now()))
+}
+
+/// Prints `text` on standard error off a terminal, and notes when.
+fn plain_line(text: &str) {
+    eprintln!("{text}");
+    *last_line().lock().unwrap_or_else(|e| e.into_inner()) = Instant::now();
+}
+
 /// Turns progress on for this process (a spinner or lines for every step the libraries
-/// report), or off for good with `quiet`.
+/// report, with a heartbeat off a terminal), or off for good with `quiet`.
 pub fn install(quiet: bool) {
     QUIET.store(quiet, Ordering::SeqCst);
-    if !quiet {
-        grfgen_sim::progress::install(Box::new(Steps::default()));
+    if quiet {
+        return;
+    }
+    let steps = Arc::new(Steps::default());
+    grfgen_sim::progress::install(Box::new(Shared(Arc::clone(&steps))));
+    if !terminal() {
+        let _ = std::thread::Builder::new()
+            .name("heartbeat".into())
+            .spawn(move || loop {
+                std::thread::sleep(Duration::from_millis(500));
+                steps.beat();
+            });
     }
 }
 
@@ -44,7 +70,20 @@ pub fn line(text: &str) {
         true => {
             let _ = bars().println(text);
         }
-        false => eprintln!("{text}"),
+        false => plain_line(text),
+    }
+}
+
+/// The steps, shared by the libraries' reporter and the heartbeat.
+struct Shared(Arc<Steps>);
+
+impl Reporter for Shared {
+    fn started(&self, label: &str) {
+        self.0.started(label);
+    }
+
+    fn finished(&self, label: &str, seconds: f64, detail: Option<&str>) {
+        self.0.finished(label, seconds, detail);
     }
 }
 
@@ -57,6 +96,23 @@ struct Steps {
 }
 
 impl Steps {
+    /// Off a terminal: when no line was printed for [`HEARTBEAT`] while steps run, one line
+    /// naming them with their time so far.
+    fn beat(&self) {
+        let running = self.running.lock().unwrap_or_else(|e| e.into_inner());
+        let quiet_for = last_line()
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .elapsed();
+        if running.is_empty() || quiet_for < HEARTBEAT {
+            return;
+        }
+        let steps: Vec<String> = (running.iter())
+            .map(|(label, since)| format!("{label} ({:.0} s)", since.elapsed().as_secs_f64()))
+            .collect();
+        plain_line(&format!("still running: {}", steps.join("; ")));
+    }
+
     /// Redraws the spinner from the steps under way, or removes it when none is.
     fn show(&self, running: &[(String, Instant)]) {
         let mut spinner = self.spinner.lock().unwrap_or_else(|e| e.into_inner());
@@ -85,30 +141,29 @@ impl Steps {
 
 impl Reporter for Steps {
     fn started(&self, label: &str) {
-        if !terminal() {
-            return;
-        }
         let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
         running.push((label.to_string(), Instant::now()));
-        self.show(&running);
+        if terminal() {
+            self.show(&running);
+        }
     }
 
     fn finished(&self, label: &str, seconds: f64, detail: Option<&str>) {
-        if !terminal() {
-            if let Some(detail) = detail {
-                let detail = match detail.is_empty() {
-                    true => String::new(),
-                    false => format!(": {detail}"),
-                };
-                eprintln!("{label} ({seconds:.1} s){detail}");
-            }
-            return;
-        }
         let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(at) = running.iter().rposition(|(l, _)| l == label) {
             running.remove(at);
         }
-        self.show(&running);
+        if terminal() {
+            self.show(&running);
+            return;
+        }
+        if let Some(detail) = detail {
+            let detail = match detail.is_empty() {
+                true => String::new(),
+                false => format!(": {detail}"),
+            };
+            plain_line(&format!("{label} ({seconds:.1} s){detail}"));
+        }
     }
 }
 
@@ -154,7 +209,7 @@ impl Progress {
             bar.set_message(format!("{failed} failed"));
         }
         if self.plain {
-            eprintln!("{line}");
+            plain_line(line);
         }
     }
 

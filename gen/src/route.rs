@@ -212,6 +212,7 @@ fn window(m: &ArgMatches) -> Result<String, CliError> {
     let bits = with_default(m, "element_bits", "8, 16, 32 or 64")?;
     let weights: Vec<i64> = numbers(m, "weights", "integers")?;
     let setup = Setup::new(seed(m)?, setup_rtl(m));
+    crate::commands::announce_seed(m, "route window", setup.seed);
     let report = run_window(crossbar, bits, &weights, &setup)?;
     let failed = report.failed();
     let output = render(m, &report, || report.text());
@@ -266,6 +267,13 @@ fn eval(m: &ArgMatches) -> Result<String, CliError> {
         .get_one::<String>("fill")
         .expect("has a default")
         .parse()?;
+    if fill != Fill::Register && crate::params::given(m, "rf") {
+        let fill = m.get_one::<String>("fill").expect("has a default");
+        return Err(CliError::Input(format!(
+            "invalid value for --rf: --fill {} does not use it; --rf is for --fill rf",
+            grfgen_sim::text::quoted(fill)
+        )));
+    }
     let request = LaneOpRequest {
         name,
         m: optional_number(m, "mod", "a power of two from 2 to N")?,

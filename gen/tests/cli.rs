@@ -286,7 +286,7 @@ fn emit_writes_verilog_waivers_constraints_core_and_manifest() {
     let manifest: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("manifest.json")).unwrap()).unwrap();
     let top = manifest["top"].as_str().unwrap();
-    assert_eq!(top, "gpr_b8_r256_l2_e32_rp4_wp2_p0_k1r1w_meminferred");
+    assert_eq!(top, "gpr_b8_r256_l2_e32_rp4_wp2_p0_k1r1w_meminferred_bmmod");
     assert_eq!(manifest["parameters"]["banks"], 8);
     assert_eq!(manifest["parameters"]["lanes"], 2);
     assert_eq!(manifest["derived"]["rows"], 32);
@@ -599,8 +599,15 @@ fn sim_core_reports_the_contract_fields_beside_the_other_policies() {
     for field in [
         "cycles",
         "instructions",
+        "issued",
         "lower_bound",
         "gpr_reads",
+        "scheduler_reads",
+        "const_reads",
+        "imm_reads",
+        "nops",
+        "flow_dropped",
+        "alu",
         "sc_instructions",
         "cq_preloads",
         "pq_prefetches",
@@ -614,6 +621,8 @@ fn sim_core_reports_the_contract_fields_beside_the_other_policies() {
     assert_eq!(v["mismatches"], 0);
     assert_eq!(v["rtl"], true);
     assert_eq!(v["instructions"], 36);
+    assert_eq!(v["issued"], 36);
+    assert_eq!(v["isa"], "core");
     let bound = v["lower_bound"].as_u64().unwrap();
     assert!(v["cycles"].as_u64().unwrap() >= bound);
     for policy in ["naive", "cq", "cq-pq", "ideal"] {

@@ -139,38 +139,41 @@ fn the_front_is_the_exhaustive_front_and_the_recommendation_emits_and_lints() {
     assert_eq!(status["failed"], 0, "{status}");
 }
 
-/// Runs the recommendation's `grfgen emit` command into `dir` and lints what it wrote.
+/// Runs the recommendation's `grfgen emit` command as printed, in `dir`, and lints what it
+/// wrote through its `.lint.f` from another directory: the constraints ask for the placed
+/// Fmax, rounded down.
 fn emits_and_lints(best: &Value, dir: &Path) {
     let command = best["command"].as_str().unwrap();
     let words: Vec<&str> = command.split_whitespace().collect();
     assert_eq!(&words[..3], ["grfgen", "emit", "gpr"], "{command}");
-    let out = dir.join("recommended");
-    let mut args = words[1..].to_vec();
-    args.extend(["--out", out.to_str().unwrap()]);
-    let run = grfgen(&args, None);
+    let run = Command::new(env!("CARGO_BIN_EXE_grfgen"))
+        .args(&words[1..])
+        .current_dir(dir)
+        .output()
+        .unwrap();
     assert!(
         run.status.success(),
         "{command}: {}",
         String::from_utf8_lossy(&run.stderr)
     );
+    let out = dir.join(words[words.len() - 1]);
     let manifest: Value =
         serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap()).unwrap();
     for (key, value) in manifest["parameters"].as_object().unwrap() {
         assert_eq!(&best["params"][key], value, "parameter {key} of {command}");
     }
+    let fmax = best["fmax_mhz"].as_f64().unwrap();
+    assert_eq!(
+        manifest["clock"]["mhz"].as_f64(),
+        Some(fmax.floor()),
+        "{command}"
+    );
     let top = manifest["top"].as_str().unwrap();
+    let list = out.join(format!("{top}.lint.f"));
     let lint = Command::new("verilator")
-        .current_dir(&out)
-        .args(["--lint-only", "-Wall", "--top-module", top])
-        .arg(format!("{top}.vlt"))
-        .arg(format!("{top}.v"))
-        .args(
-            manifest["simulation_models"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|m| m.as_str().unwrap()),
-        )
+        .current_dir(std::env::temp_dir())
+        .args(["--lint-only", "-Wall", "--top-module", top, "-F"])
+        .arg(&list)
         .output()
         .expect("verilator runs");
     assert!(
@@ -178,6 +181,57 @@ fn emits_and_lints(best: &Value, dir: &Path) {
         "{}",
         String::from_utf8_lossy(&lint.stderr)
     );
+}
+
+#[test]
+fn each_design_is_synthesized_once_on_a_first_run_and_on_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let out = dir.path().join("explore");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["explore", "gpr"];
+        args.extend(SPACE);
+        args.extend(["--out", out.to_str().unwrap(), "--jobs", "1"]);
+        args.extend(extra);
+        let run = grfgen(&args, Some(&cache));
+        let err = String::from_utf8_lossy(&run.stderr).into_owned();
+        assert!(run.status.success(), "{args:?}: {err}");
+        let syntheses: Vec<String> = (err.lines())
+            .filter(|l| l.starts_with("synthesize "))
+            .map(|l| l.split(" (").next().unwrap().to_string())
+            .collect();
+        (syntheses, err)
+    };
+    let (first, err) = run(&["--budget-synth", "3", "--budget-pnr", "1"]);
+    assert_eq!(
+        first.len(),
+        3,
+        "three designs costed, each synthesized once: {err}"
+    );
+    // Off a terminal the count runs over every stage: 1, 2, 3, ... of one most.
+    let counts: Vec<(usize, usize)> = (err.lines())
+        .filter_map(|l| {
+            let (done, rest) = l.strip_prefix('[')?.split_once(" of at most ")?;
+            Some((done.parse().ok()?, rest.split(']').next()?.parse().ok()?))
+        })
+        .collect();
+    assert_eq!(
+        counts.len(),
+        8 + 3 + 1,
+        "8 model runs, 3 syntheses, 1 placement: {err}"
+    );
+    for (k, &(done, most)) in counts.iter().enumerate() {
+        assert_eq!((done, most), (k + 1, 8 + 3 + 1), "{err}");
+    }
+    // Placing two more of the costed designs synthesizes none of them again.
+    let (resumed, err) = run(&["--budget-synth", "3", "--budget-pnr", "3", "--resume"]);
+    assert!(
+        resumed.is_empty(),
+        "a costed design synthesized again: {err}"
+    );
+    let result: Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("explore.json")).unwrap()).unwrap();
+    assert!(result["placed"].as_u64().unwrap() >= 2, "{result}");
 }
 
 #[test]

@@ -51,6 +51,9 @@ fn pnr(block: &str, params: &[&str], extra: &[&str]) -> Value {
     let report: Value = serde_json::from_str(&stdout).unwrap();
     let placed = report["pnr"]["fits"] == true;
     assert_eq!(out.join("pnr/report.json").exists(), placed, "{stdout}");
+    // The synthesis log is Yosys's own, placed or not.
+    let log = std::fs::read_to_string(out.join("pnr/synth.log")).unwrap_or_default();
+    assert!(log.contains("Yosys"), "DIR/pnr/synth.log: {log:?}");
     report["pnr"].clone()
 }
 

@@ -39,9 +39,6 @@ struct State {
     partial: Vec<PathBuf>,
     /// Process groups of running tools, stopped on interruption.
     groups: Vec<i32>,
-    /// Why the run was stopped, when not by a signal: printed instead of the summary, with
-    /// exit status 1.
-    failure: Option<String>,
 }
 
 impl State {
@@ -51,7 +48,6 @@ impl State {
             announce: None,
             partial: Vec::new(),
             groups: Vec::new(),
-            failure: None,
         }
     }
 }
@@ -123,10 +119,6 @@ fn stop() -> ! {
             false => std::fs::remove_file(path),
         };
     }
-    if let Some(line) = &state.failure {
-        eprintln!("{line}");
-        std::process::exit(1);
-    }
     let cycles = CYCLES.load(Ordering::SeqCst);
     let line = match &state.summary {
         Some(summary) => summary(cycles),
@@ -134,16 +126,6 @@ fn stop() -> ! {
     };
     eprintln!("{line}");
     std::process::exit(EXIT_STATUS);
-}
-
-/// Stops the run as an interruption does (tools stopped, partial files removed), but prints
-/// `line` and exits with status 1: for a limit reached while running (a waveform too big).
-/// Does nothing unless [`install`] ran.
-pub fn fail(line: String) {
-    if INSTALLED.load(Ordering::SeqCst) {
-        state().failure.get_or_insert(line);
-        REQUESTED.store(true, Ordering::SeqCst);
-    }
 }
 
 /// Sets what an interruption prints: `summary` is given the cycles done so far.
@@ -193,6 +175,32 @@ impl Drop for Partial {
         if let Some(at) = state.partial.iter().rposition(|p| *p == self.0) {
             state.partial.remove(at);
         }
+    }
+}
+
+/// A scratch directory in the system's temporary directory: removed when dropped, and when
+/// the run is interrupted, so that no staged design outlives the run.
+pub struct Scratch {
+    /// The directory, removed when dropped.
+    dir: tempfile::TempDir,
+    /// Its registration, for an interruption.
+    _partial: Partial,
+}
+
+impl Scratch {
+    /// A new scratch directory, its name starting with `prefix`.
+    pub fn new(prefix: &str) -> io::Result<Self> {
+        let dir = tempfile::Builder::new().prefix(prefix).tempdir()?;
+        let partial = Partial::new(dir.path());
+        Ok(Self {
+            dir,
+            _partial: partial,
+        })
+    }
+
+    /// Where it is.
+    pub fn path(&self) -> &Path {
+        self.dir.path()
     }
 }
 

@@ -4,6 +4,7 @@
 
 pub mod ahead;
 pub mod alloc;
+pub mod bank_map;
 pub mod bits;
 pub mod block;
 pub mod check;

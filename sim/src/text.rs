@@ -54,8 +54,13 @@ pub fn shown_keeping(text: &str, kept: &[char]) -> String {
         .collect()
 }
 
-/// `text` as an error message quotes it: [`shown`], cut after [`QUOTE_LIMIT`] characters.
+/// `text` as an error message quotes it: [`shown`], cut after [`QUOTE_LIMIT`] characters; an
+/// empty text as `''`.
 pub fn quoted(text: &str) -> String {
+    if text.is_empty() {
+        // An empty value is shown, not left as a gap between two spaces.
+        return "''".into();
+    }
     let cut: String = text.chars().take(QUOTE_LIMIT).collect();
     match text.chars().nth(QUOTE_LIMIT) {
         Some(_) => shown(&cut) + "...",
@@ -100,7 +105,7 @@ pub fn rate(per_second: f64) -> String {
     format!("{value:.digits$}{unit}/s")
 }
 
-pub use grfgen_hdl::params::suggestion;
+pub use grfgen_hdl::params::{flag_suggestion, suggestion};
 
 #[cfg(test)]
 mod tests {

@@ -41,12 +41,7 @@ fn programs(registers: usize) -> impl Strategy<Value = Vec<Instruction>> {
 }
 
 fn workload(program: Vec<Instruction>) -> Workload {
-    Workload {
-        name: "random".into(),
-        program,
-        external_rate: 0,
-        input_values: Default::default(),
-    }
+    Workload::new("random", program)
 }
 
 proptest! {

@@ -2,7 +2,12 @@
 
 use grfgen_hdl::params::CoreParams;
 use grfgen_sim::block::{Rtl, Setup};
-use grfgen_sim::core::{builtin, run, CoreDevice, CoreRtl, Policy};
+use std::collections::BTreeMap;
+
+use grfgen_hdl::params::{CoreOp, CoreUnit};
+use grfgen_sim::core::program::{Instruction, Source, Wait};
+use grfgen_sim::core::workload::{random_long_program, random_program};
+use grfgen_sim::core::{builtin, run, CoreDevice, CoreRtl, Policy, UnitLatencies, Workload};
 
 fn rtl(params: &CoreParams, policy: Policy) -> CoreRtl {
     CoreRtl::build(&policy.hardware(params), &Setup::new(1, Rtl::On))
@@ -34,16 +39,118 @@ fn workloads_match_on_every_policy() {
     }
 }
 
+/// What random co-simulations covered: cycles, those of programs with long-latency
+/// instructions, and the cycles the pending table held a head with its operands (too few
+/// entries, a register it writes outstanding, a sync wait).
+#[derive(Default)]
+struct Totals {
+    cycles: u64,
+    long_cycles: u64,
+    full: u64,
+    waw: u64,
+    sync: u64,
+}
+
+/// A random workload over 24 registers from `seed`: `instructions` ALU instructions
+/// (`random`), or with `long` as many of `random-long` (long-latency instructions of every
+/// unit writing up to `long_results` registers, immediates, nops, sync waits); unit latencies
+/// drawn from the seed; external traffic in 0, 30 or 60% of the cycles.
+fn random_workload(seed: u64, instructions: usize, long_results: usize, long: bool) -> Workload {
+    let (name, program) = match long {
+        false => ("random", random_program(instructions, 24, seed)),
+        true => (
+            "random-long",
+            random_long_program(instructions, 24, long_results, seed),
+        ),
+    };
+    Workload {
+        external_rate: (seed % 3 * 30) as u32,
+        latencies: UnitLatencies {
+            sfu_latency: 1 + (seed / 2 % 12) as usize,
+            varying_latency: 1 + (seed / 2 % 5) as usize,
+            tex_latency: 8 + (seed / 2 % 40) as usize,
+            mem_latency: 12 + (seed / 2 % 60) as usize,
+        },
+        ..Workload::new(&format!("{name}-{seed}"), program)
+    }
+}
+
+/// Naive and cq-pq in turn, by seed.
+fn alternate(seed: u64) -> Policy {
+    [Policy::Naive, Policy::CqPq][seed as usize % 2]
+}
+
+/// Runs `workload` from `seed` on the golden model and the RTL of `params` under `policy`;
+/// panics on the first mismatch, else adds the run to `totals`.
+fn cosimulate(
+    params: &CoreParams,
+    policy: Policy,
+    workload: &Workload,
+    seed: u64,
+    totals: &mut Totals,
+) {
+    let mut device = rtl(params, policy);
+    let device = Some(&mut device as &mut dyn CoreDevice);
+    let report = run(params, policy, workload, seed, device, false);
+    assert_eq!(
+        report.mismatches,
+        0,
+        "{params:?} {policy:?} {}: {}",
+        workload.name,
+        report.first_mismatch.unwrap()
+    );
+    let s = &report.stats;
+    totals.cycles += report.cycles;
+    if s.long_instructions > 0 {
+        totals.long_cycles += report.cycles;
+    }
+    totals.full += s.full_stalls;
+    totals.waw += s.waw_stalls;
+    totals.sync += s.sync_stalls;
+}
+
+/// Co-simulates random workloads of `instructions` on `params`, seeds from `seed` on under
+/// `policy(seed)`, until both the ALU programs and the `random-long` ones have run `cycles`
+/// (each next run of the kind that has run fewer).
+fn cosimulate_until(
+    params: &CoreParams,
+    policy: impl Fn(u64) -> Policy,
+    mut seed: u64,
+    instructions: usize,
+    cycles: u64,
+    totals: &mut Totals,
+) {
+    let (mut alu, mut long) = (0, 0);
+    while alu < cycles || long < cycles {
+        seed += 1;
+        let with_long = long < alu;
+        let workload = random_workload(seed, instructions, params.long_results, with_long);
+        let before = totals.cycles;
+        cosimulate(params, policy(seed), &workload, seed, totals);
+        *(if with_long { &mut long } else { &mut alu }) += totals.cycles - before;
+    }
+}
+
+impl Totals {
+    /// Prints what `test` covered.
+    fn print(&self, test: &str) {
+        println!(
+            "{test}: {} cycles, {} of them with long-latency instructions; heads held {} cycles \
+             by a full table, {} by a write after write, {} by a sync wait",
+            self.cycles, self.long_cycles, self.full, self.waw, self.sync
+        );
+    }
+}
+
 /// Random programs over few registers (many hazards and bank conflicts), external traffic,
-/// varied queue sizes, lookahead, ALU latency and read ports, with and without result
-/// forwarding and the request stage: at least 1,000,000 cycles in all across 2, 4 and 8 banks
-/// and both queue policies (680,000 of them forwarding, at ALU latencies 1 to 4; 510,000
-/// through the request stage).
+/// varied queue sizes, lookahead, ALU latency, read ports and pending tables (1 to 32
+/// entries), with and without result forwarding and the request stage: at least 1,000,000
+/// cycles in all across 2, 4 and 8 banks and both queue policies, at least 85,000 of random
+/// ALU programs and as many of `random-long` ones per configuration (at least 500,000 of
+/// these in all, with the table full, writes after writes and sync waits holding heads).
 #[test]
 fn a_million_cycles_of_random_programs() {
-    use grfgen_sim::core::workload::random_program;
-    use grfgen_sim::core::Workload;
-    let mut total = 0;
+    let mut totals = Totals::default();
     for (i, banks) in [2usize, 4, 8].into_iter().enumerate() {
         for (k, policy) in [Policy::Cq, Policy::CqPq].into_iter().enumerate() {
             let variant = i * 2 + k;
@@ -61,48 +168,30 @@ fn a_million_cycles_of_random_programs() {
                 alu_latency: [2, 1, 3, 2, 4, 1][variant],
                 forward: [true, true, true, false, true, false][variant],
                 request_stage: [false, true, true, false, true, false][variant],
+                long_results: [16, 1, 4, 2, 32, 3][variant],
             };
-            let mut cycles = 0;
-            let mut seed = 100 * variant as u64;
-            while cycles < 170_000 {
-                seed += 1;
-                let workload = Workload {
-                    name: format!("random-{seed}"),
-                    program: random_program(8_000, 24, seed),
-                    external_rate: (seed % 3 * 30) as u32,
-                    input_values: Default::default(),
-                };
-                let mut device = rtl(&params, policy);
-                let report = run(
-                    &params,
-                    policy,
-                    &workload,
-                    seed,
-                    Some(&mut device as &mut dyn CoreDevice),
-                    false,
-                );
-                assert_eq!(
-                    report.mismatches,
-                    0,
-                    "{params:?} {policy:?} seed {seed}: {}",
-                    report.first_mismatch.unwrap()
-                );
-                cycles += report.cycles;
-            }
-            total += cycles;
+            let seed = 100 * variant as u64;
+            cosimulate_until(&params, |_| policy, seed, 8_000, 85_000, &mut totals);
         }
     }
-    assert!(total >= 1_000_000);
+    totals.print("a million cycles");
+    assert!(totals.cycles >= 1_000_000, "{} cycles", totals.cycles);
+    assert!(
+        totals.long_cycles >= 500_000,
+        "{} with long ops",
+        totals.long_cycles
+    );
+    assert!(totals.full > 0 && totals.waw > 0 && totals.sync > 0);
 }
 
-/// Every bank kind: random programs with external traffic, at least 100,000 cycles on each
-/// of three shapes per kind (4 banks; 1 bank with 1 read port, the degenerate file; 8 banks
-/// with 2 read ports), under naive and cq-pq in turn.
+/// Every bank kind: random programs with external traffic, at least 50,000 cycles of ALU
+/// programs and as many of `random-long` ones on each of three shapes per kind (4 banks; 1 bank with 1
+/// read port, the degenerate file; 8 banks with 2 read ports, pending tables of 2, 1 and 8
+/// entries), under naive and cq-pq in turn.
 #[test]
 fn every_bank_kind_runs_random_programs_in_lock_step() {
     use grfgen_hdl::params::{BankKind, GprParams};
-    use grfgen_sim::core::workload::random_program;
-    use grfgen_sim::core::Workload;
+    let mut totals = Totals::default();
     for kind in [BankKind::TwoReadsOneWrite, BankKind::SinglePort] {
         for (shape, (banks, read_ports)) in [(4, 4), (1, 1), (8, 2)].into_iter().enumerate() {
             let params = CoreParams {
@@ -114,44 +203,32 @@ fn every_bank_kind_runs_random_programs_in_lock_step() {
                     bank_kind: kind,
                     ..Default::default()
                 },
+                long_results: [2, 1, 8][shape],
                 ..CoreParams::default()
             };
-            let (mut cycles, mut seed) = (0, 500 + 10 * shape as u64);
-            while cycles < 100_000 {
-                seed += 1;
-                let policy = [Policy::Naive, Policy::CqPq][seed as usize % 2];
-                let workload = Workload {
-                    name: format!("random-{seed}"),
-                    program: random_program(5_000, 24, seed),
-                    external_rate: (seed % 3 * 30) as u32,
-                    input_values: Default::default(),
-                };
-                let mut device = rtl(&params, policy);
-                let device = Some(&mut device as &mut dyn CoreDevice);
-                let report = run(&params, policy, &workload, seed, device, false);
-                assert_eq!(
-                    report.mismatches,
-                    0,
-                    "{kind} {params:?} {policy:?} seed {seed}: {}",
-                    report.first_mismatch.unwrap()
-                );
-                cycles += report.cycles;
-            }
+            let seed = 500 + 10 * shape as u64;
+            cosimulate_until(&params, alternate, seed, 5_000, 50_000, &mut totals);
         }
     }
+    totals.print("every bank kind");
+    assert!(
+        totals.long_cycles >= 300_000,
+        "{} with long ops",
+        totals.long_cycles
+    );
 }
 
 /// Every GPR pipeline option under every bank kind: random programs with external traffic,
-/// varied queues, lookahead and ALU latency, at least 100,000 lock-step cycles per pipeline
-/// option and bank kind (each read later by the GPR's grant and read latencies, each issue's
-/// operands with it); forwarding at ALU latencies 2 and 1 (results kept as long as the
-/// read latency), none at 3; the request stage on every other pipeline option and bank kind,
-/// so that each pipeline runs with it and without.
+/// varied queues, lookahead, ALU latency and pending tables, at least 50,000 lock-step cycles
+/// of ALU programs and as many of `random-long` ones per pipeline option and bank kind
+/// (each read later by the GPR's grant and read latencies, each issue's operands with it);
+/// forwarding at ALU latencies 2 and 1 (results kept as long as the read latency), none at 3;
+/// the request stage on every other pipeline option and bank kind, so that each pipeline runs
+/// with it and without.
 #[test]
 fn every_gpr_pipeline_option_runs_random_programs_in_lock_step() {
     use grfgen_hdl::params::{BankKind, GprParams};
-    use grfgen_sim::core::workload::random_program;
-    use grfgen_sim::core::Workload;
+    let mut totals = Totals::default();
     for pipeline in 1..=CoreParams::MAX_GPR_PIPELINE {
         for (k, kind) in BankKind::ALL.into_iter().enumerate() {
             let params = CoreParams {
@@ -170,30 +247,18 @@ fn every_gpr_pipeline_option_runs_random_programs_in_lock_step() {
                 alu_latency: [2, 1, 3][k],
                 forward: k < 2,
                 request_stage: (pipeline + k) % 2 == 1,
+                long_results: [4, 16, 1][k],
             };
-            let (mut cycles, mut seed) = (0, 900 + 10 * (3 * pipeline + k) as u64);
-            while cycles < 100_000 {
-                seed += 1;
-                let policy = [Policy::Naive, Policy::CqPq][seed as usize % 2];
-                let workload = Workload {
-                    name: format!("random-{seed}"),
-                    program: random_program(6_000, 24, seed),
-                    external_rate: (seed % 3 * 30) as u32,
-                    input_values: Default::default(),
-                };
-                let mut device = rtl(&params, policy);
-                let device = Some(&mut device as &mut dyn CoreDevice);
-                let report = run(&params, policy, &workload, seed, device, false);
-                assert_eq!(
-                    report.mismatches,
-                    0,
-                    "pipeline {pipeline} {kind} {policy:?} seed {seed}: {}",
-                    report.first_mismatch.unwrap()
-                );
-                cycles += report.cycles;
-            }
+            let seed = 900 + 10 * (3 * pipeline + k) as u64;
+            cosimulate_until(&params, alternate, seed, 6_000, 50_000, &mut totals);
         }
     }
+    totals.print("every GPR pipeline option");
+    assert!(
+        totals.long_cycles >= 600_000,
+        "{} with long ops",
+        totals.long_cycles
+    );
 }
 
 fn lockstep(
@@ -203,21 +268,23 @@ fn lockstep(
     external_rate: u32,
 ) -> grfgen_sim::core::CoreRun {
     let program = grfgen_sim::core::parse(source, params.program_registers()).unwrap();
-    let workload = grfgen_sim::core::Workload {
-        name: "directed".into(),
-        program,
+    let workload = Workload {
         external_rate,
-        input_values: Default::default(),
+        ..Workload::new("directed", program)
     };
+    lockstep_workload(params, policy, &workload)
+}
+
+/// Runs `workload` from seed 3 on the golden model and the RTL in lock step, keeping the
+/// schedule; panics on a mismatch.
+fn lockstep_workload(
+    params: &CoreParams,
+    policy: Policy,
+    workload: &Workload,
+) -> grfgen_sim::core::CoreRun {
     let mut device = rtl(params, policy);
-    let report = run(
-        params,
-        policy,
-        &workload,
-        3,
-        Some(&mut device as &mut dyn CoreDevice),
-        true,
-    );
+    let device = Some(&mut device as &mut dyn CoreDevice);
+    let report = run(params, policy, workload, 3, device, true);
     assert_eq!(
         report.mismatches,
         0,
@@ -423,4 +490,244 @@ fn one_instruction_and_no_instructions() {
     let none = lockstep(&params, Policy::CqPq, "// nothing\n", 0);
     assert_eq!(none.stats.instructions, 0);
     assert_eq!(none.cycles, 0);
+}
+
+/// An instruction on `unit` computing `op` from `src` into `writes` registers from `dst`.
+fn on(unit: CoreUnit, op: CoreOp, dst: usize, writes: usize, src: &[Source]) -> Instruction {
+    Instruction {
+        op,
+        dst,
+        writes,
+        src: src.to_vec(),
+        unit,
+        wait: Wait::default(),
+    }
+}
+
+/// The lanes of register `name` in `values` (a run's inputs or outputs).
+fn lanes(values: &BTreeMap<String, Vec<u64>>, name: &str) -> Vec<u64> {
+    values[name].clone()
+}
+
+/// Cycles from an issue to the end of its write-back: `read_latency + alu_latency + 1`.
+fn to_finish(params: &CoreParams) -> u64 {
+    params.issue_to_writeback() as u64 + 1
+}
+
+/// A sync wait holds the head until the result its flag guards is written, and not a cycle
+/// longer: a texture result guarded by `(sy)`, then an independent add. Without a wait the
+/// add runs in the texture's shadow and the program ends when the texture result lands; with
+/// `(sy)` the add issues the cycle after it lands, at the lower bound; `(ss)` does not wait on
+/// a texture result.
+#[test]
+fn a_sync_wait_holds_issue_until_the_result_lands() {
+    let params = CoreParams::default();
+    let texture = on(CoreUnit::Tex, CoreOp::Mov, 0, 1, &[Source::Reg(8)]);
+    let run_with = |ss: bool, sy: bool| {
+        let mut add = Instruction::alu(CoreOp::Add, 4, &[9, 10]);
+        add.wait = Wait { ss, sy };
+        let workload = Workload::new("sync", vec![texture.clone(), add]);
+        lockstep_workload(&params, Policy::CqPq, &workload)
+    };
+    let (free, synced, other) = (
+        run_with(false, false),
+        run_with(false, true),
+        run_with(true, false),
+    );
+    assert_eq!(free.cycles, free.lower_bound);
+    assert_eq!(synced.cycles, synced.lower_bound);
+    assert_eq!(synced.cycles, free.cycles + to_finish(&params));
+    assert!(synced.stats.sync_stalls > 0);
+    assert_eq!((other.cycles, other.stats.sync_stalls), (free.cycles, 0));
+}
+
+/// An instruction writing a register a long-latency result still has outstanding waits until
+/// it is written (write after write), then issues; the register ends with its value.
+#[test]
+fn a_write_after_write_waits_for_the_outstanding_result() {
+    let params = CoreParams::default();
+    let special = on(CoreUnit::Sfu, CoreOp::Mov, 0, 1, &[Source::Reg(8)]);
+    let program = |dst: usize| {
+        vec![
+            special.clone(),
+            Instruction::alu(CoreOp::Add, dst, &[9, 10]),
+        ]
+    };
+    let other = lockstep_workload(&params, Policy::CqPq, &Workload::new("other", program(1)));
+    let same = lockstep_workload(&params, Policy::CqPq, &Workload::new("same", program(0)));
+    assert!(same.stats.waw_stalls > 0);
+    assert_eq!(other.stats.waw_stalls, 0);
+    assert_eq!(same.cycles, other.cycles + to_finish(&params));
+    let (a, b) = (lanes(&same.inputs, "R9"), lanes(&same.inputs, "R10"));
+    let sum: Vec<u64> = a
+        .iter()
+        .zip(&b)
+        .map(|(x, y)| (x + y) & 0xffff_ffff)
+        .collect();
+    assert_eq!(lanes(&same.outputs, "R0"), sum);
+}
+
+/// An ALU instruction reading a long-latency result reads it the cycle after the external
+/// unit writes it, no earlier (never forwarded) and no later: the program meets its lower
+/// bound, and its only read of R0 is in the add's issue cycle.
+#[test]
+fn an_alu_instruction_reads_a_long_result_the_cycle_after_it_lands() {
+    for params in [CoreParams::default(), CoreParams::document()] {
+        let special = on(CoreUnit::Sfu, CoreOp::Mov, 0, 1, &[Source::Reg(8)]);
+        let add = Instruction::alu(CoreOp::Add, 1, &[0, 9]);
+        let report = lockstep_workload(
+            &params,
+            Policy::CqPq,
+            &Workload::new("read", vec![special, add]),
+        );
+        assert_eq!(report.cycles, report.lower_bound, "{params:?}");
+        let issue = (report.cycles - to_finish(&params)) as usize;
+        let schedule = report.schedule.as_ref().unwrap();
+        let reads_of_r0: Vec<usize> = (0..schedule.len())
+            .filter(|&t| schedule[t].iter().any(|r| r.reg == 0))
+            .collect();
+        assert_eq!(reads_of_r0, [issue], "{params:?}");
+        let (a, b) = (lanes(&report.inputs, "R8"), lanes(&report.inputs, "R9"));
+        let sum: Vec<u64> = a
+            .iter()
+            .zip(&b)
+            .map(|(x, y)| (x + y) & 0xffff_ffff)
+            .collect();
+        assert_eq!(lanes(&report.outputs, "R1"), sum);
+    }
+}
+
+/// Immediates reach the ALU in place of GPR reads: the operands the RTL shows are compared
+/// every cycle; only the register sources are read, and the results are what the program
+/// says.
+#[test]
+fn immediates_reach_the_alu_in_place_of_reads() {
+    let params = CoreParams {
+        forward: false,
+        ..CoreParams::default()
+    };
+    let imm = Source::Imm;
+    let alu = |op, dst, src: &[Source]| on(CoreUnit::Alu, op, dst, 1, src);
+    let program = vec![
+        alu(CoreOp::Add, 1, &[Source::Reg(0), imm(5)]),
+        alu(CoreOp::Mad, 2, &[imm(3), Source::Reg(1), imm(7)]),
+        alu(CoreOp::Mov, 3, &[imm(0xffff_ffff)]),
+        alu(CoreOp::Sub, 4, &[imm(1), Source::Reg(0)]),
+    ];
+    let report = lockstep_workload(&params, Policy::CqPq, &Workload::new("imm", program));
+    assert_eq!(report.stats.gpr_reads, 3);
+    let r0 = lanes(&report.inputs, "R0");
+    let each =
+        |f: &dyn Fn(u64) -> u64| -> Vec<u64> { r0.iter().map(|&x| f(x) & 0xffff_ffff).collect() };
+    assert_eq!(lanes(&report.outputs, "R1"), each(&|x| x + 5));
+    assert_eq!(lanes(&report.outputs, "R2"), each(&|x| 3 * (x + 5) + 7));
+    assert_eq!(lanes(&report.outputs, "R3"), each(&|_| 0xffff_ffff));
+    assert_eq!(
+        lanes(&report.outputs, "R4"),
+        each(&|x| 1u64.wrapping_sub(x))
+    );
+}
+
+/// Nops issue one per cycle, read nothing and write nothing back: sixteen of them take 16
+/// issue cycles and the pipeline, the lower bound; between a writer and its reader they change
+/// no hazard.
+#[test]
+fn nops_issue_one_per_cycle() {
+    let params = CoreParams::default();
+    let nops = vec![Instruction::alu(CoreOp::Nop, 0, &[]); 16];
+    let report = lockstep_workload(&params, Policy::CqPq, &Workload::new("nops", nops));
+    assert_eq!(report.cycles, 16 + to_finish(&params));
+    assert_eq!(report.cycles, report.lower_bound);
+    assert_eq!((report.stats.instructions, report.stats.gpr_reads), (16, 0));
+    assert!(report.outputs.is_empty());
+    let between = lockstep(
+        &params,
+        Policy::CqPq,
+        "add R1, R2, R3\nnop\nnop\nadd R4, R1, R1\n",
+        0,
+    );
+    assert_eq!(between.cycles, between.lower_bound);
+}
+
+/// A long-latency result's write that a write-back to the same bank refuses is presented
+/// again until it lands: an SFU result for R4 (bank 0) comes back while a stream of adds is
+/// written back into bank 0 every cycle.
+#[test]
+fn a_long_write_colliding_with_a_write_back_is_retried() {
+    let params = CoreParams::default();
+    let mut program = vec![on(CoreUnit::Sfu, CoreOp::Mov, 4, 1, &[Source::Reg(20)])];
+    for k in 0..24 {
+        program.push(Instruction::alu(
+            CoreOp::Add,
+            [0, 8, 12, 16][k % 4],
+            &[21, 22],
+        ));
+    }
+    let workload = Workload {
+        latencies: UnitLatencies {
+            sfu_latency: 1,
+            ..UnitLatencies::default()
+        },
+        ..Workload::new("collide", program)
+    };
+    let report = lockstep_workload(&params, Policy::CqPq, &workload);
+    assert!(report.stats.external_retries > 0, "{:?}", report.stats);
+    assert_eq!(report.stats.long_writes, 1);
+    assert_eq!(lanes(&report.outputs, "R4"), lanes(&report.inputs, "R20"));
+}
+
+/// A long-latency instruction waits while the pending table has fewer free entries than it
+/// writes: a four-register texture result fills a table of four, and an SFU instruction
+/// behind it issues only once the first texture register is written; with five entries it
+/// does not wait.
+#[test]
+fn a_full_pending_table_holds_the_next_long_instruction() {
+    let program = vec![
+        on(CoreUnit::Tex, CoreOp::Mov, 0, 4, &[Source::Reg(8)]),
+        on(CoreUnit::Sfu, CoreOp::Mov, 12, 1, &[Source::Reg(9)]),
+    ];
+    let run_with = |long_results: usize| {
+        let params = CoreParams {
+            long_results,
+            ..CoreParams::default()
+        };
+        lockstep_workload(
+            &params,
+            Policy::CqPq,
+            &Workload::new("full", program.clone()),
+        )
+    };
+    let (full, roomy) = (run_with(4), run_with(5));
+    assert!(full.stats.full_stalls > 0);
+    assert_eq!(roomy.stats.full_stalls, 0);
+    assert!(full.cycles > roomy.cycles);
+    for report in [&full, &roomy] {
+        for k in 0..4 {
+            let expected: Vec<u64> = (lanes(&report.inputs, "R8").iter())
+                .map(|v| (v + k) & 0xffff_ffff)
+                .collect();
+            assert_eq!(lanes(&report.outputs, &format!("R{k}")), expected);
+        }
+    }
+}
+
+/// Long-latency writes have priority over the texture-return traffic on write port 1: with
+/// traffic in every cycle a program of long-latency instructions takes the cycles it takes
+/// without (1R1W banks: port 1's writes take no read away).
+#[test]
+fn long_writes_have_priority_over_texture_return_traffic() {
+    let params = CoreParams::default();
+    let program = random_long_program(300, 24, params.long_results, 7);
+    let quiet = lockstep_workload(
+        &params,
+        Policy::CqPq,
+        &Workload::new("quiet", program.clone()),
+    );
+    let busy = Workload {
+        external_rate: 100,
+        ..Workload::new("busy", program)
+    };
+    let busy = lockstep_workload(&params, Policy::CqPq, &busy);
+    assert_eq!(busy.cycles, quiet.cycles);
+    assert!(busy.stats.external_writes > busy.stats.long_writes);
 }

@@ -1,5 +1,6 @@
 //! Property-based, structure-aware fuzzing of every text parser of the simulator: core
-//! programs, GRF traces, shaders, cluster programs and the shared line reader.
+//! programs, GRF traces, shaders, cluster programs and the shared line reader; and of the
+//! core's golden model on generated programs (`core_generated_programs`).
 //!
 //! Each parser gets inputs built from its grammar (real opcodes, registers in and out of
 //! range, huge and negative numbers, comments, blank lines, every line ending, a byte-order
@@ -17,14 +18,18 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use grfgen_hdl::params::{AllocParams, ClusterParams, CoreParams, GrfParams};
+use grfgen_hdl::params::{
+    AllocParams, BankKind, ClusterParams, CoreOp, CoreParams, GprParams, GrfParams,
+};
 use grfgen_sim::alloc::run::compile as compile_shader;
 use grfgen_sim::alloc::AllocOptions;
 use grfgen_sim::cluster::{
     compile as compile_cluster, interpret, interpret_partitioned, run_allocated, ClusterInstr,
     Operand, Reg,
 };
-use grfgen_sim::core::{ParseError, Policy, Workload};
+use grfgen_sim::core::program::{Instruction, Source};
+use grfgen_sim::core::workload::{random_long_program, random_program};
+use grfgen_sim::core::{ParseError, Policy, UnitLatencies, Workload};
 use grfgen_sim::grf::{Conditions, Step, TraceError};
 use grfgen_sim::text::source_lines;
 use proptest::collection::vec;
@@ -462,18 +467,153 @@ fn core_case(text: &str) -> Result<bool, TestCaseError> {
             assert_eq!(i.src.len(), i.op.sources(), "{i}");
         }
         if program.len() <= 64 {
-            let workload = Workload {
-                name: "fuzz".into(),
-                program,
-                external_rate: 0,
-                input_values: Default::default(),
-            };
+            let workload = Workload::new("fuzz", program);
             let run = grfgen_sim::core::run(&params, Policy::CqPq, &workload, 1, None, false);
             assert_eq!(run.mismatches, 0);
         }
         Ok(())
     })?;
     verdict(text, outcome)
+}
+
+/// What `program` computes from `inputs` (by the program's own names, `R5`), instruction
+/// after instruction in program order: every register it writes, per lane. An instruction
+/// writing `n` registers writes its value plus `k` into its `k`-th.
+fn core_meaning(
+    program: &[Instruction],
+    inputs: &std::collections::BTreeMap<String, Vec<u64>>,
+) -> std::collections::BTreeMap<String, Vec<u64>> {
+    let mask = 0xffff_ffffu64;
+    let mut registers = inputs.clone();
+    let lanes = inputs.values().next().map_or(1, Vec::len);
+    for i in program {
+        let operand = |k: usize| match i.src.get(k) {
+            Some(Source::Reg(r)) => registers[&format!("R{r}")].clone(),
+            Some(Source::Imm(v)) => vec![u64::from(*v); lanes],
+            None => vec![0; lanes],
+        };
+        let (a, b, c) = (operand(0), operand(1), operand(2));
+        for k in 0..i.writes {
+            let value = (0..lanes)
+                .map(|l| {
+                    let v = match i.op {
+                        CoreOp::Mov => a[l],
+                        CoreOp::Add => a[l] + b[l],
+                        CoreOp::Sub => a[l].wrapping_sub(b[l]),
+                        CoreOp::Mul => a[l].wrapping_mul(b[l]),
+                        CoreOp::Mad => a[l].wrapping_mul(b[l]).wrapping_add(c[l]),
+                        CoreOp::Nop => 0,
+                    };
+                    (v & mask).wrapping_add(k as u64) & mask
+                })
+                .collect();
+            registers.insert(format!("R{}", i.dst + k), value);
+        }
+    }
+    let written: std::collections::BTreeSet<usize> =
+        program.iter().flat_map(|i| i.written()).collect();
+    (written.into_iter())
+        .map(|r| (format!("R{r}"), registers[&format!("R{r}")].clone()))
+        .collect()
+}
+
+/// A core configuration from fuzzed choices: `shape` picks banks, bank kind, read ports and
+/// the GPR's pipeline; `queues` the queues, lookahead and ALU latency.
+fn fuzzed_core(
+    shape: [usize; 4],
+    queues: [usize; 4],
+    switches: [bool; 2],
+    long_results: usize,
+) -> CoreParams {
+    CoreParams {
+        gpr: GprParams {
+            banks: [1, 2, 4, 8][shape[0] % 4],
+            registers: 64,
+            lanes: 2,
+            read_ports: 1 + shape[2] % 4,
+            bank_kind: BankKind::ALL[shape[1] % 3],
+            pipeline: shape[3] % 5,
+            ..GprParams::default()
+        },
+        cq_entries: queues[0] % 4,
+        pq_entries: queues[1] % 6,
+        lookahead: 1 + queues[2] % 4,
+        alu_latency: 1 + queues[3] % 4,
+        forward: switches[0],
+        request_stage: switches[1],
+        long_results,
+    }
+}
+
+/// The golden model on generated programs (random ALU programs, and `random-long` ones: long
+/// latency instructions of every unit, immediates, nops, sync waits) over few registers, on
+/// fuzzed configurations, latencies and external traffic, under every policy: the registers
+/// it leaves hold what the program computes in program order, and no run beats its lower bound.
+#[test]
+fn core_generated_programs() {
+    let choices = (
+        (any::<u64>(), any::<bool>(), 4usize..24, 1usize..300),
+        (
+            [0usize..8, 0..8, 0..8, 0..8],
+            [0usize..8, 0..8, 0..8, 0..8],
+            any::<[bool; 2]>(),
+        ),
+        (
+            prop_oneof![3 => 1usize..5, 1 => 5usize..=32],
+            [1usize..=64, 1..=64, 1..=64, 1..=64],
+            0u32..60,
+        ),
+    );
+    fuzz(
+        "core generated programs",
+        choices,
+        |(program, core, unit)| {
+            let ((seed, long, registers, count), (shape, queues, switches), (lrs, latency, rate)) =
+                (program, core, unit);
+            let params = fuzzed_core(shape, queues, switches, lrs);
+            let workload = Workload {
+                external_rate: rate,
+                latencies: UnitLatencies {
+                    sfu_latency: latency[0],
+                    varying_latency: latency[1],
+                    tex_latency: latency[2],
+                    mem_latency: latency[3],
+                },
+                ..Workload::new(
+                    "generated",
+                    match long {
+                        true => random_long_program(count, registers, lrs, seed),
+                        false => random_program(count, registers, seed),
+                    },
+                )
+            };
+            let runs = timed(move || {
+                Policy::ALL
+                    .map(|policy| {
+                        grfgen_sim::core::run(&params, policy, &workload, seed, None, false)
+                    })
+                    .into_iter()
+                    .map(|run| (run, workload.program.clone()))
+                    .collect::<Vec<_>>()
+            })?;
+            for (run, program) in runs {
+                let policy = run.policy;
+                prop_assert!(
+                    run.cycles >= run.lower_bound,
+                    "{policy:?}: {} cycles, bound {}",
+                    run.cycles,
+                    run.lower_bound
+                );
+                prop_assert_eq!(
+                    &run.outputs,
+                    &core_meaning(&program, &run.inputs),
+                    "{:?}",
+                    policy
+                );
+            }
+            Ok(true)
+        },
+    );
 }
 
 // ---------------------------------------------------------------------------------------------

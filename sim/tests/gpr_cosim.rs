@@ -1,7 +1,7 @@
 //! Lock-step co-simulation of the emitted GPR Verilog (in Verilator) against the golden model.
 //! Needs `verilator` and `g++` (the Makefile and .ci/run install them).
 
-use grfgen_hdl::params::{BankKind, GprParams, Memory};
+use grfgen_hdl::params::{BankKind, BankMap, GprParams, Memory};
 use grfgen_sim::block::{Rtl, Setup};
 use grfgen_sim::gpr::{
     run, GprModel, GprReport, GprRequests, GprResponse, GprRtl, RandomTraffic, Script,
@@ -149,6 +149,60 @@ fn dp16kd_banks_100k_random_cycles() {
         };
         random_run(&p, 150 + n as u64, 100_000);
     }
+}
+
+/// Every bank map under every bank kind and two pipelines, 100k random cycles each.
+#[test]
+fn every_bank_map_100k_random_cycles() {
+    for (n, map) in [BankMap::Row, BankMap::Xor].into_iter().enumerate() {
+        for (k, kind) in BankKind::ALL.into_iter().enumerate() {
+            let p = GprParams {
+                bank_map: map,
+                bank_kind: kind,
+                pipeline: 3 * (k % 2),
+                ..GprParams::default()
+            };
+            random_run(&p, 170 + (3 * n + k) as u64, 100_000);
+        }
+    }
+}
+
+/// The map decides which reads share a bank: R0..R3 are one bank under `row` (one read
+/// granted), four under `mod` and `xor`; R0, R5, R10, R15 are four banks under `mod` and one
+/// under `xor`; every register's data comes back through its own row.
+#[test]
+fn the_bank_map_decides_which_reads_share_a_bank() {
+    let grants = |map: BankMap, regs: [usize; 4]| {
+        let p = GprParams {
+            bank_map: map,
+            ..GprParams::default()
+        };
+        let mut write = GprRequests::idle(&p);
+        write.writes = vec![Some(regs[1]), None];
+        write.write_data = vec![5, 5, 5, 5, 0, 0, 0, 0];
+        let mut read = GprRequests::idle(&p);
+        read.reads = regs.iter().map(|&r| Some(r)).collect();
+        let responses = directed(&p, vec![write, read]);
+        assert_eq!(responses[0].write_grants, [true, false], "{map}");
+        // Data after the grant's own clock edge (no pipeline stage).
+        let data = &responses[1].read_data;
+        if responses[1].read_grants[1] {
+            assert_eq!(&data[4..8], &[5, 5, 5, 5], "{map}");
+        }
+        responses[1].read_grants.clone()
+    };
+    assert_eq!(grants(BankMap::Mod, [0, 1, 2, 3]), [true; 4]);
+    assert_eq!(
+        grants(BankMap::Row, [0, 1, 2, 3]),
+        [true, false, false, false]
+    );
+    assert_eq!(grants(BankMap::Xor, [0, 1, 2, 3]), [true; 4]);
+    assert_eq!(grants(BankMap::Mod, [0, 5, 10, 15]), [true; 4]);
+    assert_eq!(
+        grants(BankMap::Xor, [0, 5, 10, 15]),
+        [true, false, false, false]
+    );
+    assert_eq!(grants(BankMap::Row, [0, 5, 10, 15]), [true; 4]);
 }
 
 /// 2R1W banks: two reads of one bank are both granted, the third waits; a read of the

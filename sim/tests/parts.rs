@@ -9,7 +9,7 @@ use grfgen_hdl::emit::{part, EmitError, Emitted};
 use grfgen_hdl::grf::{
     front_state, FirstDirty, FrontAnswers, Outboxes, RoundRobinArbiter, SlowReadPipeline,
 };
-use grfgen_hdl::params::{BankKind, CoreOp, CoreParams, GprParams, GrfParams};
+use grfgen_hdl::params::{BankKind, CoreOp, CoreParams, CoreUnit, GprParams, GrfParams};
 use grfgen_hdl::sram::SramBank;
 use grfgen_sim::bits::element_mask;
 use grfgen_sim::check::compare;
@@ -154,46 +154,43 @@ fn the_core_alu_computes_each_op_after_its_latency() {
     }
 }
 
-/// Decoder rules (docs/core.md): mov reads source 0, mad sources 0..2, the others 0..1; a
-/// source naming the register of an earlier one aliases the first such; a source that is no
-/// alias conflicts when an earlier source that is no alias is in its bank.
+/// Decoder rules (docs/core.md): only sources that are GPR reads count; a read naming the
+/// register of an earlier read aliases the first such; a read that is no alias conflicts when
+/// an earlier read that is no alias is in its bank. An immediate (or unused) source is never an
+/// alias and never conflicts, whatever its register field holds.
 #[test]
 fn the_instruction_decoder_finds_aliases_and_bank_conflicts() {
     let params = CoreParams::default();
     let seed = 11;
     let mut rtl = Part::load(part("decoder", InstructionDecoder::<8>::new(&params)), seed);
-    let (op, src) = (rtl.input("op"), rtl.inputs("src", 3));
-    let present = rtl.outputs("present", 3);
+    let (read, src) = (rtl.inputs("read", 3), rtl.inputs("src", 3));
     let (alias, conflict) = (rtl.outputs("alias_code", 3), rtl.outputs("conflict", 3));
     let mut rng = Rng::new(seed);
     let banks = params.gpr.banks;
     for _ in 0..4000 {
-        let code = CoreOp::ALL[rng.below(CoreOp::ALL.len())];
         // Few registers, so that aliases and conflicts are common.
         let regs: Vec<usize> = (0..3).map(|_| rng.below(3 * banks)).collect();
-        rtl.set(op, code.code());
+        let reads: Vec<bool> = (0..3).map(|_| rng.chance(3, 4)).collect();
         for s in 0..3 {
+            rtl.set(read[s], reads[s] as u64);
             rtl.set(src[s], regs[s] as u64);
         }
         rtl.settle();
-        let reads = code.sources();
         let mut first = Vec::new();
         for s in 0..3 {
-            rtl.expect(|| format!("present[{s}]"), present[s], (s < reads) as u64);
-            if s >= reads {
-                continue;
-            }
-            let aliased = regs[..s].iter().position(|&r| r == regs[s]);
+            let earlier = |t: usize| reads[t] && regs[t] == regs[s];
+            let aliased = (0..s).find(|&t| earlier(t)).filter(|_| reads[s]);
             let code = aliased.map_or(0, |t| t as u64 + 1);
-            rtl.expect(|| format!("alias[{s}] {regs:?}"), alias[s], code);
-            let clash =
-                aliased.is_none() && first.iter().any(|&t: &usize| t % banks == regs[s] % banks);
+            rtl.expect(|| format!("alias[{s}] {regs:?} {reads:?}"), alias[s], code);
+            let clash = reads[s]
+                && aliased.is_none()
+                && first.iter().any(|&t: &usize| t % banks == regs[s] % banks);
             rtl.expect(
-                || format!("conflict[{s}] {regs:?}"),
+                || format!("conflict[{s}] {regs:?} {reads:?}"),
                 conflict[s],
                 clash as u64,
             );
-            if aliased.is_none() {
+            if reads[s] && aliased.is_none() {
                 first.push(regs[s]);
             }
         }
@@ -338,130 +335,389 @@ fn check_allocator(params: &CoreParams, conflict: bool, seed: u64) {
 }
 
 /// The scoreboard (docs/core.md): an issued instruction is in flight for `read_latency +
-/// alu_latency` cycles, at the ALU in the `read_latency`-th and written back in the last; a source is hazardous while
-/// an older slot or an instruction in flight writes its register; reset drops the flight. The
-/// hazards are registered: the model here keeps a window (the head issues and leaves it, an
-/// offered instruction enters the first free slot) and checks each cycle's hazards against the
-/// window and flight of that cycle.
-/// The hazards, and with result forwarding the head's forwards: a source whose youngest
-/// writer in flight is at stage `alu_latency - 1` or later (its result has left the ALU when
-/// the head's operands reach it), at that stage less `alu_latency - 1` cycles of distance.
+/// alu_latency` cycles, at the ALU in the `read_latency`-th and at its write-back stage in the
+/// last, where an ALU instruction writing a register is written back and a long-latency one
+/// shows its value on `long_*`; a long-latency instruction writing registers takes an entry of
+/// the pending table per register when it issues, and a performed external write of a result
+/// frees its register's entry. A source is hazardous while an older slot writes its register
+/// (one writing several registers on a long-latency unit: every register), an instruction in
+/// flight is to write it back, or the table holds it; the head is held while the table has
+/// too few free entries for it, holds a register it writes, or holds a result its sync waits
+/// guard; with forwarding, a head source whose youngest writer in flight is at stage
+/// `alu_latency - 1` or later is forwarded, that stage less `alu_latency - 1` cycles away,
+/// unless the table holds it; reset drops everything. The model here keeps the window, the
+/// flight and the table, and checks each cycle's registered outputs against that cycle's
+/// state.
 #[test]
 fn the_scoreboard_flags_sources_an_older_or_flying_instruction_writes() {
-    for (alu_latency, pipeline, seed) in [(2, 1, 18), (1, 0, 19), (3, 2, 20)] {
+    for (alu_latency, pipeline, lookahead, long_results, forward, seed) in [
+        (2, 1, 1, 16, true, 18),
+        (1, 0, 1, 2, true, 19),
+        (3, 2, 1, 3, true, 20),
+        (2, 0, 3, 4, false, 21),
+    ] {
         let params = CoreParams {
             gpr: GprParams {
                 pipeline,
                 ..CoreParams::default().gpr
             },
             alu_latency,
+            lookahead,
+            long_results,
+            forward,
             ..CoreParams::default()
         };
         check_scoreboard(&params, seed);
     }
 }
 
-fn check_scoreboard(params: &CoreParams, seed: u64) {
-    let (served, window) = (params.served_slots(), params.window());
-    let seen = Scoreboard::<8>::seen_slots(params);
-    let (flight, at_alu) = (params.issue_to_writeback(), params.read_latency() - 1);
-    let mut rtl = Part::load(part("scoreboard", Scoreboard::<8>::new(params)), seed);
-    let (clock, reset, issue) = (rtl.input("clock"), rtl.input("reset"), rtl.input("issue"));
-    let slot_valid = rtl.inputs("slot_valid", served);
-    let slot_dst = rtl.inputs("slot_dst", served);
-    let slot_src = rtl.inputs("slot_src", 3 * seen);
-    let entering = rtl.inputs("entering", served);
-    let instr_src = rtl.inputs("instr_src", 3);
-    let hazard = rtl.outputs("hazard", 3 * served);
-    let alu_valid = rtl.output("alu_valid");
-    let (retire_valid, retire_reg) = (rtl.output("retire_valid"), rtl.output("retire_reg"));
-    let (forward, distance) = (rtl.outputs("forward", 3), rtl.outputs("distance", 3));
-    let mut rng = Rng::new(seed);
-    // The window (destination, sources), head first, and the destinations in flight, stage 0
-    // first.
-    let mut slots: Vec<(u64, [u64; 3])> = Vec::new();
-    let mut flying: Vec<Option<u64>> = vec![None; flight];
-    let instruction = |rng: &mut Rng| (rng.below(8) as u64, [0; 3].map(|_| rng.below(8) as u64));
-    rtl.reset(clock, reset);
-    for _ in 0..4000 {
-        // This cycle's hazards, from this cycle's window and flight.
-        for j in 0..served.min(slots.len()) {
+/// An instruction as the scoreboard sees it.
+#[derive(Clone, Copy, Debug)]
+struct Seen {
+    dst: u64,
+    writes: u64,
+    unit: CoreUnit,
+    /// `(ss)`, `(sy)`.
+    wait: [bool; 2],
+    src: [u64; 3],
+}
+
+impl Seen {
+    /// A random instruction over registers 0..16: one in three long-latency.
+    fn random(rng: &mut Rng) -> Self {
+        let unit = match rng.chance(1, 3) {
+            true => CoreUnit::ALL[1 + rng.below(5)],
+            false => CoreUnit::Alu,
+        };
+        let writes = match unit {
+            CoreUnit::Alu => rng.below(2),
+            _ => rng.below(5),
+        } as u64;
+        Self {
+            dst: rng.below(12) as u64,
+            writes,
+            unit,
+            wait: [rng.chance(1, 4), rng.chance(1, 4)],
+            src: [0; 3].map(|_| rng.below(16) as u64),
+        }
+    }
+
+    fn long(&self) -> bool {
+        self.unit.long_latency()
+    }
+
+    /// Written back on port 0.
+    fn writes_back(&self) -> bool {
+        !self.long() && self.writes == 1
+    }
+
+    /// As an older slot of the window, it makes `reg` hazardous.
+    fn window_writes(&self, reg: u64) -> bool {
+        (self.writes == 1 && self.dst == reg) || (self.long() && self.writes > 1)
+    }
+}
+
+/// The scoreboard's world: the window (head first), the flight (stage 0 first) and the
+/// pending table (register, guarded by `(sy)`).
+#[derive(Default)]
+struct Board {
+    slots: Vec<Seen>,
+    flying: Vec<Option<Seen>>,
+    table: Vec<(u64, bool)>,
+}
+
+impl Board {
+    fn outstanding(&self, reg: u64) -> bool {
+        self.table.iter().any(|&(r, _)| r == reg)
+    }
+
+    fn hazard(&self, j: usize, s: usize) -> bool {
+        let src = self.slots[j].src[s];
+        self.slots[..j].iter().any(|o| o.window_writes(src))
+            || (self.flying.iter().flatten()).any(|f| f.writes_back() && f.dst == src)
+            || self.outstanding(src)
+    }
+
+    /// Whether the head may not issue, with `capacity` entries.
+    fn held(&self, capacity: usize) -> bool {
+        let Some(head) = self.slots.first() else {
+            return false;
+        };
+        let takes = if head.long() { head.writes as usize } else { 0 };
+        let guarded = |sy: bool| self.table.iter().any(|&(_, g)| g == sy);
+        takes > capacity - self.table.len()
+            || (head.dst..head.dst + head.writes).any(|r| self.outstanding(r))
+            || (head.wait[0] && guarded(false))
+            || (head.wait[1] && guarded(true))
+    }
+
+    /// The instruction written back on port 0 this cycle.
+    fn retiring(&self) -> Option<Seen> {
+        self.flying
+            .last()
+            .copied()
+            .flatten()
+            .filter(Seen::writes_back)
+    }
+
+    /// With forwarding at `alu_latency`: the stage of head source `s`'s youngest writer in
+    /// flight when it is forwarded.
+    fn forwarded(&self, s: usize, alu_latency: usize) -> Option<usize> {
+        let src = self.slots.first()?.src[s];
+        let youngest = (self.flying.iter())
+            .position(|f| f.is_some_and(|f| f.writes_back() && f.dst == src))?;
+        (youngest + 1 >= alu_latency && !self.outstanding(src)).then_some(youngest)
+    }
+}
+
+/// The scoreboard part's ports.
+struct ScoreboardPorts {
+    clock: Input,
+    reset: Input,
+    issue: Input,
+    slot_valid: Vec<Input>,
+    entering: Vec<Input>,
+    /// Per described slot: destination, writes, unit.
+    slot_fields: Vec<[Input; 3]>,
+    slot_wait: Vec<Input>,
+    slot_src: Vec<Input>,
+    /// The offered instruction's destination, writes, unit and waits; the external write's
+    /// valid, result and register.
+    offered: [Input; 7],
+    instr_src: Vec<Input>,
+    hazard: Vec<Output>,
+    forward: Vec<Output>,
+    distance: Vec<Output>,
+    /// alu_valid, retire_valid, long_valid, held, ext_grant.
+    flags: [Output; 5],
+    /// retire_reg, long_reg, long_writes, long_unit.
+    written: [Output; 4],
+}
+
+impl ScoreboardPorts {
+    fn of(rtl: &Part, params: &CoreParams) -> Self {
+        let served = params.served_slots();
+        let seen = Scoreboard::<8>::seen_slots(params);
+        let fields = ["slot_dst", "slot_writes", "slot_unit"].map(|n| rtl.inputs(n, served.max(2)));
+        Self {
+            clock: rtl.input("clock"),
+            reset: rtl.input("reset"),
+            issue: rtl.input("issue"),
+            slot_valid: rtl.inputs("slot_valid", served),
+            entering: rtl.inputs("entering", served),
+            slot_fields: (0..Scoreboard::<8>::described_slots(params))
+                .map(|j| [0, 1, 2].map(|f| fields[f][j]))
+                .collect(),
+            slot_wait: rtl.inputs("slot_wait", 2),
+            slot_src: rtl.inputs("slot_src", 3 * seen),
+            offered: [
+                "instr_dst",
+                "instr_writes",
+                "instr_unit",
+                "instr_wait",
+                "ext_valid",
+                "ext_result",
+                "ext_reg",
+            ]
+            .map(|n| rtl.input(n)),
+            instr_src: rtl.inputs("instr_src", 3),
+            hazard: rtl.outputs("hazard", 3 * served),
+            forward: rtl.outputs("forward", 3),
+            distance: match params.forward {
+                true => rtl.outputs("distance", 3),
+                false => Vec::new(),
+            },
+            flags: [
+                "alu_valid",
+                "retire_valid",
+                "long_valid",
+                "held",
+                "ext_grant",
+            ]
+            .map(|n| rtl.output(n)),
+            written: ["retire_reg", "long_reg", "long_writes", "long_unit"].map(|n| rtl.output(n)),
+        }
+    }
+
+    /// Checks this cycle's registered outputs against `board`; whether the head is held.
+    fn expect(&self, rtl: &Part, board: &Board, params: &CoreParams) -> bool {
+        for j in 0..params.served_slots().min(board.slots.len()) {
             for s in 0..3 {
-                let src = slots[j].1[s];
-                let by_older = slots[..j].iter().any(|&(d, _)| d == src);
-                let by_flight = flying.contains(&Some(src));
-                let expected = (by_older || by_flight) as u64;
                 let k = j * 3 + s;
-                rtl.expect(
-                    || format!("hazard[{k}] (window {slots:?}, flight {flying:?})"),
-                    hazard[k],
-                    expected,
-                );
+                let context = || format!("hazard[{k}] (window {:?})", board.slots);
+                rtl.expect(context, self.hazard[k], board.hazard(j, s) as u64);
             }
         }
-        if let Some((_, sources)) = slots.first() {
+        if !board.slots.is_empty() && params.forward {
             for s in 0..3 {
-                let youngest = flying.iter().position(|&f| f == Some(sources[s]));
-                let in_reach = youngest.filter(|&stage| stage + 1 >= params.alu_latency);
-                let context = || format!("forward[{s}] (head {sources:?}, flight {flying:?})");
-                rtl.expect(context, forward[s], in_reach.is_some() as u64);
-                if let Some(stage) = in_reach {
+                let stage = board.forwarded(s, params.alu_latency);
+                let forwarded = stage.is_some() as u64;
+                rtl.expect(|| format!("forward[{s}]"), self.forward[s], forwarded);
+                if let Some(stage) = stage {
                     let expected = (stage + 1 - params.alu_latency) as u64;
-                    rtl.expect(|| format!("distance[{s}]"), distance[s], expected);
+                    rtl.expect(|| format!("distance[{s}]"), self.distance[s], expected);
                 }
             }
         }
-        rtl.expect(
-            || "alu_valid".into(),
-            alu_valid,
-            flying[at_alu].is_some() as u64,
-        );
-        let retiring = flying[flight - 1];
+        let held = board.held(params.long_results);
+        if !board.slots.is_empty() {
+            let context = || format!("held (head {:?}, table {:?})", board.slots[0], board.table);
+            rtl.expect(context, self.flags[3], held as u64);
+        }
+        let alu = board.flying[params.read_latency() - 1].is_some() as u64;
+        rtl.expect(|| "alu_valid".into(), self.flags[0], alu);
+        let retiring = board.retiring();
         rtl.expect(
             || "retire_valid".into(),
-            retire_valid,
+            self.flags[1],
             retiring.is_some() as u64,
         );
-        if let Some(dst) = retiring {
-            rtl.expect(|| "retire_reg".into(), retire_reg, dst);
+        if let Some(r) = retiring {
+            rtl.expect(|| "retire_reg".into(), self.written[0], r.dst);
         }
-        // This cycle's inputs: the window, the issue, the offered instruction.
-        let resetting = rng.chance(1, 200);
-        let issuing = !slots.is_empty() && rng.chance(1, 2);
-        let offered = instruction(&mut rng);
-        let after_issue = slots.len() - issuing as usize;
-        let entering_at = Some(after_issue).filter(|&n| n < window && rng.chance(2, 3));
-        rtl.set(reset, resetting as u64);
-        rtl.set(issue, issuing as u64);
-        for j in 0..seen {
-            let slot = slots.get(j).copied().unwrap_or((0, [0; 3]));
-            if j < served {
-                rtl.set(slot_valid[j], (j < slots.len()) as u64);
-                rtl.set(slot_dst[j], slot.0);
-                rtl.set(entering[j], (entering_at == Some(j)) as u64);
+        let leaving = board.flying.last().copied().flatten().filter(Seen::long);
+        rtl.expect(
+            || "long_valid".into(),
+            self.flags[2],
+            leaving.is_some() as u64,
+        );
+        if let Some(l) = leaving {
+            for (k, value) in [(1, l.dst), (2, l.writes), (3, l.unit.code())] {
+                rtl.expect(|| format!("long output {k}"), self.written[k], value);
+            }
+        }
+        held
+    }
+
+    /// Drives the window of `board`, the issue, the offered instruction `next` (entering slot
+    /// `entering_at`) and the external write; slots `board` lacks show random instructions.
+    fn drive(&self, rtl: &mut Part, board: &Board, cycle: &ScoreboardCycle, rng: &mut Rng) {
+        rtl.set(self.reset, cycle.reset as u64);
+        rtl.set(self.issue, cycle.issue as u64);
+        let wait = |i: &Seen| i.wait[0] as u64 | (i.wait[1] as u64) << 1;
+        for j in 0..self.slot_src.len() / 3 {
+            let slot = board.slots.get(j).copied();
+            let shown = slot.unwrap_or(Seen::random(rng));
+            if let (Some(&valid), Some(&entering)) = (self.slot_valid.get(j), self.entering.get(j))
+            {
+                rtl.set(valid, slot.is_some() as u64);
+                rtl.set(entering, (cycle.entering_at == Some(j)) as u64);
+            }
+            if let Some(fields) = self.slot_fields.get(j) {
+                for (&port, value) in
+                    fields
+                        .iter()
+                        .zip([shown.dst, shown.writes, shown.unit.code()])
+                {
+                    rtl.set(port, value);
+                }
+            }
+            if let Some(&port) = self.slot_wait.get(j) {
+                rtl.set(port, wait(&shown));
             }
             for s in 0..3 {
-                rtl.set(slot_src[j * 3 + s], slot.1[s]);
+                rtl.set(self.slot_src[j * 3 + s], shown.src[s]);
             }
         }
-        for (port, value) in instr_src.iter().zip(offered.1) {
-            rtl.set(*port, value);
+        let next = &cycle.next;
+        let (ext_reg, ext_result) = cycle.external.unwrap_or((0, false));
+        let values = [
+            next.dst,
+            next.writes,
+            next.unit.code(),
+            wait(next),
+            cycle.external.is_some() as u64,
+            ext_result as u64,
+            ext_reg,
+        ];
+        for (&port, value) in self.offered.iter().zip(values) {
+            rtl.set(port, value);
+        }
+        for (&port, value) in self.instr_src.iter().zip(next.src) {
+            rtl.set(port, value);
         }
         rtl.settle();
-        // The next cycle's window and flight.
-        flying.rotate_right(1);
-        flying[0] = None;
-        if issuing {
-            flying[0] = Some(slots.remove(0).0);
+    }
+}
+
+/// One cycle's inputs to the scoreboard.
+struct ScoreboardCycle {
+    reset: bool,
+    issue: bool,
+    next: Seen,
+    entering_at: Option<usize>,
+    /// The external write's register, and whether it is a result's.
+    external: Option<(u64, bool)>,
+}
+
+impl ScoreboardCycle {
+    /// Random inputs for `board` in a window of `window` slots: the head issues only when it
+    /// is not held; a result's register is written only while the table holds it.
+    fn random(board: &Board, window: usize, held: bool, rng: &mut Rng) -> Self {
+        let issue = !board.slots.is_empty() && !held && rng.chance(1, 2);
+        let after_issue = board.slots.len() - issue as usize;
+        let external = match (rng.chance(1, 3), board.table.is_empty()) {
+            (false, _) => None,
+            (true, false) if rng.chance(2, 3) => {
+                Some((board.table[rng.below(board.table.len())].0, true))
+            }
+            (true, _) => Some((rng.below(16) as u64, false)),
+        };
+        Self {
+            reset: rng.chance(1, 300),
+            issue,
+            next: Seen::random(rng),
+            entering_at: Some(after_issue).filter(|&n| n < window && rng.chance(2, 3)),
+            external,
         }
-        if entering_at.is_some() {
-            slots.push(offered);
+    }
+}
+
+fn check_scoreboard(params: &CoreParams, seed: u64) {
+    let flight = params.issue_to_writeback();
+    let mut rtl = Part::load(part("scoreboard", Scoreboard::<8>::new(params)), seed);
+    let ports = ScoreboardPorts::of(&rtl, params);
+    let mut rng = Rng::new(seed);
+    let empty = || Board {
+        flying: vec![None; flight],
+        ..Board::default()
+    };
+    let mut board = empty();
+    rtl.reset(ports.clock, ports.reset);
+    for _ in 0..6000 {
+        let held = ports.expect(&rtl, &board, params);
+        let cycle = ScoreboardCycle::random(&board, params.window(), held, &mut rng);
+        ports.drive(&mut rtl, &board, &cycle, &mut rng);
+        let banks = params.gpr.banks as u64;
+        let (ext_reg, ext_result) = cycle.external.unwrap_or((0, false));
+        let blocked = board
+            .retiring()
+            .is_some_and(|r| r.dst % banks == ext_reg % banks);
+        let granted = cycle.external.is_some() && !blocked;
+        rtl.expect(|| "ext_grant".into(), ports.flags[4], granted as u64);
+        // The next cycle's window, flight and table.
+        if granted && ext_result {
+            board.table.retain(|&(r, _)| r != ext_reg);
         }
-        if resetting {
-            flying.fill(None);
-            slots.clear();
+        board.flying.rotate_right(1);
+        board.flying[0] = None;
+        if cycle.issue {
+            let head = board.slots.remove(0);
+            if head.long() {
+                let sy = head.unit.guarded_by_sy();
+                board
+                    .table
+                    .extend((head.dst..head.dst + head.writes).map(|r| (r, sy)));
+            }
+            board.flying[0] = Some(head);
         }
-        rtl.tick(clock);
+        if cycle.entering_at.is_some() {
+            board.slots.push(cycle.next);
+        }
+        if cycle.reset {
+            board = empty();
+        }
+        rtl.tick(ports.clock);
     }
 }
 

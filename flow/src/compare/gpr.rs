@@ -9,9 +9,12 @@ use std::path::Path;
 use grfgen_hdl::design::{emit_design, Design};
 use grfgen_hdl::gpr::Gpr;
 use grfgen_hdl::multiport::{FlopStructure, Flops, Lvt};
-use grfgen_hdl::params::{BankKind, CoreParams, GprParams, Memory, MultiportParams, Params};
+use grfgen_hdl::params::{
+    BankKind, BankMap, CoreParams, GprParams, Memory, MultiportParams, Params,
+};
+use grfgen_sim::core::options::ProgramFiles;
 use grfgen_sim::core::run::allocated;
-use grfgen_sim::core::{builtin, run, workload, Policy};
+use grfgen_sim::core::{run, workload, CoreOptions, Policy, UnitLatencies};
 use serde::Serialize;
 
 use super::verdict::verdict;
@@ -33,10 +36,14 @@ pub struct GprComparisonSpec {
     pub bank_kinds: Vec<BankKind>,
     /// The banked GPR's pipeline options to compare.
     pub pipelines: Vec<usize>,
+    /// The banked GPR's bank maps to compare.
+    pub bank_maps: Vec<BankMap>,
     /// The banked GPR's block RAM in the Verilog.
     pub memory: Memory,
     /// The core workloads to run.
     pub workloads: Vec<String>,
+    /// The program files to run after them.
+    pub programs: ProgramFiles,
     /// Place and route (device and seed); without it, synthesis only.
     #[serde(skip)]
     pub pnr: Option<PnrRequest>,
@@ -58,7 +65,9 @@ impl GprComparisonSpec {
         }
         for &kind in &self.bank_kinds {
             for &pipeline in &self.pipelines {
-                self.gpr(kind, pipeline).validate()?;
+                for &map in &self.bank_maps {
+                    self.gpr(kind, pipeline, map).validate()?;
+                }
             }
         }
         if let Some(bad) = self
@@ -71,18 +80,33 @@ impl GprComparisonSpec {
                 workload::NAMES.join(", ")
             )));
         }
-        // Every workload must fit the core's registers (when the core runs at all).
-        if let Ok(core) = self.core(&self.gpr(BankKind::OneReadOneWrite, 0)) {
-            for name in &self.workloads {
-                builtin(name, &core, self.seed)
-                    .map_err(|e| FlowError::Input(e.replace("--workload:", "--workloads:")))?;
+        // Every workload must fit the core's registers and every program file read (when the
+        // core runs at all).
+        if let Ok(core) = self.core(&self.gpr(BankKind::OneReadOneWrite, 0, BankMap::Mod)) {
+            for run in self.runs() {
+                run.program(&core, self.seed).map_err(|e| {
+                    FlowError::Input(e.to_string().replace("--workload:", "--workloads:"))
+                })?;
             }
         }
         Ok(())
     }
 
-    /// The banked GPR of `kind` with `pipeline` stages.
-    fn gpr(&self, kind: BankKind, pipeline: usize) -> GprParams {
+    /// The core runs: each workload, then each program file.
+    fn runs(&self) -> Vec<CoreOptions> {
+        let workloads = (self.workloads.iter()).map(|w| CoreOptions::workload(w, Policy::CqPq));
+        (workloads.chain(self.programs.runs(&UnitLatencies::default()))).collect()
+    }
+
+    /// The names the runs' figures are listed by: the workloads', then the files'.
+    fn run_names(&self) -> Vec<String> {
+        (self.workloads.iter().chain(&self.programs.program))
+            .cloned()
+            .collect()
+    }
+
+    /// The banked GPR of `kind` with `pipeline` stages and bank map `map`.
+    fn gpr(&self, kind: BankKind, pipeline: usize, map: BankMap) -> GprParams {
         let f = &self.file;
         GprParams {
             banks: self.banks,
@@ -94,6 +118,7 @@ impl GprComparisonSpec {
             pipeline,
             bank_kind: kind,
             memory: self.memory,
+            bank_map: map,
         }
     }
 
@@ -259,16 +284,21 @@ pub fn compare_gpr(spec: &GprComparisonSpec, work: &Path) -> Result<GprCompariso
     let mut notes = Vec::new();
     for &kind in &spec.bank_kinds {
         for &pipeline in &spec.pipelines {
-            let gpr = spec.gpr(kind, pipeline);
-            let name = format!("banked-{kind}-p{pipeline}");
-            let hardware = measure::<Gpr>(&gpr, spec, work)?;
-            for policy in [Policy::Naive, Policy::CqPq] {
-                let row = row(&name, "banked", Gpr::top(&gpr), &hardware, policy);
-                designs.push(with_workloads(row, spec, spec.core(&gpr), &mut notes));
+            for &map in &spec.bank_maps {
+                let gpr = spec.gpr(kind, pipeline, map);
+                let name = match map {
+                    BankMap::Mod => format!("banked-{kind}-p{pipeline}"),
+                    map => format!("banked-{kind}-p{pipeline}-{map}"),
+                };
+                let hardware = measure::<Gpr>(&gpr, spec, work)?;
+                for policy in [Policy::Naive, Policy::CqPq] {
+                    let row = row(&name, "banked", Gpr::top(&gpr), &hardware, policy);
+                    designs.push(with_workloads(row, spec, spec.core(&gpr), &mut notes));
+                }
             }
         }
     }
-    let core = spec.core(&spec.gpr(BankKind::OneReadOneWrite, 0));
+    let core = spec.core(&spec.gpr(BankKind::OneReadOneWrite, 0, BankMap::Mod));
     type Measure = fn(&MultiportParams, &GprComparisonSpec, &Path) -> Result<Hardware, FlowError>;
     let mut multiport: Vec<(&str, String, Measure)> = Vec::new();
     match FlopStructure::check(&spec.file) {
@@ -300,7 +330,7 @@ pub fn compare_gpr(spec: &GprComparisonSpec, work: &Path) -> Result<GprCompariso
     });
     let placed_and_routed = spec.pnr.is_some();
     Ok(GprComparison {
-        verdict: verdict(&designs, &spec.workloads, placed_and_routed),
+        verdict: verdict(&designs, &spec.run_names(), placed_and_routed),
         device: spec
             .pnr
             .map_or(crate::pnr::Device::Ecp5_85k, |r| r.device)
@@ -345,8 +375,8 @@ fn with_workloads(
         _ => Policy::Ideal,
     };
     let hardware = policy.hardware(&core);
-    for name in &spec.workloads {
-        let workload = match builtin(name, &hardware, spec.seed) {
+    for (name, options) in spec.run_names().iter().zip(spec.runs()) {
+        let workload = match options.program(&hardware, spec.seed) {
             Ok(workload) => workload,
             Err(why) => {
                 notes.push(format!("no figures for {name}: {why}"));

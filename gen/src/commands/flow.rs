@@ -74,6 +74,19 @@ pub(crate) fn device_request(m: &ArgMatches) -> Result<PnrRequest, CliError> {
     Ok(PnrRequest { device, seed })
 }
 
+/// Refuses a design of `designs` whose block RAM (`--memory`) `device` has not: the check
+/// `flow`, `sweep`, `explore` and `compare` share.
+pub(crate) fn check_on_device<P: Params>(designs: &[P], device: Device) -> Result<(), CliError> {
+    let Some(param) = P::param("memory") else {
+        return Ok(());
+    };
+    for design in designs {
+        let chosen = Memory::parse(&param.value(design)).unwrap_or_default();
+        device.check_memory(chosen).map_err(CliError::Input)?;
+    }
+    Ok(())
+}
+
 /// Runs the flow of block `B`; fails if a step fails.
 pub fn flow<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     let timing = timing(m)?;
@@ -85,9 +98,8 @@ pub fn flow<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
         .unwrap_or_default();
     let params: ParamsOf<B> = resolve_with_defaults(m, &[("memory", memory.name())])?;
     B::Design::check(&params)?;
-    if let (Some(r), Some(p)) = (pnr, ParamsOf::<B>::param("memory")) {
-        let chosen = Memory::parse(&p.value(&params)).unwrap_or_default();
-        r.device.check_memory(chosen).map_err(CliError::Input)?;
+    if let Some(r) = pnr {
+        check_on_device(std::slice::from_ref(&params), r.device)?;
     }
     let options: B::Options = resolve(m)?;
     // An input file that cannot be read fails now, before anything is written or run.
@@ -101,9 +113,10 @@ pub fn flow<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
             grfgen_sim::input::read_text(&value, &flag).map_err(CliError::Input)?;
         }
     }
-    let out = m
+    let given = m
         .get_one::<String>("out")
         .map_or_else(|| PathBuf::from("out").join(B::Design::NAME), PathBuf::from);
+    let out = crate::output::check_dir("--out", &given)?;
     let request = FlowRequest {
         top: &super::emit::top::<B::Design>(m, &params)?,
         out: &out,
@@ -111,7 +124,7 @@ pub fn flow<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
         seed: seed(m)?,
         pnr,
     };
-    crate::output::check_dir("--out", &out)?;
+    super::announce_seed(m, &format!("flow {}", B::Design::NAME), request.seed);
     let report = grfgen_flow::steps::flow::<B>(&params, &options, &request)?;
     let output = render(m, &report, || report.text());
     match report.ok {

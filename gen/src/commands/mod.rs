@@ -51,6 +51,19 @@ pub fn seed(m: &ArgMatches) -> Result<u64, CliError> {
     Ok(number(m, "seed", "0..=18446744073709551615")?.unwrap_or_else(Rng::fresh_seed))
 }
 
+/// The line that names a seed and how to replay it: `<command>: seed S (replay with --seed S)`.
+pub fn seed_line(command: &str, seed: u64) -> String {
+    format!("{command}: seed {seed} (replay with --seed {seed})")
+}
+
+/// Prints [`seed_line`] on standard error when the seed was drawn, not given: once the input
+/// is checked (bad input still gives one line) and before the work, even with `--quiet`.
+pub fn announce_seed(m: &ArgMatches, command: &str, seed: u64) {
+    if !given(m, "seed") {
+        eprintln!("{}", seed_line(command, seed));
+    }
+}
+
 /// `--clock-mhz F`, with `default` MHz.
 pub fn clock_arg(default: &'static str) -> Arg {
     Arg::new("clock_mhz")

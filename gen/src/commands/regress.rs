@@ -138,6 +138,7 @@ pub fn block<B: Block>(settings: &Settings) -> Result<Vec<Record>, CliError> {
         rtl: "on".into(),
         points: jobs.len(),
         config: None,
+        explore: false,
     };
     let dir = SweepDir::new(&settings.dir.join(B::Design::NAME));
     dir.open(&spec, settings.resume)?;
@@ -237,7 +238,7 @@ fn escape(text: &str) -> String {
 }
 
 /// The results as JUnit XML: a test suite per block, a test case per run.
-fn junit(results: &BTreeMap<&str, Vec<Record>>, seconds: f64) -> String {
+fn junit(results: &BTreeMap<&str, Vec<Record>>, seconds: f64, seed: u64) -> String {
     let count = |f: fn(&Record) -> bool| results.values().flatten().filter(|r| f(r)).count();
     let mut xml = format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"grfgen regress\" tests=\"{}\" \
@@ -254,6 +255,8 @@ fn junit(results: &BTreeMap<&str, Vec<Record>>, seconds: f64) -> String {
             records.iter().filter(|r| !r.settled()).count(),
             records.iter().filter(|r| r.skipped()).count()
         );
+        xml +=
+            &format!("    <properties><property name=\"seed\" value=\"{seed}\"/></properties>\n");
         for r in records {
             let name = escape(&format!("#{} seed {}: {}", r.index, r.seed, r.replay));
             xml += &format!(
@@ -280,6 +283,8 @@ fn junit(results: &BTreeMap<&str, Vec<Record>>, seconds: f64) -> String {
 struct Output {
     blocks: BTreeMap<String, BlockResult>,
     seconds: f64,
+    /// The first seed; the others follow it.
+    seed: u64,
 }
 
 /// One block's figures.
@@ -387,13 +392,12 @@ pub fn regress(m: &ArgMatches) -> Result<String, CliError> {
         seed: seed(m)?,
         jobs: jobs(m)?,
         shard: shard(m)?,
-        dir: path(m, "out").expect("--out is required"),
+        dir: check_dir("--out", &path(m, "out").expect("--out is required"))?,
         resume: m.get_flag("resume"),
         quiet: m.get_flag("json"),
     };
     let junit_path = path(m, "junit");
     let csv_path = path(m, "csv");
-    check_dir("--out", &settings.dir)?;
     for (flag, file) in [("--junit", &junit_path), ("--csv", &csv_path)] {
         if let Some(file) = file {
             check_file(flag, file)?;
@@ -402,6 +406,7 @@ pub fn regress(m: &ArgMatches) -> Result<String, CliError> {
     if m.get_one::<String>("slurm").is_some() {
         return submit(m, &settings, &chosen);
     }
+    super::announce_seed(m, "regress", settings.seed);
     let start = Instant::now();
     let mut results: BTreeMap<&str, Vec<Record>> = BTreeMap::new();
     for entry in all.iter().filter(|b| chosen.iter().any(|c| c == b.name())) {
@@ -409,7 +414,11 @@ pub fn regress(m: &ArgMatches) -> Result<String, CliError> {
     }
     let seconds = start.elapsed().as_secs_f64();
     if let Some(file) = &junit_path {
-        write_file("--junit", file, junit(&results, seconds).as_bytes())?;
+        write_file(
+            "--junit",
+            file,
+            junit(&results, seconds, settings.seed).as_bytes(),
+        )?;
     }
     if let Some(file) = &csv_path {
         write_file("--csv", file, csv(&results).as_bytes())?;
@@ -440,6 +449,7 @@ pub fn regress(m: &ArgMatches) -> Result<String, CliError> {
             })
             .collect(),
         seconds,
+        seed: settings.seed,
     };
     let text = || {
         let mut text = String::new();

@@ -96,9 +96,7 @@ pub fn sim<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
         format!("interrupted: sim {name} stopped {when}, nothing written (seed {seed}; replay with --seed {seed})")
     });
     if !given(m, "seed") {
-        interrupt::announce(format!(
-            "sim {name}: seed {seed} (replay with --seed {seed})"
-        ));
+        interrupt::announce(super::seed_line(&format!("sim {name}"), seed));
     }
     let _watch = waveform.as_ref().and_then(|w| w.watch(waveform_mb));
     let progress = Progress::new(name, cycles);
@@ -116,6 +114,12 @@ pub fn sim<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     progress.finish();
     let record = record?;
     if let Some(waveform) = waveform {
+        if let Some(cycle) = grfgen_sim::verilator::waveform_stopped_at() {
+            eprintln!(
+                "warning: the waveform {} stops at cycle {cycle}: it reached --vcd-max-mb {waveform_mb}; the run went on to its end (raise --vcd-max-mb for more)",
+                waveform.target.display()
+            );
+        }
         waveform.keep()?;
     }
     let output = render(m, &record, || record.text());
@@ -136,8 +140,15 @@ struct Waveform {
 
 impl Waveform {
     /// The waveform for `--vcd target`, checked before the run starts.
-    fn new(target: PathBuf) -> Result<Self, CliError> {
-        crate::output::check_file("--vcd", &target)?;
+    fn new(given: PathBuf) -> Result<Self, CliError> {
+        if given.as_os_str() == "-" {
+            return Err(CliError::Input(
+                "invalid value - for --vcd: allowed a file name (standard output holds the \
+                 report; give a FIFO or /dev/stdout to stream the waveform)"
+                    .into(),
+            ));
+        }
+        let target = crate::output::check_file("--vcd", &given)?;
         if crate::output::is_special(&target) {
             return Ok(Self {
                 partial: target.clone(),
@@ -168,22 +179,20 @@ impl Waveform {
         self._registered.is_none()
     }
 
-    /// Ends the run once the waveform passes `mb` MiB (checked ten times a second); a special
-    /// file has no size to watch.
+    /// Stops the waveform, not the run, once it passes `mb` MiB (checked ten times a second):
+    /// it keeps its first part; a special file has no size to watch.
     fn watch(&self, mb: u64) -> Option<WatchGuard> {
         if self.in_place() {
             return None;
         }
         let stop = Arc::new(AtomicBool::new(false));
         let (path, flag) = (self.partial.clone(), stop.clone());
-        let target = self.target.display().to_string();
         std::thread::spawn(move || {
             while !flag.load(Ordering::Relaxed) {
                 let size = std::fs::metadata(&path).map_or(0, |m| m.len());
                 if size > mb << 20 {
-                    interrupt::fail(format!(
-                        "error: the waveform {target} passed --vcd-max-mb {mb}; the run stopped and the waveform was removed (raise --vcd-max-mb or run fewer cycles)"
-                    ));
+                    grfgen_sim::verilator::stop_waveform();
+                    break;
                 }
                 std::thread::sleep(Duration::from_millis(100));
             }

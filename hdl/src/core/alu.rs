@@ -6,13 +6,13 @@ use crate::params::{CoreOp, CoreParams};
 use crate::regs::Registers;
 use crate::{constant, signals};
 
-/// The ALU: `mov`, `add`, `sub`, `mul`, `mad` on every lane, 32-bit wrapping, with
-/// `alu_latency` stages from `operand` to `result` (`docs/core.md`, "The RTL"):
+/// The ALU: `mov`, `add`, `sub`, `mul`, `mad` on every lane, 32-bit wrapping, and 0 for
+/// `nop`, with `alu_latency` stages from `operand` to `result` (`docs/core.md`, "The RTL"):
 /// - 1: the result of the operands as they arrive is registered;
 /// - 2: the operands and the op are registered first (the operand stage), then the result;
 /// - 3 or more: after the operand stage, the multiply's three partial products (each straight
-///   from its multiplier), the `mov`, `add` or `sub` result and `mad`'s addend are registered
-///   (the product stage), then their sum; further stages delay the result.
+///   from its multiplier), the `mov`, `add`, `sub` or `nop` result and `mad`'s addend are
+///   registered (the product stage), then their sum; further stages delay the result.
 ///
 /// rust-hdl multiplies only 16-bit values (`Bits<16> * Bits<16>`), so `a * b` is built from
 /// the low 16 x 16 product and the low halves of the two cross products.
@@ -36,7 +36,8 @@ pub struct CoreAlu {
     held_factors: Registers<Bits<32>>,
     /// The product stage (registers with `alu_latency` 3 or more), per lane: the low 16 x 16
     /// product, the two cross products shifted into the high half, the result of a `mov`,
-    /// `add` or `sub`, and the addend (c for `mad`, else zero); and whether the op multiplies.
+    /// `add`, `sub` or `nop`, and the addend (c for `mad`, else zero); and whether the op
+    /// multiplies.
     low: Registers<Bits<32>>,
     crossed_ab: Registers<Bits<32>>,
     crossed_ba: Registers<Bits<32>>,
@@ -53,6 +54,7 @@ pub struct CoreAlu {
     op_sub: Constant<Bits<3>>,
     op_mul: Constant<Bits<3>>,
     op_mad: Constant<Bits<3>>,
+    op_nop: Constant<Bits<3>>,
     zero: Constant<Bits<32>>,
     _lanes: usize,
     _stages: usize,
@@ -88,6 +90,7 @@ impl CoreAlu {
             op_sub: constant(CoreOp::Sub.code()),
             op_mul: constant(CoreOp::Mul.code()),
             op_mad: constant(CoreOp::Mad.code()),
+            op_nop: constant(CoreOp::Nop.code()),
             zero: constant(0),
             _lanes: l,
             _stages: Self::result_stages(params),
@@ -146,6 +149,9 @@ impl Logic for CoreAlu {
                     }
                     if self.held_op.q[0].val() == self.op_sub.val() {
                         self.plain.d[l].next = self.held.q[l].val() - self.held.q[nl + l].val();
+                    }
+                    if self.held_op.q[0].val() == self.op_nop.val() {
+                        self.plain.d[l].next = self.zero.val();
                     }
                     self.addend.d[l].next = self.zero.val();
                     if self.held_op.q[0].val() == self.op_mad.val() {

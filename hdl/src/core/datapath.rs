@@ -17,8 +17,8 @@ use crate::{constant, constant_if, constants, signals};
 /// prefetch-queue entries. A read's data arrives the cycle after the read; `capture_kind` /
 /// `capture_index` (from the scheduler) say which entry takes each port's data. The operand
 /// muxes are one crossbar whose inputs ([`MuxInputs`]) are the read ports' data, the latches,
-/// the queue entries and, with result forwarding, the ALU's result of this cycle and the
-/// results kept from the cycles before; each source takes the input its one-hot select names
+/// the queue entries, the sources' immediates and, with result forwarding, the ALU's result of
+/// this cycle and the results kept from the cycles before; each source takes the input its one-hot select names
 /// (an alias names its source's input). The ALU ([`CoreAlu`]) takes the operands and leaves
 /// its result on `result` `alu_latency` cycles later.
 #[derive(LogicBlock)]
@@ -36,6 +36,8 @@ pub struct CoreDatapath {
     /// Per source and operand-mux input (`s * count + i`, [`MuxInputs`]): the source takes
     /// that input (one-hot per source).
     pub alu_select: Vec<Signal<In, Bit>>,
+    /// Per source: the immediate of the instruction whose operands are at the ALU.
+    pub alu_imm: Vec<Signal<In, Bits<32>>>,
     /// The operands entering the ALU, source-major (`s * lanes + l`).
     pub operand: Vec<Signal<Out, Bits<32>>>,
     /// The result leaving the pipeline, one element per lane.
@@ -69,6 +71,7 @@ pub struct CoreDatapath {
     _latches_at: usize,
     _cq_at: usize,
     _pq_at: usize,
+    _imm_at: usize,
     _result_at: usize,
 }
 
@@ -88,6 +91,7 @@ impl CoreDatapath {
             capture_index: signals(p),
             alu_op: Default::default(),
             alu_select: signals(3 * inputs.count),
+            alu_imm: signals(3),
             operand: signals(3 * l),
             result: signals(l),
             buffer: Registers::new(entries * l),
@@ -108,6 +112,7 @@ impl CoreDatapath {
             _latches_at: inputs.latches_at,
             _cq_at: inputs.cq_at,
             _pq_at: inputs.pq_at,
+            _imm_at: inputs.imm_at,
             _result_at: inputs.result_at,
         }
     }
@@ -115,7 +120,7 @@ impl CoreDatapath {
 
 impl Logic for CoreDatapath {
     // Single-value loops bind lanes (nl), conflict-queue entries (nc) and where the mux's
-    // inputs start (nla, ncq, npq, nr).
+    // inputs start (nla, nm, nr).
     #[hdl_gen]
     fn update(&mut self) {
         self.buffer.clock.next = self.clock.val();
@@ -171,6 +176,11 @@ impl Logic for CoreDatapath {
                         for i in 0..(3 + self._cq + self._pq) {
                             self.muxes.inputs[(nla + i) * nl + l].next =
                                 self.buffer.q[i * nl + l].val();
+                        }
+                    }
+                    for nm in self._imm_at..(self._imm_at + 1) {
+                        for s in 0..3 {
+                            self.muxes.inputs[(nm + s) * nl + l].next = self.alu_imm[s].val();
                         }
                     }
                     for nr in self._result_at..(self._result_at + 1) {

@@ -1,9 +1,9 @@
-//! The core's instruction decoder: which sources an offered instruction reads, which repeat an
-//! earlier source, and which conflict with an earlier one for a bank.
+//! The core's instruction decoder: which of an offered instruction's reads repeat an earlier
+//! read, and which conflict with an earlier one for a bank.
 
 use rust_hdl::prelude::*;
 
-use crate::params::{CoreOp, CoreParams};
+use crate::params::CoreParams;
 use crate::{constant, signals};
 
 /// Alias codes: a source that names the same register as an earlier one is read once.
@@ -16,25 +16,21 @@ pub mod alias {
     pub const SOURCE_1: u64 = 2;
 }
 
-/// The instruction decoder (combinational; `docs/core.md`). `mov` reads one source, `mad`
-/// three, the others two. A source naming the same register as an earlier one is its alias
-/// (read once). A source that is no alias and shares a bank with an earlier, different source
-/// is in conflict: the conflict detector's SC bit, per source. `RI` is the register-index
-/// width.
+/// The instruction decoder (combinational; `docs/core.md`). Only sources that are GPR reads
+/// count: a source naming the same register as an earlier read is its alias (read once); a
+/// read that is no alias and shares a bank with an earlier, different read is in conflict:
+/// the conflict detector's SC bit, per source. An immediate is never an alias and never
+/// conflicts. `RI` is the register-index width.
 #[derive(LogicBlock)]
 pub struct InstructionDecoder<const RI: usize> {
-    /// The op code (`CoreOp`).
-    pub op: Signal<In, Bits<3>>,
+    /// Per source: it is a GPR read (not an immediate, not an unused slot).
+    pub read: Vec<Signal<In, Bit>>,
     /// Source registers 0..2.
     pub src: Vec<Signal<In, Bits<RI>>>,
-    /// Per source: the op reads it.
-    pub present: Vec<Signal<Out, Bit>>,
     /// Per source: its alias code (`alias`).
     pub alias_code: Vec<Signal<Out, Bits<2>>>,
     /// Per source: it conflicts with an earlier source for a bank.
     pub conflict: Vec<Signal<Out, Bit>>,
-    op_mov: Constant<Bits<3>>,
-    op_mad: Constant<Bits<3>>,
     alias_none: Constant<Bits<2>>,
     alias_0: Constant<Bits<2>>,
     alias_1: Constant<Bits<2>>,
@@ -46,13 +42,10 @@ impl<const RI: usize> InstructionDecoder<RI> {
     /// The decoder for `params`' banks.
     pub fn new(params: &CoreParams) -> Self {
         Self {
-            op: Default::default(),
+            read: signals(3),
             src: signals(3),
-            present: signals(3),
             alias_code: signals(3),
             conflict: signals(3),
-            op_mov: constant(CoreOp::Mov.code()),
-            op_mad: constant(CoreOp::Mad.code()),
             alias_none: constant(alias::NONE),
             alias_0: constant(alias::SOURCE_0),
             alias_1: constant(alias::SOURCE_1),
@@ -64,31 +57,31 @@ impl<const RI: usize> InstructionDecoder<RI> {
 impl<const RI: usize> Logic for InstructionDecoder<RI> {
     #[hdl_gen]
     fn update(&mut self) {
-        self.present[0].next = true;
-        self.present[1].next = self.op.val() != self.op_mov.val();
-        self.present[2].next = self.op.val() == self.op_mad.val();
         self.alias_code[0].next = self.alias_none.val();
         self.alias_code[1].next = self.alias_none.val();
-        if self.src[1].val() == self.src[0].val() {
+        if self.read[1].val() & self.read[0].val() & (self.src[1].val() == self.src[0].val()) {
             self.alias_code[1].next = self.alias_0.val();
         }
         self.alias_code[2].next = self.alias_none.val();
-        if self.src[2].val() == self.src[1].val() {
+        if self.read[2].val() & self.read[1].val() & (self.src[2].val() == self.src[1].val()) {
             self.alias_code[2].next = self.alias_1.val();
         }
-        if self.src[2].val() == self.src[0].val() {
+        if self.read[2].val() & self.read[0].val() & (self.src[2].val() == self.src[0].val()) {
             self.alias_code[2].next = self.alias_0.val();
         }
         self.conflict[0].next = false;
-        self.conflict[1].next = self.present[1].val()
+        self.conflict[1].next = self.read[1].val()
+            & self.read[0].val()
             & (self.alias_code[1].val() == self.alias_none.val())
             & ((self.src[1].val() & self.bank_mask.val())
                 == (self.src[0].val() & self.bank_mask.val()));
-        self.conflict[2].next = self.present[2].val()
+        self.conflict[2].next = self.read[2].val()
             & (self.alias_code[2].val() == self.alias_none.val())
-            & (((self.src[2].val() & self.bank_mask.val())
-                == (self.src[0].val() & self.bank_mask.val()))
-                | ((self.alias_code[1].val() == self.alias_none.val())
+            & ((self.read[0].val()
+                & ((self.src[2].val() & self.bank_mask.val())
+                    == (self.src[0].val() & self.bank_mask.val())))
+                | (self.read[1].val()
+                    & (self.alias_code[1].val() == self.alias_none.val())
                     & ((self.src[2].val() & self.bank_mask.val())
                         == (self.src[1].val() & self.bank_mask.val()))));
     }

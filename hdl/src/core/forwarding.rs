@@ -17,9 +17,9 @@ use crate::{constants, signals};
 /// Registered like the scoreboard's hazards: each cycle computes the forwards of the next
 /// cycle's head, which is this head when it stays, slot 1 when the head issues, or the
 /// offered instruction when it enters slot 0. In flight next cycle are the head issuing now
-/// (flight stage 0 then) and this cycle's flight stages but the last, one stage further. The
-/// youngest writer decides: one at a stage before `alu_latency - 1` (next cycle) rules the
-/// source out.
+/// (flight stage 0 then) and this cycle's flight stages but the last, one stage further; only
+/// instructions written back on port 0 count. The youngest writer decides: one at a stage
+/// before `alu_latency - 1` (next cycle) rules the source out.
 ///
 /// Without forwarding every vector is empty and only the clock remains. `RI` is the
 /// register-index width.
@@ -28,7 +28,7 @@ pub struct Forwarding<const RI: usize> {
     /// Clock.
     pub clock: Signal<In, Clock>,
     /// With forwarding (none without): [0] reset, [1] the head issues, [2] the offered
-    /// instruction enters slot 0.
+    /// instruction enters slot 0, [3] the head issues and will be written back on port 0.
     pub control: Vec<Signal<In, Bit>>,
     /// With forwarding (none without): the head's destination.
     pub head_dst: Vec<Signal<In, Bits<RI>>>,
@@ -36,7 +36,7 @@ pub struct Forwarding<const RI: usize> {
     /// instruction (`candidate * 3 + source`).
     pub src: Vec<Signal<In, Bits<RI>>>,
     /// With forwarding (none without): per flight stage still in flight next cycle (all but
-    /// the last), it holds an instruction.
+    /// the last), it holds an instruction written back on port 0.
     pub flight_valid: Vec<Signal<In, Bit>>,
     /// With forwarding (none without): per flight stage still in flight next cycle, its
     /// destination.
@@ -84,7 +84,7 @@ impl<const RI: usize> Forwarding<RI> {
         let first = (params.alu_latency.max(2) - 2) * on;
         Self {
             clock: Default::default(),
-            control: signals(3 * on),
+            control: signals(4 * on),
             head_dst: signals(on),
             src: signals(9 * on),
             flight_valid: signals(staying),
@@ -138,13 +138,13 @@ impl<const RI: usize> Logic for Forwarding<RI> {
                             }
                         }
                         for _d in 0..self._deep {
-                            if self.control[1].val() & (self.head_dst[0].val() == self.src[x].val())
+                            if self.control[3].val() & (self.head_dst[0].val() == self.src[x].val())
                             {
                                 self.clear[x].next = false;
                             }
                         }
                         for _s in 0..self._shallow {
-                            if self.control[1].val() & (self.head_dst[0].val() == self.src[x].val())
+                            if self.control[3].val() & (self.head_dst[0].val() == self.src[x].val())
                             {
                                 self.clear[x].next = true;
                                 self.far[x].next = self.number[0].val();

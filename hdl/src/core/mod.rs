@@ -6,8 +6,12 @@ mod alu;
 mod captures;
 mod datapath;
 mod decode;
+mod flight;
 mod forwarding;
+mod hazards;
 mod operands;
+mod pending;
+mod read_side;
 mod reads;
 mod requests;
 mod scheduler;
@@ -19,16 +23,20 @@ pub use allocator::ReadAllocator;
 pub use alu::CoreAlu;
 pub use datapath::CoreDatapath;
 pub use decode::InstructionDecoder;
+pub use flight::Flight;
 pub use forwarding::Forwarding;
-pub use operands::MuxInputs;
+pub use hazards::{Hazards, NextHead};
+pub use operands::{MuxInputs, OperandSelects};
+pub use pending::{CandidateSpans, PendingEntries, PendingLookups, PendingTable};
+pub use read_side::{QueueEntries, ReadSide};
 pub use reads::ReadScheduler;
 pub use requests::ReadRequests;
 pub use scheduler::CoreScheduler;
 pub use scoreboard::Scoreboard;
 pub use slice::CoreSlice;
-pub use window::InstructionWindow;
+pub use window::{HeldInstructions, InstructionWindow};
 
-use scheduler::queue_checks;
+use read_side::queue_checks;
 
 use crate::design::Design;
 use crate::emit::{emit, part, EmitError, Emitted, PortOrder};
@@ -75,8 +83,30 @@ impl Design for Core {
                     part("core_scheduler", CoreScheduler::<R>::new(p))?,
                     part("core_instruction_decoder", InstructionDecoder::<R>::new(p))?,
                     part("core_instruction_window", InstructionWindow::<R>::new(p))?,
+                    part("core_held_instructions", HeldInstructions::<R>::new(p))?,
                     part("core_scoreboard", Scoreboard::<R>::new(p))?,
+                    part("core_flight", Flight::<R>::new(p))?,
                     part("core_forwarding", Forwarding::<R>::new(p))?,
+                    part("core_hazards", Hazards::<R>::new(p))?,
+                    part("core_next_head", NextHead::new(p))?,
+                    part(
+                        "core_pending_table",
+                        PendingTable::<R>::new(p, 3 * Scoreboard::<R>::seen_slots(p) + 3),
+                    )?,
+                    part("core_candidate_spans", CandidateSpans::<R>::default())?,
+                    part(
+                        "core_pending_entries",
+                        PendingEntries::<R>::new(p.long_results),
+                    )?,
+                    part(
+                        "core_pending_lookups",
+                        PendingLookups::<R>::new(
+                            p.long_results,
+                            3 * Scoreboard::<R>::seen_slots(p) + 3,
+                        ),
+                    )?,
+                    part("core_read_side", ReadSide::<R>::new(p))?,
+                    part("core_queue_entries", QueueEntries::new(p))?,
                     part("core_read_scheduler", ReadScheduler::<R>::new(p))?,
                     part(
                         "core_read_requests",
@@ -86,6 +116,7 @@ impl Design for Core {
                     part("core_prefetch_allocator", ReadAllocator::<R>::prefetch(p))?,
                     part("core_datapath", CoreDatapath::new(p))?,
                     part("core_alu", CoreAlu::new(p))?,
+                    part("core_operand_selects", OperandSelects::new(p))?,
                     part(
                         "core_conflict_queue_check",
                         queue_checks("conflict", p.cq_entries),

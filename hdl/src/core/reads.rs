@@ -16,7 +16,7 @@ use crate::{constant, constant_if, constants, signals};
 /// first claims. A queued source asks only while its queue has an entry left for it, so the
 /// first segment claims what it reads and the second starts from its claims, not its grants.
 /// A source is read only when no older instruction still writes its register. The head issues
-/// once none of its sources is pending. Vectors of sources are slot-major
+/// once none of its sources is pending, unless the pending table holds it. Vectors of sources are slot-major
 /// (`slot * 3 + source`). `RI` is the register-index width.
 #[derive(LogicBlock)]
 pub struct ReadScheduler<const RI: usize> {
@@ -38,6 +38,8 @@ pub struct ReadScheduler<const RI: usize> {
     /// Per head source: an issue now takes it from the ALU's output, so it need not be read
     /// (never without result forwarding).
     pub forward: Vec<Signal<In, Bit>>,
+    /// The head may not issue: the pending table holds it (its reads go on).
+    pub held: Signal<In, Bit>,
     /// Free conflict-queue entries, one bit per entry.
     pub cq_free: Signal<In, Bits<8>>,
     /// Free prefetch-queue entries, one bit per entry.
@@ -123,6 +125,7 @@ impl<const RI: usize> ReadScheduler<RI> {
             slot_entry: signals(3 * w),
             hazard: signals(3 * served),
             forward: signals(3),
+            held: Default::default(),
             cq_free: Default::default(),
             pq_free: Default::default(),
             banks_written: Default::default(),
@@ -241,7 +244,7 @@ impl<const RI: usize> Logic for ReadScheduler<RI> {
             }
         }
         // The head's reads are done; it issues once none of its sources is pending, or each
-        // pending one is forwarded.
+        // pending one is forwarded, and the pending table does not hold it.
         for s in 0..3 {
             if self.conflict.grant[s].val() {
                 self.next_state[s].next = self.done.val();
@@ -253,6 +256,7 @@ impl<const RI: usize> Logic for ReadScheduler<RI> {
         }
         self.issue.next = self.slot_valid[0].val()
             & !self.reset.val()
+            & !self.held.val()
             & !(self.waiting[0].val() | self.waiting[1].val() | self.waiting[2].val());
         // Each candidate's read, and where its data goes: the head's reads to its operand
         // latches (or, when it issues now, straight to the ALU), the others to their queue.

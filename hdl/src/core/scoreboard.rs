@@ -1,124 +1,155 @@
-//! The core's scoreboard: the instructions in flight through the ALU, and the sources that
-//! must wait for a result.
+//! The core's scoreboard: the instructions in flight through the ALU, the long-latency results
+//! outstanding, the sources that must wait for a result, and whether the head may issue.
 
 use rust_hdl::prelude::*;
 
-use super::forwarding::Forwarding;
-use crate::params::CoreParams;
-use crate::regs::Registers;
-use crate::signals;
+use super::flight::Flight;
+use super::hazards::{Hazards, NextHead};
+use super::pending::PendingTable;
+use crate::params::{CoreParams, CoreUnit};
+use crate::{constant_if, signals};
 
-/// The scoreboard (`docs/core.md`). An issued instruction is in flight for `read_latency +
-/// alu_latency` cycles: stage `read_latency - 1` is the cycle its operands reach the ALU, the
-/// last its write-back. A source
-/// of a served slot is hazardous while an older slot of the window, or an instruction in
-/// flight, still writes its register. Vectors of sources are slot-major (`slot * 3 + source`).
-/// `RI` is the register-index width.
+/// The scoreboard (`docs/core.md`). A source of a served slot is hazardous while an older
+/// slot of the window writes its register (one writing several registers on a long-latency
+/// unit: every register), an instruction in flight is still to write it back on port 0
+/// ([`Flight`]), or a long-latency result holds it in the pending table ([`PendingTable`]).
+/// The head is held while the table has too few free entries for it, holds a register it
+/// writes, or holds a result its sync wait waits on. Vectors of sources are slot-major
+/// (`slot * 3 + source`). `RI` is the register-index width.
 ///
-/// The hazards are registered: each cycle computes them for the window of the next cycle, from
-/// this cycle's slots, the issue (the window moves up a slot and the head goes in flight) and
-/// the offered instruction entering a slot. The compares are made for every outcome from
-/// registers and the offered instruction, and the issue only chooses among them, so the
-/// hazards cost the read allocation no time.
+/// The hazards and the hold are registered: each cycle computes them for the window of the
+/// next cycle, from this cycle's slots, the issue (the window moves up a slot and the head
+/// goes in flight, or into the table) and the offered instruction entering a slot. The
+/// compares are made for every outcome from registers, the offered instruction and this
+/// cycle's external write, and the issue only chooses among them, so the hazards cost the read
+/// allocation no time.
 #[derive(LogicBlock)]
 pub struct Scoreboard<const RI: usize> {
     /// Clock.
     pub clock: Signal<In, Clock>,
-    /// Synchronous reset: nothing in flight.
+    /// Synchronous reset: nothing in flight or outstanding.
     pub reset: Signal<In, Bit>,
     /// The head issues this cycle.
     pub issue: Signal<In, Bit>,
     /// Per served slot: it holds an instruction.
     pub slot_valid: Vec<Signal<In, Bit>>,
-    /// Per served slot: its destination.
+    /// Per described slot ([`Scoreboard::described_slots`]): its first destination.
     pub slot_dst: Vec<Signal<In, Bits<RI>>>,
-    /// Per seen slot (the served slots and, if the window has one, the slot after them) and
-    /// source: the register.
+    /// Per described slot: its destination registers written.
+    pub slot_writes: Vec<Signal<In, Bits<3>>>,
+    /// Per described slot: its unit.
+    pub slot_unit: Vec<Signal<In, Bits<3>>>,
+    /// Per slot 0 and 1: its sync waits.
+    pub slot_wait: Vec<Signal<In, Bits<2>>>,
+    /// Per seen slot ([`Scoreboard::seen_slots`]) and source: the register.
     pub slot_src: Vec<Signal<In, Bits<RI>>>,
     /// Per served slot: the offered instruction enters it at the end of this cycle.
     pub entering: Vec<Signal<In, Bit>>,
     /// The offered instruction's sources.
     pub instr_src: Vec<Signal<In, Bits<RI>>>,
+    /// The offered instruction's first destination.
+    pub instr_dst: Signal<In, Bits<RI>>,
+    /// The offered instruction's destination registers written.
+    pub instr_writes: Signal<In, Bits<3>>,
+    /// The offered instruction's unit.
+    pub instr_unit: Signal<In, Bits<3>>,
+    /// The offered instruction's sync waits.
+    pub instr_wait: Signal<In, Bits<2>>,
+    /// External write request (write port 1).
+    pub ext_valid: Signal<In, Bit>,
+    /// The external write is a long-latency result's.
+    pub ext_result: Signal<In, Bit>,
+    /// External write register.
+    pub ext_reg: Signal<In, Bits<RI>>,
     /// Per served slot and source: a result for it is still to come.
     pub hazard: Vec<Signal<Out, Bit>>,
-    /// The instruction issued last cycle has its operands at the ALU now.
+    /// The head may not issue: the pending table holds it.
+    pub held: Signal<Out, Bit>,
+    /// The instruction issued `read_latency` cycles ago has its operands at the ALU now.
     pub alu_valid: Signal<Out, Bit>,
-    /// A result is written back this cycle.
+    /// A result is written back this cycle (write port 0).
     pub retire_valid: Signal<Out, Bit>,
-    /// Its destination register.
+    /// Its register.
     pub retire_reg: Signal<Out, Bits<RI>>,
+    /// A long-latency instruction's value leaves the ALU this cycle.
+    pub long_valid: Signal<Out, Bit>,
+    /// Its first destination register.
+    pub long_reg: Signal<Out, Bits<RI>>,
+    /// Its destination registers written.
+    pub long_writes: Signal<Out, Bits<3>>,
+    /// Its unit.
+    pub long_unit: Signal<Out, Bits<3>>,
+    /// The external write is performed this cycle.
+    pub ext_grant: Signal<Out, Bit>,
+    /// Banks written this cycle that serve no read (1RW banks), one bit per bank.
+    pub banks_written: Signal<Out, Bits<16>>,
     /// Per head source: an issue now takes it from the ALU's output or a recent result
-    /// ([`Forwarding`]; never without result forwarding).
+    /// ([`Forwarding`]; never without result forwarding, nor for an outstanding register).
     pub forward: Vec<Signal<Out, Bit>>,
     /// Per head source, with result forwarding (none without): the forwarded result's
     /// distance.
     pub distance: Vec<Signal<Out, Bits<4>>>,
-    flight_valid: Registers<Bit>,
-    flight_dst: Registers<Bits<RI>>,
-    /// Result forwarding's bookkeeping.
-    forwarding: Forwarding<RI>,
-    /// Next cycle's hazards.
-    held_hazard: Registers<Bit>,
-    /// Per seen slot and source: an older slot writes the register.
-    by_older: Vec<Signal<Local, Bit>>,
-    /// Per seen slot and source: an instruction still in flight next cycle writes it.
-    by_flight: Vec<Signal<Local, Bit>>,
-    /// Per served slot and offered source: a slot before it writes the register, and a slot
-    /// up to it does.
-    entering_before: Vec<Signal<Local, Bit>>,
-    entering_through: Vec<Signal<Local, Bit>>,
-    /// Per served slot and offered source: the slot writes the register.
-    writes_offered: Vec<Signal<Local, Bit>>,
-    /// Per offered source: an instruction still in flight next cycle writes it.
-    entering_by_flight: Vec<Signal<Local, Bit>>,
+    flight: Flight<RI>,
+    pending: PendingTable<RI>,
+    hazards: Hazards<RI>,
+    next_head: NextHead,
+    /// The ALU's unit code, with forwarding (none without).
+    alu: Vec<Constant<Bits<3>>>,
     /// 1 with result forwarding, otherwise 0.
     _forwarding: usize,
     _served: usize,
     _seen: usize,
-    _flight: usize,
     /// Flight stages still in flight next cycle.
     _staying: usize,
-    /// The flight stage whose instruction has its operands at the ALU.
-    _alu_stage: usize,
 }
 
 impl<const RI: usize> Scoreboard<RI> {
     /// The scoreboard for `params`, serving the slots the read scheduler serves.
     pub fn new(params: &CoreParams) -> Self {
         let served = params.served_slots();
-        let seen = Self::seen_slots(params);
-        let flight = params.issue_to_writeback();
+        let (seen, described) = (Self::seen_slots(params), Self::described_slots(params));
+        let on = usize::from(params.forward);
         Self {
             clock: Default::default(),
             reset: Default::default(),
             issue: Default::default(),
             slot_valid: signals(served),
-            slot_dst: signals(served),
+            slot_dst: signals(described),
+            slot_writes: signals(described),
+            slot_unit: signals(described),
+            slot_wait: signals(2),
             slot_src: signals(3 * seen),
             entering: signals(served),
             instr_src: signals(3),
+            instr_dst: Default::default(),
+            instr_writes: Default::default(),
+            instr_unit: Default::default(),
+            instr_wait: Default::default(),
+            ext_valid: Default::default(),
+            ext_result: Default::default(),
+            ext_reg: Default::default(),
             hazard: signals(3 * served),
+            held: Default::default(),
             alu_valid: Default::default(),
             retire_valid: Default::default(),
             retire_reg: Default::default(),
+            long_valid: Default::default(),
+            long_reg: Default::default(),
+            long_writes: Default::default(),
+            long_unit: Default::default(),
+            ext_grant: Default::default(),
+            banks_written: Default::default(),
             forward: signals(3),
-            distance: signals(3 * usize::from(params.forward)),
-            flight_valid: Registers::new(flight),
-            flight_dst: Registers::new(flight),
-            forwarding: Forwarding::new(params),
-            _forwarding: usize::from(params.forward),
-            held_hazard: Registers::new(3 * served),
-            by_older: signals(3 * seen),
-            by_flight: signals(3 * seen),
-            entering_before: signals(3 * served),
-            entering_through: signals(3 * served),
-            writes_offered: signals(3 * served),
-            entering_by_flight: signals(3),
+            distance: signals(3 * on),
+            flight: Flight::new(params),
+            pending: PendingTable::new(params, 3 * seen + 3),
+            hazards: Hazards::new(params),
+            next_head: NextHead::new(params),
+            alu: constant_if(params.forward, CoreUnit::Alu.code()),
+            _forwarding: on,
             _served: served,
             _seen: seen,
-            _flight: flight,
-            _staying: flight - 1,
-            _alu_stage: params.read_latency() - 1,
+            _staying: params.issue_to_writeback() - 1,
         }
     }
 
@@ -127,131 +158,117 @@ impl<const RI: usize> Scoreboard<RI> {
     pub fn seen_slots(params: &CoreParams) -> usize {
         (params.served_slots() + 1).min(params.window())
     }
+
+    /// The slots whose writes the scoreboard sees: the served ones (older slots of the served
+    /// slots and of the offered instruction), and slot 1 (the next head) at least.
+    pub fn described_slots(params: &CoreParams) -> usize {
+        params.served_slots().max(2)
+    }
 }
 
 impl<const RI: usize> Logic for Scoreboard<RI> {
-    // A single-value loop binds the pipeline stages (nl) for index arithmetic. Flight stages
-    // 0..flight-2 are in flight next cycle, one stage further.
+    // Wiring. The table's and the hazards' lookups are the seen slots' sources, then the
+    // offered instruction's (ns binds the seen slots for index arithmetic).
     #[hdl_gen]
     fn update(&mut self) {
-        self.flight_valid.clock.next = self.clock.val();
-        self.flight_dst.clock.next = self.clock.val();
-        self.held_hazard.clock.next = self.clock.val();
-        for nl in self._flight..(self._flight + 1) {
-            // Every compare, from this cycle's registers and the offered instruction.
-            for k in 0..self._seen {
-                for s in 0..3 {
-                    self.by_older[k * 3 + s].next = false;
-                    for i in 0..self._served {
-                        if i < k {
-                            self.by_older[k * 3 + s].next = self.by_older[k * 3 + s].val()
-                                | (self.slot_valid[i].val()
-                                    & (self.slot_dst[i].val() == self.slot_src[k * 3 + s].val()));
-                        }
-                    }
-                    self.by_flight[k * 3 + s].next = false;
-                    for f in 0..self._staying {
-                        self.by_flight[k * 3 + s].next = self.by_flight[k * 3 + s].val()
-                            | (self.flight_valid.q[f].val()
-                                & (self.flight_dst.q[f].val() == self.slot_src[k * 3 + s].val()));
-                    }
-                }
+        self.flight.clock.next = self.clock.val();
+        self.pending.clock.next = self.clock.val();
+        self.hazards.clock.next = self.clock.val();
+        self.next_head.clock.next = self.clock.val();
+        self.flight.reset.next = self.reset.val();
+        self.pending.reset.next = self.reset.val();
+        self.hazards.reset.next = self.reset.val();
+        self.next_head.reset.next = self.reset.val();
+        self.flight.issue.next = self.issue.val();
+        self.pending.issue.next = self.issue.val();
+        self.hazards.issue.next = self.issue.val();
+        self.next_head.issue.next = self.issue.val();
+        self.flight.head_dst.next = self.slot_dst[0].val();
+        self.flight.head_writes.next = self.slot_writes[0].val();
+        self.flight.head_unit.next = self.slot_unit[0].val();
+        self.flight.ext_valid.next = self.ext_valid.val();
+        self.flight.ext_reg.next = self.ext_reg.val();
+        self.alu_valid.next = self.flight.alu_valid.val();
+        self.retire_valid.next = self.flight.retire_valid.val();
+        self.retire_reg.next = self.flight.retire_reg.val();
+        self.long_valid.next = self.flight.long_valid.val();
+        self.long_reg.next = self.flight.long_reg.val();
+        self.long_writes.next = self.flight.long_writes.val();
+        self.long_unit.next = self.flight.long_unit.val();
+        self.ext_grant.next = self.flight.ext_grant.val();
+        self.banks_written.next = self.flight.banks_written.val();
+        // The pending table: candidates for the next head, the write that frees an entry, lookups.
+        for c in 0..2 {
+            self.pending.cand_dst[c].next = self.slot_dst[c].val();
+            self.pending.cand_writes[c].next = self.slot_writes[c].val();
+            self.pending.cand_unit[c].next = self.slot_unit[c].val();
+            self.pending.cand_wait[c].next = self.slot_wait[c].val();
+            self.next_head.held_staying[c].next = self.pending.held_staying[c].val();
+            self.next_head.held_moving[c].next = self.pending.held_moving[c].val();
+        }
+        self.pending.cand_dst[2].next = self.instr_dst.val();
+        self.pending.cand_writes[2].next = self.instr_writes.val();
+        self.pending.cand_unit[2].next = self.instr_unit.val();
+        self.pending.cand_wait[2].next = self.instr_wait.val();
+        self.pending.free.next =
+            self.ext_valid.val() & self.ext_result.val() & self.flight.ext_grant.val();
+        self.pending.free_reg.next = self.ext_reg.val();
+        for i in 0..self._served {
+            self.hazards.slot_valid[i].next = self.slot_valid[i].val();
+            self.hazards.slot_dst[i].next = self.slot_dst[i].val();
+            self.hazards.slot_writes[i].next = self.slot_writes[i].val();
+            self.hazards.slot_unit[i].next = self.slot_unit[i].val();
+            self.hazards.entering[i].next = self.entering[i].val();
+        }
+        for f in 0..self._staying {
+            self.hazards.flight_write[f].next = self.flight.write[f].val();
+            self.hazards.flight_dst[f].next = self.flight.dst[f].val();
+        }
+        for ns in self._seen..(self._seen + 1) {
+            for x in 0..(3 * self._seen) {
+                self.pending.src[x].next = self.slot_src[x].val();
+                self.hazards.src[x].next = self.slot_src[x].val();
+                self.hazards.by_head[x].next = self.pending.by_head[x].val();
             }
             for s in 0..3 {
-                for i in 0..self._served {
-                    self.writes_offered[i * 3 + s].next = self.slot_valid[i].val()
-                        & (self.slot_dst[i].val() == self.instr_src[s].val());
-                }
-                self.entering_by_flight[s].next = false;
-                for f in 0..self._staying {
-                    self.entering_by_flight[s].next = self.entering_by_flight[s].val()
-                        | (self.flight_valid.q[f].val()
-                            & (self.flight_dst.q[f].val() == self.instr_src[s].val()));
-                }
-                for j in 0..self._served {
-                    self.entering_before[j * 3 + s].next = false;
-                    for i in 0..self._served {
-                        if i < j {
-                            self.entering_before[j * 3 + s].next = self.entering_before[j * 3 + s]
-                                .val()
-                                | self.writes_offered[i * 3 + s].val();
-                        }
-                    }
-                    self.entering_through[j * 3 + s].next = self.entering_before[j * 3 + s].val()
-                        | self.writes_offered[j * 3 + s].val();
-                }
+                self.pending.src[3 * ns + s].next = self.instr_src[s].val();
+                self.hazards.src[3 * ns + s].next = self.instr_src[s].val();
             }
-            // Next cycle's slot j: this slot's instruction, or on issue the next slot's (whose
-            // older slots are this cycle's slots up to j, the head going in flight), or the
-            // offered instruction.
-            for j in 0..self._served {
-                for s in 0..3 {
-                    self.held_hazard.d[j * 3 + s].next =
-                        self.by_older[j * 3 + s].val() | self.by_flight[j * 3 + s].val();
-                    if self.issue.val() {
-                        self.held_hazard.d[j * 3 + s].next = false;
-                    }
-                }
-            }
-            for j in 0..(self._seen - 1) {
-                for s in 0..3 {
-                    if self.issue.val() {
-                        self.held_hazard.d[j * 3 + s].next = self.by_older[j * 3 + s + 3].val()
-                            | self.by_flight[j * 3 + s + 3].val();
-                    }
-                }
-            }
-            for j in 0..self._served {
-                for s in 0..3 {
-                    if self.entering[j].val() {
-                        self.held_hazard.d[j * 3 + s].next = self.entering_before[j * 3 + s].val()
-                            | self.entering_by_flight[s].val();
-                        if self.issue.val() {
-                            self.held_hazard.d[j * 3 + s].next = self.entering_through[j * 3 + s]
-                                .val()
-                                | self.entering_by_flight[s].val();
-                        }
-                    }
-                    if self.reset.val() {
-                        self.held_hazard.d[j * 3 + s].next = false;
-                    }
-                    self.hazard[j * 3 + s].next = self.held_hazard.q[j * 3 + s].val();
-                }
-            }
-            self.forwarding.clock.next = self.clock.val();
-            for s in 0..3 {
-                self.forward[s].next = false;
+            for x in 0..(3 * self._seen + 3) {
+                self.hazards.outstanding[x].next = self.pending.outstanding[x].val();
             }
             for _f in 0..self._forwarding {
-                self.forwarding.control[0].next = self.reset.val();
-                self.forwarding.control[1].next = self.issue.val();
-                self.forwarding.control[2].next = self.entering[0].val();
-                self.forwarding.head_dst[0].next = self.slot_dst[0].val();
-                for k in 0..6 {
-                    self.forwarding.src[k].next = self.slot_src[k].val();
-                }
+                self.next_head.head_long[0].next = self.slot_unit[0].val() != self.alu[0].val();
                 for s in 0..3 {
-                    self.forwarding.src[6 + s].next = self.instr_src[s].val();
-                    self.forward[s].next = self.forwarding.forward[s].val();
-                    self.distance[s].next = self.forwarding.distance[s].val();
+                    self.next_head.outstanding[s].next = self.pending.outstanding[s].val();
+                    self.next_head.outstanding[3 + s].next = self.pending.outstanding[3 + s].val();
+                    self.next_head.outstanding[6 + s].next =
+                        self.pending.outstanding[3 * ns + s].val();
+                    self.next_head.by_head[s].next = self.pending.by_head[s].val();
+                    self.next_head.by_head[3 + s].next = self.pending.by_head[3 * ns - 3 + s].val();
                 }
-                for f in 0..self._staying {
-                    self.forwarding.flight_valid[f].next = self.flight_valid.q[f].val();
-                    self.forwarding.flight_dst[f].next = self.flight_dst.q[f].val();
-                }
             }
-            // In flight: stage 0 issued last cycle, the last stage writes back.
-            self.flight_valid.d[0].next = self.issue.val() & !self.reset.val();
-            self.flight_dst.d[0].next = self.slot_dst[0].val();
-            for f in 1..self._flight {
-                self.flight_valid.d[f].next = self.flight_valid.q[f - 1].val() & !self.reset.val();
-                self.flight_dst.d[f].next = self.flight_dst.q[f - 1].val();
+        }
+        for k in 0..(3 * self._served) {
+            self.hazard[k].next = self.hazards.hazard[k].val();
+        }
+        self.next_head.entering.next = self.entering[0].val();
+        self.held.next = self.next_head.held.val();
+        // Forwarding: from the stages written back on port 0, never an outstanding register.
+        for s in 0..3 {
+            self.forward[s].next = false;
+        }
+        for _f in 0..self._forwarding {
+            self.flight.entering[0].next = self.entering[0].val();
+            for k in 0..6 {
+                self.flight.src[k].next = self.slot_src[k].val();
             }
-            for a in self._alu_stage..(self._alu_stage + 1) {
-                self.alu_valid.next = self.flight_valid.q[a].val();
+            for s in 0..3 {
+                self.flight.src[6 + s].next = self.instr_src[s].val();
+                self.forward[s].next =
+                    self.flight.forward[s].val() & !self.next_head.head_outstanding[s].val();
+                self.distance[s].next = self.flight.distance[s].val();
             }
-            self.retire_valid.next = self.flight_valid.q[nl - 1].val();
-            self.retire_reg.next = self.flight_dst.q[nl - 1].val();
         }
     }
 }

@@ -8,7 +8,7 @@ use super::scheduler::CoreScheduler;
 use crate::gpr::BankedGpr;
 use crate::params::CoreParams;
 use crate::regs::Registers;
-use crate::{constant, constant_if, signals};
+use crate::signals;
 
 /// A shader-core slice (SPEC S1, document Fig. 4, one processing element): a banked GPR, the
 /// conflict detector and resolver (scheduler), conflict and prefetch queues, operand muxes and
@@ -24,12 +24,22 @@ pub struct CoreSlice<const A: usize, const RI: usize> {
     pub reset: Signal<In, Bit>,
     /// An instruction is offered.
     pub instr_valid: Signal<In, Bit>,
-    /// Op code: 0 mov, 1 add, 2 sub, 3 mul, 4 mad.
+    /// Op code: 0 mov, 1 add, 2 sub, 3 mul, 4 mad, 5 nop.
     pub instr_op: Signal<In, Bits<3>>,
-    /// Destination register.
+    /// First destination register (ignored when `instr_writes` is 0).
     pub instr_dst: Signal<In, Bits<RI>>,
-    /// Source registers 0..2 (unused ones are ignored).
+    /// Source registers 0..2 (ignored where `instr_read` is 0).
     pub instr_src: Vec<Signal<In, Bits<RI>>>,
+    /// Per source: it is a GPR read (else it takes `instr_imm`).
+    pub instr_read: Vec<Signal<In, Bit>>,
+    /// Per source: its value when it is no GPR read (0 for an unused source).
+    pub instr_imm: Vec<Signal<In, Bits<32>>>,
+    /// Destination registers written, `instr_dst` upwards: 0 or 1 on the ALU, 0..4 otherwise.
+    pub instr_writes: Signal<In, Bits<3>>,
+    /// Unit: 0 ALU, 1 SFU, 2 varying, 3 texture, 4 local memory, 5 global memory.
+    pub instr_unit: Signal<In, Bits<3>>,
+    /// Sync waits: bit 0 `(ss)`, bit 1 `(sy)`.
+    pub instr_wait: Signal<In, Bits<2>>,
     /// The offered instruction is taken at the end of this cycle.
     pub instr_ready: Signal<Out, Bit>,
     /// External write request (write port 1).
@@ -38,6 +48,8 @@ pub struct CoreSlice<const A: usize, const RI: usize> {
     pub ext_reg: Signal<In, Bits<RI>>,
     /// External write data, one element per lane.
     pub ext_data: Vec<Signal<In, Bits<32>>>,
+    /// The external write is a long-latency result's register: performed, it frees its entry.
+    pub ext_result: Signal<In, Bit>,
     /// The external write is performed this cycle (a write-back to its bank wins it); otherwise
     /// it must be presented again.
     pub ext_grant: Signal<Out, Bit>,
@@ -72,6 +84,16 @@ pub struct CoreSlice<const A: usize, const RI: usize> {
     pub retire_reg: Signal<Out, Bits<RI>>,
     /// Its value, one element per lane.
     pub retire_data: Vec<Signal<Out, Bits<32>>>,
+    /// A long-latency instruction's value leaves the ALU this cycle, for the external unit.
+    pub long_valid: Signal<Out, Bit>,
+    /// Its first destination register.
+    pub long_reg: Signal<Out, Bits<RI>>,
+    /// Its destination registers written (0..4).
+    pub long_writes: Signal<Out, Bits<3>>,
+    /// Its unit.
+    pub long_unit: Signal<Out, Bits<3>>,
+    /// Its value, one element per lane.
+    pub long_data: Vec<Signal<Out, Bits<32>>>,
     gpr: BankedGpr<32, A, RI>,
     scheduler: CoreScheduler<RI>,
     datapath: CoreDatapath,
@@ -81,8 +103,6 @@ pub struct CoreSlice<const A: usize, const RI: usize> {
     staged_reg: Registers<Bits<RI>>,
     /// The writes' data, port-major.
     staged_data: Registers<Bits<32>>,
-    /// 1RW banks: the banks of this cycle's writes, which serve no read.
-    banks_written: Signal<Local, Bits<16>>,
     /// The GPR's grants, which answer the scheduler's requests (every one of its reads, and
     /// the writes the slice grants itself) and, with registered arbitration, come a cycle or
     /// two after them: not needed, read by a wire the lint leaves alone.
@@ -91,16 +111,8 @@ pub struct CoreSlice<const A: usize, const RI: usize> {
     /// data side takes (the scheduler's own checks read them): read by a wire the lint leaves
     /// alone.
     sources_unused: Signal<Local, Bit>,
-    /// One bank bit, present with 1RW banks.
-    one_bank: Vec<Constant<Bits<16>>>,
-    /// The bank bits of a register index.
-    bank_mask: Constant<Bits<RI>>,
-    no_bank: Constant<Bits<RI>>,
-    no_banks: Constant<Bits<16>>,
     _lanes: usize,
     _read_ports: usize,
-    /// 1 with single-port (1RW) banks, else 0.
-    _single_port: usize,
     /// The operand mux's inputs ([`MuxInputs`]).
     _mux_inputs: usize,
 }
@@ -109,7 +121,6 @@ impl<const A: usize, const RI: usize> CoreSlice<A, RI> {
     /// The slice for `params` (validated; `A` and `RI` must match its GPR).
     pub fn new(params: &CoreParams) -> Self {
         let (l, p) = (params.gpr.lanes, params.gpr.read_ports);
-        let single_port = params.gpr.bank_kind.single_port();
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -117,10 +128,16 @@ impl<const A: usize, const RI: usize> CoreSlice<A, RI> {
             instr_op: Default::default(),
             instr_dst: Default::default(),
             instr_src: signals(3),
+            instr_read: signals(3),
+            instr_imm: signals(3),
+            instr_writes: Default::default(),
+            instr_unit: Default::default(),
+            instr_wait: Default::default(),
             instr_ready: Default::default(),
             ext_valid: Default::default(),
             ext_reg: Default::default(),
             ext_data: signals(l),
+            ext_result: Default::default(),
             ext_grant: Default::default(),
             debug_valid: Default::default(),
             debug_reg: Default::default(),
@@ -137,22 +154,21 @@ impl<const A: usize, const RI: usize> CoreSlice<A, RI> {
             retire_valid: Default::default(),
             retire_reg: Default::default(),
             retire_data: signals(l),
+            long_valid: Default::default(),
+            long_reg: Default::default(),
+            long_writes: Default::default(),
+            long_unit: Default::default(),
+            long_data: signals(l),
             gpr: BankedGpr::for_scheduler(&params.gpr),
             scheduler: CoreScheduler::new(params),
             datapath: CoreDatapath::new(params),
             staged_valid: Registers::stage(3, params.request_stage),
             staged_reg: Registers::stage(3, params.request_stage),
             staged_data: Registers::stage(2 * l, params.request_stage),
-            banks_written: Default::default(),
             grants_unused: Default::default(),
             sources_unused: Default::default(),
-            one_bank: constant_if(single_port, 1),
-            bank_mask: constant(params.gpr.banks as u64 - 1),
-            no_bank: constant(0),
-            no_banks: constant(0),
             _lanes: l,
             _read_ports: p,
-            _single_port: usize::from(single_port),
             _mux_inputs: MuxInputs::of(params).count,
         }
     }
@@ -171,9 +187,18 @@ impl<const A: usize, const RI: usize> Logic for CoreSlice<A, RI> {
         self.scheduler.instr_valid.next = self.instr_valid.val();
         self.scheduler.instr_op.next = self.instr_op.val();
         self.scheduler.instr_dst.next = self.instr_dst.val();
+        self.scheduler.instr_writes.next = self.instr_writes.val();
+        self.scheduler.instr_unit.next = self.instr_unit.val();
+        self.scheduler.instr_wait.next = self.instr_wait.val();
+        self.scheduler.ext_valid.next = self.ext_valid.val();
+        self.scheduler.ext_result.next = self.ext_result.val();
+        self.scheduler.ext_reg.next = self.ext_reg.val();
         self.sources_unused.next = false;
         for s in 0..3 {
             self.scheduler.instr_src[s].next = self.instr_src[s].val();
+            self.scheduler.instr_read[s].next = self.instr_read[s].val();
+            self.scheduler.instr_imm[s].next = self.instr_imm[s].val();
+            self.datapath.alu_imm[s].next = self.scheduler.alu_imm[s].val();
             self.sources_unused.next = self.sources_unused.val()
                 | self.scheduler.alu_kind[s].val().any()
                 | self.scheduler.alu_index[s].val().any();
@@ -186,21 +211,6 @@ impl<const A: usize, const RI: usize> Logic for CoreSlice<A, RI> {
         self.reads.next = self.scheduler.reads.val();
         self.banks_read.next = self.scheduler.banks_read.val();
         self.banks_read_twice.next = self.scheduler.banks_read_twice.val();
-        // 1RW banks: a bank being written serves no read. If the external write is refused,
-        // its bank is the write-back's, so the bank set does not depend on the grant.
-        self.banks_written.next = self.no_banks.val();
-        for _single_port in 0..self._single_port {
-            if self.scheduler.retire_valid.val() {
-                self.banks_written.next = self.banks_written.val()
-                    | (self.one_bank[0].val()
-                        << (self.scheduler.retire_reg.val() & self.bank_mask.val()));
-            }
-            if self.ext_valid.val() {
-                self.banks_written.next = self.banks_written.val()
-                    | (self.one_bank[0].val() << (self.ext_reg.val() & self.bank_mask.val()));
-            }
-        }
-        self.scheduler.banks_written.next = self.banks_written.val();
         self.datapath.alu_op.next = self.scheduler.alu_op.val();
         self.alu_valid.next = self.scheduler.alu_valid.val();
         self.alu_op.next = self.scheduler.alu_op.val();
@@ -229,15 +239,15 @@ impl<const A: usize, const RI: usize> Logic for CoreSlice<A, RI> {
             self.gpr.write_valid[w].next = self.staged_valid.q[w].val();
             self.gpr.write_reg[w].next = self.staged_reg.q[w].val();
         }
-        // Port 0 wins a bank both write, as in the GPR's arbitration; the slice decides it in
-        // the request cycle, which the GPR's registered arbitration answers only later.
+        // Port 0 wins a bank both write, as in the GPR's arbitration; the scheduler decides it
+        // in the request cycle, which the GPR's registered arbitration answers only later.
         self.retire_valid.next = self.scheduler.retire_valid.val();
         self.retire_reg.next = self.scheduler.retire_reg.val();
-        self.ext_grant.next = self.ext_valid.val()
-            & !(self.scheduler.retire_valid.val()
-                & (((self.scheduler.retire_reg.val() ^ self.ext_reg.val())
-                    & self.bank_mask.val())
-                    == self.no_bank.val()));
+        self.ext_grant.next = self.scheduler.ext_grant.val();
+        self.long_valid.next = self.scheduler.long_valid.val();
+        self.long_reg.next = self.scheduler.long_reg.val();
+        self.long_writes.next = self.scheduler.long_writes.val();
+        self.long_unit.next = self.scheduler.long_unit.val();
         self.grants_unused.next = self.gpr.write_grant[0].val() | self.gpr.write_grant[1].val();
         for p in 0..self._read_ports {
             self.grants_unused.next = self.grants_unused.val() | self.gpr.read_grant[p].val();
@@ -249,6 +259,7 @@ impl<const A: usize, const RI: usize> Logic for CoreSlice<A, RI> {
                 self.gpr.write_data[l].next = self.staged_data.q[l].val();
                 self.gpr.write_data[nl + l].next = self.staged_data.q[nl + l].val();
                 self.retire_data[l].next = self.datapath.result[l].val();
+                self.long_data[l].next = self.datapath.result[l].val();
                 self.debug_data[l].next = self.gpr.read_data[l].val();
                 for s in 0..3 {
                     self.alu_operand[s * nl + l].next = self.datapath.operand[s * nl + l].val();

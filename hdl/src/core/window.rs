@@ -3,6 +3,7 @@
 
 use rust_hdl::prelude::*;
 
+use super::decode::InstructionDecoder;
 use super::scoreboard::Scoreboard;
 use crate::params::{CaptureKind, CoreParams};
 use crate::regs::Registers;
@@ -11,11 +12,13 @@ use crate::{constant, signals};
 /// The instruction window (`docs/core.md`): `lookahead + 1` slots, slot 0 the head. Vectors
 /// of sources are slot-major (`slot * 3 + source`). A source's state is a `CaptureKind` code:
 /// pending (0), done (1), in the conflict queue (2) or the prefetch queue (3), with its queue
-/// entry. When the head issues the window moves up one slot; the offered instruction is taken
-/// into the first free slot after that move, when there is one. It shows what its readers use:
-/// the served slots (the head, and those preloads or prefetches serve), the conflicts of the
-/// slots preloads serve, the head's aliases, every source's state. `RI` is the register-index
-/// width.
+/// entry; a source that is not a GPR read is done from fetch and takes its immediate. The
+/// offered instruction is decoded as it is taken ([`InstructionDecoder`]). When the
+/// head issues the window moves up one slot; the offered instruction is taken into the first
+/// free slot after that move, when there is one. It shows what its readers use: the served
+/// slots (the head, and those preloads or prefetches serve), the conflicts of the slots
+/// preloads serve, what the first slots write (the scoreboard's), the head's aliases and
+/// immediates, every source's state. `RI` is the register-index width.
 #[derive(LogicBlock)]
 pub struct InstructionWindow<const RI: usize> {
     /// Clock.
@@ -28,16 +31,20 @@ pub struct InstructionWindow<const RI: usize> {
     pub instr_valid: Signal<In, Bit>,
     /// Its op code.
     pub instr_op: Signal<In, Bits<3>>,
-    /// Its destination register.
+    /// Its first destination register.
     pub instr_dst: Signal<In, Bits<RI>>,
+    /// Its destination registers written.
+    pub instr_writes: Signal<In, Bits<3>>,
+    /// Its unit (`CoreUnit`).
+    pub instr_unit: Signal<In, Bits<3>>,
+    /// Its sync waits: bit 0 `(ss)`, bit 1 `(sy)`.
+    pub instr_wait: Signal<In, Bits<2>>,
     /// Its sources 0..2.
     pub instr_src: Vec<Signal<In, Bits<RI>>>,
-    /// Per source: the op reads it.
-    pub instr_present: Vec<Signal<In, Bit>>,
-    /// Per source: its alias code.
-    pub instr_alias: Vec<Signal<In, Bits<2>>>,
-    /// Per source: its bank conflict.
-    pub instr_conflict: Vec<Signal<In, Bit>>,
+    /// Per source: it is a GPR read.
+    pub instr_read: Vec<Signal<In, Bit>>,
+    /// Per source: its immediate.
+    pub instr_imm: Vec<Signal<In, Bits<32>>>,
     /// Per slot and source: its state after this cycle's reads.
     pub next_state: Vec<Signal<In, Bits<2>>>,
     /// Per slot and source: its queue entry after this cycle's reads.
@@ -48,14 +55,24 @@ pub struct InstructionWindow<const RI: usize> {
     pub valid: Vec<Signal<Out, Bit>>,
     /// The head's op code.
     pub head_op: Signal<Out, Bits<3>>,
-    /// Per served slot: its destination.
+    /// Per described slot (`Scoreboard::described_slots`): its first destination.
     pub dst: Vec<Signal<Out, Bits<RI>>>,
+    /// Per described slot: its destination registers written.
+    pub writes: Vec<Signal<Out, Bits<3>>>,
+    /// Per described slot: its unit.
+    pub unit: Vec<Signal<Out, Bits<3>>>,
+    /// Per slot 0 and 1: its sync waits.
+    pub waits: Vec<Signal<Out, Bits<2>>>,
     /// Per seen slot (`Scoreboard::seen_slots`) and source: the register.
     pub src: Vec<Signal<Out, Bits<RI>>>,
     /// Per served slot: the offered instruction enters it at the end of this cycle.
     pub entering: Vec<Signal<Out, Bit>>,
     /// Per head source: the alias code.
     pub alias_code: Vec<Signal<Out, Bits<2>>>,
+    /// Per head source: it takes its immediate (it is no GPR read).
+    pub immediate: Vec<Signal<Out, Bit>>,
+    /// Per head source: its immediate.
+    pub imm: Vec<Signal<Out, Bits<32>>>,
     /// Per source of the slots preloads serve (`(slot - 1) * 3 + source`): the bank conflict.
     pub conflict: Vec<Signal<Out, Bit>>,
     /// Per slot and source: the state.
@@ -63,13 +80,12 @@ pub struct InstructionWindow<const RI: usize> {
     /// Per slot and source: the queue entry.
     pub entry: Vec<Signal<Out, Bits<3>>>,
     held_valid: Registers<Bit>,
-    held_op: Registers<Bits<3>>,
-    held_dst: Registers<Bits<RI>>,
-    held_src: Registers<Bits<RI>>,
-    held_alias: Registers<Bits<2>>,
-    held_conflict: Registers<Bit>,
     held_state: Registers<Bits<2>>,
     held_entry: Registers<Bits<3>>,
+    /// The offered instruction's aliases and bank conflicts.
+    decoder: InstructionDecoder<RI>,
+    /// The instructions the slots hold.
+    slots: HeldInstructions<RI>,
     /// Per slot: valid after the move.
     shifted_valid: Vec<Signal<Local, Bit>>,
     /// Per slot: the offered instruction goes there.
@@ -81,6 +97,7 @@ pub struct InstructionWindow<const RI: usize> {
     zero3: Constant<Bits<3>>,
     _window: usize,
     _served: usize,
+    _described: usize,
     _seen: usize,
     _preload: usize,
 }
@@ -91,6 +108,7 @@ impl<const RI: usize> InstructionWindow<RI> {
         let (served, preload) = (params.served_slots(), params.preload_slots());
         let w = params.window();
         let seen = Scoreboard::<RI>::seen_slots(params);
+        let described = Scoreboard::<RI>::described_slots(params);
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -98,30 +116,34 @@ impl<const RI: usize> InstructionWindow<RI> {
             instr_valid: Default::default(),
             instr_op: Default::default(),
             instr_dst: Default::default(),
+            instr_writes: Default::default(),
+            instr_unit: Default::default(),
+            instr_wait: Default::default(),
             instr_src: signals(3),
-            instr_present: signals(3),
-            instr_alias: signals(3),
-            instr_conflict: signals(3),
+            instr_read: signals(3),
+            instr_imm: signals(3),
             next_state: signals(3 * w),
             next_entry: signals(3 * w),
             ready: Default::default(),
             valid: signals(served),
             head_op: Default::default(),
-            dst: signals(served),
+            dst: signals(described),
+            writes: signals(described),
+            unit: signals(described),
+            waits: signals(2),
             src: signals(3 * seen),
             entering: signals(served),
             alias_code: signals(3),
+            immediate: signals(3),
+            imm: signals(3),
             conflict: signals(3 * preload),
             state: signals(3 * w),
             entry: signals(3 * w),
             held_valid: Registers::new(w),
-            held_op: Registers::new(w),
-            held_dst: Registers::new(w),
-            held_src: Registers::new(3 * w),
-            held_alias: Registers::new(3 * w),
-            held_conflict: Registers::new(3 * w),
             held_state: Registers::new(3 * w),
             held_entry: Registers::new(3 * w),
+            decoder: InstructionDecoder::new(params),
+            slots: HeldInstructions::new(params),
             shifted_valid: signals(w),
             insert: signals(w),
             accept: Default::default(),
@@ -131,6 +153,7 @@ impl<const RI: usize> InstructionWindow<RI> {
             zero3: constant(0),
             _window: w,
             _served: served,
+            _described: described,
             _seen: seen,
             _preload: preload,
         }
@@ -138,36 +161,54 @@ impl<const RI: usize> InstructionWindow<RI> {
 }
 
 impl<const RI: usize> Logic for InstructionWindow<RI> {
-    // A single-value loop binds the slots (nw) for index arithmetic.
+    // A single-value loop binds the slots (nw) for index arithmetic. Each source's state
+    // follows its instruction: kept, moved up a slot on issue, or new with the offered one.
     #[hdl_gen]
     fn update(&mut self) {
         self.held_valid.clock.next = self.clock.val();
-        self.held_op.clock.next = self.clock.val();
-        self.held_dst.clock.next = self.clock.val();
-        self.held_src.clock.next = self.clock.val();
-        self.held_alias.clock.next = self.clock.val();
-        self.held_conflict.clock.next = self.clock.val();
         self.held_state.clock.next = self.clock.val();
         self.held_entry.clock.next = self.clock.val();
-        self.head_op.next = self.held_op.q[0].val();
+        self.slots.clock.next = self.clock.val();
+        self.slots.issue.next = self.issue.val();
+        self.slots.instr_op.next = self.instr_op.val();
+        self.slots.instr_dst.next = self.instr_dst.val();
+        self.slots.instr_writes.next = self.instr_writes.val();
+        self.slots.instr_unit.next = self.instr_unit.val();
+        self.slots.instr_wait.next = self.instr_wait.val();
+        for s in 0..3 {
+            self.slots.instr_src[s].next = self.instr_src[s].val();
+            self.slots.instr_read[s].next = self.instr_read[s].val();
+            self.slots.instr_imm[s].next = self.instr_imm[s].val();
+            self.decoder.read[s].next = self.instr_read[s].val();
+            self.decoder.src[s].next = self.instr_src[s].val();
+            self.slots.instr_alias[s].next = self.decoder.alias_code[s].val();
+            self.slots.instr_conflict[s].next = self.decoder.conflict[s].val();
+            self.alias_code[s].next = self.slots.alias_code[s].val();
+            self.immediate[s].next = self.slots.immediate[s].val();
+            self.imm[s].next = self.slots.imm[s].val();
+        }
+        self.head_op.next = self.slots.head_op.val();
+        for j in 0..self._served {
+            self.valid[j].next = self.held_valid.q[j].val();
+        }
+        for j in 0..self._described {
+            self.dst[j].next = self.slots.dst[j].val();
+            self.writes[j].next = self.slots.writes[j].val();
+            self.unit[j].next = self.slots.unit[j].val();
+        }
+        self.waits[0].next = self.slots.waits[0].val();
+        self.waits[1].next = self.slots.waits[1].val();
+        for k in 0..(3 * self._seen) {
+            self.src[k].next = self.slots.src[k].val();
+        }
+        for k in 0..(3 * self._preload) {
+            self.conflict[k].next = self.slots.conflict[k].val();
+        }
+        for k in 0..(3 * self._window) {
+            self.state[k].next = self.held_state.q[k].val();
+            self.entry[k].next = self.held_entry.q[k].val();
+        }
         for nw in self._window..(self._window + 1) {
-            for j in 0..self._served {
-                self.valid[j].next = self.held_valid.q[j].val();
-                self.dst[j].next = self.held_dst.q[j].val();
-            }
-            for k in 0..(3 * self._seen) {
-                self.src[k].next = self.held_src.q[k].val();
-            }
-            for k in 0..(3 * self._preload) {
-                self.conflict[k].next = self.held_conflict.q[k + 3].val();
-            }
-            for s in 0..3 {
-                self.alias_code[s].next = self.held_alias.q[s].val();
-            }
-            for k in 0..(3 * self._window) {
-                self.state[k].next = self.held_state.q[k].val();
-                self.entry[k].next = self.held_entry.q[k].val();
-            }
             // The window moves up on issue; the offered instruction takes the first free slot.
             for j in 0..(self._window - 1) {
                 self.shifted_valid[j].next = self.held_valid.q[j].val();
@@ -177,60 +218,238 @@ impl<const RI: usize> Logic for InstructionWindow<RI> {
             }
             self.shifted_valid[nw - 1].next = self.held_valid.q[nw - 1].val() & !self.issue.val();
             self.ready.next = !self.shifted_valid[nw - 1].val() & !self.reset.val();
-            self.accept.next = self.instr_valid.val() & self.ready.val();
-            self.insert[0].next = self.accept.val() & !self.shifted_valid[0].val();
-            for j in 1..self._window {
-                self.insert[j].next = self.accept.val()
-                    & !self.shifted_valid[j].val()
-                    & self.shifted_valid[j - 1].val();
+        }
+        self.accept.next = self.instr_valid.val() & self.ready.val();
+        self.insert[0].next = self.accept.val() & !self.shifted_valid[0].val();
+        for j in 1..self._window {
+            self.insert[j].next =
+                self.accept.val() & !self.shifted_valid[j].val() & self.shifted_valid[j - 1].val();
+        }
+        for j in 0..self._served {
+            self.entering[j].next = self.insert[j].val();
+        }
+        for j in 0..self._window {
+            self.slots.insert[j].next = self.insert[j].val();
+            self.held_valid.d[j].next =
+                (self.shifted_valid[j].val() | self.insert[j].val()) & !self.reset.val();
+            for s in 0..3 {
+                self.held_state.d[j * 3 + s].next = self.next_state[j * 3 + s].val();
+                self.held_entry.d[j * 3 + s].next = self.next_entry[j * 3 + s].val();
             }
-            for j in 0..self._served {
-                self.entering[j].next = self.insert[j].val();
-            }
-            for j in 0..self._window {
-                self.held_valid.d[j].next =
-                    (self.shifted_valid[j].val() | self.insert[j].val()) & !self.reset.val();
-                // A slot keeps its instruction, takes the next slot's, or the offered one.
-                self.held_op.d[j].next = self.held_op.q[j].val();
-                self.held_dst.d[j].next = self.held_dst.q[j].val();
-                for s in 0..3 {
-                    self.held_src.d[j * 3 + s].next = self.held_src.q[j * 3 + s].val();
-                    self.held_alias.d[j * 3 + s].next = self.held_alias.q[j * 3 + s].val();
-                    self.held_conflict.d[j * 3 + s].next = self.held_conflict.q[j * 3 + s].val();
-                    self.held_state.d[j * 3 + s].next = self.next_state[j * 3 + s].val();
-                    self.held_entry.d[j * 3 + s].next = self.next_entry[j * 3 + s].val();
-                }
-            }
-            for j in 0..(self._window - 1) {
+        }
+        for j in 0..(self._window - 1) {
+            for s in 0..3 {
                 if self.issue.val() {
-                    self.held_op.d[j].next = self.held_op.q[j + 1].val();
-                    self.held_dst.d[j].next = self.held_dst.q[j + 1].val();
-                    for s in 0..3 {
-                        self.held_src.d[j * 3 + s].next = self.held_src.q[j * 3 + s + 3].val();
-                        self.held_alias.d[j * 3 + s].next = self.held_alias.q[j * 3 + s + 3].val();
-                        self.held_conflict.d[j * 3 + s].next =
-                            self.held_conflict.q[j * 3 + s + 3].val();
-                        self.held_state.d[j * 3 + s].next = self.next_state[j * 3 + s + 3].val();
-                        self.held_entry.d[j * 3 + s].next = self.next_entry[j * 3 + s + 3].val();
-                    }
+                    self.held_state.d[j * 3 + s].next = self.next_state[j * 3 + s + 3].val();
+                    self.held_entry.d[j * 3 + s].next = self.next_entry[j * 3 + s + 3].val();
                 }
             }
-            for j in 0..self._window {
+        }
+        for j in 0..self._window {
+            for s in 0..3 {
                 if self.insert[j].val() {
-                    self.held_op.d[j].next = self.instr_op.val();
-                    self.held_dst.d[j].next = self.instr_dst.val();
-                    for s in 0..3 {
-                        self.held_src.d[j * 3 + s].next = self.instr_src[s].val();
-                        self.held_alias.d[j * 3 + s].next = self.instr_alias[s].val();
-                        self.held_conflict.d[j * 3 + s].next = self.instr_conflict[s].val();
-                        self.held_state.d[j * 3 + s].next = self.done.val();
-                        if self.instr_present[s].val()
-                            & (self.instr_alias[s].val() == self.alias_none.val())
-                        {
-                            self.held_state.d[j * 3 + s].next = self.pending.val();
-                        }
-                        self.held_entry.d[j * 3 + s].next = self.zero3.val();
+                    self.held_state.d[j * 3 + s].next = self.done.val();
+                    if self.instr_read[s].val()
+                        & (self.decoder.alias_code[s].val() == self.alias_none.val())
+                    {
+                        self.held_state.d[j * 3 + s].next = self.pending.val();
                     }
+                    self.held_entry.d[j * 3 + s].next = self.zero3.val();
+                }
+            }
+        }
+    }
+}
+
+/// The instructions a window's slots hold (`InstructionWindow`): every field of each, kept,
+/// moved up a slot when the head issues, or taken from the offered instruction where it is
+/// inserted. It shows what the window shows of them. `RI` is the register-index width.
+#[derive(LogicBlock)]
+pub struct HeldInstructions<const RI: usize> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// The head issues this cycle: the slots move up.
+    pub issue: Signal<In, Bit>,
+    /// Per slot: the offered instruction goes there (after the move).
+    pub insert: Vec<Signal<In, Bit>>,
+    /// The offered instruction's op code.
+    pub instr_op: Signal<In, Bits<3>>,
+    /// Its first destination register.
+    pub instr_dst: Signal<In, Bits<RI>>,
+    /// Its destination registers written.
+    pub instr_writes: Signal<In, Bits<3>>,
+    /// Its unit.
+    pub instr_unit: Signal<In, Bits<3>>,
+    /// Its sync waits.
+    pub instr_wait: Signal<In, Bits<2>>,
+    /// Its sources.
+    pub instr_src: Vec<Signal<In, Bits<RI>>>,
+    /// Per source: a GPR read.
+    pub instr_read: Vec<Signal<In, Bit>>,
+    /// Per source: the immediate.
+    pub instr_imm: Vec<Signal<In, Bits<32>>>,
+    /// Per source: the alias code.
+    pub instr_alias: Vec<Signal<In, Bits<2>>>,
+    /// Per source: the bank conflict.
+    pub instr_conflict: Vec<Signal<In, Bit>>,
+    /// The head's op code.
+    pub head_op: Signal<Out, Bits<3>>,
+    /// Per described slot: the first destination.
+    pub dst: Vec<Signal<Out, Bits<RI>>>,
+    /// Per described slot: the destination registers written.
+    pub writes: Vec<Signal<Out, Bits<3>>>,
+    /// Per described slot: the unit.
+    pub unit: Vec<Signal<Out, Bits<3>>>,
+    /// Per slot 0 and 1: the sync waits.
+    pub waits: Vec<Signal<Out, Bits<2>>>,
+    /// Per seen slot and source: the register.
+    pub src: Vec<Signal<Out, Bits<RI>>>,
+    /// Per head source: the alias code.
+    pub alias_code: Vec<Signal<Out, Bits<2>>>,
+    /// Per head source: it takes its immediate.
+    pub immediate: Vec<Signal<Out, Bit>>,
+    /// Per head source: the immediate.
+    pub imm: Vec<Signal<Out, Bits<32>>>,
+    /// Per source of the slots preloads serve: the bank conflict.
+    pub conflict: Vec<Signal<Out, Bit>>,
+    held_op: Registers<Bits<3>>,
+    held_dst: Registers<Bits<RI>>,
+    held_writes: Registers<Bits<3>>,
+    held_unit: Registers<Bits<3>>,
+    held_wait: Registers<Bits<2>>,
+    held_src: Registers<Bits<RI>>,
+    held_read: Registers<Bit>,
+    held_imm: Registers<Bits<32>>,
+    held_alias: Registers<Bits<2>>,
+    held_conflict: Registers<Bit>,
+    _window: usize,
+    _described: usize,
+    _seen: usize,
+    _preload: usize,
+}
+
+impl<const RI: usize> HeldInstructions<RI> {
+    /// The slots of `params`' window, showing what its window shows.
+    pub fn new(params: &CoreParams) -> Self {
+        let w = params.window();
+        Self {
+            clock: Default::default(),
+            issue: Default::default(),
+            insert: signals(w),
+            instr_op: Default::default(),
+            instr_dst: Default::default(),
+            instr_writes: Default::default(),
+            instr_unit: Default::default(),
+            instr_wait: Default::default(),
+            instr_src: signals(3),
+            instr_read: signals(3),
+            instr_imm: signals(3),
+            instr_alias: signals(3),
+            instr_conflict: signals(3),
+            head_op: Default::default(),
+            dst: signals(Scoreboard::<RI>::described_slots(params)),
+            writes: signals(Scoreboard::<RI>::described_slots(params)),
+            unit: signals(Scoreboard::<RI>::described_slots(params)),
+            waits: signals(2),
+            src: signals(3 * Scoreboard::<RI>::seen_slots(params)),
+            alias_code: signals(3),
+            immediate: signals(3),
+            imm: signals(3),
+            conflict: signals(3 * params.preload_slots()),
+            held_op: Registers::new(w),
+            held_dst: Registers::new(w),
+            held_writes: Registers::new(w),
+            held_unit: Registers::new(w),
+            held_wait: Registers::new(w),
+            held_src: Registers::new(3 * w),
+            held_read: Registers::new(3 * w),
+            held_imm: Registers::new(3 * w),
+            held_alias: Registers::new(3 * w),
+            held_conflict: Registers::new(3 * w),
+            _window: w,
+            _described: Scoreboard::<RI>::described_slots(params),
+            _seen: Scoreboard::<RI>::seen_slots(params),
+            _preload: params.preload_slots(),
+        }
+    }
+}
+
+impl<const RI: usize> Logic for HeldInstructions<RI> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.held_op.clock.next = self.clock.val();
+        self.held_dst.clock.next = self.clock.val();
+        self.held_writes.clock.next = self.clock.val();
+        self.held_unit.clock.next = self.clock.val();
+        self.held_wait.clock.next = self.clock.val();
+        self.held_src.clock.next = self.clock.val();
+        self.held_read.clock.next = self.clock.val();
+        self.held_imm.clock.next = self.clock.val();
+        self.held_alias.clock.next = self.clock.val();
+        self.held_conflict.clock.next = self.clock.val();
+        self.head_op.next = self.held_op.q[0].val();
+        for j in 0..self._described {
+            self.dst[j].next = self.held_dst.q[j].val();
+            self.writes[j].next = self.held_writes.q[j].val();
+            self.unit[j].next = self.held_unit.q[j].val();
+        }
+        self.waits[0].next = self.held_wait.q[0].val();
+        self.waits[1].next = self.held_wait.q[1].val();
+        for k in 0..(3 * self._seen) {
+            self.src[k].next = self.held_src.q[k].val();
+        }
+        for k in 0..(3 * self._preload) {
+            self.conflict[k].next = self.held_conflict.q[k + 3].val();
+        }
+        for s in 0..3 {
+            self.alias_code[s].next = self.held_alias.q[s].val();
+            self.immediate[s].next = !self.held_read.q[s].val();
+            self.imm[s].next = self.held_imm.q[s].val();
+        }
+        for j in 0..self._window {
+            self.held_op.d[j].next = self.held_op.q[j].val();
+            self.held_dst.d[j].next = self.held_dst.q[j].val();
+            self.held_writes.d[j].next = self.held_writes.q[j].val();
+            self.held_unit.d[j].next = self.held_unit.q[j].val();
+            self.held_wait.d[j].next = self.held_wait.q[j].val();
+            for s in 0..3 {
+                self.held_src.d[j * 3 + s].next = self.held_src.q[j * 3 + s].val();
+                self.held_read.d[j * 3 + s].next = self.held_read.q[j * 3 + s].val();
+                self.held_imm.d[j * 3 + s].next = self.held_imm.q[j * 3 + s].val();
+                self.held_alias.d[j * 3 + s].next = self.held_alias.q[j * 3 + s].val();
+                self.held_conflict.d[j * 3 + s].next = self.held_conflict.q[j * 3 + s].val();
+            }
+        }
+        for j in 0..(self._window - 1) {
+            if self.issue.val() {
+                self.held_op.d[j].next = self.held_op.q[j + 1].val();
+                self.held_dst.d[j].next = self.held_dst.q[j + 1].val();
+                self.held_writes.d[j].next = self.held_writes.q[j + 1].val();
+                self.held_unit.d[j].next = self.held_unit.q[j + 1].val();
+                self.held_wait.d[j].next = self.held_wait.q[j + 1].val();
+                for s in 0..3 {
+                    self.held_src.d[j * 3 + s].next = self.held_src.q[j * 3 + s + 3].val();
+                    self.held_read.d[j * 3 + s].next = self.held_read.q[j * 3 + s + 3].val();
+                    self.held_imm.d[j * 3 + s].next = self.held_imm.q[j * 3 + s + 3].val();
+                    self.held_alias.d[j * 3 + s].next = self.held_alias.q[j * 3 + s + 3].val();
+                    self.held_conflict.d[j * 3 + s].next =
+                        self.held_conflict.q[j * 3 + s + 3].val();
+                }
+            }
+        }
+        for j in 0..self._window {
+            if self.insert[j].val() {
+                self.held_op.d[j].next = self.instr_op.val();
+                self.held_dst.d[j].next = self.instr_dst.val();
+                self.held_writes.d[j].next = self.instr_writes.val();
+                self.held_unit.d[j].next = self.instr_unit.val();
+                self.held_wait.d[j].next = self.instr_wait.val();
+                for s in 0..3 {
+                    self.held_src.d[j * 3 + s].next = self.instr_src[s].val();
+                    self.held_read.d[j * 3 + s].next = self.instr_read[s].val();
+                    self.held_imm.d[j * 3 + s].next = self.instr_imm[s].val();
+                    self.held_alias.d[j * 3 + s].next = self.instr_alias[s].val();
+                    self.held_conflict.d[j * 3 + s].next = self.instr_conflict[s].val();
                 }
             }
         }

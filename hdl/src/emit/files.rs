@@ -205,6 +205,16 @@ fn instantiation(emitted: &Emitted) -> String {
     text
 }
 
+/// The file list for lint (`<top>.lint.f`): the waivers first (Verilator applies them to the
+/// files read after them), the simulation models, then the design; each name relative to the
+/// list itself, as Verilator's `-F` reads it, so that it lints from any directory.
+fn lint_file_list(files: &BTreeMap<&str, String>, emitted: &Emitted) -> String {
+    let mut names = vec![files["waivers"].clone()];
+    names.extend(emitted.models.iter().map(|(file, _)| file.to_string()));
+    names.push(files["verilog"].clone());
+    names.join("\n") + "\n"
+}
+
 /// The file set of design `D` emitted for `params`: `(file name, contents)` pairs, manifest
 /// last.
 pub fn design_files<D: Design>(
@@ -222,6 +232,7 @@ pub fn design_files<D: Design>(
         ("sdc", name("sdc")),
         ("fusesoc", name("core")),
         ("file_list", name("f")),
+        ("lint_file_list", name("lint.f")),
         ("instantiation", format!("{top}_inst.vh")),
     ]);
     let manifest = Manifest {
@@ -256,6 +267,10 @@ pub fn design_files<D: Design>(
         (
             files["file_list"].clone(),
             format!("{}\n", files["verilog"]),
+        ),
+        (
+            files["lint_file_list"].clone(),
+            lint_file_list(&files, emitted),
         ),
         (files["instantiation"].clone(), instantiation(emitted)),
     ];

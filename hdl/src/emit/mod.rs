@@ -49,7 +49,7 @@ impl Emitted {
     pub fn summary(&self) -> String {
         let models: String = self.models.iter().map(|(f, _)| format!(", {f}")).collect();
         format!(
-            "{top}.v ({} lines, {} modules, {} ports), .vlt, .xdc, .sdc, .core, .f, _inst.vh, \
+            "{top}.v ({} lines, {} modules, {} ports), .vlt, .xdc, .sdc, .core, .f, .lint.f, _inst.vh, \
              manifest.json{models}",
             self.verilog.lines().count(),
             self.modules,

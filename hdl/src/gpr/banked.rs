@@ -6,9 +6,10 @@ use crate::signals;
 
 use super::arbiter::BankArbiter;
 use super::delays::{ReadRoute, RequestDelays};
+use super::register_map::RegisterMap;
 use crate::checkers::{AtMost, CollisionChecker};
 use crate::crossbar::Crossbar;
-use crate::params::{GprParams, Memory};
+use crate::params::{BankMap, GprParams, Memory};
 use crate::regs::Registers;
 use crate::sram::SramBank;
 
@@ -17,7 +18,8 @@ use crate::sram::SramBank;
 /// `bank_kind` parameter: 1R1W (one SRAM per lane), 2R1W (two 1R1W replicas per lane, written
 /// together) or 1RW (one single-port SRAM per lane).
 ///
-/// Register `n` lives in bank `n mod banks`, row `n div banks`. Each cycle every port may carry
+/// Register `n` lives in bank `n mod banks`, row `n div banks` (the `mod` bank map; the others
+/// rewrite each port's register index first, [`RegisterMap`]). Each cycle every port may carry
 /// one request; grants are combinational (same cycle). Arbitration, in this order:
 /// 1. Writes: per bank, the lowest-numbered requesting write port wins.
 /// 2. Reads of a register that a granted write writes this cycle are not granted (the bank
@@ -77,6 +79,12 @@ pub struct BankedGpr<const E: usize, const A: usize, const RI: usize> {
     write_xbar: Crossbar<E>,
     /// Which requests each bank serves.
     arbiter: BankArbiter<RI>,
+    /// Each read and write port's register through the bank map (none with the `mod` map).
+    read_map: Vec<RegisterMap<RI>>,
+    write_map: Vec<RegisterMap<RI>>,
+    /// Each read and write port's register index as the banks see it.
+    read_index: Vec<Signal<Local, Bits<RI>>>,
+    write_index: Vec<Signal<Local, Bits<RI>>>,
     /// The requests' rows and write data, delayed to their grant cycle.
     requests: RequestDelays<E, A>,
     /// The read wins, delayed to the read crossbar's selects.
@@ -142,6 +150,8 @@ pub struct BankedGpr<const E: usize, const A: usize, const RI: usize> {
     _lanes: usize,
     _read_ports: usize,
     _write_ports: usize,
+    /// 1 with a bank map other than `mod`, else 0.
+    _mapped: usize,
 }
 
 impl<const E: usize, const A: usize, const RI: usize> BankedGpr<E, A, RI> {
@@ -179,6 +189,7 @@ impl<const E: usize, const A: usize, const RI: usize> BankedGpr<E, A, RI> {
         // DP16KD banks hold the bank data stage in their own output registers.
         let output_register = data_staged && params.memory == Memory::Dp16kd;
         let (kind, ns) = (params.bank_kind, params.bank_kind.reads_per_bank());
+        let mapped = params.bank_map != BankMap::Mod;
         Self {
             clock: Signal::default(),
             read_valid: signals(p),
@@ -195,6 +206,14 @@ impl<const E: usize, const A: usize, const RI: usize> BankedGpr<E, A, RI> {
             read_xbar: Crossbar::new(b * ns, p, l),
             write_xbar: Crossbar::new(w, b, l),
             arbiter,
+            read_map: (0..p * usize::from(mapped))
+                .map(|_| RegisterMap::new(params, false))
+                .collect(),
+            write_map: (0..w * usize::from(mapped))
+                .map(|_| RegisterMap::new(params, false))
+                .collect(),
+            read_index: signals(p),
+            write_index: signals(w),
             requests: RequestDelays::new(params),
             read_route: ReadRoute::new(params, p * b * ns),
             bank_data: Registers::stage(b * ns * l, data_staged && !output_register),
@@ -225,6 +244,7 @@ impl<const E: usize, const A: usize, const RI: usize> BankedGpr<E, A, RI> {
             _lanes: l,
             _read_ports: p,
             _write_ports: w,
+            _mapped: usize::from(mapped),
         }
     }
 }
@@ -255,18 +275,34 @@ impl<const E: usize, const A: usize, const RI: usize> Logic for BankedGpr<E, A, 
         self.write_crossbar_check.clock.next = self.clock.val();
         self.collision_check.clock.next = self.clock.val();
         // Arbitration, and the requests held for it (`pipeline` 3 and 4) and for the bank ports.
+        for p in 0..self._read_ports {
+            self.read_index[p].next = self.read_reg[p].val();
+        }
+        for w in 0..self._write_ports {
+            self.write_index[w].next = self.write_reg[w].val();
+        }
+        for _m in 0..self._mapped {
+            for p in 0..self._read_ports {
+                self.read_map[p].register.next = self.read_reg[p].val();
+                self.read_index[p].next = self.read_map[p].mapped.val();
+            }
+            for w in 0..self._write_ports {
+                self.write_map[w].register.next = self.write_reg[w].val();
+                self.write_index[w].next = self.write_map[w].mapped.val();
+            }
+        }
         for bb in self._bank_bits..(self._bank_bits + 1) {
             for p in 0..self._read_ports {
                 self.arbiter.read_valid[p].next = self.read_valid[p].val();
-                self.arbiter.read_reg[p].next = self.read_reg[p].val();
-                self.requests.read_row[p].next = self.read_reg[p].val().get_bits::<A>(bb);
+                self.arbiter.read_reg[p].next = self.read_index[p].val();
+                self.requests.read_row[p].next = self.read_index[p].val().get_bits::<A>(bb);
                 self.port_read_rows.d[p].next = self.requests.granted_read_row[p].val();
                 self.read_grant[p].next = self.arbiter.read_grant[p].val();
             }
             for w in 0..self._write_ports {
                 self.arbiter.write_valid[w].next = self.write_valid[w].val();
-                self.arbiter.write_reg[w].next = self.write_reg[w].val();
-                self.requests.write_row[w].next = self.write_reg[w].val().get_bits::<A>(bb);
+                self.arbiter.write_reg[w].next = self.write_index[w].val();
+                self.requests.write_row[w].next = self.write_index[w].val().get_bits::<A>(bb);
                 self.port_write_rows.d[w].next = self.requests.granted_write_row[w].val();
                 self.write_grant[w].next = self.arbiter.write_grant[w].val();
             }

@@ -4,9 +4,11 @@ mod arbiter;
 mod banked;
 mod delays;
 mod priority;
+mod register_map;
 
 pub use arbiter::BankArbiter;
 pub use banked::BankedGpr;
+pub use register_map::RegisterMap;
 
 use banked::{collision_checks, read_crossbar_checks, read_slot_checks, write_crossbar_checks};
 

@@ -28,6 +28,16 @@ pub struct CoreParams {
     /// data comes a cycle later. A record without it has none.
     #[serde(default)]
     pub request_stage: bool,
+    /// Pending-table entries: registers of long-latency results outstanding at once (a
+    /// long-latency instruction waits for as many free entries as it writes). A record without
+    /// it has the default.
+    #[serde(default = "default_long_results")]
+    pub long_results: usize,
+}
+
+/// The pending table's entries when a record does not say.
+fn default_long_results() -> usize {
+    CoreParams::DEFAULT_LONG_RESULTS
 }
 
 /// The defaults are the design with the least time per built-in workload measured on ECP5
@@ -51,6 +61,7 @@ impl Default for CoreParams {
             alu_latency: 3,
             forward: true,
             request_stage: true,
+            long_results: Self::DEFAULT_LONG_RESULTS,
         }
     }
 }
@@ -151,6 +162,12 @@ impl Params for CoreParams {
                 "BOOL",
                 |_| Allowed::any("true or false")
             ),
+            param!(
+                long_results,
+                "pending-table entries: registers of long-latency results outstanding at once",
+                "N",
+                |_| Allowed::range(1, CoreParams::MAX_LONG_RESULTS)
+            ),
         ]);
         table
     }
@@ -183,6 +200,10 @@ impl CoreParams {
     pub const MAX_GPR_PIPELINE: usize = GprParams::MAX_PIPELINE;
     /// Registers reserved for the external writer (EFU, texture return): the highest ones.
     pub const EXTERNAL_REGISTERS: usize = 16;
+    /// The pending table's default entries.
+    pub const DEFAULT_LONG_RESULTS: usize = 16;
+    /// The largest pending table.
+    pub const MAX_LONG_RESULTS: usize = 32;
 
     /// Registers programs may use: all but the external writer's.
     pub fn program_registers(&self) -> usize {
@@ -427,6 +448,6 @@ mod tests {
         );
         let names: Vec<&str> = CoreParams::table().iter().map(|p| p.name).collect();
         assert_eq!(names[0], "banks");
-        assert_eq!(names.last(), Some(&"request_stage"));
+        assert_eq!(names.last(), Some(&"long_results"));
     }
 }

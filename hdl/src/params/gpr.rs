@@ -78,6 +78,53 @@ impl ParamValue for BankKind {
     }
 }
 
+/// Which bank and row register `n` lives in, with `B` banks. Written `mod`, `row` or `xor`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BankMap {
+    /// The document's: bank `n mod B`, row `n div B`.
+    #[default]
+    Mod,
+    /// A vec4's four components in one bank: bank `(n div 4) mod B`, row
+    /// `(n div 4B) * 4 + n mod 4`.
+    Row,
+    /// The row's low bits hashed into the bank: bank `(n mod B) xor ((n div B) mod B)`, row
+    /// `n div B`.
+    Xor,
+}
+
+impl BankMap {
+    /// Every map, in the order the help lists them.
+    pub const ALL: [BankMap; 3] = [BankMap::Mod, BankMap::Row, BankMap::Xor];
+
+    /// The map's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            BankMap::Mod => "mod",
+            BankMap::Row => "row",
+            BankMap::Xor => "xor",
+        }
+    }
+}
+
+impl std::fmt::Display for BankMap {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl ParamValue for BankMap {
+    const KIND: Kind = Kind::Text;
+    fn parse(text: &str) -> Option<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|m| m.name().eq_ignore_ascii_case(text))
+    }
+    fn show(&self) -> String {
+        self.name().to_string()
+    }
+}
+
 /// Parameters of the banked GPR (SPEC S1). Defaults follow the document: 4 banks of 64 rows,
 /// 256 registers of 4 lanes x 32 bits, 4 read ports, 2 write ports. The allowed values are in
 /// [`GprParams::table`].
@@ -104,6 +151,9 @@ pub struct GprParams {
     /// How the banks' block RAM is written in the Verilog.
     #[serde(default)]
     pub memory: Memory,
+    /// Which bank and row each register lives in.
+    #[serde(default)]
+    pub bank_map: BankMap,
 }
 
 impl Default for GprParams {
@@ -118,6 +168,7 @@ impl Default for GprParams {
             pipeline: 0,
             bank_kind: BankKind::OneReadOneWrite,
             memory: Memory::Inferred,
+            bank_map: BankMap::Mod,
         }
     }
 }
@@ -161,6 +212,12 @@ impl Params for GprParams {
                 "block RAM in the Verilog: inferred (any tool), or dp16kd (ECP5 instances, with the output register at --pipeline 2 and up)",
                 "KIND",
                 |_| Allowed::one_of(&Memory::ALL)
+            ),
+            param!(
+                bank_map,
+                "which bank register n lives in: mod (n mod banks, the document's), row ((n div 4) mod banks: a vec4 in one bank) or xor ((n mod banks) xor ((n div banks) mod banks))",
+                "MAP",
+                |_| Allowed::one_of(&BankMap::ALL)
             ),
         ]
     }

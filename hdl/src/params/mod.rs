@@ -16,13 +16,13 @@ mod table;
 pub use self::core::{CaptureKind, CoreOp, CoreParams, CoreUnit, OperandSource};
 pub use alloc::{AllocParams, POOL_BITS, RESIDENT_BITS, SLOT_BITS};
 pub use cluster::ClusterParams;
-pub use gpr::{BankKind, GprParams};
+pub use gpr::{BankKind, BankMap, GprParams};
 pub use grf::{GrfOp, GrfParams, GrfStatus, Mapping};
 pub use memory::Memory;
 pub use multiport::{MultiportParams, TableEncoding};
 pub use names::{abbreviation, module_name, ABBREVIATIONS};
 pub use route::{FillCode, RouteFullParams, RouteOpCode, RouteParams};
-pub use suggest::suggestion;
+pub use suggest::{flag_suggestion, suggestion};
 pub use table::{Allowed, Kind, NoOptions, Param, ParamValue, Params};
 
 use std::fmt;
@@ -55,6 +55,9 @@ impl fmt::Display for ParamError {
         let mut value: String = self.value.chars().take(40).collect();
         if self.value.chars().nth(40).is_some() {
             value.push_str("...");
+        }
+        if value.is_empty() {
+            value = "''".into();
         }
         write!(
             f,

@@ -1,5 +1,5 @@
 //! Top-module names: the block, then every parameter of its table in order, each as its
-//! abbreviation and its value (`gpr_b4_r256_l4_e32_rp4_wp2_p0_k1r1w_meminferred`). One
+//! abbreviation and its value (`gpr_b4_r256_l4_e32_rp4_wp2_p0_k1r1w_meminferred_bmmod`). One
 //! abbreviation means one parameter in every block, and every parameter is always written, so
 //! two settings that differ anywhere get different names, in one release and the next.
 
@@ -17,12 +17,14 @@ pub const ABBREVIATIONS: &[(&str, &str)] = &[
     ("bank_kind", "k"),
     ("memory", "mem"),
     ("encoding", "enc"),
+    ("bank_map", "bm"),
     ("cq_entries", "cq"),
     ("pq_entries", "pq"),
     ("lookahead", "la"),
     ("alu_latency", "al"),
     ("forward", "fw"),
     ("request_stage", "rq"),
+    ("long_results", "lrs"),
     ("crossbar", "q"),
     ("registered", "reg"),
     ("eus", "eu"),
@@ -101,7 +103,7 @@ mod tests {
     fn every_parameter_is_written() {
         assert_eq!(
             module_name("gpr", &GprParams::default()),
-            "gpr_b4_r256_l4_e32_rp4_wp2_p0_k1r1w_meminferred"
+            "gpr_b4_r256_l4_e32_rp4_wp2_p0_k1r1w_meminferred_bmmod"
         );
         let grf = GrfParams {
             mapping: crate::params::Mapping::Threads(2),

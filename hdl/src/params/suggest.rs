@@ -21,9 +21,26 @@ fn distance(a: &str, b: &str) -> usize {
 /// The one of `choices` that `word` most likely misspells (a typo of a third of its letters at
 /// most, or a prefix of it), if any: for "did you mean".
 pub fn suggestion<'a>(word: &str, choices: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    suggestion_within(word, choices, (word.chars().count() / 3).max(1))
+}
+
+/// The one of `choices` that the flag or key `word` most likely misspells: any within two
+/// edits (`bnaks` for `banks`), a third of its letters for longer words, or a prefix of it.
+pub fn flag_suggestion<'a>(
+    word: &str,
+    choices: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    suggestion_within(word, choices, (word.chars().count() / 3).max(2))
+}
+
+/// The nearest of `choices` to `word` within `limit` edits (or that `word` starts), if any.
+fn suggestion_within<'a>(
+    word: &str,
+    choices: impl IntoIterator<Item = &'a str>,
+    limit: usize,
+) -> Option<&'a str> {
     let given = word;
     let word = word.to_lowercase();
-    let limit = (word.chars().count() / 3).max(1);
     choices
         .into_iter()
         .filter(|c| !c.is_empty() && *c != given)
@@ -51,5 +68,7 @@ mod tests {
         );
         assert_eq!(suggestion("random", ["rpt-mad", "random"]), None);
         assert_eq!(suggestion("zzzz", ["banks", "lanes"]), None);
+        assert_eq!(flag_suggestion("bnaks", ["banks", "lanes"]), Some("banks"));
+        assert_eq!(flag_suggestion("zzzz", ["banks", "lanes"]), None);
     }
 }

@@ -27,6 +27,9 @@ pub enum Kind {
 pub trait ParamValue: Clone + 'static {
     /// How the value is written.
     const KIND: Kind;
+    /// Whether the flag takes several values (`--program a.asm b.asm`), passed to
+    /// [`ParamValue::parse`] one a line.
+    const REPEATED: bool = false;
     /// The value a text stands for, if any.
     fn parse(text: &str) -> Option<Self>;
     /// The value as text, in the form [`ParamValue::parse`] reads.
@@ -87,6 +90,19 @@ impl ParamValue for String {
     }
 }
 
+/// Several texts (paths): given as one flag with several values, one a line in the text form;
+/// none by default.
+impl ParamValue for Vec<String> {
+    const KIND: Kind = Kind::Text;
+    const REPEATED: bool = true;
+    fn parse(text: &str) -> Option<Self> {
+        Some(text.lines().map(str::to_string).collect())
+    }
+    fn show(&self) -> String {
+        self.join("\n")
+    }
+}
+
 /// An optional value: absent by default, shown as `none`.
 impl<T: ParamValue> ParamValue for Option<T> {
     const KIND: Kind = T::KIND;
@@ -95,6 +111,25 @@ impl<T: ParamValue> ParamValue for Option<T> {
     }
     fn show(&self) -> String {
         self.as_ref().map_or_else(|| "none".to_string(), T::show)
+    }
+}
+
+impl Allowed<Option<String>> {
+    /// A built-in input of `names` named by `flag`, or none; `file_flag` names a file instead
+    /// (`file_given`: it was given), and the two conflict, which the refusal says.
+    pub fn name_or_file(names: &[&str], flag: &str, file_flag: &str, file_given: bool) -> Self {
+        let words = match file_given {
+            true => {
+                format!("none beside {file_flag} FILE: {flag} and {file_flag} conflict, give one")
+            }
+            false => format!("{}; or {file_flag} FILE instead", names.join(", ")),
+        };
+        let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+        Self::matching(words, move |v: &Option<String>| match v {
+            Some(name) => !file_given && names.contains(name),
+            // Not given: `sim` asks for one when it runs; `flow` runs its own.
+            None => true,
+        })
     }
 }
 
@@ -171,6 +206,7 @@ impl<T: ParamValue> Allowed<T> {
 /// Access to one field of a parameter struct `P`, whatever its type.
 trait Field<P> {
     fn kind(&self) -> Kind;
+    fn repeated(&self) -> bool;
     fn show(&self, params: &P) -> String;
     /// Parses `text` into the field; false if it is not a value of the field's type.
     fn parse_into(&self, params: &mut P, text: &str) -> bool;
@@ -188,6 +224,9 @@ struct Typed<P, T> {
 impl<P, T: ParamValue> Field<P> for Typed<P, T> {
     fn kind(&self) -> Kind {
         T::KIND
+    }
+    fn repeated(&self) -> bool {
+        T::REPEATED
     }
     fn show(&self, params: &P) -> String {
         (self.get)(params).show()
@@ -219,6 +258,9 @@ struct Nested<P, Q> {
 impl<P, Q> Field<Q> for Nested<P, Q> {
     fn kind(&self) -> Kind {
         self.inner.kind()
+    }
+    fn repeated(&self) -> bool {
+        self.inner.repeated()
     }
     fn show(&self, params: &Q) -> String {
         self.inner.show((self.get)(params))
@@ -306,6 +348,11 @@ impl<P: 'static> Param<P> {
     /// How the value is written.
     pub fn kind(&self) -> Kind {
         self.field.kind()
+    }
+
+    /// Whether the flag takes several values (see [`ParamValue::REPEATED`]).
+    pub fn repeated(&self) -> bool {
+        self.field.repeated()
     }
 
     /// The value in `params`, as text.

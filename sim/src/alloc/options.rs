@@ -67,14 +67,7 @@ impl Params for AllocOptions {
     fn table() -> Vec<Param<Self>> {
         vec![
             param!(example, "a named shader (or --shader)", "NAME", |o| {
-                let file = o.shader.is_some();
-                Allowed::matching(
-                    format!("{}; or --shader FILE instead", NAMES.join(", ")),
-                    move |e: &Option<String>| match e {
-                        Some(name) => !file && NAMES.contains(&name.as_str()),
-                        None => true,
-                    },
-                )
+                Allowed::name_or_file(&NAMES, "--example", "--shader", o.shader.is_some())
             }),
             param!(
                 shader,

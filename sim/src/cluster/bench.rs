@@ -104,7 +104,8 @@ impl Report for ClusterBench {
         for s in &self.skipped {
             text += &format!("skipped {s}\n");
         }
-        text
+        // No blank line after the table: the report ends with its last row.
+        text.trim_end().to_string()
     }
 
     fn metrics(&self) -> Vec<(&'static str, f64)> {

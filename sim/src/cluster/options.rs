@@ -50,14 +50,7 @@ impl Params for ClusterOptions {
     fn table() -> Vec<Param<Self>> {
         vec![
             param!(example, "a named program (or --program)", "NAME", |o| {
-                let program = o.program.is_some();
-                Allowed::matching(
-                    format!("{}; or --program FILE instead", NAMES.join(", ")),
-                    move |e: &Option<String>| match e {
-                        Some(name) => !program && NAMES.contains(&name.as_str()),
-                        None => true,
-                    },
-                )
+                Allowed::name_or_file(&NAMES, "--example", "--program", o.program.is_some())
             }),
             param!(
                 program,

@@ -25,7 +25,7 @@ use grfgen_hdl::params::CoreParams;
 use serde::Serialize;
 
 use super::model::Policy;
-use super::program::Instruction;
+use super::program::{Instruction, Source};
 use super::run::{run, CoreRun};
 use super::workload::Workload;
 
@@ -103,12 +103,12 @@ struct Value {
     original: usize,
 }
 
-/// The values of `program`: for every instruction, the values of its sources and of its
-/// destination; and the input and output values by original register.
+/// The values of `program`: for every instruction, the values of its sources and of the
+/// registers it writes; and the input and output values by original register.
 struct Values {
     values: Vec<Value>,
     sources: Vec<Vec<usize>>,
-    destinations: Vec<usize>,
+    destinations: Vec<Vec<usize>>,
     inputs: BTreeMap<usize, usize>,
     outputs: BTreeMap<usize, usize>,
 }
@@ -141,18 +141,22 @@ impl Values {
                 here.push(v);
             }
             sources.push(here);
-            values.push(Value {
-                start: 2 * i + 1,
-                end: 2 * i + 1,
-                reads: Vec::new(),
-                original: instruction.dst,
-            });
-            destinations.push(values.len() - 1);
-            current.insert(instruction.dst, values.len() - 1);
+            let mut written = Vec::new();
+            for reg in instruction.written() {
+                values.push(Value {
+                    start: 2 * i + 1,
+                    end: 2 * i + 1,
+                    reads: Vec::new(),
+                    original: reg,
+                });
+                written.push(values.len() - 1);
+                current.insert(reg, values.len() - 1);
+            }
+            destinations.push(written);
         }
-        let outputs: BTreeMap<usize, usize> = program
-            .iter()
-            .map(|instruction| (instruction.dst, current[&instruction.dst]))
+        let outputs: BTreeMap<usize, usize> = (program.iter())
+            .flat_map(|instruction| instruction.written())
+            .map(|reg| (reg, current[&reg]))
             .collect();
         for &v in outputs.values() {
             values[v].end = end;
@@ -261,8 +265,12 @@ impl<'a> Assignment<'a> {
 
 /// Allocates `program`'s registers for the GPR of `params` (see the module's description). It
 /// never fails: where no conflict-free assignment is found, the cheapest one found is returned
-/// and [`Allocation::conflict_free`] says so.
+/// and [`Allocation::conflict_free`] says so. A program with an instruction writing several
+/// registers (a long-latency result in consecutive registers) keeps its registers.
 pub fn allocate(params: &CoreParams, program: &[Instruction]) -> Allocation {
+    if program.iter().any(|i| i.writes > 1) {
+        return Allocation::identity(params, program);
+    }
     let values = Values::of(program);
     let registers = params.program_registers();
     let mut assignment = Assignment {
@@ -299,8 +307,17 @@ pub fn allocate(params: &CoreParams, program: &[Instruction]) -> Allocation {
         .iter()
         .enumerate()
         .map(|(i, instruction)| {
-            let src: Vec<usize> = values.sources[i].iter().map(|&v| register(v)).collect();
-            Instruction::alu(instruction.op, register(values.destinations[i]), &src)
+            let mut sources = values.sources[i].iter().map(|&v| register(v));
+            Instruction {
+                dst: (values.destinations[i].first()).map_or(instruction.dst, |&v| register(v)),
+                src: (instruction.src.iter())
+                    .map(|s| match s {
+                        Source::Reg(_) => Source::Reg(sources.next().expect("one value a read")),
+                        Source::Imm(_) => *s,
+                    })
+                    .collect(),
+                ..instruction.clone()
+            }
         })
         .collect();
     let mut used: Vec<usize> = (0..values.values.len()).map(register).collect();
@@ -329,10 +346,14 @@ pub fn renamed(workload: &Workload, allocation: &Allocation, original: &CoreRun)
         .filter_map(|(from, to)| Some((*to, original.inputs.get(&format!("R{from}"))?.clone())))
         .collect();
     Workload {
-        name: format!("{} (allocated)", workload.name),
-        program: allocation.program.clone(),
         external_rate: workload.external_rate,
         input_values,
+        latencies: workload.latencies.clone(),
+        figures: workload.figures.clone(),
+        ..Workload::new(
+            &format!("{} (allocated)", workload.name),
+            allocation.program.clone(),
+        )
     }
 }
 
@@ -437,7 +458,11 @@ mod tests {
                     return allocation.program[i].reads().nth(k).unwrap();
                 }
             }
-            let i = values.destinations.iter().position(|&w| w == v).unwrap();
+            let i = values
+                .destinations
+                .iter()
+                .position(|w| w.contains(&v))
+                .unwrap();
             allocation.program[i].dst
         };
         for a in 0..values.values.len() {

@@ -1,12 +1,16 @@
-//! The core's benchmark: every policy on every built-in workload against the lower bound.
+//! The core's benchmark: every policy on every built-in workload against the lower bound, or
+//! on program files (`--program FILE...`, [`super::program_bench`]).
 
 use grfgen_hdl::param;
 use grfgen_hdl::params::{Allowed, CoreParams, Param, Params};
 use serde::{Deserialize, Serialize};
 
+use super::external::UnitLatencies;
 use super::model::Policy;
+use super::options::ProgramFiles;
+use super::program_bench::{self, ProgramBench};
 use super::run::{allocated as allocated_run, run, AllocationFigures, CoreRun};
-use super::workload::{builtin, NAMES};
+use super::workload::{builtin, Workload, NAMES};
 use crate::block::{Report, SimError};
 
 /// The options of the core's benchmark.
@@ -17,6 +21,12 @@ pub struct CoreBenchOptions {
     /// Run every workload after bank-aware register allocation, beside the program as written.
     #[serde(default)]
     pub allocate: bool,
+    /// Program files to run instead of the built-in workloads, one row each.
+    #[serde(flatten)]
+    pub programs: ProgramFiles,
+    /// The external unit's latencies, per long-latency unit.
+    #[serde(flatten)]
+    pub latencies: UnitLatencies,
 }
 
 impl Default for CoreBenchOptions {
@@ -24,13 +34,15 @@ impl Default for CoreBenchOptions {
         Self {
             seed: 1,
             allocate: false,
+            programs: ProgramFiles::default(),
+            latencies: UnitLatencies::default(),
         }
     }
 }
 
 impl Params for CoreBenchOptions {
     fn table() -> Vec<Param<Self>> {
-        vec![
+        let mut table = vec![
             param!(
                 seed,
                 "seed of the initial values and the random workloads",
@@ -43,16 +55,51 @@ impl Params for CoreBenchOptions {
                 "BOOL",
                 |_| Allowed::any("true or false")
             ),
-        ]
+        ];
+        table.extend(ProgramFiles::nested(
+            |o: &Self| &o.programs,
+            |o| &mut o.programs,
+        ));
+        table.extend(UnitLatencies::nested(
+            |o: &Self| &o.latencies,
+            |o| &mut o.latencies,
+        ));
+        table
     }
 }
 
 /// The kernels the mean over the bound is taken on.
 const KERNELS: [&str; 3] = ["conv3x3", "matmul4", "normalize"];
 
+/// What the core's benchmark reports: the built-in workloads, or the program files.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+pub enum CoreBench {
+    /// Every policy on every built-in workload.
+    Workloads(WorkloadBench),
+    /// One row per program file, and the geometric mean.
+    Programs(ProgramBench),
+}
+
+impl Report for CoreBench {
+    fn text(&self) -> String {
+        match self {
+            CoreBench::Workloads(b) => b.text(),
+            CoreBench::Programs(b) => b.text(),
+        }
+    }
+
+    fn metrics(&self) -> Vec<(&'static str, f64)> {
+        match self {
+            CoreBench::Workloads(b) => b.metrics(),
+            CoreBench::Programs(b) => b.metrics(),
+        }
+    }
+}
+
 /// Every policy on every workload.
 #[derive(Clone, Debug, Serialize)]
-pub struct CoreBench {
+pub struct WorkloadBench {
     /// The seed.
     pub seed: u64,
     /// One run per workload and policy (golden model).
@@ -96,7 +143,7 @@ fn kernel_mean_of(runs: &[AllocatedRun], f: fn(&AllocatedRun) -> f64) -> f64 {
     kernels.iter().sum::<f64>() / kernels.len().max(1) as f64
 }
 
-impl Report for CoreBench {
+impl Report for WorkloadBench {
     fn text(&self) -> String {
         let mut text = String::from(
             "workload        policy  cycles  bound  x bound  SC  preloads  prefetches  stalls\n",
@@ -158,12 +205,24 @@ impl Report for CoreBench {
     }
 }
 
-/// Runs every policy on every built-in workload (golden model).
+/// Runs every policy on every built-in workload, or on the program files the options name
+/// (golden model).
 pub fn bench(params: &CoreParams, options: &CoreBenchOptions) -> Result<CoreBench, SimError> {
+    if !options.programs.program.is_empty() {
+        return program_bench::bench(params, options).map(CoreBench::Programs);
+    }
     let seed = options.seed;
+    let workload = |name: &str| {
+        builtin(name, params, seed)
+            .map(|w| Workload {
+                latencies: options.latencies.clone(),
+                ..w
+            })
+            .map_err(SimError::Input)
+    };
     let mut runs = Vec::new();
     for name in NAMES {
-        let workload = builtin(name, params, seed).map_err(SimError::Input)?;
+        let workload = workload(name)?;
         for p in Policy::ALL {
             runs.push(run(params, p, &workload, seed, None, false));
         }
@@ -182,21 +241,29 @@ pub fn bench(params: &CoreParams, options: &CoreBenchOptions) -> Result<CoreBenc
     let mut allocated = Vec::new();
     if options.allocate {
         for name in NAMES {
-            let workload = builtin(name, params, seed).map_err(SimError::Input)?;
-            let (renamed, mut figures) = allocated_run(params, Policy::CqPq, &workload, seed)?;
-            let after = run(params, Policy::CqPq, &renamed, seed, None, false);
-            figures.cycles_after = after.cycles;
-            figures.lower_bound_after = after.lower_bound;
             allocated.push(AllocatedRun {
                 workload: name.to_string(),
-                figures,
+                figures: allocated_figures(params, &workload(name)?, seed)?,
             });
         }
     }
-    Ok(CoreBench {
+    Ok(CoreBench::Workloads(WorkloadBench {
         seed,
         runs,
         kernel_mean,
         allocated,
-    })
+    }))
+}
+
+/// `workload` before and after bank-aware allocation, under `cq-pq`, from `seed`.
+pub fn allocated_figures(
+    params: &CoreParams,
+    workload: &Workload,
+    seed: u64,
+) -> Result<AllocationFigures, SimError> {
+    let (renamed, mut figures) = allocated_run(params, Policy::CqPq, workload, seed)?;
+    let after = run(params, Policy::CqPq, &renamed, seed, None, false);
+    figures.cycles_after = after.cycles;
+    figures.lower_bound_after = after.lower_bound;
+    Ok(figures)
 }

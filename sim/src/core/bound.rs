@@ -3,6 +3,7 @@
 use grfgen_hdl::params::CoreParams;
 use serde::Serialize;
 
+use super::external::UnitLatencies;
 use super::program::Instruction;
 
 /// The lower bound and the terms it is the largest of.
@@ -13,32 +14,44 @@ pub struct LowerBound {
     /// Instructions: one issues per cycle at most.
     pub instructions: u64,
     /// GPR reads (distinct source registers of every instruction, with forwarding only those
-    /// whose writer is not among the `read_latency + alu_latency` instructions before) / read
-    /// ports, rounded up.
+    /// whose writer is not an ALU instruction among the `read_latency + alu_latency`
+    /// instructions before) / read ports, rounded up.
     pub read_ports: u64,
     /// Reads of the busiest bank over the reads a bank serves per cycle (one, two with 2R1W
     /// banks), rounded up; absent on an ideal file.
     pub busiest_bank: Option<u64>,
     /// In-order issue: the earliest cycle the last instruction can issue, given one issue per
     /// cycle in program order, each instruction's own reads of one bank (distinct cycles after
-    /// it is fetched) and its dependences.
+    /// it is fetched), its dependences and its sync waits.
     pub issue_chain: u64,
+    /// The earliest cycle after which every long-latency result is written (0 without one):
+    /// the program is done no earlier.
+    pub long_results: u64,
 }
 
-/// The lower bound of `program` on the core of `params`; `banked` is false for the ideal,
-/// conflict-free register file.
+/// The lower bound of `program` on the core of `params`, its long-latency results coming back
+/// after `latencies`; `banked` is false for the ideal, conflict-free register file.
 ///
 /// Timing facts it rests on (see `docs/core.md`): instruction `i` enters the window at the end
 /// of cycle `i` at the earliest, so its reads happen from cycle `i + 1` on, in or before its
 /// issue cycle; one bank gives one read per cycle (two with 2R1W banks) and the GPR
-/// `read_ports` in all; at most one
-/// instruction issues per cycle, in program order; a result is written back `read_latency +
-/// alu_latency` cycles after its issue (`CoreParams::read_latency`: the GPR's grant and read
-/// latencies; then the ALU) and can be read the cycle after, so a dependent instruction issues at least
+/// `read_ports` in all; immediates are no reads; at most one instruction issues per cycle, in
+/// program order (a `nop` too); an ALU result is written back `read_latency + alu_latency`
+/// cycles after its issue (`CoreParams::read_latency`: the GPR's grant and read latencies; then
+/// the ALU) and can be read the cycle after, so a dependent instruction issues at least
 /// `read_latency + alu_latency + 1` cycles later, or `alu_latency` cycles later with result
-/// forwarding; the program is done when its last result is written. The bound is `max(terms) + read_latency + alu_latency + 1` (cycles are counted from
-/// 0).
-pub fn lower_bound(params: &CoreParams, program: &[Instruction], banked: bool) -> LowerBound {
+/// forwarding; a long-latency result leaves the ALU at the same stage, is written through the
+/// external write port no earlier than its unit's latency after that and can be read the cycle
+/// after (never forwarded), and an instruction waiting on the flag that guards it issues no
+/// earlier than that either; the program is done when its last instruction has left the ALU
+/// and its last result is written. The bound is the larger of `max(terms) + read_latency +
+/// alu_latency + 1` and the long-latency results' term (cycles are counted from 0).
+pub fn lower_bound(
+    params: &CoreParams,
+    program: &[Instruction],
+    latencies: &UnitLatencies,
+    banked: bool,
+) -> LowerBound {
     if program.is_empty() {
         return LowerBound {
             cycles: 0,
@@ -46,25 +59,31 @@ pub fn lower_bound(params: &CoreParams, program: &[Instruction], banked: bool) -
             read_ports: 0,
             busiest_bank: banked.then_some(0),
             issue_chain: 0,
+            long_results: 0,
         };
     }
     let gpr = &params.gpr;
     let ports = gpr.read_ports as u64;
     let per_bank = gpr.bank_kind.reads_per_bank() as u64;
+    let to_writeback = params.issue_to_writeback() as u64;
     let mut bank_reads = vec![0u64; gpr.banks];
     let mut reads = 0u64;
     let mut earliest = vec![0u64; program.len()];
     let mut last_writer: Vec<Option<usize>> = vec![None; gpr.registers];
-    let hop = if params.forward {
-        params.alu_latency as u64
-    } else {
-        params.issue_to_writeback() as u64 + 1
+    // The cycle from which the result of instruction `w` (issued at `earliest[w]`) is readable,
+    // or may be forwarded.
+    let readable = |w: &Instruction, issue: u64| match w.long_latency() {
+        true => issue + to_writeback + latencies.of(w.unit) as u64 + 1,
+        false if params.forward => issue + params.alu_latency as u64,
+        false => issue + to_writeback + 1,
     };
+    // The last long-latency results guarded by (ss) and by (sy): when they are readable.
+    let mut guarded = [0u64; 2];
     // One instruction's distinct sources, and its reads per bank (kept to reuse their storage).
     let mut distinct: Vec<usize> = Vec::new();
     let mut own = vec![0u64; gpr.banks];
-    // With forwarding, a source may skip its read when its writer is still in flight at the
-    // issue: one of the `issue_to_writeback` instructions before (one issue per cycle).
+    // With forwarding, a source may skip its read when its ALU writer is still in flight at
+    // the issue: one of the `issue_to_writeback` instructions before (one issue per cycle).
     let reach = if params.forward {
         params.issue_to_writeback()
     } else {
@@ -75,14 +94,17 @@ pub fn lower_bound(params: &CoreParams, program: &[Instruction], banked: bool) -
         distinct.extend(instruction.reads());
         distinct.sort_unstable();
         distinct.dedup();
-        // Its dependences: the cycle each writer's result can reach it.
-        let ready = distinct
-            .iter()
+        // Its dependences: the cycle each writer's result can reach it; its sync waits.
+        let waits = [instruction.wait.ss, instruction.wait.sy];
+        let ready = (distinct.iter())
             .filter_map(|&reg| last_writer[reg])
-            .map(|w| earliest[w] + hop)
+            .map(|w| readable(&program[w], earliest[w]))
+            .chain((0..2).filter(|&k| waits[k]).map(|k| guarded[k]))
             .max()
             .unwrap_or(0);
-        distinct.retain(|&reg| last_writer[reg].is_none_or(|w| i - w > reach));
+        distinct.retain(|&reg| {
+            last_writer[reg].is_none_or(|w| program[w].long_latency() || i - w > reach)
+        });
         reads += distinct.len() as u64;
         // Cycles this instruction's own reads need, all after it is fetched.
         own.fill(0);
@@ -106,6 +128,10 @@ pub fn lower_bound(params: &CoreParams, program: &[Instruction], banked: bool) -
         for reg in instruction.written() {
             last_writer[reg] = Some(i);
         }
+        if instruction.long_latency() && instruction.writes > 0 {
+            let sy = usize::from(instruction.unit.guarded_by_sy());
+            guarded[sy] = guarded[sy].max(readable(instruction, start));
+        }
     }
     let instructions = program.len() as u64;
     let read_ports = reads.div_ceil(ports);
@@ -116,25 +142,28 @@ pub fn lower_bound(params: &CoreParams, program: &[Instruction], banked: bool) -
         .max(read_ports)
         .max(busiest_bank.unwrap_or(0))
         .max(issue_chain);
+    let long_results = guarded[0].max(guarded[1]);
     LowerBound {
-        cycles: term + params.issue_to_writeback() as u64 + 1,
+        cycles: (term + to_writeback + 1).max(long_results),
         instructions,
         read_ports,
         busiest_bank,
         issue_chain,
+        long_results,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::program::parse;
+    use crate::core::program::{parse, Source, Wait};
+    use grfgen_hdl::params::{CoreOp, CoreUnit};
 
     #[test]
     fn the_documents_example_is_bound_by_its_busiest_bank() {
         let params = CoreParams::document();
         let program = parse("(rpt3) mad R0, R0, R4, R8", 256).unwrap();
-        let bound = lower_bound(&params, &program, true);
+        let bound = lower_bound(&params, &program, &UnitLatencies::default(), true);
         assert_eq!(bound.instructions, 4);
         assert_eq!(bound.read_ports, 3); // 12 reads / 4 ports
         assert_eq!(bound.busiest_bank, Some(3));
@@ -142,7 +171,7 @@ mod tests {
         // others follow one per cycle.
         assert_eq!(bound.issue_chain, 6);
         assert_eq!(bound.cycles, 6 + 2 + 2);
-        let ideal = lower_bound(&params, &program, false);
+        let ideal = lower_bound(&params, &program, &UnitLatencies::default(), false);
         assert_eq!(ideal.issue_chain, 4);
     }
 
@@ -151,9 +180,61 @@ mod tests {
         // One cycle from a read to its data: a hop is the read, the ALU and the write-back.
         let params = CoreParams::document();
         let program = parse("add R1, R0, R0\nadd R2, R1, R1\nadd R3, R2, R2", 256).unwrap();
-        let bound = lower_bound(&params, &program, true);
+        let bound = lower_bound(&params, &program, &UnitLatencies::default(), true);
         assert_eq!(bound.issue_chain, 1 + 4 + 4);
         assert_eq!(bound.cycles, 9 + 4);
+    }
+
+    /// An instruction on `unit` writing `writes` registers from `dst`, from `src`.
+    fn on(unit: CoreUnit, dst: usize, writes: usize, src: Vec<Source>) -> Instruction {
+        Instruction {
+            op: CoreOp::Mov,
+            dst,
+            writes,
+            src,
+            unit,
+            wait: Wait::default(),
+        }
+    }
+
+    #[test]
+    fn long_results_reach_readers_and_sync_waits_after_their_units_latency() {
+        // One cycle from a read to its data, two ALU stages: a hand-over 3 cycles after the
+        // issue, readable 1 cycle after the write.
+        let params = CoreParams::document();
+        let latencies = UnitLatencies::default();
+        let sfu = on(CoreUnit::Sfu, 0, 1, vec![Source::Reg(8)]);
+        let reader = Instruction::alu(CoreOp::Add, 1, &[0, 9]);
+        let bound = lower_bound(&params, &[sfu.clone(), reader], &latencies, true);
+        // The SFU issues at 1, its result is readable at 1 + 3 + 8 + 1.
+        assert_eq!(bound.issue_chain, 13);
+        assert_eq!(bound.cycles, 13 + 3 + 1);
+        // A (sy) wait does not wait on the SFU, an (ss) one does; a long result alone ends the
+        // program when it is readable.
+        let mut waiting = Instruction::alu(CoreOp::Add, 4, &[9, 10]);
+        waiting.wait.sy = true;
+        let sy = lower_bound(&params, &[sfu.clone(), waiting.clone()], &latencies, true);
+        assert_eq!((sy.issue_chain, sy.long_results, sy.cycles), (2, 13, 13));
+        waiting.wait = Wait {
+            ss: true,
+            sy: false,
+        };
+        let ss = lower_bound(&params, &[sfu, waiting], &latencies, true);
+        assert_eq!((ss.issue_chain, ss.cycles), (13, 17));
+    }
+
+    #[test]
+    fn immediates_are_no_reads_and_nops_take_an_issue_cycle_each() {
+        let params = CoreParams::document();
+        let latencies = UnitLatencies::default();
+        let mut program = vec![Instruction::alu(CoreOp::Nop, 0, &[]); 5];
+        program.push(on(CoreUnit::Alu, 1, 1, vec![Source::Imm(3)]));
+        let bound = lower_bound(&params, &program, &latencies, true);
+        assert_eq!(
+            (bound.instructions, bound.read_ports, bound.issue_chain),
+            (6, 0, 6)
+        );
+        assert_eq!(bound.cycles, 6 + 3 + 1);
     }
 
     #[test]
@@ -169,7 +250,7 @@ mod tests {
             ..document
         };
         let program = parse("add R1, R0, R0\nadd R2, R1, R1\nadd R3, R2, R2", 256).unwrap();
-        let bound = lower_bound(&params, &program, true);
+        let bound = lower_bound(&params, &program, &UnitLatencies::default(), true);
         assert_eq!(bound.issue_chain, 1 + 2 + 2);
         // R0 alone is read: R1 and R2 may come from the ALU.
         assert_eq!(bound.read_ports, 1);
@@ -183,7 +264,7 @@ mod tests {
             }
             source += "add R2, R1, R1\n";
             let program = parse(&source, 256).unwrap();
-            let bound = lower_bound(&params, &program, true);
+            let bound = lower_bound(&params, &program, &UnitLatencies::default(), true);
             assert_eq!(bound.read_ports, reads as u64, "{fillers} between");
         }
     }

@@ -4,16 +4,21 @@
 pub mod allocate;
 pub mod bench;
 pub mod bound;
+pub mod external;
+pub mod ir3;
 pub mod model;
 pub mod options;
 pub mod program;
+pub mod program_bench;
+pub mod program_file;
 pub mod run;
 pub mod verilated;
 pub mod workload;
 
 pub use bench::{CoreBench, CoreBenchOptions};
 pub use bound::{lower_bound, LowerBound};
-pub use model::{CoreModel, CoreStats, CycleInput, CycleOutput, Policy};
+pub use external::{ExternalUnit, UnitLatencies};
+pub use model::{CoreModel, CoreStats, CycleInput, CycleOutput, ExternalWrite, LongResult, Policy};
 pub use options::CoreOptions;
 pub use program::{parse, Instruction, ParseError};
 pub use run::{run, CoreReport, CoreRun};

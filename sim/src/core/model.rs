@@ -4,7 +4,7 @@
 
 use std::collections::VecDeque;
 
-use grfgen_hdl::params::{CoreOp, CoreParams};
+use grfgen_hdl::params::{CoreOp, CoreParams, CoreUnit};
 use serde::{Deserialize, Serialize};
 
 use super::program::{Instruction, Source};
@@ -95,13 +95,38 @@ pub struct Retire {
     pub values: Vec<u64>,
 }
 
+/// A write on write port 1 (the external writer's).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExternalWrite {
+    /// Register written.
+    pub reg: usize,
+    /// Its value, every lane.
+    pub values: Vec<u64>,
+    /// It is one register of a long-latency result (`ext_result`): performed, it frees the
+    /// pending-table entry holding the register. Otherwise texture-return traffic.
+    pub result: bool,
+}
+
+/// A long-latency instruction's value, handed over to the external unit as it leaves the ALU.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LongResult {
+    /// Its first destination register.
+    pub reg: usize,
+    /// Registers it writes: `reg..reg + writes`.
+    pub writes: usize,
+    /// The unit that runs it.
+    pub unit: CoreUnit,
+    /// The ALU's value, every lane.
+    pub values: Vec<u64>,
+}
+
 /// What the core receives in one cycle.
 #[derive(Clone, Debug, Default)]
 pub struct CycleInput {
     /// The next instruction of the stream, if there is one (taken only if the core is ready).
     pub instruction: Option<Instruction>,
-    /// An external write (EFU or texture return) on write port 1: register and lanes.
-    pub external: Option<(usize, Vec<u64>)>,
+    /// An external write (a long-latency result or texture return) on write port 1.
+    pub external: Option<ExternalWrite>,
 }
 
 /// What the core does in one cycle.
@@ -117,6 +142,9 @@ pub struct CycleOutput {
     pub alu: Option<AluInput>,
     /// The result written back on write port 0.
     pub retire: Option<Retire>,
+    /// A long-latency instruction's value leaving the ALU (the cycle an ALU result issued with
+    /// it would be written back).
+    pub long: Option<LongResult>,
     /// Whether the external write was granted.
     pub external_granted: bool,
 }
@@ -155,16 +183,38 @@ struct Slot {
 #[derive(Clone, Debug)]
 struct InFlight {
     dst: usize,
+    writes: usize,
+    unit: CoreUnit,
     values: Vec<u64>,
     writeback: u64,
+}
+
+impl InFlight {
+    /// Whether it is written back on port 0 (an ALU instruction writing a register): the
+    /// flight's hazards and forwards are these.
+    fn writes_back(&self) -> bool {
+        self.unit == CoreUnit::Alu && self.writes == 1
+    }
+}
+
+/// A register of a long-latency result outstanding: a pending-table entry.
+#[derive(Clone, Copy, Debug)]
+struct Outstanding {
+    reg: usize,
+    /// Guarded by `(sy)` (else by `(ss)`).
+    sy: bool,
 }
 
 /// Counts over a run.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct CoreStats {
-    /// Instructions issued.
+    /// Instructions issued (the core's own: nops kept and the parts of an ir3 instruction
+    /// with more than three operands count one each).
+    #[serde(rename = "issued")]
     pub instructions: u64,
-    /// GPR reads by the scheduler.
+    /// GPR reads the scheduler made (a register named twice by one instruction, or forwarded,
+    /// is read once or not at all).
+    #[serde(rename = "scheduler_reads")]
     pub gpr_reads: u64,
     /// Instructions with the source-conflict bit set.
     pub sc_instructions: u64,
@@ -180,6 +230,16 @@ pub struct CoreStats {
     pub external_writes: u64,
     /// External write requests refused (retried the next cycle).
     pub external_retries: u64,
+    /// Long-latency instructions issued.
+    pub long_instructions: u64,
+    /// External writes of long-latency results granted (each frees a pending-table entry).
+    pub long_writes: u64,
+    /// Cycles the head had its operands but too few free pending-table entries.
+    pub full_stalls: u64,
+    /// Cycles the head had its operands but wrote a register still outstanding.
+    pub waw_stalls: u64,
+    /// Cycles the head had its operands but waited on `(ss)` or `(sy)`.
+    pub sync_stalls: u64,
 }
 
 /// The core slice under one policy.
@@ -191,7 +251,10 @@ pub struct CoreModel {
     window: VecDeque<Slot>,
     cq: Vec<bool>,
     pq: Vec<bool>,
+    /// Every issued instruction until its write-back stage.
     in_flight: VecDeque<InFlight>,
+    /// The pending table: registers of long-latency results not yet written.
+    pending: Vec<Outstanding>,
     /// What reaches the ALU in each of the next `read_latency` cycles (an issue in cycle t has
     /// its operands there in cycle t + read_latency).
     alu_ahead: VecDeque<Option<AluInput>>,
@@ -211,6 +274,7 @@ impl CoreModel {
             cq: vec![false; hardware.cq_entries],
             pq: vec![false; hardware.pq_entries],
             in_flight: VecDeque::new(),
+            pending: Vec::new(),
             alu_ahead: (0..params.read_latency()).map(|_| None).collect(),
             cycle: 0,
             stats: CoreStats::default(),
@@ -231,10 +295,11 @@ impl CoreModel {
         &self.values[n * lanes..(n + 1) * lanes]
     }
 
-    /// Whether nothing is in the window or in flight.
+    /// Whether nothing is in the window, in flight or outstanding.
     pub fn idle(&self) -> bool {
         self.window.is_empty()
             && self.in_flight.is_empty()
+            && self.pending.is_empty()
             && self.alu_ahead.iter().all(Option::is_none)
     }
 
@@ -242,60 +307,47 @@ impl CoreModel {
         reg % self.params.gpr.banks
     }
 
-    /// Register `reg` may be read for window slot `slot`: no older slot writes it and no issued
-    /// instruction is still to write it back.
+    /// Whether a pending-table entry holds `reg`.
+    fn outstanding(&self, reg: usize) -> bool {
+        self.pending.iter().any(|p| p.reg == reg)
+    }
+
+    /// Register `reg` may be read for window slot `slot`: no older slot writes it (one holding
+    /// a long-latency instruction writing several registers writes every register, by the
+    /// window's rule), no issued instruction is still to write it back, and it is not
+    /// outstanding.
     fn safe(&self, slot: usize, reg: usize) -> bool {
-        !self
-            .window
+        !self.window.iter().take(slot).any(|s| {
+            let i = &s.instruction;
+            (i.writes == 1 && i.dst == reg) || (i.long_latency() && i.writes > 1)
+        }) && !self
+            .in_flight
             .iter()
-            .take(slot)
-            .any(|s| s.instruction.dst == reg)
-            && !self.in_flight.iter().any(|f| f.dst == reg)
+            .any(|f| f.writes_back() && f.dst == reg)
+            && !self.outstanding(reg)
     }
 
     /// With result forwarding, the value of register `reg` for the head issuing this cycle when
     /// its youngest writer in flight has left the ALU by the time the head's operands reach it
-    /// (`read_latency` cycles from now): its write-back is no later than that cycle.
+    /// (`read_latency` cycles from now): its write-back is no later than that cycle. An
+    /// outstanding register is never forwarded: its youngest writer is a long-latency one.
     fn forwarded(&self, reg: usize) -> Option<&[u64]> {
-        let youngest = self.in_flight.iter().rev().find(|f| f.dst == reg)?;
+        if !self.params.forward || self.outstanding(reg) {
+            return None;
+        }
+        let youngest = (self.in_flight.iter().rev()).find(|f| f.writes_back() && f.dst == reg)?;
         let arrival = self.cycle + self.params.read_latency() as u64;
-        (self.params.forward && youngest.writeback <= arrival).then_some(&youngest.values)
+        (youngest.writeback <= arrival).then_some(&youngest.values)
     }
 
     /// Runs one cycle.
     pub fn step(&mut self, input: &CycleInput) -> CycleOutput {
-        let lanes = self.params.gpr.lanes;
         let mut out = CycleOutput {
             reads: vec![None; self.params.gpr.read_ports],
             alu: self.alu_ahead.pop_front().flatten(),
             ..Default::default()
         };
-
-        // Write-back on port 0; the external writer on port 1 loses a bank to it.
-        if self
-            .in_flight
-            .front()
-            .is_some_and(|f| f.writeback == self.cycle)
-        {
-            let f = self.in_flight.front().expect("checked");
-            out.retire = Some(Retire {
-                reg: f.dst,
-                values: f.values.clone(),
-            });
-        }
-        if let Some((reg, _)) = &input.external {
-            let blocked = out
-                .retire
-                .as_ref()
-                .is_some_and(|r| self.bank(r.reg) == self.bank(*reg));
-            out.external_granted = !blocked;
-            if blocked {
-                self.stats.external_retries += 1;
-            } else {
-                self.stats.external_writes += 1;
-            }
-        }
-
+        self.write_back(input, &mut out);
         // Reads: the head first, then preloads, then prefetches, each taking the lowest free
         // read port and a bank with a read left this cycle (one read per bank, two with 2R1W
         // banks; none of a 1RW bank being written).
@@ -305,67 +357,18 @@ impl CoreModel {
             if let Some(retire) = &out.retire {
                 written[self.bank(retire.reg)] = true;
             }
-            if let (Some((reg, _)), true) = (&input.external, out.external_granted) {
-                written[self.bank(*reg)] = true;
+            if let (Some(external), true) = (&input.external, out.external_granted) {
+                written[self.bank(external.reg)] = true;
             }
         }
         self.allocate_reads(&mut out, &written);
-
-        // Issue: the head goes when every operand is obtained or forwarded.
-        let head_ready = self.window.front().is_some_and(|slot| {
-            slot.operands
-                .iter()
-                .zip(&slot.instruction.src)
-                .all(|(o, src)| {
-                    !matches!(o, Operand::Pending)
-                        || src.reg().is_some_and(|reg| self.forwarded(reg).is_some())
-                })
-        });
-        if head_ready {
-            let slot = self.window.pop_front().expect("checked");
-            // Each obtained value leaves its queue entry; an alias copies an earlier source's.
-            let mut operands: Vec<Vec<u64>> = Vec::with_capacity(slot.operands.len());
-            for (operand, src) in slot.operands.into_iter().zip(&slot.instruction.src) {
-                let value = match operand {
-                    Operand::Have(v, place) => {
-                        match place {
-                            Place::Cq(e) => self.cq[e] = false,
-                            Place::Pq(e) => self.pq[e] = false,
-                            Place::Latch | Place::Imm => {}
-                        }
-                        v
-                    }
-                    Operand::Alias(t) => operands[t].clone(),
-                    Operand::Pending => {
-                        let reg = src.reg().expect("only a register is pending");
-                        self.forwarded(reg).expect("checked").to_vec()
-                    }
-                };
-                operands.push(value);
-            }
-            let mask = element_mask();
-            let op = slot.instruction.op;
-            let values = (0..lanes)
-                .map(|l| {
-                    let lane = |s: usize| operands.get(s).map_or(0, |v| v[l]);
-                    alu(op, lane(0), lane(1), lane(2), mask)
-                })
-                .collect();
-            self.in_flight.push_back(InFlight {
-                dst: slot.instruction.dst,
-                values,
-                writeback: self.cycle + self.params.issue_to_writeback() as u64,
-            });
-            self.alu_ahead.push_back(Some(AluInput { op, operands }));
-            self.stats.instructions += 1;
-            out.issued = true;
-        } else {
+        out.issued = self.issue();
+        if !out.issued {
             self.alu_ahead.push_back(None);
             if !self.window.is_empty() {
                 self.stats.stall_cycles += 1;
             }
         }
-
         // Fetch: one instruction per cycle into a free window slot.
         out.ready = self.window.len() < self.params.window();
         if out.ready {
@@ -374,27 +377,144 @@ impl CoreModel {
                 self.window.push_back(slot);
             }
         }
-
-        // End of cycle: the GPR takes the writes.
-        if let Some(retire) = &out.retire {
-            self.values[retire.reg * lanes..(retire.reg + 1) * lanes]
-                .copy_from_slice(&retire.values);
-            self.in_flight.pop_front();
-        }
-        if let (Some((reg, data)), true) = (&input.external, out.external_granted) {
-            let mask = element_mask();
-            for (l, value) in self.values[reg * lanes..(reg + 1) * lanes]
-                .iter_mut()
-                .enumerate()
-            {
-                *value = data[l] & mask;
-            }
-        }
+        self.end_of_cycle(input, &out);
         self.cycle += 1;
         out
     }
 
+    /// The write-back stage: an ALU result on write port 0, or a long-latency value handed over;
+    /// and the external write on port 1, which loses a bank to port 0.
+    fn write_back(&mut self, input: &CycleInput, out: &mut CycleOutput) {
+        if let Some(f) = (self.in_flight.front()).filter(|f| f.writeback == self.cycle) {
+            if f.writes_back() {
+                out.retire = Some(Retire {
+                    reg: f.dst,
+                    values: f.values.clone(),
+                });
+            } else if f.unit.long_latency() {
+                out.long = Some(LongResult {
+                    reg: f.dst,
+                    writes: f.writes,
+                    unit: f.unit,
+                    values: f.values.clone(),
+                });
+            }
+        }
+        if let Some(external) = &input.external {
+            let blocked =
+                (out.retire.as_ref()).is_some_and(|r| self.bank(r.reg) == self.bank(external.reg));
+            out.external_granted = !blocked;
+            if blocked {
+                self.stats.external_retries += 1;
+            } else {
+                self.stats.external_writes += 1;
+            }
+        }
+    }
+
+    /// Whether `instruction`, its operands obtained, is held: fewer pending-table entries free
+    /// than it takes, a register it writes outstanding, or a sync wait on an outstanding
+    /// result its flag guards. Counts each reason.
+    fn held(&mut self, instruction: &Instruction) -> bool {
+        let takes = usize::from(instruction.long_latency()) * instruction.writes;
+        let full = takes > self.params.long_results - self.pending.len();
+        let waw = instruction.written().any(|r| self.outstanding(r));
+        let guarded = |sy: bool| self.pending.iter().any(|p| p.sy == sy);
+        let sync =
+            (instruction.wait.ss && guarded(false)) || (instruction.wait.sy && guarded(true));
+        self.stats.full_stalls += u64::from(full);
+        self.stats.waw_stalls += u64::from(waw);
+        self.stats.sync_stalls += u64::from(sync);
+        full || waw || sync
+    }
+
+    /// Issue: the head goes when every operand is obtained or forwarded and nothing holds it.
+    fn issue(&mut self) -> bool {
+        let Some(head) = self.window.front() else {
+            return false;
+        };
+        let ready = (head.operands.iter().zip(&head.instruction.src)).all(|(o, src)| {
+            !matches!(o, Operand::Pending)
+                || src.reg().is_some_and(|reg| self.forwarded(reg).is_some())
+        });
+        let instruction = head.instruction.clone();
+        if !ready || self.held(&instruction) {
+            return false;
+        }
+        let slot = self.window.pop_front().expect("checked");
+        // Each obtained value leaves its queue entry; an alias copies an earlier source's.
+        let mut operands: Vec<Vec<u64>> = Vec::with_capacity(slot.operands.len());
+        for (operand, src) in slot.operands.into_iter().zip(&instruction.src) {
+            let value = match operand {
+                Operand::Have(v, place) => {
+                    match place {
+                        Place::Cq(e) => self.cq[e] = false,
+                        Place::Pq(e) => self.pq[e] = false,
+                        Place::Latch | Place::Imm => {}
+                    }
+                    v
+                }
+                Operand::Alias(t) => operands[t].clone(),
+                Operand::Pending => {
+                    let reg = src.reg().expect("only a register is pending");
+                    self.forwarded(reg).expect("checked").to_vec()
+                }
+            };
+            operands.push(value);
+        }
+        let (mask, op) = (element_mask(), instruction.op);
+        let values = (0..self.params.gpr.lanes)
+            .map(|l| {
+                let lane = |s: usize| operands.get(s).map_or(0, |v| v[l]);
+                alu(op, lane(0), lane(1), lane(2), mask)
+            })
+            .collect();
+        if instruction.long_latency() {
+            self.stats.long_instructions += 1;
+            let sy = instruction.unit.guarded_by_sy();
+            (self.pending).extend(instruction.written().map(|reg| Outstanding { reg, sy }));
+        }
+        self.in_flight.push_back(InFlight {
+            dst: instruction.dst,
+            writes: instruction.writes,
+            unit: instruction.unit,
+            values,
+            writeback: self.cycle + self.params.issue_to_writeback() as u64,
+        });
+        self.alu_ahead.push_back(Some(AluInput { op, operands }));
+        self.stats.instructions += 1;
+        true
+    }
+
+    /// End of the cycle: the GPR takes the writes; a performed long-latency write frees its
+    /// pending-table entry; the instruction at its write-back stage leaves the flight.
+    fn end_of_cycle(&mut self, input: &CycleInput, out: &CycleOutput) {
+        let lanes = self.params.gpr.lanes;
+        if let Some(retire) = &out.retire {
+            self.values[retire.reg * lanes..(retire.reg + 1) * lanes]
+                .copy_from_slice(&retire.values);
+        }
+        if let (Some(external), true) = (&input.external, out.external_granted) {
+            let mask = element_mask();
+            let lanes = &mut self.values[external.reg * lanes..(external.reg + 1) * lanes];
+            for (value, data) in lanes.iter_mut().zip(&external.values) {
+                *value = data & mask;
+            }
+            if external.result {
+                self.stats.long_writes += 1;
+                self.pending.retain(|p| p.reg != external.reg);
+            }
+        }
+        if (self.in_flight.front()).is_some_and(|f| f.writeback == self.cycle) {
+            self.in_flight.pop_front();
+        }
+    }
     fn decode(&mut self, instruction: &Instruction) -> Slot {
+        assert!(
+            instruction.writes <= self.params.long_results || !instruction.long_latency(),
+            "`{instruction}` takes more entries than the pending table's {}: it could never issue",
+            self.params.long_results
+        );
         let n = instruction.src.len();
         let lanes = self.params.gpr.lanes;
         let mut operands = Vec::with_capacity(n);

@@ -4,8 +4,10 @@ use grfgen_hdl::param;
 use grfgen_hdl::params::{Allowed, CoreParams, Kind, Param, ParamValue, Params};
 use serde::{Deserialize, Serialize};
 
+use super::external::UnitLatencies;
 use super::model::Policy;
-use super::program::parse;
+use super::program::Instruction;
+use super::program_file::{read, Isa};
 use super::workload::{builtin_sized, Workload, NAMES, RANDOM_INSTRUCTIONS};
 use crate::block::{missing_workload, SimError};
 
@@ -21,6 +23,80 @@ impl ParamValue for Policy {
     }
 }
 
+/// What `--isa` sets, wherever a core program is read.
+const ISA_DOC: &str =
+    "the program file's instruction set (default: ir3 for .ir3 and .asm files, else core)";
+
+/// What `--keep-nops` sets, wherever a core program is read.
+const KEEP_NOPS_DOC: &str = "issue ir3's nops as idle cycles instead of dropping them";
+
+/// The values `--isa` allows: any instruction set when a program file is given (`program`),
+/// else none (a built-in workload has no instruction set to choose).
+fn isa_allowed(program: bool) -> Allowed<Option<Isa>> {
+    Allowed::matching(
+        "core or ir3, with --program FILE",
+        move |isa: &Option<Isa>| isa.is_none() || program,
+    )
+}
+
+/// Program files a command runs one after another (`bench core`, `compare gpr`), and how they
+/// are read.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProgramFiles {
+    /// The files, in the order given.
+    #[serde(default)]
+    pub program: Vec<String>,
+    /// Their instruction set; none: each file's by its name.
+    #[serde(default)]
+    pub isa: Option<Isa>,
+    /// Keep ir3's nops as instructions that issue as idle cycles.
+    #[serde(default)]
+    pub keep_nops: bool,
+}
+
+impl Params for ProgramFiles {
+    fn table() -> Vec<Param<Self>> {
+        vec![
+            param!(
+                program,
+                "program files, each run in turn (the core's format, or ir3)",
+                "FILE",
+                |_| Allowed::any("file paths")
+            ),
+            param!(isa, ISA_DOC, "ISA", |o| isa_allowed(!o.program.is_empty())),
+            param!(keep_nops, KEEP_NOPS_DOC, "BOOL", |_| Allowed::any(
+                "true or false"
+            )),
+        ]
+    }
+}
+
+impl ProgramFiles {
+    /// The files' parameters as parameters of the options `Q` that hold them at
+    /// `get`/`get_mut`.
+    pub fn nested<Q: 'static>(
+        get: fn(&Q) -> &Self,
+        get_mut: fn(&mut Q) -> &mut Self,
+    ) -> Vec<Param<Q>> {
+        (Self::table().into_iter())
+            .map(|p| p.nested(get, get_mut))
+            .collect()
+    }
+
+    /// The options of one run per file, with `latencies`.
+    pub fn runs(&self, latencies: &UnitLatencies) -> Vec<CoreOptions> {
+        (self.program.iter())
+            .map(|path| CoreOptions {
+                program: Some(path.clone()),
+                isa: self.isa,
+                keep_nops: self.keep_nops,
+                latencies: latencies.clone(),
+                ..CoreOptions::default()
+            })
+            .collect()
+    }
+}
+
 /// The options of a core run.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CoreOptions {
@@ -28,17 +104,28 @@ pub struct CoreOptions {
     pub policy: Policy,
     /// A built-in workload (or `program`).
     pub workload: Option<String>,
-    /// A program file in the documented text format (or `workload`).
+    /// A program file (or `workload`), in the core's format or ir3.
     pub program: Option<String>,
+    /// The program file's instruction set; none: ir3 for `.ir3` and `.asm` files, else the
+    /// core's format.
+    #[serde(default)]
+    pub isa: Option<Isa>,
+    /// Keep ir3's nops as instructions that issue as idle cycles (else the core's interlocks
+    /// schedule and the nops are dropped).
+    #[serde(default)]
+    pub keep_nops: bool,
     /// Whether the report lists every cycle's GPR reads.
     pub schedule: bool,
-    /// Instructions of the `random` and `texture-return` workloads.
+    /// Instructions of the random workloads (`random`, `random-long`, `texture-return`).
     #[serde(default = "random_instructions")]
     pub instructions: usize,
     /// Run the program after bank-aware register allocation (`grfgen allocate`), beside the
     /// program as written.
     #[serde(default)]
     pub allocate: bool,
+    /// The external unit's latencies, per long-latency unit.
+    #[serde(flatten)]
+    pub latencies: UnitLatencies,
 }
 
 fn random_instructions() -> usize {
@@ -54,16 +141,19 @@ impl Default for CoreOptions {
             policy: Policy::CqPq,
             workload: None,
             program: None,
+            isa: None,
+            keep_nops: false,
             schedule: false,
             instructions: RANDOM_INSTRUCTIONS,
             allocate: false,
+            latencies: UnitLatencies::default(),
         }
     }
 }
 
 impl Params for CoreOptions {
     fn table() -> Vec<Param<Self>> {
-        vec![
+        let mut table = vec![
             param!(policy, "operand-conflict policy", "POLICY", |_| {
                 Allowed::any("naive, cq, cq-pq or ideal")
             }),
@@ -71,27 +161,21 @@ impl Params for CoreOptions {
                 workload,
                 "a built-in workload (or --program)",
                 "NAME",
-                |o| {
-                    let program = o.program.is_some();
-                    Allowed::matching(
-                        format!("{}; or --program FILE instead", NAMES.join(", ")),
-                        move |w: &Option<String>| match w {
-                            Some(name) => !program && NAMES.contains(&name.as_str()),
-                            // Not given: `sim` asks for one when it runs; `flow` runs its own.
-                            None => true,
-                        },
-                    )
-                }
+                |o| Allowed::name_or_file(&NAMES, "--workload", "--program", o.program.is_some())
             ),
             param!(
                 program,
-                "a program file in the documented text format (docs/core.md)",
+                "a program file: the core's format, or ir3 (docs/core.md)",
                 "FILE",
                 |_| Allowed::any("a file path")
             ),
+            param!(isa, ISA_DOC, "ISA", |o| isa_allowed(o.program.is_some())),
+            param!(keep_nops, KEEP_NOPS_DOC, "BOOL", |_| Allowed::any(
+                "true or false"
+            )),
             param!(
                 instructions,
-                "instructions of the random and texture-return workloads",
+                "instructions of the random workloads (random, random-long, texture-return)",
                 "N",
                 |_| Allowed::range(1, MAX_INSTRUCTIONS)
             ),
@@ -107,7 +191,12 @@ impl Params for CoreOptions {
                 "BOOL",
                 |_| Allowed::any("true or false")
             ),
-        ]
+        ];
+        table.extend(UnitLatencies::nested(
+            |o: &Self| &o.latencies,
+            |o| &mut o.latencies,
+        ));
+        table
     }
 }
 
@@ -121,10 +210,16 @@ impl CoreOptions {
         }
     }
 
-    /// The program to run: the built-in workload (`random` drawn from `seed`) or the file.
+    /// The program to run: the built-in workload (the random ones drawn from `seed`) or the
+    /// file, with the options' latencies.
     pub fn program(&self, params: &CoreParams, seed: u64) -> Result<Workload, SimError> {
         if let Some(name) = &self.workload {
-            return builtin_sized(name, params, seed, self.instructions).map_err(SimError::Input);
+            return builtin_sized(name, params, seed, self.instructions)
+                .map(|w| Workload {
+                    latencies: self.latencies.clone(),
+                    ..w
+                })
+                .map_err(SimError::Input);
         }
         let Some(path) = self.program.as_deref() else {
             return Err(missing_workload(&NAMES, "--program"));
@@ -136,16 +231,42 @@ impl CoreOptions {
                 crate::input::shown(path)
             ))
         };
-        let program = parse(&text, params.program_registers()).map_err(|e| bad(e.to_string()))?;
-        // A file that parses but holds no instructions has nothing to run.
-        if program.is_empty() {
-            return Err(bad("no instructions in it".into()));
-        }
+        let isa = self.isa.unwrap_or_else(|| Isa::of_path(path));
+        let file = read(&text, isa, params.program_registers(), self.keep_nops).map_err(|e| {
+            match isa {
+                // ir3 errors point into the file as compilers do: FILE:LINE:COLUMN.
+                Isa::Ir3 => SimError::Input(format!(
+                    "invalid value for --program: {}:{}:{}: {}",
+                    crate::input::shown(path),
+                    e.line,
+                    e.column,
+                    e.message
+                )),
+                Isa::Core => bad(e.to_string()),
+            }
+        })?;
+        fits(params, &file.instructions)?;
         Ok(Workload {
-            name: path.to_string(),
-            program,
-            external_rate: 0,
-            input_values: Default::default(),
+            latencies: self.latencies.clone(),
+            figures: file.figures,
+            ..Workload::new(path, file.instructions)
         })
+    }
+}
+
+/// Whether every long-latency instruction of `program` can take its entries in the pending
+/// table of `params` (else it could never issue): the error names `--long-results`, its value
+/// and the values the program allows.
+fn fits(params: &CoreParams, program: &[Instruction]) -> Result<(), SimError> {
+    let long = || program.iter().filter(|i| i.long_latency());
+    let most = long().map(|i| i.writes).max().unwrap_or(0);
+    match long().find(|i| i.writes == most && most > params.long_results) {
+        Some(widest) => Err(SimError::Input(format!(
+            "invalid value {} for --long-results: allowed {most}..={} for this program \
+             (`{widest}` writes {most} registers)",
+            params.long_results,
+            CoreParams::MAX_LONG_RESULTS,
+        ))),
+        None => Ok(()),
     }
 }

@@ -8,9 +8,13 @@ use serde::Serialize;
 
 use super::allocate::{allocate, prove, renamed, Allocation};
 use super::bound::{lower_bound, LowerBound};
-use super::model::{element_mask, CoreModel, CoreStats, CycleInput, CycleOutput, Policy, Read};
+use super::external::ExternalUnit;
+use super::model::{
+    element_mask, CoreModel, CoreStats, CycleInput, CycleOutput, ExternalWrite, Policy, Read,
+};
 use super::options::CoreOptions;
 use super::program::Instruction;
+use super::program_file::{Isa, ProgramFigures};
 use super::verilated::{CoreDevice, CoreRtl};
 use super::workload::Workload;
 use crate::block::{Report, Setup, SimError};
@@ -24,13 +28,17 @@ pub struct CoreRun {
     pub policy: Policy,
     /// Workload name.
     pub workload: String,
-    /// Cycles from the first instruction offered to the last result written (0 for an empty
+    /// Cycles from the first instruction offered until the program is done: its last
+    /// instruction through the ALU and its last long-latency result written (0 for an empty
     /// program).
     pub cycles: u64,
     /// The lower bound for this program, in cycles.
     pub lower_bound: u64,
     /// The terms the bound is the largest of.
     pub lower_bound_terms: LowerBound,
+    /// What the program's text holds.
+    #[serde(flatten)]
+    pub program: ProgramFigures,
     /// Counts.
     #[serde(flatten)]
     pub stats: CoreStats,
@@ -119,13 +127,15 @@ pub fn run(
     device: Option<&mut dyn CoreDevice>,
     keep_schedule: bool,
 ) -> CoreRun {
-    let bound = lower_bound(params, &workload.program, policy != Policy::Ideal);
+    let banked = policy != Policy::Ideal;
+    let bound = lower_bound(params, &workload.program, &workload.latencies, banked);
     let mut report = CoreRun {
         policy,
         workload: workload.name.clone(),
         cycles: 0,
         lower_bound: bound.cycles,
         lower_bound_terms: bound,
+        program: workload.figures.clone(),
         stats: CoreStats::default(),
         mismatches: 0,
         first_mismatch: None,
@@ -144,15 +154,16 @@ pub fn run(
         report.first_mismatch = Some(mismatch);
     }
     let written: std::collections::BTreeSet<usize> =
-        workload.program.iter().map(|i| i.dst).collect();
+        workload.program.iter().flat_map(|i| i.written()).collect();
     report.outputs = (written.into_iter())
         .map(|dst| (format!("R{dst}"), lock.model.register(dst).to_vec()))
         .collect();
     report
 }
 
-/// Loads the program's inputs, then runs it to the last write-back, counting into `report`;
-/// the cycles taken.
+/// Loads the program's inputs, then runs it until it is done: every instruction issued and
+/// through the ALU, every long-latency result written back by the external unit. Counts into
+/// `report`; the cycles taken.
 fn execute(
     params: &CoreParams,
     workload: &Workload,
@@ -170,11 +181,15 @@ fn execute(
     // The program's inputs, one external write per cycle (the core is idle: always granted).
     for reg in inputs(&workload.program) {
         let drawn = random_lanes(&mut rng);
-        let value = workload.input_values.get(&reg).cloned().unwrap_or(drawn);
-        report.inputs.insert(format!("R{reg}"), value.clone());
+        let values = workload.input_values.get(&reg).cloned().unwrap_or(drawn);
+        report.inputs.insert(format!("R{reg}"), values.clone());
         let input = CycleInput {
             instruction: None,
-            external: Some((reg, value)),
+            external: Some(ExternalWrite {
+                reg,
+                values,
+                result: false,
+            }),
         };
         lock.step(0, &input)?;
     }
@@ -182,39 +197,52 @@ fn execute(
     let external_base = params.program_registers();
     let external_registers = CoreParams::EXTERNAL_REGISTERS.min(params.gpr.registers);
     let n = workload.program.len();
-    let (mut next, mut retired, mut cycle) = (0, 0, 0u64);
-    // The cycle's input; its instruction is fetched again only when the stream moves on, and
-    // its external write stays until granted.
+    let mut unit = ExternalUnit::new(&workload.latencies);
+    // The texture-return traffic's write, presented until granted when no long-latency write is
+    // ready; the next instruction, fetched again only when the stream moves on.
+    let mut traffic: Option<ExternalWrite> = None;
     let mut input = CycleInput {
         instruction: workload.program.first().cloned(),
         external: None,
     };
+    let (mut next, mut cycle, mut done) = (0, 0u64, n == 0);
     loop {
-        if input.external.is_none()
+        if traffic.is_none()
             && workload.external_rate > 0
-            && retired < n
+            && !done
             && rng.chance(workload.external_rate, 100)
         {
-            let reg = external_base + rng.below(external_registers);
-            input.external = Some((reg, random_lanes(&mut rng)));
+            traffic = Some(ExternalWrite {
+                reg: external_base + rng.below(external_registers),
+                values: random_lanes(&mut rng),
+                result: false,
+            });
         }
+        let busy = !lock.model.idle();
+        let long_write = unit.offer(cycle);
+        input.external = long_write.clone().or_else(|| traffic.clone());
         let out = lock.step(cycle, &input)?;
         if out.ready && input.instruction.is_some() {
             next += 1;
             input.instruction = workload.program.get(next).cloned();
         }
-        if out.external_granted {
-            input.external = None;
+        match (out.external_granted, &long_write) {
+            (true, Some(_)) => unit.performed(),
+            (true, None) => traffic = None,
+            (false, _) => {}
         }
-        if out.retire.is_some() {
-            retired += 1;
+        if let Some(long) = &out.long {
+            unit.hand_over(cycle, long);
+        }
+        if busy {
             report.cycles = cycle + 1;
         }
-        if let (Some(schedule), true) = (report.schedule.as_mut(), retired < n) {
+        done = next == n && lock.model.idle() && unit.idle();
+        if let (Some(schedule), false) = (report.schedule.as_mut(), done) {
             schedule.push(out.reads.iter().flatten().copied().collect());
         }
         cycle += 1;
-        if next == n && lock.model.idle() && input.external.is_none() {
+        if done && traffic.is_none() {
             break;
         }
     }
@@ -329,6 +357,9 @@ impl Report for CoreReport {
             s.pq_prefetches,
             s.stall_cycles,
         );
+        if r.program.isa == Isa::Ir3 {
+            text += &r.program.text(s.instructions);
+        }
         if s.external_writes + s.external_retries > 0 {
             text += &format!(
                 "external writes {} ({} retried cycles)\n",
@@ -360,7 +391,9 @@ impl Report for CoreReport {
                         format!("R{} b{} p{} {:?}", r.reg, r.bank, r.port, r.to).to_lowercase()
                     })
                     .collect();
-                text += &format!("  cycle {t:3}: {}\n", list.join(", "));
+                let line = format!("  cycle {t:3}: {}", list.join(", "));
+                text += line.trim_end();
+                text.push('\n');
             }
         }
         text.trim_end().to_string()

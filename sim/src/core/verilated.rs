@@ -4,6 +4,7 @@ use grfgen_hdl::core::Core;
 use grfgen_hdl::params::CoreParams;
 
 use super::model::{CycleInput, CycleOutput, Read};
+use super::program::Source;
 use crate::block::{Setup, SimError};
 use crate::check::{compare, Device, Mismatch};
 use crate::verilator::{Input, Output, VerilatedModel};
@@ -23,10 +24,16 @@ pub struct CoreRtl {
     instr_op: Input,
     instr_dst: Input,
     instr_src: Vec<Input>,
+    instr_read: Vec<Input>,
+    instr_imm: Vec<Input>,
+    instr_writes: Input,
+    instr_unit: Input,
+    instr_wait: Input,
     instr_ready: Output,
     ext_valid: Input,
     ext_reg: Input,
     ext_data: Vec<Input>,
+    ext_result: Input,
     ext_grant: Output,
     debug_valid: Input,
     debug_reg: Input,
@@ -43,6 +50,11 @@ pub struct CoreRtl {
     retire_valid: Output,
     retire_reg: Output,
     retire_data: Vec<Output>,
+    long_valid: Output,
+    long_reg: Output,
+    long_writes: Output,
+    long_unit: Output,
+    long_data: Vec<Output>,
     /// Cycles from a GPR read request to its data (`CoreParams::read_latency`).
     read_latency: usize,
     /// With the request stage, the read ports show the reads decided the cycle before: those
@@ -63,10 +75,16 @@ impl CoreRtl {
             instr_op: model.input("instr_op")?,
             instr_dst: model.input("instr_dst")?,
             instr_src: model.inputs("instr_src", 3)?,
+            instr_read: model.inputs("instr_read", 3)?,
+            instr_imm: model.inputs("instr_imm", 3)?,
+            instr_writes: model.input("instr_writes")?,
+            instr_unit: model.input("instr_unit")?,
+            instr_wait: model.input("instr_wait")?,
             instr_ready: model.output("instr_ready")?,
             ext_valid: model.input("ext_valid")?,
             ext_reg: model.input("ext_reg")?,
             ext_data: model.inputs("ext_data", l)?,
+            ext_result: model.input("ext_result")?,
             ext_grant: model.output("ext_grant")?,
             debug_valid: model.input("debug_valid")?,
             debug_reg: model.input("debug_reg")?,
@@ -83,6 +101,11 @@ impl CoreRtl {
             retire_valid: model.output("retire_valid")?,
             retire_reg: model.output("retire_reg")?,
             retire_data: model.outputs("retire_data", l)?,
+            long_valid: model.output("long_valid")?,
+            long_reg: model.output("long_reg")?,
+            long_writes: model.output("long_writes")?,
+            long_unit: model.output("long_unit")?,
+            long_data: model.outputs("long_data", l)?,
             read_latency: params.read_latency(),
             staged_reads: params
                 .request_stage
@@ -96,11 +119,17 @@ impl CoreRtl {
             rtl.debug_valid,
             rtl.instr_op,
             rtl.instr_dst,
+            rtl.instr_writes,
+            rtl.instr_unit,
+            rtl.instr_wait,
             rtl.ext_reg,
+            rtl.ext_result,
             rtl.debug_reg,
         ]
         .into_iter()
         .chain(rtl.instr_src.iter().copied())
+        .chain(rtl.instr_read.iter().copied())
+        .chain(rtl.instr_imm.iter().copied())
         .chain(rtl.ext_data.iter().copied())
         .collect();
         for port in inputs {
@@ -129,17 +158,28 @@ impl CoreRtl {
         if let Some(i) = &input.instruction {
             m.set(self.instr_op, i.op.code());
             m.set(self.instr_dst, i.dst as u64);
+            m.set(self.instr_writes, i.writes as u64);
+            m.set(self.instr_unit, i.unit.code());
+            m.set(
+                self.instr_wait,
+                u64::from(i.wait.ss) | u64::from(i.wait.sy) << 1,
+            );
             for s in 0..3 {
-                m.set(
-                    self.instr_src[s],
-                    i.src.get(s).and_then(|x| x.reg()).unwrap_or(0) as u64,
-                );
+                let (read, register, imm) = match i.src.get(s) {
+                    Some(Source::Reg(r)) => (1, *r as u64, 0),
+                    Some(Source::Imm(v)) => (0, 0, u64::from(*v)),
+                    None => (0, 0, 0),
+                };
+                m.set(self.instr_read[s], read);
+                m.set(self.instr_src[s], register);
+                m.set(self.instr_imm[s], imm);
             }
         }
         m.set(self.ext_valid, input.external.is_some() as u64);
-        if let Some((reg, data)) = &input.external {
-            m.set(self.ext_reg, *reg as u64);
-            for (l, &v) in data.iter().enumerate() {
+        if let Some(external) = &input.external {
+            m.set(self.ext_reg, external.reg as u64);
+            m.set(self.ext_result, u64::from(external.result));
+            for (l, &v) in external.values.iter().enumerate() {
                 m.set(self.ext_data[l], v);
             }
         }
@@ -203,6 +243,11 @@ impl CoreRtl {
                 expected.retire.is_some() as u64,
                 self.retire_valid,
             ),
+            (
+                "long_valid",
+                expected.long.is_some() as u64,
+                self.long_valid,
+            ),
             ("ext_grant", external as u64, self.ext_grant),
         ] {
             compare(cycle, || name.into(), value, self.model.get(port))?;
@@ -238,6 +283,17 @@ impl Device for CoreRtl {
             compare(cycle, || "retire_reg".into(), retire.reg as u64, actual)?;
             let values = retire.values.iter().copied();
             self.lanes(cycle, "retire_data", &self.retire_data, values)?;
+        }
+        if let Some(long) = &expected.long {
+            for (name, value, port) in [
+                ("long_reg", long.reg as u64, self.long_reg),
+                ("long_writes", long.writes as u64, self.long_writes),
+                ("long_unit", long.unit.code(), self.long_unit),
+            ] {
+                compare(cycle, || name.into(), value, self.model.get(port))?;
+            }
+            let values = long.values.iter().copied();
+            self.lanes(cycle, "long_data", &self.long_data, values)?;
         }
         if let Some(staged) = &mut self.staged_reads {
             staged.clone_from(&expected.reads);

@@ -1,14 +1,18 @@
-//! Built-in workloads: the document's example, random programs, three kernels written in the
+//! Built-in workloads: the document's example, random programs (of ALU instructions, and with
+//! long-latency instructions, immediates, nops and sync waits), three kernels written in the
 //! program format, and a workload with external write traffic.
 
 use std::collections::BTreeMap;
 
-use grfgen_hdl::params::{CoreOp, CoreParams};
+use grfgen_hdl::params::{CoreOp, CoreParams, CoreUnit};
 
-use super::program::{parse, Instruction, ParseError};
+use super::external::UnitLatencies;
+use super::program::{parse, Instruction, ParseError, Source, Wait};
+use super::program_file::ProgramFigures;
 use crate::rng::Rng;
 
-/// A program to run, with the external write traffic that accompanies it.
+/// A program to run, with the external write traffic and the external unit that accompany
+/// it.
 #[derive(Clone, Debug)]
 pub struct Workload {
     /// Its name.
@@ -21,12 +25,31 @@ pub struct Workload {
     /// program gets its original's values this way); the random values are drawn all the same,
     /// so the external traffic that follows is the same.
     pub input_values: BTreeMap<usize, Vec<u64>>,
+    /// The latencies of the external unit that writes long-latency results back.
+    pub latencies: UnitLatencies,
+    /// What the program's text holds (counted before anything runs).
+    pub figures: ProgramFigures,
+}
+
+impl Workload {
+    /// `program` under `name`, without external traffic, with the default latencies.
+    pub fn new(name: &str, program: Vec<Instruction>) -> Self {
+        Self {
+            name: name.to_string(),
+            external_rate: 0,
+            input_values: BTreeMap::new(),
+            latencies: UnitLatencies::default(),
+            figures: ProgramFigures::of_core(&program),
+            program,
+        }
+    }
 }
 
 /// The names of the built-in workloads.
-pub const NAMES: [&str; 6] = [
+pub const NAMES: [&str; 7] = [
     "rpt-mad",
     "random",
+    "random-long",
     "conv3x3",
     "matmul4",
     "normalize",
@@ -127,7 +150,63 @@ const RANDOM_OPS: [CoreOp; 5] = [
     CoreOp::Mad,
 ];
 
-/// Instructions of the `random` and `texture-return` workloads unless a run asks otherwise.
+/// `count` instructions over registers below `registers`: one in four runs on a
+/// long-latency unit (each unit alike, writing 0 to 4 registers but no more than the
+/// `long_results` entries of the pending table), one in twelve is a `nop`, one in sixteen ALU
+/// instructions keeps no result, one source in five is an immediate, one instruction in ten
+/// waits on `(ss)` and one in twelve on `(sy)`.
+pub fn random_long_program(
+    count: usize,
+    registers: usize,
+    long_results: usize,
+    seed: u64,
+) -> Vec<Instruction> {
+    let mut rng = Rng::new(seed);
+    let most = Instruction::MAX_WRITES.min(long_results).min(registers);
+    (0..count)
+        .map(|_| {
+            let mut instruction = match rng.chance(1, 12) {
+                true => Instruction::alu(CoreOp::Nop, 0, &[]),
+                false => random_operation(&mut rng, registers, most),
+            };
+            instruction.wait = Wait {
+                ss: rng.chance(1, 10),
+                sy: rng.chance(1, 12),
+            };
+            instruction
+        })
+        .collect()
+}
+
+/// One instruction of [`random_long_program`] that computes, writing at most `most` registers
+/// when it runs on a long-latency unit.
+fn random_operation(rng: &mut Rng, registers: usize, most: usize) -> Instruction {
+    let op = RANDOM_OPS[rng.below(RANDOM_OPS.len())];
+    let src = (0..op.sources())
+        .map(|_| match rng.chance(1, 5) {
+            true => Source::Imm(rng.next_u64() as u32),
+            false => Source::Reg(rng.below(registers)),
+        })
+        .collect();
+    let unit = match rng.chance(1, 4) {
+        true => CoreUnit::ALL[1 + rng.below(CoreUnit::ALL.len() - 1)],
+        false => CoreUnit::Alu,
+    };
+    let writes = match unit {
+        CoreUnit::Alu => usize::from(!rng.chance(1, 16)),
+        _ => rng.below(most + 1),
+    };
+    Instruction {
+        op,
+        dst: rng.below(registers + 1 - writes.max(1)),
+        writes,
+        src,
+        unit,
+        wait: Wait::default(),
+    }
+}
+
+/// Instructions of the random workloads unless a run asks otherwise.
 pub const RANDOM_INSTRUCTIONS: usize = 256;
 
 /// The built-in workload `name`; `random` draws from `seed`.
@@ -135,8 +214,7 @@ pub fn builtin(name: &str, params: &CoreParams, seed: u64) -> Result<Workload, S
     builtin_sized(name, params, seed, RANDOM_INSTRUCTIONS)
 }
 
-/// The built-in workload `name`, the random ones `instructions` long; `random` draws from
-/// `seed`.
+/// The built-in workload `name`, the random ones `instructions` long and drawn from `seed`.
 pub fn builtin_sized(
     name: &str,
     params: &CoreParams,
@@ -151,11 +229,14 @@ pub fn builtin_sized(
         "normalize" => normalize_source(),
         "random" | "texture-return" => {
             return Ok(Workload {
-                name: name.to_string(),
-                program: random_program(instructions, registers.max(1), seed),
                 external_rate: if name == "random" { 0 } else { 50 },
-                input_values: BTreeMap::new(),
+                ..Workload::new(name, random_program(instructions, registers.max(1), seed))
             })
+        }
+        "random-long" => {
+            let program =
+                random_long_program(instructions, registers.max(1), params.long_results, seed);
+            return Ok(Workload::new(name, program));
         }
         other => {
             return Err(format!(
@@ -169,10 +250,5 @@ pub fn builtin_sized(
             "invalid value {name} for --workload: it needs more than the {registers} registers left to programs ({e})"
         )
     })?;
-    Ok(Workload {
-        name: name.to_string(),
-        program,
-        external_rate: 0,
-        input_values: BTreeMap::new(),
-    })
+    Ok(Workload::new(name, program))
 }

@@ -1,11 +1,13 @@
 //! Golden model of the banked GPR, written from SPEC S1 and the documented port rules.
 //!
 //! It keeps one flat array of registers; banks appear only in the arbitration rule
-//! (register `n` is in bank `n mod banks`).
+//! (register `n` is in bank `n mod banks` under the document's map, `crate::bank_map`).
 
 use std::collections::VecDeque;
 
 use grfgen_hdl::params::GprParams;
+
+use crate::bank_map::bank;
 
 /// `Clone` for a struct of vectors, whose `clone_from` copies field by field into the storage
 /// already there (the derived one allocates anew): lock-step runs copy a cycle's requests and
@@ -229,15 +231,15 @@ impl GprModel {
 
     /// One cycle with read data at the grant's clock edge.
     fn arbitrate(&mut self, requests: &GprRequests, response: &mut GprResponse) {
-        let banks = self.params.banks;
+        let (banks, map) = (self.params.banks, self.params.bank_map);
         let lanes = self.params.lanes;
         let element_mask = crate::bits::element_mask(self.params.element_bits);
 
         let mut banks_writing = 0u32;
         for (grant, request) in response.write_grants.iter_mut().zip(&requests.writes) {
             *grant = match *request {
-                Some(register) if banks_writing & (1 << (register % banks)) == 0 => {
-                    banks_writing |= 1 << (register % banks);
+                Some(register) if banks_writing & (1 << bank(map, register, banks)) == 0 => {
+                    banks_writing |= 1 << bank(map, register, banks);
                     true
                 }
                 _ => false,
@@ -260,7 +262,7 @@ impl GprModel {
             let out = &mut response.read_data[port * lanes..(port + 1) * lanes];
             let granted = match *request {
                 Some(register) => {
-                    let bank = register % banks;
+                    let bank = bank(map, register, banks);
                     let refused = written(register)
                         || (single_port && banks_writing & (1 << bank) != 0)
                         || reads_of_bank[bank] == capacity;

@@ -49,15 +49,7 @@ impl Params for GrfOptions {
     fn table() -> Vec<Param<Self>> {
         let mut table = vec![
             param!(workload, "a built-in workload (or --trace)", "NAME", |o| {
-                let trace = o.trace.is_some();
-                Allowed::matching(
-                    format!("{}; or --trace FILE instead", NAMES.join(", ")),
-                    move |w: &Option<String>| match w {
-                        Some(name) => !trace && NAMES.contains(&name.as_str()),
-                        // Not given: `sim` asks for one when it runs; `flow` runs its own.
-                        None => true,
-                    },
-                )
+                Allowed::name_or_file(&NAMES, "--workload", "--trace", o.trace.is_some())
             }),
             param!(
                 trace,

@@ -11,7 +11,9 @@ mod shim;
 pub use compile::{
     build, cache_dir, installed, verilator_seed, BuildOptions, VerilatorError, MAX_THREADS,
 };
-pub use model::{Input, InputVector, Output, OutputVector, VerilatedModel};
+pub use model::{
+    stop_waveform, waveform_stopped_at, Input, InputVector, Output, OutputVector, VerilatedModel,
+};
 
 use grfgen_hdl::emit::{waivers, Emitted, Port};
 

@@ -4,11 +4,29 @@ use crate::bits::element_mask;
 use std::collections::HashMap;
 use std::ffi::{c_char, c_void, CString};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use grfgen_hdl::emit::{Port, PortDirection};
 use libloading::Library;
 
 use super::VerilatorError;
+
+/// Whether the waveform being written has reached its size limit: no model dumps samples once
+/// it is set.
+static WAVEFORM_FULL: AtomicBool = AtomicBool::new(false);
+/// The cycle before which the waveform stopped, plus one (0: it has not stopped).
+static WAVEFORM_STOPPED_AT: AtomicU64 = AtomicU64::new(0);
+
+/// Stops every waveform of this process at its next sample, keeping what it holds: the run
+/// goes on, the file is closed whole when the model is dropped.
+pub fn stop_waveform() {
+    WAVEFORM_FULL.store(true, Ordering::SeqCst);
+}
+
+/// The cycle at which a waveform stopped after [`stop_waveform`], if one did.
+pub fn waveform_stopped_at() -> Option<u64> {
+    WAVEFORM_STOPPED_AT.load(Ordering::SeqCst).checked_sub(1)
+}
 
 type NewFn = unsafe extern "C" fn(u32, *const c_char) -> *mut c_void;
 type HandleFn = unsafe extern "C" fn(*mut c_void);
@@ -394,6 +412,12 @@ impl VerilatedModel {
         // SAFETY: the handle is live until drop.
         let failed = unsafe {
             let failed = (self.eval_fn)(self.handle);
+            if self.tracing && WAVEFORM_FULL.load(Ordering::Relaxed) {
+                // Two evaluations a cycle, half a period each.
+                let cycle = self.time / (2 * self.step.max(1));
+                WAVEFORM_STOPPED_AT.store(cycle + 1, Ordering::SeqCst);
+                self.tracing = false;
+            }
             if self.tracing {
                 (self.dump_fn)(self.handle, self.time);
             }

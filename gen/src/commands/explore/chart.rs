@@ -5,6 +5,7 @@
 use plotters::prelude::*;
 
 use super::points::{Constraints, Estimate};
+use crate::commands::sweep::plot::{legend_beside, tick, LEGEND_WIDTH};
 use crate::error::CliError;
 
 /// One design on the chart.
@@ -62,7 +63,7 @@ pub fn svg(title: &str, dots: &[Dot], constraints: &Constraints) -> Result<Strin
     let ys = range(finite.iter().map(|d| d.estimate.time_ns));
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (860, 560)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (860 + LEGEND_WIDTH, 560)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| failed(e.to_string()))?;
         let mut chart = ChartBuilder::on(&root)
             .caption(
@@ -70,6 +71,7 @@ pub fn svg(title: &str, dots: &[Dot], constraints: &Constraints) -> Result<Strin
                 ("sans-serif", 18),
             )
             .margin(15)
+            .margin_right(15 + LEGEND_WIDTH)
             .x_label_area_size(45)
             .y_label_area_size(80)
             .build_cartesian_2d(xs, ys)
@@ -78,6 +80,8 @@ pub fn svg(title: &str, dots: &[Dot], constraints: &Constraints) -> Result<Strin
             .configure_mesh()
             .x_desc("LUT + FF")
             .y_desc("time over the workloads (ns)")
+            .x_label_formatter(&tick)
+            .y_label_formatter(&tick)
             .draw()
             .map_err(|e| failed(e.to_string()))?;
         let at = |d: &Dot| (d.estimate.logic, d.estimate.time_ns);
@@ -112,7 +116,7 @@ pub fn svg(title: &str, dots: &[Dot], constraints: &Constraints) -> Result<Strin
             .legend(|(x, y)| Circle::new((x + 10, y), 5, BLUE.filled()));
         chart
             .draw_series(front.iter().map(|d| {
-                let label = format!("{} BRAM", d.estimate.brams);
+                let label = format!("{} BRAM", tick(&d.estimate.brams));
                 EmptyElement::at(at(d))
                     + Text::new(label, (8, -16), ("sans-serif", 12).into_font().color(&BLUE))
             }))
@@ -128,12 +132,7 @@ pub fn svg(title: &str, dots: &[Dot], constraints: &Constraints) -> Result<Strin
             .map_err(|e| failed(e.to_string()))?
             .label("recommended")
             .legend(move |(x, y)| Circle::new((x + 10, y), 6, green.stroke_width(3)));
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()
-            .map_err(|e| failed(e.to_string()))?;
+        legend_beside(&mut chart).map_err(failed)?;
         root.present().map_err(|e| failed(e.to_string()))?;
     }
     Ok(svg)

@@ -17,14 +17,14 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use grfgen_flow::pnr::Device;
 use grfgen_flow::steps::PnrRequest;
 use grfgen_hdl::design::Design;
-use grfgen_hdl::params::{Memory, ParamValue, Params};
+use grfgen_hdl::params::Params;
 use grfgen_sim::block::{Block, ParamsOf, Report, Rtl, RunRecord, Setup};
 
 use super::flow::device_request;
 use super::sweep::runner::{Implementation, Job};
 use super::sweep::slurm as batch;
 use super::sweep::store::{Record, Spec, SweepDir};
-use super::sweep::{jobs, jobs_arg, lists_command, plan, Recording};
+use super::sweep::{jobs, jobs_arg, lists_command, plan, Recording, Tally};
 use super::{json_arg, path, seed};
 use crate::error::CliError;
 use crate::params::number;
@@ -141,11 +141,8 @@ fn check_recorded<B: Block>(
             grfgen_sim::input::shown(&out.to_string_lossy())
         ))
     };
-    let Some((device, pnr_seed)) = recorded.pnr.as_ref().filter(|_| recorded.rtl == "off") else {
-        return Err(refuse(format!(
-            "it holds a sweep of {}, not an exploration",
-            recorded.block
-        )));
+    let Some((device, pnr_seed)) = recorded.pnr.as_ref().filter(|_| recorded.explore) else {
+        return Err(refuse(super::sweep::store::other_kind(recorded)));
     };
     if recorded.block != B::Design::NAME {
         return Err(refuse(format!(
@@ -173,15 +170,13 @@ fn on_device<P: Params>(designs: &mut [P], listed: bool, device: Device) -> Resu
     let Some(param) = P::param("memory") else {
         return Ok(());
     };
-    for design in designs.iter_mut() {
-        if !listed {
+    if !listed {
+        for design in designs.iter_mut() {
             param.set(design, device.memory().name())?;
             design.validate()?;
         }
-        let chosen = Memory::parse(&param.value(design)).unwrap_or_default();
-        device.check_memory(chosen).map_err(CliError::Input)?;
     }
-    Ok(())
+    super::flow::check_on_device(designs, device)
 }
 
 /// Refuses a block whose runs time no workload (the router, the allocator), from one run of
@@ -221,8 +216,7 @@ struct Prepared<B: Block> {
 /// Checks the command line of an exploration of block `B` (and the exploration in `--out`
 /// with `--resume`), writing nothing.
 fn prepare<B: Block>(m: &ArgMatches) -> Result<Prepared<B>, CliError> {
-    let out = path(m, "out").expect("--out is required");
-    crate::output::check_dir("--out", &out)?;
+    let out = crate::output::check_dir("--out", &path(m, "out").expect("--out is required"))?;
     let resume = m.get_flag("resume");
     let recorded = match resume {
         true => SweepDir::new(&out).spec()?,
@@ -237,7 +231,9 @@ fn prepare<B: Block>(m: &ArgMatches) -> Result<Prepared<B>, CliError> {
         check_recorded::<B>(spec, &settings.request, seed, &out)?;
     }
     let steps = (false, Some(settings.request));
-    let (spec, mut designs, runs) = plan::<B>(m, seed, Rtl::Off, recorded.as_ref(), steps)?;
+    let (mut spec, mut designs, runs) = plan::<B>(m, seed, Rtl::Off, recorded.as_ref(), steps)?;
+    spec.explore = true;
+    SweepDir::new(&out).check(&spec, resume)?;
     let swept: Vec<String> = spec.parameters.iter().map(|(n, _)| n.clone()).collect();
     let configured = (spec.config.as_ref()).is_some_and(|c| c.get("memory").is_some());
     let chosen = configured || swept.iter().any(|n| n == "memory");
@@ -261,16 +257,13 @@ fn prepare<B: Block>(m: &ArgMatches) -> Result<Prepared<B>, CliError> {
 pub fn explore<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     let p = prepare::<B>(m)?;
     let threads = jobs(m)?;
+    if !p.resume {
+        super::announce_seed(m, &format!("explore {}", B::Design::NAME), p.seed);
+    }
     let dir = SweepDir::new(&p.out);
     dir.open(&p.spec, p.resume)?;
     report::clear(&dir)?;
     let mut records = dir.records()?;
-    let recording = Recording {
-        threads,
-        rtl: Rtl::Off,
-        dir: Some(&dir),
-        quiet: m.get_flag("json"),
-    };
     // Stage 1: the golden model, every design on every workload.
     let (designs, runs) = (&p.designs, &p.runs);
     let jobs: Vec<Job<B>> = (0..p.spec.points)
@@ -282,6 +275,19 @@ pub fn explore<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
             seed: p.seed,
         })
         .collect();
+    // One count over every stage: the model runs, then at most the budgets' syntheses and
+    // places and routes (and the closest design's).
+    let tally = Tally {
+        done: Default::default(),
+        most: jobs.len() + p.settings.budget_synth + p.settings.budget_pnr,
+    };
+    let recording = Recording {
+        threads,
+        rtl: Rtl::Off,
+        dir: Some(&dir),
+        quiet: m.get_flag("json"),
+        tally: Some(&tally),
+    };
     let label = format!("explore {}: model", p.spec.block);
     recording.run(&label, &jobs, &Implementation::default(), &mut records)?;
     let mut space = Space::<B> {
@@ -315,6 +321,7 @@ pub fn slurm_command<B: Block>() -> Command {
 pub fn slurm<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     let p = prepare::<B>(m)?;
     batch::check_script_dir(&p.out)?;
+    super::announce_seed(m, &format!("explore slurm {}", B::Design::NAME), p.seed);
     let cpus = match number::<usize>(m, "cpus", "1..=256")? {
         None => 2,
         Some(n) if (1..=256).contains(&n) => n,

@@ -38,13 +38,13 @@ pub struct Figures {
     /// The command that emits it.
     pub command: String,
     /// LUTs (placed, or synthesized).
-    pub luts: f64,
+    pub luts: u64,
     /// Flip-flops.
-    pub ffs: f64,
+    pub ffs: u64,
     /// Block RAMs.
-    pub brams: f64,
+    pub brams: u64,
     /// Multipliers.
-    pub dsps: f64,
+    pub dsps: u64,
     /// Fmax, MHz.
     pub fmax_mhz: f64,
     /// `placed` (measured by place and route) or `predicted`.
@@ -104,11 +104,11 @@ fn figures<B: Block>(space: &Space<B>, point: &Point, e: &Estimate) -> Figures {
     let period_ns = 1000.0 / e.fmax.max(1e-9);
     Figures {
         params: point.params.clone(),
-        command: emit_command::<B>(point),
-        luts: cost.luts,
-        ffs: cost.ffs,
-        brams: cost.brams,
-        dsps: cost.dsps,
+        command: emit_command(space, point, e.fmax),
+        luts: cost.luts as u64,
+        ffs: cost.ffs as u64,
+        brams: cost.brams as u64,
+        dsps: cost.dsps as u64,
         fmax_mhz: (e.fmax * 1000.0).round() / 1000.0,
         fmax_source: match point.placed_fmax() {
             Some(_) => "placed",
@@ -155,6 +155,7 @@ fn table(front: &[Figures]) -> String {
             f.command
                 .split_whitespace()
                 .skip(3)
+                .take_while(|w| *w != "--clock-mhz" && *w != "--out")
                 .collect::<Vec<_>>()
                 .join(" ")
         );
@@ -271,7 +272,7 @@ pub fn finish<B: Block>(
         unmet,
         closest: closest.map(shown_figures),
         failed: (points.iter())
-            .filter_map(|p| Some((emit_command::<B>(p), p.failure.clone()?)))
+            .filter_map(|p| Some((emit_command(space, p, 0.0), p.failure.clone()?)))
             .collect(),
         files,
     };
@@ -322,11 +323,17 @@ pub fn clear(dir: &SweepDir) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The `grfgen emit` command of `point`.
-fn emit_command<B: Block>(point: &Point) -> String {
-    format!("grfgen emit {} {}", B::Design::NAME, point.flags.join(" "))
-        .trim_end()
-        .to_string()
+/// The `grfgen emit` command of `point`, as it runs: into a directory named for its top
+/// module, with constraint files at `fmax_mhz` rounded down (none given when it is unknown).
+fn emit_command<B: Block>(space: &Space<B>, point: &Point, fmax_mhz: f64) -> String {
+    let top = B::Design::top(&space.designs[point.design]);
+    let mut words = vec![format!("grfgen emit {}", B::Design::NAME)];
+    words.extend(point.flags.iter().cloned());
+    if fmax_mhz.is_finite() && fmax_mhz >= 1.0 {
+        words.push(format!("--clock-mhz {}", fmax_mhz.floor().min(2000.0)));
+    }
+    words.push(format!("--out {top}"));
+    words.join(" ")
 }
 
 /// `front.json`, `front.svg`, `front.png` and `front.txt` in `dir`: their paths by kind.
@@ -354,10 +361,11 @@ fn write_files<B: Block>(
         })
         .collect();
     let title = format!(
-        "explore {} on {}, objective {}",
+        "explore {} on {}, objective {}, seed {}",
         B::Design::NAME,
         settings.request.device.name(),
-        settings.objective.name()
+        settings.objective.name(),
+        space.seed
     );
     let chart = svg(&title, &dots, limits)?;
     let json = serde_json::to_string_pretty(front_figures).expect("figures serialise") + "\n";
@@ -367,7 +375,11 @@ fn write_files<B: Block>(
         ("front", "front.json", json.into_bytes()),
         ("chart", "front.svg", chart.into_bytes()),
         ("image", "front.png", png),
-        ("table", "front.txt", table(front_figures).into_bytes()),
+        (
+            "table",
+            "front.txt",
+            front_text(&title, front_figures).into_bytes(),
+        ),
     ] {
         let path = dir.dir.join(name);
         write_file("--out", &path, &bytes)?;
@@ -378,6 +390,11 @@ fn write_files<B: Block>(
         dir.dir.join("results.jsonl").display().to_string(),
     );
     Ok(files)
+}
+
+/// `front.txt`: the exploration named in a first line (with its seed), then the front.
+fn front_text(title: &str, front: &[Figures]) -> String {
+    format!("# {title}\n{}", table(front))
 }
 
 /// The output in words.

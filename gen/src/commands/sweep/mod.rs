@@ -198,7 +198,7 @@ pub(crate) fn plan<B: Block>(
     steps: (bool, Option<PnrRequest>),
 ) -> Result<Plan<B>, CliError> {
     let (mut param_lists, mut option_lists) = lists_of::<ParamsOf<B>, B::Options>(m)?;
-    let mut base: ParamsOf<B> = configured(m)?;
+    let (mut base, keys) = configured::<ParamsOf<B>>(m)?;
     let reuse = recorded.filter(|_| param_lists.is_empty() && option_lists.is_empty());
     if let Some(spec) = reuse {
         param_lists = spec.parameters.clone();
@@ -209,12 +209,12 @@ pub(crate) fn plan<B: Block>(
         }
     }
     absolute_files::<B::Options>(&mut option_lists);
-    let designs: Vec<ParamsOf<B>> = grid(&base, &param_lists).map_err(|e| from_set(m, e))?;
+    let designs: Vec<ParamsOf<B>> = grid(&base, &param_lists).map_err(|e| from_set(m, &keys, e))?;
     for design in &designs {
-        B::Design::check(design).map_err(|e| from_set(m, e))?;
+        B::Design::check(design).map_err(|e| from_set(m, &keys, e))?;
     }
     let runs: Vec<B::Options> =
-        grid(&B::Options::default(), &option_lists).map_err(|e| from_set(m, e))?;
+        grid(&B::Options::default(), &option_lists).map_err(|e| from_set(m, &[], e))?;
     check_inputs::<B>(&designs, &runs, seed)?;
     let spec = Spec {
         block: B::Design::NAME.into(),
@@ -228,6 +228,7 @@ pub(crate) fn plan<B: Block>(
         config: m
             .get_one::<String>("config")
             .map(|_| serde_json::to_value(&base).expect("parameters serialise")),
+        explore: false,
     };
     match reuse {
         Some(recorded) => Ok((
@@ -252,8 +253,9 @@ fn rtl_name(rtl: Rtl) -> &'static str {
 }
 
 /// The refusal of a listed value: when the list came from `--set NAME=...` rather than the
-/// parameter's own flag, the message says so.
-fn from_set(m: &ArgMatches, e: ParamError) -> CliError {
+/// parameter's own flag, the message says so; when the value came from the config file (one of
+/// its `keys`), it names the file, line, column and key.
+fn from_set(m: &ArgMatches, keys: &[(String, String)], e: ParamError) -> CliError {
     let name = e.param;
     let set = m.get_many::<String>("set").into_iter().flatten().find(|s| {
         s.split_once('=')
@@ -261,7 +263,7 @@ fn from_set(m: &ArgMatches, e: ParamError) -> CliError {
     });
     match set {
         Some(set) => CliError::Input(format!("{e} (from --set {set})")),
-        None => e.into(),
+        None => crate::params::located(m, keys, e),
     }
 }
 
@@ -308,10 +310,10 @@ fn check_inputs<B: Block>(
 /// Runs the sweep of block `B`: validates the whole grid first, then runs the points of this
 /// shard not yet done, recording each; fails (exit 1) if any point did not finish `ok`.
 pub fn sweep<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
-    let out = path(m, "out");
-    if let Some(out) = &out {
-        crate::output::check_dir("--out", out)?;
-    }
+    let out = match path(m, "out") {
+        Some(out) => Some(crate::output::check_dir("--out", &out)?),
+        None => None,
+    };
     let dir = out.map(|d| SweepDir::new(&d));
     // A resumed sweep goes on with its recorded seed (and, with no values listed, its spec).
     let recorded = match (&dir, m.get_flag("resume")) {
@@ -325,6 +327,21 @@ pub fn sweep<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     let (rtl, shard, threads) = (rtl(m), shard(m)?, jobs(m)?);
     let steps = (m.get_flag("synth"), pnr_request(m)?);
     let (spec, designs, runs) = plan::<B>(m, seed, rtl, recorded.as_ref(), steps)?;
+    // iCE40 synthesis and place and route take only the block RAM their device has.
+    if spec.synth {
+        super::flow::check_on_device(&designs, grfgen_flow::pnr::Device::Ice40Hx8k).map_err(
+            |_| {
+                CliError::Input(
+                    "invalid value dp16kd for --memory: allowed inferred with --synth \
+                     (iCE40 synthesis; DP16KD is ECP5 block RAM)"
+                        .into(),
+                )
+            },
+        )?;
+    }
+    if let Some(request) = steps.1 {
+        super::flow::check_on_device(&designs, request.device)?;
+    }
     let rtl = match spec.rtl.as_str() {
         "on" => Rtl::On,
         "off" => Rtl::Off,
@@ -347,6 +364,7 @@ pub fn sweep<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
             seed,
         })
         .collect();
+    super::announce_seed(m, &format!("sweep {}", spec.block), seed);
     let quiet = m.get_flag("json");
     if !quiet {
         crate::progress::line(&format!(
@@ -370,6 +388,7 @@ pub fn sweep<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
         rtl,
         dir: dir.as_ref(),
         quiet,
+        tally: None,
     };
     run.run(&label, &jobs, &implementation, &mut records)?;
     finish(m, &spec, &records, shard)
@@ -428,6 +447,28 @@ pub(crate) struct Recording<'a> {
     pub dir: Option<&'a SweepDir>,
     /// No progress lines.
     pub quiet: bool,
+    /// The count over a command of several batches (an exploration's stages), if it is one.
+    pub tally: Option<&'a Tally>,
+}
+
+/// Points done over a command that runs several batches of them, and at most how many it runs:
+/// its progress lines count over the whole command, not per batch.
+pub(crate) struct Tally {
+    /// Points done so far.
+    pub done: std::sync::atomic::AtomicUsize,
+    /// Points the command runs at most.
+    pub most: usize,
+}
+
+impl Tally {
+    /// The progress line of one more point done: `[12 of at most 40] <step> of point 4: ok`.
+    fn line(&self, step: &str, record: &Record) -> String {
+        let done = self.done.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+        format!(
+            "[{done} of at most {}] {step} of point {}: {} ({:.1} s)",
+            self.most, record.index, record.status, record.seconds
+        )
+    }
 }
 
 impl Recording<'_> {
@@ -445,13 +486,14 @@ impl Recording<'_> {
         let ran = run_all(jobs, self.threads, self.rtl, implementation, |record| {
             finished += 1;
             failed += usize::from(!record.settled());
-            progress.point(
-                &format!(
+            let line = match self.tally {
+                Some(tally) => tally.line(label, &record),
+                None => format!(
                     "[{finished}/{total}] point {} {} ({:.1} s)",
                     record.index, record.status, record.seconds
                 ),
-                failed,
-            );
+            };
+            progress.point(&line, failed);
             if let Some(dir) = self.dir {
                 dir.append(&record)?;
             }
@@ -471,6 +513,7 @@ pub fn merge(m: &ArgMatches) -> Result<String, CliError> {
         .flatten()
         .map(PathBuf::from)
         .collect();
+    let out = crate::output::check_dir("--out", &path(m, "out").expect("--out is required"))?;
     let mut spec: Option<Spec> = None;
     let mut records = BTreeMap::new();
     for dir in &dirs {
@@ -494,7 +537,7 @@ pub fn merge(m: &ArgMatches) -> Result<String, CliError> {
         spec = Some(found);
     }
     let spec = spec.expect("at least one DIR");
-    let out = SweepDir::new(&path(m, "out").expect("--out is required"));
+    let out = SweepDir::new(&out);
     out.open(&spec, true)?;
     out.replace(&records)?;
     let status = Status::of(spec.points, &records);
@@ -528,8 +571,8 @@ pub fn slurm<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     let (seed, rtl) = (seed(m)?, rtl(m));
     let steps = (m.get_flag("synth"), pnr_request(m)?);
     let (spec, _, _) = plan::<B>(m, seed, rtl, None, steps)?;
-    let dir = path(m, "out").expect("--out is required");
-    crate::output::check_dir("--out", &dir)?;
+    super::announce_seed(m, &format!("sweep slurm {}", spec.block), seed);
+    let dir = crate::output::check_dir("--out", &path(m, "out").expect("--out is required"))?;
     slurm::check_script_dir(&dir)?;
     let dir = std::path::absolute(&dir).unwrap_or(dir);
     let grfgen = slurm::shell_path(&std::env::current_exe()?);
@@ -580,9 +623,9 @@ pub fn slurm_shards(m: &ArgMatches, id: &'static str) -> Result<usize, CliError>
 
 /// `grfgen sweep plot DIR --x NAME --y METRIC [--series NAME] [--pareto METRIC2] --out FILE`.
 pub fn plot(m: &ArgMatches) -> Result<String, CliError> {
-    let out = PathBuf::from(m.get_one::<String>("out").expect("required"));
-    crate::output::check_file("--out", &out)?;
-    plot::format_of(&out)?;
+    let given = PathBuf::from(m.get_one::<String>("out").expect("required"));
+    let out = crate::output::check_file("--out", &given)?;
+    plot::format_of(&given)?;
     let (dir, spec) = existing(&PathBuf::from(
         m.get_one::<String>("dir").expect("required"),
     ))?;
@@ -597,7 +640,7 @@ pub fn plot(m: &ArgMatches) -> Result<String, CliError> {
     let series = plot::plot(&spec, &dir.records()?, &spec_plot, &out)?;
     Ok(format!(
         "wrote {}: {} series ({})",
-        out.display(),
+        given.display(),
         series.len(),
         series.join(", ")
     ))

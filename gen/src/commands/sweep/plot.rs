@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use serde_json::Value;
 
@@ -289,6 +290,34 @@ pub fn format_of(out: &Path) -> Result<bool, CliError> {
     }
 }
 
+/// Pixels kept right of a chart's plotting area for its legend, so that the legend covers no
+/// point, line or label.
+pub(crate) const LEGEND_WIDTH: u32 = 250;
+
+/// A tick label: a whole number as one (`5200`, `1`), else with at most three decimals and no
+/// trailing zeros.
+pub(crate) fn tick(value: &f64) -> String {
+    if value.fract() == 0.0 && value.abs() < 1e15 {
+        return format!("{value:.0}");
+    }
+    let text = format!("{value:.3}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// Draws `chart`'s legend in the [`LEGEND_WIDTH`] pixels kept beside its plotting area.
+pub(crate) fn legend_beside<'a, DB: DrawingBackend + 'a>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+) -> Result<(), String> {
+    let (width, _) = chart.plotting_area().dim_in_pixel();
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::Coordinate(width as i32 + 15, 0))
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| e.to_string())
+}
+
 /// `svg` rendered as a PNG image, with the machine's fonts for its text.
 pub(crate) fn rasterize(svg: &str, out: &Path) -> Result<Vec<u8>, CliError> {
     let failed = |e: String| CliError::Failed(format!("drawing {}: {e}", out.display()));
@@ -333,12 +362,13 @@ fn draw(
     let mut svg = String::new();
     let failed = |e: String| CliError::Failed(format!("drawing {}: {e}", out.display()));
     {
-        let root = SVGBackend::with_string(&mut svg, (800, 520)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (800 + LEGEND_WIDTH, 520)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| failed(e.to_string()))?;
         let title = format!("{}: {} against {}", spec.block, plot.y, plot.x);
         let mut chart = ChartBuilder::on(&root)
             .caption(title, ("sans-serif", 20))
             .margin(15)
+            .margin_right(15 + LEGEND_WIDTH)
             .x_label_area_size(45)
             .y_label_area_size(70)
             .build_cartesian_2d(xs, ys)
@@ -348,7 +378,7 @@ fn draw(
                 order.get(v.round() as usize).cloned().unwrap_or_default()
             }
             Axis::Categories(_) => String::new(),
-            Axis::Numbers => format!("{v}"),
+            Axis::Numbers => tick(v),
         };
         let (x_unit, ticks) = match axis {
             Axis::Categories(order) => (String::new(), order.len().max(2) * 4 - 3),
@@ -357,10 +387,9 @@ fn draw(
         let mut mesh = chart.configure_mesh();
         mesh.x_desc(format!("{}{x_unit}", plot.x))
             .y_desc(format!("{} ({})", plot.y, unit(plot.y)))
-            .x_labels(ticks);
-        if let Axis::Categories(_) = axis {
-            mesh.x_label_formatter(&category);
-        }
+            .x_labels(ticks)
+            .x_label_formatter(&category)
+            .y_label_formatter(&tick);
         mesh.draw().map_err(|e| failed(e.to_string()))?;
         for (k, (name, points)) in lines.iter().enumerate() {
             let colour = Palette99::pick(k).to_rgba();
@@ -381,12 +410,7 @@ fn draw(
                 .draw_series(points.iter().map(|&p| Circle::new(p, 3, colour.filled())))
                 .map_err(|e| failed(e.to_string()))?;
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()
-            .map_err(|e| failed(e.to_string()))?;
+        legend_beside(&mut chart).map_err(failed)?;
         root.present().map_err(|e| failed(e.to_string()))?;
     }
     Ok(svg)

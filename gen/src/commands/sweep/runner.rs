@@ -12,6 +12,7 @@ use grfgen_hdl::design::Design;
 use grfgen_hdl::emit::Timing;
 use grfgen_hdl::params::Params;
 use grfgen_sim::block::{Block, ParamsOf, Report, Rtl, RunRecord, Setup};
+use grfgen_sim::interrupt::Scratch;
 use serde_json::Value;
 
 use super::store::Record;
@@ -55,7 +56,7 @@ pub fn replay<B: Block>(job: &Job<B>, rtl: Rtl) -> String {
 
 /// Synthesizes the design of `params` for iCE40 in a scratch directory.
 fn ice40<D: Design>(params: &D::Params) -> Result<Value, CliError> {
-    let work = tempfile::tempdir()?;
+    let work = Scratch::new("grfgen-point-")?;
     let top = D::top(params);
     write_design::<D>(params, &top, work.path(), Timing::new(200.0, None)?)?;
     let stats = synth(work.path(), &top, SynthTarget::Ice40)?;
@@ -70,7 +71,7 @@ fn implemented<D: Design>(
     request: &PnrRequest,
     synthesis_only: bool,
 ) -> Result<Value, CliError> {
-    let work = tempfile::tempdir()?;
+    let work = Scratch::new("grfgen-point-")?;
     let top = D::top(params);
     let timing = Timing::new(200.0, None)?;
     let emitted = write_design::<D>(params, &top, work.path(), timing)?;

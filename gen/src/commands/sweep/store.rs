@@ -37,6 +37,9 @@ pub struct Spec {
     /// With `--config`: the parameters the file set, which every point starts from.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub config: Option<Value>,
+    /// Whether `grfgen explore` recorded it (else `grfgen sweep`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub explore: bool,
 }
 
 impl Spec {
@@ -48,12 +51,13 @@ impl Spec {
                 .map(|(n, v)| format!("{n}={}", v.join(",")))
                 .collect()
         };
-        let field = |name: &str, there: String, now: String, fix: String| {
-            format!("{name} is {there} there and {now} here ({fix})")
+        // `subject` carries its verb: "the seed is", "the lists are".
+        let field = |subject: &str, there: String, now: String, fix: String| {
+            format!("{subject} {there} there and {now} here ({fix})")
         };
         if self.block != here.block {
             return field(
-                "the block",
+                "the block is",
                 self.block.clone(),
                 here.block.clone(),
                 format!("run sweep {}", self.block),
@@ -62,7 +66,7 @@ impl Spec {
         if self.seed != here.seed {
             let fix = format!("give --seed {} or leave --seed out", self.seed);
             return field(
-                "the seed",
+                "the seed is",
                 self.seed.to_string(),
                 here.seed.to_string(),
                 fix,
@@ -78,7 +82,7 @@ impl Spec {
                     lists(there).join(" ")
                 );
                 return field(
-                    "the lists",
+                    "the lists are",
                     lists(there).join(" "),
                     lists(now).join(" "),
                     fix,
@@ -92,7 +96,7 @@ impl Spec {
         if self.synth != here.synth {
             let fix = format!("give {}", flag(self.synth, "--synth"));
             return field(
-                "--synth",
+                "--synth is",
                 flag(self.synth, "--synth"),
                 flag(here.synth, "--synth"),
                 fix,
@@ -104,11 +108,16 @@ impl Spec {
                 None => "no --pnr".to_string(),
             };
             let fix = format!("give {}", shown(&self.pnr));
-            return field("place and route", shown(&self.pnr), shown(&here.pnr), fix);
+            return field(
+                "place and route is",
+                shown(&self.pnr),
+                shown(&here.pnr),
+                fix,
+            );
         }
         if self.rtl != here.rtl {
             return field(
-                "--rtl",
+                "--rtl is",
                 self.rtl.clone(),
                 here.rtl.clone(),
                 "give the same --rtl or --no-rtl".into(),
@@ -116,7 +125,7 @@ impl Spec {
         }
         let fix = "give the same --config".to_string();
         field(
-            "the configuration",
+            "the configuration is",
             format!("{:?}", self.config),
             format!("{:?}", here.config),
             fix,
@@ -206,6 +215,21 @@ impl Record {
     }
 }
 
+/// Why a directory holding `found` cannot take a run of the other kind (a sweep where an
+/// exploration runs, or the reverse), with the command that goes on with what it holds.
+pub fn other_kind(found: &Spec) -> String {
+    match found.explore {
+        true => format!(
+            "it holds an exploration of {0}, not a sweep; go on with it with grfgen explore {0} --out DIR --resume, or give another --out",
+            found.block
+        ),
+        false => format!(
+            "it holds a sweep of {}, not an exploration; give another --out",
+            found.block
+        ),
+    }
+}
+
 /// The files of a sweep directory.
 pub struct SweepDir {
     /// The directory.
@@ -245,27 +269,46 @@ impl SweepDir {
         }
     }
 
-    /// Starts the sweep `spec` here, or with `resume` takes up the one already here. A
-    /// different sweep here is an error; so is any sweep without `resume`.
-    pub fn open(&self, spec: &Spec, resume: bool) -> Result<(), CliError> {
+    /// Checks that the sweep `spec` can start here, or with `resume` take up the one already
+    /// here: a different sweep here is an error; so is any sweep without `resume`, and a run
+    /// of the other kind (sweep or exploration). Whether one is here.
+    pub fn check(&self, spec: &Spec, resume: bool) -> Result<bool, CliError> {
+        let refuse = |why: String| {
+            CliError::Input(format!(
+                "invalid value {} for --out: {why}",
+                grfgen_sim::input::shown(&self.dir.to_string_lossy())
+            ))
+        };
+        let kind = |s: &Spec| match s.explore {
+            true => "exploration",
+            false => "sweep",
+        };
         match (self.spec()?, resume) {
-            (Some(found), true) if found == *spec => Ok(()),
-            (Some(found), true) => Err(CliError::Input(format!(
-                "invalid value {} for --out: it holds a different sweep: {}",
-                self.dir.display(),
+            (Some(found), _) if found.explore != spec.explore => Err(refuse(other_kind(&found))),
+            (Some(found), true) if found == *spec => Ok(true),
+            (Some(found), true) => Err(refuse(format!(
+                "it holds a different {}: {}",
+                kind(spec),
                 found.difference(spec)
             ))),
-            (Some(_), false) => Err(CliError::Input(format!(
-                "invalid value {} for --out: it holds a sweep already; add --resume to go on \
-                 with it",
-                self.dir.display()
+            (Some(found), false) => Err(refuse(format!(
+                "it holds {} {} already; add --resume to go on with it",
+                if found.explore { "an" } else { "a" },
+                kind(&found)
             ))),
-            (None, _) => {
-                fs::create_dir_all(&self.dir).map_err(|e| io(&self.dir, e))?;
-                let text = serde_json::to_string_pretty(spec).expect("specs serialise") + "\n";
-                write_file("--out", &self.spec_path(), text.as_bytes())
-            }
+            (None, _) => Ok(false),
         }
+    }
+
+    /// Starts the sweep `spec` here, or with `resume` takes up the one already here, as
+    /// [`SweepDir::check`] allows.
+    pub fn open(&self, spec: &Spec, resume: bool) -> Result<(), CliError> {
+        if self.check(spec, resume)? {
+            return Ok(());
+        }
+        fs::create_dir_all(&self.dir).map_err(|e| io(&self.dir, e))?;
+        let text = serde_json::to_string_pretty(spec).expect("specs serialise") + "\n";
+        write_file("--out", &self.spec_path(), text.as_bytes())
     }
 
     /// The finished points, the last record of each index; a torn last line is cut off the

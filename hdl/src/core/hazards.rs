@@ -1,0 +1,317 @@
+//! The scoreboard's registered decisions: which sources of the next cycle's window must wait
+//! for a result ([`Hazards`]), and what the pending table means for its head ([`NextHead`]).
+
+use rust_hdl::prelude::*;
+
+use super::scoreboard::Scoreboard;
+use crate::params::{CoreParams, CoreUnit};
+use crate::regs::Registers;
+use crate::{constant, signals};
+
+/// The hazards (`docs/core.md`), computed each cycle for the next cycle's window. Next
+/// cycle's slot `j` holds this slot's instruction, or on issue the next slot's (the head going
+/// in flight or into the pending table), or the offered instruction. Its sources' hazards: an
+/// older slot writing the register (the window's rule: a slot writing one register, by its
+/// first destination; one holding a long-latency instruction writing several, every
+/// register), an instruction staying in flight to write it back on port 0, or an outstanding
+/// register; on issue the head is compared by the registers it writes, which then are in
+/// flight or outstanding. The compares are made for every outcome and the issue only chooses
+/// among them. Vectors of sources are slot-major (`slot * 3 + source`). `RI` is the
+/// register-index width.
+#[derive(LogicBlock)]
+pub struct Hazards<const RI: usize> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: no hazard.
+    pub reset: Signal<In, Bit>,
+    /// The head issues this cycle.
+    pub issue: Signal<In, Bit>,
+    /// Per served slot: it holds an instruction.
+    pub slot_valid: Vec<Signal<In, Bit>>,
+    /// Per served slot: its first destination.
+    pub slot_dst: Vec<Signal<In, Bits<RI>>>,
+    /// Per served slot: its destination registers written.
+    pub slot_writes: Vec<Signal<In, Bits<3>>>,
+    /// Per served slot: its unit.
+    pub slot_unit: Vec<Signal<In, Bits<3>>>,
+    /// Per seen slot and source, then per source of the offered instruction: the register.
+    pub src: Vec<Signal<In, Bits<RI>>>,
+    /// Per served slot: the offered instruction enters it at the end of this cycle.
+    pub entering: Vec<Signal<In, Bit>>,
+    /// Per flight stage still in flight next cycle: written back on port 0.
+    pub flight_write: Vec<Signal<In, Bit>>,
+    /// Per flight stage still in flight next cycle: its register.
+    pub flight_dst: Vec<Signal<In, Bits<RI>>>,
+    /// Per seen slot's source, then offered source: outstanding after this cycle.
+    pub outstanding: Vec<Signal<In, Bit>>,
+    /// Per source of the seen slots after the head, then offered source: the head writes it.
+    pub by_head: Vec<Signal<In, Bit>>,
+    /// Per served slot and source: a result for it is still to come.
+    pub hazard: Vec<Signal<Out, Bit>>,
+    held_hazard: Registers<Bit>,
+    /// Per served slot, as an older slot: it writes its first destination only, or (a
+    /// long-latency instruction writing several registers) every register.
+    one: Vec<Signal<Local, Bit>>,
+    many: Vec<Signal<Local, Bit>>,
+    /// Per seen slot and source: a slot between the head and it writes the register.
+    by_older: Vec<Signal<Local, Bit>>,
+    /// Per source (seen slots', offered): an instruction staying in flight writes it back.
+    by_flight: Vec<Signal<Local, Bit>>,
+    /// Per served slot and offered source: the slot writes the register; a slot before it
+    /// does (the head staying), or one up to it (the head issuing), or the flight, or the
+    /// table.
+    writes_offered: Vec<Signal<Local, Bit>>,
+    entering_before: Vec<Signal<Local, Bit>>,
+    entering_through: Vec<Signal<Local, Bit>>,
+    alu: Constant<Bits<3>>,
+    one_write: Constant<Bits<3>>,
+    _served: usize,
+    _seen: usize,
+    _sources: usize,
+    _staying: usize,
+}
+
+impl<const RI: usize> Hazards<RI> {
+    /// The hazards of `params`' served slots.
+    pub fn new(params: &CoreParams) -> Self {
+        let (served, seen) = (params.served_slots(), Scoreboard::<RI>::seen_slots(params));
+        let staying = params.issue_to_writeback() - 1;
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            issue: Default::default(),
+            slot_valid: signals(served),
+            slot_dst: signals(served),
+            slot_writes: signals(served),
+            slot_unit: signals(served),
+            src: signals(3 * seen + 3),
+            entering: signals(served),
+            flight_write: signals(staying),
+            flight_dst: signals(staying),
+            outstanding: signals(3 * seen + 3),
+            by_head: signals(3 * seen),
+            hazard: signals(3 * served),
+            held_hazard: Registers::new(3 * served),
+            one: signals(served),
+            many: signals(served),
+            by_older: signals(3 * seen),
+            by_flight: signals(3 * seen + 3),
+            writes_offered: signals(3 * served),
+            entering_before: signals(3 * served),
+            entering_through: signals(3 * served),
+            alu: constant(CoreUnit::Alu.code()),
+            one_write: constant(1),
+            _served: served,
+            _seen: seen,
+            _sources: 3 * seen + 3,
+            _staying: staying,
+        }
+    }
+}
+
+impl<const RI: usize> Logic for Hazards<RI> {
+    // A single-value loop binds the seen slots (ns) for index arithmetic: the offered
+    // instruction's lookups follow the seen slots'.
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.held_hazard.clock.next = self.clock.val();
+        for i in 0..self._served {
+            self.one[i].next =
+                self.slot_valid[i].val() & (self.slot_writes[i].val() == self.one_write.val());
+            self.many[i].next = self.slot_valid[i].val()
+                & (self.slot_unit[i].val() != self.alu.val())
+                & (self.slot_writes[i].val() > self.one_write.val());
+        }
+        // Every compare, from this cycle's registers and the offered instruction.
+        for x in 0..self._sources {
+            self.by_flight[x].next = false;
+            for f in 0..self._staying {
+                self.by_flight[x].next = self.by_flight[x].val()
+                    | (self.flight_write[f].val()
+                        & (self.flight_dst[f].val() == self.src[x].val()));
+            }
+        }
+        for k in 0..self._seen {
+            for s in 0..3 {
+                self.by_older[k * 3 + s].next = false;
+                for i in 1..self._served {
+                    if i < k {
+                        self.by_older[k * 3 + s].next = self.by_older[k * 3 + s].val()
+                            | self.many[i].val()
+                            | (self.one[i].val()
+                                & (self.slot_dst[i].val() == self.src[k * 3 + s].val()));
+                    }
+                }
+            }
+        }
+        for ns in self._seen..(self._seen + 1) {
+            for s in 0..3 {
+                for i in 0..self._served {
+                    self.writes_offered[i * 3 + s].next = self.many[i].val()
+                        | (self.one[i].val()
+                            & (self.slot_dst[i].val() == self.src[3 * ns + s].val()));
+                }
+                for j in 0..self._served {
+                    self.entering_before[j * 3 + s].next =
+                        self.by_flight[3 * ns + s].val() | self.outstanding[3 * ns + s].val();
+                    self.entering_through[j * 3 + s].next =
+                        self.entering_before[j * 3 + s].val() | self.by_head[3 * ns - 3 + s].val();
+                    for i in 0..self._served {
+                        if i < j {
+                            self.entering_before[j * 3 + s].next = self.entering_before[j * 3 + s]
+                                .val()
+                                | self.writes_offered[i * 3 + s].val();
+                        }
+                        if (i > 0) & (i <= j) {
+                            self.entering_through[j * 3 + s].next =
+                                self.entering_through[j * 3 + s].val()
+                                    | self.writes_offered[i * 3 + s].val();
+                        }
+                    }
+                }
+            }
+        }
+        // Next cycle's slot j: this slot's instruction (the head, an older slot under the
+        // window's rule), on issue the next slot's, or the offered instruction.
+        for j in 0..self._served {
+            for s in 0..3 {
+                self.held_hazard.d[j * 3 + s].next = (self.by_older[j * 3 + s].val()
+                    | self.by_flight[j * 3 + s].val()
+                    | self.outstanding[j * 3 + s].val())
+                    & !self.issue.val();
+            }
+        }
+        for j in 1..self._served {
+            for s in 0..3 {
+                if !self.issue.val() & (self.by_head[j * 3 + s - 3].val() | self.many[0].val()) {
+                    self.held_hazard.d[j * 3 + s].next = true;
+                }
+            }
+        }
+        for j in 0..(self._seen - 1) {
+            for s in 0..3 {
+                if self.issue.val() {
+                    self.held_hazard.d[j * 3 + s].next = self.by_head[j * 3 + s].val()
+                        | self.by_older[j * 3 + s + 3].val()
+                        | self.by_flight[j * 3 + s + 3].val()
+                        | self.outstanding[j * 3 + s + 3].val();
+                }
+            }
+        }
+        for j in 0..self._served {
+            for s in 0..3 {
+                if self.entering[j].val() {
+                    self.held_hazard.d[j * 3 + s].next = self.entering_before[j * 3 + s].val();
+                    if self.issue.val() {
+                        self.held_hazard.d[j * 3 + s].next = self.entering_through[j * 3 + s].val();
+                    }
+                }
+                if self.reset.val() {
+                    self.held_hazard.d[j * 3 + s].next = false;
+                }
+                self.hazard[j * 3 + s].next = self.held_hazard.q[j * 3 + s].val();
+            }
+        }
+    }
+}
+
+/// What the pending table means for the next cycle's head (`docs/core.md`), registered like
+/// the hazards: whether it is held (from the table's decisions for each outcome: the head
+/// stays, slot 1 moves up on issue, or the offered instruction enters slot 0) and, with
+/// forwarding, which of its sources are outstanding (never forwarded: their youngest writer is
+/// long-latency). On issue a long-latency head's registers are outstanding too.
+#[derive(LogicBlock)]
+pub struct NextHead {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: nothing held.
+    pub reset: Signal<In, Bit>,
+    /// The head issues this cycle.
+    pub issue: Signal<In, Bit>,
+    /// The offered instruction enters slot 0 at the end of this cycle.
+    pub entering: Signal<In, Bit>,
+    /// With forwarding (none without): the head is a long-latency instruction.
+    pub head_long: Vec<Signal<In, Bit>>,
+    /// The table holds next cycle's head if the head stays: [0] the head, [1] the offered
+    /// instruction.
+    pub held_staying: Vec<Signal<In, Bit>>,
+    /// The table holds it if the head issues now: [0] slot 1, [1] the offered instruction.
+    pub held_moving: Vec<Signal<In, Bit>>,
+    /// With forwarding (none without): per source of the head, slot 1 and the offered
+    /// instruction (`candidate * 3 + source`), outstanding after this cycle.
+    pub outstanding: Vec<Signal<In, Bit>>,
+    /// With forwarding (none without): per source of slot 1 and the offered instruction, the
+    /// head writes it.
+    pub by_head: Vec<Signal<In, Bit>>,
+    /// The head is held.
+    pub held: Signal<Out, Bit>,
+    /// With forwarding (none without): per head source, outstanding.
+    pub head_outstanding: Vec<Signal<Out, Bit>>,
+    held_head: Registers<Bit>,
+    held_outstanding: Registers<Bit>,
+    /// Head sources whose outstanding state is kept: 3 with forwarding, otherwise 0.
+    _forwarded: usize,
+}
+
+impl NextHead {
+    /// The next head's bookkeeping for `params`.
+    pub fn new(params: &CoreParams) -> Self {
+        let on = usize::from(params.forward);
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            issue: Default::default(),
+            entering: Default::default(),
+            head_long: signals(on),
+            held_staying: signals(2),
+            held_moving: signals(2),
+            outstanding: signals(9 * on),
+            by_head: signals(6 * on),
+            held: Default::default(),
+            head_outstanding: signals(3 * on),
+            held_head: Registers::new(1),
+            held_outstanding: Registers::stage(3 * on, on == 1),
+            _forwarded: 3 * on,
+        }
+    }
+}
+
+impl Logic for NextHead {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.held_head.clock.next = self.clock.val();
+        self.held_outstanding.clock.next = self.clock.val();
+        self.held_head.d[0].next = self.held_staying[0].val();
+        if self.issue.val() {
+            self.held_head.d[0].next = self.held_moving[0].val();
+        }
+        if self.entering.val() {
+            self.held_head.d[0].next = self.held_staying[1].val();
+            if self.issue.val() {
+                self.held_head.d[0].next = self.held_moving[1].val();
+            }
+        }
+        if self.reset.val() {
+            self.held_head.d[0].next = false;
+        }
+        self.held.next = self.held_head.q[0].val();
+        for s in 0..self._forwarded {
+            self.held_outstanding.d[s].next = self.outstanding[s].val();
+            if self.issue.val() {
+                self.held_outstanding.d[s].next = self.outstanding[3 + s].val()
+                    | (self.head_long[0].val() & self.by_head[s].val());
+            }
+            if self.entering.val() {
+                self.held_outstanding.d[s].next = self.outstanding[6 + s].val();
+                if self.issue.val() {
+                    self.held_outstanding.d[s].next = self.outstanding[6 + s].val()
+                        | (self.head_long[0].val() & self.by_head[3 + s].val());
+                }
+            }
+            if self.reset.val() {
+                self.held_outstanding.d[s].next = false;
+            }
+            self.head_outstanding[s].next = self.held_outstanding.q[s].val();
+        }
+    }
+}

@@ -1,0 +1,488 @@
+//! The pending table: the registers of long-latency results not yet written back, as a small
+//! CAM, and what it means for the next cycle's head.
+
+use rust_hdl::prelude::*;
+
+use crate::params::{CoreParams, CoreUnit};
+use crate::regs::Registers;
+use crate::{constant, constants, signals};
+
+/// The pending table (`docs/core.md`): `long_results` entries (valid, register, guard: `(sy)`
+/// or `(ss)`). A long-latency head that issues takes one free entry per register it writes,
+/// the lowest free ones, the `k`-th for `dst + k`; a performed long-latency write frees the
+/// entry holding its register. Every compare is an equality on registers, like the flight's.
+///
+/// Its outputs are for the scoreboard's registered hazards, made from this cycle's entries
+/// less the one freed this cycle: per source looked up, whether an entry holds it; per
+/// source, whether the head writes it (its registers `dst..dst + writes`); and whether each
+/// candidate for the next cycle's head would be held there (too few free entries for it, a
+/// register it writes outstanding, a sync wait on an outstanding guard), when the head stays
+/// and when it issues now (its registers then outstanding too). Candidates: [0] the head, [1]
+/// window slot 1, [2] the offered instruction. It wires three parts, each feeding the next
+/// only: the candidates' registers ([`CandidateSpans`]), the entries ([`PendingEntries`]) and
+/// the lookups ([`PendingLookups`]). `RI` is the register-index width.
+#[derive(LogicBlock)]
+pub struct PendingTable<const RI: usize> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: no entry.
+    pub reset: Signal<In, Bit>,
+    /// The head issues this cycle.
+    pub issue: Signal<In, Bit>,
+    /// Per candidate: its first destination register.
+    pub cand_dst: Vec<Signal<In, Bits<RI>>>,
+    /// Per candidate: its destination registers written.
+    pub cand_writes: Vec<Signal<In, Bits<3>>>,
+    /// Per candidate: its unit (`CoreUnit`).
+    pub cand_unit: Vec<Signal<In, Bits<3>>>,
+    /// Per candidate: its sync waits (bit 0 `(ss)`, bit 1 `(sy)`).
+    pub cand_wait: Vec<Signal<In, Bits<2>>>,
+    /// A long-latency result's register is written this cycle.
+    pub free: Signal<In, Bit>,
+    /// The register written.
+    pub free_reg: Signal<In, Bits<RI>>,
+    /// Registers looked up: per seen slot and source, then the offered instruction's sources.
+    pub src: Vec<Signal<In, Bits<RI>>>,
+    /// Per register looked up: an entry holds it after this cycle's free.
+    pub outstanding: Vec<Signal<Out, Bit>>,
+    /// Per register looked up but the head's own (index less 3): the head writes it.
+    pub by_head: Vec<Signal<Out, Bit>>,
+    /// Held next cycle if the head stays: [0] the head, [1] the offered instruction.
+    pub held_staying: Vec<Signal<Out, Bit>>,
+    /// Held next cycle if the head issues now: [0] window slot 1, [1] the offered instruction.
+    pub held_moving: Vec<Signal<Out, Bit>>,
+    spans: CandidateSpans<RI>,
+    entries: PendingEntries<RI>,
+    lookups: PendingLookups<RI>,
+    _entries: usize,
+    _sources: usize,
+}
+
+impl<const RI: usize> PendingTable<RI> {
+    /// The pending table of `params`, looking up `sources` registers (the seen slots' and the
+    /// offered instruction's).
+    pub fn new(params: &CoreParams, sources: usize) -> Self {
+        let n = params.long_results;
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            issue: Default::default(),
+            cand_dst: signals(3),
+            cand_writes: signals(3),
+            cand_unit: signals(3),
+            cand_wait: signals(3),
+            free: Default::default(),
+            free_reg: Default::default(),
+            src: signals(sources),
+            outstanding: signals(sources),
+            by_head: signals(sources - 3),
+            held_staying: signals(2),
+            held_moving: signals(2),
+            spans: CandidateSpans::default(),
+            entries: PendingEntries::new(n),
+            lookups: PendingLookups::new(n, sources),
+            _entries: n,
+            _sources: sources,
+        }
+    }
+}
+
+impl<const RI: usize> Logic for PendingTable<RI> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.entries.clock.next = self.clock.val();
+        self.entries.reset.next = self.reset.val();
+        self.entries.issue.next = self.issue.val();
+        self.entries.count.next = self.spans.takes[0].val();
+        self.entries.take_sy.next = self.spans.head_sy.val();
+        self.entries.free.next = self.free.val();
+        self.entries.free_reg.next = self.free_reg.val();
+        self.lookups.head_sy.next = self.spans.head_sy.val();
+        self.lookups.head_long.next = self.spans.head_long.val();
+        self.lookups.used_after.next = self.entries.used_after.val();
+        for c in 0..3 {
+            self.spans.cand_dst[c].next = self.cand_dst[c].val();
+            self.spans.cand_writes[c].next = self.cand_writes[c].val();
+            self.spans.cand_unit[c].next = self.cand_unit[c].val();
+            self.lookups.cand_dst[c].next = self.cand_dst[c].val();
+            self.lookups.cand_wait[c].next = self.cand_wait[c].val();
+            self.lookups.takes[c].next = self.spans.takes[c].val();
+        }
+        for k in 0..4 {
+            self.entries.take_reg[k].next = self.spans.plus[k].val();
+        }
+        for k in 0..12 {
+            self.lookups.plus[k].next = self.spans.plus[k].val();
+            self.lookups.covers[k].next = self.spans.covers[k].val();
+        }
+        for e in 0..self._entries {
+            self.lookups.live[e].next = self.entries.live[e].val();
+            self.lookups.reg_index[e].next = self.entries.reg_index[e].val();
+            self.lookups.sy[e].next = self.entries.sy[e].val();
+        }
+        for x in 0..self._sources {
+            self.lookups.src[x].next = self.src[x].val();
+            self.outstanding[x].next = self.lookups.outstanding[x].val();
+        }
+        for x in 3..self._sources {
+            self.by_head[x - 3].next = self.lookups.by_head[x - 3].val();
+        }
+        for m in 0..2 {
+            self.held_staying[m].next = self.lookups.held_staying[m].val();
+            self.held_moving[m].next = self.lookups.held_moving[m].val();
+        }
+    }
+}
+
+/// The registers each candidate of the pending table writes (`PendingTable`): per candidate
+/// and `k`, register `dst + k` and whether it is written (`k < writes`); whether it is a
+/// long-latency instruction and the entries it takes (its writes, or none); and whether the
+/// head is long-latency and its results guarded by `(sy)`.
+#[derive(LogicBlock)]
+pub struct CandidateSpans<const RI: usize> {
+    /// Per candidate: its first destination register.
+    pub cand_dst: Vec<Signal<In, Bits<RI>>>,
+    /// Per candidate: its destination registers written.
+    pub cand_writes: Vec<Signal<In, Bits<3>>>,
+    /// Per candidate: its unit.
+    pub cand_unit: Vec<Signal<In, Bits<3>>>,
+    /// Per candidate and `k` (`c * 4 + k`): register `dst + k`.
+    pub plus: Vec<Signal<Out, Bits<RI>>>,
+    /// Per candidate and `k`: register `dst + k` is written.
+    pub covers: Vec<Signal<Out, Bit>>,
+    /// Per candidate: the pending-table entries it takes.
+    pub takes: Vec<Signal<Out, Bits<6>>>,
+    /// The head (candidate 0) is a long-latency instruction.
+    pub head_long: Signal<Out, Bit>,
+    /// The head's results are guarded by `(sy)`.
+    pub head_sy: Signal<Out, Bit>,
+    /// Per candidate: a long-latency instruction.
+    long: Vec<Signal<Local, Bit>>,
+    /// 0..=4 as register offsets, as write counts, and as entry counts.
+    offset: Vec<Constant<Bits<RI>>>,
+    number: Vec<Constant<Bits<3>>>,
+    count: Vec<Constant<Bits<6>>>,
+    alu: Constant<Bits<3>>,
+    tex: Constant<Bits<3>>,
+    global_mem: Constant<Bits<3>>,
+}
+
+impl<const RI: usize> Default for CandidateSpans<RI> {
+    fn default() -> Self {
+        Self {
+            cand_dst: signals(3),
+            cand_writes: signals(3),
+            cand_unit: signals(3),
+            plus: signals(12),
+            covers: signals(12),
+            takes: signals(3),
+            head_long: Default::default(),
+            head_sy: Default::default(),
+            long: signals(3),
+            offset: constants(0..4),
+            number: constants(0..5),
+            count: constants(0..5),
+            alu: constant(CoreUnit::Alu.code()),
+            tex: constant(CoreUnit::Tex.code()),
+            global_mem: constant(CoreUnit::GlobalMem.code()),
+        }
+    }
+}
+
+impl<const RI: usize> Logic for CandidateSpans<RI> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.head_sy.next = (self.cand_unit[0].val() == self.tex.val())
+            | (self.cand_unit[0].val() == self.global_mem.val());
+        for c in 0..3 {
+            self.long[c].next = self.cand_unit[c].val() != self.alu.val();
+            self.takes[c].next = self.count[0].val();
+            for k in 0..4 {
+                self.plus[c * 4 + k].next = self.cand_dst[c].val() + self.offset[k].val();
+                self.covers[c * 4 + k].next = self.cand_writes[c].val() > self.number[k].val();
+                if self.long[c].val() & (self.cand_writes[c].val() == self.number[k + 1].val()) {
+                    self.takes[c].next = self.count[k + 1].val();
+                }
+            }
+        }
+        self.head_long.next = self.long[0].val();
+    }
+}
+
+/// The pending table's lookups (`PendingTable`), from its entries after this cycle's free:
+/// per register looked up, whether an entry holds it, and (all but the head's own) whether
+/// the head writes it; and whether each candidate for next cycle's head is held, if the head
+/// stays and if it issues now.
+#[derive(LogicBlock)]
+pub struct PendingLookups<const RI: usize> {
+    /// Per candidate: its first destination register.
+    pub cand_dst: Vec<Signal<In, Bits<RI>>>,
+    /// Per candidate: its sync waits.
+    pub cand_wait: Vec<Signal<In, Bits<2>>>,
+    /// Per candidate and `k`: register `dst + k` ([`CandidateSpans`]).
+    pub plus: Vec<Signal<In, Bits<RI>>>,
+    /// Per candidate and `k`: register `dst + k` is written.
+    pub covers: Vec<Signal<In, Bit>>,
+    /// Per candidate: the entries it takes.
+    pub takes: Vec<Signal<In, Bits<6>>>,
+    /// The head is a long-latency instruction.
+    pub head_long: Signal<In, Bit>,
+    /// The head's results are guarded by `(sy)`.
+    pub head_sy: Signal<In, Bit>,
+    /// Per entry: valid after this cycle's free.
+    pub live: Vec<Signal<In, Bit>>,
+    /// Per entry: its register.
+    pub reg_index: Vec<Signal<In, Bits<RI>>>,
+    /// Per entry: guarded by `(sy)`.
+    pub sy: Vec<Signal<In, Bit>>,
+    /// Entries taken after this cycle's free.
+    pub used_after: Signal<In, Bits<6>>,
+    /// Registers looked up.
+    pub src: Vec<Signal<In, Bits<RI>>>,
+    /// Per register looked up: an entry holds it.
+    pub outstanding: Vec<Signal<Out, Bit>>,
+    /// Per register looked up but the first three (index less 3): the head writes it.
+    pub by_head: Vec<Signal<Out, Bit>>,
+    /// Held next cycle if the head stays: [0] the head, [1] the offered instruction.
+    pub held_staying: Vec<Signal<Out, Bit>>,
+    /// Held next cycle if the head issues now: [0] window slot 1, [1] the offered instruction.
+    pub held_moving: Vec<Signal<Out, Bit>>,
+    /// Per candidate: an outstanding register it writes; an outstanding guard it waits on.
+    waw: Vec<Signal<Local, Bit>>,
+    sync: Vec<Signal<Local, Bit>>,
+    /// Per moving candidate: it writes a register the head writes, or waits on its guard.
+    overlap: Vec<Signal<Local, Bit>>,
+    waits_on_head: Vec<Signal<Local, Bit>>,
+    /// Outstanding guards.
+    ss_live: Signal<Local, Bit>,
+    sy_live: Signal<Local, Bit>,
+    /// Entries the table has.
+    capacity: Constant<Bits<6>>,
+    _entries: usize,
+    _sources: usize,
+}
+
+impl<const RI: usize> PendingLookups<RI> {
+    /// The lookups of `entries` entries for `sources` registers.
+    pub fn new(entries: usize, sources: usize) -> Self {
+        Self {
+            cand_dst: signals(3),
+            cand_wait: signals(3),
+            plus: signals(12),
+            covers: signals(12),
+            takes: signals(3),
+            head_long: Default::default(),
+            head_sy: Default::default(),
+            live: signals(entries),
+            reg_index: signals(entries),
+            sy: signals(entries),
+            used_after: Default::default(),
+            src: signals(sources),
+            outstanding: signals(sources),
+            by_head: signals(sources - 3),
+            held_staying: signals(2),
+            held_moving: signals(2),
+            waw: signals(3),
+            sync: signals(3),
+            overlap: signals(2),
+            waits_on_head: signals(2),
+            ss_live: Default::default(),
+            sy_live: Default::default(),
+            capacity: constant(entries as u64),
+            _entries: entries,
+            _sources: sources,
+        }
+    }
+}
+
+impl<const RI: usize> Logic for PendingLookups<RI> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.ss_live.next = false;
+        self.sy_live.next = false;
+        for c in 0..3 {
+            self.waw[c].next = false;
+        }
+        for x in 0..self._sources {
+            self.outstanding[x].next = false;
+        }
+        for e in 0..self._entries {
+            self.ss_live.next = self.ss_live.val() | (self.live[e].val() & !self.sy[e].val());
+            self.sy_live.next = self.sy_live.val() | (self.live[e].val() & self.sy[e].val());
+            for c in 0..3 {
+                for k in 0..4 {
+                    self.waw[c].next = self.waw[c].val()
+                        | (self.live[e].val()
+                            & self.covers[c * 4 + k].val()
+                            & (self.reg_index[e].val() == self.plus[c * 4 + k].val()));
+                }
+            }
+            for x in 0..self._sources {
+                self.outstanding[x].next = self.outstanding[x].val()
+                    | (self.live[e].val() & (self.reg_index[e].val() == self.src[x].val()));
+            }
+        }
+        for x in 3..self._sources {
+            self.by_head[x - 3].next = false;
+            for k in 0..4 {
+                self.by_head[x - 3].next = self.by_head[x - 3].val()
+                    | (self.covers[k].val() & (self.src[x].val() == self.plus[k].val()));
+            }
+        }
+        // Held next cycle: as the table will be, with the head's entries if it issues now.
+        for c in 0..3 {
+            self.sync[c].next = (self.cand_wait[c].val().get_bit(0) & self.ss_live.val())
+                | (self.cand_wait[c].val().get_bit(1) & self.sy_live.val());
+        }
+        for m in 0..2 {
+            self.overlap[m].next = false;
+            for k in 0..4 {
+                self.overlap[m].next = self.overlap[m].val()
+                    | (self.covers[k].val()
+                        & self.covers[(m + 1) * 4].val()
+                        & (self.cand_dst[m + 1].val() == self.plus[k].val()))
+                    | (self.covers[(m + 1) * 4 + k].val()
+                        & self.covers[0].val()
+                        & (self.cand_dst[0].val() == self.plus[(m + 1) * 4 + k].val()));
+            }
+            self.waits_on_head[m].next = (self.cand_wait[m + 1].val().get_bit(0)
+                & !self.head_sy.val())
+                | (self.cand_wait[m + 1].val().get_bit(1) & self.head_sy.val());
+            self.held_moving[m].next = self.waw[m + 1].val()
+                | self.sync[m + 1].val()
+                | (self.head_long.val()
+                    & self.covers[0].val()
+                    & (self.overlap[m].val() | self.waits_on_head[m].val()))
+                | ((self.used_after.val() + self.takes[0].val() + self.takes[m + 1].val())
+                    > self.capacity.val());
+        }
+        self.held_staying[0].next = self.waw[0].val()
+            | self.sync[0].val()
+            | ((self.used_after.val() + self.takes[0].val()) > self.capacity.val());
+        self.held_staying[1].next = self.waw[2].val()
+            | self.sync[2].val()
+            | ((self.used_after.val() + self.takes[2].val()) > self.capacity.val());
+    }
+}
+
+/// The pending table's entries (`PendingTable`): valid, register and guard each, and how many
+/// are taken. A performed long-latency write frees the entry holding its register; the
+/// issuing head takes `count` entries, the lowest free ones (free at the start of the cycle),
+/// the `k`-th for `take_reg[k]`.
+#[derive(LogicBlock)]
+pub struct PendingEntries<const RI: usize> {
+    /// Clock.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous reset: no entry.
+    pub reset: Signal<In, Bit>,
+    /// The head issues this cycle.
+    pub issue: Signal<In, Bit>,
+    /// Entries the head takes when it issues (0 to 4).
+    pub count: Signal<In, Bits<6>>,
+    /// The register of the `k`-th entry taken.
+    pub take_reg: Vec<Signal<In, Bits<RI>>>,
+    /// The guard of the entries taken: `(sy)`, else `(ss)`.
+    pub take_sy: Signal<In, Bit>,
+    /// A long-latency result's register is written this cycle.
+    pub free: Signal<In, Bit>,
+    /// The register written.
+    pub free_reg: Signal<In, Bits<RI>>,
+    /// Per entry: valid after this cycle's free.
+    pub live: Vec<Signal<Out, Bit>>,
+    /// Per entry: its register.
+    pub reg_index: Vec<Signal<Out, Bits<RI>>>,
+    /// Per entry: guarded by `(sy)`.
+    pub sy: Vec<Signal<Out, Bit>>,
+    /// Entries taken after this cycle's free.
+    pub used_after: Signal<Out, Bits<6>>,
+    entry_valid: Registers<Bit>,
+    entry_reg: Registers<Bits<RI>>,
+    entry_sy: Registers<Bit>,
+    used: Registers<Bits<6>>,
+    /// Per entry: free entries below it, and the issuing head takes it.
+    rank: Vec<Signal<Local, Bits<6>>>,
+    take: Vec<Signal<Local, Bit>>,
+    /// An entry freed this cycle.
+    freed: Signal<Local, Bit>,
+    number: Vec<Constant<Bits<6>>>,
+    _entries: usize,
+}
+
+impl<const RI: usize> PendingEntries<RI> {
+    /// `entries` entries.
+    pub fn new(entries: usize) -> Self {
+        Self {
+            clock: Default::default(),
+            reset: Default::default(),
+            issue: Default::default(),
+            count: Default::default(),
+            take_reg: signals(4),
+            take_sy: Default::default(),
+            free: Default::default(),
+            free_reg: Default::default(),
+            live: signals(entries),
+            reg_index: signals(entries),
+            sy: signals(entries),
+            used_after: Default::default(),
+            entry_valid: Registers::new(entries),
+            entry_reg: Registers::new(entries),
+            entry_sy: Registers::new(entries),
+            used: Registers::new(1),
+            rank: signals(entries),
+            take: signals(entries),
+            freed: Default::default(),
+            number: constants(0..4),
+            _entries: entries,
+        }
+    }
+}
+
+impl<const RI: usize> Logic for PendingEntries<RI> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        self.entry_valid.clock.next = self.clock.val();
+        self.entry_reg.clock.next = self.clock.val();
+        self.entry_sy.clock.next = self.clock.val();
+        self.used.clock.next = self.clock.val();
+        self.freed.next = false;
+        self.rank[0].next = self.number[0].val();
+        for e in 1..self._entries {
+            self.rank[e].next = self.rank[e - 1].val();
+            if !self.entry_valid.q[e - 1].val() {
+                self.rank[e].next = self.rank[e - 1].val() + self.number[1].val();
+            }
+        }
+        for e in 0..self._entries {
+            self.live[e].next = self.entry_valid.q[e].val()
+                & !(self.free.val() & (self.entry_reg.q[e].val() == self.free_reg.val()));
+            self.freed.next =
+                self.freed.val() | (self.entry_valid.q[e].val() & !self.live[e].val());
+            self.reg_index[e].next = self.entry_reg.q[e].val();
+            self.sy[e].next = self.entry_sy.q[e].val();
+            self.take[e].next = self.issue.val()
+                & !self.entry_valid.q[e].val()
+                & (self.rank[e].val() < self.count.val());
+            self.entry_valid.d[e].next =
+                (self.live[e].val() | self.take[e].val()) & !self.reset.val();
+            self.entry_reg.d[e].next = self.entry_reg.q[e].val();
+            self.entry_sy.d[e].next = self.entry_sy.q[e].val();
+            for k in 0..4 {
+                if self.take[e].val() & (self.rank[e].val() == self.number[k].val()) {
+                    self.entry_reg.d[e].next = self.take_reg[k].val();
+                    self.entry_sy.d[e].next = self.take_sy.val();
+                }
+            }
+        }
+        self.used_after.next = self.used.q[0].val();
+        if self.freed.val() {
+            self.used_after.next = self.used.q[0].val() - self.number[1].val();
+        }
+        self.used.d[0].next = self.used_after.val();
+        if self.issue.val() {
+            self.used.d[0].next = self.used_after.val() + self.count.val();
+        }
+        if self.reset.val() {
+            self.used.d[0].next = self.number[0].val();
+        }
+    }
+}
