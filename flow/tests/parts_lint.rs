@@ -29,6 +29,10 @@ fn lint_parts<D: Design>(params: &D::Params) {
     assert_eq!(names.len(), parts.len(), "{} names a part twice", D::NAME);
     for part in &parts {
         std::fs::write(dir.path().join(format!("{}.v", part.top)), &part.verilog).unwrap();
+        // A part with `DP16KD` instances (`--memory dp16kd`) lints with their model beside it.
+        for (file, text) in grfgen_hdl::sram::simulation_models(&part.verilog) {
+            std::fs::write(dir.path().join(file), text).unwrap();
+        }
         std::fs::write(
             dir.path().join(format!("{}.vlt", part.top)),
             waivers(&part.top),
