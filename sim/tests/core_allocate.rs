@@ -6,7 +6,7 @@
 
 use grfgen_hdl::params::{BankKind, CoreOp, CoreParams, GprParams};
 use grfgen_sim::block::{Rtl, Setup};
-use grfgen_sim::core::allocate::{allocate, allocate_with, prove, Allocation};
+use grfgen_sim::core::allocate::{allocate, allocate_with, prove, text, Allocation, Slot};
 use grfgen_sim::core::ir3::{self, Ir3Options};
 use grfgen_sim::core::run::allocated;
 use grfgen_sim::core::workload::builtin;
@@ -66,6 +66,86 @@ proptest! {
         if let Err(why) = prove(&params, &written, &allocation, seed) {
             prop_assert!(false, "{why}");
         }
+        let (renamed, figures) = allocated(&params, Policy::CqPq, &written, seed).unwrap();
+        let after = run(&params, Policy::CqPq, &renamed, seed, None, false);
+        prop_assert!(after.cycles <= figures.cycles_before,
+            "{} cycles after, {} before", after.cycles, figures.cycles_before);
+    }
+}
+
+/// The register a slot names in `program`.
+fn register(program: &[Instruction], slot: Slot) -> usize {
+    match slot {
+        Slot::Source(i, s) => program[i].src[s].reg().expect("a register source"),
+        Slot::Written(i, k) | Slot::Kept(i, k) => program[i].dst + k,
+    }
+}
+
+/// `count` groups of 2 to 4 register slots of `program`, drawn from `seed` (any slots: the
+/// program as written keeps the distances between their registers by definition).
+fn groups(program: &[Instruction], count: usize, seed: u64) -> Vec<Vec<Slot>> {
+    let slots: Vec<Slot> = (program.iter().enumerate())
+        .flat_map(|(i, ins)| {
+            let sources = (0..ins.src.len()).filter(|&s| ins.src[s].reg().is_some());
+            let sources = sources.map(move |s| Slot::Source(i, s));
+            sources.chain((0..ins.writes).map(move |k| Slot::Written(i, k)))
+        })
+        .collect();
+    let mut rng = grfgen_sim::rng::Rng::new(seed);
+    match slots.is_empty() {
+        true => Vec::new(),
+        false => (0..count)
+            .map(|_| {
+                (0..2 + rng.below(3))
+                    .map(|_| slots[rng.below(slots.len())])
+                    .collect()
+            })
+            .collect(),
+    }
+}
+
+/// `program` with the destination of each instruction writing nothing set to 0.
+fn normal(program: &[Instruction]) -> Vec<Instruction> {
+    let dst = |i: &Instruction| if i.writes == 0 { 0 } else { i.dst };
+    (program.iter())
+        .map(|i| Instruction {
+            dst: dst(i),
+            ..i.clone()
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn allocation_of_every_instruction_kind_keeps_outputs_and_groups(
+        length in 1usize..120,
+        banks in prop::sample::select(vec![1usize, 2, 4, 8]),
+        kind in prop::sample::select(BankKind::ALL.to_vec()),
+        count in 0usize..6,
+        seed in 0u64..100_000,
+    ) {
+        let params = core(banks, kind);
+        let program = grfgen_sim::core::workload::random_long_program(length, 24, 4, seed);
+        let groups = groups(&program, count, seed);
+        let written = workload(program);
+        let allocation = allocate_with(&params, &written.program, &groups);
+        prop_assert!(allocation.conflicts_after <= allocation.conflicts_before);
+        prop_assert!(allocation.program.iter().flat_map(|i| i.reads().chain(i.written()))
+            .all(|r| r < params.program_registers()));
+        for group in &groups {
+            let distance = |p: &[Instruction]| -> Vec<isize> {
+                let first = register(p, group[0]) as isize;
+                group.iter().map(|&s| register(p, s) as isize - first).collect()
+            };
+            prop_assert_eq!(distance(&allocation.program), distance(&written.program));
+        }
+        if let Err(why) = prove(&params, &written, &allocation, seed) {
+            prop_assert!(false, "{why}");
+        }
+        let back = grfgen_sim::core::parse(&text(&allocation.program), params.program_registers());
+        prop_assert_eq!(normal(&back.unwrap()), normal(&allocation.program));
         let (renamed, figures) = allocated(&params, Policy::CqPq, &written, seed).unwrap();
         let after = run(&params, Policy::CqPq, &renamed, seed, None, false);
         prop_assert!(after.cycles <= figures.cycles_before,
