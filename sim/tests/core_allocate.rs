@@ -346,7 +346,7 @@ fn half_registers_keep_their_half() {
 #[test]
 fn an_rpt_group_whose_strides_break_is_written_as_its_copies() {
     let params = CoreParams::default();
-    let original = "(sy)(rpt1)(nop2)add.f r0.x, (r)r1.x, (r)c2.w\nend\n";
+    let original = "(sy)(rpt1)(nop2)mad.f32 r0.x, (r)r1.x, (r)c2.w, (r)(1.0)\nend\n";
     let written = ir3_text(&params, original);
     // Copy 0 moves r0.x -> r2.x and r1.x -> r5.x; copy 1 r0.y -> r2.y but r1.y -> r7.z.
     let mut program = written.program.clone();
@@ -366,8 +366,8 @@ fn an_rpt_group_whose_strides_break_is_written_as_its_copies() {
     assert_eq!(
         code,
         [
-            "(sy)add.f r2.x, r5.x, c2.w",
-            "(nop2)add.f r2.y, r7.z, c3.x",
+            "(sy)mad.f32 r2.x, r5.x, c2.w, (1.0)",
+            "(nop2)mad.f32 r2.y, r7.z, c3.x, (0x3f800001)",
             "end"
         ],
         "{text}"

@@ -160,6 +160,7 @@ impl<'a> Writer<'a> {
                         Edit::Drop => false,
                         Edit::First => k == 0,
                         Edit::Last => k + 1 == copies,
+                        Edit::Advance(_) if k == 0 => true,
                         Edit::Advance(a) => return Some((at.clone(), advanced(a, k))),
                     };
                     (!keep).then(|| (at.clone(), String::new()))
