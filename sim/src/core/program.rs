@@ -405,7 +405,7 @@ impl Cursor<'_> {
         let mnemonic = parts.next().unwrap_or("");
         let unit = parts
             .filter_map(|part| CoreUnit::ALL.into_iter().find(|u| u.name() == part))
-            .last()
+            .next_back()
             .unwrap_or(CoreUnit::Alu);
         let op = CoreOp::ALL.into_iter().find(|op| op.mnemonic() == mnemonic);
         op.map(|op| (op, unit)).ok_or_else(|| {

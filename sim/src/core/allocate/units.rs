@@ -53,16 +53,17 @@ impl Units {
         }
         let mut index = vec![usize::MAX; n];
         let mut members: Vec<Vec<usize>> = Vec::new();
-        let mut unit = vec![0; n];
-        for v in 0..n {
-            let r = root(&mut parent, v);
-            if index[r] == usize::MAX {
-                index[r] = members.len();
-                members.push(Vec::new());
-            }
-            unit[v] = index[r];
-            members[index[r]].push(v);
-        }
+        let unit: Vec<usize> = (0..n)
+            .map(|v| {
+                let r = root(&mut parent, v);
+                if index[r] == usize::MAX {
+                    index[r] = members.len();
+                    members.push(Vec::new());
+                }
+                members[index[r]].push(v);
+                index[r]
+            })
+            .collect();
         let original: Vec<usize> = (members.iter())
             .map(|m| {
                 m.iter()
