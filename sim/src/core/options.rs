@@ -249,6 +249,7 @@ impl CoreOptions {
         Ok(Workload {
             latencies: self.latencies.clone(),
             figures: file.figures,
+            ir3: file.ir3.map(std::sync::Arc::new),
             ..Workload::new(path, file.instructions)
         })
     }
