@@ -21,13 +21,14 @@
 
 use std::collections::BTreeMap;
 
-use grfgen_hdl::params::CoreParams;
+use grfgen_hdl::params::{CoreParams, GprParams};
 use serde::Serialize;
 
 use super::model::Policy;
 use super::program::{Instruction, Source};
 use super::run::{run, CoreRun};
 use super::workload::Workload;
+use crate::bank_map::bank;
 
 /// How far, in instructions, the nearby-source cost looks (the default lookahead).
 const NEARBY: usize = 3;
@@ -171,14 +172,20 @@ impl Values {
     }
 }
 
+/// The bank of register `reg` in `gpr`, under its bank map: every bank the allocator reasons
+/// about is this one's.
+fn bank_of(gpr: &GprParams, reg: usize) -> usize {
+    bank(gpr.bank_map, reg, gpr.banks)
+}
+
 /// Bank reads beyond capacity of one instruction whose distinct source registers are `regs`.
-fn excess(regs: &[usize], banks: usize, capacity: usize) -> u64 {
+fn excess(regs: &[usize], gpr: &GprParams, capacity: usize) -> u64 {
     let mut distinct = regs.to_vec();
     distinct.sort_unstable();
     distinct.dedup();
-    let mut per_bank = vec![0usize; banks];
+    let mut per_bank = vec![0usize; gpr.banks];
     for r in distinct {
-        per_bank[r % banks] += 1;
+        per_bank[bank_of(gpr, r)] += 1;
     }
     per_bank
         .iter()
@@ -191,14 +198,14 @@ pub fn conflicts(params: &CoreParams, program: &[Instruction]) -> u64 {
     let capacity = params.gpr.bank_kind.reads_per_bank();
     program
         .iter()
-        .map(|i| excess(&i.reads().collect::<Vec<_>>(), params.gpr.banks, capacity))
+        .map(|i| excess(&i.reads().collect::<Vec<_>>(), &params.gpr, capacity))
         .sum()
 }
 
 /// The assignment being built: each value's register, and each register's values.
 struct Assignment<'a> {
     values: &'a Values,
-    banks: usize,
+    gpr: &'a GprParams,
     capacity: usize,
     register: Vec<Option<usize>>,
     holders: Vec<Vec<usize>>,
@@ -224,7 +231,7 @@ impl<'a> Assignment<'a> {
                 let mut others: Vec<usize> = (self.values.sources[j].iter())
                     .filter(|&&w| w != v)
                     .filter_map(|&w| self.register[w])
-                    .filter(|&r| r % self.banks == bank)
+                    .filter(|&r| bank_of(self.gpr, r) == bank)
                     .collect();
                 others.sort_unstable();
                 others.dedup();
@@ -244,10 +251,10 @@ impl<'a> Assignment<'a> {
     /// gave it, then the lowest.
     fn best(&self, v: usize, registers: usize) -> usize {
         let original = self.values.values[v].original;
-        let costs: Vec<(u64, u64)> = (0..self.banks).map(|b| self.cost(v, b)).collect();
+        let costs: Vec<(u64, u64)> = (0..self.gpr.banks).map(|b| self.cost(v, b)).collect();
         (0..registers)
             .filter(|&r| self.free(r, v))
-            .min_by_key(|&r| (costs[r % self.banks], r != original, r))
+            .min_by_key(|&r| (costs[bank_of(self.gpr, r)], r != original, r))
             .expect("a free register: no more values are live at once than the original used")
     }
 
@@ -275,7 +282,7 @@ pub fn allocate(params: &CoreParams, program: &[Instruction]) -> Allocation {
     let registers = params.program_registers();
     let mut assignment = Assignment {
         values: &values,
-        banks: params.gpr.banks,
+        gpr: &params.gpr,
         capacity: params.gpr.bank_kind.reads_per_bank(),
         register: vec![None; values.values.len()],
         holders: vec![Vec::new(); registers],
@@ -291,10 +298,10 @@ pub fn allocate(params: &CoreParams, program: &[Instruction]) -> Allocation {
         let mut moved = false;
         for &v in &order {
             let before = assignment.register[v].expect("placed");
-            let cost = assignment.cost(v, before % assignment.banks);
+            let cost = assignment.cost(v, bank_of(assignment.gpr, before));
             assignment.remove(v);
             let reg = assignment.best(v, registers);
-            let better = assignment.cost(v, reg % assignment.banks) < cost;
+            let better = assignment.cost(v, bank_of(assignment.gpr, reg)) < cost;
             assignment.place(v, if better { reg } else { before });
             moved |= better;
         }
