@@ -125,9 +125,10 @@ impl Allocation {
     }
 }
 
-/// The bank of register `reg`.
+/// The bank of register `reg` under the GPR's bank map: every bank the allocator reasons
+/// about is this one's.
 fn bank_of(params: &CoreParams, reg: usize) -> usize {
-    reg % params.gpr.banks
+    crate::bank_map::bank(params.gpr.bank_map, reg, params.gpr.banks)
 }
 
 /// Bank reads beyond capacity of one instruction whose source registers are `regs` (a
