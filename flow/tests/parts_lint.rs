@@ -12,8 +12,8 @@ use grfgen_hdl::gpr::Gpr;
 use grfgen_hdl::grf::Grf;
 use grfgen_hdl::multiport::{Flops, Lvt};
 use grfgen_hdl::params::{
-    AllocParams, BankKind, ClusterParams, CoreParams, GprParams, GrfParams, MultiportParams,
-    RouteFullParams, RouteParams,
+    AllocParams, BankKind, BankMap, ClusterParams, CoreParams, GprParams, GrfParams,
+    MultiportParams, RouteFullParams, RouteParams,
 };
 use grfgen_hdl::route::{Route, RouteFull};
 
@@ -87,6 +87,12 @@ fn core_parts_lint_clean_alone_with_and_without_queues() {
         long_results: CoreParams::MAX_LONG_RESULTS,
         ..CoreParams::default()
     });
+    // The bank maps other than mod (the pending table's candidates map their registers).
+    for bank_map in [BankMap::Row, BankMap::Xor] {
+        let mut mapped = CoreParams::default();
+        mapped.gpr.bank_map = bank_map;
+        lint_parts::<Core>(&mapped);
+    }
 }
 
 #[test]
