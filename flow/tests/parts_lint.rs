@@ -12,7 +12,7 @@ use grfgen_hdl::gpr::Gpr;
 use grfgen_hdl::grf::Grf;
 use grfgen_hdl::multiport::{Flops, Ilvt, Lvt, Xor};
 use grfgen_hdl::params::{
-    AllocParams, BankKind, ClusterParams, CoreParams, GprParams, GrfParams, Memory,
+    AllocParams, BankKind, BankMap, ClusterParams, CoreParams, GprParams, GrfParams, Memory,
     MultiportParams, RouteFullParams, RouteParams, TableEncoding,
 };
 use grfgen_hdl::route::{Route, RouteFull};
@@ -104,6 +104,12 @@ fn core_parts_lint_clean_alone_with_and_without_queues() {
         long_results: CoreParams::MAX_LONG_RESULTS,
         ..CoreParams::default()
     });
+    // The bank maps other than mod (the pending table's candidates map their registers).
+    for bank_map in [BankMap::Row, BankMap::Xor] {
+        let mut mapped = CoreParams::default();
+        mapped.gpr.bank_map = bank_map;
+        lint_parts::<Core>(&mapped);
+    }
 }
 
 #[test]

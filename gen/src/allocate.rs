@@ -1,9 +1,12 @@
-//! `grfgen allocate`: bank-aware register allocation of a core program (a file or a built-in
-//! workload) for a GPR geometry, proved by execution, written as a program with its map.
+//! `grfgen allocate`: bank-aware register allocation of a core program (a file in the core's
+//! format or ir3, or a built-in workload) for a GPR geometry, proved by execution, written as a
+//! program in its own format with its map.
 
 use clap::{Arg, ArgMatches, Command};
 use grfgen_hdl::params::CoreParams;
 use grfgen_sim::core::allocate::text;
+use grfgen_sim::core::ir3;
+use grfgen_sim::core::program_file::Isa;
 use grfgen_sim::core::run::{allocated, AllocationFigures};
 use grfgen_sim::core::workload::NAMES;
 use grfgen_sim::core::{run, CoreOptions, Policy};
@@ -27,7 +30,14 @@ pub fn command() -> Command {
                 .long("program")
                 .value_name("FILE")
                 .conflicts_with("workload")
-                .help("A program in the documented text format (docs/core.md)"),
+                .help("A program in the documented text format, or ir3 (docs/core.md)"),
+        )
+        .arg(
+            Arg::new("isa")
+                .long("isa")
+                .value_name("ISA")
+                .requires("program")
+                .help("The program's instruction set, core or ir3, written back in the same [default: ir3 for .ir3 and .asm files, else core]"),
         )
         .arg(
             Arg::new("workload")
@@ -59,32 +69,57 @@ struct Allocated<'a> {
     figures: &'a AllocationFigures,
 }
 
-/// The allocated program as a file: the map and the figures in comments, then the program.
+/// The allocated program as a file: the figures in comments, the map (in the core's names;
+/// the ir3 writer gives its own), then the program.
 fn file_text(
     name: &str,
     top: &str,
     seed: u64,
     figures: &AllocationFigures,
     program: &str,
+    isa: Isa,
 ) -> String {
     let a = &figures.allocation;
     let pairs = |map: &std::collections::BTreeMap<usize, usize>| -> String {
         let pairs: Vec<String> = map.iter().map(|(f, t)| format!("R{f} -> R{t}")).collect();
         pairs.join(", ")
     };
+    let maps = match isa {
+        Isa::Core => format!(
+            "// inputs, loaded before the run: {}\n// outputs, read after the run: {}\n",
+            pairs(&a.inputs),
+            pairs(&a.outputs),
+        ),
+        Isa::Ir3 => String::new(),
+    };
+    let comment = match isa {
+        Isa::Core => "//",
+        Isa::Ir3 => ";",
+    };
     format!(
-        "// {name}, allocated by grfgen allocate for {top}, seed {seed} (replay with --seed {seed})\n\
-         // bank conflicts {} -> {}; cq-pq cycles {} -> {} (the ideal file: {})\n\
-         // inputs, loaded before the run: {}\n\
-         // outputs, read after the run: {}\n{program}",
+        "{comment} {name}, allocated by grfgen allocate for {top}, seed {seed} (replay with --seed {seed})\n\
+         {comment} bank conflicts {} -> {}; cq-pq cycles {} -> {} (the ideal file: {})\n{maps}{program}",
         a.conflicts_before,
         a.conflicts_after,
         figures.cycles_before,
         figures.cycles_after,
         figures.ideal_cycles,
-        pairs(&a.inputs),
-        pairs(&a.outputs),
     )
+}
+
+/// The `--isa` given, checked.
+fn isa(m: &ArgMatches) -> Result<Option<Isa>, CliError> {
+    m.get_one::<String>("isa")
+        .map(|text| {
+            use grfgen_hdl::params::ParamValue;
+            Isa::parse(text).ok_or_else(|| {
+                CliError::Input(format!(
+                    "invalid value {} for --isa: allowed core or ir3",
+                    grfgen_sim::input::shown(text)
+                ))
+            })
+        })
+        .transpose()
 }
 
 /// Runs `grfgen allocate`.
@@ -93,6 +128,7 @@ pub fn allocate(m: &ArgMatches) -> Result<String, CliError> {
     let options = CoreOptions {
         workload: m.get_one::<String>("workload").cloned(),
         program: m.get_one::<String>("program").cloned(),
+        isa: isa(m)?,
         ..CoreOptions::default()
     };
     let out = path(m, "out");
@@ -106,9 +142,12 @@ pub fn allocate(m: &ArgMatches) -> Result<String, CliError> {
     let after = run(&params, Policy::CqPq, &renamed, seed, None, false);
     figures.cycles_after = after.cycles;
     figures.lower_bound_after = after.lower_bound;
-    let program = text(&renamed.program);
+    let (program, isa) = match &written.ir3 {
+        Some(source) => (ir3::write(source, &figures.allocation), Isa::Ir3),
+        None => (text(&renamed.program), Isa::Core),
+    };
     let top = grfgen_hdl::params::module_name("core", &params);
-    let file = file_text(&written.name, &top, seed, &figures, &program);
+    let file = file_text(&written.name, &top, seed, &figures, &program, isa);
     let summary = || {
         let a = &figures.allocation;
         format!(

@@ -46,10 +46,14 @@ fn parent_of(path: &Path) -> &Path {
 const MAX_LINKS: usize = 40;
 
 /// `path` with the symbolic links at its end followed: the name a write through it reaches. A
-/// dangling link gives the name it points at, which a write creates.
+/// dangling link gives the name it points at, which a write creates. A link reaching a special
+/// file stays as given: `/dev/stdout` on a pipe names `pipe:[N]`, which is no path.
 pub fn resolved(path: &Path) -> PathBuf {
     let mut path = path.to_path_buf();
     for _ in 0..MAX_LINKS {
+        if is_special(&path) {
+            break;
+        }
         match fs::read_link(&path) {
             Ok(target) if target.is_absolute() => path = target,
             Ok(target) => path = parent_of(&path).join(target),

@@ -212,8 +212,9 @@ fn window(m: &ArgMatches) -> Result<String, CliError> {
     let bits = with_default(m, "element_bits", "8, 16, 32 or 64")?;
     let weights: Vec<i64> = numbers(m, "weights", "integers")?;
     let setup = Setup::new(seed(m)?, setup_rtl(m));
-    crate::commands::announce_seed(m, "route window", setup.seed);
     let report = run_window(crossbar, bits, &weights, &setup)?;
+    // After the run: its input is checked there, and a refusal is one line.
+    crate::commands::announce_seed(m, "route window", setup.seed);
     let failed = report.failed();
     let output = render(m, &report, || report.text());
     match failed.is_empty() {

@@ -290,7 +290,8 @@ fn plots_take_categorical_axes_and_write_real_png_and_sweeps_export_csv() {
     let mut reader = decoder.read_info().expect("a PNG");
     let mut pixels = vec![0; reader.output_buffer_size()];
     let frame = reader.next_frame(&mut pixels).expect("its pixels");
-    assert_eq!((frame.width, frame.height), (800, 520));
+    // The plotting area is 800 pixels wide, the legend beside it 250.
+    assert_eq!((frame.width, frame.height), (1050, 520));
     assert!(pixels.iter().any(|&p| p < 128), "a blank image");
 
     let csv = grfgen(&["sweep", "export", sweep.to_str().unwrap()], &cache);

@@ -474,3 +474,47 @@ fn a_point_that_fails_is_failed_never_skipped_and_the_sweep_exits_non_zero() {
     assert!(statuses.contains(&"failed".to_string()), "{statuses:?}");
     assert!(!statuses.contains(&"skipped".to_string()), "{statuses:?}");
 }
+
+/// A core sweep crosses the bank map like any parameter: one point per map, each recorded and
+/// replayed with its map, and the map changes the figures (which of matmul4's reads share a
+/// bank).
+#[test]
+fn a_core_sweep_crosses_the_bank_map() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("maps");
+    let ran = run(&[
+        "sweep",
+        "core",
+        "--bank-map",
+        "mod,row,xor",
+        "--workload",
+        "matmul4",
+        "--seed",
+        "1",
+        "--no-rtl",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        ran.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ran.stderr)
+    );
+    let mut records = lines(&out);
+    records.sort_by_key(|r| r["index"].as_u64());
+    let maps: Vec<&str> = (records.iter())
+        .map(|r| r["parameters"]["bank_map"].as_str().unwrap())
+        .collect();
+    assert_eq!(maps, ["mod", "row", "xor"]);
+    for (record, map) in records.iter().zip(&maps).skip(1) {
+        let replay = record["replay"].as_str().unwrap();
+        assert!(replay.contains(&format!("--bank-map {map}")), "{replay}");
+    }
+    let cycles: Vec<u64> = (records.iter())
+        .map(|r| r["report"]["cycles"].as_u64().unwrap())
+        .collect();
+    assert!(
+        cycles[0] != cycles[1] && cycles[1] != cycles[2] && cycles[0] != cycles[2],
+        "{cycles:?}"
+    );
+}

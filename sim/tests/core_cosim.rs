@@ -1,6 +1,6 @@
 //! The emitted core slice in Verilator against the golden model.
 
-use grfgen_hdl::params::CoreParams;
+use grfgen_hdl::params::{BankMap, CoreParams, GprParams};
 use grfgen_sim::block::{Rtl, Setup};
 use std::collections::BTreeMap;
 
@@ -35,6 +35,92 @@ fn workloads_match_on_every_policy() {
                 "{name} {policy:?}: {}",
                 report.first_mismatch.unwrap()
             );
+        }
+    }
+}
+
+/// Every built-in workload (`random-long` too: long-latency results in consecutive registers,
+/// which under `row` and `xor` are not consecutive indices inside the slice) on the default
+/// core with the bank map `map`, under cq-pq and naive in turn, with zero mismatches.
+fn workloads_match_under(map: BankMap) {
+    let params = CoreParams {
+        gpr: GprParams {
+            bank_map: map,
+            ..CoreParams::default().gpr
+        },
+        ..CoreParams::default()
+    };
+    for (n, name) in grfgen_sim::core::workload::NAMES.into_iter().enumerate() {
+        let policy = [Policy::CqPq, Policy::Naive][n % 2];
+        let mut device = rtl(&params, policy);
+        let workload = builtin(name, &params, 7).unwrap();
+        let report = run(
+            &params,
+            policy,
+            &workload,
+            7,
+            Some(&mut device as &mut dyn CoreDevice),
+            false,
+        );
+        assert_eq!(
+            report.mismatches,
+            0,
+            "{name} {map} {policy:?}: {}",
+            report.first_mismatch.unwrap()
+        );
+    }
+}
+
+#[test]
+fn workloads_match_under_the_mod_map() {
+    workloads_match_under(BankMap::Mod);
+}
+
+#[test]
+fn workloads_match_under_the_row_map() {
+    workloads_match_under(BankMap::Row);
+}
+
+#[test]
+fn workloads_match_under_the_xor_map() {
+    workloads_match_under(BankMap::Xor);
+}
+
+/// The bank map decides which reads of an instruction conflict (4 banks): R0, R4, R8 share
+/// bank 0 under `mod` only, R0, R1, R2 (one vec4) under `row` only, R0, R5, R10 under `xor`
+/// only. On the naive policy a conflicting instruction's three reads take a cycle each, the
+/// others one cycle; the RTL in lock step reads the same registers in the same cycles and
+/// shows the same banks read (the harness compares `read_reg` and `banks_read`).
+#[test]
+fn the_bank_map_decides_which_reads_of_an_instruction_conflict() {
+    let programs = [
+        ("mad R12, R0, R4, R8\n", BankMap::Mod),
+        ("mad R12, R0, R1, R2\n", BankMap::Row),
+        ("mad R12, R0, R5, R10\n", BankMap::Xor),
+    ];
+    for (source, conflicting) in programs {
+        for map in BankMap::ALL {
+            let params = CoreParams {
+                gpr: GprParams {
+                    bank_map: map,
+                    ..CoreParams::default().gpr
+                },
+                ..CoreParams::default()
+            };
+            let report = lockstep(&params, Policy::Naive, source, 0);
+            let schedule = report.schedule.as_ref().unwrap();
+            let read_cycles = schedule.iter().filter(|reads| !reads.is_empty()).count();
+            let mut banks: Vec<usize> = schedule.iter().flatten().map(|r| r.bank).collect();
+            banks.sort_unstable();
+            banks.dedup();
+            let conflict = map == conflicting;
+            assert_eq!(
+                report.stats.sc_instructions,
+                u64::from(conflict),
+                "{source} {map}"
+            );
+            assert_eq!(read_cycles, [1, 3][usize::from(conflict)], "{source} {map}");
+            assert_eq!(banks.len(), [3, 1][usize::from(conflict)], "{source} {map}");
         }
     }
 }
@@ -143,8 +229,9 @@ impl Totals {
 }
 
 /// Random programs over few registers (many hazards and bank conflicts), external traffic,
-/// varied queue sizes, lookahead, ALU latency, read ports and pending tables (1 to 32
-/// entries), with and without result forwarding and the request stage: at least 1,000,000
+/// varied queue sizes, lookahead, ALU latency, read ports, bank maps (each on two
+/// configurations) and pending tables (1 to 32 entries), with and without result forwarding
+/// and the request stage: at least 1,000,000
 /// cycles in all across 2, 4 and 8 banks and both queue policies, at least 85,000 of random
 /// ALU programs and as many of `random-long` ones per configuration (at least 500,000 of
 /// these in all, with the table full, writes after writes and sync waits holding heads).
@@ -160,6 +247,7 @@ fn a_million_cycles_of_random_programs() {
                     registers: 64,
                     lanes: 2,
                     read_ports: [4, 3, 4, 2, 4, 3][variant],
+                    bank_map: BankMap::ALL[variant % 3],
                     ..Default::default()
                 },
                 cq_entries: [2, 1, 3, 2, 4, 2][variant],
@@ -187,12 +275,15 @@ fn a_million_cycles_of_random_programs() {
 /// Every bank kind: random programs with external traffic, at least 50,000 cycles of ALU
 /// programs and as many of `random-long` ones on each of three shapes per kind (4 banks; 1 bank with 1
 /// read port, the degenerate file; 8 banks with 2 read ports, pending tables of 2, 1 and 8
-/// entries), under naive and cq-pq in turn.
+/// entries; the bank maps in turn), under naive and cq-pq in turn.
 #[test]
 fn every_bank_kind_runs_random_programs_in_lock_step() {
-    use grfgen_hdl::params::{BankKind, GprParams};
+    use grfgen_hdl::params::BankKind;
     let mut totals = Totals::default();
-    for kind in [BankKind::TwoReadsOneWrite, BankKind::SinglePort] {
+    for (k, kind) in [BankKind::TwoReadsOneWrite, BankKind::SinglePort]
+        .into_iter()
+        .enumerate()
+    {
         for (shape, (banks, read_ports)) in [(4, 4), (1, 1), (8, 2)].into_iter().enumerate() {
             let params = CoreParams {
                 gpr: GprParams {
@@ -201,6 +292,7 @@ fn every_bank_kind_runs_random_programs_in_lock_step() {
                     lanes: 2,
                     read_ports,
                     bank_kind: kind,
+                    bank_map: BankMap::ALL[(k + shape) % 3],
                     ..Default::default()
                 },
                 long_results: [2, 1, 8][shape],
@@ -224,10 +316,10 @@ fn every_bank_kind_runs_random_programs_in_lock_step() {
 /// (each read later by the GPR's grant and read latencies, each issue's operands with it);
 /// forwarding at ALU latencies 2 and 1 (results kept as long as the read latency), none at 3;
 /// the request stage on every other pipeline option and bank kind, so that each pipeline runs
-/// with it and without.
+/// with it and without; the bank maps in turn, so that each pipeline runs with each.
 #[test]
 fn every_gpr_pipeline_option_runs_random_programs_in_lock_step() {
-    use grfgen_hdl::params::{BankKind, GprParams};
+    use grfgen_hdl::params::BankKind;
     let mut totals = Totals::default();
     for pipeline in 1..=CoreParams::MAX_GPR_PIPELINE {
         for (k, kind) in BankKind::ALL.into_iter().enumerate() {
@@ -239,6 +331,7 @@ fn every_gpr_pipeline_option_runs_random_programs_in_lock_step() {
                     read_ports: [4, 3, 2][k],
                     bank_kind: kind,
                     pipeline,
+                    bank_map: BankMap::ALL[(pipeline + k) % 3],
                     ..Default::default()
                 },
                 cq_entries: [2, 1, 3][k],

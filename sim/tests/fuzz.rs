@@ -478,14 +478,15 @@ fn core_case(text: &str) -> Result<bool, TestCaseError> {
 
 /// What `program` computes from `inputs` (by the program's own names, `R5`), instruction
 /// after instruction in program order: every register it writes, per lane. An instruction
-/// writing `n` registers writes its value plus `k` into its `k`-th.
+/// writing `n` registers writes its value plus `k` into its `k`-th; `lanes` values each (a
+/// program reading no register has no input to tell them).
 fn core_meaning(
     program: &[Instruction],
     inputs: &std::collections::BTreeMap<String, Vec<u64>>,
+    lanes: usize,
 ) -> std::collections::BTreeMap<String, Vec<u64>> {
     let mask = 0xffff_ffffu64;
     let mut registers = inputs.clone();
-    let lanes = inputs.values().next().map_or(1, Vec::len);
     for i in program {
         let operand = |k: usize| match i.src.get(k) {
             Some(Source::Reg(r)) => registers[&format!("R{r}")].clone(),
@@ -571,6 +572,7 @@ fn core_generated_programs() {
             let ((seed, long, registers, count), (shape, queues, switches), (lrs, latency, rate)) =
                 (program, core, unit);
             let params = fuzzed_core(shape, queues, switches, lrs);
+            let lanes = params.gpr.lanes;
             let workload = Workload {
                 external_rate: rate,
                 latencies: UnitLatencies {
@@ -606,7 +608,7 @@ fn core_generated_programs() {
                 );
                 prop_assert_eq!(
                     &run.outputs,
-                    &core_meaning(&program, &run.inputs),
+                    &core_meaning(&program, &run.inputs, lanes),
                     "{:?}",
                     policy
                 );

@@ -79,7 +79,10 @@ impl Design for Core {
             fn run<const E: usize, const A: usize, const R: usize>(self) -> Self::Output {
                 let p = self.0;
                 Ok(vec![
-                    part("core_gpr", BankedGpr::<32, A, R>::for_scheduler(&p.gpr))?,
+                    part(
+                        "core_gpr",
+                        BankedGpr::<32, A, R>::for_scheduler(&p.physical_gpr()),
+                    )?,
                     part("core_scheduler", CoreScheduler::<R>::new(p))?,
                     part("core_instruction_decoder", InstructionDecoder::<R>::new(p))?,
                     part("core_instruction_window", InstructionWindow::<R>::new(p))?,
@@ -93,7 +96,7 @@ impl Design for Core {
                         "core_pending_table",
                         PendingTable::<R>::new(p, 3 * Scoreboard::<R>::seen_slots(p) + 3),
                     )?,
-                    part("core_candidate_spans", CandidateSpans::<R>::default())?,
+                    part("core_candidate_spans", CandidateSpans::<R>::new(&p.gpr))?,
                     part(
                         "core_pending_entries",
                         PendingEntries::<R>::new(p.long_results),
@@ -129,7 +132,7 @@ impl Design for Core {
             }
         }
         let mut parts = with_gpr_widths(&params.gpr, Parts(params))?;
-        parts.extend(Gpr::parts(&params.gpr)?);
+        parts.extend(Gpr::parts(&params.physical_gpr())?);
         Ok(parts)
     }
 

@@ -3,7 +3,8 @@
 
 use rust_hdl::prelude::*;
 
-use crate::params::{CoreParams, CoreUnit};
+use crate::gpr::RegisterMap;
+use crate::params::{BankMap, CoreParams, CoreUnit, GprParams};
 use crate::regs::Registers;
 use crate::{constant, constants, signals};
 
@@ -11,6 +12,8 @@ use crate::{constant, constants, signals};
 /// or `(ss)`). A long-latency head that issues takes one free entry per register it writes,
 /// the lowest free ones, the `k`-th for `dst + k`; a performed long-latency write frees the
 /// entry holding its register. Every compare is an equality on registers, like the flight's.
+/// Registers are the slice's indices (through the bank map, [`super::CoreSlice`]); the entries
+/// hold those of `dst + k`, computed from the architectural register ([`CandidateSpans`]).
 ///
 /// Its outputs are for the scoreboard's registered hazards, made from this cycle's entries
 /// less the one freed this cycle: per source looked up, whether an entry holds it; per
@@ -78,7 +81,7 @@ impl<const RI: usize> PendingTable<RI> {
             by_head: signals(sources - 3),
             held_staying: signals(2),
             held_moving: signals(2),
-            spans: CandidateSpans::default(),
+            spans: CandidateSpans::new(&params.gpr),
             entries: PendingEntries::new(n),
             lookups: PendingLookups::new(n, sources),
             _entries: n,
@@ -138,6 +141,11 @@ impl<const RI: usize> Logic for PendingTable<RI> {
 /// and `k`, register `dst + k` and whether it is written (`k < writes`); whether it is a
 /// long-latency instruction and the entries it takes (its writes, or none); and whether the
 /// head is long-latency and its results guarded by `(sy)`.
+///
+/// The registers come in and go out as the slice's indices, through the bank map: a result's
+/// registers are consecutive architectural registers, so with a map other than `mod` register
+/// `dst + k` is `map(unmap(dst) + k)` (the index `dst + k` would name another register). `RI`
+/// is the register-index width.
 #[derive(LogicBlock)]
 pub struct CandidateSpans<const RI: usize> {
     /// Per candidate: its first destination register.
@@ -165,10 +173,20 @@ pub struct CandidateSpans<const RI: usize> {
     alu: Constant<Bits<3>>,
     tex: Constant<Bits<3>>,
     global_mem: Constant<Bits<3>>,
+    /// Per candidate: its first destination given back as the architectural register (none
+    /// with the `mod` map).
+    unmap: Vec<RegisterMap<RI>>,
+    /// Per candidate and `k` in 1..4 (`c * 3 + k - 1`): that register plus `k` through the
+    /// map (none with the `mod` map).
+    remap: Vec<RegisterMap<RI>>,
+    /// 1 when the bank map is not `mod`, else 0.
+    _mapped: usize,
 }
 
-impl<const RI: usize> Default for CandidateSpans<RI> {
-    fn default() -> Self {
+impl<const RI: usize> CandidateSpans<RI> {
+    /// The candidates' spans for a GPR of `gpr`'s register count and bank map.
+    pub fn new(gpr: &GprParams) -> Self {
+        let mapped = usize::from(gpr.bank_map != BankMap::Mod);
         Self {
             cand_dst: signals(3),
             cand_writes: signals(3),
@@ -185,6 +203,13 @@ impl<const RI: usize> Default for CandidateSpans<RI> {
             alu: constant(CoreUnit::Alu.code()),
             tex: constant(CoreUnit::Tex.code()),
             global_mem: constant(CoreUnit::GlobalMem.code()),
+            unmap: (0..3 * mapped)
+                .map(|_| RegisterMap::new(gpr, true))
+                .collect(),
+            remap: (0..9 * mapped)
+                .map(|_| RegisterMap::new(gpr, false))
+                .collect(),
+            _mapped: mapped,
         }
     }
 }
@@ -202,6 +227,16 @@ impl<const RI: usize> Logic for CandidateSpans<RI> {
                 self.covers[c * 4 + k].next = self.cand_writes[c].val() > self.number[k].val();
                 if self.long[c].val() & (self.cand_writes[c].val() == self.number[k + 1].val()) {
                     self.takes[c].next = self.count[k + 1].val();
+                }
+            }
+        }
+        for _m in 0..self._mapped {
+            for c in 0..3 {
+                self.unmap[c].register.next = self.cand_dst[c].val();
+                for k in 1..4 {
+                    self.remap[c * 3 + k - 1].register.next =
+                        self.unmap[c].mapped.val() + self.offset[k].val();
+                    self.plus[c * 4 + k].next = self.remap[c * 3 + k - 1].mapped.val();
                 }
             }
         }

@@ -5,8 +5,8 @@ use rust_hdl::prelude::*;
 use super::datapath::CoreDatapath;
 use super::operands::MuxInputs;
 use super::scheduler::CoreScheduler;
-use crate::gpr::BankedGpr;
-use crate::params::CoreParams;
+use crate::gpr::{BankedGpr, RegisterMap};
+use crate::params::{BankMap, CoreParams};
 use crate::regs::Registers;
 use crate::signals;
 
@@ -14,6 +14,15 @@ use crate::signals;
 /// conflict detector and resolver (scheduler), conflict and prefetch queues, operand muxes and
 /// a pipelined integer ALU writing back on GPR write port 0. Write port 1 belongs to an external
 /// writer (EFU or texture return).
+///
+/// The bank map is applied at the slice's boundary: every register index coming in (the
+/// instruction's destination and sources, the external write's, the test read's) is mapped to
+/// the index whose low bits are the register's bank and whose high bits its row
+/// ([`RegisterMap`]), and every index going out (the reads', the write-back's, the long-latency
+/// result's) is given back as the register; the scheduler and the GPR inside work on those
+/// indices with the `mod` map's rule, bank = low bits. The only register arithmetic inside, a
+/// long-latency result's registers `dst + k`, maps its own ([`super::CandidateSpans`]). Nothing
+/// is added for the `mod` map, the identity.
 ///
 /// `A` and `RI` are the GPR's row-address and register-index widths; lanes are 32 bits.
 #[derive(LogicBlock)]
@@ -113,14 +122,23 @@ pub struct CoreSlice<const A: usize, const RI: usize> {
     sources_unused: Signal<Local, Bit>,
     _lanes: usize,
     _read_ports: usize,
+    /// The bank map on each register index coming in (none with the `mod` map): [0] the
+    /// destination, [1..=3] the sources, [4] the external write's, [5] the test read's.
+    map_in: Vec<RegisterMap<RI>>,
+    /// The bank map undone on each register index going out (none with the `mod` map): [0] the
+    /// write-back's, [1] the long-latency result's, [2 + p] read port `p`'s.
+    map_out: Vec<RegisterMap<RI>>,
     /// The operand mux's inputs ([`MuxInputs`]).
     _mux_inputs: usize,
+    /// 1 when the bank map is not `mod` (the boundary's maps are built), else 0.
+    _mapped: usize,
 }
 
 impl<const A: usize, const RI: usize> CoreSlice<A, RI> {
     /// The slice for `params` (validated; `A` and `RI` must match its GPR).
     pub fn new(params: &CoreParams) -> Self {
         let (l, p) = (params.gpr.lanes, params.gpr.read_ports);
+        let mapped = usize::from(params.gpr.bank_map != BankMap::Mod);
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -159,7 +177,7 @@ impl<const A: usize, const RI: usize> CoreSlice<A, RI> {
             long_writes: Default::default(),
             long_unit: Default::default(),
             long_data: signals(l),
-            gpr: BankedGpr::for_scheduler(&params.gpr),
+            gpr: BankedGpr::for_scheduler(&params.physical_gpr()),
             scheduler: CoreScheduler::new(params),
             datapath: CoreDatapath::new(params),
             staged_valid: Registers::stage(3, params.request_stage),
@@ -169,7 +187,14 @@ impl<const A: usize, const RI: usize> CoreSlice<A, RI> {
             sources_unused: Default::default(),
             _lanes: l,
             _read_ports: p,
+            map_in: (0..6 * mapped)
+                .map(|_| RegisterMap::new(&params.gpr, false))
+                .collect(),
+            map_out: (0..(p + 2) * mapped)
+                .map(|_| RegisterMap::new(&params.gpr, true))
+                .collect(),
             _mux_inputs: MuxInputs::of(params).count,
+            _mapped: mapped,
         }
     }
 }
@@ -248,6 +273,29 @@ impl<const A: usize, const RI: usize> Logic for CoreSlice<A, RI> {
         self.long_reg.next = self.scheduler.long_reg.val();
         self.long_writes.next = self.scheduler.long_writes.val();
         self.long_unit.next = self.scheduler.long_unit.val();
+        // The bank map at the boundary: the indices coming in mapped, those going out given
+        // back (each assigned above as it is, for the `mod` map).
+        for _m in 0..self._mapped {
+            self.map_in[0].register.next = self.instr_dst.val();
+            self.scheduler.instr_dst.next = self.map_in[0].mapped.val();
+            for s in 0..3 {
+                self.map_in[1 + s].register.next = self.instr_src[s].val();
+                self.scheduler.instr_src[s].next = self.map_in[1 + s].mapped.val();
+            }
+            self.map_in[4].register.next = self.ext_reg.val();
+            self.scheduler.ext_reg.next = self.map_in[4].mapped.val();
+            self.staged_reg.d[1].next = self.map_in[4].mapped.val();
+            self.map_in[5].register.next = self.debug_reg.val();
+            self.staged_reg.d[2].next = self.map_in[5].mapped.val();
+            self.map_out[0].register.next = self.scheduler.retire_reg.val();
+            self.retire_reg.next = self.map_out[0].mapped.val();
+            self.map_out[1].register.next = self.scheduler.long_reg.val();
+            self.long_reg.next = self.map_out[1].mapped.val();
+            for p in 0..self._read_ports {
+                self.map_out[2 + p].register.next = self.gpr.read_reg[p].val();
+                self.read_reg[p].next = self.map_out[2 + p].mapped.val();
+            }
+        }
         self.grants_unused.next = self.gpr.write_grant[0].val() | self.gpr.write_grant[1].val();
         for p in 0..self._read_ports {
             self.grants_unused.next = self.grants_unused.val() | self.gpr.read_grant[p].val();

@@ -1,6 +1,6 @@
 use serde::{Deserialize, Serialize};
 
-use super::{Allowed, GprParams, Param, Params};
+use super::{Allowed, BankMap, GprParams, Param, Params};
 use crate::param;
 
 /// Parameters of the shader-core slice (SPEC S1, all of it): a banked GPR with a conflict
@@ -204,6 +204,16 @@ impl CoreParams {
     pub const DEFAULT_LONG_RESULTS: usize = 16;
     /// The largest pending table.
     pub const MAX_LONG_RESULTS: usize = 32;
+
+    /// The GPR inside the slice: the slice applies the bank map at its boundary (every register
+    /// index in mapped to bank and row, every one out given back), so the GPR behind it is
+    /// built for the `mod` map, its bank the index's low bits.
+    pub fn physical_gpr(&self) -> GprParams {
+        GprParams {
+            bank_map: BankMap::Mod,
+            ..self.gpr.clone()
+        }
+    }
 
     /// Registers programs may use: all but the external writer's.
     pub fn program_registers(&self) -> usize {

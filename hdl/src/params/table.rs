@@ -402,6 +402,13 @@ pub trait Params:
     /// Every parameter, in the order they are checked and listed.
     fn table() -> Vec<Param<Self>>;
 
+    /// Every parameter as a parameter of the options `Q` that hold these at `get`/`get_mut`.
+    fn nested<Q: 'static>(get: fn(&Q) -> &Self, get_mut: fn(&mut Q) -> &mut Self) -> Vec<Param<Q>> {
+        (Self::table().into_iter())
+            .map(|p| p.nested(get, get_mut))
+            .collect()
+    }
+
     /// Gives the parameters whose default depends on others (the router's `pipeline` is 3
     /// when it is `registered`, 0 when not) that default, unless `given` says the user set
     /// them. Called once every given value is in, before [`Params::validate`].

@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use super::external::UnitLatencies;
 use super::program::Instruction;
+use crate::bank_map::bank;
 
 /// The lower bound and the terms it is the largest of.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -109,8 +110,9 @@ pub fn lower_bound(
         // Cycles this instruction's own reads need, all after it is fetched.
         own.fill(0);
         for &reg in &distinct {
-            bank_reads[reg % gpr.banks] += 1;
-            own[reg % gpr.banks] += 1;
+            let b = bank(gpr.bank_map, reg, gpr.banks);
+            bank_reads[b] += 1;
+            own[b] += 1;
         }
         let own_cycles = if banked {
             own.iter().copied().max().unwrap_or(0).div_ceil(per_bank)
@@ -173,6 +175,28 @@ mod tests {
         assert_eq!(bound.cycles, 6 + 2 + 2);
         let ideal = lower_bound(&params, &program, &UnitLatencies::default(), false);
         assert_eq!(ideal.issue_chain, 4);
+    }
+
+    /// The bank map decides which reads share a bank: R0, R4, R8 are all in bank 0 under
+    /// `mod` and in banks 0, 1, 2 under `row` and `xor`; R0, R1, R2 the other way round under
+    /// `row` (one vec4 in one bank).
+    #[test]
+    fn the_bank_map_decides_the_busiest_bank() {
+        use grfgen_hdl::params::BankMap;
+        let busiest = |map: BankMap, source: &str| {
+            let mut params = CoreParams::document();
+            params.gpr.bank_map = map;
+            let program = parse(source, 256).unwrap();
+            lower_bound(&params, &program, &UnitLatencies::default(), true).busiest_bank
+        };
+        let strided = "mad R12, R0, R4, R8";
+        let packed = "mad R12, R0, R1, R2";
+        assert_eq!(busiest(BankMap::Mod, strided), Some(3));
+        assert_eq!(busiest(BankMap::Row, strided), Some(1));
+        assert_eq!(busiest(BankMap::Xor, strided), Some(1));
+        assert_eq!(busiest(BankMap::Mod, packed), Some(1));
+        assert_eq!(busiest(BankMap::Row, packed), Some(3));
+        assert_eq!(busiest(BankMap::Xor, packed), Some(1));
     }
 
     #[test]

@@ -70,17 +70,6 @@ impl Params for UnitLatencies {
 }
 
 impl UnitLatencies {
-    /// The latencies' parameters as parameters of the options `Q` that hold them at
-    /// `get`/`get_mut`.
-    pub fn nested<Q: 'static>(
-        get: fn(&Q) -> &Self,
-        get_mut: fn(&mut Q) -> &mut Self,
-    ) -> Vec<Param<Q>> {
-        (Self::table().into_iter())
-            .map(|p| p.nested(get, get_mut))
-            .collect()
-    }
-
     /// The latency of `unit` (the ALU's results never reach the external unit: 0).
     pub fn of(&self, unit: CoreUnit) -> usize {
         match unit {

@@ -8,6 +8,7 @@ use grfgen_hdl::params::{CoreOp, CoreParams, CoreUnit};
 use serde::{Deserialize, Serialize};
 
 use super::program::{Instruction, Source};
+use crate::bank_map::bank;
 
 /// How operand conflicts are handled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -303,8 +304,9 @@ impl CoreModel {
             && self.alu_ahead.iter().all(Option::is_none)
     }
 
+    /// The bank of register `reg` under the GPR's bank map.
     fn bank(&self, reg: usize) -> usize {
-        reg % self.params.gpr.banks
+        bank(self.params.gpr.bank_map, reg, self.params.gpr.banks)
     }
 
     /// Whether a pending-table entry holds `reg`.

@@ -72,17 +72,6 @@ impl Params for ProgramFiles {
 }
 
 impl ProgramFiles {
-    /// The files' parameters as parameters of the options `Q` that hold them at
-    /// `get`/`get_mut`.
-    pub fn nested<Q: 'static>(
-        get: fn(&Q) -> &Self,
-        get_mut: fn(&mut Q) -> &mut Self,
-    ) -> Vec<Param<Q>> {
-        (Self::table().into_iter())
-            .map(|p| p.nested(get, get_mut))
-            .collect()
-    }
-
     /// The options of one run per file, with `latencies`.
     pub fn runs(&self, latencies: &UnitLatencies) -> Vec<CoreOptions> {
         (self.program.iter())
@@ -249,6 +238,7 @@ impl CoreOptions {
         Ok(Workload {
             latencies: self.latencies.clone(),
             figures: file.figures,
+            ir3: file.ir3.map(std::sync::Arc::new),
             ..Workload::new(path, file.instructions)
         })
     }

@@ -1,16 +1,23 @@
 //! Programs for the core slice: instructions, the text format, `(rptN)` expansion.
 //!
-//! Text format, one instruction per line:
+//! Text format, one instruction per line, exactly what [`Instruction`]'s `Display` prints:
 //!
 //! ```text
 //! // comment            ; comment too
 //! (rpt3) mad.f32 R0, R0, R4, R8     // (rptN): N+1 instructions, every register index +1 each
-//! add.u32 r5, r1, r2                // op[.type] dst, src0[, src1[, src2]]
+//! add.u32 r5, r1, #7                // op[.type][.unit] dst, src0[, src1[, src2]]
+//! (ss)(sy)mov.global-mem R8..R11, R5 // waits; a unit; a long result in 4 registers
+//! add.sfu _, R1, R2                 // `_`: writes nothing
+//! nop
 //! ```
 //!
 //! Ops and their sources: `mov d, a` (1), `add`/`sub`/`mul d, a, b` (2), `mad d, a, b, c`
-//! (3, `a*b+c`). The type suffix is accepted and ignored: every lane computes on wrapping
-//! integers. Registers are `R<n>` or `r<n>`.
+//! (3, `a*b+c`), `nop` (none, no destination). A source is a register or an immediate `#N`
+//! (a 32-bit value, decimal). A type suffix is accepted and ignored: every lane computes on
+//! wrapping integers; a unit suffix (`sfu varying tex local-mem global-mem`, `alu`) runs the
+//! instruction there. The destination is `R<n>`, a range `R<n>..R<m>` (a long-latency result
+//! in up to 4 registers) or `_`. Registers are `R<n>` or `r<n>`. Flags `(rptN)`, `(ss)` and
+//! `(sy)` come before the op in any order.
 
 use std::fmt;
 use std::ops::Range;
@@ -116,6 +123,9 @@ impl fmt::Display for Instruction {
                 write!(f, "..R{}", self.dst + self.writes - 1)?;
             }
             first = false;
+        } else if self.op != CoreOp::Nop {
+            write!(f, " _")?;
+            first = false;
         }
         for s in &self.src {
             write!(f, "{}", if first { " " } else { ", " })?;
@@ -152,6 +162,33 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
+/// An operand as written, with its column: a register, or an immediate.
+#[derive(Clone, Copy)]
+enum Written {
+    /// Register `.0` at column `.1`.
+    Reg(usize, usize),
+    /// An immediate.
+    Imm(u32),
+}
+
+/// One line's instruction as written: its flags, op, unit, destination and sources.
+struct Line {
+    /// `(rptN)`'s N.
+    repeat: usize,
+    /// The waits.
+    wait: Wait,
+    /// The op.
+    op: CoreOp,
+    /// The unit.
+    unit: CoreUnit,
+    /// The first destination and its column, if it writes.
+    dst: Option<(usize, usize)>,
+    /// Registers written.
+    writes: usize,
+    /// The sources.
+    src: Vec<Written>,
+}
+
 /// Parses a program; registers must be below `registers`.
 pub fn parse(text: &str, registers: usize) -> Result<Vec<Instruction>, ParseError> {
     let mut program = Vec::new();
@@ -171,58 +208,54 @@ pub fn parse(text: &str, registers: usize) -> Result<Vec<Instruction>, ParseErro
         if cursor.at_end() {
             continue;
         }
-        let repeat = if cursor.peek() == Some('(') {
-            cursor.parse_repeat()?
-        } else {
-            0
-        };
-        cursor.skip_space();
-        let op = cursor.parse_op()?;
-        let mut registers_seen = Vec::new();
-        // A `nop` names nothing; the others a destination, then their sources.
-        let operands = if op == CoreOp::Nop {
-            0
-        } else {
-            op.sources() + 1
-        };
-        for k in 0..operands {
-            cursor.skip_space();
-            if k > 0 {
-                cursor.expect(',')?;
-                cursor.skip_space();
-            }
-            registers_seen.push(cursor.parse_register(registers)?);
-        }
-        cursor.skip_space();
-        if !cursor.at_end() {
-            return Err(cursor.error(format!(
-                "unexpected `{}`: `{}` takes {}",
-                quoted(cursor.rest()),
-                op.mnemonic(),
-                crate::text::plural(op.sources() as u64, "source")
-            )));
-        }
-        for r in 0..=repeat {
-            let shifted: Vec<usize> = registers_seen.iter().map(|&(n, _)| n + r).collect();
-            if let Some(pos) = shifted.iter().position(|&n| n >= registers) {
-                return Err(ParseError {
-                    line,
-                    column: registers_seen[pos].1,
-                    message: format!(
-                        "(rpt{repeat}) takes R{} to R{}, past the last register R{}",
-                        registers_seen[pos].0,
-                        shifted[pos],
-                        registers.saturating_sub(1)
-                    ),
-                });
-            }
-            program.push(match shifted.split_first() {
-                Some((&dst, src)) => Instruction::alu(op, dst, src),
-                None => Instruction::alu(op, 0, &[]),
-            });
+        let written = cursor.parse_line(registers)?;
+        for r in 0..=written.repeat {
+            program.push(copy(&written, r, registers, line)?);
         }
     }
     Ok(program)
+}
+
+/// Copy `r` of an `(rptN)` line: every register `r` further, checked against `registers`.
+fn copy(
+    written: &Line,
+    r: usize,
+    registers: usize,
+    line: usize,
+) -> Result<Instruction, ParseError> {
+    let past = |n: usize, column: usize| ParseError {
+        line,
+        column,
+        message: format!(
+            "(rpt{}) takes R{n} to R{}, past the last register R{}",
+            written.repeat,
+            n + r,
+            registers.saturating_sub(1)
+        ),
+    };
+    let dst = match written.dst {
+        Some((n, column)) if n + written.writes - 1 + r >= registers => {
+            return Err(past(n + written.writes - 1, column))
+        }
+        Some((n, _)) => n + r,
+        None => 0,
+    };
+    let mut src = Vec::new();
+    for s in &written.src {
+        src.push(match *s {
+            Written::Reg(n, column) if n + r >= registers => return Err(past(n, column)),
+            Written::Reg(n, _) => Source::Reg(n + r),
+            Written::Imm(v) => Source::Imm(v),
+        });
+    }
+    Ok(Instruction {
+        op: written.op,
+        dst,
+        writes: written.writes,
+        src,
+        unit: written.unit,
+        wait: written.wait,
+    })
 }
 
 struct Cursor<'a> {
@@ -274,7 +307,7 @@ impl Cursor<'_> {
         let start = self.pos;
         while self
             .peek()
-            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_')
+            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '.' || c == '_' || c == '-')
         {
             self.pos += 1;
         }
@@ -295,11 +328,61 @@ impl Cursor<'_> {
         Ok(digits.parse().unwrap_or(usize::MAX))
     }
 
-    fn parse_repeat(&mut self) -> Result<usize, ParseError> {
+    /// One instruction line, from its flags to its last source.
+    fn parse_line(&mut self, registers: usize) -> Result<Line, ParseError> {
+        let (mut repeat, mut wait) = (0, Wait::default());
+        while self.peek() == Some('(') {
+            self.parse_flag(&mut repeat, &mut wait)?;
+            self.skip_space();
+        }
+        let (op, unit) = self.parse_op()?;
+        let mut line = Line {
+            repeat,
+            wait,
+            op,
+            unit,
+            dst: None,
+            writes: 0,
+            src: Vec::new(),
+        };
+        // A `nop` names nothing; the others a destination, then their sources.
+        if op != CoreOp::Nop {
+            self.skip_space();
+            (line.dst, line.writes) = self.parse_destination(registers, unit)?;
+            for _ in 0..op.sources() {
+                self.skip_space();
+                self.expect(',')?;
+                self.skip_space();
+                line.src.push(self.parse_source(registers)?);
+            }
+        }
+        self.skip_space();
+        if !self.at_end() {
+            return Err(self.error(format!(
+                "unexpected `{}`: `{}` takes {}",
+                quoted(self.rest()),
+                op.mnemonic(),
+                crate::text::plural(op.sources() as u64, "source")
+            )));
+        }
+        Ok(line)
+    }
+
+    /// A flag: `(rptN)` into `repeat`, `(ss)` or `(sy)` into `wait`.
+    fn parse_flag(&mut self, repeat: &mut usize, wait: &mut Wait) -> Result<(), ParseError> {
         self.expect('(')?;
         let start = self.pos;
-        if !self.text[self.pos..].starts_with("rpt") {
-            return Err(self.error("expected `rptN` inside the parentheses".into()));
+        let rest = &self.text[self.pos..];
+        if rest.starts_with("ss)") || rest.starts_with("sy)") {
+            *wait = Wait {
+                ss: wait.ss || rest.starts_with("ss"),
+                sy: wait.sy || rest.starts_with("sy"),
+            };
+            self.pos += 3;
+            return Ok(());
+        }
+        if !rest.starts_with("rpt") {
+            return Err(self.error("expected `rptN`, `ss` or `sy` inside the parentheses".into()));
         }
         self.pos += 3;
         let digits = self.pos;
@@ -310,30 +393,88 @@ impl Cursor<'_> {
             return Err(self.error(format!("repeat count {} is above 255", quoted(written))));
         }
         self.expect(')')?;
-        Ok(n)
+        *repeat = n;
+        Ok(())
     }
 
-    fn parse_op(&mut self) -> Result<CoreOp, ParseError> {
+    /// The op and its unit: `op[.type][.unit]`, in any order after the op.
+    fn parse_op(&mut self) -> Result<(CoreOp, CoreUnit), ParseError> {
         let start = self.pos;
         let word = self.word().to_ascii_lowercase();
-        let mnemonic = word.split('.').next().unwrap_or("");
-        CoreOp::ALL
-            .into_iter()
-            .find(|op| op.mnemonic() == mnemonic)
-            .ok_or_else(|| {
-                self.pos = start;
-                self.error(format!(
-                    "unknown operation `{}`: expected mov, add, sub, mul or mad",
-                    quoted(&word)
-                ))
-            })
+        let mut parts = word.split('.');
+        let mnemonic = parts.next().unwrap_or("");
+        let unit = parts
+            .filter_map(|part| CoreUnit::ALL.into_iter().find(|u| u.name() == part))
+            .next_back()
+            .unwrap_or(CoreUnit::Alu);
+        let op = CoreOp::ALL.into_iter().find(|op| op.mnemonic() == mnemonic);
+        op.map(|op| (op, unit)).ok_or_else(|| {
+            self.pos = start;
+            self.error(format!(
+                "unknown operation `{}`: expected mov, add, sub, mul, mad or nop",
+                quoted(&word)
+            ))
+        })
+    }
+
+    /// A destination: `_` (none), `R<n>` or `R<n>..R<m>` (a long-latency unit's, at most
+    /// [`Instruction::MAX_WRITES`] registers); its first register and column, and its count.
+    fn parse_destination(
+        &mut self,
+        registers: usize,
+        unit: CoreUnit,
+    ) -> Result<(Option<(usize, usize)>, usize), ParseError> {
+        if self.peek() == Some('_') {
+            self.pos += 1;
+            return Ok((None, 0));
+        }
+        let (first, column) = self.parse_register(registers)?;
+        if !self.text[self.pos..].starts_with("..") {
+            return Ok((Some((first, column)), 1));
+        }
+        self.pos += 2;
+        let at = self.pos;
+        let (last, _) = self.parse_register(registers)?;
+        let most = match unit {
+            CoreUnit::Alu => 1,
+            _ => Instruction::MAX_WRITES,
+        };
+        if last < first || last - first >= most {
+            self.pos = at;
+            return Err(self.error(format!(
+                "R{first}..R{last} is no range of 1 to {most} registers (the {} unit writes at most {most})",
+                unit.name()
+            )));
+        }
+        Ok((Some((first, column)), last - first + 1))
+    }
+
+    /// A source: a register, or an immediate `#N` (32 bits).
+    fn parse_source(&mut self, registers: usize) -> Result<Written, ParseError> {
+        if self.peek() != Some('#') {
+            let (n, column) = self.parse_register(registers)?;
+            return Ok(Written::Reg(n, column));
+        }
+        self.pos += 1;
+        let start = self.pos;
+        let n = self.number("an immediate after `#`, such as #7")?;
+        u32::try_from(n).map(Written::Imm).map_err(|_| {
+            let written = quoted(&self.text[start..self.pos]);
+            self.pos = start;
+            self.error(format!("immediate #{written} does not fit in 32 bits"))
+        })
     }
 
     fn parse_register(&mut self, registers: usize) -> Result<(usize, usize), ParseError> {
         let column = self.text[..self.pos].chars().count() + 1;
         match self.peek() {
             Some('r') | Some('R') => self.pos += 1,
-            _ => return Err(self.error("expected a register such as R5".into())),
+            _ => {
+                return Err(self.error(
+                    "expected a register such as R5 (or, for a source, an immediate such as #7)"
+                        .into(),
+                ))
+            }
         }
         let start = self.pos;
         let n = self.number("a register number after `R`")?;
@@ -398,6 +539,62 @@ mod tests {
         let err = parse("(rpt3) mov R14, R1", 16).unwrap_err();
         assert!(err.message.contains("past the last register"), "{err}");
         let err = parse("(rep3) mov R1, R1", 16).unwrap_err();
+        assert_eq!(err.column, 2);
+    }
+
+    /// `program` with the destination of each instruction writing nothing (meaningless, not
+    /// printed) set to 0.
+    fn normal(program: &[Instruction]) -> Vec<Instruction> {
+        let dst = |i: &Instruction| if i.writes == 0 { 0 } else { i.dst };
+        program
+            .iter()
+            .map(|i| Instruction {
+                dst: dst(i),
+                ..i.clone()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn what_display_prints_reads_back() {
+        let program = crate::core::workload::random_long_program(2000, 40, 4, 7);
+        let text: String = program.iter().map(|i| format!("{i}\n")).collect();
+        assert_eq!(normal(&parse(&text, 48).unwrap()), normal(&program));
+    }
+
+    #[test]
+    fn flags_units_ranges_immediates_and_no_destination() {
+        let text = "(ss)(sy)mov.global-mem R8..R11, #5\nadd.f32.sfu _, R1, R2\nnop\n\
+                    (rpt1) (sy) mad.tex R0, R1, #3, R2\n";
+        let program = parse(text, 16).unwrap();
+        let shown: Vec<String> = program.iter().map(|i| i.to_string()).collect();
+        assert_eq!(
+            shown,
+            [
+                "(ss)(sy)mov.global-mem R8..R11, #5",
+                "add.sfu _, R1, R2",
+                "nop",
+                "(sy)mad.tex R0, R1, #3, R2",
+                "(sy)mad.tex R1, R2, #3, R3",
+            ]
+        );
+        assert_eq!((program[0].writes, program[1].writes), (4, 0));
+    }
+
+    #[test]
+    fn bad_ranges_and_immediates_are_refused() {
+        let err = parse("mov R8..R9, R1", 16).unwrap_err();
+        assert!(
+            err.message.contains("the alu unit writes at most 1"),
+            "{err}"
+        );
+        let err = parse("mov.tex R8..R12, R1", 16).unwrap_err();
+        assert_eq!((err.line, err.column), (1, 13));
+        let err = parse("add R1, R2, #4294967296", 16).unwrap_err();
+        assert!(err.message.contains("does not fit in 32 bits"), "{err}");
+        let err = parse("(rpt1) mov.tex R12..R15, R1", 16).unwrap_err();
+        assert!(err.message.contains("past the last register"), "{err}");
+        let err = parse("(xx) mov R1, R2", 16).unwrap_err();
         assert_eq!(err.column, 2);
     }
 }

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use grfgen_hdl::params::CoreParams;
 use serde::Serialize;
 
-use super::allocate::{allocate, prove, renamed, Allocation};
+use super::allocate::{allocate_with, prove, renamed, Allocation};
 use super::bound::{lower_bound, LowerBound};
 use super::external::ExternalUnit;
 use super::model::{
@@ -505,7 +505,8 @@ pub fn allocated(
     written: &Workload,
     seed: u64,
 ) -> Result<(Workload, AllocationFigures), SimError> {
-    let mut allocation = allocate(params, &written.program);
+    let groups = written.ir3.as_ref().map(|p| p.groups()).unwrap_or_default();
+    let mut allocation = allocate_with(params, &written.program, &groups);
     let before = run(params, policy, written, seed, None, false);
     let trial = run(
         params,

@@ -3,10 +3,12 @@
 //! program format, and a workload with external write traffic.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use grfgen_hdl::params::{CoreOp, CoreParams, CoreUnit};
 
 use super::external::UnitLatencies;
+use super::ir3::Ir3Program;
 use super::program::{parse, Instruction, ParseError, Source, Wait};
 use super::program_file::ProgramFigures;
 use crate::rng::Rng;
@@ -29,6 +31,8 @@ pub struct Workload {
     pub latencies: UnitLatencies,
     /// What the program's text holds (counted before anything runs).
     pub figures: ProgramFigures,
+    /// The ir3 program it was read from (its text, the places of its registers), if any.
+    pub ir3: Option<Arc<Ir3Program>>,
 }
 
 impl Workload {
@@ -40,6 +44,7 @@ impl Workload {
             input_values: BTreeMap::new(),
             latencies: UnitLatencies::default(),
             figures: ProgramFigures::of_core(&program),
+            ir3: None,
             program,
         }
     }

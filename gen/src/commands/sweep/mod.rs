@@ -571,7 +571,6 @@ pub fn slurm<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     let (seed, rtl) = (seed(m)?, rtl(m));
     let steps = (m.get_flag("synth"), pnr_request(m)?);
     let (spec, _, _) = plan::<B>(m, seed, rtl, None, steps)?;
-    super::announce_seed(m, &format!("sweep slurm {}", spec.block), seed);
     let dir = crate::output::check_dir("--out", &path(m, "out").expect("--out is required"))?;
     slurm::check_script_dir(&dir)?;
     let dir = std::path::absolute(&dir).unwrap_or(dir);
@@ -595,6 +594,7 @@ pub fn slurm<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
         shards: slurm_shards(m, "shards")?,
         placement: slurm::placement(m)?,
     };
+    super::announce_seed(m, &format!("sweep slurm {}", spec.block), seed);
     if m.get_flag("dry_run") {
         return Ok(plan.scripts());
     }

@@ -28,7 +28,7 @@ impl Line<'_> {
 
 /// The instruction flags written before (or glued after) the mnemonic.
 #[derive(Clone, Debug, Default)]
-pub(super) struct Flags {
+pub(super) struct Flags<'a> {
     /// `(sy)`.
     pub sy: bool,
     /// `(ss)`.
@@ -39,13 +39,15 @@ pub(super) struct Flags {
     pub nop: usize,
     /// The flags read and ignored, by name with their parentheses.
     pub ignored: Vec<&'static str>,
+    /// Every flag as written, in order.
+    pub written: Vec<&'a str>,
 }
 
 /// An instruction line, read.
 #[derive(Debug)]
 pub(super) struct Statement<'a> {
     /// Its flags.
-    pub flags: Flags,
+    pub flags: Flags<'a>,
     /// The mnemonic as written, suffixes included.
     pub mnemonic: &'a str,
     /// The mnemonic's base, before the first `.`.
@@ -65,6 +67,10 @@ pub(super) struct Operand<'a> {
     pub text: &'a str,
     /// `(r)`: the operand advances with each `(rptN)` copy.
     pub repeat: bool,
+    /// The `(r)` as written.
+    pub repeat_mark: Option<&'a str>,
+    /// The atom as written, after the modifiers.
+    pub atom_text: &'a str,
     /// The modifiers read and ignored, by name with their parentheses.
     pub ignored: Vec<&'static str>,
     /// A cat5 annotation, type or write mask, as written (for errors).
@@ -121,7 +127,7 @@ fn after_encoding(text: &str) -> Option<&str> {
 
 /// The line without its leading whitespace and encoding prefix: `:cat:idx:cycle[..] ` (Mesa)
 /// or `idx[..] ` (pgmdump, `--expand` too).
-fn strip_prefix(text: &str) -> &str {
+pub(super) fn strip_prefix(text: &str) -> &str {
     let text = text.trim_start();
     let mesa = text.strip_prefix(':').and_then(|s| {
         let s = after_digits(s)?.strip_prefix(':')?;
@@ -187,12 +193,13 @@ fn flag_count(line: &Line, flag: &str, digits: &str, most: usize) -> Result<usiz
 }
 
 /// Reads the flag `(...)` at the start of `text` into `flags`; the text after it.
-fn flag<'a>(line: &Line, text: &'a str, flags: &mut Flags) -> Result<&'a str, ParseError> {
+fn flag<'a>(line: &Line, text: &'a str, flags: &mut Flags<'a>) -> Result<&'a str, ParseError> {
     let Some(close) = text.find(')') else {
         return Err(line.error(text, format!("unclosed flag `{}`", quoted(text))));
     };
     let written = &text[..=close];
     let word = &text[1..close];
+    flags.written.push(written);
     let twice = |n: usize| match n {
         0 => Ok(()),
         _ => Err(line.error(written, format!("`{}` given twice", quoted(written)))),
@@ -314,6 +321,7 @@ fn operand<'a>(line: &Line<'a>, text: &'a str) -> Result<Operand<'a>, ParseError
         return Err(line.error(text, "missing operand".into()));
     }
     let (mut repeat, mut ignored, mut annotation, mut bits) = (false, Vec::new(), None, None);
+    let mut repeat_mark = None;
     let mut rest = text;
     while let Some((word, after)) = rest
         .strip_prefix('(')
@@ -323,6 +331,7 @@ fn operand<'a>(line: &Line<'a>, text: &'a str) -> Result<Operand<'a>, ParseError
         let written = &rest[..word.len() + 2];
         if word == "r" {
             repeat = true;
+            repeat_mark = Some(written);
         } else if let Some(name) = IGNORED_MODIFIERS.iter().find(|m| **m == written) {
             ignored.push(*name);
         } else if TYPES.contains(&word) || mask(word).is_some() {
@@ -336,6 +345,8 @@ fn operand<'a>(line: &Line<'a>, text: &'a str) -> Result<Operand<'a>, ParseError
     Ok(Operand {
         text,
         repeat,
+        repeat_mark,
+        atom_text: rest,
         ignored,
         annotation,
         mask: bits,

@@ -7,8 +7,8 @@ use super::line::{Line, Statement};
 use super::opcodes::Kind;
 use super::operand::{Atom, Inner, Reg};
 use super::roles::{self, Plan, Value, Write};
-use super::text::{register_name, span, Ir3Source, RegisterToken};
-use super::{const_value, Ir3Program, Ir3Stats};
+use super::text::{register_name, span, Advance, Edit, Ir3Source, RegisterToken, RepeatLine};
+use super::{const_value, Ir3Program, Ir3Stats, Place, Places};
 use crate::core::program::{Instruction, ParseError, Source, Wait};
 
 /// The sources of a micro-op that reads nothing.
@@ -68,6 +68,11 @@ pub(super) struct Lowering {
     instructions: Vec<Instruction>,
     /// Each micro-op's ir3 instruction.
     origin: Vec<usize>,
+    /// Each micro-op's registers' places in the text.
+    places: Vec<Places>,
+    /// The current instruction's register tokens: where each is written (its address), its
+    /// index among the text's tokens and its operand.
+    tokens: Vec<(usize, usize, usize)>,
     /// The statistics so far.
     stats: Ir3Stats,
     /// The index of the next ir3 instruction.
@@ -84,6 +89,8 @@ impl Lowering {
             keep_nops,
             instructions: Vec::new(),
             origin: Vec::new(),
+            places: Vec::new(),
+            tokens: Vec::new(),
             stats: Ir3Stats::default(),
             next: 0,
             pending: Wait::default(),
@@ -104,7 +111,8 @@ impl Lowering {
         base: &str,
     ) -> Result<(), ParseError> {
         let copies = st.flags.rpt + 1;
-        self.record(line, st, source, base)?;
+        let plan = roles::plan(line, st)?;
+        self.record(line, st, source, base, plan.is_none())?;
         let ignored = st.operands.iter().flat_map(|op| op.ignored.iter());
         for flag in st.flags.ignored.iter().chain(ignored) {
             *self
@@ -117,7 +125,7 @@ impl Lowering {
             ss: st.flags.ss,
             sy: st.flags.sy,
         };
-        match roles::plan(line, st)? {
+        match plan {
             Some(plan) => {
                 for k in 0..copies {
                     self.copy(line, st, &plan, k, std::mem::take(&mut wait))?;
@@ -139,27 +147,38 @@ impl Lowering {
         Ir3Program {
             instructions: self.instructions,
             origin: self.origin,
+            places: self.places,
             stats: self.stats,
             source,
         }
     }
 
     /// Keeps the register tokens of `st` in `source`, each checked against the file (but the
-    /// destination sentinel `r63.x`).
+    /// destination sentinel `r63.x`), and an `(rptN)` line's parts that change in its copies.
     fn record(
-        &self,
+        &mut self,
         line: &Line,
         st: &Statement,
         source: &mut Ir3Source,
         base: &str,
+        dropped: bool,
     ) -> Result<(), ParseError> {
         let destination = roles::destination(st.kind);
+        self.tokens.clear();
+        if st.flags.rpt > 0 {
+            source.repeats.push(RepeatLine {
+                instruction: self.next,
+                edits: repeat_edits(st, base),
+            });
+        }
         for (position, op) in st.operands.iter().enumerate() {
             for reg in named(&op.atom) {
                 let destination = destination == Some(position);
                 if !(destination && matches!(reg.text, "r63.x" | "hr63.x")) {
                     self.full(line, &reg, reg.index)?;
                 }
+                let at = (reg.text.as_ptr() as usize, source.registers.len(), position);
+                self.tokens.push(at);
                 source.registers.push(RegisterToken {
                     span: span(base, reg.text),
                     half: reg.half,
@@ -169,6 +188,7 @@ impl Lowering {
                     copies: st.flags.rpt + 1,
                     operand: position,
                     destination,
+                    dropped,
                 });
             }
         }
@@ -219,19 +239,62 @@ impl Lowering {
         Ok((low, writes))
     }
 
-    /// Appends the sources copy `k` of `value` reads, and counts them.
+    /// The place of component `component` (from the token as copy `k` names it) of `reg`.
+    fn place(&self, reg: &Reg, k: usize, component: u64) -> Place {
+        let address = reg.text.as_ptr() as usize;
+        let &(_, token, operand) = (self.tokens.iter())
+            .find(|t| t.0 == address)
+            .expect("every register of the instruction is recorded");
+        Place {
+            instruction: self.next + k,
+            operand,
+            token,
+            component: component as usize,
+        }
+    }
+
+    /// The places of the full registers `dst..dst + writes` copy `k` of `write` writes (each
+    /// from its first component), and whether each receives only half of its halves.
+    fn written_places(
+        &self,
+        write: &Write,
+        k: usize,
+        dst: usize,
+        writes: usize,
+    ) -> (Vec<Place>, Vec<bool>) {
+        let token = write.reg.index + k as u64;
+        let start = token + write.first;
+        let components: Vec<u64> = (start..start.saturating_add(write.count)).collect();
+        let full = |c: u64| if write.reg.half { c / 2 } else { c } as usize;
+        (dst..dst + writes)
+            .map(|f| {
+                let inside: Vec<u64> = components
+                    .iter()
+                    .copied()
+                    .filter(|&c| full(c) == f)
+                    .collect();
+                let first = inside.first().copied().unwrap_or(start);
+                let place = self.place(&write.reg, k, first - token);
+                (place, write.reg.half && inside.len() < 2)
+            })
+            .unzip()
+    }
+
+    /// Appends the sources copy `k` of `value` reads, with their places, and counts them.
     fn read(
         &mut self,
         line: &Line,
         value: &Value,
         k: u64,
-        src: &mut Vec<Source>,
+        src: &mut Vec<(Source, Option<Place>)>,
     ) -> Result<(), ParseError> {
+        let imm = |v: u32| (Source::Imm(v), None);
         match *value {
             Value::Reg { reg, count, repeat } => {
                 let from = reg.index.saturating_add(if repeat { k } else { 0 });
-                for component in from..from.saturating_add(count) {
-                    src.push(Source::Reg(self.full(line, &reg, component)?));
+                for (c, component) in (from..from.saturating_add(count)).enumerate() {
+                    let place = self.place(&reg, k as usize, c as u64);
+                    src.push((Source::Reg(self.full(line, &reg, component)?), Some(place)));
                     self.stats.gpr_reads += 1;
                     self.stats.half_reads += u64::from(reg.half);
                 }
@@ -239,18 +302,14 @@ impl Lowering {
             Value::Const { c, repeat } => {
                 let index = c.index.wrapping_add(if repeat { k as i64 } else { 0 });
                 let index = if c.half { index.div_euclid(2) } else { index };
-                src.push(Source::Imm(const_value(index as u32)));
+                src.push(imm(const_value(index as u32)));
                 self.stats.const_reads += 1;
             }
             Value::Imm { value, repeat } => {
-                src.push(Source::Imm(value.wrapping_add(if repeat {
-                    k as u32
-                } else {
-                    0
-                })));
+                src.push(imm(value.wrapping_add(if repeat { k as u32 } else { 0 })));
                 self.stats.imm_reads += 1;
             }
-            Value::Fixed(value) => src.push(Source::Imm(value)),
+            Value::Fixed(value) => src.push(imm(value)),
         }
         Ok(())
     }
@@ -272,8 +331,13 @@ impl Lowering {
         for value in &plan.values {
             self.read(line, value, k as u64, &mut src)?;
         }
-        let chunks: Vec<&[Source]> = match src.is_empty() {
-            true => vec![&NOTHING],
+        let (written, partial) = match &plan.dst {
+            Some(write) => self.written_places(write, k, dst, writes),
+            None => Default::default(),
+        };
+        let nothing = [(NOTHING[0], None)];
+        let chunks: Vec<&[(Source, Option<Place>)]> = match src.is_empty() {
+            true => vec![&nothing],
             false => src.chunks(3).collect(),
         };
         let last = chunks.len() - 1;
@@ -284,9 +348,22 @@ impl Lowering {
                 op: op_for(st.base, chunk.len()),
                 dst,
                 writes,
-                src: chunk.to_vec(),
+                src: chunk.iter().map(|s| s.0).collect(),
                 unit: plan.unit,
                 wait: wait.take().unwrap_or_default(),
+            });
+            self.places.push(Places {
+                sources: chunk.iter().map(|s| s.1).collect(),
+                written: if i == last {
+                    written.clone()
+                } else {
+                    Vec::new()
+                },
+                partial: if i == last {
+                    partial.clone()
+                } else {
+                    Vec::new()
+                },
             });
             self.origin.push(self.next + k);
         }
@@ -332,7 +409,47 @@ impl Lowering {
                 wait,
                 ..Instruction::alu(CoreOp::Nop, 0, &[])
             });
+            self.places.push(Places::default());
             self.origin.push(origin);
         }
     }
+}
+
+/// The parts of `st`, an `(rptN)` line, that change when it is written as its copies: the
+/// flags but those kept on every copy, the `(r)` marks, and the constants and immediates that
+/// advance.
+fn repeat_edits(st: &Statement, base: &str) -> Vec<(std::ops::Range<usize>, Edit)> {
+    let mut edits = Vec::new();
+    for &flag in &st.flags.written {
+        let edit = match flag {
+            _ if flag.starts_with("(rpt") => Edit::Drop,
+            "(ss)" | "(sy)" | "(jp)" => Edit::First,
+            _ if flag.starts_with("(nop") => Edit::Last,
+            _ => continue,
+        };
+        edits.push((span(base, flag), edit));
+    }
+    for op in st.operands.iter().filter(|op| op.repeat) {
+        if let Some(mark) = op.repeat_mark {
+            edits.push((span(base, mark), Edit::Drop));
+        }
+        let text = op.atom_text;
+        let advance = match &op.atom {
+            Atom::Const(c) => Advance::Const {
+                half: c.half,
+                index: c.index,
+                named: !text.contains(['[', '<']),
+                address: text.starts_with("c<").then(|| match text.contains("a1.x") {
+                    true => "a1.x",
+                    false => "a0.x",
+                }),
+            },
+            Atom::Int(v) => Advance::Int(*v),
+            Atom::Float(bits) => Advance::Bits(*bits),
+            _ => continue,
+        };
+        edits.push((span(base, text), Edit::Advance(advance)));
+    }
+    edits.sort_by_key(|e| e.0.start);
+    edits
 }

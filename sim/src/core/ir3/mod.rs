@@ -91,6 +91,7 @@ mod opcodes;
 mod operand;
 mod roles;
 mod text;
+mod write;
 
 #[cfg(test)]
 mod tests;
@@ -99,9 +100,13 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::core::allocate::Slot;
 use crate::core::program::{Instruction, ParseError};
 
-pub use text::{Ir3Source, RegisterToken, RegisterUse, SourceLine};
+pub use text::{
+    register_name, Advance, Edit, Ir3Source, RegisterToken, RegisterUse, RepeatLine, SourceLine,
+};
+pub use write::write;
 
 /// How [`read`] lowers a program.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -117,10 +122,66 @@ pub struct Ir3Program {
     pub instructions: Vec<Instruction>,
     /// Per micro-op: the index of the ir3 instruction (after `(rptN)` expansion) it comes from.
     pub origin: Vec<usize>,
+    /// Per micro-op: where each of its registers comes from in the text.
+    pub places: Vec<Places>,
     /// What the program holds.
     pub stats: Ir3Stats,
     /// The parsed text, kept for writing it back.
     pub source: Ir3Source,
+}
+
+/// Where a micro-op's register comes from in the text: an ir3 instruction's operand, one of
+/// its components.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Place {
+    /// The ir3 instruction, after `(rptN)` expansion.
+    pub instruction: usize,
+    /// The operand, from 0.
+    pub operand: usize,
+    /// The register token, an index into [`Ir3Source::registers`].
+    pub token: usize,
+    /// The component from the token's register (as this copy names it), in the token's units
+    /// (half registers for `hr`).
+    pub component: usize,
+}
+
+/// The places of one micro-op's registers.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Places {
+    /// Per source, parallel to `src`: the place of a register read.
+    pub sources: Vec<Option<Place>>,
+    /// Per register written, `dst + k`: its place.
+    pub written: Vec<Place>,
+    /// Per register written: whether the write covers one half of it only (the other half
+    /// keeps its value).
+    pub partial: Vec<bool>,
+}
+
+impl Ir3Program {
+    /// The registers allocation must keep together: each operand's components (consecutive
+    /// registers, in order, across the micro-ops an instruction becomes), and each half write
+    /// with the value its register held.
+    pub fn groups(&self) -> Vec<Vec<Slot>> {
+        let mut operands: BTreeMap<(usize, usize, bool), Vec<Slot>> = BTreeMap::new();
+        let mut groups = Vec::new();
+        for (i, places) in self.places.iter().enumerate() {
+            for (s, place) in places.sources.iter().enumerate() {
+                if let Some(p) = place {
+                    let key = (p.instruction, p.token, false);
+                    operands.entry(key).or_default().push(Slot::Source(i, s));
+                }
+            }
+            for (k, p) in places.written.iter().enumerate() {
+                let key = (p.instruction, p.token, true);
+                operands.entry(key).or_default().push(Slot::Written(i, k));
+                if places.partial[k] {
+                    groups.push(vec![Slot::Kept(i, k), Slot::Written(i, k)]);
+                }
+            }
+        }
+        groups.extend(operands.into_values().filter(|g| g.len() > 1));
+        groups
+    }
 }
 
 /// Counts over an ir3 program, after `(rptN)` expansion, up to the last `end`.

@@ -22,6 +22,50 @@ pub struct RegisterToken {
     pub operand: usize,
     /// Whether that operand is the instruction's destination.
     pub destination: bool,
+    /// Whether its instruction runs on no unit (dropped: flow, barriers).
+    pub dropped: bool,
+}
+
+/// What becomes of a part of an `(rptN)` line written as its copies, one per line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Edit {
+    /// Left out of every copy: `(rptN)`, `(r)`.
+    Drop,
+    /// Kept on the first copy only: `(ss)`, `(sy)`, `(jp)`.
+    First,
+    /// Kept on the last copy only: `(nopN)`.
+    Last,
+    /// A value that advances with each copy (an `(r)` constant or immediate), as copy k reads it.
+    Advance(Advance),
+}
+
+/// A constant or immediate operand that advances with each `(rptN)` copy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Advance {
+    /// A constant `cN.c`/`hcN.c` (`named`), else `c[N]` or `c<aK.x + N>` (`address`): its index.
+    Const {
+        /// `hc`.
+        half: bool,
+        /// `4N + c`, or the offset.
+        index: i64,
+        /// Whether it is named `cN.c`.
+        named: bool,
+        /// The address register of a relative one, `a0.x` or `a1.x`.
+        address: Option<&'static str>,
+    },
+    /// An integer as written.
+    Int(i64),
+    /// A float or raw pattern: its 32 bits.
+    Bits(u32),
+}
+
+/// The parts of an `(rptN)` line that change when it is written as its copies.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RepeatLine {
+    /// The index of its first copy.
+    pub instruction: usize,
+    /// Each part's bytes in the text and what becomes of it.
+    pub edits: Vec<(Range<usize>, Edit)>,
 }
 
 /// One line of the text.
@@ -59,6 +103,8 @@ pub struct Ir3Source {
     pub lines: Vec<SourceLine>,
     /// Every register token up to the last `end`, in text order.
     pub registers: Vec<RegisterToken>,
+    /// The `(rptN)` lines' parts that change when they are written as copies.
+    pub repeats: Vec<RepeatLine>,
 }
 
 /// The byte range of `part`, a slice of `base`, in `base`.
@@ -68,7 +114,7 @@ pub(super) fn span(base: &str, part: &str) -> Range<usize> {
 }
 
 /// A register's name: `r{index / 4}.{xyzw}`, with an `h` for a half register.
-pub(super) fn register_name(half: bool, index: u64) -> String {
+pub fn register_name(half: bool, index: u64) -> String {
     let component = ['x', 'y', 'z', 'w'][(index % 4) as usize];
     format!("{}r{}.{component}", if half { "h" } else { "" }, index / 4)
 }

@@ -1,0 +1,222 @@
+//! Placement: each unit at a base register where every one of its values is free, in the
+//! banks that cost least; then moves of whole units to cheaper bases.
+
+use std::collections::HashMap;
+
+use grfgen_hdl::params::CoreParams;
+
+use super::units::Units;
+use super::values::Values;
+use super::{bank_of, excess};
+
+/// How far, in instructions, the nearby-source cost looks (the default lookahead).
+const NEARBY: usize = 3;
+
+/// The assignment being built: each value's register, and each register's values.
+pub(super) struct Assignment<'a> {
+    /// The core (banks, ports, program registers).
+    params: &'a CoreParams,
+    /// The program's values.
+    values: &'a Values,
+    /// Their units.
+    units: &'a Units,
+    /// Each value's register, once placed.
+    register: Vec<Option<usize>>,
+    /// Each register's values.
+    holders: Vec<Vec<usize>>,
+    /// Each unit's base, once placed.
+    base: Vec<Option<usize>>,
+}
+
+impl<'a> Assignment<'a> {
+    /// Nothing placed yet.
+    pub fn new(params: &'a CoreParams, values: &'a Values, units: &'a Units) -> Self {
+        Self {
+            params,
+            values,
+            units,
+            register: vec![None; values.values.len()],
+            holders: vec![Vec::new(); params.program_registers()],
+            base: vec![None; units.members.len()],
+        }
+    }
+
+    /// Each value's register, when every unit is placed.
+    pub fn registers(&self) -> Option<Vec<usize>> {
+        self.register.iter().copied().collect()
+    }
+
+    /// Places unit `u` at its base in the program as written.
+    pub fn pin(&mut self, u: usize) -> bool {
+        let base = self.units.original[u];
+        let free = self.fits(u, base);
+        if free {
+            self.place(u, base);
+        }
+        free
+    }
+
+    /// Places unit `u` at its best base; false when no base is free.
+    pub fn put(&mut self, u: usize) -> bool {
+        match self.best(u) {
+            Some(base) => {
+                self.place(u, base);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Moves unit `u` to a cheaper base if one is free; whether it moved.
+    pub fn improve(&mut self, u: usize) -> bool {
+        let Some(before) = self.base[u] else {
+            return false;
+        };
+        self.remove(u);
+        let cost = self.cost(u, before);
+        let better = self.best(u).filter(|&b| self.cost(u, b) < cost);
+        self.place(u, better.unwrap_or(before));
+        better.is_some()
+    }
+
+    /// Whether `reg` is free for value `v` (no other value on it overlaps `v`).
+    fn free(&self, reg: usize, v: usize) -> bool {
+        (self.holders[reg].iter()).all(|&w| w == v || !self.values.overlap(v, w))
+    }
+
+    /// Whether every value of unit `u` is free at base `base`.
+    fn fits(&self, u: usize, base: usize) -> bool {
+        let registers = self.holders.len();
+        base + self.units.span[u] <= registers
+            && (self.units.members[u].iter()).all(|&v| self.free(base + self.units.offset[v], v))
+    }
+
+    /// The register of value `w` if unit `u` sat at `base`: its own, else as placed.
+    fn at(&self, w: usize, u: usize, base: usize) -> Option<usize> {
+        match self.units.unit[w] == u {
+            true => Some(base + self.units.offset[w]),
+            false => self.register[w],
+        }
+    }
+
+    /// What unit `u` at `base` costs: the reads beyond the banks' ports of the instructions
+    /// reading its values (against the sources placed), and second the placed sources of
+    /// nearby instructions in its values' banks (which the prefetch queue reads then too).
+    fn cost(&self, u: usize, base: usize) -> (u64, u64) {
+        let banks = self.params.gpr.banks;
+        let capacity = self.params.gpr.bank_kind.reads_per_bank();
+        let sources = &self.values.sources;
+        let mut readers: Vec<usize> = (self.units.members[u].iter())
+            .flat_map(|&v| self.values.values[v].reads.iter().copied())
+            .collect();
+        readers.sort_unstable();
+        readers.dedup();
+        let own = (readers.iter())
+            .map(|&i| {
+                let regs: Vec<usize> = sources[i]
+                    .iter()
+                    .filter_map(|&w| self.at(w, u, base))
+                    .collect();
+                excess(self.params, &regs, banks, capacity)
+            })
+            .sum();
+        let mut nearby = 0;
+        for &v in &self.units.members[u] {
+            let bank = bank_of(self.params, base + self.units.offset[v]);
+            for &i in &self.values.values[v].reads {
+                let near = i.saturating_sub(NEARBY)..(i + NEARBY + 1).min(sources.len());
+                for j in near.filter(|&j| j != i) {
+                    let mut regs: Vec<usize> = (sources[j].iter())
+                        .filter(|&&w| w != v)
+                        .filter_map(|&w| self.at(w, u, base))
+                        .filter(|&r| bank_of(self.params, r) == bank)
+                        .collect();
+                    regs.sort_unstable();
+                    regs.dedup();
+                    nearby += regs.len() as u64;
+                }
+            }
+        }
+        (own, nearby)
+    }
+
+    /// The best free base for unit `u`: the least cost, then its base as written, then the
+    /// lowest. The cost depends on the base only through its values' banks, so it is counted
+    /// once per combination of banks.
+    fn best(&self, u: usize) -> Option<usize> {
+        let registers = self.holders.len();
+        let original = self.units.original[u];
+        let mut costs: HashMap<Vec<usize>, (u64, u64)> = HashMap::new();
+        let members = &self.units.members[u];
+        (0..registers)
+            .filter(|&base| self.fits(u, base))
+            .min_by_key(|&base| {
+                let banks: Vec<usize> = (members.iter())
+                    .map(|&v| bank_of(self.params, base + self.units.offset[v]))
+                    .collect();
+                let cost = *costs.entry(banks).or_insert_with(|| self.cost(u, base));
+                (cost, base != original, base)
+            })
+    }
+
+    /// Puts unit `u` at `base`.
+    fn place(&mut self, u: usize, base: usize) {
+        self.base[u] = Some(base);
+        for &v in &self.units.members[u] {
+            let reg = base + self.units.offset[v];
+            self.register[v] = Some(reg);
+            self.holders[reg].push(v);
+        }
+    }
+
+    /// Takes unit `u` off its base.
+    fn remove(&mut self, u: usize) {
+        self.base[u] = None;
+        for &v in &self.units.members[u] {
+            if let Some(reg) = self.register[v].take() {
+                self.holders[reg].retain(|&w| w != v);
+            }
+        }
+    }
+}
+
+/// Each value's register: units placed in the order they start (with `pinned`, every unit of
+/// several values first, at its base as written), then moved to cheaper bases while one
+/// exists. `None` when some unit finds no free base.
+pub(super) fn solve(
+    params: &CoreParams,
+    values: &Values,
+    units: &Units,
+    pinned: bool,
+) -> Option<Vec<usize>> {
+    let mut assignment = Assignment::new(params, values, units);
+    let fixed = |u: usize| pinned && units.members[u].len() > 1;
+    let mut order: Vec<usize> = (0..units.members.len()).collect();
+    let start = |u: usize| {
+        (units.members[u].iter())
+            .map(|&v| values.values[v].start)
+            .min()
+    };
+    order.sort_by_key(|&u| (start(u), u));
+    for &u in order.iter().filter(|&&u| fixed(u)) {
+        if !assignment.pin(u) {
+            return None;
+        }
+    }
+    for &u in order.iter().filter(|&&u| !fixed(u)) {
+        if !assignment.put(u) {
+            return None;
+        }
+    }
+    // Move each unit to a cheaper base while one exists (a few passes settle it).
+    for _ in 0..4 {
+        let mut moved = false;
+        for &u in order.iter().filter(|&&u| !fixed(u)) {
+            moved |= assignment.improve(u);
+        }
+        if !moved {
+            break;
+        }
+    }
+    assignment.registers()
+}
