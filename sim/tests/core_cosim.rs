@@ -236,6 +236,7 @@ impl Totals {
 /// ALU programs and as many of `random-long` ones per configuration (at least 500,000 of
 /// these in all, with the table full, writes after writes and sync waits holding heads).
 #[test]
+#[ignore = "slow (many Verilator models, minutes): scripts/slow-tests.sh runs it"]
 fn a_million_cycles_of_random_programs() {
     let mut totals = Totals::default();
     for (i, banks) in [2usize, 4, 8].into_iter().enumerate() {
@@ -277,6 +278,7 @@ fn a_million_cycles_of_random_programs() {
 /// read port, the degenerate file; 8 banks with 2 read ports, pending tables of 2, 1 and 8
 /// entries; the bank maps in turn), under naive and cq-pq in turn.
 #[test]
+#[ignore = "slow (many Verilator models, minutes): scripts/slow-tests.sh runs it"]
 fn every_bank_kind_runs_random_programs_in_lock_step() {
     use grfgen_hdl::params::BankKind;
     let mut totals = Totals::default();
@@ -318,6 +320,7 @@ fn every_bank_kind_runs_random_programs_in_lock_step() {
 /// the request stage on every other pipeline option and bank kind, so that each pipeline runs
 /// with it and without; the bank maps in turn, so that each pipeline runs with each.
 #[test]
+#[ignore = "slow (many Verilator models, minutes): scripts/slow-tests.sh runs it"]
 fn every_gpr_pipeline_option_runs_random_programs_in_lock_step() {
     use grfgen_hdl::params::BankKind;
     let mut totals = Totals::default();
@@ -352,6 +355,46 @@ fn every_gpr_pipeline_option_runs_random_programs_in_lock_step() {
         "{} with long ops",
         totals.long_cycles
     );
+}
+
+/// The quick cut of the three random sweeps above, for `make test`: one configuration per bank
+/// kind, on GPR pipelines 0, 2 and 4, each with another bank map, queue sizes, lookahead, ALU
+/// latency and pending table, the request stage on one, at least 15,000 lock-step cycles of
+/// random ALU programs and as many of `random-long` ones each, under cq-pq.
+#[test]
+fn random_programs_run_in_lock_step_on_every_bank_kind_and_pipeline_depth() {
+    use grfgen_hdl::params::BankKind;
+    let mut totals = Totals::default();
+    for (k, kind) in BankKind::ALL.into_iter().enumerate() {
+        let params = CoreParams {
+            gpr: GprParams {
+                banks: [4, 2, 8][k],
+                registers: 64,
+                lanes: 2,
+                read_ports: [4, 3, 2][k],
+                bank_kind: kind,
+                pipeline: [0, 2, 4][k],
+                bank_map: BankMap::ALL[k],
+                ..Default::default()
+            },
+            cq_entries: [2, 1, 3][k],
+            pq_entries: [4, 2, 6][k],
+            lookahead: [3, 1, 4][k],
+            alu_latency: [2, 1, 3][k],
+            forward: k < 2,
+            request_stage: k == 1,
+            long_results: [4, 16, 1][k],
+        };
+        let seed = 1300 + 10 * k as u64;
+        cosimulate_until(&params, |_| Policy::CqPq, seed, 4_000, 15_000, &mut totals);
+    }
+    totals.print("every bank kind and pipeline depth");
+    assert!(
+        totals.long_cycles >= 45_000,
+        "{} with long ops",
+        totals.long_cycles
+    );
+    assert!(totals.full > 0 && totals.waw > 0 && totals.sync > 0);
 }
 
 fn lockstep(
@@ -486,9 +529,13 @@ fn a_dependent_chain_runs_at_the_latency_bound() {
 fn forwarding_takes_results_from_the_alu_and_its_kept_results() {
     use std::fmt::Write;
     for (alu_latency, pipeline) in [(1, 0), (2, 1), (3, 2), (2, 4)] {
+        // A small file (64 registers, 2 lanes): the cycles do not depend on its size, and its
+        // models build in a fraction of the default's time.
         let params = CoreParams {
             gpr: grfgen_hdl::params::GprParams {
                 pipeline,
+                registers: 64,
+                lanes: 2,
                 ..Default::default()
             },
             alu_latency,
