@@ -19,24 +19,24 @@ fn workloads_match_on_every_policy() {
     let params = CoreParams::default();
     for policy in [Policy::CqPq, Policy::Cq, Policy::Naive] {
         for name in grfgen_sim::core::workload::NAMES {
-            let mut device = rtl(&params, policy);
-            let workload = builtin(name, &params, 5).unwrap();
-            let report = run(
-                &params,
-                policy,
-                &workload,
-                5,
-                Some(&mut device as &mut dyn CoreDevice),
-                false,
-            );
-            assert_eq!(
-                report.mismatches,
-                0,
-                "{name} {policy:?}: {}",
-                report.first_mismatch.unwrap()
-            );
+            builtin_in_lock_step(&params, policy, name, 5, "");
         }
     }
+}
+
+/// Built-in workload `name` from `seed` on the golden model and the RTL in lock step: no
+/// mismatch (`what` names the configuration in the failure).
+fn builtin_in_lock_step(params: &CoreParams, policy: Policy, name: &str, seed: u64, what: &str) {
+    let mut device = rtl(params, policy);
+    let workload = builtin(name, params, seed).unwrap();
+    let device = Some(&mut device as &mut dyn CoreDevice);
+    let report = run(params, policy, &workload, seed, device, false);
+    assert_eq!(
+        report.mismatches,
+        0,
+        "{name} {what}{policy:?}: {}",
+        report.first_mismatch.unwrap()
+    );
 }
 
 /// Every built-in workload (`random-long` too: long-latency results in consecutive registers,
@@ -52,22 +52,7 @@ fn workloads_match_under(map: BankMap) {
     };
     for (n, name) in grfgen_sim::core::workload::NAMES.into_iter().enumerate() {
         let policy = [Policy::CqPq, Policy::Naive][n % 2];
-        let mut device = rtl(&params, policy);
-        let workload = builtin(name, &params, 7).unwrap();
-        let report = run(
-            &params,
-            policy,
-            &workload,
-            7,
-            Some(&mut device as &mut dyn CoreDevice),
-            false,
-        );
-        assert_eq!(
-            report.mismatches,
-            0,
-            "{name} {map} {policy:?}: {}",
-            report.first_mismatch.unwrap()
-        );
+        builtin_in_lock_step(&params, policy, name, 7, &format!("{map} "));
     }
 }
 
