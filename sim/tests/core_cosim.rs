@@ -297,6 +297,37 @@ fn every_bank_kind_runs_random_programs_in_lock_step() {
     );
 }
 
+/// Shape `k` (0..3) of the random sweeps on `kind` banks: 4, 2 or 8 banks of 64 registers and
+/// 2 lanes with 4, 3 or 2 read ports, queues, lookahead, ALU latency (forwarding at the first
+/// two) and pending table varied with it, on GPR `pipeline` with `map` and `request_stage`.
+fn shape(
+    k: usize,
+    kind: grfgen_hdl::params::BankKind,
+    pipeline: usize,
+    map: BankMap,
+    request_stage: bool,
+) -> CoreParams {
+    CoreParams {
+        gpr: GprParams {
+            banks: [4, 2, 8][k],
+            registers: 64,
+            lanes: 2,
+            read_ports: [4, 3, 2][k],
+            bank_kind: kind,
+            pipeline,
+            bank_map: map,
+            ..Default::default()
+        },
+        cq_entries: [2, 1, 3][k],
+        pq_entries: [4, 2, 6][k],
+        lookahead: [3, 1, 4][k],
+        alu_latency: [2, 1, 3][k],
+        forward: k < 2,
+        request_stage,
+        long_results: [4, 16, 1][k],
+    }
+}
+
 /// Every GPR pipeline option under every bank kind: random programs with external traffic,
 /// varied queues, lookahead, ALU latency and pending tables, at least 50,000 lock-step cycles
 /// of ALU programs and as many of `random-long` ones per pipeline option and bank kind
@@ -311,25 +342,8 @@ fn every_gpr_pipeline_option_runs_random_programs_in_lock_step() {
     let mut totals = Totals::default();
     for pipeline in 1..=CoreParams::MAX_GPR_PIPELINE {
         for (k, kind) in BankKind::ALL.into_iter().enumerate() {
-            let params = CoreParams {
-                gpr: GprParams {
-                    banks: [4, 2, 8][k],
-                    registers: 64,
-                    lanes: 2,
-                    read_ports: [4, 3, 2][k],
-                    bank_kind: kind,
-                    pipeline,
-                    bank_map: BankMap::ALL[(pipeline + k) % 3],
-                    ..Default::default()
-                },
-                cq_entries: [2, 1, 3][k],
-                pq_entries: [4, 2, 6][k],
-                lookahead: [3, 1, 4][k],
-                alu_latency: [2, 1, 3][k],
-                forward: k < 2,
-                request_stage: (pipeline + k) % 2 == 1,
-                long_results: [4, 16, 1][k],
-            };
+            let map = BankMap::ALL[(pipeline + k) % 3];
+            let params = shape(k, kind, pipeline, map, (pipeline + k) % 2 == 1);
             let seed = 900 + 10 * (3 * pipeline + k) as u64;
             cosimulate_until(&params, alternate, seed, 6_000, 50_000, &mut totals);
         }
@@ -351,25 +365,7 @@ fn random_programs_run_in_lock_step_on_every_bank_kind_and_pipeline_depth() {
     use grfgen_hdl::params::BankKind;
     let mut totals = Totals::default();
     for (k, kind) in BankKind::ALL.into_iter().enumerate() {
-        let params = CoreParams {
-            gpr: GprParams {
-                banks: [4, 2, 8][k],
-                registers: 64,
-                lanes: 2,
-                read_ports: [4, 3, 2][k],
-                bank_kind: kind,
-                pipeline: [0, 2, 4][k],
-                bank_map: BankMap::ALL[k],
-                ..Default::default()
-            },
-            cq_entries: [2, 1, 3][k],
-            pq_entries: [4, 2, 6][k],
-            lookahead: [3, 1, 4][k],
-            alu_latency: [2, 1, 3][k],
-            forward: k < 2,
-            request_stage: k == 1,
-            long_results: [4, 16, 1][k],
-        };
+        let params = shape(k, kind, [0, 2, 4][k], BankMap::ALL[k], k == 1);
         let seed = 1300 + 10 * k as u64;
         cosimulate_until(&params, |_| Policy::CqPq, seed, 4_000, 15_000, &mut totals);
     }
