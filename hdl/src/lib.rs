@@ -15,6 +15,7 @@ pub mod grf;
 pub mod multiport;
 pub mod mux_tree;
 pub mod params;
+mod parts;
 pub mod regs;
 pub mod route;
 pub mod sram;
