@@ -139,13 +139,34 @@ fn dp16kd_files_instantiate_one_block_ram_per_replica_lane() {
         pipeline: 2,
         ..file(128, 2, 32, 2, 2)
     };
-    let count = |verilog: &str| verilog.matches("DP16KD #(").count();
+    let count = |verilog: &str| block_rams(verilog, "t");
     let ilvt = grfgen_hdl::design::emit_design::<Ilvt>(&p, "t").unwrap();
     assert_eq!(count(&ilvt.verilog), 2 * 2 * 2 + 2 * 3);
     let xor = grfgen_hdl::design::emit_design::<Xor>(&p, "t").unwrap();
     assert_eq!(count(&xor.verilog), 2 * 3 * 2);
     let lvt = grfgen_hdl::design::emit_design::<Lvt>(&p, "t").unwrap();
     assert_eq!(count(&lvt.verilog), 2 * 2 * 2);
+}
+
+/// The `DP16KD` instances under `module` in `verilog`, each module's once per instance of
+/// it: grfgen writes each distinct module once, and an instance as a line `    <module>
+/// <name>(`.
+fn block_rams(verilog: &str, module: &str) -> usize {
+    let body = verilog
+        .split("endmodule")
+        .find(|m| m.contains(&format!("module {module}(")))
+        .unwrap_or_else(|| panic!("no module {module}"));
+    let children: usize = body
+        .lines()
+        .filter_map(|line| {
+            let mut words = line.strip_prefix("    ")?.split(' ');
+            let (child, name) = (words.next()?, words.next()?);
+            let defined = verilog.contains(&format!("module {child}("));
+            (name.ends_with('(') && words.next().is_none() && defined).then_some(child)
+        })
+        .map(|child| block_rams(verilog, child))
+        .sum();
+    body.matches("DP16KD #(").count() + children
 }
 
 /// The flip-flop file uses no block RAM: every bit of every register is a flip-flop, plus
