@@ -88,7 +88,7 @@ pub(super) fn file_rows(
 #[cfg(test)]
 mod tests {
     use grfgen_hdl::multiport::{IlvtStructure, LvtStructure, XorStructure};
-    use grfgen_hdl::params::{BankKind, BankMap, GprParams};
+    use grfgen_hdl::params::{BankKind, BankMap, GprParams, Params};
     use grfgen_sim::core::options::ProgramFiles;
     use grfgen_sim::multiport::{Contract, Timing};
 
