@@ -4,7 +4,8 @@
 //! chart parses as SVG; a killed exploration resumes to the same answer; unmet constraints
 //! name the constraint and the closest design; bad input is refused before anything runs.
 //! Needs the YoWASP tools in the project's `.venv` and Verilator (the Makefile and .ci/run
-//! install them).
+//! install them). The exhaustive front and the killed exploration place and route a dozen
+//! designs each and are marked slow (`scripts/slow-tests.sh`).
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -70,6 +71,7 @@ fn dominates(a: [f64; 3], b: [f64; 3]) -> bool {
 }
 
 #[test]
+#[ignore = "slow (minutes of place and route): scripts/slow-tests.sh runs it"]
 fn the_front_is_the_exhaustive_front_and_the_recommendation_emits_and_lints() {
     let dir = tempfile::tempdir().unwrap();
     // Every design placed and routed: the truth.
@@ -235,6 +237,7 @@ fn each_design_is_synthesized_once_on_a_first_run_and_on_resume() {
 }
 
 #[test]
+#[ignore = "slow (minutes of place and route): scripts/slow-tests.sh runs it"]
 fn a_killed_exploration_resumes_to_the_same_answer() {
     let dir = tempfile::tempdir().unwrap();
     let extra = ["--budget-pnr", "2", "--budget-synth", "8"];

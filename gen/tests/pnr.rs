@@ -1,6 +1,8 @@
 //! `grfgen flow --pnr` as a user runs it: one small configuration of every block placed and
 //! routed by nextpnr, with Fmax, utilisation, routing and the critical path in the JSON; a
-//! design too big for its device reported as such; a bad device refused. Needs the YoWASP
+//! design too big for its device reported as such; a bad device refused. The ECP5 placements
+//! take minutes each and are marked slow: `make test` places the small router on the iCE40,
+//! `scripts/slow-tests.sh` runs the rest. Needs the YoWASP
 //! tools in the project's `.venv` (the Makefile and .ci/run install them).
 
 use std::process::{Command, Output};
@@ -99,6 +101,7 @@ fn assert_placed(block: &str, device: &str, report: &Value, memories: bool) {
 }
 
 #[test]
+#[ignore = "slow (minutes of place and route): scripts/slow-tests.sh runs it"]
 fn a_small_configuration_of_every_block_is_placed_and_routed() {
     let small: [(&str, &[&str], bool); 4] = [
         (
@@ -156,6 +159,11 @@ fn a_small_configuration_of_every_block_is_placed_and_routed() {
     for (block, params, memories) in small {
         assert_placed(block, "ecp5-85k", &pnr(block, params, &[]), memories);
     }
+}
+
+/// The quick one `make test` runs: a small router placed and routed on the iCE40 HX8K.
+#[test]
+fn a_small_router_is_placed_and_routed_on_ice40() {
     let params = ["--lanes", "4", "--crossbar", "2", "--element-bits", "8"];
     let report = pnr("route", &params, &["--device", "ice40-hx8k"]);
     assert_placed("route", "ice40-hx8k", &report, false);
@@ -167,6 +175,7 @@ fn a_small_configuration_of_every_block_is_placed_and_routed() {
 /// stage (4), the GRF's answer stage with every stage before it (5; its default, 4, is placed
 /// above), the core on the GPR's deepest pipeline (4) with its request stage.
 #[test]
+#[ignore = "slow (minutes of place and route): scripts/slow-tests.sh runs it"]
 fn a_small_configuration_of_every_new_pipeline_option_is_placed_and_routed() {
     let options: [(&str, &[&str], &str, bool); 4] = [
         ("gpr", SMALL_GPR, "4", true),
@@ -220,6 +229,7 @@ fn a_small_configuration_of_every_new_pipeline_option_is_placed_and_routed() {
 /// The router's pipeline stages and the GPR's pay off where they are placed: each option's Fmax
 /// beats the unpipelined design's (nextpnr is deterministic for a given seed).
 #[test]
+#[ignore = "slow (minutes of place and route): scripts/slow-tests.sh runs it"]
 fn pipeline_stages_raise_fmax_after_place_and_route() {
     let route = ["--lanes", "8", "--crossbar", "4", "--element-bits", "16"];
     for (block, params, stages) in [("route", &route[..], "3"), ("gpr", SMALL_GPR, "2")] {
@@ -280,6 +290,7 @@ fn a_bad_device_or_seed_is_refused() {
 /// fitting) with its cost, routing and Fmax; the banked rows under naive and cq-pq, the
 /// multi-ported files under ideal, each with cycles and time per workload; and a verdict.
 #[test]
+#[ignore = "slow (minutes of place and route): scripts/slow-tests.sh runs it"]
 fn compare_gpr_places_routes_and_judges_every_design() {
     let run = grfgen(&[
         "compare",

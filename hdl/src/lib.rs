@@ -14,6 +14,7 @@ pub mod gpr;
 pub mod grf;
 pub mod multiport;
 pub mod params;
+mod parts;
 pub mod regs;
 pub mod route;
 pub mod sram;

@@ -19,24 +19,24 @@ fn workloads_match_on_every_policy() {
     let params = CoreParams::default();
     for policy in [Policy::CqPq, Policy::Cq, Policy::Naive] {
         for name in grfgen_sim::core::workload::NAMES {
-            let mut device = rtl(&params, policy);
-            let workload = builtin(name, &params, 5).unwrap();
-            let report = run(
-                &params,
-                policy,
-                &workload,
-                5,
-                Some(&mut device as &mut dyn CoreDevice),
-                false,
-            );
-            assert_eq!(
-                report.mismatches,
-                0,
-                "{name} {policy:?}: {}",
-                report.first_mismatch.unwrap()
-            );
+            builtin_in_lock_step(&params, policy, name, 5, "");
         }
     }
+}
+
+/// Built-in workload `name` from `seed` on the golden model and the RTL in lock step: no
+/// mismatch (`what` names the configuration in the failure).
+fn builtin_in_lock_step(params: &CoreParams, policy: Policy, name: &str, seed: u64, what: &str) {
+    let mut device = rtl(params, policy);
+    let workload = builtin(name, params, seed).unwrap();
+    let device = Some(&mut device as &mut dyn CoreDevice);
+    let report = run(params, policy, &workload, seed, device, false);
+    assert_eq!(
+        report.mismatches,
+        0,
+        "{name} {what}{policy:?}: {}",
+        report.first_mismatch.unwrap()
+    );
 }
 
 /// Every built-in workload (`random-long` too: long-latency results in consecutive registers,
@@ -52,22 +52,7 @@ fn workloads_match_under(map: BankMap) {
     };
     for (n, name) in grfgen_sim::core::workload::NAMES.into_iter().enumerate() {
         let policy = [Policy::CqPq, Policy::Naive][n % 2];
-        let mut device = rtl(&params, policy);
-        let workload = builtin(name, &params, 7).unwrap();
-        let report = run(
-            &params,
-            policy,
-            &workload,
-            7,
-            Some(&mut device as &mut dyn CoreDevice),
-            false,
-        );
-        assert_eq!(
-            report.mismatches,
-            0,
-            "{name} {map} {policy:?}: {}",
-            report.first_mismatch.unwrap()
-        );
+        builtin_in_lock_step(&params, policy, name, 7, &format!("{map} "));
     }
 }
 
@@ -236,6 +221,7 @@ impl Totals {
 /// ALU programs and as many of `random-long` ones per configuration (at least 500,000 of
 /// these in all, with the table full, writes after writes and sync waits holding heads).
 #[test]
+#[ignore = "slow (many Verilator models, minutes): scripts/slow-tests.sh runs it"]
 fn a_million_cycles_of_random_programs() {
     let mut totals = Totals::default();
     for (i, banks) in [2usize, 4, 8].into_iter().enumerate() {
@@ -279,6 +265,7 @@ fn a_million_cycles_of_random_programs() {
 /// read port, the degenerate file; 8 banks with 2 read ports, pending tables of 2, 1 and 8
 /// entries; the bank maps in turn), under naive and cq-pq in turn.
 #[test]
+#[ignore = "slow (many Verilator models, minutes): scripts/slow-tests.sh runs it"]
 fn every_bank_kind_runs_random_programs_in_lock_step() {
     use grfgen_hdl::params::BankKind;
     let mut totals = Totals::default();
@@ -312,6 +299,38 @@ fn every_bank_kind_runs_random_programs_in_lock_step() {
     );
 }
 
+/// Shape `k` (0..3) of the random sweeps on `kind` banks: 4, 2 or 8 banks of 64 registers and
+/// 2 lanes with 4, 3 or 2 read ports, queues, lookahead, ALU latency (forwarding at the first
+/// two) and pending table varied with it, on GPR `pipeline` with `map` and `request_stage`.
+fn shape(
+    k: usize,
+    kind: grfgen_hdl::params::BankKind,
+    pipeline: usize,
+    map: BankMap,
+    request_stage: bool,
+) -> CoreParams {
+    CoreParams {
+        gpr: GprParams {
+            banks: [4, 2, 8][k],
+            registers: 64,
+            lanes: 2,
+            read_ports: [4, 3, 2][k],
+            bank_kind: kind,
+            pipeline,
+            bank_map: map,
+            ..Default::default()
+        },
+        cq_entries: [2, 1, 3][k],
+        pq_entries: [4, 2, 6][k],
+        lookahead: [3, 1, 4][k],
+        alu_latency: [2, 1, 3][k],
+        forward: k < 2,
+        request_stage,
+        long_results: [4, 16, 1][k],
+        ..CoreParams::default()
+    }
+}
+
 /// Every GPR pipeline option under every bank kind: random programs with external traffic,
 /// varied queues, lookahead, ALU latency and pending tables, at least 50,000 lock-step cycles
 /// of ALU programs and as many of `random-long` ones per pipeline option and bank kind
@@ -320,32 +339,14 @@ fn every_bank_kind_runs_random_programs_in_lock_step() {
 /// the request stage on every other pipeline option and bank kind, so that each pipeline runs
 /// with it and without; the bank maps in turn, so that each pipeline runs with each.
 #[test]
+#[ignore = "slow (many Verilator models, minutes): scripts/slow-tests.sh runs it"]
 fn every_gpr_pipeline_option_runs_random_programs_in_lock_step() {
     use grfgen_hdl::params::BankKind;
     let mut totals = Totals::default();
     for pipeline in 1..=CoreParams::MAX_GPR_PIPELINE {
         for (k, kind) in BankKind::ALL.into_iter().enumerate() {
-            let params = CoreParams {
-                gpr: GprParams {
-                    banks: [4, 2, 8][k],
-                    registers: 64,
-                    lanes: 2,
-                    read_ports: [4, 3, 2][k],
-                    bank_kind: kind,
-                    pipeline,
-                    bank_map: BankMap::ALL[(pipeline + k) % 3],
-                    ..Default::default()
-                },
-                cq_entries: [2, 1, 3][k],
-                pq_entries: [4, 2, 6][k],
-                lookahead: [3, 1, 4][k],
-                alu_latency: [2, 1, 3][k],
-                forward: k < 2,
-                request_stage: (pipeline + k) % 2 == 1,
-                long_results: [4, 16, 1][k],
-
-                ..CoreParams::default()
-            };
+            let map = BankMap::ALL[(pipeline + k) % 3];
+            let params = shape(k, kind, pipeline, map, (pipeline + k) % 2 == 1);
             let seed = 900 + 10 * (3 * pipeline + k) as u64;
             cosimulate_until(&params, alternate, seed, 6_000, 50_000, &mut totals);
         }
@@ -356,6 +357,28 @@ fn every_gpr_pipeline_option_runs_random_programs_in_lock_step() {
         "{} with long ops",
         totals.long_cycles
     );
+}
+
+/// The quick cut of the three random sweeps above, for `make test`: one configuration per bank
+/// kind, on GPR pipelines 0, 2 and 4, each with another bank map, queue sizes, lookahead, ALU
+/// latency and pending table, the request stage on one, at least 15,000 lock-step cycles of
+/// random ALU programs and as many of `random-long` ones each, under cq-pq.
+#[test]
+fn random_programs_run_in_lock_step_on_every_bank_kind_and_pipeline_depth() {
+    use grfgen_hdl::params::BankKind;
+    let mut totals = Totals::default();
+    for (k, kind) in BankKind::ALL.into_iter().enumerate() {
+        let params = shape(k, kind, [0, 2, 4][k], BankMap::ALL[k], k == 1);
+        let seed = 1300 + 10 * k as u64;
+        cosimulate_until(&params, |_| Policy::CqPq, seed, 4_000, 15_000, &mut totals);
+    }
+    totals.print("every bank kind and pipeline depth");
+    assert!(
+        totals.long_cycles >= 45_000,
+        "{} with long ops",
+        totals.long_cycles
+    );
+    assert!(totals.full > 0 && totals.waw > 0 && totals.sync > 0);
 }
 
 fn lockstep(
@@ -490,9 +513,13 @@ fn a_dependent_chain_runs_at_the_latency_bound() {
 fn forwarding_takes_results_from_the_alu_and_its_kept_results() {
     use std::fmt::Write;
     for (alu_latency, pipeline) in [(1, 0), (2, 1), (3, 2), (2, 4)] {
+        // A small file (64 registers, 2 lanes): the cycles do not depend on its size, and its
+        // models build in a fraction of the default's time.
         let params = CoreParams {
             gpr: grfgen_hdl::params::GprParams {
                 pipeline,
+                registers: 64,
+                lanes: 2,
                 ..Default::default()
             },
             alu_latency,

@@ -48,8 +48,10 @@ fn every_workload_matches() {
 /// Random traffic over every op (waits only with more than one EU: a lone EU parked on a
 /// barrier stays there), at least 1,000,000 cycles in all across E = 1, 2, 4 and 8,
 /// every fast GRF size, both element widths, slow latencies 2..8, both variant-B mappings and
-/// L3 latencies 1..17.
+/// L3 latencies 1..17. Slow (a quarter of an hour on two cores): `make test` has the random
+/// traffic of the pipeline options below.
 #[test]
+#[ignore = "slow (a million co-simulated cycles): scripts/slow-tests.sh runs it"]
 fn a_million_cycles_of_random_traffic() {
     use grfgen_hdl::params::Mapping;
     let configs = [

@@ -106,32 +106,53 @@ fn cycles_are_ordered_ideal_cq_pq_cq_naive_under_every_bank_kind() {
     }
 }
 
-/// Every program in lock step with the RTL, under every policy the RTL has (the ideal file
-/// is the golden model's alone) and every bank kind: no mismatch. One model per policy and
-/// bank kind, built once (and cached across runs, `GRFGEN_CACHE`).
-#[test]
-fn every_program_cosimulates_under_every_policy_and_bank_kind() {
+/// Every program in lock step with the RTL under `pairs` of policy and bank kind: no
+/// mismatch. One model per pair, built once (and cached across runs, `GRFGEN_CACHE`); the
+/// lock-step cycles of every run.
+fn cosimulate_every_program(pairs: &[(Policy, BankKind)]) -> u64 {
     let mut cycles = 0;
-    for kind in BankKind::ALL {
+    for &(policy, kind) in pairs {
         let params = with_kind(kind);
-        for policy in [Policy::Naive, Policy::Cq, Policy::CqPq] {
-            let setup = Setup::new(1, Rtl::On);
-            for (name, ..) in PROGRAMS {
-                let mut device = CoreRtl::build(&policy.hardware(&params), &setup)
-                    .expect("Verilator builds the emitted core");
-                let workload = program(name, &params);
-                let device = Some(&mut device as &mut dyn CoreDevice);
-                let report = run(&params, policy, &workload, SEED, device, false);
-                assert_eq!(
-                    report.mismatches,
-                    0,
-                    "{name} under {policy:?} on {kind:?} banks: {}",
-                    report.first_mismatch.unwrap()
-                );
-                cycles += report.cycles;
-            }
+        let setup = Setup::new(1, Rtl::On);
+        for (name, ..) in PROGRAMS {
+            let mut device = CoreRtl::build(&policy.hardware(&params), &setup)
+                .expect("Verilator builds the emitted core");
+            let workload = program(name, &params);
+            let device = Some(&mut device as &mut dyn CoreDevice);
+            let report = run(&params, policy, &workload, SEED, device, false);
+            assert_eq!(
+                report.mismatches,
+                0,
+                "{name} under {policy:?} on {kind:?} banks: {}",
+                report.first_mismatch.unwrap()
+            );
+            cycles += report.cycles;
         }
     }
-    // Every run went its length in lock step (3 bank kinds x 3 policies x 5 programs).
+    cycles
+}
+
+/// Every program in lock step under each policy the RTL has (the ideal file is the golden
+/// model's alone), each on another bank kind: the quick cut `make test` runs.
+#[test]
+fn every_program_cosimulates_under_each_policy() {
+    let pairs = [
+        (Policy::Naive, BankKind::OneReadOneWrite),
+        (Policy::Cq, BankKind::TwoReadsOneWrite),
+        (Policy::CqPq, BankKind::SinglePort),
+    ];
+    let cycles = cosimulate_every_program(&pairs);
+    assert!(cycles > 3 * 400, "{cycles} lock-step cycles");
+}
+
+/// Every program in lock step under every policy and every bank kind (9 models).
+#[test]
+#[ignore = "slow (many Verilator models, minutes): scripts/slow-tests.sh runs it"]
+fn every_program_cosimulates_under_every_policy_and_bank_kind() {
+    let pairs: Vec<(Policy, BankKind)> = BankKind::ALL
+        .into_iter()
+        .flat_map(|kind| [Policy::Naive, Policy::Cq, Policy::CqPq].map(|p| (p, kind)))
+        .collect();
+    let cycles = cosimulate_every_program(&pairs);
     assert!(cycles > 9 * 400, "{cycles} lock-step cycles");
 }

@@ -24,7 +24,7 @@ use crate::error::CliError;
 use crate::output::{check_dir, check_file, write_file};
 use crate::params::number;
 use crate::progress::Progress;
-use crate::registry::blocks;
+use crate::registry::{blocks, BlockCommand};
 
 /// Cycles of each run by default: with 4 seeds and each block's corners, at least 10 million
 /// co-simulated cycles per block (`docs/sweep.md`, "Regressions").
@@ -354,9 +354,9 @@ fn submit(m: &ArgMatches, settings: &Settings, blocks: &[String]) -> Result<Stri
     ))
 }
 
-/// Runs `grfgen regress`.
-pub fn regress(m: &ArgMatches) -> Result<String, CliError> {
-    let all = blocks();
+/// The blocks `--blocks` names (lower case; every block by default), each checked against the
+/// registry `all`.
+fn chosen_blocks(m: &ArgMatches, all: &[Box<dyn BlockCommand>]) -> Result<Vec<String>, CliError> {
     let chosen: Vec<String> = match m.get_many::<String>("blocks") {
         Some(names) => names.map(|n| n.to_ascii_lowercase()).collect(),
         None => all.iter().map(|b| b.name().to_string()).collect(),
@@ -370,6 +370,11 @@ pub fn regress(m: &ArgMatches) -> Result<String, CliError> {
             )));
         }
     }
+    Ok(chosen)
+}
+
+/// The settings `m` gives, each checked against its range before any work.
+fn settings(m: &ArgMatches) -> Result<Settings, CliError> {
     let bounded =
         |id: &'static str, allowed: &str, low: u64, high: u64, default: u64| match number::<u64>(
             m, id, allowed,
@@ -380,7 +385,7 @@ pub fn regress(m: &ArgMatches) -> Result<String, CliError> {
                 "invalid value {n} for --{id}: allowed {allowed}"
             ))),
         };
-    let settings = Settings {
+    Ok(Settings {
         seeds: bounded("seeds", "1..=1000", 1, 1000, 4)?,
         cycles: bounded(
             "cycles",
@@ -395,7 +400,49 @@ pub fn regress(m: &ArgMatches) -> Result<String, CliError> {
         dir: check_dir("--out", &path(m, "out").expect("--out is required"))?,
         resume: m.get_flag("resume"),
         quiet: m.get_flag("json"),
-    };
+    })
+}
+
+/// What a regression found, per block: its status, the cycles co-simulated and the replay of
+/// each failure.
+fn output(results: &BTreeMap<&str, Vec<Record>>, seconds: f64, seed: u64) -> Output {
+    let blocks = results
+        .iter()
+        .map(|(block, records)| {
+            let map: BTreeMap<usize, Record> =
+                records.iter().map(|r| (r.index, r.clone())).collect();
+            let cycles = records
+                .iter()
+                .filter_map(|r| r.report.get("cycles").and_then(|c| c.as_u64()))
+                .sum();
+            let failures = records
+                .iter()
+                .filter(|r| !r.settled())
+                .map(|r| r.replay.clone())
+                .collect();
+            let status = Status::of(records.len(), &map);
+            (
+                block.to_string(),
+                BlockResult {
+                    status,
+                    cycles,
+                    failures,
+                },
+            )
+        })
+        .collect();
+    Output {
+        blocks,
+        seconds,
+        seed,
+    }
+}
+
+/// Runs `grfgen regress`.
+pub fn regress(m: &ArgMatches) -> Result<String, CliError> {
+    let all = blocks();
+    let chosen = chosen_blocks(m, &all)?;
+    let settings = settings(m)?;
     let junit_path = path(m, "junit");
     let csv_path = path(m, "csv");
     for (flag, file) in [("--junit", &junit_path), ("--csv", &csv_path)] {
@@ -423,34 +470,7 @@ pub fn regress(m: &ArgMatches) -> Result<String, CliError> {
     if let Some(file) = &csv_path {
         write_file("--csv", file, csv(&results).as_bytes())?;
     }
-    let output = Output {
-        blocks: results
-            .iter()
-            .map(|(block, records)| {
-                let map: BTreeMap<usize, Record> =
-                    records.iter().map(|r| (r.index, r.clone())).collect();
-                let cycles = records
-                    .iter()
-                    .filter_map(|r| r.report.get("cycles").and_then(|c| c.as_u64()))
-                    .sum();
-                let failures = records
-                    .iter()
-                    .filter(|r| !r.settled())
-                    .map(|r| r.replay.clone())
-                    .collect();
-                (
-                    block.to_string(),
-                    BlockResult {
-                        status: Status::of(records.len(), &map),
-                        cycles,
-                        failures,
-                    },
-                )
-            })
-            .collect(),
-        seconds,
-        seed: settings.seed,
-    };
+    let output = output(&results, seconds, settings.seed);
     let text = || {
         let mut text = String::new();
         for (block, records) in &results {

@@ -9,6 +9,7 @@ use super::ports::MainPorts;
 use crate::crossbar::Crossbar;
 use crate::multiport::{FlopFile, LvtFile};
 use crate::params::{ClusterParams, MultiportParams};
+use crate::parts::logic_in_parts;
 use crate::regs::Registers;
 use crate::{constant, signals};
 
@@ -188,7 +189,17 @@ pub fn main_file(params: &ClusterParams) -> MultiportParams {
     }
 }
 
+/// Issue: the ports arbitrated and counted, the sources read, the execute stage loaded.
+enum Issue {}
+
+/// Execute: the operands (last cycle's writes forwarded), the ALUs, the write-back.
+enum Execute {}
+
 impl<const L: usize, const M: usize> Logic for ClusterFile<L, M> {
+    logic_in_parts!(Issue, Execute);
+}
+
+impl<const L: usize, const M: usize> crate::parts::Part<Issue> for ClusterFile<L, M> {
     // Single-value loops bind the sizes (`nc`, `nr`, `nw`) to loop variables.
     #[hdl_gen]
     fn update(&mut self) {
@@ -263,6 +274,18 @@ impl<const L: usize, const M: usize> Logic for ClusterFile<L, M> {
                         self.main.read_reg[p].next = self.main_address.outputs[p].val();
                         self.main_operand.inputs[p].next = self.main.read_data[p].val();
                     }
+                }
+            }
+        }
+    }
+}
+
+impl<const L: usize, const M: usize> crate::parts::Part<Execute> for ClusterFile<L, M> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        for nc in self._clusters..(self._clusters + 1) {
+            for nr in self._read_ports..(self._read_ports + 1) {
+                for nw in self._write_ports..(self._write_ports + 1) {
                     // Execute: operands (forwarding last cycle's writes), ALU, write-back.
                     for o in 0..(2 * self._clusters) {
                         for p in 0..self._read_ports {

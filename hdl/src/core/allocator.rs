@@ -4,6 +4,7 @@
 use rust_hdl::prelude::*;
 
 use crate::params::CoreParams;
+use crate::parts::logic_in_parts;
 use crate::{constant_if, constants, signals};
 
 /// A read allocator (combinational; `docs/core.md`). Its candidates are taken in order: first
@@ -213,7 +214,20 @@ impl<const RI: usize> ReadAllocator<RI> {
     }
 }
 
+/// Which candidates ask, and the conflict-queue entry each queued one takes.
+enum Asks {}
+
+/// The banks and ports claimed before each candidate, and whether it is granted.
+enum Claims {}
+
+/// What the segment reads (once, twice), claims, and leaves free.
+enum Leaves {}
+
 impl<const RI: usize> Logic for ReadAllocator<RI> {
+    logic_in_parts!(Asks, Claims, Leaves);
+}
+
+impl<const RI: usize> crate::parts::Part<Asks> for ReadAllocator<RI> {
     // Single-value loops bind the bank count (nb) and the plain candidates (np) for index
     // arithmetic. A thermometer counts up as `(t << 1) | 1`.
     #[hdl_gen]
@@ -267,6 +281,12 @@ impl<const RI: usize> Logic for ReadAllocator<RI> {
                 }
             }
         }
+    }
+}
+
+impl<const RI: usize> crate::parts::Part<Claims> for ReadAllocator<RI> {
+    #[hdl_gen]
+    fn update(&mut self) {
         for nb in self._banks..(self._banks + 1) {
             // Which banks are claimed before each candidate.
             for c in 0..self._candidates {
@@ -335,6 +355,12 @@ impl<const RI: usize> Logic for ReadAllocator<RI> {
                 }
             }
         }
+    }
+}
+
+impl<const RI: usize> crate::parts::Part<Leaves> for ReadAllocator<RI> {
+    #[hdl_gen]
+    fn update(&mut self) {
         // What the segment reads (once, twice), claims, and leaves free.
         self.banks_out.next = self.no_banks.val();
         self.twice_out.next = self.no_banks.val();

@@ -6,6 +6,7 @@ use rust_hdl::prelude::*;
 
 use super::allocator::ReadAllocator;
 use crate::params::{CaptureKind, CoreParams};
+use crate::parts::logic_in_parts;
 use crate::{constant, constant_if, constants, signals};
 
 /// The read scheduler (combinational; `docs/core.md`). Two read allocators hand out the read
@@ -170,7 +171,20 @@ impl<const RI: usize> ReadScheduler<RI> {
     }
 }
 
+/// Which sources each allocator is asked to read: the head's and the preloads' conflicts, then the prefetches.
+enum Requests {}
+
+/// Whether the head issues: its reads done, or each pending source forwarded.
+enum Issue {}
+
+/// Each candidate's read and where its data goes, and what the queues and banks give this cycle.
+enum Routes {}
+
 impl<const RI: usize> Logic for ReadScheduler<RI> {
+    logic_in_parts!(Requests, Issue, Routes);
+}
+
+impl<const RI: usize> crate::parts::Part<Requests> for ReadScheduler<RI> {
     // Single-value loops bind sizes for index arithmetic. Candidate `j * 3 + s` of the first
     // allocator, and `(j - 1) * 3 + s` of the second, is source s of slot j.
     #[hdl_gen]
@@ -243,6 +257,12 @@ impl<const RI: usize> Logic for ReadScheduler<RI> {
                 }
             }
         }
+    }
+}
+
+impl<const RI: usize> crate::parts::Part<Issue> for ReadScheduler<RI> {
+    #[hdl_gen]
+    fn update(&mut self) {
         // The head's reads are done; it issues once none of its sources is pending, or each
         // pending one is forwarded, and the pending table does not hold it.
         for s in 0..3 {
@@ -258,6 +278,12 @@ impl<const RI: usize> Logic for ReadScheduler<RI> {
             & !self.reset.val()
             & !self.held.val()
             & !(self.waiting[0].val() | self.waiting[1].val() | self.waiting[2].val());
+    }
+}
+
+impl<const RI: usize> crate::parts::Part<Routes> for ReadScheduler<RI> {
+    #[hdl_gen]
+    fn update(&mut self) {
         // Each candidate's read, and where its data goes: the head's reads to its operand
         // latches (or, when it issues now, straight to the ALU), the others to their queue.
         for c in 0..(3 * self._preload_slots + 3) {

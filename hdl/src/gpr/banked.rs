@@ -10,6 +10,7 @@ use super::register_map::RegisterMap;
 use crate::checkers::{AtMost, CollisionChecker};
 use crate::crossbar::Crossbar;
 use crate::params::{BankMap, GprParams, Memory};
+use crate::parts::logic_in_parts;
 use crate::regs::Registers;
 use crate::sram::SramBank;
 
@@ -249,7 +250,22 @@ impl<const E: usize, const A: usize, const RI: usize> BankedGpr<E, A, RI> {
     }
 }
 
+/// The stages' clocks, the arbitration, and the requests held for it and for the bank ports.
+enum Arbitration {}
+
+/// The bank ports: the wins into the bank port stage, the SRAM accesses and the data stages.
+enum BankPorts {}
+
+/// Read data out of the crossbar after the bank access (and the data stages).
+enum ReadOut {}
+
 impl<const E: usize, const A: usize, const RI: usize> Logic for BankedGpr<E, A, RI> {
+    logic_in_parts!(Arbitration, BankPorts, ReadOut);
+}
+
+impl<const E: usize, const A: usize, const RI: usize> crate::parts::Part<Arbitration>
+    for BankedGpr<E, A, RI>
+{
     // Loops over a single value (`nb`, `ns`, `nl`, `nw`, `bb`) bind run-time sizes to loop
     // variables: rust-hdl evaluates index arithmetic over loop variables only
     // (docs/rust-hdl.md). Every local is written once per evaluation, so rust-hdl's simulator
@@ -312,6 +328,14 @@ impl<const E: usize, const A: usize, const RI: usize> Logic for BankedGpr<E, A, 
             self.port_data.d[k].next = self.requests.granted_write_data[k].val();
             self.write_xbar.inputs[k].next = self.port_data.q[k].val();
         }
+    }
+}
+
+impl<const E: usize, const A: usize, const RI: usize> crate::parts::Part<BankPorts>
+    for BankedGpr<E, A, RI>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
         for nb in self._banks..(self._banks + 1) {
             for ns in self._slots..(self._slots + 1) {
                 for nl in self._lanes..(self._lanes + 1) {
@@ -408,6 +432,14 @@ impl<const E: usize, const A: usize, const RI: usize> Logic for BankedGpr<E, A, 
                 }
             }
         }
+    }
+}
+
+impl<const E: usize, const A: usize, const RI: usize> crate::parts::Part<ReadOut>
+    for BankedGpr<E, A, RI>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
         // Read data out of the crossbar after the bank access (and the data stages).
         for k in 0..(self._read_ports * self._banks * self._slots) {
             self.read_crossbar_check.bits[k].next = self.read_route.select[k].val();

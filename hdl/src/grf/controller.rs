@@ -14,6 +14,7 @@ use super::sequencer::Sequencer;
 use super::slow_port::SlowPort;
 use super::transaction::TransactionUnit;
 use crate::params::GrfParams;
+use crate::parts::logic_in_parts;
 use crate::{constant, signals};
 
 /// The controller (see `docs/grf.md` for every rule and its timing). `E` is the element width,
@@ -132,7 +133,20 @@ impl<const E: usize, const A: usize> GrfController<E, A> {
     }
 }
 
+/// The stages' clocks and resets, and the EUs' transactions in through the pick stage.
+enum Intake {}
+
+/// The taken transaction's decisions, and the sequencer and the slow side acting on them.
+enum Decisions {}
+
+/// The answers: the decisions', the serving EU's, the pipeline's.
+enum Answers {}
+
 impl<const E: usize, const A: usize> Logic for GrfController<E, A> {
+    logic_in_parts!(Intake, Decisions, Answers);
+}
+
+impl<const E: usize, const A: usize> crate::parts::Part<Intake> for GrfController<E, A> {
     // A single-value loop binds the lanes (nl) for index arithmetic.
     #[hdl_gen]
     fn update(&mut self) {
@@ -183,6 +197,12 @@ impl<const E: usize, const A: usize> Logic for GrfController<E, A> {
                 }
             }
         }
+    }
+}
+
+impl<const E: usize, const A: usize> crate::parts::Part<Decisions> for GrfController<E, A> {
+    #[hdl_gen]
+    fn update(&mut self) {
         // The taken transaction.
         self.transaction.take.next = self.pick.take.val();
         self.transaction.eu.next = self.pick.eu.val();
@@ -244,6 +264,12 @@ impl<const E: usize, const A: usize> Logic for GrfController<E, A> {
         self.l3_write.next = self.slow.l3_write.val();
         self.l3_area.next = self.slow.l3_area.val();
         self.l3_row.next = self.slow.l3_row.val();
+    }
+}
+
+impl<const E: usize, const A: usize> crate::parts::Part<Answers> for GrfController<E, A> {
+    #[hdl_gen]
+    fn update(&mut self) {
         // The answers: the decisions', the serving EU's, the pipeline's.
         self.answers.answer.next = self.transaction.answer.val();
         self.answers.status.next = self.transaction.status.val();

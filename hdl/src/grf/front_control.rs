@@ -7,6 +7,7 @@ use super::codes::kind;
 use super::front::state;
 use crate::constant;
 use crate::params::{GrfOp, GrfStatus};
+use crate::parts::logic_in_parts;
 
 /// The front end's control (combinational; `docs/grf.md`). Every output is a decision of the
 /// cycle; the front end carries them out on its registers, its fast GRF, its outbox and its
@@ -225,7 +226,20 @@ impl FrontEndControl {
     }
 }
 
+/// The state, a bit each, the request taken or served, and this cycle's events.
+enum Events {}
+
+/// The next state, a bit each: a state entered, or kept until the answer it waits for arrives.
+enum NextState {}
+
+/// The response, and the transaction sent: a miss, a command, a write-back, a switch.
+enum Outputs {}
+
 impl Logic for FrontEndControl {
+    logic_in_parts!(Events, NextState, Outputs);
+}
+
+impl crate::parts::Part<Events> for FrontEndControl {
     #[hdl_gen]
     fn update(&mut self) {
         // The state, a bit each.
@@ -267,6 +281,12 @@ impl Logic for FrontEndControl {
         self.clean.next = self.flush.val() & self.found.val();
         self.drop.next = (self.accept.val() & (self.req_op.val() == self.op_release.val()))
             | (self.flush.val() & !self.found.val());
+    }
+}
+
+impl crate::parts::Part<NextState> for FrontEndControl {
+    #[hdl_gen]
+    fn update(&mut self) {
         // The next state, a bit each: a state is entered, or kept until the answer it waits
         // for arrives (an answer arrives only in the state that waits for it). Idle is left
         // by a request taken that is not a hit, and entered when a request ends.
@@ -311,6 +331,12 @@ impl Logic for FrontEndControl {
         if self.reset.val() {
             self.next_state.next = self.zero6.val();
         }
+    }
+}
+
+impl crate::parts::Part<Outputs> for FrontEndControl {
+    #[hdl_gen]
+    fn update(&mut self) {
         // The response: a hit, a fault or shared register, a fill, a command's answer.
         self.take_read.next = self.accept.val() & (self.req_op.val() == self.op_read.val());
         self.respond_answer.next = self.passed_on.val()

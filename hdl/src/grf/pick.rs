@@ -6,6 +6,7 @@ use rust_hdl::prelude::*;
 use super::entry::EntryLookup;
 use crate::checkers::{AtMost, EntryChecker};
 use crate::params::GrfParams;
+use crate::parts::logic_in_parts;
 use crate::regs::Registers;
 use crate::signals;
 
@@ -203,7 +204,20 @@ impl<const E: usize, const A: usize> PickStage<E, A> {
     }
 }
 
+/// The stage's clocks, the pick it loads, and its transaction taken when the controller is free.
+enum Stage {}
+
+/// The translation entry of the pick as the stage loads it, or of the transaction it presents.
+enum Entry {}
+
+/// The transaction taken.
+enum Taken {}
+
 impl<const E: usize, const A: usize> Logic for PickStage<E, A> {
+    logic_in_parts!(Stage, Entry, Taken);
+}
+
+impl<const E: usize, const A: usize> crate::parts::Part<Stage> for PickStage<E, A> {
     #[hdl_gen]
     fn update(&mut self) {
         self.valid.clock.next = self.clock.val();
@@ -268,6 +282,12 @@ impl<const E: usize, const A: usize> Logic for PickStage<E, A> {
                 self.valid.d[0].next = false;
             }
         }
+    }
+}
+
+impl<const E: usize, const A: usize> crate::parts::Part<Entry> for PickStage<E, A> {
+    #[hdl_gen]
+    fn update(&mut self) {
         // The entry: of the pick as the stage loads it (held with the transaction), or of the
         // transaction the stage presents.
         for e in 0..self._eus {
@@ -317,6 +337,12 @@ impl<const E: usize, const A: usize> Logic for PickStage<E, A> {
         self.found_shared.next = self.looked_shared.q[0].val();
         self.found_group.next = self.looked_group.q[0].val();
         self.found_refilled.next = self.looked_refilled.q[0].val();
+    }
+}
+
+impl<const E: usize, const A: usize> crate::parts::Part<Taken> for PickStage<E, A> {
+    #[hdl_gen]
+    fn update(&mut self) {
         // The transaction taken.
         for e in 0..self._eus {
             self.taken[e].next = self.take.val() & self.eu_hot.q[e].val();

@@ -12,6 +12,7 @@ use super::select::RegisterSelect;
 use super::shuffle::ShuffleDecode;
 use super::stages::{LaneMuxes, QuadCrossbars};
 use crate::params::RouteParams;
+use crate::parts::logic_in_parts;
 use crate::regs::Registers;
 
 /// Copies of the lane muxes' selects when they are registered between the networks, and of the
@@ -231,7 +232,17 @@ impl<const E: usize> ShiftFillRouter<E> {
     }
 }
 
+/// The stages' clocks and the pass's scalar controls: the operation code, the fill decode's terms.
+enum Controls {}
+
+/// The control decode's facts and the networks' one-hot selects, through the stages after each decode.
+enum Selects {}
+
 impl<const E: usize> Logic for ShiftFillRouter<E> {
+    logic_in_parts!(Controls, Selects);
+}
+
+impl<const E: usize> crate::parts::Part<Controls> for ShiftFillRouter<E> {
     // Single-value loops bind N (`nn`), N/q (`nc`), N q (`np`) and N times the flag copies (`nf`)
     // for index arithmetic.
     #[hdl_gen]
@@ -295,6 +306,12 @@ impl<const E: usize> Logic for ShiftFillRouter<E> {
             self.decoded_matches.d[c].next = self.control.crossbar_match[c].val();
             self.decoder.crossbar_match[c].next = self.decoded_matches.q[c].val();
         }
+    }
+}
+
+impl<const E: usize> crate::parts::Part<Selects> for ShiftFillRouter<E> {
+    #[hdl_gen]
+    fn update(&mut self) {
         // The control decode's facts, through the stage after it.
         for k in 0..KINDS {
             self.decoded_kinds.d[k].next = self.control.kinds[k].val();

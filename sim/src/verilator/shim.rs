@@ -70,6 +70,23 @@ pub fn source(ports: &[Port], trace: Option<TraceFormat>, threads: u32) -> Strin
     }
     writeln!(text, "}};\n\nextern \"C\" {{").unwrap();
     text.push_str(MESSAGES);
+    construction(&mut text, trace.map(|_| trace_class), threads);
+    teardown_and_ports(&mut text, trace.is_some());
+    for (index, port) in ports.iter().enumerate() {
+        writeln!(
+            text,
+            "    case {index}: return static_cast<void*>(&top->{});",
+            port.name
+        )
+        .unwrap();
+    }
+    writeln!(text, "    default: return nullptr;\n    }}\n}}\n}}").unwrap();
+    text
+}
+
+/// `grf_new`: the context on `threads` threads and the model, with its trace of class
+/// `trace_class` when tracing.
+fn construction(text: &mut String, trace_class: Option<&str>, threads: u32) {
     writeln!(
         text,
         "void* grf_new(uint32_t seed, const char* trace_path) {{
@@ -81,7 +98,7 @@ pub fn source(ports: &[Port], trace: Option<TraceFormat>, threads: u32) -> Strin
     m->context->randSeed(static_cast<int>(seed & 0x7fffffff));"
     )
     .unwrap();
-    if trace.is_some() {
+    if let Some(trace_class) = trace_class {
         writeln!(
             text,
             "    m->context->traceEverOn(true);
@@ -101,6 +118,11 @@ pub fn source(ports: &[Port], trace: Option<TraceFormat>, threads: u32) -> Strin
         )
         .unwrap();
     }
+}
+
+/// `grf_eval`, `grf_dump` (a trace's dump when `traced`), `grf_delete`, and the head of
+/// `grf_port`'s switch.
+fn teardown_and_ports(text: &mut String, traced: bool) {
     writeln!(
         text,
         "    return m;
@@ -115,7 +137,7 @@ int grf_eval(void* handle) {{
 void grf_dump(void* handle, uint64_t time) {{"
     )
     .unwrap();
-    if trace.is_some() {
+    if traced {
         writeln!(
             text,
             "    GrfModel* m = static_cast<GrfModel*>(handle);
@@ -134,7 +156,7 @@ void grf_delete(void* handle) {{
     m->top->final();"
     )
     .unwrap();
-    if trace.is_some() {
+    if traced {
         writeln!(
             text,
             "    if (m->trace) {{ m->trace->close(); delete m->trace; }}"
@@ -153,14 +175,4 @@ void* grf_port(void* handle, uint32_t index) {{
     switch (index) {{"
     )
     .unwrap();
-    for (index, port) in ports.iter().enumerate() {
-        writeln!(
-            text,
-            "    case {index}: return static_cast<void*>(&top->{});",
-            port.name
-        )
-        .unwrap();
-    }
-    writeln!(text, "    default: return nullptr;\n    }}\n}}\n}}").unwrap();
-    text
 }
