@@ -10,10 +10,10 @@ use grfgen_hdl::design::Design;
 use grfgen_hdl::emit::waivers;
 use grfgen_hdl::gpr::Gpr;
 use grfgen_hdl::grf::Grf;
-use grfgen_hdl::multiport::{Flops, Lvt};
+use grfgen_hdl::multiport::{Flops, Ilvt, Lvt, Xor};
 use grfgen_hdl::params::{
-    AllocParams, BankKind, BankMap, ClusterParams, CoreParams, GprParams, GrfParams,
-    MultiportParams, RouteFullParams, RouteParams,
+    AllocParams, BankKind, BankMap, ClusterParams, CoreParams, GprParams, GrfParams, Memory,
+    MultiportParams, RouteFullParams, RouteParams, TableEncoding,
 };
 use grfgen_hdl::route::{Route, RouteFull};
 
@@ -29,6 +29,10 @@ fn lint_parts<D: Design>(params: &D::Params) {
     assert_eq!(names.len(), parts.len(), "{} names a part twice", D::NAME);
     for part in &parts {
         std::fs::write(dir.path().join(format!("{}.v", part.top)), &part.verilog).unwrap();
+        // A part with `DP16KD` instances (`--memory dp16kd`) lints with their model beside it.
+        for (file, text) in grfgen_hdl::sram::simulation_models(&part.verilog) {
+            std::fs::write(dir.path().join(file), text).unwrap();
+        }
         std::fs::write(
             dir.path().join(format!("{}.vlt", part.top)),
             waivers(&part.top),
@@ -55,7 +59,6 @@ fn gpr_parts_lint_clean_alone_for_every_bank_kind() {
 #[test]
 fn multiport_parts_lint_clean_alone() {
     lint_parts::<Flops>(&MultiportParams::default());
-    lint_parts::<Lvt>(&MultiportParams::default());
     let one_port = MultiportParams {
         registers: 4,
         lanes: 1,
@@ -63,7 +66,21 @@ fn multiport_parts_lint_clean_alone() {
         write_ports: 1,
         ..MultiportParams::default()
     };
-    lint_parts::<Lvt>(&one_port);
+    let staged = MultiportParams {
+        pipeline: 2,
+        memory: Memory::Dp16kd,
+        ..MultiportParams::default()
+    };
+    for p in [MultiportParams::default(), one_port, staged] {
+        lint_parts::<Lvt>(&p);
+        lint_parts::<Xor>(&p);
+        for encoding in TableEncoding::ALL {
+            lint_parts::<Ilvt>(&MultiportParams {
+                encoding,
+                ..p.clone()
+            });
+        }
+    }
 }
 
 #[test]

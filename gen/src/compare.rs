@@ -43,14 +43,27 @@ fn kinds_allowed() -> String {
     Allowed::one_of(&BankKind::ALL).words().to_string()
 }
 
+/// The options each multi-ported row sets for itself (stages, block RAM, table encoding), not
+/// flags of `compare gpr`.
+const PER_ROW: [&str; 3] = ["pipeline", "memory", "encoding"];
+
+/// The flags of the register file every design implements: `MultiportParams`' but the options
+/// each row sets for itself.
+fn file_args() -> Vec<Arg> {
+    (args::<MultiportParams>(Values::One).into_iter())
+        .filter(|a| !PER_ROW.contains(&a.get_id().as_str()))
+        .collect()
+}
+
 /// `grfgen compare gpr`.
 fn gpr_command() -> Command {
     Command::new("gpr")
         .about(
-            "The banked GPR (every bank kind and pipeline option) against the flip-flop and \
-             live-value-table 2W4R files: cost, Fmax, routing and core workload time",
+            "The banked GPR (every bank kind) against the flip-flop, live-value-table, \
+             invalidation-LVT and XOR 2W4R files, each at its deepest pipeline option (every \
+             option with --all-options): cost, Fmax, routing and core workload time",
         )
-        .args(args::<MultiportParams>(Values::One))
+        .args(file_args())
         .arg(
             Arg::new("banks")
                 .long("banks")
@@ -86,10 +99,23 @@ fn gpr_command() -> Command {
             "pipelines",
             "LIST",
             format!(
-                "GPR pipeline options to compare, comma-separated: 0..={} [default all]",
+                "GPR pipeline options of the banked rows, comma-separated: 0..={} [default: {}, \
+                 all with --all-options]",
+                GprParams::MAX_PIPELINE,
                 GprParams::MAX_PIPELINE
             ),
         ))
+        .arg(
+            Arg::new("all_options")
+                .long("all-options")
+                .action(ArgAction::SetTrue)
+                .help(format!(
+                    "Every pipeline option of every row: the banked GPR's 0..={}, the block-RAM \
+                     files' 0..={} (without it, each row's deepest)",
+                    GprParams::MAX_PIPELINE,
+                    MultiportParams::MAX_PIPELINE
+                )),
+        )
         .arg(list(
             "workloads",
             "NAMES",
@@ -153,7 +179,11 @@ fn values<T: PartialEq>(
 fn gpr(m: &ArgMatches) -> Result<String, CliError> {
     let file: MultiportParams = crate::params::resolve(m)?;
     let banks = number::<usize>(m, "banks", &banks_allowed())?.unwrap_or(4);
-    let pipelines = (0..=GprParams::MAX_PIPELINE).collect();
+    let all_options = m.get_flag("all_options");
+    let pipelines = match all_options {
+        true => (0..=GprParams::MAX_PIPELINE).collect(),
+        false => vec![GprParams::MAX_PIPELINE],
+    };
     let allowed = format!("0..={}", GprParams::MAX_PIPELINE);
     let pnr = pnr_request(m)?;
     let device = pnr.map_or(Device::Ecp5_85k, |r| r.device);
@@ -182,6 +212,7 @@ fn gpr(m: &ArgMatches) -> Result<String, CliError> {
         pipelines: values(m, "pipelines", &allowed, pipelines, |v| {
             v.parse().ok().filter(|&p| p <= GprParams::MAX_PIPELINE)
         })?,
+        all_options,
         bank_maps: values(
             m,
             "bank_maps",

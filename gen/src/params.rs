@@ -117,7 +117,8 @@ pub fn resolve_with_config<P: Params>(m: &ArgMatches) -> Result<P, CliError> {
 
 /// As [`resolve_with_config`], with `defaults` (parameter name, value) in place of the
 /// table's defaults for the parameters of `P` that neither a flag nor the file sets (the
-/// block RAM a device's flow uses unless told otherwise).
+/// block RAM a device's flow uses unless told otherwise), where the other parameters allow
+/// them.
 pub fn resolve_with_defaults<P: Params>(
     m: &ArgMatches,
     defaults: &[(&str, &str)],
@@ -170,8 +171,10 @@ fn set_flags<P: Params>(
         if let Some(value) = flag_text(m, &p) {
             p.set(&mut params, &value)?;
         } else if let Some((_, value)) = defaults.iter().find(|(n, _)| *n == p.name) {
-            if !set(p.name) {
-                p.set(&mut params, value)?;
+            // A default the design does not allow with its other parameters is not taken.
+            let mut trial = params.clone();
+            if !set(p.name) && p.set(&mut trial, value).is_ok() && p.check(&trial).is_ok() {
+                params = trial;
             }
         }
     }

@@ -1073,6 +1073,57 @@ fn compare_gpr_and_multiport_bad_input_is_one_line_exit_2() {
     }
 }
 
+/// The options the multi-ported files share are refused, one line and exit 2, on a file that
+/// does not take them, and `dp16kd` where a `DP16KD` cannot hold the file.
+#[test]
+fn multiport_options_a_file_does_not_take_are_one_line_exit_2() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let out_s = out.to_str().unwrap();
+    for (args, expected) in [
+        (
+            vec!["emit", "flops", "--encoding", "onehot"],
+            vec!["--encoding", "onehot", "binary (flops has no"],
+        ),
+        (
+            vec!["emit", "xor", "--encoding", "onehot"],
+            vec!["--encoding", "onehot", "binary (xor has no"],
+        ),
+        (
+            vec!["emit", "lvt", "--encoding", "onehot"],
+            vec!["--encoding", "onehot", "binary (lvt has no"],
+        ),
+        (
+            vec!["emit", "flops", "--pipeline", "1"],
+            vec!["--pipeline", "1", "0 (flops has no stages"],
+        ),
+        (
+            vec!["emit", "flops", "--memory", "dp16kd"],
+            vec!["--memory", "dp16kd", "inferred (flops has no block RAM)"],
+        ),
+        (
+            vec!["emit", "ilvt", "--pipeline", "3"],
+            vec!["--pipeline", "3", "0..=2"],
+        ),
+        (
+            vec!["emit", "ilvt", "--encoding", "gray"],
+            vec!["--encoding", "gray", "binary or onehot"],
+        ),
+        (
+            vec!["emit", "xor", "--memory", "dp16kd", "--registers", "2048"],
+            vec!["--memory", "dp16kd", "inferred (with --registers 2048"],
+        ),
+    ] {
+        assert_rejected(&[&args[..], &["--out", out_s]].concat(), &out, &expected);
+    }
+    for args in [
+        vec!["sim", "flops", "--encoding", "onehot", "--no-rtl"],
+        vec!["flow", "xor", "--encoding", "onehot"],
+    ] {
+        assert_rejected(&args, &out, &["--encoding", "onehot", "binary"]);
+    }
+}
+
 /// `grfgen partition` on the document's examples: the hand counts, and the baseline's.
 #[test]
 fn partition_reports_the_figures_local_accesses() {

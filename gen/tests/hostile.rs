@@ -424,23 +424,24 @@ fn catalogue_rows(cat: &Catalogue) -> Vec<Row> {
     for (b, block) in cat.blocks.iter().enumerate() {
         let runs = cat.runnable.contains(&block.name);
         for (i, param) in block.params.iter().enumerate() {
-            let bad = bad_values(param.kind, &param.allowed);
             if cat.designs.contains(&block.name) {
+                let bad = bad_values(param.kind, &param.allowed);
                 let value = &bad[(i + b) % bad.len()];
                 rows.push(flag_row(cat, "emit", &block.name, param, value, false));
             }
-            if runs {
-                let command = BLOCK_COMMANDS[(i + b) % BLOCK_COMMANDS.len()];
-                let value = &bad[(i + b + 1) % bad.len()];
-                rows.push(flag_row(
-                    cat,
-                    command,
-                    &block.name,
-                    param,
-                    value,
-                    i % 2 == 1,
-                ));
-            }
+        }
+        // Every parameter in some command, and every command with some parameter, however
+        // few parameters the block has.
+        let count = match runs && !block.params.is_empty() {
+            true => block.params.len().max(BLOCK_COMMANDS.len()),
+            false => 0,
+        };
+        for k in 0..count {
+            let (i, param) = (k % block.params.len(), &block.params[k % block.params.len()]);
+            let bad = bad_values(param.kind, &param.allowed);
+            let command = BLOCK_COMMANDS[(k + b) % BLOCK_COMMANDS.len()];
+            let value = &bad[(k + b + 1) % bad.len()];
+            rows.push(flag_row(cat, command, &block.name, param, value, i % 2 == 1));
         }
         if !runs {
             continue;

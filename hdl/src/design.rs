@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use crate::emit::{check_top, EmitError, Emitted, PortOrder};
-use crate::params::{Kind, Params};
+use crate::params::{Kind, ParamError, Params};
 
 /// A block the generator emits as a top-level design.
 pub trait Design: 'static {
@@ -25,6 +25,12 @@ pub trait Design: 'static {
     fn top(params: &Self::Params) -> String {
         crate::params::module_name(Self::NAME, params)
     }
+    /// Refuses what the parameter table allows but this design does not take: a value of an
+    /// option that its parameter struct shares with designs built otherwise (an encoding on
+    /// a file without a table). Called after [`Params::validate`].
+    fn check(_params: &Self::Params) -> Result<(), ParamError> {
+        Ok(())
+    }
     /// Builds and emits the design for validated `params` with top module `top`.
     fn build(params: &Self::Params, top: &str) -> Result<Emitted, EmitError>;
     /// Emits every sub-block of the design for validated `params` on its own, as the design
@@ -35,9 +41,16 @@ pub trait Design: 'static {
     fn derived(params: &Self::Params) -> Vec<(&'static str, u64)>;
 }
 
+/// Validates `params` for design `D`: every parameter in its range ([`Params::validate`]), then
+/// what `D` alone refuses ([`Design::check`]).
+pub fn validate<D: Design>(params: &D::Params) -> Result<(), ParamError> {
+    params.validate()?;
+    D::check(params)
+}
+
 /// Validates `params` and the top name, then emits design `D`.
 pub fn emit_design<D: Design>(params: &D::Params, top: &str) -> Result<Emitted, EmitError> {
-    params.validate()?;
+    validate::<D>(params)?;
     check_top(top)?;
     D::build(params, top)
 }

@@ -13,6 +13,7 @@ pub mod emit;
 pub mod gpr;
 pub mod grf;
 pub mod multiport;
+pub mod mux_tree;
 pub mod params;
 mod parts;
 pub mod regs;
@@ -34,6 +35,8 @@ pub fn visit_designs(visitor: &mut impl DesignVisitor) {
     visitor.visit::<grf::Grf>();
     visitor.visit::<multiport::Flops>();
     visitor.visit::<multiport::Lvt>();
+    visitor.visit::<multiport::Ilvt>();
+    visitor.visit::<multiport::Xor>();
     visitor.visit::<cluster::Cluster>();
     visitor.visit::<alloc::Alloc>();
 }

@@ -49,6 +49,8 @@ fn every_design_is_consistent_and_emits_at_its_defaults() {
         "grf",
         "flops",
         "lvt",
+        "ilvt",
+        "xor",
         "cluster",
         "alloc",
     ];

@@ -304,7 +304,7 @@ impl<B: Block> RunRecord<B> {
         options: &B::Options,
         setup: &Setup,
     ) -> Result<Self, SimError> {
-        params.validate()?;
+        grfgen_hdl::design::validate::<B::Design>(params)?;
         options.validate()?;
         let start = Instant::now();
         let models_before = setup.model_seconds.get();
@@ -360,7 +360,7 @@ pub struct BenchRecord<B: Block> {
 impl<B: Block> BenchRecord<B> {
     /// Validates `params` and `options`, then runs block `B`'s benchmark.
     pub fn run(params: &ParamsOf<B>, options: &B::BenchOptions) -> Result<Self, SimError> {
-        params.validate()?;
+        grfgen_hdl::design::validate::<B::Design>(params)?;
         options.validate()?;
         Ok(Self {
             block: B::Design::NAME,

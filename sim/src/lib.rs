@@ -40,6 +40,8 @@ pub fn visit_blocks(visitor: &mut impl BlockVisitor) {
     visitor.visit::<grf::Grf>();
     visitor.visit::<multiport::Flops>();
     visitor.visit::<multiport::Lvt>();
+    visitor.visit::<multiport::Ilvt>();
+    visitor.visit::<multiport::Xor>();
     visitor.visit::<cluster::Cluster>();
     visitor.visit::<alloc::Alloc>();
 }

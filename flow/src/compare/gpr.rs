@@ -1,14 +1,14 @@
 //! The banked GPR against the multi-ported register files it replaces (`grfgen compare gpr`):
-//! every bank kind and pipeline option of the GPR, the flip-flop file and the live-value-table
-//! file, each synthesized (and placed and routed on request) and each running the core slice's
-//! workloads, with a verdict on the document's claim.
+//! every bank kind of the GPR at its pipeline options, and the flip-flop, live-value-table,
+//! invalidation-LVT and XOR files at theirs (`files.rs`), each synthesized (and placed and
+//! routed on request) and each running the core slice's workloads, with a verdict on the
+//! document's claim.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use grfgen_hdl::design::{emit_design, Design};
 use grfgen_hdl::gpr::Gpr;
-use grfgen_hdl::multiport::{FlopStructure, Flops, Lvt};
 use grfgen_hdl::params::{
     BankKind, BankMap, CoreParams, GprParams, Memory, MultiportParams, Params, Waves,
 };
@@ -18,6 +18,7 @@ use grfgen_sim::core::waves::settle;
 use grfgen_sim::core::{run, workload, CoreOptions, Policy, UnitLatencies};
 use serde::Serialize;
 
+use super::files::file_rows;
 use super::verdict::verdict;
 use crate::pnr::{place_and_route, synthesize_for, PnrReport};
 use crate::steps::PnrRequest;
@@ -35,8 +36,10 @@ pub struct GprComparisonSpec {
     pub banks: usize,
     /// The banked GPR's bank kinds to compare.
     pub bank_kinds: Vec<BankKind>,
-    /// The banked GPR's pipeline options to compare.
+    /// The banked GPR's pipeline options to compare (the deepest alone unless asked).
     pub pipelines: Vec<usize>,
+    /// Every pipeline option of the multi-ported files; without it, the deepest alone.
+    pub all_options: bool,
     /// The banked GPR's bank maps to compare.
     pub bank_maps: Vec<BankMap>,
     /// The banked GPR's block RAM in the Verilog.
@@ -84,6 +87,9 @@ impl GprComparisonSpec {
                 workload::NAMES.join(", ")
             )));
         }
+        for row in file_rows(self, &self.file_pipelines()).0 {
+            row.params.validate()?;
+        }
         // Every workload must fit the core's registers and every program file read (when the
         // core runs at all).
         if let Ok(core) = self.core(&self.gpr(BankKind::OneReadOneWrite, 0, BankMap::Mod)) {
@@ -124,6 +130,22 @@ impl GprComparisonSpec {
             memory: self.memory,
             bank_map: map,
         }
+    }
+
+    /// The multi-ported files' pipeline options compared: all with `all_options`, else the
+    /// deepest.
+    pub(super) fn file_pipelines(&self) -> Vec<usize> {
+        match self.all_options {
+            true => (0..=MultiportParams::MAX_PIPELINE).collect(),
+            false => vec![MultiportParams::MAX_PIPELINE],
+        }
+    }
+
+    /// The core slice an ideal file of `file`'s stages runs on: a GPR whose read latency is the
+    /// file's, `1 + pipeline` (the GPR's own for pipeline options 0..=2), the reads never
+    /// conflicting under the `ideal` policy.
+    pub(super) fn ideal_core(&self, file: &MultiportParams) -> Result<CoreParams, String> {
+        self.core(&self.gpr(BankKind::OneReadOneWrite, file.pipeline, BankMap::Mod))
     }
 
     /// The core slice on `gpr`, its pipeline stages included (each a cycle more from a read to
@@ -303,18 +325,13 @@ pub fn compare_gpr(spec: &GprComparisonSpec, work: &Path) -> Result<GprCompariso
             }
         }
     }
-    let core = spec.core(&spec.gpr(BankKind::OneReadOneWrite, 0, BankMap::Mod));
-    type Measure = fn(&MultiportParams, &GprComparisonSpec, &Path) -> Result<Hardware, FlowError>;
-    let mut multiport: Vec<(&str, String, Measure)> = Vec::new();
-    match FlopStructure::check(&spec.file) {
-        Ok(()) => multiport.push(("flops", Flops::top(&spec.file), measure::<Flops>)),
-        Err(e) => notes.push(format!("flops is not built: {e}")),
-    }
-    multiport.push(("lvt", Lvt::top(&spec.file), measure::<Lvt>));
-    for (name, top, measure) in multiport {
-        let hardware = measure(&spec.file, spec, work)?;
-        let row = row(name, "multiport", top, &hardware, Policy::Ideal);
-        designs.push(with_workloads(row, spec, core.clone(), &mut notes));
+    let (files, why) = file_rows(spec, &spec.file_pipelines());
+    notes.extend(why);
+    for file in files {
+        let hardware = (file.measure)(&file.params, spec, work)?;
+        let row = row(&file.name, "multiport", file.top, &hardware, Policy::Ideal);
+        let core = spec.ideal_core(&file.params);
+        designs.push(with_workloads(row, spec, core, &mut notes));
     }
     if spec.banks != 4 || spec.file != MultiportParams::default() {
         notes.push(
@@ -324,7 +341,10 @@ pub fn compare_gpr(spec: &GprComparisonSpec, work: &Path) -> Result<GprCompariso
         );
     }
     notes.push(
-        "xor (the XOR-based file) is not built: the comparison has flops and lvt only".into(),
+        "ilvt and xor make a write visible to reads 2 + pipeline cycles after its request, a \
+         cycle or more later than the core's GPR; their rows' cycles assume the core forwards \
+         the values it wrote in those cycles (docs/multiport.md)"
+            .into(),
     );
     let mut seen = Vec::new();
     notes.retain(|n| {
@@ -414,7 +434,7 @@ fn with_workloads(
 }
 
 /// Synthesizes design `D` for `params` (and places and routes it when asked) in `work`.
-fn measure<D: Design>(
+pub(super) fn measure<D: Design>(
     params: &D::Params,
     spec: &GprComparisonSpec,
     work: &Path,

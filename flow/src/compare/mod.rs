@@ -2,6 +2,7 @@
 //! crossbar (`grfgen compare route`), and the banked GPR against the multi-ported register
 //! files it replaces (`grfgen compare gpr`).
 
+mod files;
 pub mod gpr;
 mod route;
 mod verdict;

@@ -1,6 +1,7 @@
 //! `grfgen bench <block>`: the block's benchmark.
 
 use clap::{ArgMatches, Command};
+use grfgen_hdl::design::Design;
 use grfgen_sim::block::{BenchRecord, Block, ParamsOf};
 
 use super::{block_command, json_arg, render};
@@ -15,6 +16,7 @@ pub fn command<B: Block>() -> Command {
 /// Runs the benchmark of block `B`.
 pub fn bench<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     let params: ParamsOf<B> = resolve_with_config(m)?;
+    B::Design::check(&params)?;
     let options: B::BenchOptions = resolve(m)?;
     let record = BenchRecord::<B>::run(&params, &options)?;
     Ok(render(m, &record, || record.text()))

@@ -59,6 +59,7 @@ pub fn top<D: Design>(m: &ArgMatches, params: &D::Params) -> Result<String, CliE
 pub fn emit<D: Design>(m: &ArgMatches) -> Result<String, CliError> {
     let timing = timing(m)?;
     let params: D::Params = resolve_with_config(m)?;
+    D::check(&params)?;
     let top = top::<D>(m, &params)?;
     let given = PathBuf::from(m.get_one::<String>("out").expect("required"));
     let out = crate::output::check_dir("--out", &given)?;

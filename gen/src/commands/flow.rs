@@ -91,9 +91,13 @@ pub(crate) fn check_on_device<P: Params>(designs: &[P], device: Device) -> Resul
 pub fn flow<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     let timing = timing(m)?;
     let pnr = pnr_request(m)?;
-    // Placed on a device, a design takes the device's block RAM unless told otherwise.
-    let memory = pnr.map(|r| r.device.memory()).unwrap_or_default();
+    // Placed on a device, a design with block RAM takes the device's unless told otherwise.
+    let memory = pnr
+        .filter(|_| B::Design::MEMORIES.is_some())
+        .map(|r| r.device.memory())
+        .unwrap_or_default();
     let params: ParamsOf<B> = resolve_with_defaults(m, &[("memory", memory.name())])?;
+    B::Design::check(&params)?;
     if let Some(r) = pnr {
         check_on_device(std::slice::from_ref(&params), r.device)?;
     }

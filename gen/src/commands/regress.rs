@@ -97,7 +97,7 @@ fn corner<B: Block>(overrides: &[(&str, &str)]) -> Result<ParamsOf<B>, CliError>
         param.set(&mut params, value)?;
     }
     params.settle(&|name| overrides.iter().any(|(given, _)| *given == name));
-    params.validate()?;
+    grfgen_hdl::design::validate::<B::Design>(&params)?;
     Ok(params)
 }
 

@@ -71,6 +71,7 @@ fn verilator_threads(m: &ArgMatches) -> Result<u32, CliError> {
 /// Runs block `B` once; prints its report, and fails on a mismatch.
 pub fn sim<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     let params: ParamsOf<B> = resolve_with_config(m)?;
+    B::Design::check(&params)?;
     let options: B::Options = resolve(m)?;
     let seed = seed(m)?;
     let waveform_mb = match number::<u64>(m, "vcd_max_mb", WAVEFORM_ALLOWED)? {

@@ -175,6 +175,7 @@ pub fn local_file(params: &ClusterParams) -> MultiportParams {
         element_bits: DATA_BITS,
         read_ports: 2,
         write_ports: 1,
+        ..MultiportParams::default()
     }
 }
 
@@ -186,6 +187,7 @@ pub fn main_file(params: &ClusterParams) -> MultiportParams {
         element_bits: DATA_BITS,
         read_ports: params.main_read_ports,
         write_ports: params.main_write_ports,
+        ..MultiportParams::default()
     }
 }
 

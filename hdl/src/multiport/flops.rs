@@ -3,6 +3,7 @@
 
 use rust_hdl::prelude::*;
 
+use super::cells::Cells;
 use crate::crossbar::Crossbar;
 use crate::decoder::Decoder;
 use crate::params::MultiportParams;
@@ -39,8 +40,8 @@ pub struct FlopFile<const E: usize, const A: usize> {
     pub write_reg: Vec<Signal<In, Bits<A>>>,
     /// Write data (`(g * write_ports + w) * lanes + l`).
     pub write_data: Vec<Signal<In, Bits<E>>>,
-    /// The registers (`(g * registers + k) * lanes + l`).
-    cells: Registers<Bits<E>>,
+    /// The registers (`(g * registers + k) * lanes + l`) and their writes.
+    cells: Cells<E>,
     /// Which register each write port writes.
     writes: Decoder<A>,
     /// Which register each read port reads.
@@ -77,7 +78,7 @@ impl<const E: usize, const A: usize> FlopFile<E, A> {
             write_valid: signals(w),
             write_reg: signals(w),
             write_data: signals(w * l),
-            cells: Registers::new(groups * n * l),
+            cells: Cells::new(groups, n, l, params.write_ports),
             writes: Decoder::new(w, n),
             reads: Decoder::new(r, n),
             read_mux: Crossbar::grouped(groups, n, params.read_ports, l),
@@ -92,49 +93,37 @@ impl<const E: usize, const A: usize> FlopFile<E, A> {
 }
 
 impl<const E: usize, const A: usize> Logic for FlopFile<E, A> {
-    // Loops over a single value (`nn`, `nl`, `nw`) bind run-time sizes to loop variables
+    // A loop over a single value (`nl`) binds a run-time size to a loop variable
     // (docs/rust-hdl.md).
     #[hdl_gen]
     fn update(&mut self) {
-        for nn in self._registers..(self._registers + 1) {
-            for nl in self._lanes..(self._lanes + 1) {
-                for nw in self._write_ports..(self._write_ports + 1) {
-                    self.cells.clock.next = self.clock.val();
-                    self.read_out.clock.next = self.clock.val();
-                    for w in 0..(self._groups * self._write_ports) {
-                        self.writes.valid[w].next = self.write_valid[w].val();
-                        self.writes.address[w].next = self.write_reg[w].val();
-                    }
-                    for p in 0..(self._groups * self._read_ports) {
-                        self.reads.valid[p].next = self.read_valid[p].val();
-                        self.reads.address[p].next = self.read_reg[p].val();
-                    }
-                    // Writes: the highest port first, so that the lowest one wins.
-                    for g in 0..self._groups {
-                        for k in 0..self._registers {
-                            for l in 0..self._lanes {
-                                self.cells.d[(g * nn + k) * nl + l].next =
-                                    self.cells.q[(g * nn + k) * nl + l].val();
-                                for w in 0..self._write_ports {
-                                    if self.writes.hit[(g * nw + nw - 1 - w) * nn + k].val() {
-                                        self.cells.d[(g * nn + k) * nl + l].next =
-                                            self.write_data[(g * nw + nw - 1 - w) * nl + l].val();
-                                    }
-                                }
-                                self.read_mux.inputs[(g * nn + k) * nl + l].next =
-                                    self.cells.q[(g * nn + k) * nl + l].val();
-                            }
-                        }
-                    }
-                    // Reads: the decoded index selects the register, then a register stage.
-                    for k in 0..(self._groups * self._read_ports * self._registers) {
-                        self.read_mux.select[k].next = self.reads.hit[k].val();
-                    }
-                    for k in 0..(self._groups * self._read_ports * self._lanes) {
-                        self.read_out.d[k].next = self.read_mux.outputs[k].val();
-                        self.read_data[k].next = self.read_out.q[k].val();
-                    }
+        for nl in self._lanes..(self._lanes + 1) {
+            self.cells.clock.next = self.clock.val();
+            self.read_out.clock.next = self.clock.val();
+            for w in 0..(self._groups * self._write_ports) {
+                self.writes.valid[w].next = self.write_valid[w].val();
+                self.writes.address[w].next = self.write_reg[w].val();
+                for l in 0..self._lanes {
+                    self.cells.write_data[w * nl + l].next = self.write_data[w * nl + l].val();
                 }
+            }
+            for k in 0..(self._groups * self._write_ports * self._registers) {
+                self.cells.write_hit[k].next = self.writes.hit[k].val();
+            }
+            for k in 0..(self._groups * self._registers * self._lanes) {
+                self.read_mux.inputs[k].next = self.cells.value[k].val();
+            }
+            for p in 0..(self._groups * self._read_ports) {
+                self.reads.valid[p].next = self.read_valid[p].val();
+                self.reads.address[p].next = self.read_reg[p].val();
+            }
+            // Reads: the decoded index selects the register, then a register stage.
+            for k in 0..(self._groups * self._read_ports * self._registers) {
+                self.read_mux.select[k].next = self.reads.hit[k].val();
+            }
+            for k in 0..(self._groups * self._read_ports * self._lanes) {
+                self.read_out.d[k].next = self.read_mux.outputs[k].val();
+                self.read_data[k].next = self.read_out.q[k].val();
             }
         }
     }

@@ -4,26 +4,28 @@
 
 use rust_hdl::prelude::*;
 
-use super::flops::FlopFile;
+use super::live_table::{LiveTable, LVT_BITS};
+use super::replicas::Replicas;
 use crate::crossbar::Crossbar;
 use crate::params::MultiportParams;
 use crate::signals;
-use crate::sram::SramBank;
-
-/// Bits of a write-port number in the live-value table.
-pub const LVT_BITS: usize = 2;
 
 /// A live-value-table register file with `write_ports` (W) write ports and `read_ports` (R)
 /// read ports, all served every cycle (`docs/multiport.md`).
 ///
-/// * Storage: W x R block-RAM replicas, each 1W1R. Write port `w` writes its R replicas
-///   `(w, 0..R)`; read port `r` reads its W replicas `(0..W, r)`.
-/// * The live-value table records which write port wrote each register last. It is itself a
-///   small multi-ported file in flip-flops ([`FlopFile`], one write-port number per register):
-///   write port `w` writes `w`, so when several write ports write one register in a cycle,
-///   the lowest-numbered one wins and is recorded.
-/// * A read fetches its W replicas and the table entry in the same cycle; after the rising
-///   edge the table's registered entry selects the replica that holds the live value.
+/// * Storage: W banks of R block-RAM replicas ([`Replicas`]). Write port `w` writes its bank's
+///   R replicas `(w, 0..R)`; read port `r` reads replica `r` of every bank.
+/// * The live-value table ([`LiveTable`], in flip-flops) records which write port wrote each
+///   register last; when several write ports write one register in a cycle, the
+///   lowest-numbered one wins and is recorded.
+/// * A read fetches its W replicas and looks the table up in the same cycle; the table's
+///   answer arrives beside the block RAMs' data and selects the replica that holds the live
+///   value.
+///
+/// With `pipeline` 1 the block RAMs' output register (a fabric register with inferred
+/// memory) is a stage and the table's lookup is split in two cycles; with `pipeline` 2 every
+/// block-RAM input and the table's requests are registered too. Each stage adds a cycle of
+/// read latency; a read still sees every write of an earlier cycle.
 ///
 /// A read of a register that a write port writes in the same cycle reads a replica while it
 /// is written: its data is undefined, as in the block RAMs (`x` in the Verilog).
@@ -37,7 +39,7 @@ pub struct LvtFile<const E: usize, const A: usize> {
     pub read_valid: Vec<Signal<In, Bit>>,
     /// Register index of each read, 0..registers-1.
     pub read_reg: Vec<Signal<In, Bits<A>>>,
-    /// Read data, port-major (`p * lanes + l`), for the reads of the previous cycle.
+    /// Read data, port-major (`p * lanes + l`), for the reads of `1 + pipeline` cycles before.
     pub read_data: Vec<Signal<Out, Bits<E>>>,
     /// Write request valid, one per write port.
     pub write_valid: Vec<Signal<In, Bit>>,
@@ -45,10 +47,10 @@ pub struct LvtFile<const E: usize, const A: usize> {
     pub write_reg: Vec<Signal<In, Bits<A>>>,
     /// Write data, port-major (`w * lanes + l`).
     pub write_data: Vec<Signal<In, Bits<E>>>,
-    /// The replicas, `((w * read_ports + r) * lanes + l)`: one narrow SRAM per lane.
-    replicas: Vec<SramBank<E, A>>,
+    /// The replicas: bank `w` is write port `w`'s, replica `r` of it read port `r`'s.
+    replicas: Replicas<E, A>,
     /// The live-value table: per register, the write port that wrote it last.
-    live_table: FlopFile<LVT_BITS, A>,
+    live_table: LiveTable<A>,
     /// Per read port (one group each), the replica the table names: inputs are write ports.
     output_mux: Crossbar<E>,
     /// The write-port numbers `0..write_ports`.
@@ -66,6 +68,7 @@ impl<const E: usize, const A: usize> LvtFile<E, A> {
         assert!(params.write_ports <= 1 << LVT_BITS);
         let l = params.lanes;
         let (r, w) = (params.read_ports, params.write_ports);
+        let (input, output) = (params.input_stage(), params.output_stage());
         Self {
             clock: Signal::default(),
             read_valid: signals(r),
@@ -74,8 +77,8 @@ impl<const E: usize, const A: usize> LvtFile<E, A> {
             write_valid: signals(w),
             write_reg: signals(w),
             write_data: signals(w * l),
-            replicas: (0..w * r * l).map(|_| SramBank::default()).collect(),
-            live_table: FlopFile::new(&params.live_table(LVT_BITS)),
+            replicas: Replicas::new((w, r, l), params.memory, input, output),
+            live_table: LiveTable::new(w, r, input, output),
             output_mux: Crossbar::grouped(r, w, 1, l),
             port_number: crate::constants(0..w as u64),
             _lanes: l,
@@ -93,37 +96,32 @@ impl<const E: usize, const A: usize> Logic for LvtFile<E, A> {
         for nl in self._lanes..(self._lanes + 1) {
             for nr in self._read_ports..(self._read_ports + 1) {
                 for nw in self._write_ports..(self._write_ports + 1) {
+                    self.replicas.clock.next = self.clock.val();
                     self.live_table.clock.next = self.clock.val();
-                    // Replicas: write port w writes (w, *), read port r reads (*, r).
+                    // Writes: bank w takes write port w; the table records w.
                     for w in 0..self._write_ports {
+                        self.replicas.write_enable[w].next = self.write_valid[w].val();
+                        self.replicas.write_address[w].next = self.write_reg[w].val();
+                        for l in 0..self._lanes {
+                            self.replicas.write_data[w * nl + l].next =
+                                self.write_data[w * nl + l].val();
+                        }
                         self.live_table.write_valid[w].next = self.write_valid[w].val();
                         self.live_table.write_reg[w].next = self.write_reg[w].val();
-                        self.live_table.write_data[w].next = self.port_number[w].val();
-                        for r in 0..self._read_ports {
-                            for l in 0..self._lanes {
-                                self.replicas[(w * nr + r) * nl + l].clock.next = self.clock.val();
-                                self.replicas[(w * nr + r) * nl + l].write_enable.next =
-                                    self.write_valid[w].val();
-                                self.replicas[(w * nr + r) * nl + l].write_address.next =
-                                    self.write_reg[w].val();
-                                self.replicas[(w * nr + r) * nl + l].write_data.next =
-                                    self.write_data[w * nl + l].val();
-                                self.replicas[(w * nr + r) * nl + l].read_enable.next =
-                                    self.read_valid[r].val();
-                                self.replicas[(w * nr + r) * nl + l].read_address.next =
-                                    self.read_reg[r].val();
-                                self.output_mux.inputs[(r * nw + w) * nl + l].next =
-                                    self.replicas[(w * nr + r) * nl + l].read_data.val();
-                            }
-                        }
                     }
-                    // Reads: the table entry, read beside the replicas, picks the live replica.
+                    // Reads: replica r of every bank, and the table beside them; the table's
+                    // answer picks the bank.
                     for r in 0..self._read_ports {
-                        self.live_table.read_valid[r].next = self.read_valid[r].val();
                         self.live_table.read_reg[r].next = self.read_reg[r].val();
                         for w in 0..self._write_ports {
+                            self.replicas.read_enable[w * nr + r].next = self.read_valid[r].val();
+                            self.replicas.read_address[w * nr + r].next = self.read_reg[r].val();
                             self.output_mux.select[r * nw + w].next =
-                                self.live_table.read_data[r].val() == self.port_number[w].val();
+                                self.live_table.live[r].val() == self.port_number[w].val();
+                            for l in 0..self._lanes {
+                                self.output_mux.inputs[(r * nw + w) * nl + l].next =
+                                    self.replicas.read_data[(w * nr + r) * nl + l].val();
+                            }
                         }
                         for l in 0..self._lanes {
                             self.read_data[r * nl + l].next =

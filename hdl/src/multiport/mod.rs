@@ -1,24 +1,37 @@
 //! True multi-ported register files, the designs the banked GPR is compared with: a
-//! flip-flop file (`flops`) and a live-value-table file over block-RAM replicas (`lvt`). Both
-//! serve every port every cycle; they share their parameters, ports and golden model.
+//! flip-flop file (`flops`) and three built on block-RAM replicas: the live-value-table file
+//! (`lvt`), the invalidation-based live-value-table file (`ilvt`) and the XOR file (`xor`).
+//! All serve every port every cycle; they share their parameters, ports and golden model.
 
+mod cells;
+mod feedback;
 mod flops;
+mod ilvt;
+mod live_code;
+mod live_table;
 mod lvt;
+mod replicas;
+mod write_pipe;
+mod xor;
 
+pub use cells::Cells;
+pub use feedback::FeedbackBanks;
 pub use flops::FlopFile;
-pub use lvt::{LvtFile, LVT_BITS};
+pub use ilvt::IlvtFile;
+pub use live_code::{LiveCode, TABLE_BITS};
+pub use live_table::{LiveTable, LVT_BITS};
+pub use lvt::LvtFile;
+pub use replicas::Replicas;
+pub use write_pipe::WritePipe;
+pub use xor::XorFile;
 
 use std::marker::PhantomData;
-
-use rust_hdl::prelude::Bits;
 
 use crate::crossbar::Crossbar;
 use crate::decoder::Decoder;
 use crate::design::Design;
 use crate::emit::{emit, part, EmitError, Emitted, PortOrder};
-use crate::params::{MultiportParams, ParamError};
-use crate::regs::Registers;
-use crate::sram::SramBank;
+use crate::params::{Memory, MultiportParams, ParamError, TableEncoding};
 use crate::widths::{dispatch, WidthOp};
 
 /// How a multi-ported file is built: what tells one design of [`Multiport`] from another.
@@ -29,6 +42,9 @@ pub trait Structure: 'static {
     const TITLE: &'static str;
     /// What its block RAMs hold, if it has any.
     const MEMORIES: Option<&'static str>;
+    /// Refuses the values of the shared options (`pipeline`, `memory`, `encoding`) it does not
+    /// take.
+    fn check(params: &MultiportParams) -> Result<(), ParamError>;
     /// Emits the file for `params` with element width `E` and index width `A`.
     fn emit<const E: usize, const A: usize>(
         params: &MultiportParams,
@@ -42,6 +58,18 @@ pub trait Structure: 'static {
     fn srams(params: &MultiportParams) -> usize;
 }
 
+/// An error for `encoding` on a file `name` without an invalidation-based table.
+fn no_table(name: &str, params: &MultiportParams) -> Result<(), ParamError> {
+    match params.encoding {
+        TableEncoding::Binary => Ok(()),
+        e => Err(ParamError::new(
+            "encoding",
+            e,
+            format!("binary ({name} has no invalidation-based table; the encodings are ilvt's)"),
+        )),
+    }
+}
+
 /// The flip-flop file: `grfgen emit flops`.
 pub struct FlopStructure;
 
@@ -50,11 +78,10 @@ impl FlopStructure {
     /// about 200,000 LUT4s on ECP5; beyond it emission and synthesis run for hours.
     pub const MAX_BITS: usize = 131_072;
 
-    /// Whether `params` is small enough to build in flip-flops.
+    /// Whether `params` is small enough to build in flip-flops, without stages or block RAM.
     pub fn check(params: &MultiportParams) -> Result<(), ParamError> {
-        match params.stored_bits() <= Self::MAX_BITS {
-            true => Ok(()),
-            false => Err(ParamError::new(
+        if params.stored_bits() > Self::MAX_BITS {
+            return Err(ParamError::new(
                 "registers",
                 params.registers,
                 format!(
@@ -64,8 +91,23 @@ impl FlopStructure {
                     params.lanes,
                     params.element_bits
                 ),
-            )),
+            ));
         }
+        if params.pipeline != 0 {
+            return Err(ParamError::new(
+                "pipeline",
+                params.pipeline,
+                "0 (flops has no stages: its read is registered once)",
+            ));
+        }
+        if params.memory != Memory::Inferred {
+            return Err(ParamError::new(
+                "memory",
+                params.memory,
+                "inferred (flops has no block RAM)",
+            ));
+        }
+        no_table(Self::NAME, params)
     }
 }
 
@@ -75,21 +117,28 @@ impl Structure for FlopStructure {
         "Multi-ported register file in flip-flops: W write decoders, R read multiplexers";
     const MEMORIES: Option<&'static str> = None;
 
+    fn check(params: &MultiportParams) -> Result<(), ParamError> {
+        FlopStructure::check(params)
+    }
+
     fn emit<const E: usize, const A: usize>(
         params: &MultiportParams,
         top: &str,
     ) -> Result<Emitted, EmitError> {
-        Self::check(params)?;
         emit(&mut FlopFile::<E, A>::new(params), top, PORT_ORDER)
     }
 
     fn parts<const E: usize, const A: usize>(
         params: &MultiportParams,
     ) -> Result<Vec<Emitted>, EmitError> {
-        Self::check(params)?;
-        let (n, l, r) = (params.registers, params.lanes, params.read_ports);
+        let (n, l, r, w) = (
+            params.registers,
+            params.lanes,
+            params.read_ports,
+            params.write_ports,
+        );
         Ok(vec![
-            part("flops_cells", Registers::<Bits<E>>::new(n * l))?,
+            part("flops_cells", Cells::<E>::new(1, n, l, w))?,
             part("flops_decoder", Decoder::<A>::new(r, n))?,
             part("flops_read_mux", Crossbar::<E>::new(n, r, l))?,
         ])
@@ -109,6 +158,10 @@ impl Structure for LvtStructure {
         "Multi-ported register file: W x R block-RAM replicas and a live-value table";
     const MEMORIES: Option<&'static str> = Some("write ports x read ports x lanes");
 
+    fn check(params: &MultiportParams) -> Result<(), ParamError> {
+        no_table(Self::NAME, params)
+    }
+
     fn emit<const E: usize, const A: usize>(
         params: &MultiportParams,
         top: &str,
@@ -119,11 +172,13 @@ impl Structure for LvtStructure {
     fn parts<const E: usize, const A: usize>(
         params: &MultiportParams,
     ) -> Result<Vec<Emitted>, EmitError> {
-        let table = params.live_table(LVT_BITS);
         let (l, r, w) = (params.lanes, params.read_ports, params.write_ports);
         Ok(vec![
-            part("lvt_replica", SramBank::<E, A>::default())?,
-            part("lvt_live_table", FlopFile::<LVT_BITS, A>::new(&table))?,
+            part("lvt_replicas", replicas::<E, A>(params, r))?,
+            part(
+                "lvt_live_table",
+                LiveTable::<A>::new(w, r, params.input_stage(), params.output_stage()),
+            )?,
             part("lvt_output_mux", Crossbar::<E>::grouped(r, w, 1, l))?,
         ])
     }
@@ -131,6 +186,117 @@ impl Structure for LvtStructure {
     fn srams(params: &MultiportParams) -> usize {
         params.write_ports * params.read_ports * params.lanes
     }
+}
+
+/// The invalidation-based live-value-table file: `grfgen emit ilvt`.
+pub struct IlvtStructure;
+
+impl Structure for IlvtStructure {
+    const NAME: &'static str = "ilvt";
+    const TITLE: &'static str = "Multi-ported register file: W x R block-RAM replicas and an invalidation-based live-value table in block RAM (binary or one-hot)";
+    const MEMORIES: Option<&'static str> =
+        Some("data: write ports x read ports x lanes; table: write ports x (write ports - 1 + read ports)");
+
+    fn check(_: &MultiportParams) -> Result<(), ParamError> {
+        Ok(())
+    }
+
+    fn emit<const E: usize, const A: usize>(
+        params: &MultiportParams,
+        top: &str,
+    ) -> Result<Emitted, EmitError> {
+        emit(&mut IlvtFile::<E, A>::new(params), top, PORT_ORDER)
+    }
+
+    fn parts<const E: usize, const A: usize>(
+        params: &MultiportParams,
+    ) -> Result<Vec<Emitted>, EmitError> {
+        let (l, r, w) = (params.lanes, params.read_ports, params.write_ports);
+        Ok(vec![
+            part("ilvt_write_pipe", write_pipe::<E, A>(params))?,
+            part("ilvt_table", feedback::<TABLE_BITS, A>(params, 1))?,
+            part("ilvt_code", LiveCode::new(params.encoding, w, r))?,
+            part("ilvt_data", replicas::<E, A>(params, r))?,
+            part("ilvt_output_mux", Crossbar::<E>::grouped(r, w, 1, l))?,
+        ])
+    }
+
+    fn srams(params: &MultiportParams) -> usize {
+        let (r, w) = (params.read_ports, params.write_ports);
+        w * r * params.lanes + w * (w - 1 + r)
+    }
+}
+
+/// The XOR file: `grfgen emit xor`.
+pub struct XorStructure;
+
+impl Structure for XorStructure {
+    const NAME: &'static str = "xor";
+    const TITLE: &'static str =
+        "Multi-ported register file: W x (W - 1 + R) block-RAM replicas whose XOR is the value";
+    const MEMORIES: Option<&'static str> =
+        Some("write ports x (write ports - 1 + read ports) x lanes");
+
+    fn check(params: &MultiportParams) -> Result<(), ParamError> {
+        no_table(Self::NAME, params)
+    }
+
+    fn emit<const E: usize, const A: usize>(
+        params: &MultiportParams,
+        top: &str,
+    ) -> Result<Emitted, EmitError> {
+        emit(&mut XorFile::<E, A>::new(params), top, PORT_ORDER)
+    }
+
+    fn parts<const E: usize, const A: usize>(
+        params: &MultiportParams,
+    ) -> Result<Vec<Emitted>, EmitError> {
+        Ok(vec![
+            part("xor_write_pipe", write_pipe::<E, A>(params))?,
+            part("xor_banks", feedback::<E, A>(params, params.lanes))?,
+        ])
+    }
+
+    fn srams(params: &MultiportParams) -> usize {
+        let (r, w) = (params.read_ports, params.write_ports);
+        w * (w - 1 + r) * params.lanes
+    }
+}
+
+/// The data replicas of a file for `params`: a bank per write port, `readers` replicas each.
+fn replicas<const E: usize, const A: usize>(
+    params: &MultiportParams,
+    readers: usize,
+) -> Replicas<E, A> {
+    let (w, l) = (params.write_ports, params.lanes);
+    let stages = (params.input_stage(), params.output_stage());
+    Replicas::new((w, readers, l), params.memory, stages.0, stages.1)
+}
+
+/// The write pipe of a file for `params`.
+fn write_pipe<const E: usize, const A: usize>(params: &MultiportParams) -> WritePipe<E, A> {
+    let late = params.input_stage();
+    WritePipe::new(
+        params.write_ports,
+        params.lanes,
+        params.feedback_depth(),
+        late,
+    )
+}
+
+/// The feedback banks of a file for `params`, `lanes` words wide.
+fn feedback<const E: usize, const A: usize>(
+    params: &MultiportParams,
+    lanes: usize,
+) -> FeedbackBanks<E, A> {
+    let stages = (params.input_stage(), params.output_stage());
+    let (r, w) = (params.read_ports, params.write_ports);
+    FeedbackBanks::new(
+        (w, r, lanes),
+        params.memory,
+        stages,
+        params.feedback_depth(),
+    )
 }
 
 /// The ports whose element index is a formula, shared by every multi-ported file.
@@ -146,6 +312,10 @@ pub struct Multiport<S>(PhantomData<S>);
 pub type Flops = Multiport<FlopStructure>;
 /// The live-value-table file as a design.
 pub type Lvt = Multiport<LvtStructure>;
+/// The invalidation-based live-value-table file as a design.
+pub type Ilvt = Multiport<IlvtStructure>;
+/// The XOR file as a design.
+pub type Xor = Multiport<XorStructure>;
 
 impl<S: Structure> Design for Multiport<S> {
     type Params = MultiportParams;
@@ -154,6 +324,10 @@ impl<S: Structure> Design for Multiport<S> {
     const SPEC: &'static str = "S1 (the 2W4R file the banked GPR replaces)";
     const MEMORIES: Option<&'static str> = S::MEMORIES;
     const PORT_ORDER: PortOrder = PORT_ORDER;
+
+    fn check(params: &MultiportParams) -> Result<(), ParamError> {
+        S::check(params)
+    }
 
     fn build(params: &MultiportParams, top: &str) -> Result<Emitted, EmitError> {
         struct Build<'a, S>(&'a MultiportParams, &'a str, PhantomData<S>);

@@ -20,7 +20,7 @@ pub use cluster::ClusterParams;
 pub use gpr::{BankKind, BankMap, GprParams};
 pub use grf::{GrfOp, GrfParams, GrfStatus, Mapping};
 pub use memory::Memory;
-pub use multiport::MultiportParams;
+pub use multiport::{MultiportParams, TableEncoding};
 pub use names::{abbreviation, module_name, ABBREVIATIONS};
 pub use route::{FillCode, RouteFullParams, RouteOpCode, RouteParams};
 pub use suggest::{flag_suggestion, suggestion};

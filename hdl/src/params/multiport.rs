@@ -1,12 +1,58 @@
 use serde::{Deserialize, Serialize};
 
-use super::{Allowed, Param, Params};
+use super::{Allowed, Kind, Memory, Param, ParamValue, Params};
 use crate::param;
 
-/// Parameters of a true multi-ported register file (`flops`, `lvt`): every port serves one
-/// request every cycle, without conflicts. Defaults match the banked GPR it is compared with:
-/// 256 registers of 4 lanes x 32 bits, 4 read ports, 2 write ports. The allowed values are in
-/// [`MultiportParams::table`].
+/// How the table of an invalidation-based live-value-table file (`ilvt`) names the write port
+/// that wrote a register last. Written `binary` or `onehot`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TableEncoding {
+    /// Each write port's bank holds a port number; the live port is the XOR of all banks'.
+    #[default]
+    #[serde(rename = "binary")]
+    Binary,
+    /// Each write port's bank holds one bit per other port; pairs of bits say which of two
+    /// ports wrote later, and the live port is the one later than every other.
+    #[serde(rename = "onehot")]
+    OneHot,
+}
+
+impl TableEncoding {
+    /// Every option, in the order the help lists them.
+    pub const ALL: [TableEncoding; 2] = [TableEncoding::Binary, TableEncoding::OneHot];
+
+    /// The option's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            TableEncoding::Binary => "binary",
+            TableEncoding::OneHot => "onehot",
+        }
+    }
+}
+
+impl std::fmt::Display for TableEncoding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl ParamValue for TableEncoding {
+    const KIND: Kind = Kind::Text;
+    fn parse(text: &str) -> Option<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|e| e.name().eq_ignore_ascii_case(text))
+    }
+    fn show(&self) -> String {
+        self.name().to_string()
+    }
+}
+
+/// Parameters of a true multi-ported register file (`flops`, `lvt`, `ilvt`, `xor`): every port
+/// serves one request every cycle, without conflicts. Defaults match the banked GPR it is
+/// compared with: 256 registers of 4 lanes x 32 bits, 4 read ports, 2 write ports. The allowed
+/// values are in [`MultiportParams::table`]; what one design takes of the options the others
+/// have (`pipeline`, `memory`, `encoding`) its `Design::check` says.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MultiportParams {
@@ -20,6 +66,15 @@ pub struct MultiportParams {
     pub read_ports: usize,
     /// Write ports (writes per cycle).
     pub write_ports: usize,
+    /// Register stages: 1 the block RAMs' output register, 2 also every block RAM input.
+    #[serde(default)]
+    pub pipeline: usize,
+    /// How the replicas' block RAM is written in the Verilog.
+    #[serde(default)]
+    pub memory: Memory,
+    /// How an `ilvt` file's table names the live write port.
+    #[serde(default)]
+    pub encoding: TableEncoding,
 }
 
 impl Default for MultiportParams {
@@ -30,6 +85,9 @@ impl Default for MultiportParams {
             element_bits: 32,
             read_ports: 4,
             write_ports: 2,
+            pipeline: 0,
+            memory: Memory::Inferred,
+            encoding: TableEncoding::Binary,
         }
     }
 }
@@ -56,6 +114,24 @@ impl Params for MultiportParams {
             param!(write_ports, "write ports: writes per cycle", "N", |_| {
                 Allowed::range(1, Self::MAX_WRITE_PORTS)
             }),
+            param!(
+                pipeline,
+                "register stages: 1 the block RAMs' output register, 2 also every block RAM input (each a cycle more of read latency; flops has none)",
+                "N",
+                |_| Allowed::range(0, Self::MAX_PIPELINE)
+            ),
+            param!(
+                memory,
+                "block RAM in the Verilog: inferred (any tool), or dp16kd (ECP5 instances, with the output register at --pipeline 1 and up; flops has none)",
+                "KIND",
+                Self::memory_allowed
+            ),
+            param!(
+                encoding,
+                "how ilvt's table names the live write port: binary (a port number) or onehot (a bit per other port); the other files have no such table",
+                "KIND",
+                |_| Allowed::one_of(&TableEncoding::ALL)
+            ),
         ]
     }
 }
@@ -65,6 +141,22 @@ impl MultiportParams {
     pub const ELEMENT_BITS: &'static [usize] = &[8, 16, 32, 64];
     /// Most write ports (the live-value table holds a write-port number in two bits).
     pub const MAX_WRITE_PORTS: usize = 4;
+    /// Most register stages.
+    pub const MAX_PIPELINE: usize = 2;
+    /// Most rows a `DP16KD` holds (1024 x 18 bits).
+    pub const DP16KD_ROWS: usize = 1024;
+
+    /// The block RAMs allowed with these registers: `DP16KD`s hold at most 1024 rows.
+    pub fn memory_allowed(&self) -> Allowed<Memory> {
+        match self.registers <= Self::DP16KD_ROWS {
+            true => Allowed::one_of(&Memory::ALL),
+            false => Allowed::one_of(&[Memory::Inferred]).because(format!(
+                "with --registers {}: an ECP5 block RAM holds at most {} rows",
+                self.registers,
+                Self::DP16KD_ROWS
+            )),
+        }
+    }
     /// Fewest and most registers (powers of two).
     pub const REGISTERS: (usize, usize) = (4, 4096);
 
@@ -81,6 +173,23 @@ impl MultiportParams {
             element_bits: bits,
             ..self.clone()
         }
+    }
+
+    /// Whether every block-RAM input is registered next to its block RAM (`pipeline` 2).
+    pub fn input_stage(&self) -> bool {
+        self.pipeline >= 2
+    }
+
+    /// Whether block-RAM read data passes through an output register (`pipeline` 1 and 2).
+    pub fn output_stage(&self) -> bool {
+        self.pipeline >= 1
+    }
+
+    /// Cycles from a write's request to the cycle its encoded word is written, in the files
+    /// whose writes read the other banks first (`ilvt`, `xor`): the feedback read and its
+    /// stages. Also the writes of other ports a write's feedback may miss.
+    pub fn feedback_depth(&self) -> usize {
+        1 + self.pipeline
     }
 
     /// Bits the file stores: registers x lanes x element bits.
@@ -124,5 +233,24 @@ mod tests {
             bad.validate().unwrap_err().to_string(),
             "invalid value 5 for --write-ports: allowed 1..=4"
         );
+    }
+
+    #[test]
+    fn dp16kd_is_refused_where_a_dp16kd_cannot_hold_the_rows() {
+        let deep = MultiportParams {
+            registers: 2048,
+            memory: Memory::Dp16kd,
+            ..MultiportParams::default()
+        };
+        assert_eq!(
+            deep.validate().unwrap_err().to_string(),
+            "invalid value dp16kd for --memory: allowed inferred (with --registers 2048: an ECP5 block \
+             RAM holds at most 1024 rows)"
+        );
+        let fits = MultiportParams {
+            registers: 1024,
+            ..deep
+        };
+        fits.validate().unwrap();
     }
 }

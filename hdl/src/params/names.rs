@@ -16,6 +16,7 @@ pub const ABBREVIATIONS: &[(&str, &str)] = &[
     ("pipeline", "p"),
     ("bank_kind", "k"),
     ("memory", "mem"),
+    ("encoding", "enc"),
     ("bank_map", "bm"),
     ("cq_entries", "cq"),
     ("pq_entries", "pq"),

@@ -5,7 +5,7 @@ use grfgen_hdl::design::Design;
 use grfgen_hdl::params::MultiportParams;
 use serde::Serialize;
 
-use super::model::{MultiportModel, MultiportResponse};
+use super::model::{MultiportModel, MultiportResponse, Timing};
 use super::verilated::MultiportRtl;
 use crate::block::{Report, Rtl, Setup, SimError};
 use crate::check::{end_cycle, Device, Mismatch};
@@ -21,7 +21,8 @@ pub struct MultiportReport {
     pub reads: u64,
     /// Writes performed (every write is served).
     pub writes: u64,
-    /// Reads of a register written in the same cycle: undefined data, not compared.
+    /// Reads whose data a write of their register makes undefined (in the same cycle, or in
+    /// the cycle a later-committing write is stored): not compared.
     pub undefined_reads: u64,
     /// Whether the RTL ran in lock step.
     pub rtl: bool,
@@ -47,7 +48,7 @@ impl Report for MultiportReport {
 
     fn text(&self) -> String {
         format!(
-            "cycles {}  reads {}  writes {}  conflicts 0  undefined reads (read during write) {}\n\
+            "cycles {}  reads {}  writes {}  conflicts 0  undefined reads (colliding with a write) {}\n\
              mismatches {}",
             self.cycles, self.reads, self.writes, self.undefined_reads, self.mismatches,
         )
@@ -64,15 +65,17 @@ impl Report for MultiportReport {
 }
 
 /// Runs `cycles` cycles of `traffic` (every port drawn anew each cycle) through the golden
-/// model and, when given, through `device` in lock step, stopping at the first mismatch.
+/// model with `timing` and, when given, through `device` in lock step, stopping at the first
+/// mismatch.
 pub fn run(
     params: &MultiportParams,
+    timing: Timing,
     traffic: &mut RandomTraffic,
     cycles: u64,
     mut device: Option<&mut dyn Device<Input = GprRequests, Expected = MultiportResponse>>,
     progress: &dyn Fn(u64),
 ) -> MultiportReport {
-    let mut model = MultiportModel::new(params);
+    let mut model = MultiportModel::new(params, timing);
     let mut requests = GprRequests::sized(params.read_ports, params.write_ports, params.lanes);
     let mut response = MultiportResponse::new(params);
     let mut report = MultiportReport {
@@ -81,12 +84,10 @@ pub fn run(
     };
     for cycle in 0..cycles {
         traffic.fresh(&mut requests);
-        model.step(&requests, &mut response);
+        let undefined = model.step(&requests, &mut response);
         report.cycles = cycle + 1;
-        let reads = requests.reads.iter().filter(|r| r.is_some()).count() as u64;
-        let defined = response.defined.iter().filter(|&&d| d).count() as u64;
-        report.reads += reads;
-        report.undefined_reads += reads - defined;
+        report.reads += requests.reads.iter().filter(|r| r.is_some()).count() as u64;
+        report.undefined_reads += undefined as u64;
         report.writes += requests.writes.iter().filter(|w| w.is_some()).count() as u64;
         let checked = end_cycle(device.as_deref_mut(), cycle, &requests, &response, progress);
         if let Err(mismatch) = checked {
@@ -106,15 +107,17 @@ fn traffic(params: &MultiportParams, options: &GprOptions, seed: u64) -> RandomT
     traffic
 }
 
-/// One run of design `D`: random traffic from the options and the seed.
+/// One run of design `D` with `timing`: random traffic from the options and the seed.
 pub(super) fn run_options<D: Design<Params = MultiportParams>>(
     params: &MultiportParams,
+    timing: Timing,
     options: &GprOptions,
     setup: &Setup,
 ) -> Result<MultiportReport, SimError> {
     let mut rtl = setup.device(|| MultiportRtl::build::<D>(params, setup))?;
     Ok(run(
         params,
+        timing,
         &mut traffic(params, options, setup.seed),
         options.cycles,
         rtl.as_mut().map(|d| d as _),
@@ -123,9 +126,10 @@ pub(super) fn run_options<D: Design<Params = MultiportParams>>(
 }
 
 /// Cycles per second of the golden model alone and of lock-step co-simulation of design `D`
-/// (seed 1, default traffic).
+/// with `timing` (seed 1, default traffic).
 pub(super) fn bench<D: Design<Params = MultiportParams>>(
     params: &MultiportParams,
+    timing: Timing,
     options: &GprBenchOptions,
 ) -> Result<GprBench, SimError> {
     let setup = Setup::new(1, Rtl::On);
@@ -133,10 +137,10 @@ pub(super) fn bench<D: Design<Params = MultiportParams>>(
     let traffic = || traffic(params, &GprOptions::default(), setup.seed);
     measure_speed(
         cycles,
-        || run(params, &mut traffic(), cycles, None, &|_| {}).cycles,
+        || run(params, timing, &mut traffic(), cycles, None, &|_| {}).cycles,
         || MultiportRtl::build::<D>(params, &setup),
         |rtl| {
-            let cosim = run(params, &mut traffic(), cycles, Some(rtl), &|_| {});
+            let cosim = run(params, timing, &mut traffic(), cycles, Some(rtl), &|_| {});
             match cosim.mismatch() {
                 Some(m) => Err(SimError::Mismatch(format!("{m} (seed 1)"))),
                 None => Ok(cosim.cycles),

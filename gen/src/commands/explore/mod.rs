@@ -237,7 +237,9 @@ fn prepare<B: Block>(m: &ArgMatches) -> Result<Prepared<B>, CliError> {
     let swept: Vec<String> = spec.parameters.iter().map(|(n, _)| n.clone()).collect();
     let configured = (spec.config.as_ref()).is_some_and(|c| c.get("memory").is_some());
     let chosen = configured || swept.iter().any(|n| n == "memory");
-    on_device(&mut designs, chosen, settings.request.device)?;
+    if B::Design::MEMORIES.is_some() {
+        on_device(&mut designs, chosen, settings.request.device)?;
+    }
     times_work::<B>(&designs[0], &runs[0], seed)?;
     Ok(Prepared {
         out,

@@ -210,6 +210,9 @@ pub(crate) fn plan<B: Block>(
     }
     absolute_files::<B::Options>(&mut option_lists);
     let designs: Vec<ParamsOf<B>> = grid(&base, &param_lists).map_err(|e| from_set(m, &keys, e))?;
+    for design in &designs {
+        B::Design::check(design).map_err(|e| from_set(m, &keys, e))?;
+    }
     let runs: Vec<B::Options> =
         grid(&B::Options::default(), &option_lists).map_err(|e| from_set(m, &[], e))?;
     check_inputs::<B>(&designs, &runs, seed)?;
