@@ -32,6 +32,7 @@ fn core(
         forward: true,
         request_stage: false,
         long_results: CoreParams::DEFAULT_LONG_RESULTS,
+        ..CoreParams::default()
     }
 }
 

@@ -381,6 +381,7 @@ fn queue_check() -> Check {
         forward: false,
         request_stage: false,
         long_results: 2,
+        ..CoreParams::default()
     };
     Check {
         harness: "queue",

@@ -5,7 +5,7 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use grfgen_flow::compare::gpr::{compare_gpr, GprComparisonSpec};
 use grfgen_flow::pnr::Device;
 use grfgen_hdl::params::{
-    Allowed, BankKind, BankMap, GprParams, Memory, MultiportParams, ParamValue,
+    Allowed, BankKind, BankMap, GprParams, Memory, MultiportParams, ParamValue, Waves,
 };
 use grfgen_sim::core::options::ProgramFiles;
 use grfgen_sim::core::workload;
@@ -133,6 +133,12 @@ fn gpr_command() -> Command {
                 .help("Seed of the random workloads' programs and initial values [default: 1]"),
         )
         .arg(
+            Arg::new("waves")
+                .long("waves")
+                .value_name("W")
+                .help("Waves the core interleaves on every row, each on its own registers: 1..=16 or auto [default 1]"),
+        )
+        .arg(
             Arg::new("allocate")
                 .long("allocate")
                 .action(ArgAction::SetTrue)
@@ -228,6 +234,7 @@ fn gpr(m: &ArgMatches) -> Result<String, CliError> {
         pnr,
         seed: number(m, "seed", "0..=18446744073709551615")?.unwrap_or(1),
         allocate: m.get_flag("allocate"),
+        waves: waves(m)?,
     };
     spec.validate()?;
     let csv = crate::commands::path(m, "csv");
@@ -242,4 +249,18 @@ fn gpr(m: &ArgMatches) -> Result<String, CliError> {
         crate::output::write_file("--csv", file, table.as_bytes())?;
     }
     Ok(render(m, &report, || report.text()))
+}
+
+/// The waves `--waves` asks for: 1 unless given.
+fn waves(m: &ArgMatches) -> Result<Waves, CliError> {
+    let Some(text) = crate::params::text(m, "waves") else {
+        return Ok(Waves::default());
+    };
+    (Waves::parse(text).filter(|w| w.0 <= Waves::MAX)).ok_or_else(|| {
+        CliError::Input(format!(
+            "invalid value {} for --waves: allowed 1..={} or auto",
+            grfgen_sim::input::shown(text),
+            Waves::MAX
+        ))
+    })
 }

@@ -2,7 +2,7 @@
 
 use grfgen_hdl::params::{BankMap, CoreParams, GprParams};
 use grfgen_sim::block::{Rtl, Setup};
-use std::collections::BTreeMap;
+use grfgen_sim::core::waves::{PerWave, Registers};
 
 use grfgen_hdl::params::{CoreOp, CoreUnit};
 use grfgen_sim::core::program::{Instruction, Source, Wait};
@@ -243,6 +243,8 @@ fn a_million_cycles_of_random_programs() {
                 forward: [true, true, true, false, true, false][variant],
                 request_stage: [false, true, true, false, true, false][variant],
                 long_results: [16, 1, 4, 2, 32, 3][variant],
+
+                ..CoreParams::default()
             };
             let seed = 100 * variant as u64;
             cosimulate_until(&params, |_| policy, seed, 8_000, 85_000, &mut totals);
@@ -325,6 +327,7 @@ fn shape(
         forward: k < 2,
         request_stage,
         long_results: [4, 16, 1][k],
+        ..CoreParams::default()
     }
 }
 
@@ -626,8 +629,8 @@ fn on(unit: CoreUnit, op: CoreOp, dst: usize, writes: usize, src: &[Source]) -> 
 }
 
 /// The lanes of register `name` in `values` (a run's inputs or outputs).
-fn lanes(values: &BTreeMap<String, Vec<u64>>, name: &str) -> Vec<u64> {
-    values[name].clone()
+fn lanes(values: &PerWave<Registers>, name: &str) -> Vec<u64> {
+    values.wave(0)[name].clone()
 }
 
 /// Cycles from an issue to the end of its write-back: `read_latency + alu_latency + 1`.
@@ -760,7 +763,7 @@ fn nops_issue_one_per_cycle() {
     assert_eq!(report.cycles, 16 + to_finish(&params));
     assert_eq!(report.cycles, report.lower_bound);
     assert_eq!((report.stats.instructions, report.stats.gpr_reads), (16, 0));
-    assert!(report.outputs.is_empty());
+    assert!(report.outputs.wave(0).is_empty());
     let between = lockstep(
         &params,
         Policy::CqPq,

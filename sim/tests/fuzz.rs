@@ -543,6 +543,7 @@ fn fuzzed_core(
         forward: switches[0],
         request_stage: switches[1],
         long_results,
+        ..CoreParams::default()
     }
 }
 
@@ -607,8 +608,8 @@ fn core_generated_programs() {
                     run.lower_bound
                 );
                 prop_assert_eq!(
-                    &run.outputs,
-                    &core_meaning(&program, &run.inputs, lanes),
+                    run.outputs.wave(0),
+                    &core_meaning(&program, run.inputs.wave(0), lanes),
                     "{:?}",
                     policy
                 );

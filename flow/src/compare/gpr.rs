@@ -10,10 +10,11 @@ use std::path::Path;
 use grfgen_hdl::design::{emit_design, Design};
 use grfgen_hdl::gpr::Gpr;
 use grfgen_hdl::params::{
-    BankKind, BankMap, CoreParams, GprParams, Memory, MultiportParams, Params,
+    BankKind, BankMap, CoreParams, GprParams, Memory, MultiportParams, Params, Waves,
 };
 use grfgen_sim::core::options::ProgramFiles;
 use grfgen_sim::core::run::allocated;
+use grfgen_sim::core::waves::settle;
 use grfgen_sim::core::{run, workload, CoreOptions, Policy, UnitLatencies};
 use serde::Serialize;
 
@@ -55,6 +56,9 @@ pub struct GprComparisonSpec {
     /// Run the banked rows' workloads after bank-aware register allocation (the multi-ported
     /// files need none).
     pub allocate: bool,
+    /// Waves the core interleaves on every row (`auto`: as many as each program's registers
+    /// allow).
+    pub waves: Waves,
 }
 
 impl GprComparisonSpec {
@@ -150,6 +154,7 @@ impl GprComparisonSpec {
     fn core(&self, gpr: &GprParams) -> Result<CoreParams, String> {
         let core = CoreParams {
             gpr: gpr.clone(),
+            waves: self.waves,
             ..CoreParams::default()
         };
         core.validate()
@@ -412,6 +417,13 @@ fn with_workloads(
                 }
             },
             _ => workload,
+        };
+        let hardware = match settle(&hardware, &workload.program, workload.wave_base) {
+            Ok(settled) => settled,
+            Err(why) => {
+                notes.push(format!("no figures for {name}: {why}"));
+                continue;
+            }
         };
         let cycles = run(&hardware, policy, &workload, spec.seed, None, false).cycles;
         let time_ns = row.hardware.fmax_mhz.map(|f| cycles as f64 * 1000.0 / f);

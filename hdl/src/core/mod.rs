@@ -41,7 +41,7 @@ use read_side::queue_checks;
 use crate::design::Design;
 use crate::emit::{emit, part, EmitError, Emitted, PortOrder};
 use crate::gpr::{with_gpr_widths, BankedGpr, Gpr};
-use crate::params::CoreParams;
+use crate::params::{CoreParams, ParamError, Params};
 use crate::widths::WidthOp;
 
 /// The core slice as a design: `grfgen emit core`.
@@ -57,6 +57,7 @@ impl Design for Core {
     const PORT_ORDER: PortOrder = &[("alu_operand", "source, then lane")];
 
     fn build(params: &CoreParams, top: &str) -> Result<Emitted, EmitError> {
+        one_wave(params)?;
         struct Build<'a>(&'a CoreParams, &'a str);
         impl WidthOp for Build<'_> {
             type Output = Result<Emitted, EmitError>;
@@ -73,6 +74,7 @@ impl Design for Core {
     }
 
     fn parts(params: &CoreParams) -> Result<Vec<Emitted>, EmitError> {
+        one_wave(params)?;
         struct Parts<'a>(&'a CoreParams);
         impl WidthOp for Parts<'_> {
             type Output = Result<Vec<Emitted>, EmitError>;
@@ -145,5 +147,22 @@ impl Design for Core {
             ("program_registers", params.program_registers() as u64),
             ("external_registers", CoreParams::EXTERNAL_REGISTERS as u64),
         ]
+    }
+}
+
+/// The RTL runs one wave (the golden model interleaves up to 16: `grfgen sim core --waves W`
+/// without `--rtl`); any other count is refused as a parameter out of range.
+fn one_wave(params: &CoreParams) -> Result<(), EmitError> {
+    match params.waves.0 {
+        1 => Ok(()),
+        _ => {
+            let value = CoreParams::param("waves").map_or_else(String::new, |p| p.value(params));
+            Err(EmitError::Param(ParamError::new(
+                "waves",
+                value,
+                "1 for the RTL, which runs one wave (the golden model runs up to 16: sim, bench \
+                 and compare without --rtl)",
+            )))
+        }
     }
 }

@@ -1,6 +1,6 @@
 use serde::{Deserialize, Serialize};
 
-use super::{Allowed, BankMap, GprParams, Param, Params};
+use super::{Allowed, BankMap, GprParams, IssuePolicy, Param, Params, Waves};
 use crate::param;
 
 /// Parameters of the shader-core slice (SPEC S1, all of it): a banked GPR with a conflict
@@ -33,6 +33,13 @@ pub struct CoreParams {
     /// it has the default.
     #[serde(default = "default_long_results")]
     pub long_results: usize,
+    /// Waves (instruction streams) the slice interleaves, each offered on its own instruction
+    /// port. A record without it has one.
+    #[serde(default)]
+    pub waves: Waves,
+    /// Which ready wave's instruction enters the window. A record without it has round-robin.
+    #[serde(default)]
+    pub issue: IssuePolicy,
 }
 
 /// The pending table's entries when a record does not say.
@@ -62,6 +69,8 @@ impl Default for CoreParams {
             forward: true,
             request_stage: true,
             long_results: Self::DEFAULT_LONG_RESULTS,
+            waves: Waves::default(),
+            issue: IssuePolicy::default(),
         }
     }
 }
@@ -168,6 +177,21 @@ impl Params for CoreParams {
                 "N",
                 |_| Allowed::range(1, CoreParams::MAX_LONG_RESULTS)
             ),
+            param!(
+                waves,
+                "waves (instruction streams) interleaved, each on its own registers; auto: as many as fit the program",
+                "W",
+                |_| Allowed::matching(
+                    format!("1..={} or auto", Waves::MAX),
+                    |w: &Waves| w.0 <= Waves::MAX
+                )
+            ),
+            param!(
+                issue,
+                "which ready wave's instruction enters the window",
+                "POLICY",
+                |_| Allowed::any("round-robin (rr) or oldest-ready (gto)")
+            ),
         ]);
         table
     }
@@ -213,6 +237,11 @@ impl CoreParams {
             bank_map: BankMap::Mod,
             ..self.gpr.clone()
         }
+    }
+
+    /// Waves the slice interleaves (`auto`, before a run settles it, counts as one).
+    pub fn wave_count(&self) -> usize {
+        self.waves.count()
     }
 
     /// Registers programs may use: all but the external writer's.
@@ -458,6 +487,6 @@ mod tests {
         );
         let names: Vec<&str> = CoreParams::table().iter().map(|p| p.name).collect();
         assert_eq!(names[0], "banks");
-        assert_eq!(names.last(), Some(&"long_results"));
+        assert_eq!(names.last(), Some(&"issue"));
     }
 }

@@ -12,6 +12,7 @@ mod names;
 mod route;
 mod suggest;
 mod table;
+mod waves;
 
 pub use self::core::{CaptureKind, CoreOp, CoreParams, CoreUnit, OperandSource};
 pub use alloc::{AllocParams, POOL_BITS, RESIDENT_BITS, SLOT_BITS};
@@ -24,6 +25,7 @@ pub use names::{abbreviation, module_name, ABBREVIATIONS};
 pub use route::{FillCode, RouteFullParams, RouteOpCode, RouteParams};
 pub use suggest::{flag_suggestion, suggestion};
 pub use table::{Allowed, Kind, NoOptions, Param, ParamValue, Params};
+pub use waves::{IssuePolicy, Waves};
 
 use std::fmt;
 

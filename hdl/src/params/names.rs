@@ -25,6 +25,8 @@ pub const ABBREVIATIONS: &[(&str, &str)] = &[
     ("forward", "fw"),
     ("request_stage", "rq"),
     ("long_results", "lrs"),
+    ("waves", "wv"),
+    ("issue", "is"),
     ("crossbar", "q"),
     ("registered", "reg"),
     ("eus", "eu"),

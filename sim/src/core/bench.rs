@@ -7,9 +7,10 @@ use serde::{Deserialize, Serialize};
 
 use super::external::UnitLatencies;
 use super::model::Policy;
-use super::options::ProgramFiles;
+use super::options::{wave_base_param, ProgramFiles};
 use super::program_bench::{self, ProgramBench};
 use super::run::{allocated as allocated_run, run, AllocationFigures, CoreRun};
+use super::waves::settle;
 use super::workload::{builtin, Workload, NAMES};
 use crate::block::{Report, SimError};
 
@@ -24,6 +25,9 @@ pub struct CoreBenchOptions {
     /// Program files to run instead of the built-in workloads, one row each.
     #[serde(flatten)]
     pub programs: ProgramFiles,
+    /// `--wave-base`: wave `w`'s registers start `(w * K) mod banks` registers later.
+    #[serde(default)]
+    pub wave_base: usize,
     /// The external unit's latencies, per long-latency unit.
     #[serde(flatten)]
     pub latencies: UnitLatencies,
@@ -35,6 +39,7 @@ impl Default for CoreBenchOptions {
             seed: 1,
             allocate: false,
             programs: ProgramFiles::default(),
+            wave_base: 0,
             latencies: UnitLatencies::default(),
         }
     }
@@ -59,6 +64,10 @@ impl Params for CoreBenchOptions {
         table.extend(ProgramFiles::nested(
             |o: &Self| &o.programs,
             |o| &mut o.programs,
+        ));
+        table.push(wave_base_param(
+            |o: &Self| &o.wave_base,
+            |o| &mut o.wave_base,
         ));
         table.extend(UnitLatencies::nested(
             |o: &Self| &o.latencies,
@@ -110,6 +119,10 @@ pub struct WorkloadBench {
     /// With `--allocate`: per workload, the allocated program's figures under `cq-pq`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub allocated: Vec<AllocatedRun>,
+    /// The workloads left out because the waves asked for do not fit their registers, each
+    /// with the refusal.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_run: Vec<String>,
 }
 
 /// One workload before and after allocation, under `cq-pq`, against the ideal file.
@@ -146,16 +159,18 @@ fn kernel_mean_of(runs: &[AllocatedRun], f: fn(&AllocatedRun) -> f64) -> f64 {
 impl Report for WorkloadBench {
     fn text(&self) -> String {
         let mut text = String::from(
-            "workload        policy  cycles  bound  x bound  SC  preloads  prefetches  stalls\n",
+            "workload        policy  waves  cycles  bound  x bound    ipc  SC  preloads  prefetches  stalls\n",
         );
         for r in &self.runs {
             text += &format!(
-                "{:15} {:7} {:6} {:6}  {:7.3} {:3} {:9} {:11} {:7}\n",
+                "{:15} {:7} {:5} {:7} {:6}  {:7.3}  {:5.3} {:3} {:9} {:11} {:7}\n",
                 r.workload,
                 r.policy.name(),
+                r.waves,
                 r.cycles,
                 r.lower_bound,
                 r.ratio(),
+                r.ipc,
                 r.stats.sc_instructions,
                 r.stats.cq_preloads,
                 r.stats.pq_prefetches,
@@ -170,8 +185,14 @@ impl Report for WorkloadBench {
         text += &format!(
             "mean x bound over the kernels ({}): {}",
             KERNELS.join(", "),
-            means.join(", ")
+            match means.is_empty() {
+                true => "none ran".to_string(),
+                false => means.join(", "),
+            }
         );
+        for refusal in &self.not_run {
+            text += &format!("\nnot run: {refusal}");
+        }
         if !self.allocated.is_empty() {
             text += "\n\nallocated, cq-pq: workload, cycles before -> after, the ideal file's, \
                      after over ideal, bank conflicts before -> after\n";
@@ -216,34 +237,48 @@ pub fn bench(params: &CoreParams, options: &CoreBenchOptions) -> Result<CoreBenc
         builtin(name, params, seed)
             .map(|w| Workload {
                 latencies: options.latencies.clone(),
+                wave_base: options.wave_base,
                 ..w
             })
             .map_err(SimError::Input)
     };
-    let mut runs = Vec::new();
+    let (mut runs, mut not_run) = (Vec::new(), Vec::new());
     for name in NAMES {
         let workload = workload(name)?;
+        let params = match settle(params, &workload.program, workload.wave_base) {
+            Ok(settled) => settled,
+            Err(SimError::Input(why)) if params.wave_count() > 1 => {
+                not_run.push(format!("{name}: {why}"));
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
         for p in Policy::ALL {
-            runs.push(run(params, p, &workload, seed, None, false));
+            runs.push(run(&params, p, &workload, seed, None, false));
         }
     }
+    // Per policy, over the kernels that ran (none when the waves fit none of them).
     let kernel_mean = Policy::ALL
         .iter()
-        .map(|&p| {
+        .filter_map(|&p| {
             let ratios: Vec<f64> = runs
                 .iter()
                 .filter(|r| r.policy == p && KERNELS.contains(&r.workload.as_str()))
                 .map(CoreRun::ratio)
                 .collect();
-            (p, ratios.iter().sum::<f64>() / ratios.len().max(1) as f64)
+            (!ratios.is_empty()).then(|| (p, ratios.iter().sum::<f64>() / ratios.len() as f64))
         })
         .collect();
     let mut allocated = Vec::new();
     if options.allocate {
         for name in NAMES {
+            let workload = workload(name)?;
+            let Ok(params) = settle(params, &workload.program, workload.wave_base) else {
+                continue;
+            };
             allocated.push(AllocatedRun {
                 workload: name.to_string(),
-                figures: allocated_figures(params, &workload(name)?, seed)?,
+                figures: allocated_figures(&params, &workload, seed)?,
             });
         }
     }
@@ -252,6 +287,7 @@ pub fn bench(params: &CoreParams, options: &CoreBenchOptions) -> Result<CoreBenc
         runs,
         kernel_mean,
         allocated,
+        not_run,
     }))
 }
 

@@ -53,7 +53,32 @@ pub fn lower_bound(
     latencies: &UnitLatencies,
     banked: bool,
 ) -> LowerBound {
-    if program.is_empty() {
+    waves_lower_bound(params, &[program], latencies, banked)
+}
+
+/// The lower bound of several waves' programs (each on its own registers) interleaved on one
+/// core: the instructions, read-port and busiest-bank terms count every wave's instructions and
+/// reads; the issue chain and the long results are the latest of any one wave's, which the
+/// interleaving can only delay.
+pub fn waves_lower_bound(
+    params: &CoreParams,
+    programs: &[&[Instruction]],
+    latencies: &UnitLatencies,
+    banked: bool,
+) -> LowerBound {
+    let gpr = &params.gpr;
+    let mut total = Pass::new(gpr.banks);
+    for program in programs.iter().filter(|p| !p.is_empty()) {
+        let pass = pass(params, program, latencies, banked);
+        total.instructions += pass.instructions;
+        total.reads += pass.reads;
+        for (sum, reads) in total.bank_reads.iter_mut().zip(&pass.bank_reads) {
+            *sum += reads;
+        }
+        total.chain = total.chain.max(pass.chain);
+        total.long = total.long.max(pass.long);
+    }
+    if total.instructions == 0 {
         return LowerBound {
             cycles: 0,
             instructions: 0,
@@ -63,6 +88,59 @@ pub fn lower_bound(
             long_results: 0,
         };
     }
+    let per_bank = gpr.bank_kind.reads_per_bank() as u64;
+    let read_ports = total.reads.div_ceil(gpr.read_ports as u64);
+    let busiest = total.bank_reads.iter().copied().max().unwrap_or(0);
+    let busiest_bank = banked.then(|| busiest.div_ceil(per_bank));
+    let term = (total.instructions)
+        .max(read_ports)
+        .max(busiest_bank.unwrap_or(0))
+        .max(total.chain);
+    LowerBound {
+        cycles: (term + params.issue_to_writeback() as u64 + 1).max(total.long),
+        instructions: total.instructions,
+        read_ports,
+        busiest_bank,
+        issue_chain: total.chain,
+        long_results: total.long,
+    }
+}
+
+/// One program's counts towards the bound.
+struct Pass {
+    /// Instructions.
+    instructions: u64,
+    /// GPR reads (with forwarding, less those that may be forwarded).
+    reads: u64,
+    /// Those reads per bank.
+    bank_reads: Vec<u64>,
+    /// The issue chain.
+    chain: u64,
+    /// When the last long-latency result is readable.
+    long: u64,
+}
+
+impl Pass {
+    /// Nothing counted, over `banks` banks.
+    fn new(banks: usize) -> Self {
+        Self {
+            instructions: 0,
+            reads: 0,
+            bank_reads: vec![0; banks],
+            chain: 0,
+            long: 0,
+        }
+    }
+}
+
+/// The counts of `program` (not empty) alone on the core of `params` (`banked`: the banked
+/// file, else the ideal one).
+fn pass(
+    params: &CoreParams,
+    program: &[Instruction],
+    latencies: &UnitLatencies,
+    banked: bool,
+) -> Pass {
     let gpr = &params.gpr;
     let ports = gpr.read_ports as u64;
     let per_bank = gpr.bank_kind.reads_per_bank() as u64;
@@ -135,23 +213,12 @@ pub fn lower_bound(
             guarded[sy] = guarded[sy].max(readable(instruction, start));
         }
     }
-    let instructions = program.len() as u64;
-    let read_ports = reads.div_ceil(ports);
-    let busiest = bank_reads.iter().copied().max().unwrap_or(0);
-    let busiest_bank = banked.then(|| busiest.div_ceil(per_bank));
-    let issue_chain = earliest[program.len() - 1];
-    let term = instructions
-        .max(read_ports)
-        .max(busiest_bank.unwrap_or(0))
-        .max(issue_chain);
-    let long_results = guarded[0].max(guarded[1]);
-    LowerBound {
-        cycles: (term + to_writeback + 1).max(long_results),
-        instructions,
-        read_ports,
-        busiest_bank,
-        issue_chain,
-        long_results,
+    Pass {
+        instructions: program.len() as u64,
+        reads,
+        bank_reads,
+        chain: earliest[program.len() - 1],
+        long: guarded[0].max(guarded[1]),
     }
 }
 

@@ -13,6 +13,7 @@ pub mod program_bench;
 pub mod program_file;
 pub mod run;
 pub mod verilated;
+pub mod waves;
 pub mod workload;
 
 pub use bench::{CoreBench, CoreBenchOptions};

@@ -2,6 +2,8 @@
 //! `docs/core.md` (SPEC S1). It keeps values, not wires: a read returns the register's value at
 //! once, and only the cycles at which things happen are modelled.
 
+mod fetch;
+
 use std::collections::VecDeque;
 
 use grfgen_hdl::params::{CoreOp, CoreParams, CoreUnit};
@@ -124,8 +126,9 @@ pub struct LongResult {
 /// What the core receives in one cycle.
 #[derive(Clone, Debug, Default)]
 pub struct CycleInput {
-    /// The next instruction of the stream, if there is one (taken only if the core is ready).
-    pub instruction: Option<Instruction>,
+    /// Per wave, the wave's next instruction, if it has one (taken only when the core says so);
+    /// missing waves offer none.
+    pub instructions: Vec<Option<Instruction>>,
     /// An external write (a long-latency result or texture return) on write port 1.
     pub external: Option<ExternalWrite>,
 }
@@ -133,8 +136,10 @@ pub struct CycleInput {
 /// What the core does in one cycle.
 #[derive(Clone, Debug, Default)]
 pub struct CycleOutput {
-    /// Whether the core can take an instruction this cycle.
-    pub ready: bool,
+    /// Per wave, `instr_ready`: with one wave, whether a window slot is free after this cycle's
+    /// issue (the offered instruction, if any, is taken); with several, whether the wave's
+    /// offered instruction is the one taken.
+    pub ready: Vec<bool>,
     /// GPR reads, one entry per read port.
     pub reads: Vec<Option<Read>>,
     /// Whether the head instruction issued (all its operands are read or queued).
@@ -175,6 +180,8 @@ enum Operand {
 
 #[derive(Clone, Debug)]
 struct Slot {
+    /// The wave it came from.
+    wave: usize,
     instruction: Instruction,
     operands: Vec<Operand>,
     /// Source `s` shares a bank with an earlier, different source: the preload candidates.
@@ -204,6 +211,8 @@ struct Outstanding {
     reg: usize,
     /// Guarded by `(sy)` (else by `(ss)`).
     sy: bool,
+    /// The wave of the instruction that took it: a sync wait waits on its own wave's entries.
+    wave: usize,
 }
 
 /// Counts over a run.
@@ -241,6 +250,14 @@ pub struct CoreStats {
     pub waw_stalls: u64,
     /// Cycles the head had its operands but waited on `(ss)` or `(sy)`.
     pub sync_stalls: u64,
+    /// With several waves, the instructions each wave issued (left out with one).
+    #[serde(skip_serializing_if = "single_wave")]
+    pub issued_per_wave: Vec<u64>,
+}
+
+/// Whether per-wave counts describe one wave only (the report keeps its one-wave shape).
+fn single_wave(counts: &[u64]) -> bool {
+    counts.len() <= 1
 }
 
 /// The core slice under one policy.
@@ -248,6 +265,10 @@ pub struct CoreStats {
 pub struct CoreModel {
     params: CoreParams,
     policy: Policy,
+    /// Waves offered (the hardware's `waves`).
+    waves: usize,
+    /// The wave whose instruction entered the window last (the issue policy's state).
+    last: usize,
     values: Vec<u64>,
     window: VecDeque<Slot>,
     cq: Vec<bool>,
@@ -269,7 +290,10 @@ impl CoreModel {
     /// A core with every register zero and nothing in flight.
     pub fn new(params: &CoreParams, policy: Policy) -> Self {
         let hardware = policy.hardware(params);
+        let waves = params.wave_count();
         Self {
+            waves,
+            last: params.issue.first_last(waves),
             values: vec![0; params.gpr.registers * params.gpr.lanes],
             window: VecDeque::new(),
             cq: vec![false; hardware.cq_entries],
@@ -278,7 +302,10 @@ impl CoreModel {
             pending: Vec::new(),
             alu_ahead: (0..params.read_latency()).map(|_| None).collect(),
             cycle: 0,
-            stats: CoreStats::default(),
+            stats: CoreStats {
+                issued_per_wave: vec![0; waves],
+                ..CoreStats::default()
+            },
             candidates: Vec::new(),
             params: hardware,
             policy,
@@ -314,18 +341,26 @@ impl CoreModel {
         self.pending.iter().any(|p| p.reg == reg)
     }
 
-    /// Register `reg` may be read for window slot `slot`: no older slot writes it (one holding
-    /// a long-latency instruction writing several registers writes every register, by the
-    /// window's rule), no issued instruction is still to write it back, and it is not
-    /// outstanding.
+    /// Whether window slot `older` writes register `reg` for a source of wave `wave`: it
+    /// writes `reg` alone, or it is a long-latency instruction of the same wave writing several
+    /// registers, which by the window's rule writes every register of its wave.
+    fn writes_for(older: &Slot, wave: usize, reg: usize) -> bool {
+        let i = &older.instruction;
+        (i.writes == 1 && i.dst == reg) || (i.long_latency() && i.writes > 1 && older.wave == wave)
+    }
+
+    /// Whether an issued instruction in the ALU is still to write `reg` back.
+    fn in_flight_writes(&self, reg: usize) -> bool {
+        (self.in_flight.iter()).any(|f| f.writes_back() && f.dst == reg)
+    }
+
+    /// Register `reg` may be read for window slot `slot`: no older slot writes it
+    /// ([`CoreModel::writes_for`]), no issued instruction is still to write it back, and it is
+    /// not outstanding.
     fn safe(&self, slot: usize, reg: usize) -> bool {
-        !self.window.iter().take(slot).any(|s| {
-            let i = &s.instruction;
-            (i.writes == 1 && i.dst == reg) || (i.long_latency() && i.writes > 1)
-        }) && !self
-            .in_flight
-            .iter()
-            .any(|f| f.writes_back() && f.dst == reg)
+        let wave = self.window[slot].wave;
+        !(self.window.iter().take(slot)).any(|s| Self::writes_for(s, wave, reg))
+            && !self.in_flight_writes(reg)
             && !self.outstanding(reg)
     }
 
@@ -371,15 +406,8 @@ impl CoreModel {
                 self.stats.stall_cycles += 1;
             }
         }
-        // Fetch: one instruction per cycle into a free window slot.
-        out.ready = self.window.len() < self.params.window();
-        if out.ready {
-            if let Some(instruction) = &input.instruction {
-                let slot = self.decode(instruction);
-                self.window.push_back(slot);
-            }
-        }
         self.end_of_cycle(input, &out);
+        out.ready = self.fetch(&input.instructions);
         self.cycle += 1;
         out
     }
@@ -417,17 +445,22 @@ impl CoreModel {
     /// Whether `instruction`, its operands obtained, is held: fewer pending-table entries free
     /// than it takes, a register it writes outstanding, or a sync wait on an outstanding
     /// result its flag guards. Counts each reason.
-    fn held(&mut self, instruction: &Instruction) -> bool {
+    fn held(&mut self, instruction: &Instruction, wave: usize) -> bool {
         let takes = usize::from(instruction.long_latency()) * instruction.writes;
         let full = takes > self.params.long_results - self.pending.len();
         let waw = instruction.written().any(|r| self.outstanding(r));
-        let guarded = |sy: bool| self.pending.iter().any(|p| p.sy == sy);
-        let sync =
-            (instruction.wait.ss && guarded(false)) || (instruction.wait.sy && guarded(true));
+        let sync = self.waits(instruction, wave);
         self.stats.full_stalls += u64::from(full);
         self.stats.waw_stalls += u64::from(waw);
         self.stats.sync_stalls += u64::from(sync);
         full || waw || sync
+    }
+
+    /// Whether `instruction` of wave `wave` waits on `(ss)` or `(sy)` while an entry of its
+    /// wave that the flag guards is outstanding.
+    fn waits(&self, instruction: &Instruction, wave: usize) -> bool {
+        let guarded = |sy: bool| (self.pending.iter()).any(|p| p.sy == sy && p.wave == wave);
+        (instruction.wait.ss && guarded(false)) || (instruction.wait.sy && guarded(true))
     }
 
     /// Issue: the head goes when every operand is obtained or forwarded and nothing holds it.
@@ -439,8 +472,8 @@ impl CoreModel {
             !matches!(o, Operand::Pending)
                 || src.reg().is_some_and(|reg| self.forwarded(reg).is_some())
         });
-        let instruction = head.instruction.clone();
-        if !ready || self.held(&instruction) {
+        let (instruction, wave) = (head.instruction.clone(), head.wave);
+        if !ready || self.held(&instruction, wave) {
             return false;
         }
         let slot = self.window.pop_front().expect("checked");
@@ -474,7 +507,8 @@ impl CoreModel {
         if instruction.long_latency() {
             self.stats.long_instructions += 1;
             let sy = instruction.unit.guarded_by_sy();
-            (self.pending).extend(instruction.written().map(|reg| Outstanding { reg, sy }));
+            let entry = |reg| Outstanding { reg, sy, wave };
+            self.pending.extend(instruction.written().map(entry));
         }
         self.in_flight.push_back(InFlight {
             dst: instruction.dst,
@@ -485,6 +519,7 @@ impl CoreModel {
         });
         self.alu_ahead.push_back(Some(AluInput { op, operands }));
         self.stats.instructions += 1;
+        self.stats.issued_per_wave[wave] += 1;
         true
     }
 
@@ -511,7 +546,9 @@ impl CoreModel {
             self.in_flight.pop_front();
         }
     }
-    fn decode(&mut self, instruction: &Instruction) -> Slot {
+    /// The slot of `instruction` of wave `wave` as it enters the window: its sources' aliases
+    /// and conflicts.
+    fn decode(&mut self, instruction: &Instruction, wave: usize) -> Slot {
         assert!(
             instruction.writes <= self.params.long_results || !instruction.long_latency(),
             "`{instruction}` takes more entries than the pending table's {}: it could never issue",
@@ -552,6 +589,7 @@ impl CoreModel {
             self.stats.conflicts[conflicts - 1] += 1;
         }
         Slot {
+            wave,
             instruction: instruction.clone(),
             operands,
             conflicting,

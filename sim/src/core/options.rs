@@ -1,7 +1,7 @@
 //! The options of a core run: the policy, and the program (a built-in workload or a file).
 
 use grfgen_hdl::param;
-use grfgen_hdl::params::{Allowed, CoreParams, Kind, Param, ParamValue, Params};
+use grfgen_hdl::params::{Allowed, CoreParams, Kind, Param, ParamValue, Params, Waves};
 use serde::{Deserialize, Serialize};
 
 use super::external::UnitLatencies;
@@ -26,6 +26,23 @@ impl ParamValue for Policy {
 /// What `--isa` sets, wherever a core program is read.
 const ISA_DOC: &str =
     "the program file's instruction set (default: ir3 for .ir3 and .asm files, else core)";
+
+/// `--wave-base K` of a run's options held at `get`/`get_mut`: wave `w`'s registers start
+/// `(w * K) mod banks` registers later (`docs/core.md`, "Waves"); checked against the bank
+/// count when the run starts.
+pub fn wave_base_param<P: 'static>(
+    get: fn(&P) -> &usize,
+    get_mut: fn(&mut P) -> &mut usize,
+) -> Param<P> {
+    Param::new(
+        "wave_base",
+        "stagger of the waves over the banks: wave w's registers start (w * K) mod banks later",
+        "K",
+        get,
+        get_mut,
+        |_| Allowed::range(0, Waves::MAX - 1).because("below the bank count"),
+    )
+}
 
 /// What `--keep-nops` sets, wherever a core program is read.
 const KEEP_NOPS_DOC: &str = "issue ir3's nops as idle cycles instead of dropping them";
@@ -112,6 +129,9 @@ pub struct CoreOptions {
     /// program as written.
     #[serde(default)]
     pub allocate: bool,
+    /// `--wave-base`: wave `w`'s registers start `(w * K) mod banks` registers later.
+    #[serde(default)]
+    pub wave_base: usize,
     /// The external unit's latencies, per long-latency unit.
     #[serde(flatten)]
     pub latencies: UnitLatencies,
@@ -135,6 +155,7 @@ impl Default for CoreOptions {
             schedule: false,
             instructions: RANDOM_INSTRUCTIONS,
             allocate: false,
+            wave_base: 0,
             latencies: UnitLatencies::default(),
         }
     }
@@ -180,6 +201,7 @@ impl Params for CoreOptions {
                 "BOOL",
                 |_| Allowed::any("true or false")
             ),
+            wave_base_param(|o: &Self| &o.wave_base, |o| &mut o.wave_base),
         ];
         table.extend(UnitLatencies::nested(
             |o: &Self| &o.latencies,
@@ -206,6 +228,7 @@ impl CoreOptions {
             return builtin_sized(name, params, seed, self.instructions)
                 .map(|w| Workload {
                     latencies: self.latencies.clone(),
+                    wave_base: self.wave_base,
                     ..w
                 })
                 .map_err(SimError::Input);
@@ -237,6 +260,7 @@ impl CoreOptions {
         fits(params, &file.instructions)?;
         Ok(Workload {
             latencies: self.latencies.clone(),
+            wave_base: self.wave_base,
             figures: file.figures,
             ir3: file.ir3.map(std::sync::Arc::new),
             ..Workload::new(path, file.instructions)

@@ -7,7 +7,7 @@ use grfgen_hdl::params::CoreParams;
 use serde::Serialize;
 
 use super::allocate::{allocate_with, prove, renamed, Allocation};
-use super::bound::{lower_bound, LowerBound};
+use super::bound::{waves_lower_bound, LowerBound};
 use super::external::ExternalUnit;
 use super::model::{
     element_mask, CoreModel, CoreStats, CycleInput, CycleOutput, ExternalWrite, Policy, Read,
@@ -16,6 +16,7 @@ use super::options::CoreOptions;
 use super::program::Instruction;
 use super::program_file::{Isa, ProgramFigures};
 use super::verilated::{CoreDevice, CoreRtl};
+use super::waves::{settle, PerWave, Registers, WaveMap};
 use super::workload::Workload;
 use crate::block::{Report, Setup, SimError};
 use crate::check::Mismatch;
@@ -49,11 +50,18 @@ pub struct CoreRun {
     /// Per cycle, the GPR reads (kept on request).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub schedule: Option<Vec<Vec<Read>>>,
-    /// The value of every register the program reads before writing it, per lane, as loaded
-    /// before the run, keyed by the program's own names (`R5`).
-    pub inputs: BTreeMap<String, Vec<u64>>,
-    /// The final value of every register the program writes, per lane, after the run.
-    pub outputs: BTreeMap<String, Vec<u64>>,
+    /// Waves that ran the program, each on its own registers (`docs/core.md`, "Waves").
+    pub waves: usize,
+    /// Registers from one wave's start to the next's (before `--wave-base`'s stagger).
+    pub footprint: usize,
+    /// Instructions issued over every wave per cycle.
+    pub ipc: f64,
+    /// Per wave, the value of every register the program reads before writing it, per lane,
+    /// as loaded before the run, keyed by the program's own names (`R5`).
+    pub inputs: PerWave<Registers>,
+    /// Per wave, the final value of every register the program writes, per lane, after the
+    /// run, keyed by the program's own names.
+    pub outputs: PerWave<Registers>,
 }
 
 impl CoreRun {
@@ -117,7 +125,8 @@ impl LockStep<'_> {
 }
 
 /// Runs `workload` under `policy` from `seed` (initial register values and external traffic),
-/// with `device` in lock step when given. Registers the program reads are first loaded through
+/// with `device` in lock step when given, on `params.waves` waves (settled: see
+/// [`settle`]), each on its own registers. Registers the program reads are first loaded through
 /// the external write port (not counted in the cycles).
 pub fn run(
     params: &CoreParams,
@@ -128,7 +137,17 @@ pub fn run(
     keep_schedule: bool,
 ) -> CoreRun {
     let banked = policy != Policy::Ideal;
-    let bound = lower_bound(params, &workload.program, &workload.latencies, banked);
+    let map = WaveMap::new(
+        params,
+        &workload.program,
+        params.wave_count(),
+        workload.wave_base,
+    );
+    let programs: Vec<Vec<Instruction>> = (0..map.waves)
+        .map(|w| map.program(&workload.program, w))
+        .collect();
+    let views: Vec<&[Instruction]> = programs.iter().map(Vec::as_slice).collect();
+    let bound = waves_lower_bound(params, &views, &workload.latencies, banked);
     let mut report = CoreRun {
         policy,
         workload: workload.name.clone(),
@@ -140,25 +159,94 @@ pub fn run(
         mismatches: 0,
         first_mismatch: None,
         schedule: keep_schedule.then(Vec::new),
-        inputs: BTreeMap::new(),
-        outputs: BTreeMap::new(),
+        waves: map.waves,
+        footprint: map.footprint,
+        ipc: 0.0,
+        inputs: PerWave::default(),
+        outputs: PerWave::default(),
     };
     let mut lock = LockStep {
         model: CoreModel::new(params, policy),
         device,
     };
-    let outcome = execute(params, workload, seed, &mut lock, &mut report)
+    let run = Stream {
+        workload,
+        programs: &programs,
+        map: &map,
+    };
+    let outcome = execute(params, &run, seed, &mut lock, &mut report)
         .and_then(|cycle| lock.final_registers(cycle, params.gpr.registers));
     if let Err(mismatch) = outcome {
         report.mismatches = 1;
         report.first_mismatch = Some(mismatch);
     }
+    report.ipc = report.stats.instructions as f64 / report.cycles.max(1) as f64;
     let written: std::collections::BTreeSet<usize> =
         workload.program.iter().flat_map(|i| i.written()).collect();
-    report.outputs = (written.into_iter())
-        .map(|dst| (format!("R{dst}"), lock.model.register(dst).to_vec()))
-        .collect();
+    report.outputs = PerWave(
+        (0..map.waves)
+            .map(|w| {
+                (written.iter())
+                    .map(|&dst| {
+                        let values = lock.model.register(dst + map.base(w)).to_vec();
+                        (format!("R{dst}"), values)
+                    })
+                    .collect()
+            })
+            .collect(),
+    );
     report
+}
+
+/// What a run offers the core: the workload, and each wave's program on its registers.
+struct Stream<'a> {
+    workload: &'a Workload,
+    programs: &'a [Vec<Instruction>],
+    map: &'a WaveMap,
+}
+
+/// The seed of wave `wave`'s input values (wave 0's come from the run's own generator, so that
+/// one wave runs as it always has).
+fn wave_seed(seed: u64, wave: usize) -> u64 {
+    seed ^ (0x7761_7665 << 32 | wave as u64)
+}
+
+/// Loads every wave's inputs, one external write per cycle (the core is idle: always granted):
+/// wave 0's drawn from `rng`, the others' from their own seeds, the workload's fixed values in
+/// place of drawn ones. Records them in `report`.
+fn load_inputs(
+    params: &CoreParams,
+    stream: &Stream,
+    seed: u64,
+    rng: &mut Rng,
+    lock: &mut LockStep,
+    report: &mut CoreRun,
+) -> Result<(), Mismatch> {
+    let lanes = params.gpr.lanes;
+    let registers = inputs(&stream.workload.program);
+    for wave in 0..stream.map.waves {
+        let mut own = Rng::new(wave_seed(seed, wave));
+        let draws = if wave == 0 { &mut *rng } else { &mut own };
+        let mut loaded = Registers::new();
+        for &reg in &registers {
+            let drawn: Vec<u64> = (0..lanes)
+                .map(|_| draws.next_u64() & element_mask())
+                .collect();
+            let values = (stream.workload.input_values.get(&reg).cloned()).unwrap_or(drawn);
+            loaded.insert(format!("R{reg}"), values.clone());
+            let input = CycleInput {
+                instructions: Vec::new(),
+                external: Some(ExternalWrite {
+                    reg: reg + stream.map.base(wave),
+                    values,
+                    result: false,
+                }),
+            };
+            lock.step(0, &input)?;
+        }
+        report.inputs.0.push(loaded);
+    }
+    Ok(())
 }
 
 /// Loads the program's inputs, then runs it until it is done: every instruction issued and
@@ -166,46 +254,33 @@ pub fn run(
 /// `report`; the cycles taken.
 fn execute(
     params: &CoreParams,
-    workload: &Workload,
+    stream: &Stream,
     seed: u64,
     lock: &mut LockStep,
     report: &mut CoreRun,
 ) -> Result<u64, Mismatch> {
-    let lanes = params.gpr.lanes;
+    let (lanes, workload, programs) = (params.gpr.lanes, stream.workload, stream.programs);
     let mut rng = Rng::new(seed);
     let random_lanes = |rng: &mut Rng| -> Vec<u64> {
         (0..lanes)
             .map(|_| rng.next_u64() & element_mask())
             .collect()
     };
-    // The program's inputs, one external write per cycle (the core is idle: always granted).
-    for reg in inputs(&workload.program) {
-        let drawn = random_lanes(&mut rng);
-        let values = workload.input_values.get(&reg).cloned().unwrap_or(drawn);
-        report.inputs.insert(format!("R{reg}"), values.clone());
-        let input = CycleInput {
-            instruction: None,
-            external: Some(ExternalWrite {
-                reg,
-                values,
-                result: false,
-            }),
-        };
-        lock.step(0, &input)?;
-    }
+    load_inputs(params, stream, seed, &mut rng, lock, report)?;
     let warmup = lock.model.stats().external_writes;
     let external_base = params.program_registers();
     let external_registers = CoreParams::EXTERNAL_REGISTERS.min(params.gpr.registers);
-    let n = workload.program.len();
     let mut unit = ExternalUnit::new(&workload.latencies);
     // The texture-return traffic's write, presented until granted when no long-latency write is
-    // ready; the next instruction, fetched again only when the stream moves on.
+    // ready; each wave's next instruction, fetched again only when its stream moves on.
     let mut traffic: Option<ExternalWrite> = None;
     let mut input = CycleInput {
-        instruction: workload.program.first().cloned(),
+        instructions: programs.iter().map(|p| p.first().cloned()).collect(),
         external: None,
     };
-    let (mut next, mut cycle, mut done) = (0, 0u64, n == 0);
+    let mut next = vec![0; programs.len()];
+    let finished = |next: &[usize]| next.iter().zip(programs).all(|(&n, p)| n == p.len());
+    let (mut cycle, mut done) = (0u64, finished(&next));
     loop {
         if traffic.is_none()
             && workload.external_rate > 0
@@ -222,9 +297,11 @@ fn execute(
         let long_write = unit.offer(cycle);
         input.external = long_write.clone().or_else(|| traffic.clone());
         let out = lock.step(cycle, &input)?;
-        if out.ready && input.instruction.is_some() {
-            next += 1;
-            input.instruction = workload.program.get(next).cloned();
+        for (w, &taken) in out.ready.iter().enumerate() {
+            if taken && input.instructions[w].is_some() {
+                next[w] += 1;
+                input.instructions[w] = programs[w].get(next[w]).cloned();
+            }
         }
         match (out.external_granted, &long_write) {
             (true, Some(_)) => unit.performed(),
@@ -237,7 +314,7 @@ fn execute(
         if busy {
             report.cycles = cycle + 1;
         }
-        done = next == n && lock.model.idle() && unit.idle();
+        done = finished(&next) && lock.model.idle() && unit.idle();
         if let (Some(schedule), false) = (report.schedule.as_mut(), done) {
             schedule.push(out.reads.iter().flatten().copied().collect());
         }
@@ -341,8 +418,12 @@ impl Report for CoreReport {
 
     fn text(&self) -> String {
         let (r, s) = (&self.run, &self.run.stats);
+        let waves = match r.waves {
+            1 => String::new(),
+            n => format!(", {n} waves (footprint {}), IPC {:.3}", r.footprint, r.ipc),
+        };
         let mut text = format!(
-            "core {} on {}: {} cycles, lower bound {} ({:.2}x)\n\
+            "core {} on {}{waves}: {} cycles, lower bound {} ({:.2}x)\n\
              {} instructions, {} with a source conflict; {} GPR reads: {} preloads into the CQ, \
              {} prefetches into the PQ; {} stall cycles\n",
             r.policy.name(),
@@ -420,15 +501,21 @@ pub(super) fn run_options(
     setup: &Setup,
 ) -> Result<CoreReport, SimError> {
     let policy = options.policy;
-    let with_rtl = setup.with_rtl(
-        policy != Policy::Ideal,
-        "the ideal file (--policy ideal) is a golden model only",
-    )?;
     let written = options.program(params, setup.seed)?;
+    let params = &settle(params, &written.program, written.wave_base)?;
+    let with_rtl = match (policy, params.wave_count()) {
+        (Policy::Ideal, _) => setup.with_rtl(false, "the ideal file (--policy ideal) is a golden model only")?,
+        (_, 1) => setup.with_rtl(true, "")?,
+        (_, waves) => setup.with_rtl(
+            false,
+            &format!("the RTL runs one wave: --waves {waves} runs on the golden model only (leave out --rtl, or --waves 1)"),
+        )?,
+    };
     let (workload, allocation) = match options.allocate {
         false => (written, None),
         true => {
             let (workload, figures) = allocated(params, policy, &written, setup.seed)?;
+            settle(params, &workload.program, workload.wave_base)?;
             (workload, Some(figures))
         }
     };

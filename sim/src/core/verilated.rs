@@ -154,8 +154,9 @@ impl CoreRtl {
         let m = &mut self.model;
         m.set(self.clock, 0);
         m.set(self.debug_valid, 0);
-        m.set(self.instr_valid, input.instruction.is_some() as u64);
-        if let Some(i) = &input.instruction {
+        let instruction = input.instructions.first().and_then(Option::as_ref);
+        m.set(self.instr_valid, instruction.is_some() as u64);
+        if let Some(i) = instruction {
             m.set(self.instr_op, i.op.code());
             m.set(self.instr_dst, i.dst as u64);
             m.set(self.instr_writes, i.writes as u64);
@@ -232,7 +233,7 @@ impl CoreRtl {
         let count = reads.iter().flatten().count() as u64;
         let external = input.external.is_some() && expected.external_granted;
         for (name, value, port) in [
-            ("instr_ready", expected.ready as u64, self.instr_ready),
+            ("instr_ready", expected.ready[0] as u64, self.instr_ready),
             ("reads", count, self.reads),
             ("banks_read", banks, self.banks_read),
             ("banks_read_twice", twice, self.banks_read_twice),

@@ -33,6 +33,9 @@ pub struct Workload {
     pub figures: ProgramFigures,
     /// The ir3 program it was read from (its text, the places of its registers), if any.
     pub ir3: Option<Arc<Ir3Program>>,
+    /// `--wave-base`: with several waves, wave `w`'s registers start `(w * K) mod banks`
+    /// registers later (`super::waves`).
+    pub wave_base: usize,
 }
 
 impl Workload {
@@ -45,6 +48,7 @@ impl Workload {
             latencies: UnitLatencies::default(),
             figures: ProgramFigures::of_core(&program),
             ir3: None,
+            wave_base: 0,
             program,
         }
     }

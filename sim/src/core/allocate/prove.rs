@@ -13,7 +13,12 @@ use crate::core::workload::Workload;
 /// loaded into the register it renames.
 pub fn renamed(workload: &Workload, allocation: &Allocation, original: &CoreRun) -> Workload {
     let input_values = (allocation.inputs.iter())
-        .filter_map(|(from, to)| Some((*to, original.inputs.get(&format!("R{from}"))?.clone())))
+        .filter_map(|(from, to)| {
+            Some((
+                *to,
+                original.inputs.wave(0).get(&format!("R{from}"))?.clone(),
+            ))
+        })
         .collect();
     Workload {
         external_rate: workload.external_rate,
@@ -47,8 +52,8 @@ pub fn prove(
         false,
     );
     for (from, to) in &allocation.outputs {
-        let expected = &original.outputs[&format!("R{from}")];
-        let got = &allocated.outputs[&format!("R{to}")];
+        let expected = &original.outputs.wave(0)[&format!("R{from}")];
+        let got = &allocated.outputs.wave(0)[&format!("R{to}")];
         if let Some(lane) = (0..expected.len()).find(|&l| expected[l] != got[l]) {
             return Err(format!(
                 "the allocated program computes another R{from}: lane {lane} is {:#x} in the \
