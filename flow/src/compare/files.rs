@@ -109,6 +109,7 @@ mod tests {
             pnr: None,
             seed: 1,
             allocate: false,
+            waves: grfgen_hdl::params::Waves(1),
         }
     }
 
