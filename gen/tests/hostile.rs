@@ -437,11 +437,19 @@ fn catalogue_rows(cat: &Catalogue) -> Vec<Row> {
             false => 0,
         };
         for k in 0..count {
-            let (i, param) = (k % block.params.len(), &block.params[k % block.params.len()]);
+            let i = k % block.params.len();
+            let param = &block.params[i];
             let bad = bad_values(param.kind, &param.allowed);
             let command = BLOCK_COMMANDS[(k + b) % BLOCK_COMMANDS.len()];
             let value = &bad[(k + b + 1) % bad.len()];
-            rows.push(flag_row(cat, command, &block.name, param, value, i % 2 == 1));
+            rows.push(flag_row(
+                cat,
+                command,
+                &block.name,
+                param,
+                value,
+                i % 2 == 1,
+            ));
         }
         if !runs {
             continue;
