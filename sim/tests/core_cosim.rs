@@ -62,11 +62,13 @@ fn workloads_match_under_the_mod_map() {
 }
 
 #[test]
+#[ignore = "slow (many Verilator models, minutes): scripts/slow-tests.sh runs it"]
 fn workloads_match_under_the_row_map() {
     workloads_match_under(BankMap::Row);
 }
 
 #[test]
+#[ignore = "slow (many Verilator models, minutes): scripts/slow-tests.sh runs it"]
 fn workloads_match_under_the_xor_map() {
     workloads_match_under(BankMap::Xor);
 }

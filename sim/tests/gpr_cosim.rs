@@ -73,6 +73,7 @@ fn eight_banks_eight_lanes_16_bit_100k_random_cycles() {
 }
 
 #[test]
+#[ignore = "slow (many Verilator models, minutes): scripts/slow-tests.sh runs it"]
 fn every_pipeline_option_100k_random_cycles() {
     for pipeline in 1..=GprParams::MAX_PIPELINE {
         let default = GprParams {
@@ -153,6 +154,7 @@ fn dp16kd_banks_100k_random_cycles() {
 
 /// Every bank map under every bank kind and two pipelines, 100k random cycles each.
 #[test]
+#[ignore = "slow (many Verilator models, minutes): scripts/slow-tests.sh runs it"]
 fn every_bank_map_100k_random_cycles() {
     for (n, map) in [BankMap::Row, BankMap::Xor].into_iter().enumerate() {
         for (k, kind) in BankKind::ALL.into_iter().enumerate() {

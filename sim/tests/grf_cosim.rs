@@ -501,17 +501,28 @@ fn answer_gaps(text: &str, pipeline: usize) -> Vec<u64> {
 /// the answer registered at the front end (`pipeline` 5): random traffic in lock step, at least
 /// 100,000 cycles each across one, two and four EUs.
 #[test]
+#[ignore = "slow (many Verilator models, minutes): scripts/slow-tests.sh runs it"]
 fn the_pick_stage_100k_random_cycles() {
     for pipeline in 1..=GrfParams::MAX_PIPELINE {
-        pick_stage_cycles(pipeline);
+        pick_stage_cycles(pipeline, &[1, 2, 4], 100_000);
     }
 }
 
-/// At least 100,000 lock-step cycles of random traffic with `pipeline`.
-fn pick_stage_cycles(pipeline: usize) {
+/// The quick cut of the test above, for `make test`: every stage option on one EU count each
+/// (four EUs on options 1 and 5, two on 2 and 4, one on 3), at least 20,000 cycles each.
+#[test]
+fn the_pick_stage_20k_random_cycles_on_one_eu_count_each() {
+    for pipeline in 1..=GrfParams::MAX_PIPELINE {
+        pick_stage_cycles(pipeline, &[[4, 2, 1, 2, 4][pipeline - 1]], 20_000);
+    }
+}
+
+/// At least `min_cycles` lock-step cycles of random traffic with `pipeline`, on each EU count
+/// of `eu_counts` in turn.
+fn pick_stage_cycles(pipeline: usize, eu_counts: &[usize], min_cycles: u64) {
     let mut cycles = 0;
-    for (i, eus) in [1, 2, 4].into_iter().cycle().enumerate() {
-        if cycles >= 100_000 {
+    for (i, &eus) in eu_counts.iter().cycle().enumerate() {
+        if cycles >= min_cycles {
             break;
         }
         let params = GrfParams {

@@ -77,11 +77,13 @@ fn flops_at_4r2w_100k_random_cycles() {
 }
 
 #[test]
+#[ignore = "slow (many Verilator models, minutes): scripts/slow-tests.sh runs it"]
 fn flops_with_one_read_and_one_write_port_100k_random_cycles() {
     random_run::<FlopStructure>(&file(4, 1, 8, 1, 1), 302);
 }
 
 #[test]
+#[ignore = "slow (many Verilator models, minutes): scripts/slow-tests.sh runs it"]
 fn flops_at_8r4w_100k_random_cycles() {
     random_run::<FlopStructure>(&file(32, 3, 64, 8, 4), 303);
 }
@@ -92,16 +94,19 @@ fn lvt_at_the_default_size_100k_random_cycles() {
 }
 
 #[test]
+#[ignore = "slow (many Verilator models, minutes): scripts/slow-tests.sh runs it"]
 fn lvt_with_one_read_and_one_write_port_100k_random_cycles() {
     random_run::<LvtStructure>(&file(4, 1, 8, 1, 1), 312);
 }
 
 #[test]
+#[ignore = "slow (many Verilator models, minutes): scripts/slow-tests.sh runs it"]
 fn lvt_at_3r4w_100k_random_cycles() {
     random_run::<LvtStructure>(&file(16, 3, 16, 3, 4), 313);
 }
 
 #[test]
+#[ignore = "slow (many Verilator models, minutes): scripts/slow-tests.sh runs it"]
 fn lvt_with_one_stage_on_dp16kd_100k_random_cycles() {
     let p = staged(file(64, 2, 32, 4, 2), 1, Memory::Dp16kd);
     random_run::<LvtStructure>(&p, 314);
@@ -119,16 +124,19 @@ fn xor_at_the_default_size_100k_random_cycles() {
 }
 
 #[test]
+#[ignore = "slow (many Verilator models, minutes): scripts/slow-tests.sh runs it"]
 fn xor_with_one_read_and_one_write_port_100k_random_cycles() {
     random_run::<XorStructure>(&file(4, 1, 8, 1, 1), 322);
 }
 
 #[test]
+#[ignore = "slow (many Verilator models, minutes): scripts/slow-tests.sh runs it"]
 fn xor_at_3r4w_100k_random_cycles() {
     random_run::<XorStructure>(&file(16, 3, 16, 3, 4), 323);
 }
 
 #[test]
+#[ignore = "slow (many Verilator models, minutes): scripts/slow-tests.sh runs it"]
 fn xor_with_one_stage_on_dp16kd_100k_random_cycles() {
     let p = staged(file(64, 2, 32, 4, 3), 1, Memory::Dp16kd);
     random_run::<XorStructure>(&p, 324);
@@ -146,12 +154,14 @@ fn ilvt_binary_at_the_default_size_100k_random_cycles() {
 }
 
 #[test]
+#[ignore = "slow (many Verilator models, minutes): scripts/slow-tests.sh runs it"]
 fn ilvt_with_one_read_and_one_write_port_100k_random_cycles_in_both_encodings() {
     random_run::<IlvtStructure>(&file(4, 1, 8, 1, 1), 332);
     random_run::<IlvtStructure>(&one_hot(file(4, 1, 8, 1, 1)), 333);
 }
 
 #[test]
+#[ignore = "slow (many Verilator models, minutes): scripts/slow-tests.sh runs it"]
 fn ilvt_binary_at_3r4w_and_3w_with_stages_100k_random_cycles() {
     random_run::<IlvtStructure>(&file(16, 3, 16, 3, 4), 334);
     let p = staged(file(32, 2, 16, 2, 3), 1, Memory::Dp16kd);

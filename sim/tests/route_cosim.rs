@@ -124,8 +124,21 @@ fn every_one_pass_op_at_every_size_matches_the_formula() {
 }
 
 #[test]
+#[ignore = "slow (a million co-simulated passes): scripts/slow-tests.sh runs it"]
 fn a_million_random_passes_across_8_32_and_64_lanes() {
-    for (lanes, passes) in [(8, 300_000), (32, 400_000), (64, 300_000)] {
+    random_passes(&[(8, 300_000), (32, 400_000), (64, 300_000)]);
+}
+
+/// The quick cut of the test above, for `make test`: 30,000
+/// random passes on 8, 32 and 64 lanes.
+#[test]
+fn random_passes_across_8_32_and_64_lanes() {
+    random_passes(&[(8, 30_000), (32, 30_000), (64, 30_000)]);
+}
+
+/// Random passes in lock step on a registered router of each `(lanes, passes)`.
+fn random_passes(runs: &[(usize, u64)]) {
+    for &(lanes, passes) in runs {
         let (params, mut rtl) = router(lanes, 4, 32, true);
         let seed = 900 + lanes as u64;
         let report = run(&params, passes, seed, Some(&mut rtl), &|_| {});
@@ -140,6 +153,7 @@ fn a_million_random_passes_across_8_32_and_64_lanes() {
 }
 
 #[test]
+#[ignore = "slow (many Verilator models, minutes): scripts/slow-tests.sh runs it"]
 fn every_pipeline_option_100k_random_passes() {
     for pipeline in 1..=RouteParams::MAX_PIPELINE {
         for (lanes, crossbar) in [(16, 4), (32, 8)] {
