@@ -10,7 +10,7 @@ use grfgen_sim::progress;
 use grfgen_sim::text::plural;
 use serde::Serialize;
 
-use crate::pnr::{place_and_route, Device, PnrReport};
+use crate::pnr::{place_and_route_seeds, Device, PnrReport};
 use crate::tools::{lint, synth, SynthStats, SynthTarget};
 use crate::FlowError;
 
@@ -50,8 +50,10 @@ pub struct FlowReport<P> {
 pub struct PnrRequest {
     /// The device.
     pub device: Device,
-    /// nextpnr's placement seed.
+    /// nextpnr's placement seed, the first of `seeds`.
     pub seed: u64,
+    /// How many seeds to place with, from `seed` on (the best one's files are kept).
+    pub seeds: u64,
 }
 
 impl<P> FlowReport<P> {
@@ -217,7 +219,14 @@ pub fn flow<B: Block>(
     steps.push(cosim_step::<B>(params, options, seed)?);
     let pnr = match pnr {
         Some(request) => {
-            let report = place_and_route(out, &emitted, request.device, timing.mhz, request.seed)?;
+            let report = place_and_route_seeds(
+                out,
+                &emitted,
+                request.device,
+                timing.mhz,
+                request.seed,
+                request.seeds,
+            )?;
             steps.push(Step {
                 step: "pnr",
                 ok: true,

@@ -169,6 +169,31 @@ fn a_small_router_is_placed_and_routed_on_ice40() {
     assert_placed("route", "ice40-hx8k", &report, false);
 }
 
+/// `--pnr-seeds 3` places the one netlist with seeds 1, 2 and 3: every seed's figures, the worst,
+/// median and best Fmax, and the report (and the files in `DIR/pnr`) of the best seed.
+#[test]
+fn several_placement_seeds_give_each_seed_and_keep_the_best() {
+    let params = ["--lanes", "4", "--crossbar", "2", "--element-bits", "8"];
+    let extra = ["--device", "ice40-hx8k", "--pnr-seeds", "3"];
+    let report = pnr("route", &params, &extra);
+    assert_placed("route", "ice40-hx8k", &report, false);
+    let seeds = report["seeds"].as_array().expect("seeds");
+    let listed: Vec<u64> = seeds.iter().map(|s| s["seed"].as_u64().unwrap()).collect();
+    assert_eq!(listed, [1, 2, 3], "{report}");
+    let mut fmax: Vec<f64> = seeds.iter().map(|s| number(s, "fmax_mhz")).collect();
+    let best = seeds
+        .iter()
+        .find(|s| number(s, "fmax_mhz") == number(&report, "fmax_mhz_best"))
+        .unwrap();
+    assert_eq!(report["seed"], best["seed"], "{report}");
+    assert_eq!(number(&report, "fmax_mhz"), number(best, "fmax_mhz"));
+    assert_eq!(report["critical_path"], best["critical_path"]);
+    fmax.sort_by(f64::total_cmp);
+    assert_eq!(number(&report, "fmax_mhz_worst"), fmax[0]);
+    assert_eq!(number(&report, "fmax_mhz_median"), fmax[1]);
+    assert_eq!(number(&report, "fmax_mhz_best"), fmax[2]);
+}
+
 /// Each pipeline option added for timing places and routes on a small configuration: the GPR's
 /// registered arbitration with its SRAM port stage (4, its banks DP16KD instances, the ECP5
 /// default), the router's input
@@ -263,6 +288,8 @@ fn a_bad_device_or_seed_is_refused() {
         ),
         ("--pnr-seed", "0", "1..=2147483647"),
         ("--pnr-seed", "x", "1..=2147483647"),
+        ("--pnr-seeds", "0", "1..=64"),
+        ("--pnr-seeds", "65", "1..=64"),
     ] {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("out");

@@ -320,7 +320,7 @@ fn a_plot_is_an_svg_with_one_series_per_value() {
 }
 
 #[test]
-fn a_sweep_with_pnr_reports_fmax_and_time_per_point() {
+fn a_sweep_with_pnr_reports_fmax_and_time_per_point_over_two_placement_seeds() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("pnr");
     let done = run(&[
@@ -342,6 +342,8 @@ fn a_sweep_with_pnr_reports_fmax_and_time_per_point() {
         "--pnr",
         "--device",
         "ice40-up5k",
+        "--pnr-seeds",
+        "2",
         "--out",
         out.to_str().unwrap(),
         "--json",
@@ -368,6 +370,14 @@ fn a_sweep_with_pnr_reports_fmax_and_time_per_point() {
             "{r}"
         );
         assert_eq!(r["pnr"]["device"], "ice40-up5k");
+        // Two placement seeds: the metric is the Fmax both meet, the others beside it.
+        assert_eq!(r["pnr"]["seeds"].as_array().map(Vec::len), Some(2), "{r}");
+        assert_eq!(Some(fmax), r["pnr"]["fmax_mhz_worst"].as_f64(), "{r}");
+        assert_eq!(
+            Some(metric("fmax_mhz_best")),
+            r["pnr"]["fmax_mhz_best"].as_f64()
+        );
+        assert!(metric("fmax_mhz_median") >= fmax);
     }
     // One design: placed and routed once, the same figures for both points.
     assert_eq!(records[0]["pnr"], records[1]["pnr"]);

@@ -20,7 +20,7 @@ use serde::Serialize;
 
 use super::files::file_rows;
 use super::verdict::verdict;
-use crate::pnr::{place_and_route, synthesize_for, PnrReport};
+use crate::pnr::{place_and_route_seeds, synthesize_for, PnrReport};
 use crate::steps::PnrRequest;
 use crate::FlowError;
 
@@ -171,8 +171,15 @@ pub struct Hardware {
     /// Why not, if it does not.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    /// Fmax after place and route, MHz.
+    /// Fmax after place and route, MHz: with several placement seeds, the worst seed's, the
+    /// clock every seed meets.
     pub fmax_mhz: Option<f64>,
+    /// With several placement seeds: their median Fmax, MHz.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fmax_mhz_median: Option<f64>,
+    /// With several placement seeds: the best seed's Fmax, MHz.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fmax_mhz_best: Option<f64>,
     /// LUT4s.
     pub luts: u64,
     /// Flip-flops of the design (the timing harness's excluded).
@@ -190,7 +197,9 @@ impl Hardware {
         Self {
             fits: report.fits,
             reason: report.reason.clone(),
-            fmax_mhz: report.fmax_mhz,
+            fmax_mhz: report.fmax_mhz_worst.or(report.fmax_mhz),
+            fmax_mhz_median: report.fmax_mhz_median.filter(|_| report.seeds.len() > 1),
+            fmax_mhz_best: report.fmax_mhz_best.filter(|_| report.seeds.len() > 1),
             luts: report.luts,
             ffs: report.ffs.saturating_sub(report.harness_ffs),
             brams: report.brams,
@@ -248,9 +257,14 @@ impl GprComparison {
     /// The comparison as tables: cost, then cycles (and time) per workload, then the verdict.
     pub fn text(&self) -> String {
         let f = &self.spec.file;
-        let how = match self.placed_and_routed {
-            true => "placed and routed",
-            false => "synthesized only",
+        let how = match (self.placed_and_routed, self.spec.pnr) {
+            (true, Some(pnr)) if pnr.seeds > 1 => format!(
+                "placed and routed with seeds {}..{}, Fmax the worst seed's",
+                pnr.seed,
+                pnr.seed + pnr.seeds - 1
+            ),
+            (true, _) => "placed and routed".to_string(),
+            (false, _) => "synthesized only".to_string(),
         };
         let mut text = format!(
             "GPR comparison: {} registers x {} lanes x {} bits, {}R{}W, {} banks; {} ({how})\n",
@@ -444,7 +458,9 @@ pub(super) fn measure<D: Design>(
     let dir = work.join(&top);
     std::fs::create_dir_all(&dir)?;
     let report = match spec.pnr {
-        Some(pnr) => place_and_route(&dir, &emitted, pnr.device, CLOCK_MHZ, pnr.seed)?,
+        Some(pnr) => {
+            place_and_route_seeds(&dir, &emitted, pnr.device, CLOCK_MHZ, pnr.seed, pnr.seeds)?
+        }
         None => {
             let device = crate::pnr::Device::Ecp5_85k;
             synthesize_for(&dir, &emitted, device, CLOCK_MHZ, 1)?

@@ -5,6 +5,7 @@
 mod device;
 mod harness;
 mod report;
+mod seeds;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -17,6 +18,7 @@ pub use device::Device;
 pub use harness::{harness, Harness, HARNESS_TOP};
 pub use report::CriticalPath;
 use report::{round3, routed_arcs, wirelength, NextpnrReport};
+pub use seeds::{place_and_route_seeds, SeedFigures, MAX_SEEDS};
 
 use crate::cache;
 use crate::tools::{failure, output, yosys_stats, SynthStats};
@@ -56,8 +58,20 @@ pub struct PnrReport {
     pub wirelength: Option<u64>,
     /// The register-to-register critical path.
     pub critical_path: Option<CriticalPath>,
-    /// The seed nextpnr placed with.
+    /// The seed nextpnr placed with: with several seeds, the best one, whose files are kept.
     pub seed: u64,
+    /// Every seed's figures, in seed order (one entry when one seed was asked for).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub seeds: Vec<SeedFigures>,
+    /// The lowest Fmax over `seeds`, in MHz.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fmax_mhz_worst: Option<f64>,
+    /// The median Fmax over `seeds` (the mean of the middle two for an even count), in MHz.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fmax_mhz_median: Option<f64>,
+    /// The highest Fmax over `seeds`, in MHz.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fmax_mhz_best: Option<f64>,
     /// Seconds in Yosys and in nextpnr.
     pub synth_seconds: f64,
     /// Seconds in nextpnr.
@@ -95,7 +109,7 @@ impl PnrReport {
             return format!("{device}: {reason} ({used})");
         };
         format!(
-            "{device}: Fmax {fmax:.1} MHz ({} {} MHz), {used}, {} arcs, wirelength {}; critical path {} -> {}, {} logic levels, {:.2} ns ({:.2} ns routing)",
+            "{device}: Fmax {fmax:.1} MHz ({} {} MHz), {used}, {} arcs, wirelength {}; critical path {} -> {}, {} logic levels, {:.2} ns ({:.2} ns routing){}",
             if self.timing_met { "meets" } else { "misses" },
             self.clock_mhz,
             self.routed_arcs.unwrap_or(0),
@@ -105,7 +119,29 @@ impl PnrReport {
             path.logic_levels,
             path.delay_ns,
             path.routing_ns,
+            self.seed_spread(),
         )
+    }
+
+    /// With several seeds: `; seeds 1..4: worst W, median M, best B MHz (seed S kept)`.
+    fn seed_spread(&self) -> String {
+        let (Some(first), Some(last)) = (self.seeds.first(), self.seeds.last()) else {
+            return String::new();
+        };
+        let (Some(worst), Some(median), Some(best)) = (
+            self.fmax_mhz_worst,
+            self.fmax_mhz_median,
+            self.fmax_mhz_best,
+        ) else {
+            return String::new();
+        };
+        match self.seeds.len() {
+            1 => String::new(),
+            _ => format!(
+                "; seeds {}..{}: worst {worst:.1}, median {median:.1}, best {best:.1} MHz (seed {} kept)",
+                first.seed, last.seed, self.seed
+            ),
+        }
     }
 }
 
@@ -266,6 +302,10 @@ fn synthesized(
         wirelength: None,
         critical_path: None,
         seed,
+        seeds: Vec::new(),
+        fmax_mhz_worst: None,
+        fmax_mhz_median: None,
+        fmax_mhz_best: None,
         synth_seconds,
         pnr_seconds: 0.0,
         cached: hit,

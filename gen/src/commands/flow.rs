@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use grfgen_flow::pnr::Device;
+use grfgen_flow::pnr::{Device, MAX_SEEDS};
 use grfgen_flow::steps::{FlowRequest, PnrRequest};
 use grfgen_hdl::design::Design;
 use grfgen_hdl::params::{Memory, ParamValue, Params};
@@ -29,8 +29,8 @@ pub fn command<B: Block>() -> Command {
         .arg(json_arg())
 }
 
-/// `--pnr`, `--device` and `--pnr-seed`.
-pub(crate) fn pnr_args() -> [Arg; 3] {
+/// `--pnr`, `--device`, `--pnr-seed` and `--pnr-seeds`.
+pub(crate) fn pnr_args() -> [Arg; 4] {
     let devices: Vec<&str> = Device::ALL.iter().map(|d| d.name()).collect();
     [
         Arg::new("pnr")
@@ -47,6 +47,11 @@ pub(crate) fn pnr_args() -> [Arg; 3] {
             .value_name("N")
             .requires("pnr")
             .help("nextpnr's placement seed, 1..=2147483647 [default: 1]"),
+        Arg::new("pnr_seeds")
+            .long("pnr-seeds")
+            .value_name("N")
+            .requires("pnr")
+            .help(format!("Place and route with N seeds, from --pnr-seed on: every seed's Fmax, the worst, median and best, the best seed's files kept, 1..={MAX_SEEDS} [default: 1]")),
     ]
 }
 
@@ -58,7 +63,8 @@ pub(crate) fn pnr_request(m: &ArgMatches) -> Result<Option<PnrRequest>, CliError
     device_request(m).map(Some)
 }
 
-/// The device (`--device`, default ecp5-85k) and nextpnr seed (`--pnr-seed`, default 1).
+/// The device (`--device`, default ecp5-85k), nextpnr seed (`--pnr-seed`, default 1) and
+/// seed count (`--pnr-seeds`, default 1).
 pub(crate) fn device_request(m: &ArgMatches) -> Result<PnrRequest, CliError> {
     let device = match m.get_one::<String>("device") {
         Some(name) => name.parse().map_err(CliError::Input)?,
@@ -71,7 +77,18 @@ pub(crate) fn device_request(m: &ArgMatches) -> Result<PnrRequest, CliError> {
             "invalid value {seed} for --pnr-seed: allowed {allowed}"
         )));
     }
-    Ok(PnrRequest { device, seed })
+    let allowed = format!("1..={MAX_SEEDS}");
+    let seeds = number::<u64>(m, "pnr_seeds", &allowed)?.unwrap_or(1);
+    if !(1..=MAX_SEEDS).contains(&seeds) || seed + seeds - 1 > 2_147_483_647 {
+        return Err(CliError::Input(format!(
+            "invalid value {seeds} for --pnr-seeds: allowed {allowed}, the last seed at most 2147483647"
+        )));
+    }
+    Ok(PnrRequest {
+        device,
+        seed,
+        seeds,
+    })
 }
 
 /// Refuses a design of `designs` whose block RAM (`--memory`) `device` has not: the check

@@ -135,6 +135,7 @@ pub fn block<B: Block>(settings: &Settings) -> Result<Vec<Record>, CliError> {
         ],
         synth: false,
         pnr: None,
+        pnr_seeds: 1,
         rtl: "on".into(),
         points: jobs.len(),
         config: None,

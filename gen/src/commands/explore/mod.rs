@@ -42,6 +42,7 @@ pub fn command<B: Block>() -> Command {
     lists_command::<B>()
         .arg(value("device", "DEVICE", &format!("Device to cost and place on: {} [default: ecp5-85k]", devices.join(", "))))
         .arg(value("pnr_seed", "N", "nextpnr's placement seed, 1..=2147483647 [default: 1]"))
+        .arg(value("pnr_seeds", "N", &format!("Place and route each design with N seeds from --pnr-seed on; its Fmax is the worst seed's, 1..={} [default: 1]", grfgen_flow::pnr::MAX_SEEDS)))
         .arg(value("min_fmax", "MHZ", "Lowest Fmax a recommended design may have, MHz (0 < f <= 2000)"))
         .arg(value("max_luts", "N", "Most LUTs a recommended design may use, 1..=10000000"))
         .arg(value("max_brams", "N", "Most block RAMs a recommended design may use, 0..=100000"))
@@ -108,10 +109,13 @@ fn settings(m: &ArgMatches, recorded: Option<&Spec>) -> Result<Settings, CliErro
     };
     let given = |id| crate::params::given(m, id);
     let request = match recorded.and_then(|s| s.pnr.as_ref()) {
-        Some((device, seed)) if !given("device") && !given("pnr_seed") => PnrRequest {
-            device: device.parse().map_err(CliError::Input)?,
-            seed: *seed,
-        },
+        Some((device, seed)) if !given("device") && !given("pnr_seed") && !given("pnr_seeds") => {
+            PnrRequest {
+                device: device.parse().map_err(CliError::Input)?,
+                seed: *seed,
+                seeds: recorded.map_or(1, |s| s.pnr_seeds),
+            }
+        }
         _ => device_request(m)?,
     };
     Ok(Settings {
@@ -150,9 +154,12 @@ fn check_recorded<B: Block>(
             recorded.block, recorded.block
         )));
     }
-    if (device.as_str(), *pnr_seed) != (request.device.name(), request.seed) {
+    let recorded_seeds = recorded.pnr_seeds;
+    if (device.as_str(), *pnr_seed, recorded_seeds)
+        != (request.device.name(), request.seed, request.seeds)
+    {
         return Err(refuse(format!(
-            "it was explored on {device} with --pnr-seed {pnr_seed}; give those or leave them out"
+            "it was explored on {device} with --pnr-seed {pnr_seed} --pnr-seeds {recorded_seeds}; give those or leave them out"
         )));
     }
     if recorded.seed != seed {

@@ -223,6 +223,7 @@ pub(crate) fn plan<B: Block>(
         options: option_lists,
         synth: steps.0,
         pnr: steps.1.map(|r| (r.device.name().to_string(), r.seed)),
+        pnr_seeds: steps.1.map_or(1, |r| r.seeds),
         rtl: rtl_name(rtl).into(),
         points: designs.len() * runs.len(),
         config: m
@@ -378,6 +379,7 @@ pub fn sweep<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
         Some((device, seed)) => Some(grfgen_flow::steps::PnrRequest {
             device: device.parse().map_err(CliError::Input)?,
             seed: *seed,
+            seeds: spec.pnr_seeds,
         }),
         None => None,
     };

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Mutex, OnceLock};
 use std::time::Instant;
 
-use grfgen_flow::pnr::{place_and_route, synthesize_for};
+use grfgen_flow::pnr::{place_and_route_seeds, synthesize_for};
 use grfgen_flow::steps::{write_design, PnrRequest};
 use grfgen_flow::tools::{synth, SynthTarget};
 use grfgen_hdl::design::Design;
@@ -78,7 +78,7 @@ fn implemented<D: Design>(
     let (dir, device, seed) = (work.path(), request.device, request.seed);
     let report = match synthesis_only {
         true => synthesize_for(dir, &emitted, device, 200.0, seed)?,
-        false => place_and_route(dir, &emitted, device, 200.0, seed)?,
+        false => place_and_route_seeds(dir, &emitted, device, 200.0, seed, request.seeds)?,
     };
     Ok(serde_json::to_value(report).expect("reports serialise"))
 }

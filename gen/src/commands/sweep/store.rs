@@ -30,6 +30,9 @@ pub struct Spec {
     /// The device each design is placed and routed on, and nextpnr's seed, with `--pnr`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pnr: Option<(String, u64)>,
+    /// How many placement seeds, from the seed in `pnr` on (`--pnr-seeds`).
+    #[serde(default = "one_seed", skip_serializing_if = "is_one_seed")]
+    pub pnr_seeds: u64,
     /// `auto`, `on` or `off`: whether the RTL runs.
     pub rtl: String,
     /// Points in all.
@@ -102,18 +105,19 @@ impl Spec {
                 fix,
             );
         }
-        if self.pnr != here.pnr {
-            let shown = |p: &Option<(String, u64)>| match p {
-                Some((device, seed)) => format!("--pnr --device {device} --pnr-seed {seed}"),
+        if (&self.pnr, self.pnr_seeds) != (&here.pnr, here.pnr_seeds) {
+            let shown = |s: &Spec| match &s.pnr {
+                Some((device, seed)) => format!(
+                    "--pnr --device {device} --pnr-seed {seed}{}",
+                    match s.pnr_seeds {
+                        1 => String::new(),
+                        n => format!(" --pnr-seeds {n}"),
+                    }
+                ),
                 None => "no --pnr".to_string(),
             };
-            let fix = format!("give {}", shown(&self.pnr));
-            return field(
-                "place and route is",
-                shown(&self.pnr),
-                shown(&here.pnr),
-                fix,
-            );
+            let fix = format!("give {}", shown(self));
+            return field("place and route is", shown(self), shown(here), fix);
         }
         if self.rtl != here.rtl {
             return field(
@@ -195,9 +199,20 @@ impl Record {
     /// run's work at that Fmax (`time_ns`), where the run times its work (else its `cycles`).
     /// A report of synthesis alone (no Fmax) adds no metric.
     pub fn add_pnr(&mut self, report: Value) {
-        let fmax = report.get("fmax_mhz").and_then(Value::as_f64);
+        // With several placement seeds, the Fmax every seed meets: the worst.
+        let figure = |key: &str| report.get(key).and_then(Value::as_f64);
+        let fmax = figure("fmax_mhz_worst").or(figure("fmax_mhz"));
         if let Some(f) = fmax {
             self.metrics.push(("fmax_mhz".into(), f));
+        }
+        let seeds = report
+            .get("seeds")
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len);
+        for key in ["fmax_mhz_median", "fmax_mhz_best"] {
+            if let Some(f) = figure(key).filter(|_| seeds > 1) {
+                self.metrics.push((key.into(), f));
+            }
         }
         if let Some(luts) = report
             .get("luts")
@@ -403,4 +418,14 @@ impl Status {
             self.missing
         )
     }
+}
+
+/// The seed count of a store written before `--pnr-seeds`: one.
+fn one_seed() -> u64 {
+    1
+}
+
+/// Whether a store's seed count is the default one, left out of the file.
+fn is_one_seed(n: &u64) -> bool {
+    *n == 1
 }
