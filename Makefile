@@ -11,20 +11,27 @@ run: tools
 	$(GRFGEN) flow gpr --out $(OUT)/gpr
 
 # Two lanes at once, so that each fills the other's idle core (a Verilator model's front end
-# and link, a tool's wait): the co-simulations (grfgen-sim), and everything else. Each line
-# of output stays whole; a failing test fails its lane and the target.
+# and link, a tool's wait): the co-simulation files (`*_cosim`), and every other test target.
+# Both select the whole workspace, so that cargo resolves the dependencies' features as the
+# build before them did and builds nothing again (`-p` resolves fewer, and rebuilds); the
+# lanes name their test files (tests/NAME.rs, tests/NAME/main.rs), found here. `--doc`
+# cannot join other target flags: the doc tests run after. Each line of output stays whole;
+# a failing test fails its lane and the target.
+TEST_FILES := $(sort $(basename $(notdir $(wildcard */tests/*.rs))) \
+	$(notdir $(patsubst %/main.rs,%,$(wildcard */tests/*/main.rs))))
+COSIM_TESTS := $(addprefix --test ,$(filter %_cosim,$(TEST_FILES)))
+REST_TESTS := --lib --bins $(addprefix --test ,$(filter-out %_cosim,$(TEST_FILES)))
+
 test: tools
 	$(CARGO) test --release --workspace --no-run
 	$(MAKE) --no-print-directory -j2 --output-sync=line test-cosim test-rest
 
 .PHONY: test-cosim test-rest
 test-cosim:
-	$(CARGO) test --release -p grfgen-sim
+	$(CARGO) test --release --workspace $(COSIM_TESTS)
 test-rest:
-	$(CARGO) test --release -p grfgen-hdl -p grfgen-flow -p grfgen
-
-tools:
-	@scripts/ensure-tools.sh
+	$(CARGO) test --release --workspace $(REST_TESTS)
+	$(CARGO) test --release --workspace --doc
 
 # Emit the default GPR and lint it with every Verilator warning on.
 lint: tools

@@ -13,8 +13,8 @@ use serde::Serialize;
 
 use crate::check::Mismatch;
 use crate::verilator::{
-    self, verilator_seed, BuildOptions, Design as VerilatorDesign, TraceFormat, VerilatedModel,
-    VerilatorError,
+    self, verilator_seed, BuildOptions, Design as VerilatorDesign, Foreign, TraceFormat,
+    VerilatedModel, VerilatorError,
 };
 
 /// The parameters of block `B`'s design.
@@ -139,6 +139,8 @@ pub struct Setup<'a> {
     pub threads: u32,
     /// Seconds spent so far emitting, verilating (or finding in the cache) and loading models.
     pub model_seconds: Cell<f64>,
+    /// A user's Verilog to run in place of the emitted design (`--verilog`), if any.
+    pub foreign: Option<&'a Foreign>,
 }
 
 impl<'a> Setup<'a> {
@@ -152,6 +154,7 @@ impl<'a> Setup<'a> {
             clock_mhz: 200.0,
             threads: 1,
             model_seconds: Cell::new(0.0),
+            foreign: None,
         }
     }
 
@@ -206,11 +209,26 @@ impl<'a> Setup<'a> {
             clock_mhz: self.clock_mhz,
             threads: self.threads,
         };
-        let waivers = waivers(&emitted.top);
+        let Some(foreign) = self.foreign else {
+            let waivers = waivers(&emitted.top);
+            let design = VerilatorDesign {
+                top: &emitted.top,
+                verilog: &emitted.simulation_text(),
+                waivers: &waivers,
+                ports: &emitted.ports,
+            };
+            return Ok(verilator::build(&design, &options, self.waveform)?);
+        };
+        // The user's module, its ports checked against the block's; its own lint warnings do
+        // not stop the build (the project's waivers are for the emitted text).
+        let top = foreign.top.as_deref().unwrap_or(&emitted.top);
+        foreign
+            .check(top, &emitted.ports, D::NAME)
+            .map_err(SimError::Input)?;
         let design = VerilatorDesign {
-            top: &emitted.top,
-            verilog: &emitted.simulation_text(),
-            waivers: &waivers,
+            top,
+            verilog: &foreign.text_with(&emitted.models),
+            waivers: "",
             ports: &emitted.ports,
         };
         Ok(verilator::build(&design, &options, self.waveform)?)

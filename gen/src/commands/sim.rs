@@ -8,9 +8,10 @@ use std::time::Duration;
 use clap::{Arg, ArgMatches, Command};
 use grfgen_hdl::design::Design;
 use grfgen_hdl::params::Params;
+use grfgen_sim::block::Rtl;
 use grfgen_sim::block::{Block, ParamsOf, RunRecord, Setup};
 use grfgen_sim::interrupt::{self, Partial};
-use grfgen_sim::verilator::MAX_THREADS;
+use grfgen_sim::verilator::{Foreign, MAX_THREADS};
 
 use super::{
     block_command, checked, clock_arg, json_arg, path, render, rtl, rtl_args, seed, seed_arg,
@@ -53,7 +54,50 @@ pub fn command<B: Block>() -> Command {
                     "Evaluate the RTL on N threads (Verilator's --threads; for SM-sized models on machines with cores to spare): 1..={MAX_THREADS} [default 1]"
                 )),
         )
+        .arg(
+            Arg::new("verilog")
+                .long("verilog")
+                .value_name("FILE")
+                .help("Co-simulate this Verilog in place of the emitted design: a hand-edited copy, a netlist Yosys wrote of it, or your own implementation with the block's ports"),
+        )
+        .arg(
+            Arg::new("top")
+                .long("top")
+                .value_name("NAME")
+                .requires("verilog")
+                .help("The module of --verilog to run [default: the emitted design's top name]"),
+        )
         .arg(json_arg())
+}
+
+/// The Verilog a user gives with `--verilog` (and `--top`), read; `None` without it.
+fn foreign(m: &ArgMatches, rtl: Rtl) -> Result<Option<Foreign>, CliError> {
+    let Some(file) = path(m, "verilog") else {
+        return Ok(None);
+    };
+    let shown = grfgen_sim::input::shown(&file.to_string_lossy());
+    if rtl == Rtl::Off {
+        return Err(CliError::Input(format!(
+            "invalid value {shown} for --verilog: it runs the RTL; leave out --no-rtl"
+        )));
+    }
+    let text = std::fs::read_to_string(&file)
+        .map_err(|e| CliError::Input(format!("invalid value {shown} for --verilog: {e}")))?;
+    let top = match crate::params::text(m, "top") {
+        Some(name) if !name.is_empty() => Some(name.to_string()),
+        Some(name) => {
+            return Err(CliError::Input(format!(
+                "invalid value {} for --top: a module name",
+                grfgen_sim::input::shown(name)
+            )))
+        }
+        None => None,
+    };
+    Ok(Some(Foreign {
+        file: shown,
+        text,
+        top,
+    }))
 }
 
 /// The threads `--verilator-threads` asks for: 1 unless given.
@@ -99,16 +143,23 @@ pub fn sim<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
         interrupt::announce(super::seed_line(&format!("sim {name}"), seed));
     }
     let _watch = waveform.as_ref().and_then(|w| w.watch(waveform_mb));
+    let foreign = foreign(m, rtl(m))?;
+    // A given Verilog file runs: Verilator missing is then an error, not a run without it.
+    let rtl = match foreign {
+        Some(_) => Rtl::On,
+        None => rtl(m),
+    };
     let progress = Progress::new(name, cycles);
     let update = |done| progress.update(done);
     let setup = Setup {
         seed,
-        rtl: rtl(m),
+        rtl,
         waveform: waveform.as_ref().map(|w| w.partial.as_path()),
         progress: &update,
         clock_mhz: timing(m)?.mhz,
         threads: verilator_threads(m)?,
         model_seconds: Default::default(),
+        foreign: foreign.as_ref(),
     };
     let record = RunRecord::<B>::run(&params, &options, &setup);
     progress.finish();

@@ -5,12 +5,14 @@
 //! particular block: a design is Verilog text, a top module name and a port list.
 
 mod compile;
+mod foreign;
 mod model;
 mod shim;
 
 pub use compile::{
     build, cache_dir, installed, verilator_seed, BuildOptions, VerilatorError, MAX_THREADS,
 };
+pub use foreign::{module_ports, Declared, Foreign};
 pub use model::{
     stop_waveform, waveform_stopped_at, Input, InputVector, Output, OutputVector, VerilatedModel,
 };

