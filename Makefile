@@ -15,8 +15,8 @@ run: tools
 # Both select the whole workspace, so that cargo resolves the dependencies' features as the
 # build before them did and builds nothing again (`-p` resolves fewer, and rebuilds); the
 # lanes name their test files (tests/NAME.rs, tests/NAME/main.rs), found here. `--doc`
-# cannot join other target flags: the doc tests run after. Each line of output stays whole;
-# a failing test fails its lane and the target.
+# cannot join other target flags: the doc tests run after. The lanes' lines interleave as
+# they come; a failing test fails its lane and the target.
 TEST_FILES := $(sort $(basename $(notdir $(wildcard */tests/*.rs))) \
 	$(notdir $(patsubst %/main.rs,%,$(wildcard */tests/*/main.rs))))
 COSIM_TESTS := $(addprefix --test ,$(filter %_cosim,$(TEST_FILES)))
@@ -24,7 +24,7 @@ REST_TESTS := --lib --bins $(addprefix --test ,$(filter-out %_cosim,$(TEST_FILES
 
 test: tools
 	$(CARGO) test --release --workspace --no-run
-	$(MAKE) --no-print-directory -j2 --output-sync=line test-cosim test-rest
+	$(MAKE) --no-print-directory -j2 test-cosim test-rest
 
 .PHONY: test-cosim test-rest
 test-cosim:
@@ -32,6 +32,9 @@ test-cosim:
 test-rest:
 	$(CARGO) test --release --workspace $(REST_TESTS)
 	$(CARGO) test --release --workspace --doc
+
+tools:
+	@scripts/ensure-tools.sh
 
 # Emit the default GPR and lint it with every Verilator warning on.
 lint: tools
