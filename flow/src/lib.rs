@@ -5,6 +5,7 @@
 
 pub mod cache;
 pub mod compare;
+pub mod mutate;
 pub mod pnr;
 pub mod steps;
 pub mod tools;

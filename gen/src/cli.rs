@@ -14,7 +14,7 @@ use crate::registry::{blocks, designs};
 use crate::route;
 
 /// The verbs run on simulated blocks, with what they do.
-pub const BLOCK_VERBS: [(&str, &str); 5] = [
+pub const BLOCK_VERBS: [(&str, &str); 6] = [
     (
         "sim",
         "Co-simulate a block's Verilog in Verilator in lock step with its golden model",
@@ -32,6 +32,10 @@ pub const BLOCK_VERBS: [(&str, &str); 5] = [
         "Find the Pareto front of cost, Fmax and time over workloads, and the design to emit for a device",
     ),
     ("bench", "Run a block's benchmark"),
+    (
+        "mutate",
+        "Measure how much of a block's netlist its co-simulation checks: Yosys mutants, the share caught",
+    ),
 ];
 
 /// The whole command tree.

@@ -25,8 +25,7 @@ pub trait BlockCommand {
     /// The block's name.
     fn name(&self) -> &'static str;
     /// Its subcommand of `sim`, `flow`, `sweep`, `sweep slurm` (`slurm`), `explore`, `explore
-    /// slurm` (`explore-slurm`) or `bench` (named by
-    /// `command`).
+    /// slurm` (`explore-slurm`), `mutate` or `bench` (named by `command`).
     fn command(&self, command: &str) -> Command;
     /// Runs `grfgen <command> <block>`.
     fn run(&self, command: &str, m: &ArgMatches) -> Result<String, CliError>;
@@ -63,6 +62,7 @@ impl<B: Block> BlockCommand for BlockEntry<B> {
             "slurm" => commands::sweep::slurm_command::<B>(),
             "explore" => commands::explore::command::<B>(),
             "explore-slurm" => commands::explore::slurm_command::<B>(),
+            "mutate" => commands::mutate::command::<B>(),
             _ => commands::bench::command::<B>(),
         }
     }
@@ -75,6 +75,7 @@ impl<B: Block> BlockCommand for BlockEntry<B> {
             "slurm" => commands::sweep::slurm::<B>(m),
             "explore" => commands::explore::explore::<B>(m),
             "explore-slurm" => commands::explore::slurm::<B>(m),
+            "mutate" => commands::mutate::mutate::<B>(m),
             _ => commands::bench::bench::<B>(m),
         }
     }

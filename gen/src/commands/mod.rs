@@ -5,6 +5,7 @@ pub mod blocks;
 pub mod emit;
 pub mod explore;
 pub mod flow;
+pub mod mutate;
 pub mod regress;
 pub mod sim;
 pub mod sweep;

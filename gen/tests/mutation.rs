@@ -1,7 +1,8 @@
-//! `grfgen sim <block> --verilog FILE`: a user's Verilog co-simulated against the block's
-//! golden model. The emitted design given back runs with no mismatch; a copy that Yosys's
+//! Verilog other than the emitted design, against the golden model. `grfgen sim <block>
+//! --verilog FILE`: the emitted design given back runs with no mismatch; a copy that Yosys's
 //! `mutate` pass changed is caught, with its cycle and port; a file whose ports are not the
-//! block's is refused in one line before anything is built.
+//! block's is refused in one line before anything is built. `grfgen mutate <block>`: every
+//! mutant drawn is reported with its outcome, and a weaker stimulus scores lower.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -182,4 +183,80 @@ fn a_file_without_the_blocks_ports_is_refused_in_one_line() {
     let err = String::from_utf8_lossy(&run.stderr);
     assert_eq!(run.status.code(), Some(2), "{err}");
     assert!(err.contains("leave out --no-rtl"), "{err}");
+}
+
+/// `grfgen mutate gpr <PARAMS> --mutants 8 --seed 1 --seeds 1 --json` with `cycles`.
+fn mutate(cycles: &str) -> serde_json::Value {
+    let mut args = vec!["mutate", "gpr"];
+    args.extend(PARAMS);
+    args.extend(["--mutants", "8", "--seed", "1", "--seeds", "1", "--json"]);
+    args.extend(["--cycles", cycles]);
+    let run = grfgen(&args);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    serde_json::from_str(&stdout).unwrap()
+}
+
+/// Eight mutants of the small GPR, each reported with its Yosys command, its line and module
+/// in the emitted Verilog and its outcome (a caught one with its cycle and port); the score is
+/// caught / (caught + survived). Five cycles of stimulus catch fewer than 20,000.
+#[test]
+fn mutants_are_reported_each_and_a_weak_stimulus_scores_lower() {
+    let strong = mutate("20000");
+    let mutants = strong["mutants"].as_array().unwrap();
+    assert_eq!(mutants.len(), 8, "{strong}");
+    for m in mutants {
+        assert!(
+            m["command"].as_str().unwrap().starts_with("mutate -mode "),
+            "{m}"
+        );
+        let outcome = m["outcome"].as_str().unwrap();
+        assert!(["caught", "survived", "error"].contains(&outcome), "{m}");
+        if outcome == "caught" {
+            assert!(m["cycle"].is_u64() && m["port"].is_string(), "{m}");
+        }
+        assert!(
+            m["source"].as_str().unwrap().contains(".v:") || m["source"] == "-",
+            "{m}"
+        );
+    }
+    let (caught, survived) = (
+        strong["caught"].as_u64().unwrap(),
+        strong["survived"].as_u64().unwrap(),
+    );
+    assert!(caught >= 5, "{strong}");
+    let score = strong["score"].as_f64().unwrap();
+    assert!((score - caught as f64 / (caught + survived) as f64).abs() < 1e-9);
+    let weak = mutate("5");
+    assert_eq!(weak["mutants"].as_array().unwrap().len(), 8);
+    assert!(weak["score"].as_f64().unwrap() < score, "5 cycles: {weak}");
+    // The same seed draws the same mutants.
+    let commands = |r: &serde_json::Value| -> Vec<String> {
+        (r["mutants"].as_array().unwrap().iter())
+            .map(|m| m["command"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(commands(&strong), commands(&weak));
+}
+
+/// Bad counts and seeds are refused in one line, before Yosys or Verilator runs.
+#[test]
+fn bad_mutate_values_are_refused_in_one_line() {
+    for (flag, value, allowed) in [
+        ("--mutants", "0", "1..=100000"),
+        ("--seed", "2147483648", "0..=2147483647"),
+        ("--cycles", "0", "1..=10000000000"),
+        ("--seeds", "1001", "1..=1000"),
+        ("--banks", "3", "banks"),
+    ] {
+        let run = grfgen(&["mutate", "gpr", flag, value]);
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{flag} {value}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains(value) && err.contains(allowed), "{err}");
+    }
 }

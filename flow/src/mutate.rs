@@ -1,0 +1,355 @@
+//! Mutation coverage of a block's co-simulation, by the method of MCY (Mutation Cover with
+//! Yosys): Yosys's `mutate` pass draws changes of the emitted netlist, each mutant runs in lock
+//! step against the golden model with the stimulus `regress` uses, and the score is the share
+//! of mutants a mismatch caught.
+//!
+//! The design is flattened before drawing (`proc; flatten`), so that every instance of a
+//! module is a separate place to mutate (a module written once and instantiated per bank is
+//! mutated per bank) and a mutant is one module with the emitted top's ports. Vendor
+//! primitives (`DP16KD`) stay black boxes: their simulation models are not mutated.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Instant;
+
+use grfgen_hdl::design::{emit_design, Design};
+use grfgen_sim::block::{Block, ParamsOf, Report, Rtl, RunRecord, Setup, SimError};
+use grfgen_sim::verilator::Foreign;
+use serde::Serialize;
+
+use crate::tools::{failure, output};
+use crate::FlowError;
+
+/// What a mutation run is asked for.
+#[derive(Clone, Debug)]
+pub struct MutateSpec {
+    /// Mutations to draw (Yosys's `mutate -list N`).
+    pub mutants: usize,
+    /// Seed of the draw (`mutate -seed`); the same seed draws the same list.
+    pub seed: u64,
+    /// Cycles of each run, where the block's runs have cycles.
+    pub cycles: u64,
+    /// Stimulus seeds per run, 1 to `seeds`.
+    pub seeds: u64,
+}
+
+/// How a mutant fared.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// A run mismatched the golden model.
+    Caught,
+    /// Every run matched the golden model.
+    Survived,
+    /// The mutant did not build (Verilator refused it); not counted in the score.
+    Error,
+}
+
+/// One mutant and what became of it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Mutant {
+    /// Its Yosys command, as `mutate -list` wrote it.
+    pub command: String,
+    /// Yosys's mode: `inv`, `const0`, `const1`, `cnot0`, `cnot1`.
+    pub mode: String,
+    /// The mutated line of the emitted Verilog (`<top>.v:LINE`) and its text.
+    pub source: String,
+    /// The emitted Verilog module holding that line (rust-hdl names each after the Rust
+    /// block that wrote it).
+    pub module: String,
+    /// Caught, survived or error.
+    pub outcome: Outcome,
+    /// Where it was caught: the cycle, the port and the stimulus seed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cycle: Option<u64>,
+    /// The port that showed the mismatch.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub port: Option<String>,
+    /// The stimulus seed of the run that caught it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stimulus_seed: Option<u64>,
+    /// Why it did not build, for an error.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// The mutation coverage of one block's verification.
+#[derive(Clone, Debug, Serialize)]
+pub struct MutateReport {
+    /// The block.
+    pub block: &'static str,
+    /// The emitted top.
+    pub top: String,
+    /// The draw's seed (replay with `--seed`).
+    pub seed: u64,
+    /// Cycles of each run.
+    pub cycles: u64,
+    /// Stimulus seeds per run.
+    pub seeds: u64,
+    /// Every mutant, in the order drawn.
+    pub mutants: Vec<Mutant>,
+    /// Mutants caught.
+    pub caught: usize,
+    /// Mutants no run caught.
+    pub survived: usize,
+    /// Mutants that did not build.
+    pub errors: usize,
+    /// caught / (caught + survived); `None` when neither.
+    pub score: Option<f64>,
+    /// Seconds the whole run took.
+    pub seconds: f64,
+}
+
+impl MutateReport {
+    /// A line per mutant, then the totals.
+    pub fn text(&self) -> String {
+        let mut text = format!(
+            "mutate {} {}: {} mutants (seed {}; replay with --seed {}), {} seeds x {} cycles each\n",
+            self.block,
+            self.top,
+            self.mutants.len(),
+            self.seed,
+            self.seed,
+            self.seeds,
+            self.cycles
+        );
+        for (n, m) in self.mutants.iter().enumerate() {
+            let at = match (&m.outcome, m.cycle, &m.port) {
+                (Outcome::Caught, Some(cycle), Some(port)) => {
+                    format!("caught at cycle {cycle} on {port}")
+                }
+                (Outcome::Error, _, _) => {
+                    format!("error: {}", m.error.as_deref().unwrap_or(""))
+                }
+                _ => "survived".to_string(),
+            };
+            text += &format!(
+                "  {n:>4} {:<6} {:<40} {:<24} {at}\n",
+                m.mode,
+                m.source.split(' ').next().unwrap_or(""),
+                m.module
+            );
+        }
+        let score = self.score.map_or("-".to_string(), |s| format!("{s:.3}"));
+        text += &format!(
+            "caught {}, survived {}, errors {}: score {score} ({:.1} s)\n",
+            self.caught, self.survived, self.errors, self.seconds
+        );
+        text
+    }
+}
+
+/// Runs Yosys's `script` in `dir` (Debian's `yosys`, which the iCE40 synthesis uses too).
+fn yosys(dir: &Path, script: &str) -> Result<(), FlowError> {
+    let out = output(
+        Command::new("yosys")
+            .current_dir(dir)
+            .args(["-q", "-p", script]),
+        "sudo apt-get install -y yosys",
+    )?;
+    match out.status.success() {
+        true => Ok(()),
+        false => Err(failure("yosys", &out, None)),
+    }
+}
+
+/// The Yosys commands that read the emitted design in `dir` and flatten it, its vendor
+/// primitives' models read as black boxes.
+fn read_script(top: &str, models: &[(&str, &str)]) -> String {
+    let libraries: String = models
+        .iter()
+        .map(|(file, _)| format!("read_verilog -lib {file}; "))
+        .collect();
+    format!("{libraries}read_verilog {top}.v; hierarchy -top {top}; proc; flatten; opt_clean")
+}
+
+/// Draws `spec.mutants` mutations of block `B`'s design at `params` and runs each against
+/// the golden model; `work` holds the emitted design, the list and each mutant's netlist.
+pub fn mutate<B: Block>(
+    params: &ParamsOf<B>,
+    spec: &MutateSpec,
+    work: &Path,
+    progress: &dyn Fn(usize, &Mutant),
+) -> Result<MutateReport, FlowError> {
+    let started = Instant::now();
+    let top = B::Design::top(params);
+    let emitted = emit_design::<B::Design>(params, &top)?;
+    std::fs::write(work.join(format!("{top}.v")), &emitted.verilog)?;
+    for (file, text) in &emitted.models {
+        std::fs::write(work.join(file), text)?;
+    }
+    let read = read_script(&top, &emitted.models);
+    yosys(
+        work,
+        &format!(
+            "{read}; mutate -list {} -seed {} -o mutations.ys",
+            spec.mutants, spec.seed
+        ),
+    )?;
+    let list = std::fs::read_to_string(work.join("mutations.ys"))?;
+    let lines: Vec<&str> = emitted.verilog.lines().collect();
+    let mut mutants = Vec::new();
+    for (n, command) in list
+        .lines()
+        .filter(|l| l.starts_with("mutate "))
+        .enumerate()
+    {
+        let name = format!("mutant_{n}.v");
+        std::fs::write(work.join("mutation.ys"), command)?;
+        yosys(
+            work,
+            &format!("{read}; script mutation.ys; opt_clean; write_verilog -noattr {name}"),
+        )?;
+        let foreign = Foreign {
+            file: name.clone(),
+            text: std::fs::read_to_string(work.join(&name))?,
+            top: Some(top.clone()),
+        };
+        let mut mutant = described(command, &top, &lines);
+        run_mutant::<B>(params, spec, &foreign, &mut mutant)?;
+        progress(n, &mutant);
+        mutants.push(mutant);
+    }
+    let count = |o: fn(&Outcome) -> bool| mutants.iter().filter(|m| o(&m.outcome)).count();
+    let caught = count(|o| matches!(o, Outcome::Caught));
+    let survived = count(|o| matches!(o, Outcome::Survived));
+    Ok(MutateReport {
+        block: B::Design::NAME,
+        top,
+        seed: spec.seed,
+        cycles: spec.cycles,
+        seeds: spec.seeds,
+        errors: mutants.len() - caught - survived,
+        score: (caught + survived > 0).then(|| caught as f64 / (caught + survived) as f64),
+        caught,
+        survived,
+        mutants,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// Runs `foreign` (one mutant) with every regression run of `params` and every stimulus seed
+/// until one mismatches; records the outcome in `mutant`.
+fn run_mutant<B: Block>(
+    params: &ParamsOf<B>,
+    spec: &MutateSpec,
+    foreign: &Foreign,
+    mutant: &mut Mutant,
+) -> Result<(), FlowError> {
+    for options in B::regression_runs(params, spec.cycles) {
+        for seed in 1..=spec.seeds {
+            let setup = Setup {
+                foreign: Some(foreign),
+                ..Setup::new(seed, Rtl::On)
+            };
+            let record = match RunRecord::<B>::run(params, &options, &setup) {
+                Ok(record) => record,
+                Err(SimError::Verilator(e)) => {
+                    mutant.outcome = Outcome::Error;
+                    mutant.error = Some(e.to_string().lines().next().unwrap_or("").into());
+                    return Ok(());
+                }
+                Err(e) => return Err(FlowError::Sim(e)),
+            };
+            if let Some(found) = record.report.mismatch() {
+                mutant.outcome = Outcome::Caught;
+                mutant.cycle = Some(found.cycle);
+                mutant.port = Some(found.port.clone());
+                mutant.stimulus_seed = Some(seed);
+                return Ok(());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A mutant of `command` before it runs: its mode, and the emitted line (of `lines`, the
+/// emitted `<top>.v`) and module its last `-src` names (the first is the instance's line).
+fn described(command: &str, top: &str, lines: &[&str]) -> Mutant {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let after = |flag: &str| {
+        let at = words.iter().position(|w| *w == flag)?;
+        words.get(at + 1).copied()
+    };
+    // Flattened cells name the instance first and the line inside the module last.
+    let innermost = words
+        .windows(2)
+        .rev()
+        .find(|w| w[0] == "-src")
+        .map(|w| w[1]);
+    let line = innermost
+        .and_then(|src| src.rsplit_once(':'))
+        .and_then(|(_, at)| at.split('.').next()?.parse::<usize>().ok())
+        .filter(|&n| n >= 1 && n <= lines.len());
+    let (source, module) = match line {
+        Some(n) => (
+            format!("{top}.v:{n} {}", lines[n - 1].trim()),
+            enclosing_module(lines, n - 1),
+        ),
+        None => ("-".to_string(), "-".to_string()),
+    };
+    Mutant {
+        command: command.to_string(),
+        mode: after("-mode").unwrap_or("-").to_string(),
+        source,
+        module,
+        outcome: Outcome::Survived,
+        cycle: None,
+        port: None,
+        stimulus_seed: None,
+        error: None,
+    }
+}
+
+/// The module whose text holds line `index` of `lines`.
+fn enclosing_module(lines: &[&str], index: usize) -> String {
+    lines[..=index]
+        .iter()
+        .rev()
+        .find_map(|l| l.trim_start().strip_prefix("module "))
+        .map(|rest| {
+            rest.split(|c: char| c == '(' || c == '#' || c.is_whitespace())
+                .next()
+                .unwrap_or("")
+                .to_string()
+        })
+        .unwrap_or_else(|| "-".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mutation_is_described_by_its_line_and_module() {
+        let lines = [
+            "// header",
+            "module top(a);",
+            "  input a;",
+            "endmodule",
+            "module top_body(b);",
+            "  assign b = c & d;",
+            "endmodule",
+        ];
+        let m = described(
+            "mutate -mode inv -module top -cell $and$top.v:6$3 -port Y -portbit 0 -src top.v:6.16-6.23 -src top.v:2.1-2.3",
+            "top",
+            &lines,
+        );
+        assert_eq!(m.mode, "inv");
+        assert_eq!(m.source, "top.v:2 module top(a);");
+        assert_eq!(m.module, "top");
+        let inner = described(
+            "mutate -mode inv -module top -cell x -src top.v:2.1-2.3 -src top.v:6.16-6.23",
+            "top",
+            &lines,
+        );
+        assert_eq!(inner.source, "top.v:6 assign b = c & d;");
+        assert_eq!(inner.module, "top_body");
+        let unplaced = described("mutate -mode const0 -module top -cell x", "top", &lines);
+        assert_eq!(
+            (unplaced.source.as_str(), unplaced.module.as_str()),
+            ("-", "-")
+        );
+    }
+}
