@@ -11,26 +11,28 @@ run: tools
 	$(GRFGEN) flow gpr --out $(OUT)/gpr
 
 # Two lanes at once, so that each fills the other's idle core (a Verilator model's front end
-# and link, a tool's wait): the co-simulation files (`*_cosim`), and every other test target.
-# Both select the whole workspace, so that cargo resolves the dependencies' features as the
-# build before them did and builds nothing again (`-p` resolves fewer, and rebuilds); the
-# lanes name their test files (tests/NAME.rs, tests/NAME/main.rs), found here. `--doc`
-# cannot join other target flags: the doc tests run after. The lanes' lines interleave as
-# they come; a failing test fails its lane and the target.
-TEST_FILES := $(sort $(basename $(notdir $(wildcard */tests/*.rs))) \
-	$(notdir $(patsubst %/main.rs,%,$(wildcard */tests/*/main.rs))))
-COSIM_TESTS := $(addprefix --test ,$(filter %_cosim,$(TEST_FILES)))
-REST_TESTS := --lib --bins $(addprefix --test ,$(filter-out %_cosim,$(TEST_FILES)))
+# and link, a tool's wait), split by crate into two of about the same time: the hardware's and
+# the simulation's test files (hdl/tests, sim/tests), and the flow's and the command line's
+# (flow/tests, gen/tests) with every crate's unit tests. Both select the whole workspace, so
+# that cargo resolves the dependencies' features as the build before them did and builds
+# nothing again (`-p` resolves fewer, and rebuilds); the lanes name their test files
+# (tests/NAME.rs, tests/NAME/main.rs), found here. `--doc` cannot join other target flags: the
+# doc tests run after. The lanes' lines interleave as they come; a failing test fails its lane
+# and the target.
+test_files = $(sort $(basename $(notdir $(wildcard $(1:%=%/tests/*.rs)))) \
+	$(notdir $(patsubst %/main.rs,%,$(wildcard $(1:%=%/tests/*/main.rs)))))
+SIM_TESTS := $(addprefix --test ,$(call test_files,hdl sim))
+TOOL_TESTS := --lib --bins $(addprefix --test ,$(call test_files,flow gen))
 
 test: tools
 	$(CARGO) test --release --workspace --no-run
-	$(MAKE) --no-print-directory -j2 test-cosim test-rest
+	$(MAKE) --no-print-directory -j2 test-sim test-tools
 
-.PHONY: test-cosim test-rest
-test-cosim:
-	$(CARGO) test --release --workspace $(COSIM_TESTS)
-test-rest:
-	$(CARGO) test --release --workspace $(REST_TESTS)
+.PHONY: test-sim test-tools
+test-sim:
+	$(CARGO) test --release --workspace $(SIM_TESTS)
+test-tools:
+	$(CARGO) test --release --workspace $(TOOL_TESTS)
 	$(CARGO) test --release --workspace --doc
 
 tools:

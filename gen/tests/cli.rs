@@ -947,6 +947,7 @@ fn sweep_crosses_listed_parameters_and_options_followed_by_other_flags() {
     // A list may also be given by repeating the flag; a bad element is one line, exit 2.
     let out = grfgen(&[
         "sweep", "gpr", "--banks", "1", "--banks", "2", "--cycles", "500", "--seed", "2",
+        "--no-rtl",
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let out = grfgen(&["sweep", "gpr", "--banks", "1,3", "--cycles", "500"]);

@@ -113,3 +113,57 @@ fn the_slow_examples_give_the_output_they_show() {
     std::fs::write(page.path(), slow).unwrap();
     run(&[page.path().to_path_buf()]);
 }
+
+/// The folders below `dir`, each as its path from the repository's root with a trailing `/`.
+fn folders_below(root: &Path, dir: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            let below = format!("{dir}{name}/");
+            found.extend(folders_below(root, &below));
+            found.push(below);
+        }
+    }
+    found
+}
+
+/// `docs/architecture.md` matches the tree: every path it names in backquotes (a token under
+/// one of the project's folders, of path characters only; a trailing `/` names a folder)
+/// exists, and every folder of `hdl/src` is named.
+#[test]
+fn the_architecture_page_names_only_what_exists_and_every_hardware_folder() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let text = std::fs::read_to_string(root.join("docs/architecture.md")).unwrap();
+    let path_char = |c: char| c.is_ascii_alphanumeric() || "_./-".contains(c);
+    let tokens: Vec<&str> = text
+        .lines()
+        .flat_map(|line| line.split('`').skip(1).step_by(2))
+        .filter(|span| {
+            ["hdl/", "sim/", "flow/", "gen/", "docs/", "scripts/"]
+                .iter()
+                .any(|top| span.starts_with(top))
+                && span.chars().all(path_char)
+        })
+        .collect();
+    assert!(tokens.len() >= 20, "the page names the tree: {tokens:?}");
+    for token in &tokens {
+        let path = root.join(token);
+        let exists = if token.ends_with('/') {
+            path.is_dir()
+        } else {
+            path.is_file()
+        };
+        assert!(
+            exists,
+            "docs/architecture.md names `{token}`, which is not in the tree"
+        );
+    }
+    for folder in folders_below(&root, "hdl/src/") {
+        assert!(
+            tokens.contains(&folder.as_str()),
+            "docs/architecture.md does not name the folder `{folder}`"
+        );
+    }
+}

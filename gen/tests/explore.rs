@@ -225,8 +225,8 @@ fn each_design_is_synthesized_once_on_a_first_run_and_on_resume() {
     for (k, &(done, most)) in counts.iter().enumerate() {
         assert_eq!((done, most), (k + 1, 8 + 3 + 1), "{err}");
     }
-    // Placing two more of the costed designs synthesizes none of them again.
-    let (resumed, err) = run(&["--budget-synth", "3", "--budget-pnr", "3", "--resume"]);
+    // Placing one more of the costed designs synthesizes none of them again.
+    let (resumed, err) = run(&["--budget-synth", "3", "--budget-pnr", "2", "--resume"]);
     assert!(
         resumed.is_empty(),
         "a costed design synthesized again: {err}"

@@ -113,8 +113,9 @@ fn a_million_cycles_of_random_traffic() {
 #[test]
 fn the_lock_step_catches_a_design_that_differs_from_the_model() {
     // The RTL's slow GRF answers one cycle later than the model's: EU 0 is seen still busy
-    // in the cycle the model answers its first slow read.
-    let params = GrfParams::default();
+    // in the cycle the model answers its first slow read. A small file, whose model builds
+    // in a third of the default's time.
+    let params = small(2, 1);
     let slower = GrfParams {
         slow_latency: params.slow_latency + 1,
         ..params.clone()
@@ -503,35 +504,43 @@ fn answer_gaps(text: &str, pipeline: usize) -> Vec<u64> {
 #[test]
 #[ignore = "slow (many Verilator models, minutes): scripts/slow-tests.sh runs it"]
 fn the_pick_stage_100k_random_cycles() {
+    let files: Vec<GrfParams> = [1, 2, 4]
+        .map(|eus| GrfParams {
+            eus,
+            fast_regs: 4,
+            slow_regs: 128,
+            ..GrfParams::default()
+        })
+        .to_vec();
     for pipeline in 1..=GrfParams::MAX_PIPELINE {
-        pick_stage_cycles(pipeline, &[1, 2, 4], 100_000);
+        pick_stage_cycles(&files, pipeline, 100_000);
     }
 }
 
 /// The quick cut of the test above, for `make test`: every stage option on one EU count each
-/// (four EUs on options 1 and 5, two on 2 and 4, one on 3), at least 20,000 cycles each.
+/// (two EUs on options 1 to 3, one on 4 and 5), at least 20,000 cycles each, on the small
+/// files of the directed tests (two fast registers, one thread), whose models they build anyway.
 #[test]
 fn the_pick_stage_20k_random_cycles_on_one_eu_count_each() {
     for pipeline in 1..=GrfParams::MAX_PIPELINE {
-        pick_stage_cycles(pipeline, &[[4, 2, 1, 2, 4][pipeline - 1]], 20_000);
+        let eus = [2, 2, 2, 1, 1][pipeline - 1];
+        pick_stage_cycles(&[small(eus, 1)], pipeline, 20_000);
     }
 }
 
-/// At least `min_cycles` lock-step cycles of random traffic with `pipeline`, on each EU count
-/// of `eu_counts` in turn.
-fn pick_stage_cycles(pipeline: usize, eu_counts: &[usize], min_cycles: u64) {
+/// At least `min_cycles` lock-step cycles of random traffic with `pipeline`, on each file of
+/// `files` in turn.
+fn pick_stage_cycles(files: &[GrfParams], pipeline: usize, min_cycles: u64) {
     let mut cycles = 0;
-    for (i, &eus) in eu_counts.iter().cycle().enumerate() {
+    for (i, file) in files.iter().cycle().enumerate() {
         if cycles >= min_cycles {
             break;
         }
         let params = GrfParams {
-            eus,
-            fast_regs: 4,
-            slow_regs: 128,
             pipeline,
-            ..GrfParams::default()
+            ..file.clone()
         };
+        let eus = params.eus;
         let seed = 500 + i as u64;
         // Waits only with more than one EU; random waits can leave an EU parked for good,
         // which ends the run early: the cycles run are what count.

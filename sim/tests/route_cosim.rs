@@ -50,7 +50,7 @@ fn shff(direction: Direction, m: usize, amount: usize) -> LaneOp {
 
 #[test]
 fn the_documents_five_examples_through_the_rtl() {
-    let (_, mut rtl) = router(8, 4, 8, true);
+    let (_, mut rtl) = router(8, 4, 32, true);
     let (r0, r1) = (letters("abcdefgh"), letters("ijklmnop"));
     for (op, expected) in [
         (shff(Direction::Left, 8, 1), "bcdefghi"),
@@ -71,7 +71,8 @@ fn the_documents_five_examples_through_the_rtl() {
 #[test]
 fn every_one_pass_op_at_every_size_matches_the_formula() {
     for (lanes, crossbar) in [(4, 4), (8, 4), (16, 4), (32, 4), (64, 4), (16, 2), (32, 8)] {
-        let (params, mut rtl) = router(lanes, crossbar, 16, true);
+        // 32-bit elements, as the random and planned runs below, so that they share models.
+        let (params, mut rtl) = router(lanes, crossbar, 32, true);
         let mut rng = Rng::new(lanes as u64);
         let mut checked = 0;
         let mut m = 2;
@@ -178,7 +179,7 @@ fn a_pipelined_pass_lands_pipeline_cycles_later() {
     let (r0, r1) = (letters("abcdefgh"), letters("ijklmnop"));
     let ops = [shff(Direction::Left, 8, 1), shff(Direction::Right, 8, 2)];
     for pipeline in 1..=RouteParams::MAX_PIPELINE {
-        let (_, mut rtl) = pipelined(8, 4, 8, true, pipeline);
+        let (_, mut rtl) = pipelined(8, 4, 32, true, pipeline);
         let mut seen = Vec::new();
         for cycle in 0..ops.len() + pipeline {
             let op = &ops[cycle.min(ops.len() - 1)];
@@ -204,8 +205,17 @@ fn the_combinational_network_matches_too() {
     assert_eq!(report.mismatches, 0, "{:?}", report.first_mismatch);
 }
 
+/// Planned shuffles on the unpipelined router and on the default, deepest one; the test below
+/// runs them on every pipeline option.
 #[test]
 fn planned_shuffles_run_exactly_on_the_rtl() {
+    planned_shuffles(0);
+    planned_shuffles(RouteParams::MAX_PIPELINE);
+}
+
+#[test]
+#[ignore = "slow (many Verilator models, minutes): scripts/slow-tests.sh runs it"]
+fn planned_shuffles_run_exactly_on_every_pipeline_option() {
     for pipeline in 0..=RouteParams::MAX_PIPELINE {
         planned_shuffles(pipeline);
     }

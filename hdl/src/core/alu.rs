@@ -7,7 +7,7 @@ use crate::regs::Registers;
 use crate::{constant, signals};
 
 /// The ALU: `mov`, `add`, `sub`, `mul`, `mad` on every lane, 32-bit wrapping, and 0 for
-/// `nop`, with `alu_latency` stages from `operand` to `result` (`docs/core.md`, "The RTL"):
+/// `nop`, with `alu_latency` stages from `operand` to `result` (`docs/core.md`, "RTL"):
 /// - 1: the result of the operands as they arrive is registered;
 /// - 2: the operands and the op are registered first (the operand stage), then the result;
 /// - 3 or more: after the operand stage, the multiply's three partial products (each straight
@@ -32,7 +32,7 @@ pub struct CoreAlu {
     /// With the product stage, the multipliers' own register of the held a and b (lane-major,
     /// `2 * l + s`), marked keep. Synthesis merges the operand stage's a and b into it, so it
     /// costs no flip-flop; placed and routed, the slice is faster with it on every seed
-    /// (`docs/pnr.md`, "Core: the request stage").
+    /// (`docs/pnr.md`, "Core").
     held_factors: Registers<Bits<32>>,
     /// The product stage (registers with `alu_latency` 3 or more), per lane: the low 16 x 16
     /// product, the two cross products shifted into the high half, the result of a `mov`,

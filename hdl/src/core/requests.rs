@@ -7,7 +7,7 @@ use crate::params::{CaptureKind, CoreParams};
 use crate::regs::Registers;
 use crate::{constant, constants, signals};
 
-/// The read requests (`docs/core.md`, "The request stage"). Each candidate read of the read
+/// The read requests (`docs/core.md`, "Timing and rules": the request stage). Each candidate read of the read
 /// scheduler comes with its grant, its read port, its register and where its data goes; each
 /// read port takes the granted candidate that names it (the scheduler gives a port to one
 /// candidate at most). With the request stage (`request_stage`) the candidates' decisions and

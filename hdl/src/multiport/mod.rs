@@ -56,6 +56,25 @@ pub trait Structure: 'static {
     ) -> Result<Vec<Emitted>, EmitError>;
     /// Block-RAM replicas (one narrow SRAM per lane each) for `params`.
     fn srams(params: &MultiportParams) -> usize;
+    /// [`Structure::emit`] at `params`'s widths. Each structure implements it (with
+    /// the `width_entry_points` macro) rather than inheriting a default, so that its 44 width
+    /// instances are compiled once, here, and not again in every crate that emits the file.
+    fn emit_file(params: &MultiportParams, top: &str) -> Result<Emitted, EmitError>;
+    /// [`Structure::parts`] at `params`'s widths, compiled here as [`Structure::emit_file`].
+    fn emit_parts(params: &MultiportParams) -> Result<Vec<Emitted>, EmitError>;
+}
+
+/// The width-dispatching entry points of a [`Structure`] implementation.
+macro_rules! width_entry_points {
+    () => {
+        fn emit_file(params: &MultiportParams, top: &str) -> Result<Emitted, EmitError> {
+            file_at_widths::<Self>(params, top)
+        }
+
+        fn emit_parts(params: &MultiportParams) -> Result<Vec<Emitted>, EmitError> {
+            parts_at_widths::<Self>(params)
+        }
+    };
 }
 
 /// An error for `encoding` on a file `name` without an invalidation-based table.
@@ -144,6 +163,8 @@ impl Structure for FlopStructure {
         ])
     }
 
+    width_entry_points!();
+
     fn srams(_: &MultiportParams) -> usize {
         0
     }
@@ -183,6 +204,8 @@ impl Structure for LvtStructure {
         ])
     }
 
+    width_entry_points!();
+
     fn srams(params: &MultiportParams) -> usize {
         params.write_ports * params.read_ports * params.lanes
     }
@@ -221,6 +244,8 @@ impl Structure for IlvtStructure {
         ])
     }
 
+    width_entry_points!();
+
     fn srams(params: &MultiportParams) -> usize {
         let (r, w) = (params.read_ports, params.write_ports);
         w * r * params.lanes + w * (w - 1 + r)
@@ -256,6 +281,8 @@ impl Structure for XorStructure {
             part("xor_banks", feedback::<E, A>(params, params.lanes))?,
         ])
     }
+
+    width_entry_points!();
 
     fn srams(params: &MultiportParams) -> usize {
         let (r, w) = (params.read_ports, params.write_ports);
@@ -330,25 +357,11 @@ impl<S: Structure> Design for Multiport<S> {
     }
 
     fn build(params: &MultiportParams, top: &str) -> Result<Emitted, EmitError> {
-        struct Build<'a, S>(&'a MultiportParams, &'a str, PhantomData<S>);
-        impl<S: Structure> WidthOp for Build<'_, S> {
-            type Output = Result<Emitted, EmitError>;
-            fn run<const E: usize, const A: usize, const R: usize>(self) -> Self::Output {
-                S::emit::<E, A>(self.0, self.1)
-            }
-        }
-        with_multiport_widths(params, Build::<S>(params, top, PhantomData))
+        S::emit_file(params, top)
     }
 
     fn parts(params: &MultiportParams) -> Result<Vec<Emitted>, EmitError> {
-        struct Parts<'a, S>(&'a MultiportParams, PhantomData<S>);
-        impl<S: Structure> WidthOp for Parts<'_, S> {
-            type Output = Result<Vec<Emitted>, EmitError>;
-            fn run<const E: usize, const A: usize, const R: usize>(self) -> Self::Output {
-                S::parts::<E, A>(self.0)
-            }
-        }
-        with_multiport_widths(params, Parts::<S>(params, PhantomData))
+        S::emit_parts(params)
     }
 
     fn derived(params: &MultiportParams) -> Vec<(&'static str, u64)> {
@@ -358,6 +371,30 @@ impl<S: Structure> Design for Multiport<S> {
             ("srams", S::srams(params) as u64),
         ]
     }
+}
+
+/// Emits file `S` for `params` at their widths.
+fn file_at_widths<S: Structure>(params: &MultiportParams, top: &str) -> Result<Emitted, EmitError> {
+    struct Build<'a, S>(&'a MultiportParams, &'a str, PhantomData<S>);
+    impl<S: Structure> WidthOp for Build<'_, S> {
+        type Output = Result<Emitted, EmitError>;
+        fn run<const E: usize, const A: usize, const R: usize>(self) -> Self::Output {
+            S::emit::<E, A>(self.0, self.1)
+        }
+    }
+    with_multiport_widths(params, Build::<S>(params, top, PhantomData))
+}
+
+/// Emits the sub-blocks of file `S` for `params` at their widths.
+fn parts_at_widths<S: Structure>(params: &MultiportParams) -> Result<Vec<Emitted>, EmitError> {
+    struct Parts<'a, S>(&'a MultiportParams, PhantomData<S>);
+    impl<S: Structure> WidthOp for Parts<'_, S> {
+        type Output = Result<Vec<Emitted>, EmitError>;
+        fn run<const E: usize, const A: usize, const R: usize>(self) -> Self::Output {
+            S::parts::<E, A>(self.0)
+        }
+    }
+    with_multiport_widths(params, Parts::<S>(params, PhantomData))
 }
 
 /// Runs `op` with the file's widths: `E` element bits, `A` register-index bits (`R` unused,

@@ -329,7 +329,7 @@ pub struct Analysis {
     /// GPRs allocated at compile time: the most any path needs.
     pub allocated: usize,
     /// GPRs the release finds the draw's path needs: the registers it touches when packed,
-    /// the registers live at once when not (which is unsafe: `docs/alloc.md`, "Packing").
+    /// the registers live at once when not (which is unsafe: `docs/alloc.md`, "The compiler's analysis": packing).
     pub needed: usize,
     /// `allocated - needed`: what the release gives back per wave.
     pub released: usize,

@@ -15,7 +15,7 @@ use super::{Design, TraceFormat};
 use crate::interrupt::Partial;
 
 /// Changes whenever the shim or the build recipe changes, so old cache entries are not reused.
-const RECIPE_VERSION: &str = "grfgen-verilator-10";
+const RECIPE_VERSION: &str = "grfgen-verilator-11";
 
 /// Builds running in this process now; at most [`build_slots`] run at once.
 static BUILDS: (Mutex<usize>, Condvar) = (Mutex::new(0), Condvar::new());
@@ -357,7 +357,7 @@ fn compile(design: &Design, options: &BuildOptions, dir: &Path) -> Result<(), Ve
         .arg("--Mdir")
         .arg(dir.join("obj"))
         .args(["-CFLAGS", "-fPIC", "-O3", "-Wno-fatal"])
-        .args(["-MAKEFLAGS", fast_optimisation(design.verilog)])
+        .args(["-MAKEFLAGS", FAST_OPTIMISATION])
         .args(["-MAKEFLAGS", SLOW_OPTIMISATION])
         .args(["--x-assign", "unique", "--x-initial", "unique", "--assert"])
         .args(["--top-module", design.top]);
@@ -409,23 +409,16 @@ fn compile(design: &Design, options: &BuildOptions, dir: &Path) -> Result<(), Ve
     run("compiling the model", &mut link)
 }
 
-/// Designs of more Verilog than this are large: their per-cycle code compiles at `-O1`.
-const LARGE_DESIGN_BYTES: usize = 2_000_000;
-
 /// The g++ optimisation of the once-only construction and initialisation code (Verilator's
 /// `Slow` files): `-O0`. Without it they take the `-O3` of `-CFLAGS`, a quarter of a core
-/// slice's build time (25.1 s against 19.1 s, docs/benchmarks.md, "The test suite's time").
+/// slice's build time (docs/benchmarks.md, "The test suite's time").
 const SLOW_OPTIMISATION: &str = "OPT_SLOW=-O0";
 
-/// The g++ optimisation of the per-cycle code, in place of Verilator's default `-Os`, which
-/// takes 2.8x as long as `-O2` to compile on large models: `-O2`, or `-O1` for a large design,
-/// whose compile time then outweighs the run's (docs/benchmarks.md, "Scale").
-fn fast_optimisation(verilog: &str) -> &'static str {
-    match verilog.len() > LARGE_DESIGN_BYTES {
-        true => "OPT_FAST=-O1",
-        false => "OPT_FAST=-O2",
-    }
-}
+/// The g++ optimisation of the per-cycle code, in place of Verilator's default `-Os` (which
+/// takes 2.8x as long as `-O2` to compile on large models): `-O1`. A model builds in about
+/// three quarters of `-O2`'s time and runs a little slower; most runs are shorter than their
+/// build (docs/benchmarks.md, "The test suite's time").
+const FAST_OPTIMISATION: &str = "OPT_FAST=-O1";
 
 /// `g++` with the flags Verilator's own makefile uses for a model with `trace` support.
 fn compiler(trace: Option<TraceFormat>) -> Result<Command, VerilatorError> {

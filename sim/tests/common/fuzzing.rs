@@ -1,6 +1,6 @@
 //! What the fuzz tests of every crate share: the case count (`GRFGEN_FUZZ_CASES`), proptest's
-//! configuration, and running one case under a time limit. Included by `sim/tests/fuzz.rs` and
-//! `gen/tests/fuzz.rs`.
+//! configuration, and running one case under a time limit. Included by `sim/tests/parser_fuzz.rs` and
+//! `gen/tests/flag_fuzz.rs`.
 
 use std::sync::mpsc;
 use std::time::{Duration, Instant};

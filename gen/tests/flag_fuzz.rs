@@ -5,7 +5,7 @@
 //! The property: nothing panics or hangs; a value is either accepted and the parameters then
 //! validate or name the parameter at fault, or it is rejected with one line that names the
 //! flag (or, for a config file that is not JSON, the line and column). `GRFGEN_FUZZ_CASES`
-//! sets the cases per parser (default [`DEFAULT_CASES`]), as in `sim/tests/fuzz.rs`.
+//! sets the cases per parser (default [`DEFAULT_CASES`]), as in `sim/tests/parser_fuzz.rs`.
 //!
 //! Errors are checked as the command line prints them: through [`CliError`]'s message.
 

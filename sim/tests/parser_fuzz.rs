@@ -12,7 +12,7 @@
 //! names a place inside the input and holds no raw control character.
 //!
 //! `GRFGEN_FUZZ_CASES` sets the cases per parser (default [`DEFAULT_CASES`]); the benchmark is
-//! `GRFGEN_FUZZ_CASES=100000 cargo test --release -p grfgen-sim --test fuzz`. Inputs that
+//! `GRFGEN_FUZZ_CASES=100000 cargo test --release -p grfgen-sim --test parser_fuzz`. Inputs that
 //! found bugs live in `tests/corpus/<parser>/` and are replayed by the `corpus_*` tests.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -1073,7 +1073,7 @@ fn normalised(text: &str) -> String {
 // ---------------------------------------------------------------------------------------------
 
 /// Runs `case` on [`cases`] inputs from `inputs` (proptest shrinks a failing one and keeps its
-/// seed in `fuzz.proptest-regressions`), then prints how many `parser` accepted and the time.
+/// seed in `parser_fuzz.proptest-regressions`), then prints how many `parser` accepted and the time.
 fn fuzz<S: Strategy>(
     parser: &str,
     inputs: S,
