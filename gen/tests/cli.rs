@@ -32,120 +32,62 @@ fn bad_input_is_one_line_exit_2_and_writes_nothing() {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("out");
     let out_s = out.to_str().unwrap();
-    assert_rejected(
-        &["emit", "gpr", "--banks", "3", "--out", out_s],
-        &out,
-        &["--banks", "3", "1, 2, 4, 8 or 16"],
-    );
-    assert_rejected(
-        &["emit", "gpr", "--lanes", "0", "--out", out_s],
-        &out,
-        &["--lanes", "0", "1..=64"],
-    );
-    assert_rejected(
-        &["emit", "gpr", "--registers", "100", "--out", out_s],
-        &out,
-        &["--registers", "100", "16..=4096"],
-    );
-    assert_rejected(
-        &["emit", "gpr", "--element-bits", "12", "--out", out_s],
-        &out,
-        &["--element-bits", "12", "8, 16, 32 or 64"],
-    );
-    assert_rejected(
-        &["emit", "gpr", "--read-ports", "9", "--out", out_s],
-        &out,
-        &["--read-ports", "9", "1..=8"],
-    );
-    assert_rejected(
-        &["emit", "gpr", "--pipeline", "5", "--out", out_s],
-        &out,
-        &["--pipeline", "5", "0..=4"],
-    );
-    assert_rejected(
-        &["emit", "route", "--pipeline", "5", "--out", out_s],
-        &out,
-        &["--pipeline", "5", "0..=4"],
-    );
-    assert_rejected(
-        &[
-            "emit",
-            "route",
-            "--registered",
-            "false",
-            "--pipeline",
-            "1",
-            "--out",
-            out_s,
-        ],
-        &out,
-        &["--pipeline", "1", "allowed 0"],
-    );
-    assert_rejected(
-        &["emit", "core", "--pipeline", "5", "--out", out_s],
-        &out,
-        &["--pipeline", "5", "0..=4"],
-    );
-    assert_rejected(
-        &["emit", "gpr", "--frobnicate", "--out", out_s],
-        &out,
-        &["--frobnicate"],
-    );
-    assert_rejected(
-        &["emit", "gpr", "--banks", "four", "--out", out_s],
-        &out,
-        &["--banks", "four"],
-    );
-    assert_rejected(
-        &["emit", "gpr", "--clock-mhz", "0", "--out", out_s],
-        &out,
-        &["--clock-mhz", "0"],
-    );
-    assert_rejected(
-        &["emit", "gpr", "--top", "9lives", "--out", out_s],
-        &out,
-        &["--top", "9lives", "identifier"],
-    );
+    // (the emit command's words before `--out`, what its one line names)
+    let emits: &[(&[&str], &[&str])] = &[
+        (
+            &["gpr", "--banks", "3"],
+            &["--banks", "3", "1, 2, 4, 8 or 16"],
+        ),
+        (&["gpr", "--lanes", "0"], &["--lanes", "0", "1..=64"]),
+        (
+            &["gpr", "--registers", "100"],
+            &["--registers", "100", "16..=4096"],
+        ),
+        (
+            &["gpr", "--element-bits", "12"],
+            &["--element-bits", "12", "8, 16, 32 or 64"],
+        ),
+        (
+            &["gpr", "--read-ports", "9"],
+            &["--read-ports", "9", "1..=8"],
+        ),
+        (&["gpr", "--pipeline", "5"], &["--pipeline", "5", "0..=4"]),
+        (&["route", "--pipeline", "5"], &["--pipeline", "5", "0..=4"]),
+        (
+            &["route", "--registered", "false", "--pipeline", "1"],
+            &["--pipeline", "1", "allowed 0"],
+        ),
+        (&["core", "--pipeline", "5"], &["--pipeline", "5", "0..=4"]),
+        (&["gpr", "--frobnicate"], &["--frobnicate"]),
+        (&["gpr", "--banks", "four"], &["--banks", "four"]),
+        (&["gpr", "--clock-mhz", "0"], &["--clock-mhz", "0"]),
+        (
+            &["gpr", "--top", "9lives"],
+            &["--top", "9lives", "identifier"],
+        ),
+    ];
+    for (words, named) in emits {
+        let mut args = vec!["emit"];
+        args.extend(*words);
+        args.extend(["--out", out_s]);
+        assert_rejected(&args, &out, named);
+    }
+    // (a config file's text, what the one line names)
     let config = tmp.path().join("bad.json");
-    std::fs::write(&config, "{\"banks\": 4,").unwrap();
-    assert_rejected(
-        &[
-            "emit",
-            "gpr",
-            "--config",
-            config.to_str().unwrap(),
-            "--out",
-            out_s,
-        ],
-        &out,
-        &["--config", "bad.json"],
-    );
-    std::fs::write(&config, "{\"bankz\": 4}").unwrap();
-    assert_rejected(
-        &[
-            "emit",
-            "gpr",
-            "--config",
-            config.to_str().unwrap(),
-            "--out",
-            out_s,
-        ],
-        &out,
-        &["--config", "bankz"],
-    );
-    std::fs::write(&config, "{\"banks\": 5}").unwrap();
-    assert_rejected(
-        &[
-            "emit",
-            "gpr",
-            "--config",
-            config.to_str().unwrap(),
-            "--out",
-            out_s,
-        ],
-        &out,
-        &["--banks", "5"],
-    );
+    let configs: &[(&str, &[&str])] = &[
+        ("{\"banks\": 4,", &["--config", "bad.json"]),
+        ("{\"bankz\": 4}", &["--config", "bankz"]),
+        ("{\"banks\": 5}", &["--banks", "5"]),
+    ];
+    for (text, named) in configs {
+        std::fs::write(&config, text).unwrap();
+        let config_s = config.to_str().unwrap();
+        assert_rejected(
+            &["emit", "gpr", "--config", config_s, "--out", out_s],
+            &out,
+            named,
+        );
+    }
     assert_rejected(
         &["sim", "gpr", "--load", "101", "--cycles", "10"],
         &out,

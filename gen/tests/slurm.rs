@@ -90,7 +90,23 @@ fn a_sweep_sharded_over_a_slurm_array_merges_into_the_local_sweep() {
     }
     let work = tempfile::tempdir().unwrap();
     let cluster = Cluster::start(&work.path().join("slurm"));
-    let (sharded, local) = (work.path().join("sharded"), work.path().join("local"));
+    sharded_sweep_gives_the_local_sweep(&cluster, work.path());
+    regression_array_writes_its_junit(&cluster, work.path());
+    exploration_job_gives_the_local_front(&cluster, work.path());
+}
+
+/// Waits for `done` up to `limit`, failing with `what` after it.
+fn wait_for(done: impl Fn() -> bool, limit: Duration, what: &str) {
+    let start = Instant::now();
+    while !done() {
+        assert!(start.elapsed() < limit, "{what}");
+        std::thread::sleep(Duration::from_millis(250));
+    }
+}
+
+/// A 4-shard sweep array and its merge job give, point for point, the local sweep's figures.
+fn sharded_sweep_gives_the_local_sweep(cluster: &Cluster, work: &Path) {
+    let (sharded, local) = (work.join("sharded"), work.join("local"));
     let sweep = |out: &Path| -> Vec<String> {
         [
             "gpr",
@@ -120,14 +136,8 @@ fn a_sweep_sharded_over_a_slurm_array_merges_into_the_local_sweep() {
         .collect();
     cluster.submit(&args);
     // The merge job writes DIR/results.jsonl once all four tasks succeeded.
-    let start = Instant::now();
-    while figures(&sharded).len() < 12 {
-        assert!(
-            start.elapsed() < Duration::from_secs(180),
-            "the jobs did not finish"
-        );
-        std::thread::sleep(Duration::from_millis(250));
-    }
+    let merged = || figures(&sharded).len() >= 12;
+    wait_for(merged, Duration::from_secs(180), "the jobs did not finish");
     for task in 0..4 {
         assert!(
             sharded
@@ -143,10 +153,12 @@ fn a_sweep_sharded_over_a_slurm_array_merges_into_the_local_sweep() {
         .unwrap();
     assert!(ran.status.success());
     assert_eq!(figures(&sharded), figures(&local));
+}
 
-    // A regression over two array tasks: the merge job writes the JUnit of all its runs.
-    let regress = work.path().join("regress");
-    let junit = work.path().join("junit.xml");
+/// A regression over two array tasks: the merge job writes the JUnit of all its runs.
+fn regression_array_writes_its_junit(cluster: &Cluster, work: &Path) {
+    let regress = work.join("regress");
+    let junit = work.join("junit.xml");
     let args = [
         "regress", "--blocks", "alloc", "--seeds", "1", "--cycles", "2000", "--seed", "4",
         "--slurm", "2", "--out",
@@ -161,21 +173,21 @@ fn a_sweep_sharded_over_a_slurm_array_merges_into_the_local_sweep() {
         ])
         .collect();
     cluster.submit(&args);
-    let start = Instant::now();
-    while !junit.exists() {
-        assert!(
-            start.elapsed() < Duration::from_secs(300),
-            "the regression did not finish"
-        );
-        std::thread::sleep(Duration::from_millis(250));
-    }
+    let written = || junit.exists();
+    wait_for(
+        written,
+        Duration::from_secs(300),
+        "the regression did not finish",
+    );
     let xml = std::fs::read_to_string(&junit).unwrap();
     assert!(
         xml.contains("<testsuite name=\"alloc\" tests=\"8\" failures=\"0\""),
         "{xml}"
     );
+}
 
-    // An exploration as one job: the same front and recommendation as run here.
+/// An exploration as one job: the same front and recommendation as run here.
+fn exploration_job_gives_the_local_front(cluster: &Cluster, work: &Path) {
     let explore = |out: &Path| -> Vec<String> {
         [
             "gpr",
@@ -198,7 +210,7 @@ fn a_sweep_sharded_over_a_slurm_array_merges_into_the_local_sweep() {
         .chain([out.display().to_string()])
         .collect()
     };
-    let remote = work.path().join("explore-slurm");
+    let remote = work.join("explore-slurm");
     let args: Vec<String> = ["explore", "slurm"]
         .iter()
         .map(|s| s.to_string())
@@ -206,15 +218,13 @@ fn a_sweep_sharded_over_a_slurm_array_merges_into_the_local_sweep() {
         .chain(["--cpus".to_string(), "1".to_string()])
         .collect();
     cluster.submit(&args);
-    let start = Instant::now();
-    while !remote.join("explore.json").exists() {
-        assert!(
-            start.elapsed() < Duration::from_secs(300),
-            "the exploration did not finish"
-        );
-        std::thread::sleep(Duration::from_millis(250));
-    }
-    let here = work.path().join("explore-here");
+    let written = || remote.join("explore.json").exists();
+    wait_for(
+        written,
+        Duration::from_secs(300),
+        "the exploration did not finish",
+    );
+    let here = work.join("explore-here");
     let ran = Command::new(env!("CARGO_BIN_EXE_grfgen"))
         .arg("explore")
         .args(explore(&here))

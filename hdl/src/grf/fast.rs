@@ -228,6 +228,9 @@ impl<const E: usize> Logic for FastGrfs<E> {
     // Single-value loops bind the lanes (nl) and entries (nf) for index arithmetic. The lookups
     // and the writes share no local signal, so that a lookup never waits for a write decided
     // on it.
+    // Over 100 lines (142): most of it is one loop, and `#[hdl_gen]` takes no call to a
+    // function of ours; split into parts (`hdl/src/parts.rs`), the loop's unrolled statements
+    // would change order, and the Verilog with them (docs/rust-hdl.md, 25).
     #[hdl_gen]
     fn update(&mut self) {
         self.entries.clock.next = self.clock.val();

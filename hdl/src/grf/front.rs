@@ -192,6 +192,9 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
     // Single-value loops bind lanes (nl) and fast entries (nf) for index arithmetic. The fast
     // GRFs' lookup inputs come from registers and ports only, so that a lookup never waits for
     // the writes decided on it.
+    // Over 100 lines (150): most of it is one loop, and `#[hdl_gen]` takes no call to a
+    // function of ours; split into parts (`hdl/src/parts.rs`), the loop's unrolled statements
+    // would change order, and the Verilog with them (docs/rust-hdl.md, 25).
     #[hdl_gen]
     fn update(&mut self) {
         self.fast.clock.next = self.clock.val();
