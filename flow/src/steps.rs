@@ -10,7 +10,7 @@ use grfgen_sim::progress;
 use grfgen_sim::text::plural;
 use serde::Serialize;
 
-use crate::pnr::{place_and_route_seeds, Device, PnrReport};
+use crate::pnr::{place_and_route_seeds, write_bitstream, Device, PnrReport};
 use crate::tools::{lint, synth, SynthStats, SynthTarget};
 use crate::FlowError;
 
@@ -54,6 +54,8 @@ pub struct PnrRequest {
     pub seed: u64,
     /// How many seeds to place with, from `seed` on (the best one's files are kept).
     pub seeds: u64,
+    /// Whether to pack the best seed's routed design into a bitstream (Gowin devices).
+    pub bitstream: bool,
 }
 
 impl<P> FlowReport<P> {
@@ -124,8 +126,7 @@ pub fn check_design<D: Design>(dir: &Path, top: &str) -> Result<Vec<Step>, FlowE
         true => Step {
             step: "ice40",
             ok: true,
-            detail: "not run: the design instantiates ECP5 DP16KD block RAMs (--memory dp16kd)"
-                .into(),
+            detail: "not run: the design instantiates a vendor's block RAMs (--memory)".into(),
         },
     };
     Ok(vec![
@@ -219,7 +220,7 @@ pub fn flow<B: Block>(
     steps.push(cosim_step::<B>(params, options, seed)?);
     let pnr = match pnr {
         Some(request) => {
-            let report = place_and_route_seeds(
+            let mut report = place_and_route_seeds(
                 out,
                 &emitted,
                 request.device,
@@ -227,6 +228,16 @@ pub fn flow<B: Block>(
                 request.seed,
                 request.seeds,
             )?;
+            if request.bitstream && report.fmax_mhz.is_some() {
+                let seed = report.seed;
+                report.bitstream = Some(write_bitstream(
+                    out,
+                    &emitted,
+                    request.device,
+                    timing.mhz,
+                    seed,
+                )?);
+            }
             steps.push(Step {
                 step: "pnr",
                 ok: true,

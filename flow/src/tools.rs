@@ -75,9 +75,14 @@ impl SynthStats {
 
     /// Flip-flops of an iCE40 netlist (every `SB_DFF*` cell).
     pub fn flip_flops(&self) -> u64 {
+        self.count_prefixed("SB_DFF")
+    }
+
+    /// Cells whose type starts with `prefix`.
+    pub fn count_prefixed(&self, prefix: &str) -> u64 {
         self.by_type
             .iter()
-            .filter(|(kind, _)| kind.starts_with("SB_DFF"))
+            .filter(|(kind, _)| kind.starts_with(prefix))
             .map(|(_, n)| n)
             .sum()
     }

@@ -41,7 +41,7 @@ fn shapes() -> Vec<MultiportParams> {
     ]
 }
 
-/// `shapes()` and the defaults at every stage count, in both memories.
+/// `shapes()` and the defaults at every stage count, in every memory.
 fn staged_shapes() -> Vec<MultiportParams> {
     let mut configs = shapes();
     configs.push(MultiportParams::default());

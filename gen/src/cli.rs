@@ -106,6 +106,7 @@ fn tree() -> Command {
         .subcommand(crate::allocate::command())
         .subcommand(commands::regress::command())
         .subcommand(commands::blocks::command())
+        .subcommand(commands::devices::command())
 }
 
 /// The one line `grfgen` prints on standard error for a command line that `command()`

@@ -86,8 +86,8 @@ fn gpr_command() -> Command {
                 .long("memory")
                 .value_name("KIND")
                 .help(
-                    "Block RAM of the banked rows: inferred or dp16kd [default: dp16kd on an \
-                     ECP5 device, else inferred]",
+                    "Block RAM of the banked rows: inferred, dp16kd, gowin-bsram or nexus-ebr \
+                     [default: the device's primitive (dp16kd on an ECP5), inferred on an iCE40]",
                 ),
         )
         .arg(list(
@@ -190,8 +190,9 @@ fn gpr(m: &ArgMatches) -> Result<String, CliError> {
     let memory = match m.get_one::<String>("memory") {
         Some(text) => Memory::parse(text).ok_or_else(|| {
             CliError::Input(format!(
-                "invalid value {} for --memory: allowed inferred or dp16kd",
-                grfgen_sim::input::shown(text)
+                "invalid value {} for --memory: allowed {}",
+                grfgen_sim::input::shown(text),
+                grfgen_hdl::params::Allowed::one_of(&Memory::ALL).words()
             ))
         })?,
         None => device.memory(),

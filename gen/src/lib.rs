@@ -62,6 +62,9 @@ pub fn execute(matches: &ArgMatches) -> Result<String, CliError> {
         "blocks" => Ok(commands::blocks::blocks(
             matches.subcommand().expect("blocks").1,
         )),
+        "devices" => Ok(commands::devices::devices(
+            matches.subcommand().expect("devices").1,
+        )),
         verb => {
             let blocks = registry::blocks();
             let block = blocks

@@ -141,9 +141,22 @@ fn ctrl_c_during_the_first_build_leaves_a_working_cache_and_no_compiler() {
         "--seed",
         "3",
     ];
-    let child = start(&args, &cache);
-    // Verilator and the compiler are busy for several seconds on a fresh cache.
-    std::thread::sleep(Duration::from_secs(4));
+    let mut child = start(&args, &cache);
+    // Wait for the build (Verilator, then the compiler, in a staging directory of the cache)
+    // to start, however long the emission before it takes on a busy machine; then interrupt.
+    let started = Instant::now();
+    while processes_using(&cache).is_empty() {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the build never started"
+        );
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "sim ended before its build started"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(500));
     interrupt(&child);
     let (status, err) = finish(child, None);
     assert_eq!(status, Some(130), "{err}");

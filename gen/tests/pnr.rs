@@ -53,6 +53,11 @@ fn pnr(block: &str, params: &[&str], extra: &[&str]) -> Value {
     let report: Value = serde_json::from_str(&stdout).unwrap();
     let placed = report["pnr"]["fits"] == true;
     assert_eq!(out.join("pnr/report.json").exists(), placed, "{stdout}");
+    if let Some(path) = report["pnr"]["bitstream"]["path"].as_str() {
+        let bytes = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+        assert_eq!(report["pnr"]["bitstream"]["bytes"], bytes, "{stdout}");
+        assert!(path.ends_with(".fs") && bytes > 0, "{stdout}");
+    }
     // The synthesis log is Yosys's own, placed or not.
     let log = std::fs::read_to_string(out.join("pnr/synth.log")).unwrap_or_default();
     assert!(log.contains("Yosys"), "DIR/pnr/synth.log: {log:?}");
@@ -278,37 +283,67 @@ fn a_design_too_big_for_its_device_is_a_result() {
     assert!(report["fmax_mhz"].is_null());
 }
 
+/// The Gowin and Nexus parts `make test` places on, each with its block RAM primitive and its
+/// output register (pipeline 2): the small GPR on the GW1N-9, packed into a bitstream by
+/// apycula's `gowin_pack`, and on the CrossLink-NX LIFCL-40.
 #[test]
-fn a_bad_device_or_seed_is_refused() {
-    for (flag, value, allowed) in [
+fn a_small_gpr_is_placed_and_routed_on_gowin_with_a_bitstream_and_on_nexus() {
+    let params = [SMALL_GPR, &["--pipeline", "2"]].concat();
+    let report = pnr("gpr", &params, &["--device", "gw1n-9", "--bitstream"]);
+    assert_placed("gpr", "gw1n-9", &report, true);
+    assert_eq!(
+        report["bitstream"]["packer"], "gowin_pack -d GW1N-9C",
+        "{report}"
+    );
+    let report = pnr("gpr", &params, &["--device", "nexus-40"]);
+    assert_placed("gpr", "nexus-40", &report, true);
+    assert!(report["bitstream"].is_null(), "{report}");
+}
+
+#[test]
+fn a_bad_device_seed_memory_or_bitstream_is_refused() {
+    let devices = "ecp5-85k, ecp5-25k, ice40-hx8k, ice40-up5k, gw1n-9, gw2a-18, gw5a-25, nexus-40";
+    let cases: [(&[&str], &[&str]); 8] = [
+        (&["--device", "virtex7"], &["--device", "virtex7", devices]),
+        (&["--pnr-seed", "0"], &["--pnr-seed", "0", "1..=2147483647"]),
+        (&["--pnr-seed", "x"], &["--pnr-seed", "x", "1..=2147483647"]),
+        (&["--pnr-seeds", "0"], &["--pnr-seeds", "0", "1..=64"]),
+        (&["--pnr-seeds", "65"], &["--pnr-seeds", "65", "1..=64"]),
         (
-            "--device",
-            "virtex7",
-            "ecp5-85k, ecp5-25k, ice40-hx8k, ice40-up5k",
+            &["--device", "ecp5-85k", "--memory", "gowin-bsram"],
+            &[
+                "gowin-bsram",
+                "--memory",
+                "inferred or dp16kd",
+                "SDPB is Gowin",
+            ],
         ),
-        ("--pnr-seed", "0", "1..=2147483647"),
-        ("--pnr-seed", "x", "1..=2147483647"),
-        ("--pnr-seeds", "0", "1..=64"),
-        ("--pnr-seeds", "65", "1..=64"),
-    ] {
+        (
+            &["--device", "gw2a-18", "--memory", "nexus-ebr"],
+            &[
+                "nexus-ebr",
+                "--memory",
+                "inferred or gowin-bsram",
+                "PDPSC16K is Nexus",
+            ],
+        ),
+        (
+            &["--device", "nexus-40", "--bitstream"],
+            &["nexus-40", "--bitstream", "gw1n-9, gw2a-18, gw5a-25"],
+        ),
+    ];
+    for (flags, needles) in cases {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("out");
-        let run = grfgen(&[
-            "flow",
-            "gpr",
-            "--out",
-            out.to_str().unwrap(),
-            "--pnr",
-            flag,
-            value,
-        ]);
+        let mut args = vec!["flow", "gpr", "--out", out.to_str().unwrap(), "--pnr"];
+        args.extend(flags);
+        let run = grfgen(&args);
         let err = String::from_utf8_lossy(&run.stderr);
-        assert_eq!(run.status.code(), Some(2), "{err}");
+        assert_eq!(run.status.code(), Some(2), "{args:?}: {err}");
         assert_eq!(err.trim_end().lines().count(), 1, "{err}");
-        assert!(
-            err.contains(flag) && err.contains(value) && err.contains(allowed),
-            "{err}"
-        );
+        for needle in needles {
+            assert!(err.contains(needle), "{needle} not in {err}");
+        }
         assert!(!out.exists());
     }
 }

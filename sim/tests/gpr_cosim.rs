@@ -126,22 +126,44 @@ fn every_bank_kind_100k_random_cycles() {
 #[test]
 #[ignore = "slow (many Verilator models, minutes): scripts/slow-tests.sh runs it"]
 fn dp16kd_banks_100k_random_cycles() {
-    dp16kd_banks(|pipeline, k| {
-        pipeline == 0 || pipeline == GprParams::MAX_PIPELINE || k == pipeline % 3
-    });
+    let take =
+        |pipeline, k| pipeline == 0 || pipeline == GprParams::MAX_PIPELINE || k == pipeline % 3;
+    let deep = [0, GprParams::MAX_PIPELINE];
+    primitive_banks(Memory::Dp16kd, 150, shapes(take, &deep));
 }
 
 /// The quick cut of the test above, for `make test`: every bank kind with the output register
 /// (the deepest pipeline), the default kind without it, in both widths.
 #[test]
 fn dp16kd_banks_with_and_without_the_output_register_100k_random_cycles() {
-    dp16kd_banks(|pipeline, k| pipeline == GprParams::MAX_PIPELINE || (pipeline == 0 && k == 0));
+    let take = |pipeline, k| pipeline == GprParams::MAX_PIPELINE || (pipeline == 0 && k == 0);
+    let deep = [0, GprParams::MAX_PIPELINE];
+    primitive_banks(Memory::Dp16kd, 150, shapes(take, &deep));
 }
 
-/// 100k random cycles of the default GPR on `DP16KD` banks for each pipeline and bank kind
-/// (its index in [`BankKind::ALL`]) that `take` takes, and of one bank of 1024 registers of two
-/// 8-bit lanes where `take` takes the default kind.
-fn dp16kd_banks(take: impl Fn(usize, usize) -> bool) {
+/// Gowin's `SDPB` and Nexus's `PDPSC16K` instances (`--memory gowin-bsram`, `nexus-ebr`,
+/// simulated by their models), 100k random cycles each: the output register on the 1W1R and
+/// the single-port kinds (the deepest pipeline), none on the default (pipeline 0), and the
+/// 1024-row shape (16 or 18 bits wide) with the output register.
+#[test]
+fn gowin_and_nexus_banks_with_and_without_the_output_register_100k_random_cycles() {
+    let single_port = BankKind::ALL
+        .iter()
+        .position(|k| k.single_port())
+        .expect("a single-port kind");
+    let take = |pipeline, k| {
+        (pipeline == GprParams::MAX_PIPELINE && (k == 0 || k == single_port))
+            || (pipeline == 0 && k == 0)
+    };
+    let deep = [GprParams::MAX_PIPELINE];
+    primitive_banks(Memory::GowinBsram, 190, shapes(take, &deep));
+    primitive_banks(Memory::NexusEbr, 200, shapes(take, &deep));
+}
+
+/// The default GPR for each pipeline and bank kind (its index in [`BankKind::ALL`]) that
+/// `take` takes, and one bank of 1024 registers of two 8-bit lanes (a primitive's deeper,
+/// narrower shape) at each of `deep_pipelines`.
+fn shapes(take: impl Fn(usize, usize) -> bool, deep_pipelines: &[usize]) -> Vec<GprParams> {
     let mut shapes = vec![];
     for pipeline in 0..=GprParams::MAX_PIPELINE {
         for (k, bank_kind) in BankKind::ALL.into_iter().enumerate() {
@@ -154,20 +176,21 @@ fn dp16kd_banks(take: impl Fn(usize, usize) -> bool) {
             }
         }
     }
-    for pipeline in [0, GprParams::MAX_PIPELINE] {
-        if take(pipeline, 0) {
-            shapes.push(GprParams {
-                pipeline,
-                ..gpr(1, 1024, 2, 8, 2, 1)
-            });
-        }
+    for &pipeline in deep_pipelines {
+        shapes.push(GprParams {
+            pipeline,
+            ..gpr(1, 1024, 2, 8, 2, 1)
+        });
     }
+    shapes
+}
+
+/// 100k random cycles of each of `shapes` with its banks written as `memory`, the seeds from
+/// `seed` on.
+fn primitive_banks(memory: Memory, seed: u64, shapes: Vec<GprParams>) {
     for (n, shape) in shapes.into_iter().enumerate() {
-        let p = GprParams {
-            memory: Memory::Dp16kd,
-            ..shape
-        };
-        random_run(&p, 150 + n as u64, 100_000);
+        let p = GprParams { memory, ..shape };
+        random_run(&p, seed + n as u64, 100_000);
     }
 }
 

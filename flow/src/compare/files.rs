@@ -39,7 +39,7 @@ impl FileRow {
 
 /// The multi-ported rows of `spec`: the flip-flop file where it fits, then `lvt`, `ilvt`
 /// (binary, then one-hot) and `xor` at each of `pipelines`, their block RAM the banked rows'
-/// (`spec.memory`) where a `DP16KD` holds their rows; and why a file is left out or built
+/// (`spec.memory`) where a block-RAM primitive holds their rows; and why a file is left out or built
 /// otherwise.
 pub(super) fn file_rows(
     spec: &GprComparisonSpec,
@@ -58,14 +58,15 @@ pub(super) fn file_rows(
         Ok(()) => rows.push(FileRow::of::<Flops>("flops".into(), flops)),
         Err(e) => notes.push(format!("flops is not built: {e}")),
     }
-    let memory = match spec.file.registers <= MultiportParams::DP16KD_ROWS {
+    let memory = match spec.file.registers <= Memory::PRIMITIVE_ROWS {
         true => spec.memory,
         false => Memory::Inferred,
     };
     if memory != spec.memory {
         notes.push(format!(
-            "the block-RAM files' memory is inferred: a DP16KD holds at most {} rows, here {}",
-            MultiportParams::DP16KD_ROWS,
+            "the block-RAM files' memory is inferred: a {} holds at most {} rows, here {}",
+            spec.memory.primitive().unwrap_or("block RAM"),
+            Memory::PRIMITIVE_ROWS,
             spec.file.registers
         ));
     }

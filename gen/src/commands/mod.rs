@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod blocks;
+pub mod devices;
 pub mod emit;
 pub mod explore;
 pub mod flow;

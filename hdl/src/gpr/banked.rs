@@ -9,7 +9,7 @@ use super::delays::{ReadRoute, RequestDelays};
 use super::register_map::RegisterMap;
 use crate::checkers::{AtMost, CollisionChecker};
 use crate::crossbar::Crossbar;
-use crate::params::{BankMap, GprParams, Memory};
+use crate::params::{BankMap, GprParams};
 use crate::parts::logic_in_parts;
 use crate::regs::Registers;
 use crate::sram::SramBank;
@@ -187,8 +187,8 @@ impl<const E: usize, const A: usize, const RI: usize> BankedGpr<E, A, RI> {
         let (p, w) = (params.read_ports, params.write_ports);
         let (staged, data_staged) = (params.pipeline >= 1, params.pipeline >= 2);
         let sram_staged = params.registered_sram_ports();
-        // DP16KD banks hold the bank data stage in their own output registers.
-        let output_register = data_staged && params.memory == Memory::Dp16kd;
+        // Primitive banks hold the bank data stage in their own output registers.
+        let output_register = data_staged && params.memory.is_primitive();
         let (kind, ns) = (params.bank_kind, params.bank_kind.reads_per_bank());
         let mapped = params.bank_map != BankMap::Mod;
         Self {

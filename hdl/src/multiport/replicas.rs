@@ -68,7 +68,7 @@ impl<const E: usize, const A: usize> Replicas<E, A> {
         output_stage: bool,
     ) -> Self {
         let groups = banks * readers;
-        let internal = output_stage && memory == Memory::Dp16kd;
+        let internal = output_stage && memory.is_primitive();
         Self {
             clock: Signal::default(),
             write_enable: signals(banks),

@@ -209,7 +209,7 @@ impl Params for GprParams {
             ),
             param!(
                 memory,
-                "block RAM in the Verilog: inferred (any tool), or dp16kd (ECP5 instances, with the output register at --pipeline 2 and up)",
+                "block RAM in the Verilog: inferred (any tool), or instances of dp16kd (ECP5), gowin-bsram (Gowin SDPB) or nexus-ebr (Nexus PDPSC16K), with the output register at --pipeline 2 and up",
                 "KIND",
                 |_| Allowed::one_of(&Memory::ALL)
             ),

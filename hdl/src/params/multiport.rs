@@ -122,7 +122,7 @@ impl Params for MultiportParams {
             ),
             param!(
                 memory,
-                "block RAM in the Verilog: inferred (any tool), or dp16kd (ECP5 instances, with the output register at --pipeline 1 and up; flops has none)",
+                "block RAM in the Verilog: inferred (any tool), or instances of dp16kd (ECP5), gowin-bsram (Gowin SDPB) or nexus-ebr (Nexus PDPSC16K), with the output register at --pipeline 1 and up; flops has none",
                 "KIND",
                 Self::memory_allowed
             ),
@@ -143,17 +143,15 @@ impl MultiportParams {
     pub const MAX_WRITE_PORTS: usize = 4;
     /// Most register stages.
     pub const MAX_PIPELINE: usize = 2;
-    /// Most rows a `DP16KD` holds (1024 x 18 bits).
-    pub const DP16KD_ROWS: usize = 1024;
-
-    /// The block RAMs allowed with these registers: `DP16KD`s hold at most 1024 rows.
+    /// The block RAMs allowed with these registers: a primitive holds at most
+    /// [`Memory::PRIMITIVE_ROWS`] rows.
     pub fn memory_allowed(&self) -> Allowed<Memory> {
-        match self.registers <= Self::DP16KD_ROWS {
+        match self.registers <= Memory::PRIMITIVE_ROWS {
             true => Allowed::one_of(&Memory::ALL),
             false => Allowed::one_of(&[Memory::Inferred]).because(format!(
-                "with --registers {}: an ECP5 block RAM holds at most {} rows",
+                "with --registers {}: a block-RAM primitive holds at most {} rows",
                 self.registers,
-                Self::DP16KD_ROWS
+                Memory::PRIMITIVE_ROWS
             )),
         }
     }
@@ -244,8 +242,8 @@ mod tests {
         };
         assert_eq!(
             deep.validate().unwrap_err().to_string(),
-            "invalid value dp16kd for --memory: allowed inferred (with --registers 2048: an ECP5 block \
-             RAM holds at most 1024 rows)"
+            "invalid value dp16kd for --memory: allowed inferred (with --registers 2048: a block-RAM \
+             primitive holds at most 1024 rows)"
         );
         let fits = MultiportParams {
             registers: 1024,

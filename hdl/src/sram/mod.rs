@@ -1,22 +1,41 @@
 //! The memory primitive: one synthesizable SRAM bank, 1W1R or single-port, behavioural or
-//! built from ECP5 `DP16KD` block RAMs.
+//! built from a vendor's block RAMs (ECP5 `DP16KD`, Gowin `SDPB`, Nexus `PDPSC16K`).
 //!
 //! This module is the single place where a vendor SRAM macro goes in.
 
 mod dp16kd;
+mod frame;
+mod gowin_sdpb;
+mod nexus_pdpsc16k;
 
 use rust_hdl::prelude::*;
 
 use crate::params::{BankKind, Memory};
 
+/// Every primitive's instance start, model file name and model text.
+const MODELS: [(&str, &str, &str); 3] = [
+    (dp16kd::INSTANCE, dp16kd::MODEL_FILE, dp16kd::MODEL),
+    (
+        gowin_sdpb::INSTANCE,
+        gowin_sdpb::MODEL_FILE,
+        gowin_sdpb::MODEL,
+    ),
+    (
+        nexus_pdpsc16k::INSTANCE,
+        nexus_pdpsc16k::MODEL_FILE,
+        nexus_pdpsc16k::MODEL,
+    ),
+];
+
 /// The simulation models a design's Verilog needs beside it, as `(file name, text)`: the
-/// `DP16KD` model when it instantiates `DP16KD`s. Simulators and linters read them; synthesis
+/// model of each primitive it instantiates. Simulators and linters read them; synthesis
 /// does not, since it maps the primitives to the device's own.
 pub fn simulation_models(verilog: &str) -> Vec<(&'static str, &'static str)> {
-    match verilog.contains(dp16kd::INSTANCE) {
-        true => vec![(dp16kd::MODEL_FILE, dp16kd::MODEL)],
-        false => Vec::new(),
-    }
+    MODELS
+        .iter()
+        .filter(|(instance, _, _)| verilog.contains(instance))
+        .map(|&(_, file, text)| (file, text))
+        .collect()
 }
 
 /// An SRAM bank: one write port and one synchronous read port on one clock (1W1R), or, built
@@ -59,7 +78,7 @@ pub struct SramBank<const E: usize, const A: usize> {
     _single_port: bool,
     /// How the Verilog writes the memory.
     _memory: Memory,
-    /// Whether the read passes through the block RAM's output register (`DP16KD` only).
+    /// Whether the read passes through the block RAM's output register (primitives only).
     _output_register: bool,
     /// The word read before the output register.
     _latched: Bits<E>,
@@ -83,12 +102,12 @@ impl<const E: usize, const A: usize> SramBank<E, A> {
         }
     }
 
-    /// The bank written as `memory`; with `output_register` (`DP16KD` only) reads pass
+    /// The bank written as `memory`; with `output_register` (primitives only) reads pass
     /// through the block RAM's output register, a cycle more.
     pub fn in_memory(self, memory: Memory, output_register: bool) -> Self {
         assert!(
-            memory == Memory::Dp16kd || !output_register,
-            "only DP16KD banks have an output register"
+            memory.is_primitive() || !output_register,
+            "only primitive banks have an output register"
         );
         Self {
             _memory: memory,
@@ -185,8 +204,16 @@ impl<const E: usize, const A: usize> Logic for SramBank<E, A> {
     }
 
     fn hdl(&self) -> Verilog {
+        let bank = frame::Bank {
+            bits: E,
+            address_bits: A,
+            single_port: self._single_port,
+            output_register: self._output_register,
+        };
         Verilog::Custom(match (self._memory, self._single_port) {
-            (Memory::Dp16kd, single_port) => dp16kd::body(E, A, single_port, self._output_register),
+            (Memory::Dp16kd, _) => dp16kd::body(bank),
+            (Memory::GowinBsram, _) => gowin_sdpb::body(bank),
+            (Memory::NexusEbr, _) => nexus_pdpsc16k::body(bank),
             (Memory::Inferred, true) => Self::array("1rw") + &Self::single_port_hdl(),
             (Memory::Inferred, false) => Self::array("1r1w") + &Self::two_port_hdl(),
         })

@@ -114,6 +114,7 @@ fn settings(m: &ArgMatches, recorded: Option<&Spec>) -> Result<Settings, CliErro
                 device: device.parse().map_err(CliError::Input)?,
                 seed: *seed,
                 seeds: recorded.map_or(1, |s| s.pnr_seeds),
+                bitstream: false,
             }
         }
         _ => device_request(m)?,

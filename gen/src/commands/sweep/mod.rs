@@ -330,14 +330,10 @@ pub fn sweep<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     let (spec, designs, runs) = plan::<B>(m, seed, rtl, recorded.as_ref(), steps)?;
     // iCE40 synthesis and place and route take only the block RAM their device has.
     if spec.synth {
-        super::flow::check_on_device(&designs, grfgen_flow::pnr::Device::Ice40Hx8k).map_err(
-            |_| {
-                CliError::Input(
-                    "invalid value dp16kd for --memory: allowed inferred with --synth \
-                     (iCE40 synthesis; DP16KD is ECP5 block RAM)"
-                        .into(),
-                )
-            },
+        super::flow::check_on_device_with(
+            &designs,
+            grfgen_flow::pnr::Device::Ice40Hx8k,
+            "--synth (iCE40 synthesis)",
         )?;
     }
     if let Some(request) = steps.1 {
@@ -380,6 +376,7 @@ pub fn sweep<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
             device: device.parse().map_err(CliError::Input)?,
             seed: *seed,
             seeds: spec.pnr_seeds,
+            bitstream: false,
         }),
         None => None,
     };
