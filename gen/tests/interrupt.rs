@@ -77,6 +77,23 @@ fn processes_using(path: &Path) -> Vec<String> {
     found
 }
 
+/// Waits (at most a minute) until a process whose command line names `program` works in or on
+/// `path`; fails if `child` ends first. `what` names it in the failure.
+fn wait_for_process(child: &mut Child, path: &Path, program: &str, what: &str) {
+    let started = Instant::now();
+    while !processes_using(path).iter().any(|p| p.contains(program)) {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "{what} never started"
+        );
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before {what} started"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 #[test]
 fn ctrl_c_mid_run_prints_how_far_and_the_seed_and_removes_the_waveform() {
     let tmp = tempfile::tempdir().unwrap();
@@ -144,18 +161,7 @@ fn ctrl_c_during_the_first_build_leaves_a_working_cache_and_no_compiler() {
     let mut child = start(&args, &cache);
     // Wait for the build (Verilator, then the compiler, in a staging directory of the cache)
     // to start, however long the emission before it takes on a busy machine; then interrupt.
-    let started = Instant::now();
-    while processes_using(&cache).is_empty() {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "the build never started"
-        );
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "sim ended before its build started"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for_process(&mut child, &cache, "verilator", "the build");
     std::thread::sleep(Duration::from_millis(500));
     interrupt(&child);
     let (status, err) = finish(child, None);
@@ -210,18 +216,7 @@ fn ctrl_c_during_synthesis_leaves_no_temporary_file() {
         .spawn()
         .unwrap();
     // Wait for Yosys to start (after emission and lint), then interrupt it.
-    let started = Instant::now();
-    while !processes_using(&out).iter().any(|p| p.contains("yosys")) {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "yosys never started"
-        );
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "flow ended before yosys started"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for_process(&mut child, &out, "yosys", "yosys");
     interrupt(&child);
     let (status, err) = finish(child, None);
     assert_eq!(status, Some(130), "{err}");

@@ -372,7 +372,7 @@ impl Device {
             Device::Gw1n9 => (8_640, 26, 20),
             Device::Gw2a18 => (20_736, 46, 48),
             Device::Gw5a25 => (23_040, 56, 28),
-            Device::Nexus40 => (39_600, 84, 56),
+            Device::Nexus40 => (32_256, 84, 56),
         };
         Capacity { luts, brams, dsps }
     }

@@ -276,6 +276,20 @@ mod tests {
         assert_eq!(bound.cycles, 9 + 4);
     }
 
+    /// Issue is in order: an instruction that depends on nothing still issues a cycle after
+    /// the one before it, however late that one issued.
+    #[test]
+    fn an_independent_instruction_issues_after_the_one_before() {
+        let params = CoreParams::document();
+        let chain = "add R1, R0, R0\nadd R2, R1, R1\nadd R3, R2, R2\n";
+        let latencies = UnitLatencies::default();
+        let alone = lower_bound(&params, &parse(chain, 256).unwrap(), &latencies, true);
+        let after = parse(&format!("{chain}add R5, R4, R4"), 256).unwrap();
+        let bound = lower_bound(&params, &after, &latencies, true);
+        assert_eq!(alone.issue_chain, 9);
+        assert_eq!(bound.issue_chain, alone.issue_chain + 1);
+    }
+
     /// An instruction on `unit` writing `writes` registers from `dst`, from `src`.
     fn on(unit: CoreUnit, dst: usize, writes: usize, src: Vec<Source>) -> Instruction {
         Instruction {
