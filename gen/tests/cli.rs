@@ -602,7 +602,11 @@ fn sim_core_runs_a_program_file_and_rejects_malformed_ones() {
     assert!(out.status.success(), "{}", stderr(&out));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["instructions"], 3);
-    assert_eq!(v["mismatches"], 0);
+    assert_eq!(
+        (&v["rtl"], &v["mismatches"]),
+        (&true.into(), &0.into()),
+        "{v}"
+    );
 
     let bad = tmp.path().join("bad.s");
     std::fs::write(&bad, "add R1, R2, R3\nmad R1, R2, Q3, R4\n").unwrap();
@@ -748,7 +752,11 @@ fn sim_grf_runs_a_trace_and_rejects_malformed_ones_by_line() {
     assert_eq!(v["accesses"], 3);
     assert_eq!(v["shared_accesses"], 2);
     assert_eq!(v["faults"], 1, "block 2 of EU 0 thread 0 is unmapped");
-    assert_eq!(v["mismatches"], 0);
+    assert_eq!(
+        (&v["rtl"], &v["mismatches"]),
+        (&true.into(), &0.into()),
+        "{v}"
+    );
 
     let none = Path::new("/nonexistent/never-written");
     for (text, expected) in [
@@ -875,6 +883,7 @@ fn sweep_crosses_listed_parameters_and_options_followed_by_other_flags() {
         .iter()
         .map(|p| {
             assert_eq!(p["report"]["mismatches"], 0, "{p}");
+            assert_eq!(p["report"]["rtl"], true, "{p}");
             let cq = p["parameters"]["cq_entries"].as_u64().unwrap();
             (cq, p["options"]["workload"].as_str().unwrap())
         })

@@ -5,8 +5,8 @@
 
 use grfgen_sim::cluster::kernels::random_program;
 use grfgen_sim::cluster::{
-    allocate, foreign_local_access, interpret, parse, partition, run_allocated, Physical, Reg,
-    EXAMPLES, FIG11, FIG13,
+    allocate, foreign_local_access, interpret, parse, partition, run_allocated, ClusterOp,
+    Physical, Reg, EXAMPLES, FIG11, FIG13,
 };
 use grfgen_sim::rng::Rng;
 
@@ -230,8 +230,19 @@ fn ten_thousand_random_programs_keep_their_outputs_and_their_locality() {
             replay()
         );
         assert_eq!(foreign_local_access(&after.program), None, "{}", replay());
-        // The rewrite only adds MOVs: every original instruction is there, in order.
-        assert_eq!(after.program.len(), program.len() + after.movs);
+        // The rewrite only adds MOVs: every original instruction is there, in order, on its
+        // cluster and with its operation; every other one is a MOV.
+        let kept: Vec<(usize, ClusterOp)> = (after.program.iter().zip(&after.original))
+            .filter(|(_, &original)| original)
+            .map(|(i, _)| (i.cluster, i.op))
+            .collect();
+        let given: Vec<(usize, ClusterOp)> = program.iter().map(|i| (i.cluster, i.op)).collect();
+        assert_eq!(kept, given, "{}", replay());
+        assert!(
+            (after.program.iter().zip(&after.original)).all(|(i, &o)| o || i.op == ClusterOp::Mov),
+            "{}",
+            replay()
+        );
         // Local files of 1-3 registers force spills; the clustered files, register by
         // register, still give the reference outputs.
         let local_regs = 1 + rng.below(3);

@@ -363,7 +363,8 @@ mod tests {
                     ..GprParams::default()
                 };
                 p.validate().unwrap();
-                assert_eq!(p.register_bits(), p.row_bits() + p.bank_bits());
+                assert_eq!(p.rows(), rows);
+                assert_eq!(1 << p.register_bits(), banks * rows);
                 rows *= 2;
             }
         }

@@ -161,6 +161,10 @@ mod tests {
         let noisy: Vec<(&Levels, f64)> = (points.iter().zip([50.0, 80.0, 20.0, 50.0])).collect();
         let error = Accuracy::of(&noisy);
         assert!(error.mean_error_pct > 10.0, "{error:?}");
-        assert!(error.margin(0.1) >= 0.1);
+        // The margin is the worst left-out error, or the floor when that is smaller.
+        assert_eq!(flat.margin(0.1), 0.1);
+        assert_eq!(error.margin(0.0), error.max_error_pct / 100.0);
+        assert!(error.max_error_pct >= error.mean_error_pct, "{error:?}");
+        assert_eq!(error.margin(10.0), 10.0);
     }
 }

@@ -328,9 +328,12 @@ mod tests {
             estimate(100.0, 1.0, 50.0), // equal to the first: neither dominates
         ];
         assert_eq!(front(&points), vec![0, 1, 3, 4]);
-        for &i in &front(&points) {
-            assert!(!points.iter().any(|p| dominates(p, &points[i])));
-        }
+        assert!(dominates(&points[0], &points[2]));
+        assert!(!dominates(&points[2], &points[0]));
+        // Equal points: neither dominates the other; a trade-off: neither either.
+        assert!(!dominates(&points[0], &points[4]) && !dominates(&points[4], &points[0]));
+        assert!(!dominates(&points[0], &points[1]) && !dominates(&points[1], &points[0]));
+        assert!(!dominates(&points[0], &points[3]) && !dominates(&points[3], &points[0]));
     }
 
     #[test]
