@@ -1065,6 +1065,33 @@ fn multiport_options_a_file_does_not_take_are_one_line_exit_2() {
             vec!["emit", "xor", "--memory", "dp16kd", "--registers", "2048"],
             vec!["--memory", "dp16kd", "inferred (with --registers 2048"],
         ),
+        (
+            vec![
+                "emit",
+                "lvt",
+                "--memory",
+                "nexus-ebr",
+                "--registers",
+                "2048",
+            ],
+            vec!["--memory", "nexus-ebr", "inferred (with --registers 2048"],
+        ),
+        (
+            vec!["emit", "gpr", "--memory", "gowin"],
+            vec![
+                "--memory",
+                "gowin",
+                "inferred, dp16kd, gowin-bsram or nexus-ebr",
+            ],
+        ),
+        (
+            vec!["emit", "flops", "--memory", "gowin-bsram"],
+            vec![
+                "--memory",
+                "gowin-bsram",
+                "inferred (flops has no block RAM)",
+            ],
+        ),
     ] {
         assert_rejected(&[&args[..], &["--out", out_s]].concat(), &out, &expected);
     }

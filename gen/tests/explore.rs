@@ -349,6 +349,10 @@ fn bad_input_is_refused_before_anything_runs() {
             vec!["--device", "ice40-hx8k", "--memory", "dp16kd"],
             "dp16kd",
         ),
+        (
+            vec!["--device", "nexus-40", "--memory", "gowin-bsram"],
+            "invalid value gowin-bsram for --memory: allowed inferred or nexus-ebr with --device nexus-40",
+        ),
         (vec!["--banks", "3"], "--banks"),
     ] {
         let mut args = vec!["explore", "gpr", "--out", o];

@@ -199,6 +199,14 @@ fn a_bad_grid_or_flag_writes_nothing() {
         (vec!["--jobs", "0"], "--jobs"),
         (vec!["--shard", "3/3"], "--shard"),
         (vec!["--shard", "slurm"], "SLURM_ARRAY_TASK_ID"),
+        (
+            vec!["--memory", "inferred,gowin-bsram", "--synth"],
+            "invalid value gowin-bsram for --memory: allowed inferred with --synth (iCE40 synthesis)",
+        ),
+        (
+            vec!["--memory", "nexus-ebr", "--pnr", "--device", "gw5a-25"],
+            "allowed inferred or gowin-bsram with --device gw5a-25 (PDPSC16K is Nexus block RAM)",
+        ),
     ] {
         let mut args = vec![
             "sweep", "gpr", "--no-rtl", "--cycles", "100", "--out", out_s,
