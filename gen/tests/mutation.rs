@@ -185,12 +185,14 @@ fn a_file_without_the_blocks_ports_is_refused_in_one_line() {
     assert!(err.contains("leave out --no-rtl"), "{err}");
 }
 
-/// `grfgen mutate gpr <PARAMS> --mutants 8 --seed 1 --seeds 1 --json` with `cycles`.
-fn mutate(cycles: &str) -> serde_json::Value {
+/// `grfgen mutate gpr <PARAMS> --mutants 8 --seed 1 --seeds 1 --json` with `cycles` and
+/// `extra`.
+fn mutate(cycles: &str, extra: &[&str]) -> serde_json::Value {
     let mut args = vec!["mutate", "gpr"];
     args.extend(PARAMS);
     args.extend(["--mutants", "8", "--seed", "1", "--seeds", "1", "--json"]);
     args.extend(["--cycles", cycles]);
+    args.extend(extra);
     let run = grfgen(&args);
     let stdout = String::from_utf8_lossy(&run.stdout);
     assert!(
@@ -203,10 +205,13 @@ fn mutate(cycles: &str) -> serde_json::Value {
 
 /// Eight mutants of the small GPR, each reported with its Yosys command, its line and module
 /// in the emitted Verilog and its outcome (a caught one with its cycle and port); the score is
-/// caught / (caught + survived). Five cycles of stimulus catch fewer than 20,000.
+/// caught / (caught + survived); `--csv` has a row per mutant. Five cycles of stimulus catch
+/// fewer than 20,000.
 #[test]
 fn mutants_are_reported_each_and_a_weak_stimulus_scores_lower() {
-    let strong = mutate("20000");
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("mutants.csv");
+    let strong = mutate("20000", &["--csv", table.to_str().unwrap()]);
     let mutants = strong["mutants"].as_array().unwrap();
     assert_eq!(mutants.len(), 8, "{strong}");
     for m in mutants {
@@ -231,7 +236,23 @@ fn mutants_are_reported_each_and_a_weak_stimulus_scores_lower() {
     assert!(caught >= 5, "{strong}");
     let score = strong["score"].as_f64().unwrap();
     assert!((score - caught as f64 / (caught + survived) as f64).abs() < 1e-9);
-    let weak = mutate("5");
+    let csv = std::fs::read_to_string(&table).unwrap();
+    let mut lines = csv.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    for column in ["command", "mode", "source", "module", "outcome"] {
+        assert!(header.contains(&column), "{header:?}");
+    }
+    // A row per mutant, in order, each with its outcome (quoted fields may hold commas).
+    let rows: Vec<&str> = lines.collect();
+    assert_eq!(rows.len(), mutants.len(), "{csv}");
+    for (row, m) in rows.iter().zip(mutants) {
+        let outcome = format!(",{},", m["outcome"].as_str().unwrap());
+        assert!(
+            row.contains(&outcome) || row.ends_with(&outcome[..outcome.len() - 1]),
+            "{row}"
+        );
+    }
+    let weak = mutate("5", &[]);
     assert_eq!(weak["mutants"].as_array().unwrap().len(), 8);
     assert!(weak["score"].as_f64().unwrap() < score, "5 cycles: {weak}");
     // The same seed draws the same mutants.

@@ -2,6 +2,8 @@
 //! `grfgen_flow::mutate`): mutants drawn by Yosys, each run against the golden model with
 //! `regress`'s stimulus, the share caught.
 
+use std::path::Path;
+
 use clap::{Arg, ArgMatches, Command};
 use grfgen_flow::mutate::{mutate as measure, Mutant, MutateSpec, Outcome};
 use grfgen_hdl::design::Design;
@@ -27,6 +29,7 @@ pub fn command<B: Block>() -> Command {
         .arg(value("seed", "S", format!("Seed of the draw (Yosys's mutate -seed): the same seed draws the same mutants, 0..={MAX_SEED} [default: fresh, printed]")))
         .arg(value("cycles", "N", format!("Cycles of each run, where the block's runs have cycles, 1..=10000000000 [default: regress's {DEFAULT_CYCLES}]")))
         .arg(value("seeds", "N", "Stimulus seeds each mutant runs with, until one catches it, 1..=1000 [default: 4, as regress]".into()))
+        .arg(crate::csv::arg().help("Also write the mutants as CSV to FILE (one row per mutant: command, mode, source, module, outcome, cycle, port, stimulus seed, error)"))
         .arg(json_arg())
 }
 
@@ -51,6 +54,10 @@ pub fn mutate<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
         cycles: bounded("cycles", 1..=10_000_000_000, DEFAULT_CYCLES)?,
         seeds: bounded("seeds", 1..=1000, 4)?,
     };
+    let csv = match m.get_one::<String>("csv") {
+        Some(file) => Some(crate::output::check_file("--csv", Path::new(file))?),
+        None => None,
+    };
     let name = B::Design::NAME;
     announce_seed(m, &format!("mutate {name}"), spec.seed);
     let work = Scratch::new("grfgen-mutate-")?;
@@ -67,5 +74,11 @@ pub fn mutate<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
         ));
     };
     let report = measure::<B>(&params, &spec, work.path(), &progress)?;
+    if let Some(file) = &csv {
+        let rows: Vec<serde_json::Value> = (report.mutants.iter())
+            .map(|mutant| serde_json::to_value(mutant).expect("a mutant is JSON"))
+            .collect();
+        crate::output::write_file("--csv", file, crate::csv::objects(&rows).as_bytes())?;
+    }
     Ok(render(m, &report, || report.text()))
 }
