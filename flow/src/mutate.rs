@@ -7,6 +7,12 @@
 //! module is a separate place to mutate (a module written once and instantiated per bank is
 //! mutated per bank) and a mutant is one module with the emitted top's ports. Vendor
 //! primitives (`DP16KD`) stay black boxes: their simulation models are not mutated.
+//!
+//! A mutant no run catches is checked for equivalence, as MCY's `eq_bmc` does: a miter of the
+//! design and the mutant (Yosys's `miter -equiv`, the design's undefined bits free) is proved
+//! by Yosys's SAT solver for `depth` cycles from every register at zero, whatever the inputs.
+//! No difference within `depth` cycles: `equivalent` (not counted in the score); one: the
+//! mutant `survived`, with the cycle the difference shows; the solver out of time: `unknown`.
 
 use std::path::Path;
 use std::process::Command;
@@ -31,6 +37,10 @@ pub struct MutateSpec {
     pub cycles: u64,
     /// Stimulus seeds per run, 1 to `seeds`.
     pub seeds: u64,
+    /// Cycles of the bounded equivalence check of a mutant no run caught (0: no check).
+    pub depth: u64,
+    /// Seconds the solver may take per cycle of that check before the mutant is `unknown`.
+    pub solver_seconds: u64,
 }
 
 /// How a mutant fared.
@@ -39,8 +49,14 @@ pub struct MutateSpec {
 pub enum Outcome {
     /// A run mismatched the golden model.
     Caught,
-    /// Every run matched the golden model.
+    /// Every run matched the golden model, and an output can differ (the bounded check
+    /// found a difference, or did not run).
     Survived,
+    /// Every run matched, and no output can differ within the check's cycles: not counted.
+    Equivalent,
+    /// Every run matched, and the bounded check ran out of time (or could not model the
+    /// mutant): not counted.
+    Unknown,
     /// The mutant did not build (Verilator refused it); not counted in the score.
     Error,
 }
@@ -68,9 +84,13 @@ pub struct Mutant {
     /// The stimulus seed of the run that caught it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stimulus_seed: Option<u64>,
-    /// Why it did not build, for an error.
+    /// Why it did not build, for an error; why the check gave no answer, for an unknown.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// For a survivor the bounded check found: the cycle (from 1) at which an output of the
+    /// mutant first differs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub counterexample: Option<u64>,
 }
 
 /// The mutation coverage of one block's verification.
@@ -86,12 +106,18 @@ pub struct MutateReport {
     pub cycles: u64,
     /// Stimulus seeds per run.
     pub seeds: u64,
+    /// Cycles of the bounded equivalence check (0: none ran).
+    pub depth: u64,
     /// Every mutant, in the order drawn.
     pub mutants: Vec<Mutant>,
     /// Mutants caught.
     pub caught: usize,
-    /// Mutants no run caught.
+    /// Mutants no run caught and the check did not clear.
     pub survived: usize,
+    /// Mutants the check proved equivalent within `depth` cycles.
+    pub equivalent: usize,
+    /// Mutants the check gave no answer for.
+    pub unknown: usize,
     /// Mutants that did not build.
     pub errors: usize,
     /// caught / (caught + survived); `None` when neither.
@@ -121,7 +147,14 @@ impl MutateReport {
                 (Outcome::Error, _, _) => {
                     format!("error: {}", m.error.as_deref().unwrap_or(""))
                 }
-                _ => "survived".to_string(),
+                (Outcome::Equivalent, _, _) => format!("equivalent for {} cycles", self.depth),
+                (Outcome::Unknown, _, _) => {
+                    format!("unknown: {}", m.error.as_deref().unwrap_or(""))
+                }
+                _ => match m.counterexample {
+                    Some(cycle) => format!("survived (an output differs at cycle {cycle})"),
+                    None => "survived".to_string(),
+                },
             };
             text += &format!(
                 "  {n:>4} {:<6} {:<40} {:<24} {at}\n",
@@ -132,8 +165,8 @@ impl MutateReport {
         }
         let score = self.score.map_or("-".to_string(), |s| format!("{s:.3}"));
         text += &format!(
-            "caught {}, survived {}, errors {}: score {score} ({:.1} s)\n",
-            self.caught, self.survived, self.errors, self.seconds
+            "caught {}, survived {}, equivalent {}, unknown {}, errors {}: score {score} ({:.1} s)\n",
+            self.caught, self.survived, self.equivalent, self.unknown, self.errors, self.seconds
         );
         text
     }
@@ -207,24 +240,108 @@ pub fn mutate<B: Block>(
         };
         let mut mutant = described(command, &top, &lines);
         run_mutant::<B>(params, spec, &foreign, &mut mutant)?;
+        if matches!(mutant.outcome, Outcome::Survived) && spec.depth > 0 {
+            let models: Vec<&str> = emitted.models.iter().map(|(file, _)| *file).collect();
+            classify(work, &top, &models, &name, spec, &mut mutant)?;
+        }
         progress(n, &mutant);
         mutants.push(mutant);
     }
     let count = |o: fn(&Outcome) -> bool| mutants.iter().filter(|m| o(&m.outcome)).count();
     let caught = count(|o| matches!(o, Outcome::Caught));
     let survived = count(|o| matches!(o, Outcome::Survived));
+    let equivalent = count(|o| matches!(o, Outcome::Equivalent));
+    let unknown = count(|o| matches!(o, Outcome::Unknown));
     Ok(MutateReport {
         block: B::Design::NAME,
         top,
         seed: spec.seed,
         cycles: spec.cycles,
         seeds: spec.seeds,
-        errors: mutants.len() - caught - survived,
+        depth: spec.depth,
+        errors: count(|o| matches!(o, Outcome::Error)),
+        equivalent,
+        unknown,
         score: (caught + survived > 0).then(|| caught as f64 / (caught + survived) as f64),
         caught,
         survived,
         mutants,
         seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// The Yosys commands that read `file` (the design, or a mutant of it) with the primitives'
+/// models, flatten it with its memories as registers, and keep it as module `name`.
+fn prepared(file: &str, top: &str, models: &[&str], name: &str) -> String {
+    let models: String = models
+        .iter()
+        .map(|m| format!("read_verilog {m}; "))
+        .collect();
+    format!(
+        "{models}read_verilog {file}; hierarchy -top {top}; proc; flatten; memory_map; \
+         opt_clean; rename {top} {name}; design -stash {name}; "
+    )
+}
+
+/// The bounded equivalence check of `mutant` (its netlist `file` in `work`) against the
+/// emitted design: `spec.depth` cycles of a miter from every register at zero, by Yosys's SAT
+/// solver; records `equivalent`, `survived` with the cycle of the first difference, or
+/// `unknown`.
+fn classify(
+    work: &Path,
+    top: &str,
+    models: &[&str],
+    file: &str,
+    spec: &MutateSpec,
+    mutant: &mut Mutant,
+) -> Result<(), FlowError> {
+    let script = format!(
+        "{}{}design -copy-from gold -as gold gold; design -copy-from gate -as gate gate; \
+         miter -equiv -flatten -make_outputs -ignore_gold_x gold gate miter; \
+         hierarchy -top miter; opt_clean; tee -q -o check.log sat -seq {} -prove trigger 0 \
+         -set-init-zero -timeout {} -show trigger miter",
+        prepared(&format!("{top}.v"), top, models, "gold"),
+        prepared(file, top, models, "gate"),
+        spec.depth,
+        spec.solver_seconds,
+    );
+    let _ = std::fs::remove_file(work.join("check.log"));
+    let ran = yosys(work, &script);
+    let log = std::fs::read_to_string(work.join("check.log")).unwrap_or_default();
+    let (outcome, why) = verdict(&log, ran.err().map(|e| e.to_string()));
+    mutant.outcome = outcome;
+    mutant.counterexample = first_difference(&log);
+    mutant.error = why;
+    Ok(())
+}
+
+/// What the check's log says: proved (equivalent), a model found (survived), else unknown with
+/// the reason (the solver's time out, or Yosys's error `failed`).
+fn verdict(log: &str, failed: Option<String>) -> (Outcome, Option<String>) {
+    if log.contains("no model found: SUCCESS") {
+        (Outcome::Equivalent, None)
+    } else if log.contains("model found: FAIL") {
+        (Outcome::Survived, None)
+    } else if log.contains("TIMEOUT") {
+        (Outcome::Unknown, Some("the solver ran out of time".into()))
+    } else {
+        let why = failed.unwrap_or_else(|| "the check gave no answer".into());
+        (
+            Outcome::Unknown,
+            Some(why.lines().next().unwrap_or("").to_string()),
+        )
+    }
+}
+
+/// The first cycle at which the miter's `trigger` is 1 in the check's model (`-show trigger`
+/// prints a row per cycle: `<cycle> \trigger <dec> <hex> <bin>`).
+fn first_difference(log: &str) -> Option<u64> {
+    log.lines().find_map(|line| {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        match words.as_slice() {
+            [cycle, "\\trigger", "1", ..] => cycle.parse().ok(),
+            _ => None,
+        }
     })
 }
 
@@ -298,6 +415,7 @@ fn described(command: &str, top: &str, lines: &[&str]) -> Mutant {
         port: None,
         stimulus_seed: None,
         error: None,
+        counterexample: None,
     }
 }
 
@@ -319,6 +437,30 @@ fn enclosing_module(lines: &[&str], index: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_check_reads_as_equivalent_survived_or_unknown() {
+        let proved = "Solving problem ...\nSAT proof finished - no model found: SUCCESS!\n";
+        assert!(matches!(verdict(proved, None).0, Outcome::Equivalent));
+        let found = "SAT proof finished - model found: FAIL!\n\n  Time Signal Dec Hex Bin\n  \
+                     ---- ------\n     1 \\trigger 0 0 0\n  ---- ------\n     2 \\trigger 0 0 0\n  \
+                     ---- ------\n     3 \\trigger 1 1 1\n";
+        assert!(matches!(verdict(found, None).0, Outcome::Survived));
+        assert_eq!(first_difference(found), Some(3));
+        assert_eq!(first_difference(proved), None);
+        let (late, why) = verdict("Interrupted SAT solver: TIMEOUT!\n", None);
+        assert!(matches!(late, Outcome::Unknown));
+        assert_eq!(why.as_deref(), Some("the solver ran out of time"));
+        let (broken, why) = verdict(
+            "",
+            Some("yosys failed: ERROR: Non-constant address\nmore".into()),
+        );
+        assert!(matches!(broken, Outcome::Unknown));
+        assert_eq!(
+            why.as_deref(),
+            Some("yosys failed: ERROR: Non-constant address")
+        );
+    }
 
     #[test]
     fn a_mutation_is_described_by_its_line_and_module() {

@@ -204,14 +204,18 @@ fn mutate(cycles: &str, extra: &[&str]) -> serde_json::Value {
 }
 
 /// Eight mutants of the small GPR, each reported with its Yosys command, its line and module
-/// in the emitted Verilog and its outcome (a caught one with its cycle and port); the score is
-/// caught / (caught + survived); `--csv` has a row per mutant. Five cycles of stimulus catch
-/// fewer than 20,000.
+/// in the emitted Verilog and its outcome (a caught one with its cycle and port); those no run
+/// catches are checked for 4 cycles: equivalent ones leave the score, which is caught /
+/// (caught + survived); `--csv` has a row per mutant. Five cycles of stimulus, unchecked,
+/// catch fewer than 20,000.
 #[test]
 fn mutants_are_reported_each_and_a_weak_stimulus_scores_lower() {
     let dir = tempfile::tempdir().unwrap();
     let table = dir.path().join("mutants.csv");
-    let strong = mutate("20000", &["--csv", table.to_str().unwrap()]);
+    let strong = mutate(
+        "20000",
+        &["--bmc-depth", "4", "--csv", table.to_str().unwrap()],
+    );
     let mutants = strong["mutants"].as_array().unwrap();
     assert_eq!(mutants.len(), 8, "{strong}");
     for m in mutants {
@@ -220,9 +224,15 @@ fn mutants_are_reported_each_and_a_weak_stimulus_scores_lower() {
             "{m}"
         );
         let outcome = m["outcome"].as_str().unwrap();
-        assert!(["caught", "survived", "error"].contains(&outcome), "{m}");
+        let outcomes = ["caught", "survived", "equivalent", "unknown", "error"];
+        assert!(outcomes.contains(&outcome), "{m}");
         if outcome == "caught" {
             assert!(m["cycle"].is_u64() && m["port"].is_string(), "{m}");
+        }
+        // The check found the survivor's difference, within its 4 cycles.
+        if outcome == "survived" {
+            let at = m["counterexample"].as_u64().unwrap_or(0);
+            assert!((1..=4).contains(&at), "{m}");
         }
         assert!(
             m["source"].as_str().unwrap().contains(".v:") || m["source"] == "-",
@@ -234,6 +244,12 @@ fn mutants_are_reported_each_and_a_weak_stimulus_scores_lower() {
         strong["survived"].as_u64().unwrap(),
     );
     assert!(caught >= 5, "{strong}");
+    let counted: u64 = ["caught", "survived", "equivalent", "unknown", "errors"]
+        .iter()
+        .map(|k| strong[*k].as_u64().unwrap())
+        .sum();
+    assert_eq!(counted, 8, "{strong}");
+    assert_eq!(strong["depth"], 4, "{strong}");
     let score = strong["score"].as_f64().unwrap();
     assert!((score - caught as f64 / (caught + survived) as f64).abs() < 1e-9);
     let csv = std::fs::read_to_string(&table).unwrap();
@@ -252,7 +268,8 @@ fn mutants_are_reported_each_and_a_weak_stimulus_scores_lower() {
             "{row}"
         );
     }
-    let weak = mutate("5", &[]);
+    let weak = mutate("5", &["--bmc-depth", "0"]);
+    assert_eq!(weak["equivalent"], 0, "no check: {weak}");
     assert_eq!(weak["mutants"].as_array().unwrap().len(), 8);
     assert!(weak["score"].as_f64().unwrap() < score, "5 cycles: {weak}");
     // The same seed draws the same mutants.
@@ -272,6 +289,8 @@ fn bad_mutate_values_are_refused_in_one_line() {
         ("--seed", "2147483648", "0..=2147483647"),
         ("--cycles", "0", "1..=10000000000"),
         ("--seeds", "1001", "1..=1000"),
+        ("--bmc-depth", "65", "0..=64"),
+        ("--solver-seconds", "0", "1..=3600"),
         ("--banks", "3", "banks"),
     ] {
         let run = grfgen(&["mutate", "gpr", flag, value]);

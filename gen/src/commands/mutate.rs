@@ -29,6 +29,8 @@ pub fn command<B: Block>() -> Command {
         .arg(value("seed", "S", format!("Seed of the draw (Yosys's mutate -seed): the same seed draws the same mutants, 0..={MAX_SEED} [default: fresh, printed]")))
         .arg(value("cycles", "N", format!("Cycles of each run, where the block's runs have cycles, 1..=10000000000 [default: regress's {DEFAULT_CYCLES}]")))
         .arg(value("seeds", "N", "Stimulus seeds each mutant runs with, until one catches it, 1..=1000 [default: 4, as regress]".into()))
+        .arg(value("bmc_depth", "K", "Cycles of the bounded equivalence check of each mutant no run catches (Yosys's SAT solver on a miter, every register from zero): none in K cycles is equivalent, not counted; 0 skips the check, 0..=64 [default: 8]".into()).long("bmc-depth"))
+        .arg(value("solver_seconds", "S", "Seconds the solver may take per cycle of that check before the mutant is unknown, 1..=3600 [default: 30]".into()).long("solver-seconds"))
         .arg(crate::csv::arg().help("Also write the mutants as CSV to FILE (one row per mutant: command, mode, source, module, outcome, cycle, port, stimulus seed, error)"))
         .arg(json_arg())
 }
@@ -43,7 +45,8 @@ pub fn mutate<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
             None => Ok(default),
             Some(n) if range.contains(&n) => Ok(n),
             Some(n) => Err(CliError::Input(format!(
-                "invalid value {n} for --{id}: allowed {allowed}"
+                "invalid value {n} for --{}: allowed {allowed}",
+                id.replace('_', "-")
             ))),
         }
     };
@@ -53,6 +56,8 @@ pub fn mutate<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
         seed: bounded("seed", 0..=MAX_SEED, fresh)?,
         cycles: bounded("cycles", 1..=10_000_000_000, DEFAULT_CYCLES)?,
         seeds: bounded("seeds", 1..=1000, 4)?,
+        depth: bounded("bmc_depth", 0..=64, 8)?,
+        solver_seconds: bounded("solver_seconds", 1..=3600, 30)?,
     };
     let csv = match m.get_one::<String>("csv") {
         Some(file) => Some(crate::output::check_file("--csv", Path::new(file))?),
@@ -65,6 +70,8 @@ pub fn mutate<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
         let outcome = match mutant.outcome {
             Outcome::Caught => "caught",
             Outcome::Survived => "survived",
+            Outcome::Equivalent => "equivalent",
+            Outcome::Unknown => "unknown",
             Outcome::Error => "error",
         };
         crate::progress::line(&format!(
