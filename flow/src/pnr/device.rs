@@ -62,6 +62,8 @@ pub struct DeviceInfo {
     pub memory: Memory,
     /// LUT4 positions.
     pub luts: u64,
+    /// Flip-flops.
+    pub ffs: u64,
     /// Block RAMs.
     pub brams: u64,
     /// Multipliers.
@@ -83,6 +85,7 @@ pub struct PinConstraints {
 /// A device's capacity: what `overflow` checks before placing.
 struct Capacity {
     luts: u64,
+    ffs: u64,
     brams: u64,
     dsps: u64,
 }
@@ -116,7 +119,12 @@ impl Device {
 
     /// What `grfgen devices` lists of it.
     pub fn info(self) -> DeviceInfo {
-        let Capacity { luts, brams, dsps } = self.capacity();
+        let Capacity {
+            luts,
+            ffs,
+            brams,
+            dsps,
+        } = self.capacity();
         DeviceInfo {
             name: self.name(),
             family: match self.family() {
@@ -130,6 +138,7 @@ impl Device {
             synthesis: self.synth_command(),
             memory: self.memory(),
             luts,
+            ffs,
             brams,
             dsps,
             bitstream: self
@@ -360,29 +369,36 @@ impl Device {
         }
     }
 
-    /// What the device holds: LUT4s, block RAMs, multipliers (nextpnr's own counts of
-    /// TRELLIS_COMB, DP16KD, MULT18X18D; ICESTORM_LC, ICESTORM_RAM, ICESTORM_DSP; LUT4,
-    /// BSRAM, MULT18X18; OXIDE_COMB, OXIDE_EBR, MULT18_CORE).
+    /// What the device holds: LUT4s, flip-flops, block RAMs, multipliers (nextpnr's own
+    /// counts of TRELLIS_COMB, TRELLIS_FF, DP16KD, MULT18X18D; ICESTORM_LC, ICESTORM_RAM,
+    /// ICESTORM_DSP; LUT4, DFF, BSRAM, MULT18X18 or on the GW5A MULT12X12; OXIDE_COMB,
+    /// OXIDE_FF, OXIDE_EBR, MULT18_CORE).
     fn capacity(self) -> Capacity {
-        let (luts, brams, dsps) = match self {
-            Device::Ecp5_85k => (83_640, 208, 156),
-            Device::Ecp5_25k => (24_288, 56, 28),
-            Device::Ice40Hx8k => (7_680, 32, 0),
-            Device::Ice40Up5k => (5_280, 30, 8),
-            Device::Gw1n9 => (8_640, 26, 20),
-            Device::Gw2a18 => (20_736, 46, 48),
-            Device::Gw5a25 => (23_040, 56, 28),
-            Device::Nexus40 => (32_256, 84, 56),
+        let (luts, ffs, brams, dsps) = match self {
+            Device::Ecp5_85k => (83_640, 83_640, 208, 156),
+            Device::Ecp5_25k => (24_288, 24_288, 56, 28),
+            Device::Ice40Hx8k => (7_680, 7_680, 32, 0),
+            Device::Ice40Up5k => (5_280, 5_280, 30, 8),
+            Device::Gw1n9 => (8_640, 6_480, 26, 20),
+            Device::Gw2a18 => (20_736, 15_552, 46, 48),
+            Device::Gw5a25 => (23_040, 23_040, 56, 56),
+            Device::Nexus40 => (32_256, 32_256, 84, 56),
         };
-        Capacity { luts, brams, dsps }
+        Capacity {
+            luts,
+            ffs,
+            brams,
+            dsps,
+        }
     }
 
     /// Why `report`'s synthesized design cannot fit, if it cannot:
-    /// `does not fit: N LUTs of M` (or block RAMs, or multipliers).
+    /// `does not fit: N LUTs of M` (or flip-flops, block RAMs, multipliers).
     pub fn overflow(self, report: &PnrReport) -> Option<String> {
         let capacity = self.capacity();
         [
             (report.luts, capacity.luts, "LUTs"),
+            (report.ffs, capacity.ffs, "flip-flops"),
             (report.brams, capacity.brams, "block RAMs"),
             (report.dsps, capacity.dsps, "multipliers"),
         ]

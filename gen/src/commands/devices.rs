@@ -16,29 +16,37 @@ pub fn command() -> Command {
 pub fn devices(m: &ArgMatches) -> String {
     let devices: Vec<DeviceInfo> = Device::ALL.iter().map(|d| d.info()).collect();
     render(m, &devices, || {
-        let mut text = format!(
-            "{:10}  {:6}  {:8}  {:>6}  {:>5}  {:>4}  {:43}  {}\n",
+        let row = |cells: [&str; 9]| {
+            let [name, family, memory, luts, ffs, brams, dsps, part, bitstream] = cells;
+            format!(
+                "{name:10}  {family:6}  {memory:11}  {luts:>6}  {ffs:>6}  {brams:>4}  {dsps:>4}  \
+                 {part:53}  {bitstream}\n"
+            )
+        };
+        let mut text = row([
             "device",
             "family",
             "memory",
             "LUT4",
+            "FF",
             "BRAM",
             "DSP",
             "part (nextpnr options)",
-            "bitstream"
-        );
+            "bitstream",
+        ]);
         for d in &devices {
-            text += &format!(
-                "{:10}  {:6}  {:8}  {:>6}  {:>5}  {:>4}  {:43}  {}\n",
+            let [luts, ffs, brams, dsps] = [d.luts, d.ffs, d.brams, d.dsps].map(|n| n.to_string());
+            text += &row([
                 d.name,
                 d.family,
                 d.memory.name(),
-                d.luts,
-                d.brams,
-                d.dsps,
-                d.part,
-                d.bitstream.as_deref().unwrap_or("-")
-            );
+                &luts,
+                &ffs,
+                &brams,
+                &dsps,
+                &d.part,
+                d.bitstream.as_deref().unwrap_or("-"),
+            ]);
         }
         text.trim_end().to_string()
     })
