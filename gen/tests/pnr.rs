@@ -288,7 +288,7 @@ fn a_design_too_big_for_its_device_is_a_result() {
 /// apycula's `gowin_pack`, and on the CrossLink-NX LIFCL-40.
 #[test]
 fn a_small_gpr_is_placed_and_routed_on_gowin_with_a_bitstream_and_on_nexus() {
-    let params = [SMALL_GPR, &["--pipeline", "2"]].concat();
+    let params = [SMALL_GPR, &["--pipeline", "2", "--cycles", "5000"]].concat();
     let report = pnr("gpr", &params, &["--device", "gw1n-9", "--bitstream"]);
     assert_placed("gpr", "gw1n-9", &report, true);
     assert_eq!(

@@ -201,7 +201,7 @@ fn a_bad_grid_or_flag_writes_nothing() {
         (vec!["--shard", "slurm"], "SLURM_ARRAY_TASK_ID"),
         (
             vec!["--memory", "inferred,gowin-bsram", "--synth"],
-            "invalid value gowin-bsram for --memory: allowed inferred with --synth (iCE40 synthesis)",
+            "invalid value gowin-bsram for --memory: allowed inferred with --synth, an iCE40 synthesis (SDPB",
         ),
         (
             vec!["--memory", "nexus-ebr", "--pnr", "--device", "gw5a-25"],

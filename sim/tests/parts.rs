@@ -202,12 +202,32 @@ fn the_instruction_decoder_finds_aliases_and_bank_conflicts() {
 /// no earlier segment served it and, if it takes a queue entry, fewer queued candidates before
 /// it want one than entries are free; an asking one is granted when its bank is unread and a
 /// read port is left, and gets the lowest free port and the free entry of its rank. The model
-/// here is the rule as a chain, candidate after candidate; the RTL computes it flat. Shapes:
-/// the default conflict segment, tight read ports with a deeper queue, the prefetch segment,
-/// and many banks with one port; then the first two and the prefetch segment with 2R1W banks
-/// (two reads per bank).
+/// here is the rule as a chain, candidate after candidate; the RTL computes it flat. Every
+/// shape of `allocator_shapes`.
 #[test]
+#[ignore = "slow (many Verilator models, minutes): scripts/slow-tests.sh runs it"]
 fn the_read_allocator_grants_in_order_with_ports_banks_and_entries() {
+    for (n, (params, conflict)) in allocator_shapes().into_iter().enumerate() {
+        check_allocator(&params, conflict, 12 + n as u64);
+    }
+}
+
+/// The quick cut of the test above, for `make test`: the default conflict segment, the
+/// prefetch segment with many banks and one port, and the conflict segment on 2R1W banks.
+#[test]
+fn the_read_allocator_grants_in_order_on_three_shapes() {
+    let shapes = allocator_shapes();
+    for n in [0, 3, 4] {
+        let (params, conflict) = &shapes[n];
+        check_allocator(params, *conflict, 12 + n as u64);
+    }
+}
+
+/// The allocator's shapes, each with whether its conflict segment (else its prefetch segment)
+/// is checked: the default conflict segment, tight read ports with a deeper queue, the
+/// prefetch segment, many banks with one port; then the first two and the prefetch segment
+/// with 2R1W banks.
+fn allocator_shapes() -> Vec<(CoreParams, bool)> {
     let shape = |banks, read_ports, cq_entries, pq_entries| {
         let mut params = CoreParams::default();
         params.gpr.banks = banks;
@@ -216,18 +236,22 @@ fn the_read_allocator_grants_in_order_with_ports_banks_and_entries() {
         params.pq_entries = pq_entries;
         params
     };
-    let default = CoreParams::default();
-    check_allocator(&default, true, 12);
-    check_allocator(&shape(8, 3, 4, 4), true, 13);
-    check_allocator(&shape(4, 2, 2, 8), false, 14);
-    check_allocator(&shape(16, 1, 1, 2), false, 15);
-    for (n, mut params) in [default, shape(8, 3, 4, 4), shape(4, 2, 2, 8)]
-        .into_iter()
-        .enumerate()
-    {
+    let one_read = [
+        (CoreParams::default(), true),
+        (shape(8, 3, 4, 4), true),
+        (shape(4, 2, 2, 8), false),
+        (shape(16, 1, 1, 2), false),
+    ];
+    let two_reads = [
+        (CoreParams::default(), true),
+        (shape(8, 3, 4, 4), true),
+        (shape(4, 2, 2, 8), false),
+    ]
+    .map(|(mut params, conflict)| {
         params.gpr.bank_kind = BankKind::TwoReadsOneWrite;
-        check_allocator(&params, n < 2, 16 + n as u64);
-    }
+        (params, conflict)
+    });
+    one_read.into_iter().chain(two_reads).collect()
 }
 
 /// Runs one segment of `params` (the conflict segment or the prefetch segment) over random
@@ -349,13 +373,30 @@ fn check_allocator(params: &CoreParams, conflict: bool, seed: u64) {
 /// flight and the table, and checks each cycle's registered outputs against that cycle's
 /// state.
 #[test]
+#[ignore = "slow (many Verilator models, minutes): scripts/slow-tests.sh runs it"]
 fn the_scoreboard_flags_sources_an_older_or_flying_instruction_writes() {
-    for (alu_latency, pipeline, lookahead, long_results, forward, seed) in [
+    scoreboards(&[0, 1, 2, 3]);
+}
+
+/// The quick cut of the test above, for `make test`: forwarding with a deep pending table,
+/// and without forwarding with the longest lookahead.
+#[test]
+fn the_scoreboard_flags_sources_with_and_without_forwarding() {
+    scoreboards(&[0, 3]);
+}
+
+/// The scoreboard checked on the shapes `take` picks: forwarding with ALU latencies 2, 1 and
+/// 3 on GPR pipelines 1, 0 and 2, then without forwarding and a lookahead of 3.
+fn scoreboards(take: &[usize]) {
+    let shapes = [
         (2, 1, 1, 16, true, 18),
         (1, 0, 1, 2, true, 19),
         (3, 2, 1, 3, true, 20),
         (2, 0, 3, 4, false, 21),
-    ] {
+    ];
+    for &(alu_latency, pipeline, lookahead, long_results, forward, seed) in
+        take.iter().map(|&n| &shapes[n])
+    {
         let params = CoreParams {
             gpr: GprParams {
                 pipeline,

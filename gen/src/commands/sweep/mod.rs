@@ -333,7 +333,7 @@ pub fn sweep<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
         super::flow::check_on_device_with(
             &designs,
             grfgen_flow::pnr::Device::Ice40Hx8k,
-            "--synth (iCE40 synthesis)",
+            "--synth, an iCE40 synthesis",
         )?;
     }
     if let Some(request) = steps.1 {
