@@ -39,7 +39,7 @@ pub struct MutateSpec {
     pub seeds: u64,
     /// Cycles of the bounded equivalence check of a mutant no run caught (0: no check).
     pub depth: u64,
-    /// Seconds the solver may take per cycle of that check before the mutant is `unknown`.
+    /// Seconds the solver may take for that check before the mutant is `unknown`.
     pub solver_seconds: u64,
 }
 
@@ -242,7 +242,7 @@ pub fn mutate<B: Block>(
         run_mutant::<B>(params, spec, &foreign, &mut mutant)?;
         if matches!(mutant.outcome, Outcome::Survived) && spec.depth > 0 {
             let models: Vec<&str> = emitted.models.iter().map(|(file, _)| *file).collect();
-            classify(work, &top, &models, &name, spec, &mut mutant)?;
+            classify(work, &top, &models, &name, spec, &mut mutant);
         }
         progress(n, &mutant);
         mutants.push(mutant);
@@ -294,7 +294,7 @@ fn classify(
     file: &str,
     spec: &MutateSpec,
     mutant: &mut Mutant,
-) -> Result<(), FlowError> {
+) {
     let script = format!(
         "{}{}design -copy-from gold -as gold gold; design -copy-from gate -as gate gate; \
          miter -equiv -flatten -make_outputs -ignore_gold_x gold gate miter; \
@@ -312,7 +312,6 @@ fn classify(
     mutant.outcome = outcome;
     mutant.counterexample = first_difference(&log);
     mutant.error = why;
-    Ok(())
 }
 
 /// What the check's log says: proved (equivalent), a model found (survived), else unknown with

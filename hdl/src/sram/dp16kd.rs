@@ -16,20 +16,7 @@ pub const INSTANCE: &str = "DP16KD #(";
 /// for 1024; the word address sits above the byte enables (`AD[3:0]`, nine bits each, or
 /// `AD[1:0]`), which the write sets and the read leaves at zero.
 fn shape(address_bits: usize) -> Shape {
-    match address_bits <= 9 {
-        true => Shape {
-            word: 36,
-            address_bits: 9,
-            low_write: "1'b0, 4'b1111",
-            low_read: "5'd0",
-        },
-        false => Shape {
-            word: 18,
-            address_bits: 10,
-            low_write: "2'b00, 2'b11",
-            low_read: "4'd0",
-        },
-    }
+    Shape::of(address_bits, 36, false)
 }
 
 /// Nine or eighteen pin connections `.<PIN><i>(<vector>[<base + i>])`.

@@ -9,13 +9,41 @@ pub struct Shape {
     /// Bits of the word address: the 14-bit address holds it above `low_write`/`low_read`.
     pub address_bits: usize,
     /// The write address's low bits, below the word address (byte enables and fixed bits).
-    pub low_write: &'static str,
+    pub low_write: String,
     /// The read address's low bits.
     pub low_read: &'static str,
 }
 
+impl Shape {
+    /// The two shapes every primitive here has, for `address_bits` rows: up to 512 rows a
+    /// `wide`-bit word, its address above five low bits (four byte enables, all set, and one
+    /// unused); 1024 rows a word half as wide, above four (two byte enables and two unused).
+    /// The unused bits, and the read's low bits, are `ones` (as Nexus's mapping ties them)
+    /// or zeros.
+    pub fn of(address_bits: usize, wide: usize, ones: bool) -> Shape {
+        let (one, five, two, four) = match ones {
+            true => ("1'b1", "5'b11111", "2'b11", "4'b1111"),
+            false => ("1'b0", "5'd0", "2'b00", "4'd0"),
+        };
+        match address_bits <= 9 {
+            true => Shape {
+                word: wide,
+                address_bits: 9,
+                low_write: format!("{one}, 4'b1111"),
+                low_read: five,
+            },
+            false => Shape {
+                word: wide / 2,
+                address_bits: 10,
+                low_write: format!("{two}, 2'b11"),
+                low_read: four,
+            },
+        }
+    }
+}
+
 /// `{...}` of the non-empty parts, for a concatenation that may lack padding.
-pub fn concat(parts: &[String]) -> String {
+fn concat(parts: &[String]) -> String {
     let parts: Vec<&str> = parts
         .iter()
         .map(String::as_str)
@@ -90,7 +118,7 @@ pub fn body(
         false => "write_address",
     };
     let pad = shape.address_bits - address_bits;
-    let port_a = concat(&[zeros(pad), write_address.into(), shape.low_write.into()]);
+    let port_a = concat(&[zeros(pad), write_address.into(), shape.low_write.clone()]);
     let port_b = concat(&[zeros(pad), read_row.into(), shape.low_read.into()]);
     let data_in = concat(&[zeros(width - bits), "write_data".into()]);
     let spare = match width > bits {

@@ -52,9 +52,10 @@ pub fn simulation_models(verilog: &str) -> Vec<(&'static str, &'static str)> {
 ///   both, so no collision exists.
 /// * Power-up contents are all zero (an `initial` block; FPGA block RAM is initialised this
 ///   way, ASIC flows must not rely on it).
-/// * Built [`SramBank::in_memory`] with [`Memory::Dp16kd`], the bank is `DP16KD` instances
-///   (`docs/gpr.md`, Memory); with the output register, read data comes a cycle later (after
-///   the second rising edge) and the caller drops its own register there.
+/// * Built [`SramBank::in_memory`] with a primitive ([`Memory::is_primitive`]: `DP16KD`,
+///   `SDPB`, `PDPSC16K`), the bank is instances of it (`docs/gpr.md`, Memory); with the output
+///   register, read data comes a cycle later (after the second rising edge) and the caller
+///   drops its own register there.
 ///
 /// `E` is the entry width in bits, `A` the address width (depth `2^A` rows).
 #[derive(LogicBlock, Default)]

@@ -18,20 +18,7 @@ pub const INSTANCE: &str = "PDPSC16K #(";
 /// nine bits each, or `ADW[1:0]`) and the bits the mode leaves unused, which are tied high
 /// as Yosys's own mapping of the primitive ties them.
 fn shape(address_bits: usize) -> Shape {
-    match address_bits <= 9 {
-        true => Shape {
-            word: 36,
-            address_bits: 9,
-            low_write: "1'b1, 4'b1111",
-            low_read: "5'b11111",
-        },
-        false => Shape {
-            word: 18,
-            address_bits: 10,
-            low_write: "2'b11, 2'b11",
-            low_read: "4'b1111",
-        },
-    }
+    Shape::of(address_bits, 36, true)
 }
 
 /// One `PDPSC16K` instance: slice `k` of the word; `OUTREG` "USED" passes the read through
