@@ -292,21 +292,7 @@ fn ctrl_c_during_a_sweeps_synthesis_leaves_no_staging_directory() {
         .spawn()
         .unwrap();
     // Wait for Yosys to run on a point's emitted design, then interrupt.
-    let started = Instant::now();
-    while !processes_using(&scratch)
-        .iter()
-        .any(|p| p.contains("yosys"))
-    {
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "yosys never started"
-        );
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the sweep ended before yosys started"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    wait_for_process(&mut child, &scratch, "yosys", "yosys");
     interrupt(&child);
     let (status, err) = finish(child, None);
     assert_eq!(status, Some(130), "{err}");
