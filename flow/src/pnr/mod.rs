@@ -15,7 +15,7 @@ use std::time::Instant;
 use grfgen_hdl::emit::Emitted;
 use serde::{Deserialize, Serialize};
 
-pub use bitstream::{check_bitstream, write_bitstream, Bitstream};
+pub use bitstream::{write_bitstream, Bitstream};
 pub use device::{Device, DeviceInfo};
 pub use harness::{harness, Harness, HARNESS_TOP};
 pub use report::CriticalPath;
@@ -342,6 +342,7 @@ fn run_nextpnr(
     device: Device,
     clock_mhz: f64,
     seed: u64,
+    extra: &[&str],
 ) -> Result<Output, FlowError> {
     let mut args: Vec<String> = device
         .nextpnr_args()
@@ -370,6 +371,7 @@ fn run_nextpnr(
         "--seed".into(),
         seed.to_string(),
     ]);
+    args.extend(extra.iter().map(|a| a.to_string()));
     let step = grfgen_sim::progress::step(format!(
         "place and route {} on {} ({}, seed {seed})",
         emitted.top,
@@ -413,7 +415,7 @@ pub fn place_and_route(
     }
     let _partial = grfgen_sim::interrupt::Partial::new(&work);
     let started = Instant::now();
-    let out = run_nextpnr(&work, emitted, device, clock_mhz, seed)?;
+    let out = run_nextpnr(&work, emitted, device, clock_mhz, seed, &[])?;
     let log = log_of(&out);
     let log_path = work.join("pnr.log");
     std::fs::write(&log_path, &log)?;

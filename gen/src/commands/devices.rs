@@ -45,7 +45,7 @@ pub fn devices(m: &ArgMatches) -> String {
                 &brams,
                 &dsps,
                 &d.part,
-                d.bitstream.as_deref().unwrap_or("-"),
+                &d.bitstream,
             ]);
         }
         text.trim_end().to_string()

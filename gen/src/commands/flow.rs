@@ -31,7 +31,7 @@ pub fn command<B: Block>() -> Command {
                 .long("bitstream")
                 .action(ArgAction::SetTrue)
                 .requires("pnr")
-                .help("Also pack the kept seed's routed design into a bitstream, DIR/pnr/<top>.fs (Gowin devices: apycula's gowin_pack)"),
+                .help("Also pack the kept seed's routed design into a bitstream, DIR/pnr/<top>.bit, .bin or .fs (ecppack, icepack, prjoxide pack or apycula's gowin_pack)"),
         )
         .arg(json_arg())
 }
@@ -93,9 +93,6 @@ pub(crate) fn device_request(m: &ArgMatches) -> Result<PnrRequest, CliError> {
     }
     // Only `flow` has the flag: the other commands never pack.
     let bitstream = m.try_get_one::<bool>("bitstream").ok().flatten() == Some(&true);
-    if bitstream {
-        grfgen_flow::pnr::check_bitstream(device).map_err(CliError::Input)?;
-    }
     Ok(PnrRequest {
         device,
         seed,
