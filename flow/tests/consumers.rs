@@ -84,20 +84,27 @@ fn fusesoc_lints<D: Design>(dir: &Path, params: &D::Params) -> String {
     flags
 }
 
-/// The GPR (also with its banks as DP16KD instances, whose lint reads the simulation model
-/// written beside the design) and the router.
+/// The GPR (also with its banks as each vendor's block RAM instances, whose lint reads the
+/// primitive's simulation model written beside the design, and no other) and the router.
 #[test]
 fn fusesoc_reads_and_lints_the_gpr_and_router_cores() {
     let dir = tempfile::tempdir().unwrap();
+    let models = ["dp16kd_model.v", "sdpb_model.v", "pdpsc16k_model.v"];
     let flags = fusesoc_lints::<Gpr>(dir.path(), &GprParams::default());
-    assert!(!flags.contains("dp16kd_model.v"), "{flags}");
-    let dp16kd = GprParams {
-        memory: Memory::Dp16kd,
-        pipeline: GprParams::MAX_PIPELINE,
-        ..GprParams::default()
-    };
-    let flags = fusesoc_lints::<Gpr>(dir.path(), &dp16kd);
-    assert!(flags.contains("dp16kd_model.v"), "{flags}");
+    assert!(models.iter().all(|m| !flags.contains(m)), "{flags}");
+    for (memory, model) in [Memory::Dp16kd, Memory::GowinBsram, Memory::NexusEbr]
+        .into_iter()
+        .zip(models)
+    {
+        let params = GprParams {
+            memory,
+            pipeline: GprParams::MAX_PIPELINE,
+            ..GprParams::default()
+        };
+        let flags = fusesoc_lints::<Gpr>(dir.path(), &params);
+        let named: Vec<&&str> = models.iter().filter(|m| flags.contains(**m)).collect();
+        assert_eq!(named, [&model], "{flags}");
+    }
     fusesoc_lints::<Route>(dir.path(), &RouteParams::default());
 }
 
