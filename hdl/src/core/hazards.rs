@@ -48,6 +48,10 @@ pub struct Hazards<const RI: usize> {
     pub by_head: Vec<Signal<In, Bit>>,
     /// Per served slot and source: a result for it is still to come.
     pub hazard: Vec<Signal<Out, Bit>>,
+    /// With several waves (none with one): per seen slot, its wave.
+    pub slot_wave: Vec<Signal<In, Bits<4>>>,
+    /// With several waves: the offered instruction's wave.
+    pub instr_wave: Vec<Signal<In, Bits<4>>>,
     held_hazard: Registers<Bit>,
     /// Per served slot, as an older slot: it writes its first destination only, or (a
     /// long-latency instruction writing several registers) every register.
@@ -69,6 +73,10 @@ pub struct Hazards<const RI: usize> {
     _seen: usize,
     _sources: usize,
     _staying: usize,
+    /// With several waves 1 and 0, else 0 and 1: a long-latency slot writing several
+    /// registers makes only its own wave's younger sources hazardous.
+    _tagged: usize,
+    _untagged: usize,
 }
 
 impl<const RI: usize> Hazards<RI> {
@@ -76,6 +84,7 @@ impl<const RI: usize> Hazards<RI> {
     pub fn new(params: &CoreParams) -> Self {
         let (served, seen) = (params.served_slots(), Scoreboard::<RI>::seen_slots(params));
         let staying = params.issue_to_writeback() - 1;
+        let t = usize::from(params.wave_count() > 1);
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -91,6 +100,8 @@ impl<const RI: usize> Hazards<RI> {
             outstanding: signals(3 * seen + 3),
             by_head: signals(3 * seen),
             hazard: signals(3 * served),
+            slot_wave: signals(seen * t),
+            instr_wave: signals(t),
             held_hazard: Registers::new(3 * served),
             one: signals(served),
             many: signals(served),
@@ -105,6 +116,8 @@ impl<const RI: usize> Hazards<RI> {
             _seen: seen,
             _sources: 3 * seen + 3,
             _staying: staying,
+            _tagged: t,
+            _untagged: 1 - t,
         }
     }
 }
@@ -136,10 +149,19 @@ impl<const RI: usize> Logic for Hazards<RI> {
                 self.by_older[k * 3 + s].next = false;
                 for i in 1..self._served {
                     if i < k {
-                        self.by_older[k * 3 + s].next = self.by_older[k * 3 + s].val()
-                            | self.many[i].val()
-                            | (self.one[i].val()
-                                & (self.slot_dst[i].val() == self.src[k * 3 + s].val()));
+                        for _u in 0..self._untagged {
+                            self.by_older[k * 3 + s].next = self.by_older[k * 3 + s].val()
+                                | self.many[i].val()
+                                | (self.one[i].val()
+                                    & (self.slot_dst[i].val() == self.src[k * 3 + s].val()));
+                        }
+                        for _t in 0..self._tagged {
+                            self.by_older[k * 3 + s].next = self.by_older[k * 3 + s].val()
+                                | (self.many[i].val()
+                                    & (self.slot_wave[i].val() == self.slot_wave[k].val()))
+                                | (self.one[i].val()
+                                    & (self.slot_dst[i].val() == self.src[k * 3 + s].val()));
+                        }
                     }
                 }
             }
@@ -147,9 +169,17 @@ impl<const RI: usize> Logic for Hazards<RI> {
         for ns in self._seen..(self._seen + 1) {
             for s in 0..3 {
                 for i in 0..self._served {
-                    self.writes_offered[i * 3 + s].next = self.many[i].val()
-                        | (self.one[i].val()
-                            & (self.slot_dst[i].val() == self.src[3 * ns + s].val()));
+                    for _u in 0..self._untagged {
+                        self.writes_offered[i * 3 + s].next = self.many[i].val()
+                            | (self.one[i].val()
+                                & (self.slot_dst[i].val() == self.src[3 * ns + s].val()));
+                    }
+                    for _t in 0..self._tagged {
+                        self.writes_offered[i * 3 + s].next = (self.many[i].val()
+                            & (self.slot_wave[i].val() == self.instr_wave[0].val()))
+                            | (self.one[i].val()
+                                & (self.slot_dst[i].val() == self.src[3 * ns + s].val()));
+                    }
                 }
                 for j in 0..self._served {
                     self.entering_before[j * 3 + s].next =
@@ -183,8 +213,20 @@ impl<const RI: usize> Logic for Hazards<RI> {
         }
         for j in 1..self._served {
             for s in 0..3 {
-                if !self.issue.val() & (self.by_head[j * 3 + s - 3].val() | self.many[0].val()) {
-                    self.held_hazard.d[j * 3 + s].next = true;
+                for _u in 0..self._untagged {
+                    if !self.issue.val() & (self.by_head[j * 3 + s - 3].val() | self.many[0].val())
+                    {
+                        self.held_hazard.d[j * 3 + s].next = true;
+                    }
+                }
+                for _t in 0..self._tagged {
+                    if !self.issue.val()
+                        & (self.by_head[j * 3 + s - 3].val()
+                            | (self.many[0].val()
+                                & (self.slot_wave[0].val() == self.slot_wave[j].val())))
+                    {
+                        self.held_hazard.d[j * 3 + s].next = true;
+                    }
                 }
             }
         }

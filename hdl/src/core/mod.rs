@@ -6,12 +6,14 @@ mod alu;
 mod captures;
 mod datapath;
 mod decode;
+mod fetch;
 mod flight;
 mod forwarding;
 mod hazards;
 mod operands;
 mod pending;
 mod read_side;
+mod readiness;
 mod reads;
 mod requests;
 mod scheduler;
@@ -41,7 +43,7 @@ use read_side::queue_checks;
 use crate::design::Design;
 use crate::emit::{emit, part, EmitError, Emitted, PortOrder};
 use crate::gpr::{with_gpr_widths, BankedGpr, Gpr};
-use crate::params::{CoreParams, ParamError, Params};
+use crate::params::{CoreParams, ParamError};
 use crate::widths::WidthOp;
 
 /// The core slice as a design: `grfgen emit core`.
@@ -57,7 +59,7 @@ impl Design for Core {
     const PORT_ORDER: PortOrder = &[("alu_operand", "source, then lane")];
 
     fn build(params: &CoreParams, top: &str) -> Result<Emitted, EmitError> {
-        one_wave(params)?;
+        settled_waves(params)?;
         struct Build<'a>(&'a CoreParams, &'a str);
         impl WidthOp for Build<'_> {
             type Output = Result<Emitted, EmitError>;
@@ -74,12 +76,13 @@ impl Design for Core {
     }
 
     fn parts(params: &CoreParams) -> Result<Vec<Emitted>, EmitError> {
-        one_wave(params)?;
+        settled_waves(params)?;
         struct Parts<'a>(&'a CoreParams);
         impl WidthOp for Parts<'_> {
             type Output = Result<Vec<Emitted>, EmitError>;
             fn run<const E: usize, const A: usize, const R: usize>(self) -> Self::Output {
                 let p = self.0;
+                let tagged = usize::from(p.wave_count() > 1);
                 Ok(vec![
                     part(
                         "core_gpr",
@@ -98,16 +101,17 @@ impl Design for Core {
                         "core_pending_table",
                         PendingTable::<R>::new(p, 3 * Scoreboard::<R>::seen_slots(p) + 3),
                     )?,
-                    part("core_candidate_spans", CandidateSpans::<R>::new(&p.gpr))?,
+                    part("core_candidate_spans", CandidateSpans::<R>::new(&p.gpr, 3))?,
                     part(
                         "core_pending_entries",
-                        PendingEntries::<R>::new(p.long_results),
+                        PendingEntries::<R>::new(p.long_results, tagged),
                     )?,
                     part(
                         "core_pending_lookups",
                         PendingLookups::<R>::new(
                             p.long_results,
                             3 * Scoreboard::<R>::seen_slots(p) + 3,
+                            tagged,
                         ),
                     )?,
                     part("core_read_side", ReadSide::<R>::new(p))?,
@@ -150,19 +154,15 @@ impl Design for Core {
     }
 }
 
-/// The RTL runs one wave (the golden model interleaves up to 16: `grfgen sim core --waves W`
-/// without `--rtl`); any other count is refused as a parameter out of range.
-fn one_wave(params: &CoreParams) -> Result<(), EmitError> {
-    match params.waves.0 {
-        1 => Ok(()),
-        _ => {
-            let value = CoreParams::param("waves").map_or_else(String::new, |p| p.value(params));
-            Err(EmitError::Param(ParamError::new(
-                "waves",
-                value,
-                "1 for the RTL, which runs one wave (the golden model runs up to 16: sim, bench \
-                 and compare without --rtl)",
-            )))
-        }
+/// The RTL is built for a number of waves: `auto` is settled by a run (`sim core`, `bench
+/// core`) from the program's registers, before anything is built, and refused here.
+fn settled_waves(params: &CoreParams) -> Result<(), EmitError> {
+    match params.waves.is_auto() {
+        false => Ok(()),
+        true => Err(EmitError::Param(ParamError::new(
+            "waves",
+            "auto",
+            "1..=16 for the RTL (auto is settled by sim core or bench core from the program's registers)",
+        ))),
     }
 }

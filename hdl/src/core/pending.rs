@@ -54,11 +54,31 @@ pub struct PendingTable<const RI: usize> {
     pub held_staying: Vec<Signal<Out, Bit>>,
     /// Held next cycle if the head issues now: [0] window slot 1, [1] the offered instruction.
     pub held_moving: Vec<Signal<Out, Bit>>,
+    /// With several waves (none with one): per candidate, its wave.
+    pub cand_wave: Vec<Signal<In, Bits<4>>>,
+    /// With several waves: per entry, valid after this cycle's free.
+    pub entry_live: Vec<Signal<Out, Bit>>,
+    /// With several waves: per entry, its register.
+    pub entry_reg: Vec<Signal<Out, Bits<RI>>>,
+    /// With several waves: per entry, guarded by `(sy)`.
+    pub entry_sy: Vec<Signal<Out, Bit>>,
+    /// With several waves: per entry, the wave of the instruction that took it.
+    pub entry_wave: Vec<Signal<Out, Bits<4>>>,
+    /// With several waves: per `k`, the head's register `dst + k`.
+    pub head_plus: Vec<Signal<Out, Bits<RI>>>,
+    /// With several waves: per `k`, the head writes register `dst + k`.
+    pub head_covers: Vec<Signal<Out, Bit>>,
+    /// With several waves: the head is a long-latency instruction.
+    pub head_long: Vec<Signal<Out, Bit>>,
+    /// With several waves: the head's results are guarded by `(sy)`.
+    pub head_sy: Vec<Signal<Out, Bit>>,
     spans: CandidateSpans<RI>,
     entries: PendingEntries<RI>,
     lookups: PendingLookups<RI>,
     _entries: usize,
     _sources: usize,
+    /// 1 with several waves (entries carry their wave), else 0.
+    _tagged: usize,
 }
 
 impl<const RI: usize> PendingTable<RI> {
@@ -66,6 +86,7 @@ impl<const RI: usize> PendingTable<RI> {
     /// offered instruction's).
     pub fn new(params: &CoreParams, sources: usize) -> Self {
         let n = params.long_results;
+        let t = usize::from(params.wave_count() > 1);
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -81,11 +102,21 @@ impl<const RI: usize> PendingTable<RI> {
             by_head: signals(sources - 3),
             held_staying: signals(2),
             held_moving: signals(2),
-            spans: CandidateSpans::new(&params.gpr),
-            entries: PendingEntries::new(n),
-            lookups: PendingLookups::new(n, sources),
+            cand_wave: signals(3 * t),
+            entry_live: signals(n * t),
+            entry_reg: signals(n * t),
+            entry_sy: signals(n * t),
+            entry_wave: signals(n * t),
+            head_plus: signals(4 * t),
+            head_covers: signals(4 * t),
+            head_long: signals(t),
+            head_sy: signals(t),
+            spans: CandidateSpans::new(&params.gpr, 3),
+            entries: PendingEntries::new(n, t),
+            lookups: PendingLookups::new(n, sources, t),
             _entries: n,
             _sources: sources,
+            _tagged: t,
         }
     }
 }
@@ -134,6 +165,26 @@ impl<const RI: usize> Logic for PendingTable<RI> {
             self.held_staying[m].next = self.lookups.held_staying[m].val();
             self.held_moving[m].next = self.lookups.held_moving[m].val();
         }
+        // With several waves: the entries' waves, and what the waves' readiness reads.
+        for _t in 0..self._tagged {
+            self.entries.take_wave[0].next = self.cand_wave[0].val();
+            for c in 0..3 {
+                self.lookups.cand_wave[c].next = self.cand_wave[c].val();
+            }
+            for e in 0..self._entries {
+                self.lookups.wave[e].next = self.entries.wave[e].val();
+                self.entry_live[e].next = self.entries.live[e].val();
+                self.entry_reg[e].next = self.entries.reg_index[e].val();
+                self.entry_sy[e].next = self.entries.sy[e].val();
+                self.entry_wave[e].next = self.entries.wave[e].val();
+            }
+            for k in 0..4 {
+                self.head_plus[k].next = self.spans.plus[k].val();
+                self.head_covers[k].next = self.spans.covers[k].val();
+            }
+            self.head_long[0].next = self.spans.head_long.val();
+            self.head_sy[0].next = self.spans.head_sy.val();
+        }
     }
 }
 
@@ -181,35 +232,42 @@ pub struct CandidateSpans<const RI: usize> {
     remap: Vec<RegisterMap<RI>>,
     /// 1 when the bank map is not `mod`, else 0.
     _mapped: usize,
+    _candidates: usize,
+    /// 1 when there is a candidate (the head), else 0 (a slice of one wave builds the waves'
+    /// spans with none).
+    _head: usize,
 }
 
 impl<const RI: usize> CandidateSpans<RI> {
-    /// The candidates' spans for a GPR of `gpr`'s register count and bank map.
-    pub fn new(gpr: &GprParams) -> Self {
+    /// The spans of `candidates` candidates (the first one the head) for a GPR of `gpr`'s
+    /// register count and bank map.
+    pub fn new(gpr: &GprParams, candidates: usize) -> Self {
         let mapped = usize::from(gpr.bank_map != BankMap::Mod);
         Self {
-            cand_dst: signals(3),
-            cand_writes: signals(3),
-            cand_unit: signals(3),
-            plus: signals(12),
-            covers: signals(12),
-            takes: signals(3),
+            cand_dst: signals(candidates),
+            cand_writes: signals(candidates),
+            cand_unit: signals(candidates),
+            plus: signals(4 * candidates),
+            covers: signals(4 * candidates),
+            takes: signals(candidates),
             head_long: Default::default(),
             head_sy: Default::default(),
-            long: signals(3),
+            long: signals(candidates),
             offset: constants(0..4),
             number: constants(0..5),
             count: constants(0..5),
             alu: constant(CoreUnit::Alu.code()),
             tex: constant(CoreUnit::Tex.code()),
             global_mem: constant(CoreUnit::GlobalMem.code()),
-            unmap: (0..3 * mapped)
+            unmap: (0..candidates * mapped)
                 .map(|_| RegisterMap::new(gpr, true))
                 .collect(),
-            remap: (0..9 * mapped)
+            remap: (0..3 * candidates * mapped)
                 .map(|_| RegisterMap::new(gpr, false))
                 .collect(),
             _mapped: mapped,
+            _candidates: candidates,
+            _head: candidates.min(1),
         }
     }
 }
@@ -217,9 +275,11 @@ impl<const RI: usize> CandidateSpans<RI> {
 impl<const RI: usize> Logic for CandidateSpans<RI> {
     #[hdl_gen]
     fn update(&mut self) {
-        self.head_sy.next = (self.cand_unit[0].val() == self.tex.val())
-            | (self.cand_unit[0].val() == self.global_mem.val());
-        for c in 0..3 {
+        for _h in 0..self._head {
+            self.head_sy.next = (self.cand_unit[0].val() == self.tex.val())
+                | (self.cand_unit[0].val() == self.global_mem.val());
+        }
+        for c in 0..self._candidates {
             self.long[c].next = self.cand_unit[c].val() != self.alu.val();
             self.takes[c].next = self.count[0].val();
             for k in 0..4 {
@@ -231,7 +291,7 @@ impl<const RI: usize> Logic for CandidateSpans<RI> {
             }
         }
         for _m in 0..self._mapped {
-            for c in 0..3 {
+            for c in 0..self._candidates {
                 self.unmap[c].register.next = self.cand_dst[c].val();
                 for k in 1..4 {
                     self.remap[c * 3 + k - 1].register.next =
@@ -240,7 +300,9 @@ impl<const RI: usize> Logic for CandidateSpans<RI> {
                 }
             }
         }
-        self.head_long.next = self.long[0].val();
+        for _h in 0..self._head {
+            self.head_long.next = self.long[0].val();
+        }
     }
 }
 
@@ -282,6 +344,13 @@ pub struct PendingLookups<const RI: usize> {
     pub held_staying: Vec<Signal<Out, Bit>>,
     /// Held next cycle if the head issues now: [0] window slot 1, [1] the offered instruction.
     pub held_moving: Vec<Signal<Out, Bit>>,
+    /// With several waves (none with one): per candidate, its wave.
+    pub cand_wave: Vec<Signal<In, Bits<4>>>,
+    /// With several waves: per entry, its wave.
+    pub wave: Vec<Signal<In, Bits<4>>>,
+    /// With several waves: per candidate, an outstanding `(ss)` or `(sy)` guard of its wave.
+    wave_ss: Vec<Signal<Local, Bit>>,
+    wave_sy: Vec<Signal<Local, Bit>>,
     /// Per candidate: an outstanding register it writes; an outstanding guard it waits on.
     waw: Vec<Signal<Local, Bit>>,
     sync: Vec<Signal<Local, Bit>>,
@@ -295,11 +364,14 @@ pub struct PendingLookups<const RI: usize> {
     capacity: Constant<Bits<6>>,
     _entries: usize,
     _sources: usize,
+    /// 1 with several waves (a sync wait waits on its own wave's entries), else 0.
+    _tagged: usize,
 }
 
 impl<const RI: usize> PendingLookups<RI> {
-    /// The lookups of `entries` entries for `sources` registers.
-    pub fn new(entries: usize, sources: usize) -> Self {
+    /// The lookups of `entries` entries for `sources` registers; `tagged` (0 or 1) with
+    /// several waves.
+    pub fn new(entries: usize, sources: usize, tagged: usize) -> Self {
         Self {
             cand_dst: signals(3),
             cand_wait: signals(3),
@@ -317,6 +389,10 @@ impl<const RI: usize> PendingLookups<RI> {
             by_head: signals(sources - 3),
             held_staying: signals(2),
             held_moving: signals(2),
+            cand_wave: signals(3 * tagged),
+            wave: signals(entries * tagged),
+            wave_ss: signals(3 * tagged),
+            wave_sy: signals(3 * tagged),
             waw: signals(3),
             sync: signals(3),
             overlap: signals(2),
@@ -326,6 +402,7 @@ impl<const RI: usize> PendingLookups<RI> {
             capacity: constant(entries as u64),
             _entries: entries,
             _sources: sources,
+            _tagged: tagged,
         }
     }
 }
@@ -369,6 +446,21 @@ impl<const RI: usize> Logic for PendingLookups<RI> {
             self.sync[c].next = (self.cand_wait[c].val().get_bit(0) & self.ss_live.val())
                 | (self.cand_wait[c].val().get_bit(1) & self.sy_live.val());
         }
+        // With several waves a sync wait waits on its own wave's entries only.
+        for _t in 0..self._tagged {
+            for c in 0..3 {
+                self.wave_ss[c].next = false;
+                self.wave_sy[c].next = false;
+                for e in 0..self._entries {
+                    if self.live[e].val() & (self.wave[e].val() == self.cand_wave[c].val()) {
+                        self.wave_ss[c].next = self.wave_ss[c].val() | !self.sy[e].val();
+                        self.wave_sy[c].next = self.wave_sy[c].val() | self.sy[e].val();
+                    }
+                }
+                self.sync[c].next = (self.cand_wait[c].val().get_bit(0) & self.wave_ss[c].val())
+                    | (self.cand_wait[c].val().get_bit(1) & self.wave_sy[c].val());
+            }
+        }
         for m in 0..2 {
             self.overlap[m].next = false;
             for k in 0..4 {
@@ -383,6 +475,10 @@ impl<const RI: usize> Logic for PendingLookups<RI> {
             self.waits_on_head[m].next = (self.cand_wait[m + 1].val().get_bit(0)
                 & !self.head_sy.val())
                 | (self.cand_wait[m + 1].val().get_bit(1) & self.head_sy.val());
+            for _t in 0..self._tagged {
+                self.waits_on_head[m].next = self.waits_on_head[m].val()
+                    & (self.cand_wave[m + 1].val() == self.cand_wave[0].val());
+            }
             self.held_moving[m].next = self.waw[m + 1].val()
                 | self.sync[m + 1].val()
                 | (self.head_long.val()
@@ -430,6 +526,10 @@ pub struct PendingEntries<const RI: usize> {
     pub sy: Vec<Signal<Out, Bit>>,
     /// Entries taken after this cycle's free.
     pub used_after: Signal<Out, Bits<6>>,
+    /// With several waves (none with one): the wave of the entries taken.
+    pub take_wave: Vec<Signal<In, Bits<4>>>,
+    /// With several waves: per entry, the wave of the instruction that took it.
+    pub wave: Vec<Signal<Out, Bits<4>>>,
     entry_valid: Registers<Bit>,
     entry_reg: Registers<Bits<RI>>,
     entry_sy: Registers<Bit>,
@@ -440,12 +540,15 @@ pub struct PendingEntries<const RI: usize> {
     /// An entry freed this cycle.
     freed: Signal<Local, Bit>,
     number: Vec<Constant<Bits<6>>>,
+    /// With several waves, each entry's wave (none with one).
+    entry_wave: Vec<DFF<Bits<4>>>,
     _entries: usize,
+    _tagged: usize,
 }
 
 impl<const RI: usize> PendingEntries<RI> {
-    /// `entries` entries.
-    pub fn new(entries: usize) -> Self {
+    /// `entries` entries; `tagged` (0 or 1) with several waves, each entry keeping its wave.
+    pub fn new(entries: usize, tagged: usize) -> Self {
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -467,7 +570,11 @@ impl<const RI: usize> PendingEntries<RI> {
             take: signals(entries),
             freed: Default::default(),
             number: constants(0..4),
+            take_wave: signals(tagged),
+            wave: signals(entries * tagged),
+            entry_wave: (0..entries * tagged).map(|_| DFF::default()).collect(),
             _entries: entries,
+            _tagged: tagged,
         }
     }
 }
@@ -518,6 +625,16 @@ impl<const RI: usize> Logic for PendingEntries<RI> {
         }
         if self.reset.val() {
             self.used.d[0].next = self.number[0].val();
+        }
+        for _t in 0..self._tagged {
+            for e in 0..self._entries {
+                self.entry_wave[e].clock.next = self.clock.val();
+                self.wave[e].next = self.entry_wave[e].q.val();
+                self.entry_wave[e].d.next = self.entry_wave[e].q.val();
+                if self.take[e].val() {
+                    self.entry_wave[e].d.next = self.take_wave[0].val();
+                }
+            }
         }
     }
 }

@@ -5,12 +5,13 @@
 
 use rust_hdl::prelude::*;
 
+use super::fetch::WaveFetch;
 use super::operands::{MuxInputs, OperandSources};
 use super::read_side::ReadSide;
 use super::scoreboard::Scoreboard;
 use super::window::InstructionWindow;
 use crate::params::CoreParams;
-use crate::signals;
+use crate::{constant_if, signals};
 
 /// The scheduler of the core slice (combinational decisions, registered state).
 ///
@@ -96,6 +97,27 @@ pub struct CoreScheduler<const RI: usize> {
     pub ext_reg: Signal<In, Bits<RI>>,
     /// The external write is performed this cycle.
     pub ext_grant: Signal<Out, Bit>,
+    /// With several waves, per wave after wave 0 (`instr_*` is wave 0's; none with one wave):
+    /// an instruction is offered.
+    pub wave_valid: Vec<Signal<In, Bit>>,
+    /// Per wave after wave 0: its op code.
+    pub wave_op: Vec<Signal<In, Bits<3>>>,
+    /// Per wave after wave 0: its first destination register.
+    pub wave_dst: Vec<Signal<In, Bits<RI>>>,
+    /// Per wave after wave 0 and source (`(wave - 1) * 3 + source`): the register.
+    pub wave_src: Vec<Signal<In, Bits<RI>>>,
+    /// Per wave after wave 0 and source: it is a GPR read.
+    pub wave_read: Vec<Signal<In, Bit>>,
+    /// Per wave after wave 0 and source: its immediate.
+    pub wave_imm: Vec<Signal<In, Bits<32>>>,
+    /// Per wave after wave 0: its destination registers written.
+    pub wave_writes: Vec<Signal<In, Bits<3>>>,
+    /// Per wave after wave 0: its unit.
+    pub wave_unit: Vec<Signal<In, Bits<3>>>,
+    /// Per wave after wave 0: its sync waits.
+    pub wave_wait: Vec<Signal<In, Bits<2>>>,
+    /// Per wave after wave 0: its offered instruction is taken at the end of this cycle.
+    pub wave_ready: Vec<Signal<Out, Bit>>,
 
     window: InstructionWindow<RI>,
     scoreboard: Scoreboard<RI>,
@@ -112,6 +134,15 @@ pub struct CoreScheduler<const RI: usize> {
     _mux_inputs: usize,
     /// Head sources that may be forwarded: 3 with result forwarding, otherwise 0.
     _forwarded: usize,
+    /// With several waves, the fetch selection (with one, a part without ports).
+    fetch: WaveFetch<RI>,
+    /// With several waves (none with one), the wave whose instruction entered last.
+    last: Vec<DFF<Bits<4>>>,
+    /// With several waves: the wave counted as last after reset.
+    first_last: Vec<Constant<Bits<4>>>,
+    /// 1 with several waves, else 0.
+    _tagged: usize,
+    _waves: usize,
 }
 
 impl<const RI: usize> CoreScheduler<RI> {
@@ -121,6 +152,8 @@ impl<const RI: usize> CoreScheduler<RI> {
         let w = params.window();
         let (served, preload) = (params.served_slots(), params.preload_slots());
         let p = params.gpr.read_ports;
+        let waves = params.wave_count();
+        let t = usize::from(waves > 1);
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -158,6 +191,16 @@ impl<const RI: usize> CoreScheduler<RI> {
             ext_result: Default::default(),
             ext_reg: Default::default(),
             ext_grant: Default::default(),
+            wave_valid: signals(waves - 1),
+            wave_op: signals(waves - 1),
+            wave_dst: signals(waves - 1),
+            wave_src: signals(3 * (waves - 1)),
+            wave_read: signals(3 * (waves - 1)),
+            wave_imm: signals(3 * (waves - 1)),
+            wave_writes: signals(waves - 1),
+            wave_unit: signals(waves - 1),
+            wave_wait: signals(waves - 1),
+            wave_ready: signals(waves - 1),
             window: InstructionWindow::new(params),
             scoreboard: Scoreboard::new(params),
             read_side: ReadSide::new(params),
@@ -170,6 +213,11 @@ impl<const RI: usize> CoreScheduler<RI> {
             _read_ports: p,
             _mux_inputs: MuxInputs::of(params).count,
             _forwarded: 3 * usize::from(params.forward),
+            fetch: WaveFetch::new(params),
+            last: (0..t).map(|_| DFF::default()).collect(),
+            first_last: constant_if(t == 1, params.issue.first_last(waves) as u64),
+            _tagged: t,
+            _waves: waves,
         }
     }
 }
@@ -279,5 +327,83 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
             self.alu_select[x].next = self.operands.alu_select[x].val();
         }
         self.alu_op.next = self.operands.alu_op.val();
+        // With several waves the fetch selection offers the window one wave's instruction.
+        for _t in 0..self._tagged {
+            self.last[0].clock.next = self.clock.val();
+            self.fetch.last[0].next = self.last[0].q.val();
+            self.last[0].d.next = self.last[0].q.val();
+            if self.window.ready.val() & self.fetch.instr_valid[0].val() {
+                self.last[0].d.next = self.fetch.instr_wave[0].val();
+            }
+            if self.reset.val() {
+                self.last[0].d.next = self.first_last[0].val();
+            }
+            self.fetch.op[0].next = self.instr_op.val();
+            self.fetch.dst[0].next = self.instr_dst.val();
+            self.fetch.writes[0].next = self.instr_writes.val();
+            self.fetch.unit[0].next = self.instr_unit.val();
+            self.fetch.wait[0].next = self.instr_wait.val();
+            self.scoreboard.wave_valid[0].next = self.instr_valid.val();
+            self.scoreboard.wave_dst[0].next = self.instr_dst.val();
+            self.scoreboard.wave_writes[0].next = self.instr_writes.val();
+            self.scoreboard.wave_unit[0].next = self.instr_unit.val();
+            self.scoreboard.wave_wait[0].next = self.instr_wait.val();
+            for s in 0..3 {
+                self.fetch.src[s].next = self.instr_src[s].val();
+                self.fetch.read[s].next = self.instr_read[s].val();
+                self.fetch.imm[s].next = self.instr_imm[s].val();
+                self.scoreboard.wave_src[s].next = self.instr_src[s].val();
+                self.scoreboard.wave_read[s].next = self.instr_read[s].val();
+            }
+            for w in 1..self._waves {
+                self.fetch.op[w].next = self.wave_op[w - 1].val();
+                self.fetch.dst[w].next = self.wave_dst[w - 1].val();
+                self.fetch.writes[w].next = self.wave_writes[w - 1].val();
+                self.fetch.unit[w].next = self.wave_unit[w - 1].val();
+                self.fetch.wait[w].next = self.wave_wait[w - 1].val();
+                self.scoreboard.wave_valid[w].next = self.wave_valid[w - 1].val();
+                self.scoreboard.wave_dst[w].next = self.wave_dst[w - 1].val();
+                self.scoreboard.wave_writes[w].next = self.wave_writes[w - 1].val();
+                self.scoreboard.wave_unit[w].next = self.wave_unit[w - 1].val();
+                self.scoreboard.wave_wait[w].next = self.wave_wait[w - 1].val();
+                self.wave_ready[w - 1].next = self.window.ready.val() & self.fetch.pick[w].val();
+                for s in 0..3 {
+                    self.fetch.src[w * 3 + s].next = self.wave_src[w * 3 + s - 3].val();
+                    self.fetch.read[w * 3 + s].next = self.wave_read[w * 3 + s - 3].val();
+                    self.fetch.imm[w * 3 + s].next = self.wave_imm[w * 3 + s - 3].val();
+                    self.scoreboard.wave_src[w * 3 + s].next = self.wave_src[w * 3 + s - 3].val();
+                    self.scoreboard.wave_read[w * 3 + s].next = self.wave_read[w * 3 + s - 3].val();
+                }
+            }
+            for w in 0..self._waves {
+                self.fetch.ready[w].next = self.scoreboard.wave_ready[w].val();
+            }
+            self.instr_ready.next = self.window.ready.val() & self.fetch.pick[0].val();
+            self.window.instr_valid.next = self.fetch.instr_valid[0].val();
+            self.window.instr_op.next = self.fetch.instr_op[0].val();
+            self.window.instr_dst.next = self.fetch.instr_dst[0].val();
+            self.window.instr_writes.next = self.fetch.instr_writes[0].val();
+            self.window.instr_unit.next = self.fetch.instr_unit[0].val();
+            self.window.instr_wait.next = self.fetch.instr_wait[0].val();
+            self.window.instr_wave[0].next = self.fetch.instr_wave[0].val();
+            self.scoreboard.instr_dst.next = self.fetch.instr_dst[0].val();
+            self.scoreboard.instr_writes.next = self.fetch.instr_writes[0].val();
+            self.scoreboard.instr_unit.next = self.fetch.instr_unit[0].val();
+            self.scoreboard.instr_wait.next = self.fetch.instr_wait[0].val();
+            self.scoreboard.instr_wave[0].next = self.fetch.instr_wave[0].val();
+            for s in 0..3 {
+                self.window.instr_src[s].next = self.fetch.instr_src[s].val();
+                self.window.instr_read[s].next = self.fetch.instr_read[s].val();
+                self.window.instr_imm[s].next = self.fetch.instr_imm[s].val();
+                self.scoreboard.instr_src[s].next = self.fetch.instr_src[s].val();
+            }
+            for j in 0..self._window {
+                self.scoreboard.slot_wave[j].next = self.window.wave[j].val();
+                self.scoreboard.all_valid[j].next = self.window.all_valid[j].val();
+                self.scoreboard.all_dst[j].next = self.window.all_dst[j].val();
+                self.scoreboard.all_writes[j].next = self.window.all_writes[j].val();
+                self.scoreboard.all_unit[j].next = self.window.all_unit[j].val();
+            }
+        }
     }
 }

@@ -6,6 +6,7 @@ use rust_hdl::prelude::*;
 use super::flight::Flight;
 use super::hazards::{Hazards, NextHead};
 use super::pending::PendingTable;
+use super::readiness::WaveReadiness;
 use crate::params::{CoreParams, CoreUnit};
 use crate::{constant_if, signals};
 
@@ -89,6 +90,34 @@ pub struct Scoreboard<const RI: usize> {
     /// Per head source, with result forwarding (none without): the forwarded result's
     /// distance.
     pub distance: Vec<Signal<Out, Bits<4>>>,
+    /// With several waves (none with one): per window slot, its wave.
+    pub slot_wave: Vec<Signal<In, Bits<4>>>,
+    /// With several waves: per window slot, it holds an instruction.
+    pub all_valid: Vec<Signal<In, Bit>>,
+    /// With several waves: per window slot, its first destination.
+    pub all_dst: Vec<Signal<In, Bits<RI>>>,
+    /// With several waves: per window slot, its destination registers written.
+    pub all_writes: Vec<Signal<In, Bits<3>>>,
+    /// With several waves: per window slot, its unit.
+    pub all_unit: Vec<Signal<In, Bits<3>>>,
+    /// With several waves: the offered instruction's wave.
+    pub instr_wave: Vec<Signal<In, Bits<4>>>,
+    /// With several waves: per wave, an instruction is offered.
+    pub wave_valid: Vec<Signal<In, Bit>>,
+    /// With several waves: per wave, the offered instruction's first destination.
+    pub wave_dst: Vec<Signal<In, Bits<RI>>>,
+    /// With several waves: per wave, its destination registers written.
+    pub wave_writes: Vec<Signal<In, Bits<3>>>,
+    /// With several waves: per wave, its unit.
+    pub wave_unit: Vec<Signal<In, Bits<3>>>,
+    /// With several waves: per wave, its sync waits.
+    pub wave_wait: Vec<Signal<In, Bits<2>>>,
+    /// With several waves: per wave and source (`wave * 3 + source`), the register.
+    pub wave_src: Vec<Signal<In, Bits<RI>>>,
+    /// With several waves: per wave and source, a GPR read.
+    pub wave_read: Vec<Signal<In, Bit>>,
+    /// With several waves: per wave, its offered instruction may enter the window.
+    pub wave_ready: Vec<Signal<Out, Bit>>,
     flight: Flight<RI>,
     pending: PendingTable<RI>,
     hazards: Hazards<RI>,
@@ -101,6 +130,13 @@ pub struct Scoreboard<const RI: usize> {
     _seen: usize,
     /// Flight stages still in flight next cycle.
     _staying: usize,
+    /// With several waves, the waves' readiness (with one, a part without ports).
+    readiness: WaveReadiness<RI>,
+    /// 1 with several waves, else 0.
+    _tagged: usize,
+    _window: usize,
+    _entries: usize,
+    _waves: usize,
 }
 
 impl<const RI: usize> Scoreboard<RI> {
@@ -109,6 +145,8 @@ impl<const RI: usize> Scoreboard<RI> {
         let served = params.served_slots();
         let (seen, described) = (Self::seen_slots(params), Self::described_slots(params));
         let on = usize::from(params.forward);
+        let (waves, w) = (params.wave_count(), params.window());
+        let t = usize::from(waves > 1);
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -141,6 +179,20 @@ impl<const RI: usize> Scoreboard<RI> {
             banks_written: Default::default(),
             forward: signals(3),
             distance: signals(3 * on),
+            slot_wave: signals(w * t),
+            all_valid: signals(w * t),
+            all_dst: signals(w * t),
+            all_writes: signals(w * t),
+            all_unit: signals(w * t),
+            instr_wave: signals(t),
+            wave_valid: signals(waves * t),
+            wave_dst: signals(waves * t),
+            wave_writes: signals(waves * t),
+            wave_unit: signals(waves * t),
+            wave_wait: signals(waves * t),
+            wave_src: signals(3 * waves * t),
+            wave_read: signals(3 * waves * t),
+            wave_ready: signals(waves * t),
             flight: Flight::new(params),
             pending: PendingTable::new(params, 3 * seen + 3),
             hazards: Hazards::new(params),
@@ -150,6 +202,11 @@ impl<const RI: usize> Scoreboard<RI> {
             _served: served,
             _seen: seen,
             _staying: params.issue_to_writeback() - 1,
+            readiness: WaveReadiness::new(params),
+            _tagged: t,
+            _window: w,
+            _entries: params.long_results,
+            _waves: waves,
         }
     }
 
@@ -268,6 +325,53 @@ impl<const RI: usize> Logic for Scoreboard<RI> {
                 self.forward[s].next =
                     self.flight.forward[s].val() & !self.next_head.head_outstanding[s].val();
                 self.distance[s].next = self.flight.distance[s].val();
+            }
+        }
+        // With several waves: the waves of the slots, the offered instruction and the table's
+        // candidates, and each wave's readiness.
+        for _t in 0..self._tagged {
+            for k in 0..self._seen {
+                self.hazards.slot_wave[k].next = self.slot_wave[k].val();
+            }
+            self.hazards.instr_wave[0].next = self.instr_wave[0].val();
+            self.pending.cand_wave[0].next = self.slot_wave[0].val();
+            self.pending.cand_wave[1].next = self.slot_wave[1].val();
+            self.pending.cand_wave[2].next = self.instr_wave[0].val();
+            self.readiness.issue[0].next = self.issue.val();
+            self.readiness.head_long[0].next = self.pending.head_long[0].val();
+            self.readiness.head_sy[0].next = self.pending.head_sy[0].val();
+            for j in 0..self._window {
+                self.readiness.slot_valid[j].next = self.all_valid[j].val();
+                self.readiness.slot_dst[j].next = self.all_dst[j].val();
+                self.readiness.slot_writes[j].next = self.all_writes[j].val();
+                self.readiness.slot_unit[j].next = self.all_unit[j].val();
+                self.readiness.slot_wave[j].next = self.slot_wave[j].val();
+            }
+            for f in 0..self._staying {
+                self.readiness.flight_write[f].next = self.flight.write[f].val();
+                self.readiness.flight_dst[f].next = self.flight.dst[f].val();
+            }
+            for e in 0..self._entries {
+                self.readiness.entry_live[e].next = self.pending.entry_live[e].val();
+                self.readiness.entry_reg[e].next = self.pending.entry_reg[e].val();
+                self.readiness.entry_sy[e].next = self.pending.entry_sy[e].val();
+                self.readiness.entry_wave[e].next = self.pending.entry_wave[e].val();
+            }
+            for k in 0..4 {
+                self.readiness.head_plus[k].next = self.pending.head_plus[k].val();
+                self.readiness.head_covers[k].next = self.pending.head_covers[k].val();
+            }
+            for w in 0..self._waves {
+                self.readiness.valid[w].next = self.wave_valid[w].val();
+                self.readiness.dst[w].next = self.wave_dst[w].val();
+                self.readiness.writes[w].next = self.wave_writes[w].val();
+                self.readiness.unit[w].next = self.wave_unit[w].val();
+                self.readiness.wait[w].next = self.wave_wait[w].val();
+                self.wave_ready[w].next = self.readiness.ready[w].val();
+                for s in 0..3 {
+                    self.readiness.src[w * 3 + s].next = self.wave_src[w * 3 + s].val();
+                    self.readiness.read[w * 3 + s].next = self.wave_read[w * 3 + s].val();
+                }
             }
         }
     }

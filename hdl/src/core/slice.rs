@@ -103,6 +103,27 @@ pub struct CoreSlice<const A: usize, const RI: usize> {
     pub long_unit: Signal<Out, Bits<3>>,
     /// Its value, one element per lane.
     pub long_data: Vec<Signal<Out, Bits<32>>>,
+    /// With several waves (`--waves`), per wave after wave 0 (the `instr_*` ports are wave
+    /// 0's; none with one wave): an instruction is offered. Element `w - 1` is wave `w`'s.
+    pub wave_valid: Vec<Signal<In, Bit>>,
+    /// Per wave after wave 0: its op code.
+    pub wave_op: Vec<Signal<In, Bits<3>>>,
+    /// Per wave after wave 0: its first destination register.
+    pub wave_dst: Vec<Signal<In, Bits<RI>>>,
+    /// Per wave after wave 0 and source (`(wave - 1) * 3 + source`): the source register.
+    pub wave_src: Vec<Signal<In, Bits<RI>>>,
+    /// Per wave after wave 0 and source: it is a GPR read.
+    pub wave_read: Vec<Signal<In, Bit>>,
+    /// Per wave after wave 0 and source: its value when it is no GPR read.
+    pub wave_imm: Vec<Signal<In, Bits<32>>>,
+    /// Per wave after wave 0: its destination registers written.
+    pub wave_writes: Vec<Signal<In, Bits<3>>>,
+    /// Per wave after wave 0: its unit.
+    pub wave_unit: Vec<Signal<In, Bits<3>>>,
+    /// Per wave after wave 0: its sync waits.
+    pub wave_wait: Vec<Signal<In, Bits<2>>>,
+    /// Per wave after wave 0: the offered instruction is taken at the end of this cycle.
+    pub wave_ready: Vec<Signal<Out, Bit>>,
     gpr: BankedGpr<32, A, RI>,
     scheduler: CoreScheduler<RI>,
     datapath: CoreDatapath,
@@ -123,7 +144,8 @@ pub struct CoreSlice<const A: usize, const RI: usize> {
     _lanes: usize,
     _read_ports: usize,
     /// The bank map on each register index coming in (none with the `mod` map): [0] the
-    /// destination, [1..=3] the sources, [4] the external write's, [5] the test read's.
+    /// destination, [1..=3] the sources, [4] the external write's, [5] the test read's, then
+    /// per wave after wave 0 its destination and sources (`6 + (wave - 1) * 4 + k`).
     map_in: Vec<RegisterMap<RI>>,
     /// The bank map undone on each register index going out (none with the `mod` map): [0] the
     /// write-back's, [1] the long-latency result's, [2 + p] read port `p`'s.
@@ -132,6 +154,7 @@ pub struct CoreSlice<const A: usize, const RI: usize> {
     _mux_inputs: usize,
     /// 1 when the bank map is not `mod` (the boundary's maps are built), else 0.
     _mapped: usize,
+    _waves: usize,
 }
 
 impl<const A: usize, const RI: usize> CoreSlice<A, RI> {
@@ -139,6 +162,7 @@ impl<const A: usize, const RI: usize> CoreSlice<A, RI> {
     pub fn new(params: &CoreParams) -> Self {
         let (l, p) = (params.gpr.lanes, params.gpr.read_ports);
         let mapped = usize::from(params.gpr.bank_map != BankMap::Mod);
+        let waves = params.wave_count();
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -177,6 +201,16 @@ impl<const A: usize, const RI: usize> CoreSlice<A, RI> {
             long_writes: Default::default(),
             long_unit: Default::default(),
             long_data: signals(l),
+            wave_valid: signals(waves - 1),
+            wave_op: signals(waves - 1),
+            wave_dst: signals(waves - 1),
+            wave_src: signals(3 * (waves - 1)),
+            wave_read: signals(3 * (waves - 1)),
+            wave_imm: signals(3 * (waves - 1)),
+            wave_writes: signals(waves - 1),
+            wave_unit: signals(waves - 1),
+            wave_wait: signals(waves - 1),
+            wave_ready: signals(waves - 1),
             gpr: BankedGpr::for_scheduler(&params.physical_gpr()),
             scheduler: CoreScheduler::new(params),
             datapath: CoreDatapath::new(params),
@@ -187,7 +221,7 @@ impl<const A: usize, const RI: usize> CoreSlice<A, RI> {
             sources_unused: Default::default(),
             _lanes: l,
             _read_ports: p,
-            map_in: (0..6 * mapped)
+            map_in: (0..(2 + 4 * waves) * mapped)
                 .map(|_| RegisterMap::new(&params.gpr, false))
                 .collect(),
             map_out: (0..(p + 2) * mapped)
@@ -195,6 +229,7 @@ impl<const A: usize, const RI: usize> CoreSlice<A, RI> {
                 .collect(),
             _mux_inputs: MuxInputs::of(params).count,
             _mapped: mapped,
+            _waves: waves,
         }
     }
 }
@@ -230,6 +265,20 @@ impl<const A: usize, const RI: usize> Logic for CoreSlice<A, RI> {
         }
         for x in 0..(3 * self._mux_inputs) {
             self.datapath.alu_select[x].next = self.scheduler.alu_select[x].val();
+        }
+        for w in 1..self._waves {
+            self.scheduler.wave_valid[w - 1].next = self.wave_valid[w - 1].val();
+            self.scheduler.wave_op[w - 1].next = self.wave_op[w - 1].val();
+            self.scheduler.wave_dst[w - 1].next = self.wave_dst[w - 1].val();
+            self.scheduler.wave_writes[w - 1].next = self.wave_writes[w - 1].val();
+            self.scheduler.wave_unit[w - 1].next = self.wave_unit[w - 1].val();
+            self.scheduler.wave_wait[w - 1].next = self.wave_wait[w - 1].val();
+            self.wave_ready[w - 1].next = self.scheduler.wave_ready[w - 1].val();
+            for s in 0..3 {
+                self.scheduler.wave_src[w * 3 + s - 3].next = self.wave_src[w * 3 + s - 3].val();
+                self.scheduler.wave_read[w * 3 + s - 3].next = self.wave_read[w * 3 + s - 3].val();
+                self.scheduler.wave_imm[w * 3 + s - 3].next = self.wave_imm[w * 3 + s - 3].val();
+            }
         }
         self.instr_ready.next = self.scheduler.instr_ready.val();
         self.issue.next = self.scheduler.issue.val();
@@ -294,6 +343,15 @@ impl<const A: usize, const RI: usize> Logic for CoreSlice<A, RI> {
             for p in 0..self._read_ports {
                 self.map_out[2 + p].register.next = self.gpr.read_reg[p].val();
                 self.read_reg[p].next = self.map_out[2 + p].mapped.val();
+            }
+            for w in 1..self._waves {
+                self.map_in[w * 4 + 2].register.next = self.wave_dst[w - 1].val();
+                self.scheduler.wave_dst[w - 1].next = self.map_in[w * 4 + 2].mapped.val();
+                for s in 0..3 {
+                    self.map_in[w * 4 + 3 + s].register.next = self.wave_src[w * 3 + s - 3].val();
+                    self.scheduler.wave_src[w * 3 + s - 3].next =
+                        self.map_in[w * 4 + 3 + s].mapped.val();
+                }
             }
         }
         self.grants_unused.next = self.gpr.write_grant[0].val() | self.gpr.write_grant[1].val();

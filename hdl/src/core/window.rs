@@ -79,6 +79,18 @@ pub struct InstructionWindow<const RI: usize> {
     pub state: Vec<Signal<Out, Bits<2>>>,
     /// Per slot and source: the queue entry.
     pub entry: Vec<Signal<Out, Bits<3>>>,
+    /// With several waves (none with one): the offered instruction's wave.
+    pub instr_wave: Vec<Signal<In, Bits<4>>>,
+    /// With several waves: per slot, it holds an instruction.
+    pub all_valid: Vec<Signal<Out, Bit>>,
+    /// With several waves: per slot, its first destination.
+    pub all_dst: Vec<Signal<Out, Bits<RI>>>,
+    /// With several waves: per slot, its destination registers written.
+    pub all_writes: Vec<Signal<Out, Bits<3>>>,
+    /// With several waves: per slot, its unit.
+    pub all_unit: Vec<Signal<Out, Bits<3>>>,
+    /// With several waves: per slot, its wave.
+    pub wave: Vec<Signal<Out, Bits<4>>>,
     held_valid: Registers<Bit>,
     held_state: Registers<Bits<2>>,
     held_entry: Registers<Bits<3>>,
@@ -100,6 +112,8 @@ pub struct InstructionWindow<const RI: usize> {
     _described: usize,
     _seen: usize,
     _preload: usize,
+    /// 1 with several waves (each slot keeps its wave), else 0.
+    _tagged: usize,
 }
 
 impl<const RI: usize> InstructionWindow<RI> {
@@ -109,6 +123,7 @@ impl<const RI: usize> InstructionWindow<RI> {
         let w = params.window();
         let seen = Scoreboard::<RI>::seen_slots(params);
         let described = Scoreboard::<RI>::described_slots(params);
+        let t = usize::from(params.wave_count() > 1);
         Self {
             clock: Default::default(),
             reset: Default::default(),
@@ -139,6 +154,12 @@ impl<const RI: usize> InstructionWindow<RI> {
             conflict: signals(3 * preload),
             state: signals(3 * w),
             entry: signals(3 * w),
+            instr_wave: signals(t),
+            all_valid: signals(w * t),
+            all_dst: signals(w * t),
+            all_writes: signals(w * t),
+            all_unit: signals(w * t),
+            wave: signals(w * t),
             held_valid: Registers::new(w),
             held_state: Registers::new(3 * w),
             held_entry: Registers::new(3 * w),
@@ -156,6 +177,7 @@ impl<const RI: usize> InstructionWindow<RI> {
             _described: described,
             _seen: seen,
             _preload: preload,
+            _tagged: t,
         }
     }
 }
@@ -258,6 +280,16 @@ impl<const RI: usize> Logic for InstructionWindow<RI> {
                 }
             }
         }
+        for _t in 0..self._tagged {
+            self.slots.instr_wave[0].next = self.instr_wave[0].val();
+            for j in 0..self._window {
+                self.all_valid[j].next = self.held_valid.q[j].val();
+                self.all_dst[j].next = self.slots.all_dst[j].val();
+                self.all_writes[j].next = self.slots.all_writes[j].val();
+                self.all_unit[j].next = self.slots.all_unit[j].val();
+                self.wave[j].next = self.slots.wave[j].val();
+            }
+        }
     }
 }
 
@@ -312,6 +344,18 @@ pub struct HeldInstructions<const RI: usize> {
     pub imm: Vec<Signal<Out, Bits<32>>>,
     /// Per source of the slots preloads serve: the bank conflict.
     pub conflict: Vec<Signal<Out, Bit>>,
+    /// With several waves (none with one): the offered instruction's wave.
+    pub instr_wave: Vec<Signal<In, Bits<4>>>,
+    /// With several waves: per slot, the first destination.
+    pub all_dst: Vec<Signal<Out, Bits<RI>>>,
+    /// With several waves: per slot, the destination registers written.
+    pub all_writes: Vec<Signal<Out, Bits<3>>>,
+    /// With several waves: per slot, the unit.
+    pub all_unit: Vec<Signal<Out, Bits<3>>>,
+    /// With several waves: per slot, the wave.
+    pub wave: Vec<Signal<Out, Bits<4>>>,
+    /// With several waves, each slot's wave (none with one).
+    held_wave: Vec<DFF<Bits<4>>>,
     held_op: Registers<Bits<3>>,
     held_dst: Registers<Bits<RI>>,
     held_writes: Registers<Bits<3>>,
@@ -326,12 +370,14 @@ pub struct HeldInstructions<const RI: usize> {
     _described: usize,
     _seen: usize,
     _preload: usize,
+    _tagged: usize,
 }
 
 impl<const RI: usize> HeldInstructions<RI> {
     /// The slots of `params`' window, showing what its window shows.
     pub fn new(params: &CoreParams) -> Self {
         let w = params.window();
+        let t = usize::from(params.wave_count() > 1);
         Self {
             clock: Default::default(),
             issue: Default::default(),
@@ -356,6 +402,12 @@ impl<const RI: usize> HeldInstructions<RI> {
             immediate: signals(3),
             imm: signals(3),
             conflict: signals(3 * params.preload_slots()),
+            instr_wave: signals(t),
+            all_dst: signals(w * t),
+            all_writes: signals(w * t),
+            all_unit: signals(w * t),
+            wave: signals(w * t),
+            held_wave: (0..w * t).map(|_| DFF::default()).collect(),
             held_op: Registers::new(w),
             held_dst: Registers::new(w),
             held_writes: Registers::new(w),
@@ -370,6 +422,7 @@ impl<const RI: usize> HeldInstructions<RI> {
             _described: Scoreboard::<RI>::described_slots(params),
             _seen: Scoreboard::<RI>::seen_slots(params),
             _preload: params.preload_slots(),
+            _tagged: t,
         }
     }
 }
@@ -450,6 +503,27 @@ impl<const RI: usize> Logic for HeldInstructions<RI> {
                     self.held_imm.d[j * 3 + s].next = self.instr_imm[s].val();
                     self.held_alias.d[j * 3 + s].next = self.instr_alias[s].val();
                     self.held_conflict.d[j * 3 + s].next = self.instr_conflict[s].val();
+                }
+            }
+        }
+        // With several waves each slot keeps its wave, moving with its instruction.
+        for _t in 0..self._tagged {
+            for j in 0..self._window {
+                self.held_wave[j].clock.next = self.clock.val();
+                self.all_dst[j].next = self.held_dst.q[j].val();
+                self.all_writes[j].next = self.held_writes.q[j].val();
+                self.all_unit[j].next = self.held_unit.q[j].val();
+                self.wave[j].next = self.held_wave[j].q.val();
+                self.held_wave[j].d.next = self.held_wave[j].q.val();
+            }
+            for j in 0..(self._window - 1) {
+                if self.issue.val() {
+                    self.held_wave[j].d.next = self.held_wave[j + 1].q.val();
+                }
+            }
+            for j in 0..self._window {
+                if self.insert[j].val() {
+                    self.held_wave[j].d.next = self.instr_wave[0].val();
                 }
             }
         }

@@ -139,7 +139,17 @@ impl Probe for Tree {
         self.instances[current].items.push(entry);
     }
 
+    // A child without ports (a part built for several waves, in a slice of one) is no
+    // instance: it and everything under it, the last instances visited, are dropped.
     fn visit_end_scope(&mut self, _name: &str, _node: &dyn Block) {
-        self.open.pop();
+        let Some(index) = self.open.pop() else {
+            return;
+        };
+        let ports = (self.instances[index].items.iter())
+            .any(|i| matches!(i.role, Role::Input | Role::Output));
+        if let (false, Some(&parent)) = (ports, self.open.last()) {
+            self.instances.truncate(index);
+            self.instances[parent].children.retain(|&(_, c)| c != index);
+        }
     }
 }

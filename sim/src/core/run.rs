@@ -503,13 +503,12 @@ pub(super) fn run_options(
     let policy = options.policy;
     let written = options.program(params, setup.seed)?;
     let params = &settle(params, &written.program, written.wave_base)?;
-    let with_rtl = match (policy, params.wave_count()) {
-        (Policy::Ideal, _) => setup.with_rtl(false, "the ideal file (--policy ideal) is a golden model only")?,
-        (_, 1) => setup.with_rtl(true, "")?,
-        (_, waves) => setup.with_rtl(
+    let with_rtl = match policy {
+        Policy::Ideal => setup.with_rtl(
             false,
-            &format!("the RTL runs one wave: --waves {waves} runs on the golden model only (leave out --rtl, or --waves 1)"),
+            "the ideal file (--policy ideal) is a golden model only",
         )?,
+        _ => setup.with_rtl(true, "")?,
     };
     let (workload, allocation) = match options.allocate {
         false => (written, None),

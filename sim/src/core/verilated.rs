@@ -4,10 +4,10 @@ use grfgen_hdl::core::Core;
 use grfgen_hdl::params::CoreParams;
 
 use super::model::{CycleInput, CycleOutput, Read};
-use super::program::Source;
+use super::program::{Instruction, Source};
 use crate::block::{Setup, SimError};
 use crate::check::{compare, Device, Mismatch};
-use crate::verilator::{Input, Output, VerilatedModel};
+use crate::verilator::{Input, Output, VerilatedModel, VerilatorError};
 
 /// A core that can also be read back register by register after a run.
 pub trait CoreDevice: Device<Input = CycleInput, Expected = CycleOutput> {
@@ -15,21 +15,120 @@ pub trait CoreDevice: Device<Input = CycleInput, Expected = CycleOutput> {
     fn register(&mut self, n: usize) -> Vec<u64>;
 }
 
+/// One wave's instruction port: wave 0's are the `instr_*` ports, wave `w`'s the elements
+/// `w - 1` of the `wave_*` ports.
+struct InstructionPort {
+    valid: Input,
+    op: Input,
+    dst: Input,
+    src: Vec<Input>,
+    read: Vec<Input>,
+    imm: Vec<Input>,
+    writes: Input,
+    unit: Input,
+    wait: Input,
+    ready: Output,
+}
+
+impl InstructionPort {
+    /// Wave 0's port.
+    fn first(model: &VerilatedModel) -> Result<Self, VerilatorError> {
+        Ok(Self {
+            valid: model.input("instr_valid")?,
+            op: model.input("instr_op")?,
+            dst: model.input("instr_dst")?,
+            src: model.inputs("instr_src", 3)?,
+            read: model.inputs("instr_read", 3)?,
+            imm: model.inputs("instr_imm", 3)?,
+            writes: model.input("instr_writes")?,
+            unit: model.input("instr_unit")?,
+            wait: model.input("instr_wait")?,
+            ready: model.output("instr_ready")?,
+        })
+    }
+
+    /// The ports of waves 1 to `waves - 1`.
+    fn others(model: &VerilatedModel, waves: usize) -> Result<Vec<Self>, VerilatorError> {
+        let n = waves - 1;
+        let (valid, op, dst) = (
+            model.inputs("wave_valid", n)?,
+            model.inputs("wave_op", n)?,
+            model.inputs("wave_dst", n)?,
+        );
+        let (src, read, imm) = (
+            model.inputs("wave_src", 3 * n)?,
+            model.inputs("wave_read", 3 * n)?,
+            model.inputs("wave_imm", 3 * n)?,
+        );
+        let (writes, unit, wait) = (
+            model.inputs("wave_writes", n)?,
+            model.inputs("wave_unit", n)?,
+            model.inputs("wave_wait", n)?,
+        );
+        let ready = model.outputs("wave_ready", n)?;
+        Ok((0..n)
+            .map(|w| Self {
+                valid: valid[w],
+                op: op[w],
+                dst: dst[w],
+                src: src[3 * w..3 * w + 3].to_vec(),
+                read: read[3 * w..3 * w + 3].to_vec(),
+                imm: imm[3 * w..3 * w + 3].to_vec(),
+                writes: writes[w],
+                unit: unit[w],
+                wait: wait[w],
+                ready: ready[w],
+            })
+            .collect())
+    }
+
+    /// Every input of the port.
+    fn inputs(&self) -> impl Iterator<Item = Input> + '_ {
+        [
+            self.valid,
+            self.op,
+            self.dst,
+            self.writes,
+            self.unit,
+            self.wait,
+        ]
+        .into_iter()
+        .chain(self.src.iter().copied())
+        .chain(self.read.iter().copied())
+        .chain(self.imm.iter().copied())
+    }
+
+    /// Offers `instruction` (or none) on the port.
+    fn drive(&self, m: &mut VerilatedModel, instruction: Option<&Instruction>) {
+        m.set(self.valid, instruction.is_some() as u64);
+        let Some(i) = instruction else {
+            return;
+        };
+        m.set(self.op, i.op.code());
+        m.set(self.dst, i.dst as u64);
+        m.set(self.writes, i.writes as u64);
+        m.set(self.unit, i.unit.code());
+        m.set(self.wait, u64::from(i.wait.ss) | u64::from(i.wait.sy) << 1);
+        for s in 0..3 {
+            let (read, register, imm) = match i.src.get(s) {
+                Some(&Source::Reg(r)) => (1, r as u64, 0),
+                Some(&Source::Imm(v)) => (0, 0, u64::from(v)),
+                None => (0, 0, 0),
+            };
+            m.set(self.read[s], read);
+            m.set(self.src[s], register);
+            m.set(self.imm[s], imm);
+        }
+    }
+}
+
 /// The Verilated core slice with its ports resolved.
 pub struct CoreRtl {
     model: VerilatedModel,
     clock: Input,
     reset: Input,
-    instr_valid: Input,
-    instr_op: Input,
-    instr_dst: Input,
-    instr_src: Vec<Input>,
-    instr_read: Vec<Input>,
-    instr_imm: Vec<Input>,
-    instr_writes: Input,
-    instr_unit: Input,
-    instr_wait: Input,
-    instr_ready: Output,
+    /// Per wave, its instruction port.
+    instr: Vec<InstructionPort>,
     ext_valid: Input,
     ext_reg: Input,
     ext_data: Vec<Input>,
@@ -71,16 +170,9 @@ impl CoreRtl {
         let mut rtl = Self {
             clock: model.input("clock")?,
             reset: model.input("reset")?,
-            instr_valid: model.input("instr_valid")?,
-            instr_op: model.input("instr_op")?,
-            instr_dst: model.input("instr_dst")?,
-            instr_src: model.inputs("instr_src", 3)?,
-            instr_read: model.inputs("instr_read", 3)?,
-            instr_imm: model.inputs("instr_imm", 3)?,
-            instr_writes: model.input("instr_writes")?,
-            instr_unit: model.input("instr_unit")?,
-            instr_wait: model.input("instr_wait")?,
-            instr_ready: model.output("instr_ready")?,
+            instr: std::iter::once(InstructionPort::first(&model)?)
+                .chain(InstructionPort::others(&model, params.wave_count())?)
+                .collect(),
             ext_valid: model.input("ext_valid")?,
             ext_reg: model.input("ext_reg")?,
             ext_data: model.inputs("ext_data", l)?,
@@ -114,22 +206,14 @@ impl CoreRtl {
         };
         // Every input is driven from the start: Verilator randomises undriven ones.
         let inputs: Vec<Input> = [
-            rtl.instr_valid,
             rtl.ext_valid,
             rtl.debug_valid,
-            rtl.instr_op,
-            rtl.instr_dst,
-            rtl.instr_writes,
-            rtl.instr_unit,
-            rtl.instr_wait,
             rtl.ext_reg,
             rtl.ext_result,
             rtl.debug_reg,
         ]
         .into_iter()
-        .chain(rtl.instr_src.iter().copied())
-        .chain(rtl.instr_read.iter().copied())
-        .chain(rtl.instr_imm.iter().copied())
+        .chain(rtl.instr.iter().flat_map(InstructionPort::inputs))
         .chain(rtl.ext_data.iter().copied())
         .collect();
         for port in inputs {
@@ -154,27 +238,8 @@ impl CoreRtl {
         let m = &mut self.model;
         m.set(self.clock, 0);
         m.set(self.debug_valid, 0);
-        let instruction = input.instructions.first().and_then(Option::as_ref);
-        m.set(self.instr_valid, instruction.is_some() as u64);
-        if let Some(i) = instruction {
-            m.set(self.instr_op, i.op.code());
-            m.set(self.instr_dst, i.dst as u64);
-            m.set(self.instr_writes, i.writes as u64);
-            m.set(self.instr_unit, i.unit.code());
-            m.set(
-                self.instr_wait,
-                u64::from(i.wait.ss) | u64::from(i.wait.sy) << 1,
-            );
-            for s in 0..3 {
-                let (read, register, imm) = match i.src.get(s) {
-                    Some(Source::Reg(r)) => (1, *r as u64, 0),
-                    Some(Source::Imm(v)) => (0, 0, u64::from(*v)),
-                    None => (0, 0, 0),
-                };
-                m.set(self.instr_read[s], read);
-                m.set(self.instr_src[s], register);
-                m.set(self.instr_imm[s], imm);
-            }
+        for (w, port) in self.instr.iter().enumerate() {
+            port.drive(m, input.instructions.get(w).and_then(Option::as_ref));
         }
         m.set(self.ext_valid, input.external.is_some() as u64);
         if let Some(external) = &input.external {
@@ -232,8 +297,15 @@ impl CoreRtl {
         }
         let count = reads.iter().flatten().count() as u64;
         let external = input.external.is_some() && expected.external_granted;
+        for (w, port) in self.instr.iter().enumerate() {
+            let name = || match w {
+                0 => "instr_ready".to_string(),
+                w => format!("wave_ready[{}]", w - 1),
+            };
+            let ready = expected.ready.get(w).copied().unwrap_or(false);
+            compare(cycle, name, ready as u64, self.model.get(port.ready))?;
+        }
         for (name, value, port) in [
-            ("instr_ready", expected.ready[0] as u64, self.instr_ready),
             ("reads", count, self.reads),
             ("banks_read", banks, self.banks_read),
             ("banks_read_twice", twice, self.banks_read_twice),
@@ -307,7 +379,9 @@ impl Device for CoreRtl {
 
 impl CoreDevice for CoreRtl {
     fn register(&mut self, n: usize) -> Vec<u64> {
-        self.model.set(self.instr_valid, 0);
+        for port in &self.instr {
+            self.model.set(port.valid, 0);
+        }
         self.model.set(self.ext_valid, 0);
         self.model.set(self.debug_valid, 1);
         self.model.set(self.debug_reg, n as u64);
