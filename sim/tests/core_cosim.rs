@@ -1,8 +1,8 @@
 //! The emitted core slice in Verilator against the golden model.
 
-use grfgen_hdl::params::{BankMap, CoreParams, GprParams};
+use grfgen_hdl::params::{BankMap, CoreParams, GprParams, IssuePolicy, Waves};
 use grfgen_sim::block::{Rtl, Setup};
-use grfgen_sim::core::waves::{PerWave, Registers};
+use grfgen_sim::core::waves::{settle, PerWave, Registers};
 
 use grfgen_hdl::params::{CoreOp, CoreUnit};
 use grfgen_sim::core::program::{Instruction, Source, Wait};
@@ -162,6 +162,7 @@ fn cosimulate(
     seed: u64,
     totals: &mut Totals,
 ) {
+    let params = &settle(params, &workload.program, 0).expect("the waves fit");
     let mut device = rtl(params, policy);
     let device = Some(&mut device as &mut dyn CoreDevice);
     let report = run(params, policy, workload, seed, device, false);
@@ -217,8 +218,8 @@ impl Totals {
 
 /// Random programs over few registers (many hazards and bank conflicts), external traffic,
 /// varied queue sizes, lookahead, ALU latency, read ports, bank maps (each on two
-/// configurations) and pending tables (1 to 32 entries), with and without result forwarding
-/// and the request stage: at least 1,000,000
+/// configurations), pending tables (1 to 32 entries) and waves (1 to 8, both issue policies),
+/// with and without result forwarding and the request stage: at least 1,000,000
 /// cycles in all across 2, 4 and 8 banks and both queue policies, at least 85,000 of random
 /// ALU programs and as many of `random-long` ones per configuration (at least 500,000 of
 /// these in all, with the table full, writes after writes and sync waits holding heads).
@@ -232,7 +233,7 @@ fn a_million_cycles_of_random_programs() {
             let params = CoreParams {
                 gpr: grfgen_hdl::params::GprParams {
                     banks,
-                    registers: 64,
+                    registers: [64, 64, 128, 64, 256, 64][variant],
                     lanes: 2,
                     read_ports: [4, 3, 4, 2, 4, 3][variant],
                     bank_map: BankMap::ALL[variant % 3],
@@ -245,7 +246,8 @@ fn a_million_cycles_of_random_programs() {
                 forward: [true, true, true, false, true, false][variant],
                 request_stage: [false, true, true, false, true, false][variant],
                 long_results: [16, 1, 4, 2, 32, 3][variant],
-
+                waves: Waves([1, 2, 4, 1, 8, 2][variant]),
+                issue: IssuePolicy::ALL[variant / 2 % 2],
                 ..CoreParams::default()
             };
             let seed = 100 * variant as u64;

@@ -5,6 +5,7 @@ use rust_hdl::prelude::*;
 
 use super::scoreboard::Scoreboard;
 use crate::params::{CoreParams, CoreUnit};
+use crate::parts::logic_in_parts;
 use crate::regs::Registers;
 use crate::{constant, signals};
 
@@ -122,7 +123,17 @@ impl<const RI: usize> Hazards<RI> {
     }
 }
 
+/// Every compare, from this cycle's registers and the offered instruction.
+enum Compares {}
+
+/// Next cycle's hazards, chosen among the compares by the issue and the entering slot.
+enum NextHazards {}
+
 impl<const RI: usize> Logic for Hazards<RI> {
+    logic_in_parts!(Compares, NextHazards);
+}
+
+impl<const RI: usize> crate::parts::Part<Compares> for Hazards<RI> {
     // A single-value loop binds the seen slots (ns) for index arithmetic: the offered
     // instruction's lookups follow the seen slots'.
     #[hdl_gen]
@@ -201,6 +212,12 @@ impl<const RI: usize> Logic for Hazards<RI> {
                 }
             }
         }
+    }
+}
+
+impl<const RI: usize> crate::parts::Part<NextHazards> for Hazards<RI> {
+    #[hdl_gen]
+    fn update(&mut self) {
         // Next cycle's slot j: this slot's instruction (the head, an older slot under the
         // window's rule), on issue the next slot's, or the offered instruction.
         for j in 0..self._served {

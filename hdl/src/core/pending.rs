@@ -303,6 +303,10 @@ impl<const RI: usize> Logic for CandidateSpans<RI> {
         for _h in 0..self._head {
             self.head_long.next = self.long[0].val();
         }
+        for _n in self._head..1 {
+            self.head_long.next = false;
+            self.head_sy.next = false;
+        }
     }
 }
 

@@ -11,6 +11,7 @@ use super::read_side::ReadSide;
 use super::scoreboard::Scoreboard;
 use super::window::InstructionWindow;
 use crate::params::CoreParams;
+use crate::parts::logic_in_parts;
 use crate::{constant_if, signals};
 
 /// The scheduler of the core slice (combinational decisions, registered state).
@@ -222,7 +223,17 @@ impl<const RI: usize> CoreScheduler<RI> {
     }
 }
 
+/// The one-stream slice: the window, scoreboard, read side and operand sources wired together.
+enum Wiring {}
+
+/// With several waves: the fetch selection between the offered instructions and the window.
+enum WaveWiring {}
+
 impl<const RI: usize> Logic for CoreScheduler<RI> {
+    logic_in_parts!(Wiring, WaveWiring);
+}
+
+impl<const RI: usize> crate::parts::Part<Wiring> for CoreScheduler<RI> {
     // Wiring only: the offered instruction into the window; the window's slots to the
     // scoreboard and the read side, their next states back; the reads onto the ports; where
     // each operand of the issuing head will be when it reaches the ALU.
@@ -327,6 +338,12 @@ impl<const RI: usize> Logic for CoreScheduler<RI> {
             self.alu_select[x].next = self.operands.alu_select[x].val();
         }
         self.alu_op.next = self.operands.alu_op.val();
+    }
+}
+
+impl<const RI: usize> crate::parts::Part<WaveWiring> for CoreScheduler<RI> {
+    #[hdl_gen]
+    fn update(&mut self) {
         // With several waves the fetch selection offers the window one wave's instruction.
         for _t in 0..self._tagged {
             self.last[0].clock.next = self.clock.val();

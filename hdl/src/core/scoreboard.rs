@@ -8,6 +8,7 @@ use super::hazards::{Hazards, NextHead};
 use super::pending::PendingTable;
 use super::readiness::WaveReadiness;
 use crate::params::{CoreParams, CoreUnit};
+use crate::parts::logic_in_parts;
 use crate::{constant_if, signals};
 
 /// The scoreboard (`docs/core.md`). A source of a served slot is hazardous while an older
@@ -223,7 +224,17 @@ impl<const RI: usize> Scoreboard<RI> {
     }
 }
 
+/// The flight, the pending table, the hazards and the next head wired together.
+enum Wiring {}
+
+/// With several waves: the waves' tags and the waves' readiness.
+enum WaveWiring {}
+
 impl<const RI: usize> Logic for Scoreboard<RI> {
+    logic_in_parts!(Wiring, WaveWiring);
+}
+
+impl<const RI: usize> crate::parts::Part<Wiring> for Scoreboard<RI> {
     // Wiring. The table's and the hazards' lookups are the seen slots' sources, then the
     // offered instruction's (ns binds the seen slots for index arithmetic).
     #[hdl_gen]
@@ -327,6 +338,12 @@ impl<const RI: usize> Logic for Scoreboard<RI> {
                 self.distance[s].next = self.flight.distance[s].val();
             }
         }
+    }
+}
+
+impl<const RI: usize> crate::parts::Part<WaveWiring> for Scoreboard<RI> {
+    #[hdl_gen]
+    fn update(&mut self) {
         // With several waves: the waves of the slots, the offered instruction and the table's
         // candidates, and each wave's readiness.
         for _t in 0..self._tagged {

@@ -7,6 +7,7 @@ use super::operands::MuxInputs;
 use super::scheduler::CoreScheduler;
 use crate::gpr::{BankedGpr, RegisterMap};
 use crate::params::{BankMap, CoreParams};
+use crate::parts::logic_in_parts;
 use crate::regs::Registers;
 use crate::signals;
 
@@ -234,7 +235,17 @@ impl<const A: usize, const RI: usize> CoreSlice<A, RI> {
     }
 }
 
+/// The GPR, the scheduler and the data side wired together, with the bank map at the boundary.
+enum Wiring {}
+
+/// With several waves: the instruction ports of the waves after wave 0, through the bank map.
+enum WaveWiring {}
+
 impl<const A: usize, const RI: usize> Logic for CoreSlice<A, RI> {
+    logic_in_parts!(Wiring, WaveWiring);
+}
+
+impl<const A: usize, const RI: usize> crate::parts::Part<Wiring> for CoreSlice<A, RI> {
     #[hdl_gen]
     fn update(&mut self) {
         self.gpr.clock.next = self.clock.val();
@@ -265,20 +276,6 @@ impl<const A: usize, const RI: usize> Logic for CoreSlice<A, RI> {
         }
         for x in 0..(3 * self._mux_inputs) {
             self.datapath.alu_select[x].next = self.scheduler.alu_select[x].val();
-        }
-        for w in 1..self._waves {
-            self.scheduler.wave_valid[w - 1].next = self.wave_valid[w - 1].val();
-            self.scheduler.wave_op[w - 1].next = self.wave_op[w - 1].val();
-            self.scheduler.wave_dst[w - 1].next = self.wave_dst[w - 1].val();
-            self.scheduler.wave_writes[w - 1].next = self.wave_writes[w - 1].val();
-            self.scheduler.wave_unit[w - 1].next = self.wave_unit[w - 1].val();
-            self.scheduler.wave_wait[w - 1].next = self.wave_wait[w - 1].val();
-            self.wave_ready[w - 1].next = self.scheduler.wave_ready[w - 1].val();
-            for s in 0..3 {
-                self.scheduler.wave_src[w * 3 + s - 3].next = self.wave_src[w * 3 + s - 3].val();
-                self.scheduler.wave_read[w * 3 + s - 3].next = self.wave_read[w * 3 + s - 3].val();
-                self.scheduler.wave_imm[w * 3 + s - 3].next = self.wave_imm[w * 3 + s - 3].val();
-            }
         }
         self.instr_ready.next = self.scheduler.instr_ready.val();
         self.issue.next = self.scheduler.issue.val();
@@ -344,15 +341,6 @@ impl<const A: usize, const RI: usize> Logic for CoreSlice<A, RI> {
                 self.map_out[2 + p].register.next = self.gpr.read_reg[p].val();
                 self.read_reg[p].next = self.map_out[2 + p].mapped.val();
             }
-            for w in 1..self._waves {
-                self.map_in[w * 4 + 2].register.next = self.wave_dst[w - 1].val();
-                self.scheduler.wave_dst[w - 1].next = self.map_in[w * 4 + 2].mapped.val();
-                for s in 0..3 {
-                    self.map_in[w * 4 + 3 + s].register.next = self.wave_src[w * 3 + s - 3].val();
-                    self.scheduler.wave_src[w * 3 + s - 3].next =
-                        self.map_in[w * 4 + 3 + s].mapped.val();
-                }
-            }
         }
         self.grants_unused.next = self.gpr.write_grant[0].val() | self.gpr.write_grant[1].val();
         for p in 0..self._read_ports {
@@ -374,6 +362,37 @@ impl<const A: usize, const RI: usize> Logic for CoreSlice<A, RI> {
         }
         for k in 0..(self._read_ports * self._lanes) {
             self.datapath.read_data[k].next = self.gpr.read_data[k].val();
+        }
+    }
+}
+
+impl<const A: usize, const RI: usize> crate::parts::Part<WaveWiring> for CoreSlice<A, RI> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        for w in 1..self._waves {
+            self.scheduler.wave_valid[w - 1].next = self.wave_valid[w - 1].val();
+            self.scheduler.wave_op[w - 1].next = self.wave_op[w - 1].val();
+            self.scheduler.wave_dst[w - 1].next = self.wave_dst[w - 1].val();
+            self.scheduler.wave_writes[w - 1].next = self.wave_writes[w - 1].val();
+            self.scheduler.wave_unit[w - 1].next = self.wave_unit[w - 1].val();
+            self.scheduler.wave_wait[w - 1].next = self.wave_wait[w - 1].val();
+            self.wave_ready[w - 1].next = self.scheduler.wave_ready[w - 1].val();
+            for s in 0..3 {
+                self.scheduler.wave_src[w * 3 + s - 3].next = self.wave_src[w * 3 + s - 3].val();
+                self.scheduler.wave_read[w * 3 + s - 3].next = self.wave_read[w * 3 + s - 3].val();
+                self.scheduler.wave_imm[w * 3 + s - 3].next = self.wave_imm[w * 3 + s - 3].val();
+            }
+        }
+        for _m in 0..self._mapped {
+            for w in 1..self._waves {
+                self.map_in[w * 4 + 2].register.next = self.wave_dst[w - 1].val();
+                self.scheduler.wave_dst[w - 1].next = self.map_in[w * 4 + 2].mapped.val();
+                for s in 0..3 {
+                    self.map_in[w * 4 + 3 + s].register.next = self.wave_src[w * 3 + s - 3].val();
+                    self.scheduler.wave_src[w * 3 + s - 3].next =
+                        self.map_in[w * 4 + 3 + s].mapped.val();
+                }
+            }
         }
     }
 }
