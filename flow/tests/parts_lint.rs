@@ -12,8 +12,8 @@ use grfgen_hdl::gpr::Gpr;
 use grfgen_hdl::grf::Grf;
 use grfgen_hdl::multiport::{Flops, Ilvt, Lvt, Xor};
 use grfgen_hdl::params::{
-    AllocParams, BankKind, BankMap, ClusterParams, CoreParams, GprParams, GrfParams, Memory,
-    MultiportParams, RouteFullParams, RouteParams, TableEncoding,
+    AllocParams, BankKind, BankMap, ClusterParams, CoreParams, GprParams, GrfParams, IssuePolicy,
+    Memory, MultiportParams, RouteFullParams, RouteParams, TableEncoding, Waves,
 };
 use grfgen_hdl::route::{Route, RouteFull};
 
@@ -109,6 +109,14 @@ fn core_parts_lint_clean_alone_with_and_without_queues() {
         let mut mapped = CoreParams::default();
         mapped.gpr.bank_map = bank_map;
         lint_parts::<Core>(&mapped);
+    }
+    // Several waves (the waves' readiness and fetch selection), under both issue policies.
+    for (waves, issue) in [(4, IssuePolicy::RoundRobin), (2, IssuePolicy::OldestReady)] {
+        lint_parts::<Core>(&CoreParams {
+            waves: Waves(waves),
+            issue,
+            ..CoreParams::default()
+        });
     }
 }
 

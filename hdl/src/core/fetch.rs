@@ -30,7 +30,7 @@ pub struct WaveFetch<const RI: usize> {
     /// Per wave: the unit.
     pub unit: Vec<Signal<In, Bits<3>>>,
     /// Per wave: the sync waits.
-    pub wait: Vec<Signal<In, Bits<2>>>,
+    pub waits: Vec<Signal<In, Bits<2>>>,
     /// Per wave and source: the register.
     pub src: Vec<Signal<In, Bits<RI>>>,
     /// Per wave and source: it is a GPR read.
@@ -84,7 +84,7 @@ impl<const RI: usize> WaveFetch<RI> {
             dst: signals(waves),
             writes: signals(waves),
             unit: signals(waves),
-            wait: signals(waves),
+            waits: signals(waves),
             src: signals(3 * waves),
             read: signals(3 * waves),
             imm: signals(3 * waves),
@@ -163,7 +163,7 @@ impl<const RI: usize> Logic for WaveFetch<RI> {
             self.instr_dst[0].next = self.dst[0].val();
             self.instr_writes[0].next = self.writes[0].val();
             self.instr_unit[0].next = self.unit[0].val();
-            self.instr_wait[0].next = self.wait[0].val();
+            self.instr_wait[0].next = self.waits[0].val();
             for s in 0..3 {
                 self.instr_src[s].next = self.src[s].val();
                 self.instr_read[s].next = self.read[s].val();
@@ -177,7 +177,7 @@ impl<const RI: usize> Logic for WaveFetch<RI> {
                     self.instr_dst[0].next = self.dst[w].val();
                     self.instr_writes[0].next = self.writes[w].val();
                     self.instr_unit[0].next = self.unit[w].val();
-                    self.instr_wait[0].next = self.wait[w].val();
+                    self.instr_wait[0].next = self.waits[w].val();
                     for s in 0..3 {
                         self.instr_src[s].next = self.src[w * 3 + s].val();
                         self.instr_read[s].next = self.read[w * 3 + s].val();

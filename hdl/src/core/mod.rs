@@ -25,12 +25,14 @@ pub use allocator::ReadAllocator;
 pub use alu::CoreAlu;
 pub use datapath::CoreDatapath;
 pub use decode::InstructionDecoder;
+pub use fetch::WaveFetch;
 pub use flight::Flight;
 pub use forwarding::Forwarding;
 pub use hazards::{Hazards, NextHead};
 pub use operands::{MuxInputs, OperandSelects};
 pub use pending::{CandidateSpans, PendingEntries, PendingLookups, PendingTable};
 pub use read_side::{QueueEntries, ReadSide};
+pub use readiness::WaveReadiness;
 pub use reads::ReadScheduler;
 pub use requests::ReadRequests;
 pub use scheduler::CoreScheduler;
@@ -83,7 +85,12 @@ impl Design for Core {
             fn run<const E: usize, const A: usize, const R: usize>(self) -> Self::Output {
                 let p = self.0;
                 let tagged = usize::from(p.wave_count() > 1);
-                Ok(vec![
+                let mut waves = Vec::new();
+                if tagged == 1 {
+                    waves.push(part("core_wave_readiness", WaveReadiness::<R>::new(p))?);
+                    waves.push(part("core_wave_fetch", WaveFetch::<R>::new(p))?);
+                }
+                let mut parts = vec![
                     part(
                         "core_gpr",
                         BankedGpr::<32, A, R>::for_scheduler(&p.physical_gpr()),
@@ -134,7 +141,9 @@ impl Design for Core {
                         "core_prefetch_queue_check",
                         queue_checks("prefetch", p.pq_entries),
                     )?,
-                ])
+                ];
+                parts.extend(waves);
+                Ok(parts)
             }
         }
         let mut parts = with_gpr_widths(&params.gpr, Parts(params))?;

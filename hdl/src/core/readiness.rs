@@ -58,7 +58,7 @@ pub struct WaveReadiness<const RI: usize> {
     /// Per wave: its unit.
     pub unit: Vec<Signal<In, Bits<3>>>,
     /// Per wave: its sync waits (bit 0 `(ss)`, bit 1 `(sy)`).
-    pub wait: Vec<Signal<In, Bits<2>>>,
+    pub waits: Vec<Signal<In, Bits<2>>>,
     /// Per wave and source: the register.
     pub src: Vec<Signal<In, Bits<RI>>>,
     /// Per wave and source: it is a GPR read.
@@ -126,7 +126,7 @@ impl<const RI: usize> WaveReadiness<RI> {
             dst: signals(waves),
             writes: signals(waves),
             unit: signals(waves),
-            wait: signals(waves),
+            waits: signals(waves),
             src: signals(3 * waves),
             read: signals(3 * waves),
             ready: signals(waves),
@@ -242,8 +242,8 @@ impl<const RI: usize> Logic for WaveReadiness<RI> {
                     & !self.written[w * 3 + 1].val()
                     & !self.written[w * 3 + 2].val()
                     & !self.taken[w].val()
-                    & !(self.wait[w].val().get_bit(0) & self.ss[w].val())
-                    & !(self.wait[w].val().get_bit(1) & self.sy[w].val());
+                    & !(self.waits[w].val().get_bit(0) & self.ss[w].val())
+                    & !(self.waits[w].val().get_bit(1) & self.sy[w].val());
             }
         }
     }

@@ -359,7 +359,7 @@ impl<const RI: usize> crate::parts::Part<WaveWiring> for CoreScheduler<RI> {
             self.fetch.dst[0].next = self.instr_dst.val();
             self.fetch.writes[0].next = self.instr_writes.val();
             self.fetch.unit[0].next = self.instr_unit.val();
-            self.fetch.wait[0].next = self.instr_wait.val();
+            self.fetch.waits[0].next = self.instr_wait.val();
             self.scoreboard.wave_valid[0].next = self.instr_valid.val();
             self.scoreboard.wave_dst[0].next = self.instr_dst.val();
             self.scoreboard.wave_writes[0].next = self.instr_writes.val();
@@ -377,7 +377,7 @@ impl<const RI: usize> crate::parts::Part<WaveWiring> for CoreScheduler<RI> {
                 self.fetch.dst[w].next = self.wave_dst[w - 1].val();
                 self.fetch.writes[w].next = self.wave_writes[w - 1].val();
                 self.fetch.unit[w].next = self.wave_unit[w - 1].val();
-                self.fetch.wait[w].next = self.wave_wait[w - 1].val();
+                self.fetch.waits[w].next = self.wave_wait[w - 1].val();
                 self.scoreboard.wave_valid[w].next = self.wave_valid[w - 1].val();
                 self.scoreboard.wave_dst[w].next = self.wave_dst[w - 1].val();
                 self.scoreboard.wave_writes[w].next = self.wave_writes[w - 1].val();

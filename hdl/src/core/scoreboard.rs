@@ -383,7 +383,7 @@ impl<const RI: usize> crate::parts::Part<WaveWiring> for Scoreboard<RI> {
                 self.readiness.dst[w].next = self.wave_dst[w].val();
                 self.readiness.writes[w].next = self.wave_writes[w].val();
                 self.readiness.unit[w].next = self.wave_unit[w].val();
-                self.readiness.wait[w].next = self.wave_wait[w].val();
+                self.readiness.waits[w].next = self.wave_wait[w].val();
                 self.wave_ready[w].next = self.readiness.ready[w].val();
                 for s in 0..3 {
                     self.readiness.src[w * 3 + s].next = self.wave_src[w * 3 + s].val();
