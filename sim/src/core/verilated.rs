@@ -47,9 +47,12 @@ impl InstructionPort {
         })
     }
 
-    /// The ports of waves 1 to `waves - 1`.
+    /// The ports of waves 1 to `waves - 1` (a slice of one wave has none).
     fn others(model: &VerilatedModel, waves: usize) -> Result<Vec<Self>, VerilatorError> {
         let n = waves - 1;
+        if n == 0 {
+            return Ok(Vec::new());
+        }
         let (valid, op, dst) = (
             model.inputs("wave_valid", n)?,
             model.inputs("wave_op", n)?,
