@@ -54,13 +54,20 @@ impl Block for Core {
     }
 
     /// The workload or program the options name; else the document's example and a random
-    /// program, under the options' policy.
-    fn flow_runs(_: &CoreParams, options: &CoreOptions) -> Vec<CoreOptions> {
+    /// program, under the options' policy. The random programs use every register: with
+    /// several waves, the first kernels whose waves the registers hold take their place.
+    fn flow_runs(params: &CoreParams, options: &CoreOptions) -> Vec<CoreOptions> {
         if options.workload.is_some() || options.program.is_some() {
             return vec![options.clone()];
         }
-        ["rpt-mad", "random"]
+        let fits = |name: &&str| {
+            workload::builtin(name, params, 1)
+                .is_ok_and(|w| waves::settle(params, &w.program, w.wave_base).is_ok())
+        };
+        ["rpt-mad", "random", "matmul4", "conv3x3", "normalize"]
             .into_iter()
+            .filter(fits)
+            .take(2)
             .map(|name| CoreOptions::workload(name, options.policy))
             .collect()
     }
