@@ -5,7 +5,8 @@
 use grfgen_hdl::params::{CoreParams, IssuePolicy, Waves};
 use grfgen_sim::core::waves::settle;
 use grfgen_sim::core::workload::{random_long_program, NAMES};
-use grfgen_sim::core::{builtin, run, CoreRun, Policy, Workload};
+use grfgen_sim::block::{Block, Rtl, Setup};
+use grfgen_sim::core::{builtin, run, Core, CoreOptions, CoreRun, Policy, Workload};
 
 /// The defaults with `waves` waves under `issue`.
 fn waves(waves: usize, issue: IssuePolicy) -> CoreParams {
@@ -130,4 +131,32 @@ fn the_issue_policy_decides_the_interleaving() {
     );
     assert_ne!(rr.cycles, gto.cycles);
     assert_eq!(rr.outputs, gto.outputs);
+}
+
+#[test]
+fn auto_waves_take_the_allocated_footprint() {
+    // compute-axpy names R0..R31 (footprint 32: 7 waves in 240 registers); bank-aware
+    // allocation packs it into 28, where 8 waves fit.
+    let options = CoreOptions {
+        program: Some(format!(
+            "{}/programs/ir3/compute-axpy.asm",
+            env!("CARGO_MANIFEST_DIR")
+        )),
+        ..CoreOptions::default()
+    };
+    let params = CoreParams {
+        waves: Waves::AUTO,
+        ..CoreParams::default()
+    };
+    let setup = Setup::new(1, Rtl::Off);
+    let waves = |allocate: bool| {
+        let options = CoreOptions {
+            allocate,
+            ..options.clone()
+        };
+        let report = <Core as Block>::run(&params, &options, &setup).unwrap();
+        (report.run.waves, report.run.footprint)
+    };
+    assert_eq!(waves(false), (7, 32));
+    assert_eq!(waves(true), (8, 28));
 }

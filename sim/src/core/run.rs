@@ -502,7 +502,7 @@ pub(super) fn run_options(
 ) -> Result<CoreReport, SimError> {
     let policy = options.policy;
     let written = options.program(params, setup.seed)?;
-    let params = &settle(params, &written.program, written.wave_base)?;
+    let written_params = settle(params, &written.program, written.wave_base)?;
     let with_rtl = match policy {
         Policy::Ideal => setup.with_rtl(
             false,
@@ -513,11 +513,13 @@ pub(super) fn run_options(
     let (workload, allocation) = match options.allocate {
         false => (written, None),
         true => {
-            let (workload, figures) = allocated(params, policy, &written, setup.seed)?;
-            settle(params, &workload.program, workload.wave_base)?;
+            let (workload, figures) = allocated(&written_params, policy, &written, setup.seed)?;
             (workload, Some(figures))
         }
     };
+    // `--waves auto` takes the most waves the program run holds: after allocation, its
+    // allocated registers.
+    let params = &settle(params, &workload.program, workload.wave_base)?;
     let mut device = match with_rtl {
         true => Some(CoreRtl::build(&policy.hardware(params), setup)?),
         false => None,
