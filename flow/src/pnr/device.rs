@@ -308,7 +308,7 @@ impl Device {
             Device::Gw1n9 => "synth_gowin -family gw1n",
             Device::Gw2a18 => "synth_gowin -family gw2a",
             Device::Gw5a25 => "synth_gowin -family gw5a",
-            Device::Nexus40 => "synth_nexus",
+            Device::Nexus40 => "synth_nexus -noccu2",
         }
     }
 
