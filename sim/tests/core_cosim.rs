@@ -248,7 +248,6 @@ fn a_million_cycles_of_random_programs() {
                 long_results: [16, 1, 4, 2, 32, 3][variant],
                 waves: Waves([1, 2, 4, 1, 8, 2][variant]),
                 issue: IssuePolicy::ALL[variant / 2 % 2],
-                ..CoreParams::default()
             };
             let seed = 100 * variant as u64;
             cosimulate_until(&params, |_| policy, seed, 8_000, 85_000, &mut totals);
