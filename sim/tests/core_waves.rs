@@ -3,9 +3,9 @@
 //! decides the interleaving.
 
 use grfgen_hdl::params::{CoreParams, IssuePolicy, Waves};
+use grfgen_sim::block::{Block, Rtl, Setup};
 use grfgen_sim::core::waves::settle;
 use grfgen_sim::core::workload::{random_long_program, NAMES};
-use grfgen_sim::block::{Block, Rtl, Setup};
 use grfgen_sim::core::{builtin, run, Core, CoreOptions, CoreRun, Policy, Workload};
 
 /// The defaults with `waves` waves under `issue`.
