@@ -1,5 +1,5 @@
 // Bounded model checking harness of the core's conflict queue and prefetch queue
-// (hdl/src/core/scheduler.rs, reads.rs, window.rs, allocator.rs; docs/core.md) on the
+// (hdl/src/core/scheduler/: mod.rs, window.rs, read_side/read_scheduler.rs, read_side/allocator.rs; docs/core.md) on the
 // scheduler part `core_scheduler`, whose ports say where each read's data goes (a queue entry,
 // the cycle after the read) and where each issued instruction's operands come from (the cycle
 // after its issue). The environment offers free ALU instructions of program registers, each

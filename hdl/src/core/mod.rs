@@ -1,46 +1,20 @@
 //! The shader-core slice (SPEC S1, all of it): scheduler, data side, banked GPR, and its
 //! design entry.
 
-mod allocator;
-mod alu;
-mod captures;
 mod datapath;
-mod decode;
-mod fetch;
-mod flight;
-mod forwarding;
-mod hazards;
-mod operands;
-mod pending;
-mod read_side;
-mod readiness;
-mod reads;
-mod requests;
 mod scheduler;
-mod scoreboard;
 mod slice;
-mod window;
 
-pub use allocator::ReadAllocator;
-pub use alu::CoreAlu;
-pub use datapath::CoreDatapath;
-pub use decode::InstructionDecoder;
-pub use fetch::WaveFetch;
-pub use flight::Flight;
-pub use forwarding::Forwarding;
-pub use hazards::{Hazards, NextHead};
-pub use operands::{MuxInputs, OperandSelects};
-pub use pending::{CandidateSpans, PendingEntries, PendingLookups, PendingTable};
-pub use read_side::{QueueEntries, ReadSide};
-pub use readiness::WaveReadiness;
-pub use reads::ReadScheduler;
-pub use requests::ReadRequests;
-pub use scheduler::CoreScheduler;
-pub use scoreboard::Scoreboard;
+pub use datapath::{CoreAlu, CoreDatapath};
+pub use scheduler::{
+    CandidateSpans, CoreScheduler, Flight, Forwarding, Hazards, HeldInstructions,
+    InstructionDecoder, InstructionWindow, MuxInputs, NextHead, OperandSelects, PendingEntries,
+    PendingLookups, PendingTable, QueueEntries, ReadAllocator, ReadRequests, ReadScheduler,
+    ReadSide, Scoreboard, WaveFetch, WaveReadiness,
+};
 pub use slice::CoreSlice;
-pub use window::{HeldInstructions, InstructionWindow};
 
-use read_side::queue_checks;
+use scheduler::queue_checks;
 
 use crate::design::Design;
 use crate::emit::{emit, part, EmitError, Emitted, PortOrder};

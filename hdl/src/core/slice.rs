@@ -3,8 +3,7 @@
 use rust_hdl::prelude::*;
 
 use super::datapath::CoreDatapath;
-use super::operands::MuxInputs;
-use super::scheduler::CoreScheduler;
+use super::scheduler::{CoreScheduler, MuxInputs};
 use crate::gpr::{BankedGpr, RegisterMap};
 use crate::params::{BankMap, CoreParams};
 use crate::parts::logic_in_parts;

@@ -1,4 +1,5 @@
-//! Encodings shared by the GRF's front ends and controller (and its drivers).
+//! Encodings shared by the GRF's front ends and controller (and its drivers), and the front
+//! ends' state encoding.
 
 /// Transaction kinds from a front end to the controller.
 pub mod kind {
@@ -48,4 +49,30 @@ pub mod status {
     pub const ALREADY_MAPPED: u64 = 4;
     /// Wait on a group without a block.
     pub const NO_SUCH_GROUP: u64 = 5;
+}
+
+/// A front end's states, one-hot beside a busy bit: idle is zero, and every other state is
+/// the busy bit and a bit of its own, so that each test of the state reads one flip-flop and
+/// the power-up value (zero) is idle.
+pub mod front_state {
+    /// The bit every state but idle sets.
+    pub const BUSY: u64 = 1;
+    /// Waiting for a request.
+    pub const IDLE: u64 = 0;
+    /// Waiting for the answer to a miss.
+    pub const ACCESS: u64 = BUSY | 1 << 1;
+    /// Waiting for the victim's write-back; then fill.
+    pub const VICTIM: u64 = BUSY | 1 << 2;
+    /// Writing back the block's dirty entries before a switch.
+    pub const FLUSH: u64 = BUSY | 1 << 3;
+    /// Waiting for a command's answer.
+    pub const COMMAND: u64 = BUSY | 1 << 4;
+    /// A switch taken with its search registered (`pipeline` 4): its block's dirty entries
+    /// are held; the first write-back goes out now.
+    pub const SCAN: u64 = BUSY | 1 << 5;
+
+    /// The bit that marks `state`, its busy bit aside.
+    pub const fn own_bit(state: u64) -> u64 {
+        state & !BUSY
+    }
 }

@@ -1,64 +1,25 @@
 //! The hierarchical GRF (SPEC S3): fast GRFs per EU, the shared slow GRF, the translation
 //! table with shared groups and barriers, and the L3 port for context switches.
 
-mod answers;
-mod arbiter;
-mod bookkeeping;
 mod cluster;
 pub mod codes;
 mod controller;
-mod decoder;
-mod entries;
-mod entry;
-mod fast;
-mod first_dirty;
 mod front;
-mod front_answers;
-mod front_control;
-mod groups;
-mod lookup;
-mod outbox;
-mod pick;
-mod refill;
-mod response;
-mod save;
-mod sequencer;
-mod slow_port;
-mod slow_read;
-mod table;
-mod transaction;
 
-pub use answers::AnswerUnit;
-pub use arbiter::RoundRobinArbiter;
-pub use bookkeeping::BookkeepingStage;
 pub use cluster::GrfCluster;
-pub use controller::GrfController;
-pub use decoder::TransactionDecoder;
-pub use entries::FastEntries;
-pub use entry::EntryLookup;
-pub use fast::FastGrfs;
-pub use first_dirty::FirstDirty;
-pub use front::{state as front_state, GrfFrontEnds};
-pub use front_answers::FrontAnswers;
-pub use front_control::FrontEndControl;
-pub use groups::GroupUnit;
-pub use lookup::TransactionLookup;
-pub use outbox::Outboxes;
-pub use pick::PickStage;
-pub use refill::RefillEngine;
-pub use response::Responses;
-pub use save::SaveEngine;
-pub use sequencer::Sequencer;
-pub use slow_port::SlowPort;
-pub use slow_read::SlowReadPipeline;
-pub use table::TranslationTable;
-pub use transaction::TransactionUnit;
+pub use codes::front_state;
+pub use controller::{
+    AnswerUnit, BookkeepingStage, EntryLookup, GrfController, GroupUnit, PickStage, RefillEngine,
+    RoundRobinArbiter, SaveEngine, Sequencer, SlowPort, SlowReadPipeline, TransactionDecoder,
+    TransactionLookup, TransactionUnit, TranslationTable,
+};
+pub use front::{
+    FastEntries, FastGrfs, FirstDirty, FrontAnswers, FrontEndControl, GrfFrontEnds, Outboxes,
+    Responses,
+};
 
-use arbiter::pick_checks;
 use cluster::slow_collision_checks;
-use pick::{load_checks, stage_checks};
-use refill::hold_checks;
-use slow_port::{l3_checks, port_checks};
+use controller::{hold_checks, l3_checks, load_checks, pick_checks, port_checks, stage_checks};
 
 use crate::design::Design;
 use crate::emit::{emit, part, EmitError, Emitted, PortOrder};

@@ -4,7 +4,7 @@ use rust_hdl::prelude::*;
 
 use super::control::KINDS;
 use super::fills::fill_groups;
-use super::selects::SelectDecode;
+use super::select_decode::SelectDecode;
 use crate::params::{FillCode, RouteParams};
 use crate::{constant, signals};
 

@@ -8,9 +8,9 @@ mod decoder;
 mod fills;
 mod full;
 mod network;
+mod register_select;
 mod router;
-mod select;
-mod selects;
+mod select_decode;
 mod shuffle;
 mod stages;
 
@@ -20,9 +20,9 @@ pub use decoder::RouteDecoder;
 pub use fills::{FillDecode, FillTerms, Fills};
 pub use full::FullCrossbarNetwork;
 pub use network::RouteNetwork;
+pub use register_select::RegisterSelect;
 pub use router::ShiftFillRouter;
-pub use select::RegisterSelect;
-pub use selects::SelectDecode;
+pub use select_decode::SelectDecode;
 pub use shuffle::ShuffleDecode;
 pub use stages::{LaneMuxes, QuadCrossbars};
 

@@ -8,7 +8,7 @@ use crate::signals;
 use super::control::{ControlDecode, KINDS};
 use super::decoder::RouteDecoder;
 use super::fills::{fill_groups, FillDecode, FillTerms};
-use super::select::RegisterSelect;
+use super::register_select::RegisterSelect;
 use super::shuffle::ShuffleDecode;
 use super::stages::{LaneMuxes, QuadCrossbars};
 use crate::params::RouteParams;

@@ -3,7 +3,7 @@
 
 use rust_hdl::prelude::*;
 
-use super::scoreboard::Scoreboard;
+use super::Scoreboard;
 use crate::params::{CoreParams, CoreUnit};
 use crate::parts::logic_in_parts;
 use crate::regs::Registers;

@@ -3,9 +3,9 @@
 
 use rust_hdl::prelude::*;
 
-use super::codes::kind;
-use super::front::state;
 use crate::constant;
+use crate::grf::codes::front_state as state;
+use crate::grf::codes::kind;
 use crate::params::{GrfOp, GrfStatus};
 use crate::parts::logic_in_parts;
 

@@ -3,13 +3,29 @@
 //! prefetches, issue, the queues' entries) and the ALU's operand sources, wired together.
 //! Every rule is stated in `docs/core.md`; the golden model follows the same text.
 
+mod decode;
+mod fetch;
+mod operands;
+mod read_side;
+mod scoreboard;
+mod window;
+
+pub use decode::InstructionDecoder;
+pub use fetch::WaveFetch;
+pub use operands::{MuxInputs, OperandSelects};
+pub use read_side::{QueueEntries, ReadAllocator, ReadRequests, ReadScheduler, ReadSide};
+pub use scoreboard::{
+    CandidateSpans, Flight, Forwarding, Hazards, NextHead, PendingEntries, PendingLookups,
+    PendingTable, Scoreboard, WaveReadiness,
+};
+pub use window::{HeldInstructions, InstructionWindow};
+
+pub(crate) use read_side::queue_checks;
+
 use rust_hdl::prelude::*;
 
-use super::fetch::WaveFetch;
-use super::operands::{MuxInputs, OperandSources};
-use super::read_side::ReadSide;
-use super::scoreboard::Scoreboard;
-use super::window::InstructionWindow;
+use operands::OperandSources;
+
 use crate::params::CoreParams;
 use crate::parts::logic_in_parts;
 use crate::{constant_if, signals};

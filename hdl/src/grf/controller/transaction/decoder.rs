@@ -3,8 +3,8 @@
 
 use rust_hdl::prelude::*;
 
-use super::codes::kind;
 use crate::constant;
+use crate::grf::codes::kind;
 use crate::params::GrfStatus;
 
 /// The transaction decoder (combinational; `docs/grf.md` gives every rule). Given the taken

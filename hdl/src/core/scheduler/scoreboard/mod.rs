@@ -1,12 +1,20 @@
 //! The core's scoreboard: the instructions in flight through the ALU, the long-latency results
 //! outstanding, the sources that must wait for a result, and whether the head may issue.
 
+mod flight;
+mod forwarding;
+mod hazards;
+mod pending;
+mod readiness;
+
+pub use flight::Flight;
+pub use forwarding::Forwarding;
+pub use hazards::{Hazards, NextHead};
+pub use pending::{CandidateSpans, PendingEntries, PendingLookups, PendingTable};
+pub use readiness::WaveReadiness;
+
 use rust_hdl::prelude::*;
 
-use super::flight::Flight;
-use super::hazards::{Hazards, NextHead};
-use super::pending::PendingTable;
-use super::readiness::WaveReadiness;
 use crate::params::{CoreParams, CoreUnit};
 use crate::parts::logic_in_parts;
 use crate::{constant_if, signals};

@@ -3,15 +3,15 @@
 
 use rust_hdl::prelude::*;
 
-use super::codes::kind;
 use super::table::mask64;
+use crate::grf::codes::kind;
 use crate::params::{GrfParams, Mapping};
 use crate::{constant, constants, signals};
 
 /// The lookup (combinational; `docs/grf.md`). From the free mask it selects the lowest free
 /// block of the part the mapping policy prefers for the transaction, else the lowest free
 /// block anywhere; and from the groups, the transaction's own group for alloc and wait, its
-/// entry's otherwise (the entry itself is found by [`super::EntryLookup`]). Both read state
+/// entry's otherwise (the entry itself is found by [`crate::grf::EntryLookup`]). Both read state
 /// that any EU's transaction changes, so they stay in the cycle the transaction is taken. `A`
 /// is the slow GRF's row-address width.
 #[derive(LogicBlock)]

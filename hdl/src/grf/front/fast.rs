@@ -3,7 +3,7 @@
 
 use rust_hdl::prelude::*;
 
-use super::entries::FastEntries;
+use super::fast_entries::FastEntries;
 use super::first_dirty::FirstDirty;
 use crate::params::GrfParams;
 use crate::regs::Registers;

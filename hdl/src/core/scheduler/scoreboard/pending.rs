@@ -12,7 +12,7 @@ use crate::{constant, constants, signals};
 /// or `(ss)`). A long-latency head that issues takes one free entry per register it writes,
 /// the lowest free ones, the `k`-th for `dst + k`; a performed long-latency write frees the
 /// entry holding its register. Every compare is an equality on registers, like the flight's.
-/// Registers are the slice's indices (through the bank map, [`super::CoreSlice`]); the entries
+/// Registers are the slice's indices (through the bank map, [`crate::core::CoreSlice`]); the entries
 /// hold those of `dst + k`, computed from the architectural register ([`CandidateSpans`]).
 ///
 /// Its outputs are for the scoreboard's registered hazards, made from this cycle's entries

@@ -5,14 +5,26 @@
 //! the controller's state; the slow side (read pipeline, save and refill engines) drives the
 //! slow GRF and L3; the answer unit answers the EUs.
 
+mod answer_unit;
+mod pick;
+mod sequencer;
+mod slow;
+mod transaction;
+
+pub use answer_unit::AnswerUnit;
+pub use pick::{EntryLookup, PickStage, RoundRobinArbiter};
+pub use sequencer::Sequencer;
+pub use slow::{RefillEngine, SaveEngine, SlowPort, SlowReadPipeline};
+pub use transaction::{
+    BookkeepingStage, GroupUnit, TransactionDecoder, TransactionLookup, TransactionUnit,
+    TranslationTable,
+};
+
+pub(crate) use pick::{load_checks, pick_checks, stage_checks};
+pub(crate) use slow::{hold_checks, l3_checks, port_checks};
+
 use rust_hdl::prelude::*;
 
-use super::answers::AnswerUnit;
-use super::arbiter::RoundRobinArbiter;
-use super::pick::PickStage;
-use super::sequencer::Sequencer;
-use super::slow_port::SlowPort;
-use super::transaction::TransactionUnit;
 use crate::params::GrfParams;
 use crate::parts::logic_in_parts;
 use crate::{constant, signals};

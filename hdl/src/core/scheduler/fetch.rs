@@ -7,7 +7,7 @@ use crate::params::{CoreParams, IssuePolicy};
 use crate::{constants, signals};
 
 /// The issue policy's choice among the waves whose offered instruction is ready
-/// ([`super::readiness::WaveReadiness`]): the first ready wave in the policy's order, which
+/// ([`super::WaveReadiness`]): the first ready wave in the policy's order, which
 /// enters the window when a slot is free after this cycle's issue (its parent keeps the wave
 /// that entered last, [`IssuePolicy::first_last`]'s after reset, and sets the chosen wave's
 /// ready). Round-robin looks at the waves after the one that entered last, in turn; greedy

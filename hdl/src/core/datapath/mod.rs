@@ -1,10 +1,13 @@
 //! The core slice's data side: operand latches and queue entries, the operand muxes, the
 //! integer ALU and its pipeline.
 
+mod alu;
+
+pub use alu::CoreAlu;
+
 use rust_hdl::prelude::*;
 
-use super::alu::CoreAlu;
-use super::operands::MuxInputs;
+use crate::core::MuxInputs;
 use crate::crossbar::Crossbar;
 use crate::params::{CaptureKind, CoreParams};
 use crate::regs::Registers;

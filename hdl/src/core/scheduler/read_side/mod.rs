@@ -2,11 +2,19 @@
 //! read ports (through the request stage) with where each read's data goes, and the conflict
 //! and prefetch queues' entries.
 
+mod allocator;
+mod captures;
+mod read_scheduler;
+mod requests;
+
+pub use allocator::ReadAllocator;
+pub use read_scheduler::ReadScheduler;
+pub use requests::ReadRequests;
+
 use rust_hdl::prelude::*;
 
-use super::captures::CaptureDelay;
-use super::reads::ReadScheduler;
-use super::requests::ReadRequests;
+use captures::CaptureDelay;
+
 use crate::checkers::EntryChecker;
 use crate::params::{CaptureKind, CoreParams};
 use crate::regs::Registers;

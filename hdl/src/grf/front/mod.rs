@@ -1,42 +1,28 @@
 //! The EUs' front ends: the state machines that serve each EU's requests from its fast GRF, and
 //! send misses, write-backs and commands to the controller.
 
+mod control;
+mod controller_answers;
+mod eu_responses;
+mod fast;
+mod fast_entries;
+mod first_dirty;
+mod outboxes;
+
+pub use control::FrontEndControl;
+pub use controller_answers::FrontAnswers;
+pub use eu_responses::Responses;
+pub use fast::FastGrfs;
+pub use fast_entries::FastEntries;
+pub use first_dirty::FirstDirty;
+pub use outboxes::Outboxes;
+
 use rust_hdl::prelude::*;
 
-use super::fast::FastGrfs;
-use super::front_answers::FrontAnswers;
-use super::front_control::FrontEndControl;
-use super::outbox::Outboxes;
-use super::response::Responses;
+use super::codes::front_state as state;
 use crate::params::{GrfOp, GrfParams};
 use crate::regs::Registers;
 use crate::{constant, signals};
-
-/// A front end's states, one-hot beside a busy bit: idle is zero, and every other state is
-/// the busy bit and a bit of its own, so that each test of the state reads one flip-flop and
-/// the power-up value (zero) is idle.
-pub mod state {
-    /// The bit every state but idle sets.
-    pub const BUSY: u64 = 1;
-    /// Waiting for a request.
-    pub const IDLE: u64 = 0;
-    /// Waiting for the answer to a miss.
-    pub const ACCESS: u64 = BUSY | 1 << 1;
-    /// Waiting for the victim's write-back; then fill.
-    pub const VICTIM: u64 = BUSY | 1 << 2;
-    /// Writing back the block's dirty entries before a switch.
-    pub const FLUSH: u64 = BUSY | 1 << 3;
-    /// Waiting for a command's answer.
-    pub const COMMAND: u64 = BUSY | 1 << 4;
-    /// A switch taken with its search registered (`pipeline` 4): its block's dirty entries
-    /// are held; the first write-back goes out now.
-    pub const SCAN: u64 = BUSY | 1 << 5;
-
-    /// The bit that marks `state`, its busy bit aside.
-    pub const fn own_bit(state: u64) -> u64 {
-        state & !BUSY
-    }
-}
 
 /// Every EU's front end (`docs/grf.md`). Idle, a front end takes a request: a read or write
 /// that hits the fast GRF is answered next cycle; a miss goes to the controller (`access`), and

@@ -1,9 +1,16 @@
 //! The controller's pick stage: the arbiter's choice, held for a cycle before the controller
 //! takes it, or passed straight through.
 
+mod arbiter;
+mod entry_lookup;
+
+pub use arbiter::RoundRobinArbiter;
+pub use entry_lookup::EntryLookup;
+
+pub(crate) use arbiter::pick_checks;
+
 use rust_hdl::prelude::*;
 
-use super::entry::EntryLookup;
 use crate::checkers::{AtMost, EntryChecker};
 use crate::params::GrfParams;
 use crate::parts::logic_in_parts;

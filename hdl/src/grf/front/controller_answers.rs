@@ -4,7 +4,7 @@
 
 use rust_hdl::prelude::*;
 
-use super::front::state;
+use crate::grf::codes::front_state as state;
 use crate::params::{GrfOp, GrfParams};
 use crate::regs::Registers;
 use crate::{constant, signals};

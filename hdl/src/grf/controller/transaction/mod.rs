@@ -1,19 +1,26 @@
 //! The work on the taken transaction: what it finds, what is decided, and the table and group
 //! updates.
 
+mod bookkeeping;
+mod decoder;
+mod groups;
+mod lookup;
+mod table;
+
+pub use bookkeeping::BookkeepingStage;
+pub use decoder::TransactionDecoder;
+pub use groups::GroupUnit;
+pub use lookup::TransactionLookup;
+pub use table::TranslationTable;
+
 use rust_hdl::prelude::*;
 
-use super::bookkeeping::BookkeepingStage;
-use super::codes::kind;
-use super::decoder::TransactionDecoder;
-use super::groups::GroupUnit;
-use super::lookup::TransactionLookup;
-use super::table::TranslationTable;
+use crate::grf::codes::kind;
 use crate::params::GrfParams;
 use crate::{constant, constants, signals};
 
 /// The transaction unit (`docs/grf.md`): given the taken transaction's table entry (found by
-/// [`super::EntryLookup`] in the pick stage), the lookup finds the block an allocation would
+/// [`crate::grf::EntryLookup`] in the pick stage), the lookup finds the block an allocation would
 /// take and the group it acts on; the decoder decides; the table and the groups are updated on
 /// the clock edge. The outputs are the decisions the rest of the
 /// controller acts on. `A` is the slow GRF's row-address width.
@@ -37,7 +44,7 @@ pub struct TransactionUnit<const A: usize> {
     pub group: Signal<In, Bits<3>>,
     /// The refill engine's pending rows (none while it is idle).
     pub refill_pending: Signal<In, Bits<16>>,
-    /// The transaction's table entry, one-hot ([`super::EntryLookup`]).
+    /// The transaction's table entry, one-hot ([`crate::grf::EntryLookup`]).
     pub found_slot: Vec<Signal<In, Bit>>,
     /// The entry is mapped.
     pub found_valid: Signal<In, Bit>,

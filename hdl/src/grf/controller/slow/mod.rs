@@ -1,11 +1,18 @@
 //! The controller's slow side: the slow GRF's read pipeline, the save and refill engines, and
 //! who drives the slow GRF's and L3's ports in each cycle.
 
+mod read_pipeline;
+mod refill;
+mod save;
+
+pub use read_pipeline::SlowReadPipeline;
+pub use refill::RefillEngine;
+pub use save::SaveEngine;
+
+pub(crate) use refill::hold_checks;
+
 use rust_hdl::prelude::*;
 
-use super::refill::RefillEngine;
-use super::save::SaveEngine;
-use super::slow_read::SlowReadPipeline;
 use crate::checkers::{AtMost, OccupancyChecker};
 use crate::params::GrfParams;
 use crate::{constant, signals};
