@@ -5,9 +5,9 @@
 use clap::{Arg, ArgMatches, Command};
 use grfgen_hdl::params::CoreParams;
 use grfgen_sim::core::allocate::text;
+use grfgen_sim::core::allocated::{allocated, AllocationFigures};
 use grfgen_sim::core::ir3;
 use grfgen_sim::core::program_file::Isa;
-use grfgen_sim::core::run::{allocated, AllocationFigures};
 use grfgen_sim::core::workload::NAMES;
 use grfgen_sim::core::{run, CoreOptions, Policy};
 use serde::Serialize;

@@ -23,7 +23,7 @@
 use rust_hdl::prelude::*;
 
 use crate::emit::INLINE;
-use crate::signals;
+use crate::signals::signals;
 
 /// A checker's Verilog: the inline marker, then `body` inside `` `ifndef SYNTHESIS ``.
 fn guarded(body: &str) -> Verilog {

@@ -2,7 +2,7 @@
 
 use rust_hdl::prelude::*;
 
-use crate::signals;
+use crate::signals::signals;
 
 /// `groups` independent `inputs` x `outputs` crossbars side by side, each moving entries of
 /// `lanes` elements of `E` bits (the GPR uses one group; the shift-and-fill router uses one

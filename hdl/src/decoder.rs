@@ -2,7 +2,7 @@
 
 use rust_hdl::prelude::*;
 
-use crate::signals;
+use crate::signals::signals;
 
 /// `count` independent decoders of `A`-bit addresses over `locations` locations:
 /// `hit[c * locations + k]` is high when `valid[c]` is high and `address[c]` is `k`.

@@ -3,7 +3,7 @@
 
 use rust_hdl::prelude::*;
 
-use crate::signals;
+use crate::signals::signals;
 
 /// `groups` multiplexers of `2^bits` entries of `E` bits: output `g` is entry
 /// `g * 2^bits + (index[g] mod 2^bits)`. Combinational.

@@ -4,7 +4,7 @@
 use rust_hdl::prelude::*;
 
 use crate::emit::PASS_THROUGH;
-use crate::signals;
+use crate::signals::signals;
 
 /// `count` D flip-flops of type `T` on one clock, emitted as a single module (rust-hdl's `DFF`
 /// makes one module per flip-flop). Power-up value zero; no reset.

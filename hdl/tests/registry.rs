@@ -1,7 +1,8 @@
 //! Every registered design: its parameter table agrees with its JSON keys, its defaults are
 //! valid, and it emits at its defaults with a top name that encodes them.
 
-use grfgen_hdl::design::{catalogue, emit_design, Design, DesignVisitor};
+use grfgen_hdl::catalogue;
+use grfgen_hdl::design::{emit_design, Design, DesignVisitor};
 use grfgen_hdl::params::Params;
 
 struct Check(Vec<&'static str>);

@@ -6,9 +6,10 @@
 
 use grfgen_hdl::params::{BankKind, CoreOp, CoreParams, GprParams};
 use grfgen_sim::block::{Rtl, Setup};
-use grfgen_sim::core::allocate::{allocate, allocate_with, prove, text, Allocation, Slot};
+use grfgen_sim::core::allocate::{allocate, allocate_with, text, Allocation, Slot};
+use grfgen_sim::core::allocated::allocated;
+use grfgen_sim::core::allocated::prove;
 use grfgen_sim::core::ir3::{self, Ir3Options};
-use grfgen_sim::core::run::allocated;
 use grfgen_sim::core::workload::builtin;
 use grfgen_sim::core::CoreOptions;
 use grfgen_sim::core::{run, CoreDevice, CoreRtl, Instruction, Policy, Workload};

@@ -259,7 +259,7 @@ fn a_write_during_a_refill_wins_over_the_refill() {
          0 0 read r3         # after the refill\n\
          0 0 read r14\n",
     );
-    let l3 = grfgen_sim::grf::run::new_l3(&params, L3_LATENCY, 7);
+    let l3 = grfgen_sim::grf::l3::new_l3(&params, L3_LATENCY, 7);
     // Thread 0's block 0 is physical block 0; the switch loads area 1.
     let from_l3 = |offset: usize| l3.word(params.slow_regs + offset)[0];
     let v = values(&log[0]);
@@ -391,7 +391,7 @@ fn a_context_switch_in_the_middle_of_a_stream_round_trips_through_l3() {
         text += &format!("0 1 read r{r}\n");
     }
     let (report, log) = directed(&params, &text);
-    let l3 = grfgen_sim::grf::run::new_l3(&params, L3_LATENCY, 7);
+    let l3 = grfgen_sim::grf::l3::new_l3(&params, L3_LATENCY, 7);
     // Thread 1 of EU 0 has physical block 1; its other context is L3 area 1.
     let other: Vec<u64> = (0..16)
         .map(|r| l3.word(params.slow_regs + 16 + r)[0])

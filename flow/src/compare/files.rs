@@ -7,11 +7,12 @@ use grfgen_hdl::design::Design;
 use grfgen_hdl::multiport::{FlopStructure, Flops, Ilvt, Lvt, Xor};
 use grfgen_hdl::params::{Memory, MultiportParams, TableEncoding};
 
-use super::gpr::{measure, GprComparisonSpec, Hardware};
+use super::rows::{measure, Hardware};
+use crate::steps::PnrRequest;
 use crate::FlowError;
 
 /// Synthesizes (and places and routes, when asked) one file in a work directory.
-type Measure = fn(&MultiportParams, &GprComparisonSpec, &Path) -> Result<Hardware, FlowError>;
+type Measure = fn(&MultiportParams, Option<PnrRequest>, &Path) -> Result<Hardware, FlowError>;
 
 /// One multi-ported row: its name, its file, and how it is measured.
 pub(super) struct FileRow {
@@ -37,12 +38,13 @@ impl FileRow {
     }
 }
 
-/// The multi-ported rows of `spec`: the flip-flop file where it fits, then `lvt`, `ilvt`
+/// The multi-ported rows of `file`: the flip-flop file where it fits, then `lvt`, `ilvt`
 /// (binary, then one-hot) and `xor` at each of `pipelines`, their block RAM the banked rows'
-/// (`spec.memory`) where a block-RAM primitive holds their rows; and why a file is left out or built
+/// (`memory`) where a block-RAM primitive holds their rows; and why a file is left out or built
 /// otherwise.
 pub(super) fn file_rows(
-    spec: &GprComparisonSpec,
+    spec_file: &MultiportParams,
+    spec_memory: Memory,
     pipelines: &[usize],
 ) -> (Vec<FileRow>, Vec<String>) {
     let mut rows = Vec::new();
@@ -51,24 +53,24 @@ pub(super) fn file_rows(
         pipeline,
         memory,
         encoding,
-        ..spec.file.clone()
+        ..spec_file.clone()
     };
     let flops = file(0, Memory::Inferred, TableEncoding::Binary);
     match FlopStructure::check(&flops) {
         Ok(()) => rows.push(FileRow::of::<Flops>("flops".into(), flops)),
         Err(e) => notes.push(format!("flops is not built: {e}")),
     }
-    let too_deep = spec.file.registers > Memory::PRIMITIVE_ROWS;
-    let memory = match (too_deep, spec.memory.primitive()) {
+    let too_deep = spec_file.registers > Memory::PRIMITIVE_ROWS;
+    let memory = match (too_deep, spec_memory.primitive()) {
         (true, Some(primitive)) => {
             notes.push(format!(
                 "the block-RAM files' memory is inferred: a {primitive} holds at most {} rows, here {}",
                 Memory::PRIMITIVE_ROWS,
-                spec.file.registers
+                spec_file.registers
             ));
             Memory::Inferred
         }
-        _ => spec.memory,
+        _ => spec_memory,
     };
     let binary = |p| file(p, memory, TableEncoding::Binary);
     for &p in pipelines {
@@ -94,6 +96,7 @@ mod tests {
     use grfgen_sim::multiport::{Contract, Timing};
 
     use super::*;
+    use crate::compare::spec::GprComparisonSpec;
 
     /// The default comparison on ECP5's block RAM, with every option or the deepest alone.
     fn spec(all_options: bool) -> GprComparisonSpec {
@@ -116,7 +119,7 @@ mod tests {
 
     /// The names of `spec`'s multi-ported rows.
     fn names(spec: &GprComparisonSpec) -> Vec<String> {
-        let (rows, notes) = file_rows(spec, &spec.file_pipelines());
+        let (rows, notes) = file_rows(&spec.file, spec.memory, &spec.file_pipelines());
         assert!(notes.is_empty(), "{notes:?}");
         rows.into_iter().map(|r| r.name).collect()
     }
@@ -145,7 +148,7 @@ mod tests {
     fn a_file_too_large_for_flip_flops_is_noted_not_built() {
         let mut spec = spec(false);
         spec.file.registers = 4096;
-        let (rows, notes) = file_rows(&spec, &[2]);
+        let (rows, notes) = file_rows(&spec.file, spec.memory, &[2]);
         assert_eq!(rows[0].name, "lvt-p2");
         assert!(notes[0].starts_with("flops is not built"), "{notes:?}");
     }
@@ -155,7 +158,7 @@ mod tests {
     #[test]
     fn the_core_of_each_file_reads_with_the_files_latency() {
         let spec = spec(true);
-        for row in file_rows(&spec, &spec.file_pipelines()).0 {
+        for row in file_rows(&spec.file, spec.memory, &spec.file_pipelines()).0 {
             let p = &row.params;
             let timing: Timing = match row.name.split('-').next().unwrap() {
                 "flops" => grfgen_hdl::multiport::FlopStructure::timing(p),

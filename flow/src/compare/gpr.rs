@@ -7,234 +7,20 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use grfgen_hdl::design::{emit_design, Design};
+use grfgen_hdl::design::Design;
 use grfgen_hdl::gpr::Gpr;
-use grfgen_hdl::params::{
-    BankKind, BankMap, CoreParams, GprParams, Memory, MultiportParams, Params, Waves,
-};
-use grfgen_sim::core::options::ProgramFiles;
-use grfgen_sim::core::run::allocated;
+use grfgen_hdl::params::{BankMap, CoreParams, MultiportParams};
+use grfgen_sim::core::allocated::allocated;
 use grfgen_sim::core::waves::settle;
-use grfgen_sim::core::{run, workload, CoreOptions, Policy, UnitLatencies};
+use grfgen_sim::core::{run, Policy};
 use serde::Serialize;
 
 use super::files::file_rows;
+use super::rows::measure;
+pub use super::rows::{DesignRow, Hardware, WorkloadFigures};
+pub use super::spec::GprComparisonSpec;
 use super::verdict::verdict;
-use crate::pnr::{place_and_route_seeds, synthesize_for, PnrReport};
-use crate::steps::PnrRequest;
 use crate::FlowError;
-
-/// The clock place and route aims at, in MHz (as `flow --pnr`).
-const CLOCK_MHZ: f64 = 200.0;
-
-/// What `grfgen compare gpr` compares.
-#[derive(Clone, Debug, Serialize)]
-pub struct GprComparisonSpec {
-    /// The register file every design implements: depth, lanes, element bits, ports.
-    pub file: MultiportParams,
-    /// Banks of the banked GPR.
-    pub banks: usize,
-    /// The banked GPR's bank kinds to compare.
-    pub bank_kinds: Vec<BankKind>,
-    /// The banked GPR's pipeline options to compare (the deepest alone unless asked).
-    pub pipelines: Vec<usize>,
-    /// Every pipeline option of the multi-ported files; without it, the deepest alone.
-    pub all_options: bool,
-    /// The banked GPR's bank maps to compare.
-    pub bank_maps: Vec<BankMap>,
-    /// The banked GPR's block RAM in the Verilog.
-    pub memory: Memory,
-    /// The core workloads to run.
-    pub workloads: Vec<String>,
-    /// The program files to run after them.
-    pub programs: ProgramFiles,
-    /// Place and route (device and seed); without it, synthesis only.
-    #[serde(skip)]
-    pub pnr: Option<PnrRequest>,
-    /// Seed of the workloads' random programs and initial values.
-    pub seed: u64,
-    /// Run the banked rows' workloads after bank-aware register allocation (the multi-ported
-    /// files need none).
-    pub allocate: bool,
-    /// Waves the core interleaves on every row (`auto`: as many as each program's registers
-    /// allow).
-    pub waves: Waves,
-}
-
-impl GprComparisonSpec {
-    /// Checks every design's parameters and every workload name.
-    pub fn validate(&self) -> Result<(), FlowError> {
-        self.file.validate()?;
-        if let Some(pnr) = self.pnr {
-            pnr.device
-                .check_memory(self.memory)
-                .map_err(FlowError::Input)?;
-        }
-        for &kind in &self.bank_kinds {
-            for &pipeline in &self.pipelines {
-                for &map in &self.bank_maps {
-                    self.gpr(kind, pipeline, map).validate()?;
-                }
-            }
-        }
-        if let Some(bad) = self
-            .workloads
-            .iter()
-            .find(|w| !workload::NAMES.contains(&w.as_str()))
-        {
-            return Err(FlowError::Input(format!(
-                "invalid value {bad} for --workloads: allowed {}",
-                workload::NAMES.join(", ")
-            )));
-        }
-        for row in file_rows(self, &self.file_pipelines()).0 {
-            row.params.validate()?;
-        }
-        // Every workload must fit the core's registers and every program file read (when the
-        // core runs at all).
-        if let Ok(core) = self.core(&self.gpr(BankKind::OneReadOneWrite, 0, BankMap::Mod)) {
-            for run in self.runs() {
-                run.program(&core, self.seed).map_err(|e| {
-                    FlowError::Input(e.to_string().replace("--workload:", "--workloads:"))
-                })?;
-            }
-        }
-        Ok(())
-    }
-
-    /// The core runs: each workload, then each program file.
-    fn runs(&self) -> Vec<CoreOptions> {
-        let workloads = (self.workloads.iter()).map(|w| CoreOptions::workload(w, Policy::CqPq));
-        (workloads.chain(self.programs.runs(&UnitLatencies::default()))).collect()
-    }
-
-    /// The names the runs' figures are listed by: the workloads', then the files'.
-    fn run_names(&self) -> Vec<String> {
-        (self.workloads.iter().chain(&self.programs.program))
-            .cloned()
-            .collect()
-    }
-
-    /// The banked GPR of `kind` with `pipeline` stages and bank map `map`.
-    fn gpr(&self, kind: BankKind, pipeline: usize, map: BankMap) -> GprParams {
-        let f = &self.file;
-        GprParams {
-            banks: self.banks,
-            registers: f.registers,
-            lanes: f.lanes,
-            element_bits: f.element_bits,
-            read_ports: f.read_ports,
-            write_ports: f.write_ports,
-            pipeline,
-            bank_kind: kind,
-            memory: self.memory,
-            bank_map: map,
-        }
-    }
-
-    /// The multi-ported files' pipeline options compared: all with `all_options`, else the
-    /// deepest.
-    pub(super) fn file_pipelines(&self) -> Vec<usize> {
-        match self.all_options {
-            true => (0..=MultiportParams::MAX_PIPELINE).collect(),
-            false => vec![MultiportParams::MAX_PIPELINE],
-        }
-    }
-
-    /// The core slice an ideal file of `file`'s stages runs on: a GPR whose read latency is the
-    /// file's, `1 + pipeline` (the GPR's own for pipeline options 0..=2), the reads never
-    /// conflicting under the `ideal` policy.
-    pub(super) fn ideal_core(&self, file: &MultiportParams) -> Result<CoreParams, String> {
-        self.core(&self.gpr(BankKind::OneReadOneWrite, file.pipeline, BankMap::Mod))
-    }
-
-    /// The core slice on `gpr`, its pipeline stages included (each a cycle more from a read to
-    /// its data, which the core's RTL and golden model both follow). Why not, when the core
-    /// cannot run here.
-    fn core(&self, gpr: &GprParams) -> Result<CoreParams, String> {
-        let core = CoreParams {
-            gpr: gpr.clone(),
-            waves: self.waves,
-            ..CoreParams::default()
-        };
-        core.validate()
-            .map_err(|e| format!("the core slice cannot run: {e}"))?;
-        Ok(core)
-    }
-}
-
-/// What one design costs after synthesis, and after place and route when asked.
-#[derive(Clone, Debug, Serialize)]
-pub struct Hardware {
-    /// Whether it fits the device.
-    pub fits: bool,
-    /// Why not, if it does not.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-    /// Fmax after place and route, MHz: with several placement seeds, the worst seed's, the
-    /// clock every seed meets.
-    pub fmax_mhz: Option<f64>,
-    /// With several placement seeds: their median Fmax, MHz.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub fmax_mhz_median: Option<f64>,
-    /// With several placement seeds: the best seed's Fmax, MHz.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub fmax_mhz_best: Option<f64>,
-    /// LUT4s.
-    pub luts: u64,
-    /// Flip-flops of the design (the timing harness's excluded).
-    pub ffs: u64,
-    /// Block RAMs.
-    pub brams: u64,
-    /// Source-to-sink connections routed (harness included).
-    pub routed_arcs: Option<u64>,
-    /// Routing wires used, summed over every net (harness included).
-    pub wirelength: Option<u64>,
-}
-
-impl Hardware {
-    fn of(report: &PnrReport) -> Self {
-        Self {
-            fits: report.fits,
-            reason: report.reason.clone(),
-            fmax_mhz: report.fmax_mhz_worst.or(report.fmax_mhz),
-            fmax_mhz_median: report.fmax_mhz_median.filter(|_| report.seeds.len() > 1),
-            fmax_mhz_best: report.fmax_mhz_best.filter(|_| report.seeds.len() > 1),
-            luts: report.luts,
-            ffs: report.ffs.saturating_sub(report.harness_ffs),
-            brams: report.brams,
-            routed_arcs: report.routed_arcs,
-            wirelength: report.wirelength,
-        }
-    }
-}
-
-/// One workload on one design.
-#[derive(Clone, Debug, Serialize)]
-pub struct WorkloadFigures {
-    /// Cycles of the core slice.
-    pub cycles: u64,
-    /// Cycles / Fmax, in ns (with place and route).
-    pub time_ns: Option<f64>,
-}
-
-/// One row: a design under one operand policy.
-#[derive(Clone, Debug, Serialize)]
-pub struct DesignRow {
-    /// The row's name, e.g. `banked-1r1w-p0 cq-pq`.
-    pub name: String,
-    /// `banked` or `multiport`.
-    pub kind: &'static str,
-    /// The top module.
-    pub top: String,
-    /// The core's operand policy: `naive`, `cq-pq`, or `ideal` for multi-ported files.
-    pub policy: &'static str,
-    /// Cost and speed.
-    #[serde(flatten)]
-    pub hardware: Hardware,
-    /// Per workload: cycles and time.
-    pub workloads: BTreeMap<String, WorkloadFigures>,
-}
 
 /// The comparison.
 #[derive(Clone, Debug, Serialize)]
@@ -331,7 +117,7 @@ pub fn compare_gpr(spec: &GprComparisonSpec, work: &Path) -> Result<GprCompariso
                     BankMap::Mod => format!("banked-{kind}-p{pipeline}"),
                     map => format!("banked-{kind}-p{pipeline}-{map}"),
                 };
-                let hardware = measure::<Gpr>(&gpr, spec, work)?;
+                let hardware = measure::<Gpr>(&gpr, spec.pnr, work)?;
                 for policy in [Policy::Naive, Policy::CqPq] {
                     let row = row(&name, "banked", Gpr::top(&gpr), &hardware, policy);
                     designs.push(with_workloads(row, spec, spec.core(&gpr), &mut notes));
@@ -339,10 +125,10 @@ pub fn compare_gpr(spec: &GprComparisonSpec, work: &Path) -> Result<GprCompariso
             }
         }
     }
-    let (files, why) = file_rows(spec, &spec.file_pipelines());
+    let (files, why) = file_rows(&spec.file, spec.memory, &spec.file_pipelines());
     notes.extend(why);
     for file in files {
-        let hardware = (file.measure)(&file.params, spec, work)?;
+        let hardware = (file.measure)(&file.params, spec.pnr, work)?;
         let row = row(&file.name, "multiport", file.top, &hardware, Policy::Ideal);
         let core = spec.ideal_core(&file.params);
         designs.push(with_workloads(row, spec, core, &mut notes));
@@ -445,26 +231,4 @@ fn with_workloads(
             .insert(name.clone(), WorkloadFigures { cycles, time_ns });
     }
     row
-}
-
-/// Synthesizes design `D` for `params` (and places and routes it when asked) in `work`.
-pub(super) fn measure<D: Design>(
-    params: &D::Params,
-    spec: &GprComparisonSpec,
-    work: &Path,
-) -> Result<Hardware, FlowError> {
-    let top = D::top(params);
-    let emitted = emit_design::<D>(params, &top)?;
-    let dir = work.join(&top);
-    std::fs::create_dir_all(&dir)?;
-    let report = match spec.pnr {
-        Some(pnr) => {
-            place_and_route_seeds(&dir, &emitted, pnr.device, CLOCK_MHZ, pnr.seed, pnr.seeds)?
-        }
-        None => {
-            let device = crate::pnr::Device::Ecp5_85k;
-            synthesize_for(&dir, &emitted, device, CLOCK_MHZ, 1)?
-        }
-    };
-    Ok(Hardware::of(&report))
 }

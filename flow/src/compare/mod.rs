@@ -5,6 +5,8 @@
 mod files;
 pub mod gpr;
 mod route;
+mod rows;
+mod spec;
 mod verdict;
 
 pub use route::{route_networks, NetworkCells, NetworkComparison};

@@ -2,7 +2,7 @@
 //! 2W4R file: about 18% less routing, 5-10% more performance) and the ambition set for the
 //! best banked configuration, each against the strongest multi-ported file compared.
 
-use super::gpr::{DesignRow, WorkloadFigures};
+use super::rows::{DesignRow, WorkloadFigures};
 
 /// The prefix of the rows the document describes: four 1W1R banks (the default bank map),
 /// with its queues, at any pipeline option.

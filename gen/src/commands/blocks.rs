@@ -1,7 +1,7 @@
 //! `grfgen blocks`: the catalogue.
 
 use clap::{ArgMatches, Command};
-use grfgen_hdl::design::catalogue;
+use grfgen_hdl::catalogue;
 
 use super::{json_arg, render};
 

@@ -4,7 +4,7 @@ use rust_hdl::prelude::*;
 
 use crate::emit::INLINE;
 use crate::params::POOL_BITS;
-use crate::signals;
+use crate::signals::signals;
 
 /// Checks the slots' allocations at every rising edge, in simulation only (the Verilog is
 /// inside `ifndef SYNTHESIS`, written into its parent like every checker of

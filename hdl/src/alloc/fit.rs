@@ -3,7 +3,7 @@
 use rust_hdl::prelude::*;
 
 use crate::params::POOL_BITS;
-use crate::{constant, constants, signals};
+use crate::signals::{constant, constants, signals};
 
 /// Finds the lowest granule that starts `need` free granules in a row (combinational). Each
 /// granule's run of free granules is counted from the top down; the lowest granule whose run

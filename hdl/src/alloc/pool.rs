@@ -8,7 +8,7 @@ use super::slots::WaveSlots;
 use crate::checkers::EntryChecker;
 use crate::params::{AllocParams, POOL_BITS, RESIDENT_BITS, SLOT_BITS};
 use crate::regs::Registers;
-use crate::{constant, signals};
+use crate::signals::{constant, signals};
 
 /// The GPR pool allocator (`docs/alloc.md`, "The hardware"): a pool of P registers per lane in
 /// granules of g, W wave slots, and the draw's footprint register.

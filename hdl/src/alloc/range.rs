@@ -3,7 +3,7 @@
 use rust_hdl::prelude::*;
 
 use crate::params::POOL_BITS;
-use crate::{constants, signals};
+use crate::signals::{constants, signals};
 
 /// The granules `base..base + count` as one bit each, all low unless `valid`
 /// (combinational).

@@ -5,7 +5,7 @@ use rust_hdl::prelude::*;
 use super::checker::AllocationChecker;
 use crate::params::{POOL_BITS, RESIDENT_BITS, SLOT_BITS};
 use crate::regs::Registers;
-use crate::{constants, signals};
+use crate::signals::{constants, signals};
 
 /// The wave slots. A launch takes the lowest free slot and latches its allocation (first
 /// granule, granules); a retire frees its slot and shows the allocation it returns. Nothing

@@ -3,7 +3,7 @@
 use rust_hdl::prelude::*;
 
 use super::encoding::{op_code, OPS, OP_BITS};
-use crate::constants;
+use crate::signals::constants;
 
 /// One cluster's ALU (combinational): the program format's operations on 32-bit values, all
 /// wrapping. `mov` and `out` pass `a` through.

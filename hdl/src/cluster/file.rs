@@ -11,7 +11,7 @@ use crate::multiport::{FlopFile, LvtFile};
 use crate::params::{ClusterParams, MultiportParams};
 use crate::parts::logic_in_parts;
 use crate::regs::Registers;
-use crate::{constant, signals};
+use crate::signals::{constant, signals};
 
 /// The clustered register file (`docs/cluster.md`, "The hardware"): C clusters, each with a
 /// local file (2 reads, 1 write, flip-flops) and an ALU, and one main file in block RAM whose

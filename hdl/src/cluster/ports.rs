@@ -4,7 +4,7 @@ use rust_hdl::prelude::*;
 
 use super::encoding::{Source, OP_BITS, OP_OUT, SEL_BITS};
 use crate::checkers::AtMost;
-use crate::{constant, constants, signals};
+use crate::signals::{constant, constants, signals};
 
 /// Bits of a running count of main-file requests (up to 2 reads per cluster, 8 clusters).
 pub const COUNT_BITS: usize = 5;

@@ -8,7 +8,7 @@ use crate::gpr::{BankedGpr, RegisterMap};
 use crate::params::{BankMap, CoreParams};
 use crate::parts::logic_in_parts;
 use crate::regs::Registers;
-use crate::signals;
+use crate::signals::signals;
 
 /// A shader-core slice (SPEC S1, document Fig. 4, one processing element): a banked GPR, the
 /// conflict detector and resolver (scheduler), conflict and prefetch queues, operand muxes and

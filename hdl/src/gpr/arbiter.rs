@@ -5,7 +5,7 @@ use rust_hdl::prelude::*;
 use super::priority::LowestPortWins;
 use crate::params::GprParams;
 use crate::regs::Registers;
-use crate::signals;
+use crate::signals::signals;
 
 /// Per-bank arbitration of the GPR's ports (combinational; `docs/gpr.md`), in this order:
 /// 1. writes: per bank, the lowest-numbered requesting write port wins;

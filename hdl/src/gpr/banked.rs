@@ -2,7 +2,7 @@
 
 use rust_hdl::prelude::*;
 
-use crate::signals;
+use crate::signals::signals;
 
 use super::arbiter::BankArbiter;
 use super::delays::{ReadRoute, RequestDelays};

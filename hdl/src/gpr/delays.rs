@@ -5,7 +5,7 @@ use rust_hdl::prelude::*;
 
 use crate::params::GprParams;
 use crate::regs::Registers;
-use crate::signals;
+use crate::signals::signals;
 
 /// The requests' rows and write data on their way to the bank port stage, a cycle per
 /// arbitration stage: the request stage (`pipeline` 3 and 4) and the clash stage (`pipeline`

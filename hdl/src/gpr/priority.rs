@@ -3,7 +3,7 @@
 
 use rust_hdl::prelude::*;
 
-use crate::signals;
+use crate::signals::signals;
 
 /// Fixed-priority selection per bank (combinational): of the ports requesting a bank, the
 /// `capacity` lowest-numbered ones win it, the lowest in slot 0, the next in slot 1. Built

@@ -3,7 +3,7 @@
 use rust_hdl::prelude::*;
 
 use crate::params::{BankMap, GprParams};
-use crate::{constant, constant_if};
+use crate::signals::{constant, constant_if};
 
 /// A register index rewritten by the bank map (combinational): with `B = 2^b` banks, the
 /// index whose low `b` bits are the register's bank under the map and whose other bits are

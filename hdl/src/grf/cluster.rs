@@ -7,7 +7,7 @@ use super::controller::GrfController;
 use super::front::GrfFrontEnds;
 use crate::checkers::CollisionChecker;
 use crate::params::GrfParams;
-use crate::signals;
+use crate::signals::signals;
 use crate::sram::SramBank;
 
 /// The hierarchical GRF (SPEC S3, `docs/grf.md`). `E` is the element width, `A` the slow GRF's

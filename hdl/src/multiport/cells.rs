@@ -4,7 +4,7 @@
 use rust_hdl::prelude::*;
 
 use crate::regs::Registers;
-use crate::signals;
+use crate::signals::signals;
 
 /// `groups` arrays of `registers` entries of `lanes` elements in flip-flops, each array written
 /// by `write_ports` ports of its own, each port naming the register it writes by one hit line

@@ -7,7 +7,7 @@ use rust_hdl::prelude::*;
 use super::replicas::Replicas;
 use crate::params::Memory;
 use crate::regs::Registers;
-use crate::signals;
+use crate::signals::signals;
 
 /// `write_ports` (W) banks of words, each written by its own write port and read by the
 /// W - 1 other write ports (the *feedback*) and by the `read_ports` (R) read ports: W x
@@ -113,8 +113,8 @@ impl<const E: usize, const A: usize> FeedbackBanks<E, A> {
             history: Registers::new(history * w * lanes),
             kept: Registers::new(w * w * lanes),
             kept_valid: Registers::new(w * w),
-            other: crate::constants((0..w * w).map(|k| ones * u64::from(k / w != k % w))),
-            zero: crate::constant(0),
+            other: crate::signals::constants((0..w * w).map(|k| ones * u64::from(k / w != k % w))),
+            zero: crate::signals::constant(0),
             _write_ports: w,
             _read_ports: read_ports,
             _lanes: lanes,

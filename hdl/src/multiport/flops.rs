@@ -8,7 +8,7 @@ use crate::crossbar::Crossbar;
 use crate::decoder::Decoder;
 use crate::params::MultiportParams;
 use crate::regs::Registers;
-use crate::signals;
+use crate::signals::signals;
 
 /// `groups` register files of flip-flops side by side, each with `write_ports` write ports and
 /// `read_ports` read ports of its own, all served every cycle (`docs/multiport.md`). A port of

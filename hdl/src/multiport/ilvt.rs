@@ -10,7 +10,7 @@ use super::replicas::Replicas;
 use super::write_pipe::WritePipe;
 use crate::crossbar::Crossbar;
 use crate::params::MultiportParams;
-use crate::signals;
+use crate::signals::signals;
 
 /// An invalidation-based live-value-table register file with `write_ports` (W) write ports and
 /// `read_ports` (R) read ports, all served every cycle (`docs/multiport.md`).

@@ -5,7 +5,7 @@
 use rust_hdl::prelude::*;
 
 use crate::params::TableEncoding;
-use crate::signals;
+use crate::signals::signals;
 
 /// Bits of a table word: a port number (binary) or one bit per port (one-hot), for up to four
 /// write ports.

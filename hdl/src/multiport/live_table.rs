@@ -7,7 +7,7 @@ use super::cells::Cells;
 use crate::decoder::Decoder;
 use crate::mux_tree::MuxTree;
 use crate::regs::Registers;
-use crate::signals;
+use crate::signals::signals;
 
 /// Bits of a write-port number in the live-value table.
 pub const LVT_BITS: usize = 2;
@@ -100,9 +100,9 @@ impl<const A: usize> LiveTable<A> {
             high_stage: Registers::stage(r, split),
             pick: MuxTree::new(r, A - low),
             result: Registers::new(r),
-            port_number: crate::constants(0..w as u64),
-            low_mask: crate::constant((size - 1) as u64),
-            low_bits: crate::constant(low as u64),
+            port_number: crate::signals::constants(0..w as u64),
+            low_mask: crate::signals::constant((size - 1) as u64),
+            low_bits: crate::signals::constant(low as u64),
             _write_ports: w,
             _read_ports: r,
             _row_size: size,

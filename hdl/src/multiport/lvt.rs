@@ -8,7 +8,7 @@ use super::live_table::{LiveTable, LVT_BITS};
 use super::replicas::Replicas;
 use crate::crossbar::Crossbar;
 use crate::params::MultiportParams;
-use crate::signals;
+use crate::signals::signals;
 
 /// A live-value-table register file with `write_ports` (W) write ports and `read_ports` (R)
 /// read ports, all served every cycle (`docs/multiport.md`).
@@ -80,7 +80,7 @@ impl<const E: usize, const A: usize> LvtFile<E, A> {
             replicas: Replicas::new((w, r, l), params.memory, input, output),
             live_table: LiveTable::new(w, r, input, output),
             output_mux: Crossbar::grouped(r, w, 1, l),
-            port_number: crate::constants(0..w as u64),
+            port_number: crate::signals::constants(0..w as u64),
             _lanes: l,
             _read_ports: r,
             _write_ports: w,

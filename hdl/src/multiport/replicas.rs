@@ -5,7 +5,7 @@ use rust_hdl::prelude::*;
 
 use crate::params::Memory;
 use crate::regs::Registers;
-use crate::signals;
+use crate::signals::signals;
 use crate::sram::SramBank;
 
 /// `banks` banks of `readers` 1W1R replicas each, every replica one narrow SRAM per lane.

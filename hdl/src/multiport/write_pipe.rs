@@ -5,7 +5,7 @@
 use rust_hdl::prelude::*;
 
 use crate::regs::Registers;
-use crate::signals;
+use crate::signals::signals;
 
 /// The writes of `write_ports` ports, each carried `depth` cycles from its request (the
 /// *issue*) to the cycle its bank is written (the *commit*), with `lanes` elements of data.

@@ -7,7 +7,7 @@ use rust_hdl::prelude::*;
 use super::feedback::FeedbackBanks;
 use super::write_pipe::WritePipe;
 use crate::params::MultiportParams;
-use crate::signals;
+use crate::signals::signals;
 
 /// An XOR-based register file with `write_ports` (W) write ports and `read_ports` (R) read
 /// ports, all served every cycle (`docs/multiport.md`).

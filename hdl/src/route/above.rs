@@ -3,7 +3,7 @@
 use rust_hdl::prelude::*;
 
 use crate::params::RouteParams;
-use crate::{constant, signals};
+use crate::signals::{constant, signals};
 
 /// Width of the compared value and of the constants.
 const BITS: usize = RouteParams::INDEX_BITS;

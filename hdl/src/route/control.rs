@@ -5,7 +5,7 @@ use rust_hdl::prelude::*;
 
 use super::above::AboveConstants;
 use crate::params::{RouteOpCode, RouteParams};
-use crate::{constant, signals};
+use crate::signals::{constant, signals};
 
 /// The router's control decode (combinational): from `op`, `amount` and `mod_log2`, the facts
 /// about a pass that do not depend on a lane's operands, each a function of a few input bits,

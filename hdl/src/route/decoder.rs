@@ -6,7 +6,7 @@ use super::control::KINDS;
 use super::fills::fill_groups;
 use super::select_decode::SelectDecode;
 use crate::params::{FillCode, RouteParams};
-use crate::{constant, signals};
+use crate::signals::{constant, signals};
 
 /// The router's per-lane decoder (combinational): from [`super::ControlDecode`]'s facts and
 /// [`super::ShuffleDecode`]'s one-hot selects, the one-hot selects of both networks and each

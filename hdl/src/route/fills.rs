@@ -3,7 +3,7 @@
 use rust_hdl::prelude::*;
 
 use crate::params::{RouteOpCode, RouteParams};
-use crate::{constant, signals};
+use crate::signals::{constant, signals};
 
 /// Groups of subset sizes whose fill bits [`FillDecode`] ORs per lane and direction: the
 /// lane decode ORs the rest, so the OR is split across the register after the control decode.

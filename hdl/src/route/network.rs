@@ -3,7 +3,7 @@
 
 use rust_hdl::prelude::*;
 
-use crate::signals;
+use crate::signals::signals;
 
 use super::control::{ControlDecode, KINDS};
 use super::decoder::RouteDecoder;

@@ -2,7 +2,7 @@
 
 use rust_hdl::prelude::*;
 
-use crate::signals;
+use crate::signals::signals;
 
 /// Per lane, chooses between the shifted register `rs`, the fill register `rf` and a constant,
 /// as [`super::RouteDecoder`] decoded it (combinational): each bit is a function of four

@@ -3,7 +3,7 @@
 use rust_hdl::prelude::*;
 
 use crate::params::RouteParams;
-use crate::{constant, signals};
+use crate::signals::{constant, signals};
 
 /// From [`super::ControlDecode`]'s facts, the selects of a one-pass operation that lanes share
 /// (combinational, one or two gates each): each crossbar output's input position, the

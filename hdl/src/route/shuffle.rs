@@ -3,7 +3,7 @@
 use rust_hdl::prelude::*;
 
 use crate::params::{RouteOpCode, RouteParams};
-use crate::{constant, signals};
+use crate::signals::{constant, signals};
 
 /// Decodes a shuffle pass's per-lane controls into one-hot selects (combinational), all clear
 /// unless the operation is a shuffle pass (`op` = 6). Each crossbar's lanes read the operation

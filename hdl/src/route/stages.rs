@@ -2,7 +2,7 @@
 
 use rust_hdl::prelude::*;
 
-use crate::signals;
+use crate::signals::signals;
 
 use crate::crossbar::Crossbar;
 use crate::params::RouteParams;

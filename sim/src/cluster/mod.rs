@@ -19,6 +19,7 @@ pub mod verilated;
 pub use allocate::{allocate, Allocation, MainFileFull, Physical};
 pub use bench::{ClusterBench, ClusterBenchOptions};
 pub use interpret::{foreign_local_access, interpret, interpret_partitioned, run_allocated};
+pub use kernels::{EXAMPLES, FIG11, FIG13};
 pub use machine::{ClusterMachine, Cycle, Issue, Source};
 pub use options::ClusterOptions;
 pub use partition::{baseline, live_ranges, partition, LiveRange, Partitioned};
@@ -100,30 +101,3 @@ impl Block for Cluster {
         bench::bench(params, options)
     }
 }
-
-/// The document's Fig. 11: C2 writes VR1 and later reads it, C1 reads it three times, C3 once;
-/// C1 owns the range (3 of 6 accesses).
-pub const FIG11: &str = "\
-c2: mov v1, #7   ; 1108: W VR1
-c1: out v1       ; 1106: R VR1 (C1 reads three times)
-c1: out v1
-c1: out v1
-c3: out v1       ; 1112: R VR1
-c2: out v1       ; 1110: R VR1, the range's last read
-";
-
-/// The document's Fig. 13: two live ranges of VR1, both owned by C2. Range 1: C2 writes, C1,
-/// C3 and C2 read. Range 2: C3 writes, C2 reads twice, C1 reads.
-pub const FIG13: &str = "\
-c2: mov v1, #3   ; 1310: W VR1 (range 1)
-c1: out v1       ; 1306: R
-c3: out v1       ; 1316: R
-c2: out v1       ; 1312: R
-c3: mov v1, #4   ; 1318: W VR1 (range 2)
-c2: out v1       ; 1314: R
-c2: out v1       ;       R (C2's second read)
-c1: out v1       ; 1308: R
-";
-
-/// The built-in examples, by name.
-pub const EXAMPLES: [(&str, &str); 2] = [("fig11", FIG11), ("fig13", FIG13)];

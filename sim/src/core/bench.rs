@@ -1,81 +1,17 @@
 //! The core's benchmark: every policy on every built-in workload against the lower bound, or
 //! on program files (`--program FILE...`, [`super::program_bench`]).
 
-use grfgen_hdl::param;
-use grfgen_hdl::params::{Allowed, CoreParams, Param, Params};
-use serde::{Deserialize, Serialize};
+use grfgen_hdl::params::CoreParams;
+use serde::Serialize;
 
-use super::external::UnitLatencies;
+use super::allocated::{allocated_figures, AllocationFigures};
 use super::model::Policy;
-use super::options::{wave_base_param, ProgramFiles};
+use super::options::CoreBenchOptions;
 use super::program_bench::{self, ProgramBench};
-use super::run::{allocated as allocated_run, run, AllocationFigures, CoreRun};
+use super::run::{run, CoreRun};
 use super::waves::settle;
 use super::workload::{builtin, Workload, NAMES};
 use crate::block::{Report, SimError};
-
-/// The options of the core's benchmark.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CoreBenchOptions {
-    /// Seed of the initial values and the random workloads.
-    pub seed: u64,
-    /// Run every workload after bank-aware register allocation, beside the program as written.
-    #[serde(default)]
-    pub allocate: bool,
-    /// Program files to run instead of the built-in workloads, one row each.
-    #[serde(flatten)]
-    pub programs: ProgramFiles,
-    /// `--wave-base`: wave `w`'s registers start `(w * K) mod banks` registers later.
-    #[serde(default)]
-    pub wave_base: usize,
-    /// The external unit's latencies, per long-latency unit.
-    #[serde(flatten)]
-    pub latencies: UnitLatencies,
-}
-
-impl Default for CoreBenchOptions {
-    fn default() -> Self {
-        Self {
-            seed: 1,
-            allocate: false,
-            programs: ProgramFiles::default(),
-            wave_base: 0,
-            latencies: UnitLatencies::default(),
-        }
-    }
-}
-
-impl Params for CoreBenchOptions {
-    fn table() -> Vec<Param<Self>> {
-        let mut table = vec![
-            param!(
-                seed,
-                "seed of the initial values and the random workloads",
-                "S",
-                |_| Allowed::any("any number")
-            ),
-            param!(
-                allocate,
-                "run every workload after bank-aware register allocation, beside the program as written",
-                "BOOL",
-                |_| Allowed::any("true or false")
-            ),
-        ];
-        table.extend(ProgramFiles::nested(
-            |o: &Self| &o.programs,
-            |o| &mut o.programs,
-        ));
-        table.push(wave_base_param(
-            |o: &Self| &o.wave_base,
-            |o| &mut o.wave_base,
-        ));
-        table.extend(UnitLatencies::nested(
-            |o: &Self| &o.latencies,
-            |o| &mut o.latencies,
-        ));
-        table
-    }
-}
 
 /// The kernels the mean over the bound is taken on.
 const KERNELS: [&str; 3] = ["conv3x3", "matmul4", "normalize"];
@@ -289,17 +225,4 @@ pub fn bench(params: &CoreParams, options: &CoreBenchOptions) -> Result<CoreBenc
         allocated,
         not_run,
     }))
-}
-
-/// `workload` before and after bank-aware allocation, under `cq-pq`, from `seed`.
-pub fn allocated_figures(
-    params: &CoreParams,
-    workload: &Workload,
-    seed: u64,
-) -> Result<AllocationFigures, SimError> {
-    let (renamed, mut figures) = allocated_run(params, Policy::CqPq, workload, seed)?;
-    let after = run(params, Policy::CqPq, &renamed, seed, None, false);
-    figures.cycles_after = after.cycles;
-    figures.lower_bound_after = after.lower_bound;
-    Ok(figures)
 }

@@ -2,6 +2,7 @@
 //! the Verilated slice, runs and the policy benchmark.
 
 pub mod allocate;
+pub mod allocated;
 pub mod bench;
 pub mod bound;
 pub mod external;
@@ -11,18 +12,20 @@ pub mod options;
 pub mod program;
 pub mod program_bench;
 pub mod program_file;
+pub mod report;
 pub mod run;
 pub mod verilated;
 pub mod waves;
 pub mod workload;
 
-pub use bench::{CoreBench, CoreBenchOptions};
+pub use bench::CoreBench;
 pub use bound::{lower_bound, LowerBound};
 pub use external::{ExternalUnit, UnitLatencies};
 pub use model::{CoreModel, CoreStats, CycleInput, CycleOutput, ExternalWrite, LongResult, Policy};
-pub use options::CoreOptions;
+pub use options::{CoreBenchOptions, CoreOptions};
 pub use program::{parse, Instruction, ParseError};
-pub use run::{run, CoreReport, CoreRun};
+pub use report::CoreReport;
+pub use run::{run, CoreRun};
 pub use verilated::{CoreDevice, CoreRtl};
 pub use workload::{builtin, Workload};
 
@@ -45,7 +48,7 @@ impl Block for Core {
         options: &CoreOptions,
         setup: &Setup,
     ) -> Result<CoreReport, SimError> {
-        run::run_options(params, options, setup)
+        report::run_options(params, options, setup)
     }
 
     /// The program: the built-in workload, or the file read and parsed for these registers.

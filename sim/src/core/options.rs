@@ -284,3 +284,66 @@ fn fits(params: &CoreParams, program: &[Instruction]) -> Result<(), SimError> {
         None => Ok(()),
     }
 }
+
+/// The options of the core's benchmark.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CoreBenchOptions {
+    /// Seed of the initial values and the random workloads.
+    pub seed: u64,
+    /// Run every workload after bank-aware register allocation, beside the program as written.
+    #[serde(default)]
+    pub allocate: bool,
+    /// Program files to run instead of the built-in workloads, one row each.
+    #[serde(flatten)]
+    pub programs: ProgramFiles,
+    /// `--wave-base`: wave `w`'s registers start `(w * K) mod banks` registers later.
+    #[serde(default)]
+    pub wave_base: usize,
+    /// The external unit's latencies, per long-latency unit.
+    #[serde(flatten)]
+    pub latencies: UnitLatencies,
+}
+
+impl Default for CoreBenchOptions {
+    fn default() -> Self {
+        Self {
+            seed: 1,
+            allocate: false,
+            programs: ProgramFiles::default(),
+            wave_base: 0,
+            latencies: UnitLatencies::default(),
+        }
+    }
+}
+
+impl Params for CoreBenchOptions {
+    fn table() -> Vec<Param<Self>> {
+        let mut table = vec![
+            param!(
+                seed,
+                "seed of the initial values and the random workloads",
+                "S",
+                |_| Allowed::any("any number")
+            ),
+            param!(
+                allocate,
+                "run every workload after bank-aware register allocation, beside the program as written",
+                "BOOL",
+                |_| Allowed::any("true or false")
+            ),
+        ];
+        table.extend(ProgramFiles::nested(
+            |o: &Self| &o.programs,
+            |o| &mut o.programs,
+        ));
+        table.push(wave_base_param(
+            |o: &Self| &o.wave_base,
+            |o| &mut o.wave_base,
+        ));
+        table.extend(UnitLatencies::nested(
+            |o: &Self| &o.latencies,
+            |o| &mut o.latencies,
+        ));
+        table
+    }
+}

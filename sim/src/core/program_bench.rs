@@ -5,8 +5,9 @@
 use grfgen_hdl::params::CoreParams;
 use serde::Serialize;
 
-use super::bench::{allocated_figures, CoreBenchOptions};
+use super::allocated::allocated_figures;
 use super::model::Policy;
+use super::options::CoreBenchOptions;
 use super::program_file::Isa;
 use super::run::run;
 use super::workload::Workload;

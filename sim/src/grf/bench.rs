@@ -6,7 +6,8 @@ use grfgen_hdl::params::{Allowed, GrfParams, Mapping, Param, Params};
 use serde::{Deserialize, Serialize};
 
 use super::energy::Energy;
-use super::run::{change, comparison_table, percent, run, Conditions, GrfRun};
+use super::options::Conditions;
+use super::run::{change, comparison_table, percent, run, GrfRun};
 use super::workload::{builtin, NAMES};
 use crate::block::{Report, SimError};
 

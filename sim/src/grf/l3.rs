@@ -1,5 +1,7 @@
 //! The L3 the test bench provides: in-order, a fixed read latency, one request per cycle.
 
+use grfgen_hdl::params::GrfParams;
+
 use crate::bits::element_mask;
 use crate::rng::Rng;
 
@@ -64,4 +66,15 @@ impl L3Memory {
     pub fn latency(&self) -> u64 {
         self.latency
     }
+}
+
+/// The L3 both sides of a run start from: `2 * slow_regs` words (two context areas per block).
+pub fn new_l3(params: &GrfParams, latency: u64, seed: u64) -> L3Memory {
+    L3Memory::new(
+        2 * params.slow_regs,
+        params.lanes,
+        params.element_bits,
+        latency,
+        seed,
+    )
 }

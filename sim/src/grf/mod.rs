@@ -15,8 +15,9 @@ pub use bench::{GrfBench, GrfBenchOptions};
 pub use energy::Energy;
 pub use l3::{L3Memory, L3Request};
 pub use model::{GrfCycle, GrfModel, GrfRequest, GrfResponse, GrfStats};
+pub use options::Conditions;
 pub use options::GrfOptions;
-pub use run::{run, Conditions, GrfDevice, GrfReport, GrfRun};
+pub use run::{run, GrfDevice, GrfReport, GrfRun};
 pub use trace::{parse, Step, Trace, TraceError};
 pub use verilated::GrfRtl;
 

@@ -6,7 +6,6 @@ use grfgen_hdl::params::{Allowed, GrfParams, Param, Params};
 use serde::{Deserialize, Serialize};
 
 use super::energy::Energy;
-use super::run::Conditions;
 use super::trace::{parse, Trace};
 use super::workload::{builtin, NAMES};
 use crate::block::{missing_workload, SimError};
@@ -133,6 +132,36 @@ impl GrfOptions {
             seed,
             energy: self.energy,
             max_cycles: self.max_cycles,
+        }
+    }
+}
+
+/// How a trace runs: with or without the fast GRFs, the L3 behind the GRF, the energy model
+/// and the cycle limit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Conditions {
+    /// The flat design: no fast GRFs, every access to the shared slow GRF (golden model only).
+    pub flat: bool,
+    /// Cycles from an L3 read to its answer.
+    pub l3_latency: u64,
+    /// Seed of the L3 contents.
+    pub seed: u64,
+    /// Energy per access.
+    pub energy: Energy,
+    /// The run gives up after this many cycles.
+    pub max_cycles: u64,
+}
+
+impl Conditions {
+    /// The hierarchical design, an L3 of latency 10 filled from `seed`, the default energies,
+    /// at most 10 million cycles.
+    pub fn new(seed: u64) -> Self {
+        Self {
+            flat: false,
+            l3_latency: 10,
+            seed,
+            energy: Energy::default(),
+            max_cycles: 10_000_000,
         }
     }
 }

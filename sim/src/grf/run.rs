@@ -5,9 +5,9 @@ use grfgen_hdl::params::{GrfParams, Params};
 use serde::Serialize;
 
 use super::energy::Energy;
-use super::l3::L3Memory;
+use super::l3::new_l3;
 use super::model::{GrfCycle, GrfModel, GrfRequest, GrfStats};
-use super::options::GrfOptions;
+use super::options::{Conditions, GrfOptions};
 use super::trace::{Step, Trace};
 use super::verilated::GrfRtl;
 use crate::block::{Report, Setup, SimError};
@@ -16,36 +16,6 @@ use crate::check::{end_cycle, Device, Mismatch};
 /// What the RTL side of a GRF run is: driven with the EUs' requests, compared with the
 /// model's cycle.
 pub type GrfDevice<'a> = dyn Device<Input = Vec<Option<GrfRequest>>, Expected = GrfCycle> + 'a;
-
-/// How a trace runs: with or without the fast GRFs, the L3 behind the GRF, the energy model
-/// and the cycle limit.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Conditions {
-    /// The flat design: no fast GRFs, every access to the shared slow GRF (golden model only).
-    pub flat: bool,
-    /// Cycles from an L3 read to its answer.
-    pub l3_latency: u64,
-    /// Seed of the L3 contents.
-    pub seed: u64,
-    /// Energy per access.
-    pub energy: Energy,
-    /// The run gives up after this many cycles.
-    pub max_cycles: u64,
-}
-
-impl Conditions {
-    /// The hierarchical design, an L3 of latency 10 filled from `seed`, the default energies,
-    /// at most 10 million cycles.
-    pub fn new(seed: u64) -> Self {
-        Self {
-            flat: false,
-            l3_latency: 10,
-            seed,
-            energy: Energy::default(),
-            max_cycles: 10_000_000,
-        }
-    }
-}
 
 /// The outcome of one run.
 #[derive(Clone, Debug, Serialize)]
@@ -163,17 +133,6 @@ pub fn run(
         mismatches: first_mismatch.is_some() as u64,
         first_mismatch,
     }
-}
-
-/// The L3 both sides of a run start from: `2 * slow_regs` words (two context areas per block).
-pub fn new_l3(params: &GrfParams, latency: u64, seed: u64) -> L3Memory {
-    L3Memory::new(
-        2 * params.slow_regs,
-        params.lanes,
-        params.element_bits,
-        latency,
-        seed,
-    )
 }
 
 /// The percentage `part` is of `whole`.

@@ -3,9 +3,9 @@
 use grfgen_hdl::grf::Grf;
 use grfgen_hdl::params::GrfParams;
 
+use super::l3::new_l3;
 use super::l3::{L3Memory, L3Request};
 use super::model::{GrfCycle, GrfRequest};
-use super::run::new_l3;
 use crate::block::{Setup, SimError};
 use crate::check::{compare, Device, Mismatch};
 use crate::verilator::{Input, Output, VerilatedModel};

@@ -6,11 +6,11 @@ use std::str::FromStr;
 use grfgen_hdl::params::{ParamError, RouteParams};
 use serde::Serialize;
 
+use super::lane_router::LaneRouter;
 use super::model::ShufflePass;
 use super::model::{apply, Direction, Fill, LaneOp};
 use super::plan::plan;
 use super::verilated::RouterRtl;
-use super::window::LaneRouter;
 use crate::bits::element_mask;
 use crate::block::{Report, Setup, SimError};
 

@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod eval;
+pub mod lane_router;
 pub mod model;
 pub mod plan;
 pub mod run;

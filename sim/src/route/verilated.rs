@@ -3,10 +3,10 @@
 use grfgen_hdl::params::{RouteOpCode, RouteParams};
 use grfgen_hdl::route::Route;
 
+use super::lane_router::LaneRouter;
 use super::model::{Direction, LaneOp, Pass};
 use super::plan::ShufflePlan;
 use super::stimulus::RouteCycle;
-use super::window::LaneRouter;
 use crate::block::{Setup, SimError};
 use crate::check::{compare, Device, Mismatch};
 use crate::verilator::{Input, InputVector, OutputVector, VerilatedModel};

@@ -18,7 +18,8 @@
 use grfgen_hdl::params::{ParamError, Params, RouteParams};
 use serde::Serialize;
 
-use super::model::{apply, Direction, Fill, LaneOp};
+use super::lane_router::{GoldenRouter, LaneRouter};
+use super::model::{Direction, Fill, LaneOp};
 use super::verilated::RouterRtl;
 use crate::bits::element_mask;
 use crate::block::{Report, Setup, SimError};
@@ -32,24 +33,6 @@ pub const COLUMNS: usize = 16;
 pub const LANES: usize = 32;
 /// Columns per register (the row pitch in lanes).
 pub const PITCH: usize = 4;
-
-/// Executes one lane operation: the golden model or the RTL router.
-pub trait LaneRouter {
-    /// `op` applied to `rs` and `rf`.
-    fn route(&mut self, op: &LaneOp, rs: &[u64], rf: &[u64]) -> Vec<u64>;
-}
-
-/// The golden model as a [`LaneRouter`].
-pub struct GoldenRouter {
-    /// Element width in bits.
-    pub element_bits: usize,
-}
-
-impl LaneRouter for GoldenRouter {
-    fn route(&mut self, op: &LaneOp, rs: &[u64], rf: &[u64]) -> Vec<u64> {
-        apply(op, rs, rf, self.element_bits)
-    }
-}
 
 /// The tile's four registers (`r1`..`r4`), 32 lanes each.
 pub fn registers(tile: &[Vec<u64>]) -> Vec<Vec<u64>> {

@@ -4,14 +4,16 @@
 //! It works with Verilator 5.006 (Debian bookworm) and newer. Nothing here knows about a
 //! particular block: a design is Verilog text, a top module name and a port list.
 
+mod assertions;
 mod compile;
+mod error;
 mod foreign;
 mod model;
 mod shim;
 
-pub use compile::{
-    build, cache_dir, installed, verilator_seed, BuildOptions, VerilatorError, MAX_THREADS,
-};
+pub use assertions::take_assertion;
+pub use compile::{build, cache_dir, installed, verilator_seed, BuildOptions, MAX_THREADS};
+pub use error::VerilatorError;
 pub use foreign::{module_ports, Declared, Foreign};
 pub use model::{
     stop_waveform, waveform_stopped_at, Input, InputVector, Output, OutputVector, VerilatedModel,

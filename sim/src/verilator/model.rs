@@ -9,7 +9,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use grfgen_hdl::emit::{Port, PortDirection};
 use libloading::Library;
 
-use super::VerilatorError;
+use super::assertions;
+use super::error::VerilatorError;
 
 /// Whether the waveform being written has reached its size limit: no model dumps samples once
 /// it is set.
@@ -168,7 +169,7 @@ impl VerilatedModel {
             .map_err(|e| VerilatorError::Load(e.to_string()))?;
         let trace_ptr = trace.as_ref().map_or(std::ptr::null(), |c| c.as_ptr());
         // An assertion another model on this thread left unreported is not this model's.
-        let _ = crate::check::take_assertion();
+        let _ = assertions::take_assertion();
         // SAFETY: grf_new copies what it needs from the path before returning.
         let handle = unsafe { new_fn(seed, trace_ptr) };
         let mut slots = Vec::with_capacity(ports.len());
@@ -407,7 +408,7 @@ impl VerilatedModel {
     /// Evaluates the model: settles combinational logic and runs clocked processes whose clock
     /// changed since the last evaluation. Writes a waveform sample if tracing.
     /// A simulation-only assertion that fails (a `$error`) is recorded for the lock-step loop
-    /// to report ([`crate::check::take_assertion`]).
+    /// to report ([`assertions::take_assertion`]).
     pub fn eval(&mut self) {
         // SAFETY: the handle is live until drop.
         let failed = unsafe {
@@ -427,7 +428,7 @@ impl VerilatedModel {
         if failed != 0 {
             // SAFETY: the shim returns its own NUL-terminated buffer, alive until the next print.
             let printed = unsafe { std::ffi::CStr::from_ptr((self.messages_fn)()) };
-            crate::check::record_assertion(&printed.to_string_lossy());
+            assertions::record_assertion(&printed.to_string_lossy());
         }
     }
 }

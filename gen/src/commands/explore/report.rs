@@ -14,7 +14,7 @@ use super::chart::{svg, Dot};
 use super::fit::Accuracy;
 use super::points::{front, key, order, Constraints, Estimate, Models, Objective, Point};
 use super::search::Left;
-use super::{Settings, Space};
+use super::space::{Settings, Space};
 use crate::commands::render;
 use crate::commands::sweep::store::{Spec, SweepDir};
 use crate::error::CliError;

@@ -16,7 +16,7 @@ use grfgen_hdl::design::Design;
 use grfgen_sim::block::Block;
 
 use super::points::{dominates, key, Models, Point};
-use super::{Settings, Space};
+use super::space::{Settings, Space};
 use crate::commands::sweep::runner::{Implementation, Job};
 use crate::commands::sweep::store::Record;
 use crate::commands::sweep::Recording;

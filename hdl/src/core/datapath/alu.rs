@@ -4,7 +4,7 @@ use rust_hdl::prelude::*;
 
 use crate::params::{CoreOp, CoreParams};
 use crate::regs::Registers;
-use crate::{constant, signals};
+use crate::signals::{constant, signals};
 
 /// The ALU: `mov`, `add`, `sub`, `mul`, `mad` on every lane, 32-bit wrapping, and 0 for
 /// `nop`, with `alu_latency` stages from `operand` to `result` (`docs/core.md`, "RTL"):

@@ -11,7 +11,7 @@ use crate::core::MuxInputs;
 use crate::crossbar::Crossbar;
 use crate::params::{CaptureKind, CoreParams};
 use crate::regs::Registers;
-use crate::{constant, constant_if, constants, signals};
+use crate::signals::{constant, constant_if, constants, signals};
 
 /// Operand storage, operand muxes and ALU, all lanes of 32-bit wrapping integers.
 ///

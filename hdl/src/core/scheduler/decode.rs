@@ -4,7 +4,7 @@
 use rust_hdl::prelude::*;
 
 use crate::params::CoreParams;
-use crate::{constant, signals};
+use crate::signals::{constant, signals};
 
 /// Alias codes: a source that names the same register as an earlier one is read once.
 pub mod alias {

@@ -4,7 +4,7 @@
 use rust_hdl::prelude::*;
 
 use crate::params::{CoreParams, IssuePolicy};
-use crate::{constants, signals};
+use crate::signals::{constants, signals};
 
 /// The issue policy's choice among the waves whose offered instruction is ready
 /// ([`super::WaveReadiness`]): the first ready wave in the policy's order, which

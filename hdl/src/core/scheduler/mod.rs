@@ -28,7 +28,7 @@ use operands::OperandSources;
 
 use crate::params::CoreParams;
 use crate::parts::logic_in_parts;
-use crate::{constant_if, signals};
+use crate::signals::{constant_if, signals};
 
 /// The scheduler of the core slice (combinational decisions, registered state).
 ///

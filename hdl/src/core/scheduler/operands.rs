@@ -9,7 +9,7 @@ use rust_hdl::prelude::*;
 use super::decode::alias;
 use crate::params::{CaptureKind, CoreParams, OperandSource};
 use crate::regs::Registers;
-use crate::{constant, constant_if, constants, signals};
+use crate::signals::{constant, constant_if, constants, signals};
 
 /// The ALU's operand sources (registered): decided from the head's sources as it issues, then
 /// delayed so that they meet the data of the head's last reads, with the op and the

@@ -7,7 +7,7 @@ use super::decode::InstructionDecoder;
 use super::scoreboard::Scoreboard;
 use crate::params::{CaptureKind, CoreParams};
 use crate::regs::Registers;
-use crate::{constant, signals};
+use crate::signals::{constant, signals};
 
 /// The instruction window (`docs/core.md`): `lookahead + 1` slots, slot 0 the head. Vectors
 /// of sources are slot-major (`slot * 3 + source`). A source's state is a `CaptureKind` code:

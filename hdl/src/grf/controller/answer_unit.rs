@@ -4,7 +4,7 @@ use rust_hdl::prelude::*;
 
 use crate::params::{GrfParams, GrfStatus};
 use crate::regs::Registers;
-use crate::{constant, constants, signals};
+use crate::signals::{constant, constants, signals};
 
 /// The answers (`docs/grf.md`). An answer decided this cycle is visible next cycle; in order of
 /// precedence, the later winning for one EU: the taken transaction's, a dying group's waiters

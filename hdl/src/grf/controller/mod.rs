@@ -27,7 +27,7 @@ use rust_hdl::prelude::*;
 
 use crate::params::GrfParams;
 use crate::parts::logic_in_parts;
-use crate::{constant, signals};
+use crate::signals::{constant, signals};
 
 /// The controller (see `docs/grf.md` for every rule and its timing). `E` is the element width,
 /// `A` the slow GRF's row-address width.

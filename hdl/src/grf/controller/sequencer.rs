@@ -3,9 +3,9 @@
 
 use rust_hdl::prelude::*;
 
-use crate::constant;
 use crate::params::GrfParams;
 use crate::regs::Registers;
+use crate::signals::constant;
 
 /// Controller states.
 const IDLE: u64 = 0;

@@ -3,11 +3,11 @@
 
 use rust_hdl::prelude::*;
 
-use crate::constant;
 use crate::grf::codes::front_state as state;
 use crate::grf::codes::kind;
 use crate::params::{GrfOp, GrfStatus};
 use crate::parts::logic_in_parts;
+use crate::signals::constant;
 
 /// The front end's control (combinational; `docs/grf.md`). Every output is a decision of the
 /// cycle; the front end carries them out on its registers, its fast GRF, its outbox and its

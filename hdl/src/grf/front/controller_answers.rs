@@ -7,7 +7,7 @@ use rust_hdl::prelude::*;
 use crate::grf::codes::front_state as state;
 use crate::params::{GrfOp, GrfParams};
 use crate::regs::Registers;
-use crate::{constant, signals};
+use crate::signals::{constant, signals};
 
 /// Every EU's view of the controller's answer (`docs/grf.md`). Wired (`pipeline` 0 to 4), the
 /// outputs follow the answer in the cycle it arrives. Registered (`pipeline` 5), they show it

@@ -4,7 +4,7 @@ use rust_hdl::prelude::*;
 
 use crate::params::GrfParams;
 use crate::regs::Registers;
-use crate::{constant, signals};
+use crate::signals::{constant, signals};
 
 /// Every EU's response register: `respond[e]` with `status[e]` and its data is visible on
 /// `valid[e]`, `status_out[e]` and its `data_out` for the next cycle; without `valid`, the

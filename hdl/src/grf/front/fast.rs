@@ -7,7 +7,7 @@ use super::fast_entries::FastEntries;
 use super::first_dirty::FirstDirty;
 use crate::params::GrfParams;
 use crate::regs::Registers;
-use crate::{constant, constants, signals};
+use crate::signals::{constant, constants, signals};
 
 /// Every EU's fast GRF (`docs/grf.md`): `fast_regs` entries per EU, the entry of (thread,
 /// register) given by the index function. Vectors are EU-major: per EU `[e]`, per entry

@@ -4,7 +4,7 @@ use rust_hdl::prelude::*;
 
 use crate::params::GrfParams;
 use crate::regs::Registers;
-use crate::signals;
+use crate::signals::signals;
 
 /// Every EU's fast GRF entries (`docs/grf.md`): per entry valid, dirty, thread, register and
 /// value. Writes take effect on the clock edge: `set_slot` stores an entry, `clean` clears its

@@ -5,7 +5,7 @@ use rust_hdl::prelude::*;
 
 use crate::params::GrfParams;
 use crate::regs::Registers;
-use crate::signals;
+use crate::signals::signals;
 
 /// Every EU's next first dirty entry (`docs/grf.md`), registered as a copy per lane so that
 /// each copy selects one lane's write-back data. With the switch's search registered

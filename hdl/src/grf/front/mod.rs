@@ -22,7 +22,7 @@ use rust_hdl::prelude::*;
 use super::codes::front_state as state;
 use crate::params::{GrfOp, GrfParams};
 use crate::regs::Registers;
-use crate::{constant, signals};
+use crate::signals::{constant, signals};
 
 /// Every EU's front end (`docs/grf.md`). Idle, a front end takes a request: a read or write
 /// that hits the fast GRF is answered next cycle; a miss goes to the controller (`access`), and

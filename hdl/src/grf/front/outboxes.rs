@@ -5,7 +5,7 @@ use rust_hdl::prelude::*;
 use crate::checkers::AtMost;
 use crate::params::GrfParams;
 use crate::regs::Registers;
-use crate::{constants, signals};
+use crate::signals::{constants, signals};
 
 /// Every EU's outbox: `send[e]` loads a transaction, which is shown on `valid[e]` .. `data`
 /// from the next cycle until the controller `take`s it. An EU sends only to an empty outbox

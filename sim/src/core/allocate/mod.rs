@@ -26,8 +26,8 @@
 //! The inputs are loaded into their new registers and each output is read from its new
 //! register, through the map the allocation returns.
 
+mod cost;
 mod place;
-mod prove;
 mod text;
 mod units;
 mod values;
@@ -38,23 +38,12 @@ use grfgen_hdl::params::CoreParams;
 use serde::Serialize;
 
 use super::program::{Instruction, Source};
+use cost::excess;
 use units::Units;
 use values::Values;
 
-pub use prove::{prove, renamed};
 pub use text::text;
-
-/// A register operand of a micro-op, for the groups [`allocate_with`] keeps together.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Slot {
-    /// Instruction `.0`'s source `.1` (an index into its `src`, a register read).
-    Source(usize, usize),
-    /// The `.1`-th register instruction `.0` writes, `dst + .1`.
-    Written(usize, usize),
-    /// The value `dst + .1` held before instruction `.0`, which a partial write (half a
-    /// register) keeps: it lives on to that instruction.
-    Kept(usize, usize),
-}
+pub use values::Slot;
 
 /// A renamed program and where its inputs and outputs went.
 #[derive(Clone, Debug, Serialize)]
@@ -123,28 +112,6 @@ impl Allocation {
     pub fn conflict_free(&self) -> bool {
         self.conflicts_after == 0
     }
-}
-
-/// The bank of register `reg` under the GPR's bank map: every bank the allocator reasons
-/// about is this one's.
-fn bank_of(params: &CoreParams, reg: usize) -> usize {
-    crate::bank_map::bank(params.gpr.bank_map, reg, params.gpr.banks)
-}
-
-/// Bank reads beyond capacity of one instruction whose source registers are `regs` (a
-/// register named twice is read once).
-fn excess(params: &CoreParams, regs: &[usize], banks: usize, capacity: usize) -> u64 {
-    let mut distinct = regs.to_vec();
-    distinct.sort_unstable();
-    distinct.dedup();
-    let mut per_bank = vec![0usize; banks];
-    for r in distinct {
-        per_bank[bank_of(params, r)] += 1;
-    }
-    per_bank
-        .iter()
-        .map(|&n| n.saturating_sub(capacity) as u64)
-        .sum()
 }
 
 /// Bank reads beyond capacity over all of `program`.

@@ -5,9 +5,9 @@ use std::collections::HashMap;
 
 use grfgen_hdl::params::CoreParams;
 
+use super::cost::{bank_of, excess};
 use super::units::Units;
 use super::values::Values;
-use super::{bank_of, excess};
 
 /// How far, in instructions, the nearby-source cost looks (the default lookahead).
 const NEARBY: usize = 3;

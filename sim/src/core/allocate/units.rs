@@ -1,8 +1,8 @@
 //! Units: values tied by groups (vectors, multi-register writes, kept halves) that move as one,
 //! keeping the distances their registers had in the program as written.
 
+use super::values::Slot;
 use super::values::Values;
-use super::Slot;
 use crate::core::program::Instruction;
 
 /// The units of a program: every value in exactly one.

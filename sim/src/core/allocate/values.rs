@@ -2,8 +2,19 @@
 
 use std::collections::BTreeMap;
 
-use super::Slot;
 use crate::core::program::Instruction;
+
+/// A register operand of a micro-op, for the groups [`allocate_with`] keeps together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Slot {
+    /// Instruction `.0`'s source `.1` (an index into its `src`, a register read).
+    Source(usize, usize),
+    /// The `.1`-th register instruction `.0` writes, `dst + .1`.
+    Written(usize, usize),
+    /// The value `dst + .1` held before instruction `.0`, which a partial write (half a
+    /// register) keeps: it lives on to that instruction.
+    Kept(usize, usize),
+}
 
 /// One value: a register's content between a write (or the start) and its last read.
 #[derive(Clone, Debug)]

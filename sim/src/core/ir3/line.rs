@@ -3,28 +3,9 @@
 
 use super::opcodes::{self, Kind};
 use super::operand::{self, Atom};
+use super::source_line::Line;
 use crate::core::program::ParseError;
-use crate::text::{column, quoted};
-
-/// A source line and its number, for errors.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Line<'a> {
-    /// The line's number, from 1.
-    pub number: usize,
-    /// The whole line as written, prefix included.
-    pub text: &'a str,
-}
-
-impl Line<'_> {
-    /// An error at `at`, a slice of the line (its column counts from the line's start).
-    pub(super) fn error(&self, at: &str, message: String) -> ParseError {
-        ParseError {
-            line: self.number,
-            column: column(self.text, at),
-            message,
-        }
-    }
-}
+use crate::text::quoted;
 
 /// The instruction flags written before (or glued after) the mnemonic.
 #[derive(Clone, Debug, Default)]

@@ -3,10 +3,11 @@
 
 use grfgen_hdl::params::{CoreOp, CoreUnit};
 
-use super::line::{Line, Statement};
+use super::line::Statement;
 use super::opcodes::Kind;
 use super::operand::{Atom, Inner, Reg};
 use super::roles::{self, Plan, Value, Write};
+use super::source_line::Line;
 use super::text::{register_name, span, Advance, Edit, Ir3Source, RegisterToken, RepeatLine};
 use super::{const_value, Ir3Program, Ir3Stats, Place, Places};
 use crate::core::program::{Instruction, ParseError, Source, Wait};

@@ -90,6 +90,7 @@ mod lower;
 mod opcodes;
 mod operand;
 mod roles;
+mod source_line;
 mod text;
 mod write;
 
@@ -242,7 +243,7 @@ pub fn read(text: &str, registers: usize, options: &Ir3Options) -> Result<Ir3Pro
     for (i, &raw) in lines.iter().enumerate() {
         let first = lowering.next();
         if i < stop {
-            let line = line::Line {
+            let line = source_line::Line {
                 number: i + 1,
                 text: raw,
             };

@@ -1,7 +1,7 @@
 //! Operand atoms: registers, constants, immediates, predicates, address registers, memory
 //! operands, resources and branch targets.
 
-use super::line::Line;
+use super::source_line::Line;
 use crate::core::program::ParseError;
 use crate::text::quoted;
 

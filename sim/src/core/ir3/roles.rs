@@ -3,9 +3,10 @@
 
 use grfgen_hdl::params::CoreUnit;
 
-use super::line::{Line, Operand, Statement};
+use super::line::{Operand, Statement};
 use super::opcodes::{self, Count, Kind};
 use super::operand::{Atom, Const, Inner, Reg};
+use super::source_line::Line;
 use crate::core::program::ParseError;
 use crate::text::quoted;
 

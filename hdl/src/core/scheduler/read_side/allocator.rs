@@ -5,7 +5,7 @@ use rust_hdl::prelude::*;
 
 use crate::params::CoreParams;
 use crate::parts::logic_in_parts;
-use crate::{constant_if, constants, signals};
+use crate::signals::{constant_if, constants, signals};
 
 /// A read allocator (combinational; `docs/core.md`). Its candidates are taken in order: first
 /// `plain` candidates that need only a read port, then `queued` candidates that also take an

@@ -5,7 +5,7 @@ use rust_hdl::prelude::*;
 
 use crate::params::{CaptureKind, CoreParams};
 use crate::regs::Registers;
-use crate::{constant, signals};
+use crate::signals::{constant, signals};
 
 /// The capture delay line (registered): per read port, the capture kind and the latch or queue
 /// entry of a read reaching the GPR come out the GPR's latency later

@@ -18,7 +18,7 @@ use captures::CaptureDelay;
 use crate::checkers::EntryChecker;
 use crate::params::{CaptureKind, CoreParams};
 use crate::regs::Registers;
-use crate::{constant, constants, signals};
+use crate::signals::{constant, constants, signals};
 
 /// The read side (`docs/core.md`, rule 2 and the request stage): the read scheduler
 /// ([`ReadScheduler`]) decides the reads and the issue from the window's slots and the

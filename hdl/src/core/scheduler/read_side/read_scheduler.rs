@@ -7,7 +7,7 @@ use rust_hdl::prelude::*;
 use super::allocator::ReadAllocator;
 use crate::params::{CaptureKind, CoreParams};
 use crate::parts::logic_in_parts;
-use crate::{constant, constant_if, constants, signals};
+use crate::signals::{constant, constant_if, constants, signals};
 
 /// The read scheduler (combinational; `docs/core.md`). Two read allocators hand out the read
 /// ports: the first serves the head's pending sources and then, with a conflict queue, the

@@ -5,7 +5,7 @@ use rust_hdl::prelude::*;
 
 use crate::params::{CaptureKind, CoreParams};
 use crate::regs::Registers;
-use crate::{constant, constants, signals};
+use crate::signals::{constant, constants, signals};
 
 /// The read requests (`docs/core.md`, "Timing and rules": the request stage). Each candidate read of the read
 /// scheduler comes with its grant, its read port, its register and where its data goes; each

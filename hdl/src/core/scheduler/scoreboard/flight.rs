@@ -6,7 +6,7 @@ use rust_hdl::prelude::*;
 use super::forwarding::Forwarding;
 use crate::params::{CoreParams, CoreUnit};
 use crate::regs::Registers;
-use crate::{constant, constant_if, signals};
+use crate::signals::{constant, constant_if, signals};
 
 /// The flight (`docs/core.md`): an issued instruction is in flight for `read_latency +
 /// alu_latency` cycles; its operands reach the ALU at stage `read_latency - 1`, and the last

@@ -6,7 +6,7 @@ use rust_hdl::prelude::*;
 
 use crate::params::CoreParams;
 use crate::regs::Registers;
-use crate::{constants, signals};
+use crate::signals::{constants, signals};
 
 /// Which sources the head forwards (`docs/core.md`, result forwarding). An instruction issued
 /// in cycle `t` has its operands at the ALU in cycle `t + read_latency`; a source whose

@@ -7,7 +7,7 @@ use super::Scoreboard;
 use crate::params::{CoreParams, CoreUnit};
 use crate::parts::logic_in_parts;
 use crate::regs::Registers;
-use crate::{constant, signals};
+use crate::signals::{constant, signals};
 
 /// The hazards (`docs/core.md`), computed each cycle for the next cycle's window. Next
 /// cycle's slot `j` holds this slot's instruction, or on issue the next slot's (the head going

@@ -17,7 +17,7 @@ use rust_hdl::prelude::*;
 
 use crate::params::{CoreParams, CoreUnit};
 use crate::parts::logic_in_parts;
-use crate::{constant_if, signals};
+use crate::signals::{constant_if, signals};
 
 /// The scoreboard (`docs/core.md`). A source of a served slot is hazardous while an older
 /// slot of the window writes its register (one writing several registers on a long-latency

@@ -6,7 +6,7 @@ use rust_hdl::prelude::*;
 use crate::gpr::RegisterMap;
 use crate::params::{BankMap, CoreParams, CoreUnit, GprParams};
 use crate::regs::Registers;
-use crate::{constant, constants, signals};
+use crate::signals::{constant, constants, signals};
 
 /// The pending table (`docs/core.md`): `long_results` entries (valid, register, guard: `(sy)`
 /// or `(ss)`). A long-latency head that issues takes one free entry per register it writes,

@@ -5,7 +5,7 @@ use rust_hdl::prelude::*;
 
 use super::pending::CandidateSpans;
 use crate::params::{CoreParams, CoreUnit};
-use crate::{constant, constants, signals};
+use crate::signals::{constant, constants, signals};
 
 /// Per wave, whether its offered instruction is ready to enter the window, judged on the state
 /// after this cycle's issue, frees and stage moves: no register it reads or writes is

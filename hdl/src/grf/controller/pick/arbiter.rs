@@ -5,7 +5,7 @@ use rust_hdl::prelude::*;
 use crate::checkers::AtMost;
 use crate::params::GrfParams;
 use crate::regs::Registers;
-use crate::{constant, constants, signals};
+use crate::signals::{constant, constants, signals};
 
 /// Round-robin arbiter over the EUs' transactions (`docs/grf.md`): when `allow` is high, the
 /// first EU with a transaction after the one served last is taken, and its transaction is

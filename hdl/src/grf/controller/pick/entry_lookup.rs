@@ -4,7 +4,7 @@
 use rust_hdl::prelude::*;
 
 use crate::params::GrfParams;
-use crate::{constant, constants, signals};
+use crate::signals::{constant, constants, signals};
 
 /// Finds the entry of (thread, virtual block) in the translation table (combinational). Only
 /// the transaction's own EU changes its threads' entries, and an EU has one transaction

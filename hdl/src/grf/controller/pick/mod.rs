@@ -15,7 +15,7 @@ use crate::checkers::{AtMost, EntryChecker};
 use crate::params::GrfParams;
 use crate::parts::logic_in_parts;
 use crate::regs::Registers;
-use crate::signals;
+use crate::signals::signals;
 
 /// The pick stage (`docs/grf.md`). With `pipeline` 1 it is a one-entry register between the
 /// round-robin arbiter and the rest of the controller: it loads the arbiter's pick when it is

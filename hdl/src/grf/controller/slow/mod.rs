@@ -15,7 +15,7 @@ use rust_hdl::prelude::*;
 
 use crate::checkers::{AtMost, OccupancyChecker};
 use crate::params::GrfParams;
-use crate::{constant, signals};
+use crate::signals::{constant, signals};
 
 /// The slow side of the controller (`docs/grf.md`). The slow GRF is read by a slow read or by
 /// a save, and written by the controller or by the refill engine (never both in one cycle);

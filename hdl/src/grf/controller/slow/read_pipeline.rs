@@ -4,7 +4,7 @@ use rust_hdl::prelude::*;
 
 use crate::params::GrfParams;
 use crate::regs::Registers;
-use crate::{constants, signals};
+use crate::signals::{constants, signals};
 
 /// The read pipeline behind the slow GRF's block RAM (`docs/grf.md`): a read launched in a
 /// cycle leaves `slow_latency` cycles later with its tags; its data is the block RAM's output

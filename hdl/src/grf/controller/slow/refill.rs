@@ -6,7 +6,7 @@ use rust_hdl::prelude::*;
 use crate::checkers::EntryChecker;
 use crate::params::GrfParams;
 use crate::regs::Registers;
-use crate::{constant, constants, signals};
+use crate::signals::{constant, constants, signals};
 
 /// The refill engine (`docs/grf.md`). `arm` starts a refill of the block at `arm_base` from
 /// L3 area `arm_area`, all 16 rows pending. It issues one L3 read at a time when the L3 port

@@ -5,7 +5,7 @@ use rust_hdl::prelude::*;
 
 use crate::params::GrfParams;
 use crate::regs::Registers;
-use crate::{constant, constants, signals};
+use crate::signals::{constant, constants, signals};
 
 /// The save engine (`docs/grf.md`). `latch` records the switched block; `start` begins the
 /// save, which reads the block's rows, one a cycle, through the slow-read pipeline, and

@@ -6,7 +6,7 @@ use rust_hdl::prelude::*;
 
 use crate::params::GrfParams;
 use crate::regs::Registers;
-use crate::signals;
+use crate::signals::signals;
 
 /// The bookkeeping stage (`docs/grf.md`, Timing). With `pipeline` 3 or more, the decoder's
 /// table, free-block and group decisions are registered and applied the cycle after the

@@ -3,9 +3,9 @@
 
 use rust_hdl::prelude::*;
 
-use crate::constant;
 use crate::grf::codes::kind;
 use crate::params::GrfStatus;
+use crate::signals::constant;
 
 /// The transaction decoder (combinational; `docs/grf.md` gives every rule). Given the taken
 /// transaction (`take`, `kind`, `group`), its table entry (`mapped`, `shared`, `base`), the

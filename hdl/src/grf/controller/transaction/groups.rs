@@ -4,7 +4,7 @@ use rust_hdl::prelude::*;
 
 use crate::params::GrfParams;
 use crate::regs::Registers;
-use crate::{constant, constants, signals};
+use crate::signals::{constant, constants, signals};
 
 /// Groups 1..=7 and their barriers (`docs/grf.md`). The operation asked for in a cycle (at most
 /// one: the transaction taken does one thing) acts on group `select` and is stored on the clock

@@ -6,7 +6,7 @@ use rust_hdl::prelude::*;
 use super::table::mask64;
 use crate::grf::codes::kind;
 use crate::params::{GrfParams, Mapping};
-use crate::{constant, constants, signals};
+use crate::signals::{constant, constants, signals};
 
 /// The lookup (combinational; `docs/grf.md`). From the free mask it selects the lowest free
 /// block of the part the mapping policy prefers for the transaction, else the lowest free

@@ -17,7 +17,7 @@ use rust_hdl::prelude::*;
 
 use crate::grf::codes::kind;
 use crate::params::GrfParams;
-use crate::{constant, constants, signals};
+use crate::signals::{constant, constants, signals};
 
 /// The transaction unit (`docs/grf.md`): given the taken transaction's table entry (found by
 /// [`crate::grf::EntryLookup`] in the pick stage), the lookup finds the block an allocation would

@@ -5,7 +5,7 @@ use rust_hdl::prelude::*;
 
 use crate::params::GrfParams;
 use crate::regs::Registers;
-use crate::{constant, constants, signals};
+use crate::signals::{constant, constants, signals};
 
 /// The translation table's storage (`docs/grf.md`): the entries and the free mask, shown as
 /// they are; [`super::TransactionLookup`] reads them. `write` replaces the entry selected by
