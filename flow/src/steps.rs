@@ -6,8 +6,8 @@ use std::path::Path;
 use grfgen_hdl::design::{emit_design, Design};
 use grfgen_hdl::emit::{design_files, write_atomically, Emitted, Timing};
 use grfgen_sim::block::{Block, ParamsOf, Report, Rtl, RunRecord, Setup};
-use grfgen_sim::progress;
-use grfgen_sim::text::plural;
+use grfgen_support::progress;
+use grfgen_support::text::plural;
 use serde::Serialize;
 
 use crate::pnr::{place_and_route_seeds, write_bitstream, Device, PnrReport};

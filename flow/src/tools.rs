@@ -11,7 +11,7 @@ use crate::FlowError;
 /// Runs `command`; a missing program becomes an error that says how to install it
 /// (`install`, a whole sentence's end: `sudo apt-get install -y yosys`).
 pub(crate) fn output(command: &mut Command, install: &str) -> Result<Output, FlowError> {
-    grfgen_sim::interrupt::output(command).map_err(|e| {
+    grfgen_support::interrupt::output(command).map_err(|e| {
         let program = command.get_program().to_string_lossy().into_owned();
         if e.kind() == std::io::ErrorKind::NotFound {
             FlowError::Tool(format!("{program} not found; install it with: {install}"))
@@ -21,9 +21,9 @@ pub(crate) fn output(command: &mut Command, install: &str) -> Result<Output, Flo
     })
 }
 
-/// A tool that failed, in one line (see [`grfgen_sim::tool::failure`]).
+/// A tool that failed, in one line (see [`grfgen_support::tool::failure`]).
 pub(crate) fn failure(tool: &str, out: &Output, log_path: Option<&Path>) -> FlowError {
-    FlowError::Tool(grfgen_sim::tool::failure(tool, out, log_path))
+    FlowError::Tool(grfgen_support::tool::failure(tool, out, log_path))
 }
 
 /// The simulation models `<top>.v` in `dir` needs beside it (see
@@ -149,12 +149,12 @@ pub fn synth(dir: &Path, top: &str, target: SynthTarget) -> Result<SynthStats, F
     if let Some(stats) = crate::cache::get("yosys", &key) {
         return Ok(stats);
     }
-    let step = grfgen_sim::progress::step(format!(
+    let step = grfgen_support::progress::step(format!(
         "synthesize {top} (yosys {synthesis}, {} kept whole)",
-        grfgen_sim::text::plural(repeated.len() as u64, "repeated module")
+        grfgen_support::text::plural(repeated.len() as u64, "repeated module")
     ));
     let stats: SynthStats = run_synth(dir, top, &format!("{boxes}{command}"))?;
-    step.done(&grfgen_sim::text::plural(stats.cells, "cell"));
+    step.done(&grfgen_support::text::plural(stats.cells, "cell"));
     crate::cache::put("yosys", &key, &stats);
     Ok(stats)
 }
@@ -189,7 +189,7 @@ fn repeated_modules(verilog: &str) -> Vec<&str> {
 /// The statistics are read from `stat -top`'s text: Yosys 0.23's `stat -json` writes invalid
 /// JSON for a design of several modules.
 fn run_synth(dir: &Path, top: &str, command: &str) -> Result<SynthStats, FlowError> {
-    let scratch = grfgen_sim::interrupt::Scratch::new("grfgen-yosys-")?;
+    let scratch = grfgen_support::interrupt::Scratch::new("grfgen-yosys-")?;
     let stats_file = scratch.path().join("stat.txt");
     let script = format!(
         "read_verilog {top}.v; {command}; check -assert; tee -q -o {} stat -top {top}",

@@ -115,7 +115,7 @@ fn isa(m: &ArgMatches) -> Result<Option<Isa>, CliError> {
             Isa::parse(text).ok_or_else(|| {
                 CliError::Input(format!(
                     "invalid value {} for --isa: allowed core or ir3",
-                    grfgen_sim::input::shown(text)
+                    grfgen_support::input::shown(text)
                 ))
             })
         })

@@ -5,7 +5,7 @@ use std::ffi::OsString;
 use clap::error::{ContextKind, ContextValue, ErrorKind};
 use clap::{Arg, ArgAction, Command};
 
-use grfgen_sim::text::{flag_suggestion, suggestion};
+use grfgen_hdl::params::{flag_suggestion, suggestion};
 
 use crate::cluster;
 use crate::commands;
@@ -113,7 +113,7 @@ fn tree() -> Command {
 /// refused (`args` as given, the program name first): what is wrong, the flag or command it
 /// concerns, and what is allowed.
 pub fn refusal(error: &clap::Error, args: &[OsString]) -> String {
-    let shown = |s: &str| grfgen_sim::input::shown(s);
+    let shown = |s: &str| grfgen_support::input::shown(s);
     match error.kind() {
         ErrorKind::MissingRequiredArgument => {
             let missing = match error.get(ContextKind::InvalidArg) {

@@ -63,7 +63,8 @@ pub fn partition(m: &ArgMatches) -> Result<String, CliError> {
             (name.clone(), text)
         }
         (None, Some(path)) => {
-            let text = grfgen_sim::input::read_text(path, "--program").map_err(CliError::Input)?;
+            let text =
+                grfgen_support::input::read_text(path, "--program").map_err(CliError::Input)?;
             (path.clone(), text)
         }
         (None, None) => {
@@ -74,7 +75,7 @@ pub fn partition(m: &ArgMatches) -> Result<String, CliError> {
         }
     };
     let bad = |why: String| {
-        let name = grfgen_sim::input::shown(&name);
+        let name = grfgen_support::input::shown(&name);
         CliError::Input(match m.get_one::<String>("example") {
             Some(_) => format!("invalid program {name}: {why}"),
             None => format!("invalid value {name} for --program: {why}"),

@@ -191,7 +191,7 @@ fn gpr(m: &ArgMatches) -> Result<String, CliError> {
         Some(text) => Memory::parse(text).ok_or_else(|| {
             CliError::Input(format!(
                 "invalid value {} for --memory: allowed {}",
-                grfgen_sim::input::shown(text),
+                grfgen_support::input::shown(text),
                 grfgen_hdl::params::Allowed::one_of(&Memory::ALL).words()
             ))
         })?,
@@ -242,7 +242,7 @@ fn gpr(m: &ArgMatches) -> Result<String, CliError> {
     if let Some(file) = &csv {
         crate::output::check_file("--csv", file)?;
     }
-    let work = grfgen_sim::interrupt::Scratch::new("grfgen-compare-")?;
+    let work = grfgen_support::interrupt::Scratch::new("grfgen-compare-")?;
     let report = compare_gpr(&spec, work.path())?;
     if let Some(file) = &csv {
         let rows = serde_json::to_value(&report.designs).expect("reports serialise");
@@ -260,7 +260,7 @@ fn waves(m: &ArgMatches) -> Result<Waves, CliError> {
     (Waves::parse(text).filter(|w| w.0 <= Waves::MAX)).ok_or_else(|| {
         CliError::Input(format!(
             "invalid value {} for --waves: allowed 1..={} or auto",
-            grfgen_sim::input::shown(text),
+            grfgen_support::input::shown(text),
             Waves::MAX
         ))
     })

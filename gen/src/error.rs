@@ -6,7 +6,7 @@ use grfgen_flow::FlowError;
 use grfgen_hdl::emit::{EmitError, WriteError};
 use grfgen_hdl::params::ParamError;
 use grfgen_sim::block::SimError;
-use grfgen_sim::input::{shown, shown_keeping};
+use grfgen_support::input::{shown, shown_keeping};
 
 /// Why a command failed.
 #[derive(Debug)]

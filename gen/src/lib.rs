@@ -27,7 +27,7 @@ pub fn execute(matches: &ArgMatches) -> Result<String, CliError> {
         None => ("", m),
     };
     let command = format!("{verb} {name}").trim_end().to_string();
-    grfgen_sim::interrupt::describe(move |_| {
+    grfgen_support::interrupt::describe(move |_| {
         format!("interrupted: grfgen {command} stopped; no partial output was left")
     });
     match verb {

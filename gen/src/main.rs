@@ -5,7 +5,7 @@ use std::io::{ErrorKind as IoErrorKind, Write};
 use clap::error::ErrorKind;
 
 fn main() {
-    grfgen_sim::interrupt::install();
+    grfgen_support::interrupt::install();
     let matches = match grfgen::cli::command().try_get_matches() {
         Ok(matches) => matches,
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {

@@ -11,8 +11,8 @@ use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{FileTypeExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 
-use grfgen_sim::input::shown;
-use grfgen_sim::interrupt::Partial;
+use grfgen_support::input::shown;
+use grfgen_support::interrupt::Partial;
 
 use crate::error::CliError;
 

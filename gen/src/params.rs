@@ -135,7 +135,7 @@ pub fn located(m: &ArgMatches, keys: &[(String, String)], e: ParamError) -> CliE
     match (path, keys.iter().find(|(k, _)| *k == e.param)) {
         (Some(path), Some((key, at))) if !given(m, key) => CliError::Input(format!(
             "{e} (from --config {}, {at}`{key}`)",
-            grfgen_sim::input::shown(path)
+            grfgen_support::input::shown(path)
         )),
         _ => e.into(),
     }
@@ -201,11 +201,11 @@ fn apply_config<P: Params>(params: &mut P, path: &Path) -> Result<Vec<(String, S
     let bad = |why: String| {
         CliError::Input(format!(
             "invalid value {} for --config: {why}; allowed: a JSON object with keys {}",
-            grfgen_sim::input::shown(&path.to_string_lossy()),
+            grfgen_support::input::shown(&path.to_string_lossy()),
             keys.join(", ")
         ))
     };
-    let text = grfgen_sim::input::read_text(&path.to_string_lossy(), "--config")
+    let text = grfgen_support::input::read_text(&path.to_string_lossy(), "--config")
         .map_err(CliError::Input)?;
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let json: Value = serde_json::from_str(text).map_err(|e| bad(e.to_string()))?;
@@ -218,7 +218,7 @@ fn apply_config<P: Params>(params: &mut P, path: &Path) -> Result<Vec<(String, S
         let bad = |why: String| bad(format!("{at}{why}"));
         // `read-ports` and `read_ports` are one name.
         let Some(p) = table.iter().find(|p| p.name == key.replace('-', "_")) else {
-            let hint = match grfgen_sim::text::flag_suggestion(&key, keys.iter().copied()) {
+            let hint = match grfgen_hdl::params::flag_suggestion(&key, keys.iter().copied()) {
                 Some(near) => format!(" (did you mean `{near}`?)"),
                 None => String::new(),
             };
@@ -235,7 +235,7 @@ fn apply_config<P: Params>(params: &mut P, path: &Path) -> Result<Vec<(String, S
             }
         };
         p.set(params, &value).map_err(|e| {
-            let path = grfgen_sim::input::shown(&path.to_string_lossy());
+            let path = grfgen_support::input::shown(&path.to_string_lossy());
             CliError::Input(format!("{e} (from --config {path}, {at}`{key}`)"))
         })?;
         set.push((key.replace('-', "_"), at));
@@ -292,7 +292,7 @@ pub fn number<T: std::str::FromStr>(
     value.parse().map(Some).map_err(|_| {
         CliError::Input(format!(
             "invalid value {} for --{}: allowed {allowed}",
-            grfgen_sim::text::quoted(value),
+            grfgen_support::text::quoted(value),
             id.replace('_', "-")
         ))
     })

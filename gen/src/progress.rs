@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use grfgen_sim::progress::Reporter;
-use grfgen_sim::text::rate;
+use grfgen_support::progress::Reporter;
+use grfgen_support::text::rate;
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 /// Whether `--quiet` was given.
@@ -50,7 +50,7 @@ pub fn install(quiet: bool) {
         return;
     }
     let steps = Arc::new(Steps::default());
-    grfgen_sim::progress::install(Box::new(Shared(Arc::clone(&steps))));
+    grfgen_support::progress::install(Box::new(Shared(Arc::clone(&steps))));
     if !terminal() {
         let _ = std::thread::Builder::new()
             .name("heartbeat".into())

@@ -272,7 +272,7 @@ fn eval(m: &ArgMatches) -> Result<String, CliError> {
         let fill = m.get_one::<String>("fill").expect("has a default");
         return Err(CliError::Input(format!(
             "invalid value for --rf: --fill {} does not use it; --rf is for --fill rf",
-            grfgen_sim::text::quoted(fill)
+            grfgen_support::text::quoted(fill)
         )));
     }
     let request = LaneOpRequest {

@@ -141,9 +141,11 @@ fn the_architecture_page_names_only_what_exists_and_every_hardware_folder() {
         .lines()
         .flat_map(|line| line.split('`').skip(1).step_by(2))
         .filter(|span| {
-            ["hdl/", "sim/", "flow/", "gen/", "docs/", "scripts/"]
-                .iter()
-                .any(|top| span.starts_with(top))
+            [
+                "support/", "hdl/", "sim/", "flow/", "gen/", "docs/", "scripts/",
+            ]
+            .iter()
+            .any(|top| span.starts_with(top))
                 && span.chars().all(path_char)
         })
         .collect();

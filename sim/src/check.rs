@@ -122,7 +122,7 @@ pub fn end_cycle<I, E>(
     if let Some(device) = device {
         device_cycle(device, cycle, input, expected)?;
     }
-    crate::interrupt::at_cycle(cycle);
+    grfgen_support::interrupt::at_cycle(cycle);
     if cycle % PROGRESS_EVERY == PROGRESS_EVERY - 1 {
         progress(cycle + 1);
     }

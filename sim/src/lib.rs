@@ -13,15 +13,10 @@ pub mod core;
 mod fault;
 pub mod gpr;
 pub mod grf;
-pub mod input;
-pub mod interrupt;
 pub mod multiport;
-pub mod progress;
 mod registry;
 pub mod rng;
 pub mod route;
-pub mod text;
-pub mod tool;
 pub mod verilator;
 
 pub use fault::fault;

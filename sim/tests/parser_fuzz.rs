@@ -31,7 +31,7 @@ use grfgen_sim::core::program::{Instruction, Source};
 use grfgen_sim::core::workload::{random_long_program, random_program};
 use grfgen_sim::core::{ParseError, Policy, UnitLatencies, Workload};
 use grfgen_sim::grf::{Conditions, Step, TraceError};
-use grfgen_sim::text::source_lines;
+use grfgen_support::text::source_lines;
 use proptest::collection::vec;
 use proptest::prelude::*;
 use proptest::test_runner::{FileFailurePersistence, TestCaseError, TestRunner};

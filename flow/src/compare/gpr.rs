@@ -104,7 +104,7 @@ impl GprComparison {
 }
 
 /// Compares the designs `spec` names, working in `work`; each synthesis and place and route
-/// is a progress step (`grfgen_sim::progress`).
+/// is a progress step (`grfgen_support::progress`).
 pub fn compare_gpr(spec: &GprComparisonSpec, work: &Path) -> Result<GprComparison, FlowError> {
     spec.validate()?;
     let mut designs = Vec::new();

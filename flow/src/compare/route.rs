@@ -52,7 +52,7 @@ pub fn route_networks(
     crossbar: usize,
     element_bits: usize,
 ) -> Result<NetworkComparison, FlowError> {
-    let work = grfgen_sim::interrupt::Scratch::new("grfgen-route-")?;
+    let work = grfgen_support::interrupt::Scratch::new("grfgen-route-")?;
     let timing = Timing::new(200.0, None)?;
     let mut cells = Vec::new();
     for lanes in [16usize, 32, 64] {

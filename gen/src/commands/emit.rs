@@ -74,7 +74,7 @@ pub fn emit<D: Design>(m: &ArgMatches) -> Result<String, CliError> {
         };
         return Err(CliError::Input(format!(
             "invalid value {} for --out: it holds files an earlier emit wrote that this one does not ({}{more}); add --clean to remove them, or give another --out",
-            grfgen_sim::input::shown(&given.to_string_lossy()),
+            grfgen_support::input::shown(&given.to_string_lossy()),
             shown.join(", ")
         )));
     }
@@ -91,7 +91,7 @@ pub fn emit<D: Design>(m: &ArgMatches) -> Result<String, CliError> {
         0 => String::new(),
         n => format!(
             "; removed {} of an earlier emit",
-            grfgen_sim::text::plural(n as u64, "file")
+            grfgen_support::text::plural(n as u64, "file")
         ),
     };
     Ok(format!(
@@ -144,7 +144,7 @@ fn module_name(name: &str) -> Result<String, CliError> {
         true => Ok(name.to_string()),
         false => Err(CliError::Input(format!(
             "invalid value {} for --top: allowed {allowed}",
-            grfgen_sim::input::shown(name)
+            grfgen_support::input::shown(name)
         ))),
     }
 }

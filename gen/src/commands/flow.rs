@@ -148,7 +148,7 @@ pub fn flow<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
         let value = p.value(&options);
         if value != "none" {
             let flag = format!("--{}", p.name.replace('_', "-"));
-            grfgen_sim::input::read_text(&value, &flag).map_err(CliError::Input)?;
+            grfgen_support::input::read_text(&value, &flag).map_err(CliError::Input)?;
         }
     }
     let given = m

@@ -9,7 +9,7 @@ use grfgen_flow::mutate::{mutate as measure, Mutant, MutateSpec, Outcome};
 use grfgen_hdl::design::Design;
 use grfgen_hdl::params::NoOptions;
 use grfgen_sim::block::{Block, ParamsOf};
-use grfgen_sim::interrupt::Scratch;
+use grfgen_support::interrupt::Scratch;
 
 use super::regress::DEFAULT_CYCLES;
 use super::{announce_seed, block_command, json_arg, render};

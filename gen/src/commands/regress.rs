@@ -496,7 +496,7 @@ pub fn regress(m: &ArgMatches) -> Result<String, CliError> {
             report: printed,
             message: format!(
                 "{} failed; the FAIL lines show how to replay each",
-                grfgen_sim::text::plural(n as u64, "run")
+                grfgen_support::text::plural(n as u64, "run")
             ),
         }),
     }

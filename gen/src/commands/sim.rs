@@ -10,8 +10,8 @@ use grfgen_hdl::design::Design;
 use grfgen_hdl::params::Params;
 use grfgen_sim::block::Rtl;
 use grfgen_sim::block::{Block, ParamsOf, RunRecord, Setup};
-use grfgen_sim::interrupt::{self, Partial};
 use grfgen_sim::verilator::{Foreign, MAX_THREADS};
+use grfgen_support::interrupt::{self, Partial};
 
 use super::{
     block_command, checked, clock_arg, json_arg, path, render, rtl, rtl_args, seed, seed_arg,
@@ -75,7 +75,7 @@ fn foreign(m: &ArgMatches, rtl: Rtl) -> Result<Option<Foreign>, CliError> {
     let Some(file) = path(m, "verilog") else {
         return Ok(None);
     };
-    let shown = grfgen_sim::input::shown(&file.to_string_lossy());
+    let shown = grfgen_support::input::shown(&file.to_string_lossy());
     if rtl == Rtl::Off {
         return Err(CliError::Input(format!(
             "invalid value {shown} for --verilog: it runs the RTL; leave out --no-rtl"
@@ -88,7 +88,7 @@ fn foreign(m: &ArgMatches, rtl: Rtl) -> Result<Option<Foreign>, CliError> {
         Some(name) => {
             return Err(CliError::Input(format!(
                 "invalid value {} for --top: a module name",
-                grfgen_sim::input::shown(name)
+                grfgen_support::input::shown(name)
             )))
         }
         None => None,

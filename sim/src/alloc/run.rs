@@ -128,7 +128,10 @@ impl Report for AllocReport {
 fn source(options: &AllocOptions, name: &str) -> String {
     match options.example {
         Some(_) => format!("invalid shader {name}"),
-        None => format!("invalid value {} for --shader", crate::input::shown(name)),
+        None => format!(
+            "invalid value {} for --shader",
+            grfgen_support::input::shown(name)
+        ),
     }
 }
 
@@ -140,7 +143,8 @@ fn shader(options: &AllocOptions, seed: u64) -> Result<(String, Shader), SimErro
             (name.clone(), text)
         }
         (None, Some(path)) => {
-            let text = crate::input::read_text(path, "--shader").map_err(SimError::Input)?;
+            let text =
+                grfgen_support::input::read_text(path, "--shader").map_err(SimError::Input)?;
             (path.clone(), text)
         }
         (None, None) => {

@@ -21,7 +21,7 @@
 use super::super::cluster::program::{immediate, number};
 use super::super::cluster::ClusterOp;
 use crate::core::ParseError;
-use crate::text::{column, quoted};
+use grfgen_support::text::{column, quoted};
 
 /// Registers a shader may name: `r0..r255`.
 pub const MAX_REGISTERS: usize = 256;
@@ -289,7 +289,10 @@ pub fn parse(text: &str) -> Result<Shader, ParseError> {
     let mut section = Section::Declarations;
     let mut blocks = Blocks::new();
     let mut lines = 0;
-    for (n, raw) in crate::text::source_lines(text).into_iter().enumerate() {
+    for (n, raw) in grfgen_support::text::source_lines(text)
+        .into_iter()
+        .enumerate()
+    {
         lines = n + 1;
         let code = raw.split(';').next().unwrap_or("");
         let code = code.split("//").next().unwrap_or("").trim();

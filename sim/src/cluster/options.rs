@@ -113,11 +113,11 @@ impl ClusterOptions {
                 NAMES.join(", ")
             )));
         };
-        let text = crate::input::read_text(path, "--program").map_err(SimError::Input)?;
+        let text = grfgen_support::input::read_text(path, "--program").map_err(SimError::Input)?;
         let bad = |why: String| {
             SimError::Input(format!(
                 "invalid value {} for --program: {why}",
-                crate::input::shown(path)
+                grfgen_support::input::shown(path)
             ))
         };
         let program = parse(&text, params.clusters).map_err(|e| bad(e.to_string()))?;

@@ -16,7 +16,7 @@
 use std::fmt;
 
 use crate::core::ParseError;
-use crate::text::{self, quoted};
+use grfgen_support::text::{self, quoted};
 
 /// An operation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -248,7 +248,10 @@ impl fmt::Display for ClusterInstr {
 /// Parses `text` into instructions for `clusters` clusters. Errors name the line and column.
 pub fn parse(text: &str, clusters: usize) -> Result<Vec<ClusterInstr>, ParseError> {
     let mut program = Vec::new();
-    for (n, raw) in crate::text::source_lines(text).into_iter().enumerate() {
+    for (n, raw) in grfgen_support::text::source_lines(text)
+        .into_iter()
+        .enumerate()
+    {
         let code = raw.split(';').next().unwrap_or("");
         let code = code.split("//").next().unwrap_or("");
         if code.trim().is_empty() {

@@ -236,11 +236,11 @@ impl CoreOptions {
         let Some(path) = self.program.as_deref() else {
             return Err(missing_workload(&NAMES, "--program"));
         };
-        let text = crate::input::read_text(path, "--program").map_err(SimError::Input)?;
+        let text = grfgen_support::input::read_text(path, "--program").map_err(SimError::Input)?;
         let bad = |why: String| {
             SimError::Input(format!(
                 "invalid value {} for --program: {why}",
-                crate::input::shown(path)
+                grfgen_support::input::shown(path)
             ))
         };
         let isa = self.isa.unwrap_or_else(|| Isa::of_path(path));
@@ -249,7 +249,7 @@ impl CoreOptions {
                 // ir3 errors point into the file as compilers do: FILE:LINE:COLUMN.
                 Isa::Ir3 => SimError::Input(format!(
                     "invalid value for --program: {}:{}:{}: {}",
-                    crate::input::shown(path),
+                    grfgen_support::input::shown(path),
                     e.line,
                     e.column,
                     e.message

@@ -24,7 +24,7 @@ use std::ops::Range;
 
 use grfgen_hdl::params::{CoreOp, CoreUnit};
 
-use crate::text::quoted;
+use grfgen_support::text::quoted;
 
 /// One source operand: a GPR read, or a value carried with the instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -192,7 +192,10 @@ struct Line {
 /// Parses a program; registers must be below `registers`.
 pub fn parse(text: &str, registers: usize) -> Result<Vec<Instruction>, ParseError> {
     let mut program = Vec::new();
-    for (index, raw) in crate::text::source_lines(text).into_iter().enumerate() {
+    for (index, raw) in grfgen_support::text::source_lines(text)
+        .into_iter()
+        .enumerate()
+    {
         let line = index + 1;
         let code = match (raw.find("//"), raw.find(';')) {
             (Some(a), Some(b)) => &raw[..a.min(b)],
@@ -362,7 +365,7 @@ impl Cursor<'_> {
                 "unexpected `{}`: `{}` takes {}",
                 quoted(self.rest()),
                 op.mnemonic(),
-                crate::text::plural(op.sources() as u64, "source")
+                grfgen_support::text::plural(op.sources() as u64, "source")
             )));
         }
         Ok(line)

@@ -167,7 +167,7 @@ impl Report for ProgramBench {
             "{:width$}  {:4} {:7} {:10} {:8.1} {:8.1} {:8.1} {:8.1} {:10} {:>10}",
             format!(
                 "geomean ({})",
-                crate::text::plural(self.programs.len() as u64, "program")
+                grfgen_support::text::plural(self.programs.len() as u64, "program")
             ),
             "",
             "",

@@ -120,13 +120,13 @@ impl ProgramFigures {
             "{}: {} after (rptN) expansion, {issued} issued; {} ({} half), {} constant, {} \
              immediate; {}, {} dropped; alu {}, sfu {}, tex {}, mem {}, varying {}\n",
             self.isa.name(),
-            crate::text::plural(self.instructions, "instruction"),
-            crate::text::plural(self.gpr_reads, "GPR read"),
+            grfgen_support::text::plural(self.instructions, "instruction"),
+            grfgen_support::text::plural(self.gpr_reads, "GPR read"),
             self.half_reads,
             self.const_reads,
             self.imm_reads,
-            crate::text::plural(self.nops, "nop"),
-            crate::text::plural(self.flow_dropped, "flow instruction"),
+            grfgen_support::text::plural(self.nops, "nop"),
+            grfgen_support::text::plural(self.flow_dropped, "flow instruction"),
             self.alu,
             self.sfu,
             self.tex,
@@ -197,8 +197,8 @@ pub fn read(
             (0, 0) => "no instructions in it".to_string(),
             (flow, nops) => format!(
                 "no instruction that runs on a unit: only {} and {}, which the core drops",
-                crate::text::plural(flow, "flow or barrier instruction"),
-                crate::text::plural(nops, "nop")
+                grfgen_support::text::plural(flow, "flow or barrier instruction"),
+                grfgen_support::text::plural(nops, "nop")
             ),
         };
         return Err(ParseError {

@@ -94,7 +94,7 @@ impl LockStep<'_> {
     /// Steps both; the model's output, or the first mismatch.
     fn step(&mut self, cycle: u64, input: &CycleInput) -> Result<CycleOutput, Mismatch> {
         let out = self.model.step(input);
-        crate::interrupt::at_cycle(cycle);
+        grfgen_support::interrupt::at_cycle(cycle);
         if let Some(device) = self.device.as_deref_mut() {
             crate::check::device_cycle(device, cycle, input, &out)?;
         }

@@ -109,11 +109,11 @@ impl GrfOptions {
         let Some(path) = self.trace.as_deref() else {
             return Err(missing_workload(&NAMES, "--trace"));
         };
-        let text = crate::input::read_text(path, "--trace").map_err(SimError::Input)?;
+        let text = grfgen_support::input::read_text(path, "--trace").map_err(SimError::Input)?;
         let bad = |why: String| {
             SimError::Input(format!(
                 "invalid value {} for --trace: {why}",
-                crate::input::shown(path)
+                grfgen_support::input::shown(path)
             ))
         };
         let trace = parse(&text, params).map_err(|e| bad(e.to_string()))?;

@@ -22,7 +22,7 @@ use std::fmt;
 use grfgen_hdl::params::{GrfOp, GrfParams};
 
 use super::model::GrfRequest;
-use crate::text::{self, quoted};
+use grfgen_support::text::{self, quoted};
 
 /// What an EU does next.
 #[derive(Clone, Debug, PartialEq, Eq)]

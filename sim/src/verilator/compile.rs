@@ -12,7 +12,7 @@ use super::error::VerilatorError;
 use super::model::VerilatedModel;
 use super::shim;
 use super::{Design, TraceFormat};
-use crate::interrupt::Partial;
+use grfgen_support::interrupt::Partial;
 
 /// Changes whenever the shim or the build recipe changes, so old cache entries are not reused.
 const RECIPE_VERSION: &str = "grfgen-verilator-11";
@@ -120,7 +120,7 @@ pub fn build(
         let _ = fs::remove_dir_all(&staging);
         let _partial = Partial::new(&staging);
         fs::create_dir_all(&staging)?;
-        let step = crate::progress::step(format!(
+        let step = grfgen_support::progress::step(format!(
             "build the Verilator model of {} (once; cached in {})",
             design.top,
             root.display()
@@ -282,14 +282,14 @@ fn run(step: &'static str, command: &mut Command) -> Result<(), VerilatorError> 
         Some("verilator") => "verilator",
         _ => "g++",
     };
-    let out = crate::interrupt::output(command).map_err(|e| match e.kind() {
+    let out = grfgen_support::interrupt::output(command).map_err(|e| match e.kind() {
         io::ErrorKind::NotFound => VerilatorError::Missing { tool },
         _ => VerilatorError::Io(e),
     })?;
     if out.status.success() {
         return Ok(());
     }
-    let log = crate::tool::failure(tool, &out, None);
+    let log = grfgen_support::tool::failure(tool, &out, None);
     Err(VerilatorError::Failed { step, log })
 }
 

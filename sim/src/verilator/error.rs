@@ -15,7 +15,7 @@ pub enum VerilatorError {
     Failed {
         /// What was being done.
         step: &'static str,
-        /// The failure in one line (see [`crate::tool::failure`]).
+        /// The failure in one line (see [`grfgen_support::tool::failure`]).
         log: String,
     },
     /// A file-system error.

@@ -129,7 +129,7 @@ fn check_recorded<B: Block>(
     let refuse = |why: String| {
         CliError::Input(format!(
             "invalid value {} for --out: {why}",
-            grfgen_sim::input::shown(&out.to_string_lossy())
+            grfgen_support::input::shown(&out.to_string_lossy())
         ))
     };
     let Some((device, pnr_seed)) = recorded.pnr.as_ref().filter(|_| recorded.explore) else {

@@ -37,7 +37,7 @@ impl Objective {
             "energy" => Ok(Self::Energy),
             _ => Err(CliError::Input(format!(
                 "invalid value {} for --objective: allowed time, area or energy",
-                grfgen_sim::text::quoted(text)
+                grfgen_support::text::quoted(text)
             ))),
         }
     }

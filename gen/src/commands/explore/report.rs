@@ -19,7 +19,7 @@ use crate::commands::render;
 use crate::commands::sweep::store::{Spec, SweepDir};
 use crate::error::CliError;
 use crate::output::write_file;
-use grfgen_sim::text::plural;
+use grfgen_support::text::plural;
 
 /// One workload's figures at a design.
 #[derive(Clone, Debug, Serialize)]

@@ -18,7 +18,7 @@ use grfgen_flow::steps::PnrRequest;
 use grfgen_hdl::design::Design;
 use grfgen_hdl::params::{ParamError, Params};
 use grfgen_sim::block::{Block, ParamsOf, Rtl, SimError};
-use grfgen_sim::text::plural;
+use grfgen_support::text::plural;
 use serde::Serialize;
 
 use super::flow::pnr_request;
@@ -651,7 +651,7 @@ fn existing(dir: &Path) -> Result<(SweepDir, Spec), CliError> {
     let bad = |why: String| {
         CliError::Input(format!(
             "invalid value {} for DIR: {why}",
-            grfgen_sim::input::shown(&dir.to_string_lossy())
+            grfgen_support::input::shown(&dir.to_string_lossy())
         ))
     };
     if !dir.is_dir() {
@@ -674,7 +674,7 @@ pub fn export(m: &ArgMatches) -> Result<String, CliError> {
     if format != "csv" && format != "jsonl" {
         return Err(CliError::Input(format!(
             "invalid value {} for --format: allowed csv or jsonl",
-            grfgen_sim::text::quoted(&format)
+            grfgen_support::text::quoted(&format)
         )));
     }
     let out = path(m, "out");

@@ -8,7 +8,8 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use serde_json::Value;
 
-use grfgen_sim::text::{quoted, suggestion};
+use grfgen_hdl::params::suggestion;
+use grfgen_support::text::quoted;
 
 use super::store::{Record, Spec};
 use crate::error::CliError;

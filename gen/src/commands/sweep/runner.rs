@@ -12,7 +12,7 @@ use grfgen_hdl::design::Design;
 use grfgen_hdl::emit::Timing;
 use grfgen_hdl::params::Params;
 use grfgen_sim::block::{Block, ParamsOf, Report, Rtl, RunRecord, Setup};
-use grfgen_sim::interrupt::Scratch;
+use grfgen_support::interrupt::Scratch;
 use serde_json::Value;
 
 use super::store::Record;
@@ -226,7 +226,7 @@ pub fn run_all<B: Block>(
     let next = AtomicUsize::new(0);
     let recorded = std::sync::Arc::new(AtomicUsize::new(0));
     let (count, total) = (recorded.clone(), jobs.len());
-    grfgen_sim::interrupt::describe(move |_| {
+    grfgen_support::interrupt::describe(move |_| {
         format!(
             "interrupted: {} of {total} points recorded, the rest not started or dropped; --resume runs them",
             count.load(Ordering::SeqCst)

@@ -81,7 +81,7 @@ pub fn placement(m: &ArgMatches) -> Result<Placement, CliError> {
             true => Ok(Some(value.clone())),
             false => Err(CliError::Input(format!(
                 "invalid value {} for --{id}: allowed letters, digits and _ . , - (a Slurm name)",
-                grfgen_sim::input::shown(value)
+                grfgen_support::input::shown(value)
             ))),
         }
     };
@@ -100,7 +100,7 @@ pub fn check_script_dir(dir: &Path) -> Result<(), CliError> {
         true => Err(CliError::Input(format!(
             "invalid value {} for --out: allowed a path without control characters (it goes \
              into the Slurm job scripts)",
-            grfgen_sim::input::shown(&text)
+            grfgen_support::input::shown(&text)
         ))),
     }
 }

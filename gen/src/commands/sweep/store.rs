@@ -291,7 +291,7 @@ impl SweepDir {
         let refuse = |why: String| {
             CliError::Input(format!(
                 "invalid value {} for --out: {why}",
-                grfgen_sim::input::shown(&self.dir.to_string_lossy())
+                grfgen_support::input::shown(&self.dir.to_string_lossy())
             ))
         };
         let kind = |s: &Spec| match s.explore {
@@ -411,7 +411,7 @@ impl Status {
     pub fn text(&self) -> String {
         format!(
             "{}: {} done, {} failed, {} skipped, {} missing",
-            grfgen_sim::text::plural(self.points as u64, "point"),
+            grfgen_support::text::plural(self.points as u64, "point"),
             self.done,
             self.failed,
             self.skipped,

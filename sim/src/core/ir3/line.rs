@@ -5,7 +5,7 @@ use super::opcodes::{self, Kind};
 use super::operand::{self, Atom};
 use super::source_line::Line;
 use crate::core::program::ParseError;
-use crate::text::quoted;
+use grfgen_support::text::quoted;
 
 /// The instruction flags written before (or glued after) the mnemonic.
 #[derive(Clone, Debug, Default)]

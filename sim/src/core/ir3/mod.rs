@@ -230,7 +230,7 @@ pub fn const_value(index: u32) -> u32 {
 
 /// Reads ir3 `text` for a core of `registers` program registers.
 pub fn read(text: &str, registers: usize, options: &Ir3Options) -> Result<Ir3Program, ParseError> {
-    let lines = crate::text::source_lines(text);
+    let lines = grfgen_support::text::source_lines(text);
     let stop = lines
         .iter()
         .rposition(|l| line::is_end(l))

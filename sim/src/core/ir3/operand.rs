@@ -3,7 +3,7 @@
 
 use super::source_line::Line;
 use crate::core::program::ParseError;
-use crate::text::quoted;
+use grfgen_support::text::quoted;
 
 /// A GPR named in the text, `rN.c` or `hrN.c`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -8,7 +8,7 @@ use super::opcodes::{self, Count, Kind};
 use super::operand::{Atom, Const, Inner, Reg};
 use super::source_line::Line;
 use crate::core::program::ParseError;
-use crate::text::quoted;
+use grfgen_support::text::quoted;
 
 /// The components a destination register receives: `count` of them from component `first`
 /// of the register as written.

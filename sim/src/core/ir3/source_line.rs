@@ -1,7 +1,7 @@
 //! A source line of ir3 text and its number, for errors.
 
 use crate::core::program::ParseError;
-use crate::text::column;
+use grfgen_support::text::column;
 
 /// A source line and its number, for errors.
 #[derive(Clone, Copy, Debug)]

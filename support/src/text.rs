@@ -105,8 +105,6 @@ pub fn rate(per_second: f64) -> String {
     format!("{value:.digits$}{unit}/s")
 }
 
-pub use grfgen_hdl::params::{flag_suggestion, suggestion};
-
 #[cfg(test)]
 mod tests {
     use super::{column, plural, quoted, rate, source_lines, QUOTE_LIMIT};
