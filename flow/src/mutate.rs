@@ -14,14 +14,18 @@
 //! No difference within `depth` cycles: `equivalent` (not counted in the score); one: the
 //! mutant `survived`, with the cycle the difference shows; the solver out of time: `unknown`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use grfgen_hdl::design::{emit_design, Design};
 use grfgen_sim::block::{Block, ParamsOf, Report, Rtl, RunRecord, Setup, SimError};
 use grfgen_sim::verilator::Foreign;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+
+use grfgen_support::interrupt::Partial;
 
 use crate::tools::{failure, output};
 use crate::FlowError;
@@ -41,10 +45,12 @@ pub struct MutateSpec {
     pub depth: u64,
     /// Seconds the solver may take for that check before the mutant is `unknown`.
     pub solver_seconds: u64,
+    /// Mutants run at once, each on a thread of its own.
+    pub jobs: usize,
 }
 
 /// How a mutant fared.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Outcome {
     /// A run mismatched the golden model.
@@ -57,12 +63,13 @@ pub enum Outcome {
     /// Every run matched, and the bounded check ran out of time (or could not model the
     /// mutant): not counted.
     Unknown,
-    /// The mutant did not build (Verilator refused it); not counted in the score.
+    /// The mutant did not build (Yosys could not write it as Verilog, or Verilator refused
+    /// it); not counted in the score.
     Error,
 }
 
 /// One mutant and what became of it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Mutant {
     /// Its Yosys command, as `mutate -list` wrote it.
     pub command: String,
@@ -120,6 +127,8 @@ pub struct MutateReport {
     pub unknown: usize,
     /// Mutants that did not build.
     pub errors: usize,
+    /// Mutants whose outcome was taken from an earlier run's record (`--resume`).
+    pub resumed: usize,
     /// caught / (caught + survived); `None` when neither.
     pub score: Option<f64>,
     /// Seconds the whole run took.
@@ -163,6 +172,12 @@ impl MutateReport {
                 m.module
             );
         }
+        if self.resumed > 0 {
+            text += &format!(
+                "{} of them taken from the records of an earlier run\n",
+                self.resumed
+            );
+        }
         let score = self.score.map_or("-".to_string(), |s| format!("{s:.3}"));
         text += &format!(
             "caught {}, survived {}, equivalent {}, unknown {}, errors {}: score {score} ({:.1} s)\n",
@@ -196,13 +211,106 @@ fn read_script(top: &str, models: &[(&str, &str)]) -> String {
     format!("{libraries}read_verilog {top}.v; hierarchy -top {top}; proc; flatten; opt_clean")
 }
 
+/// Where a mutant's outcome is recorded in the work directory: `mutants/<n>.json`.
+pub fn record_path(work: &Path, n: usize) -> PathBuf {
+    work.join("mutants").join(format!("{n}.json"))
+}
+
+/// The outcome recorded for mutant `n` in `work` by an earlier run, if any.
+fn recorded(work: &Path, n: usize, command: &str) -> Option<Mutant> {
+    let text = std::fs::read_to_string(record_path(work, n)).ok()?;
+    let mutant: Mutant = serde_json::from_str(&text).ok()?;
+    (mutant.command == command).then_some(mutant)
+}
+
+/// Records `mutant` as mutant `n`'s outcome: written beside and renamed into place, so that an
+/// interruption leaves a whole record or none.
+fn record(work: &Path, n: usize, mutant: &Mutant) -> Result<(), FlowError> {
+    let path = record_path(work, n);
+    let part = path.with_extension("json.part");
+    let _partial = Partial::new(&part);
+    let text = serde_json::to_string_pretty(mutant).map_err(|e| FlowError::Input(e.to_string()))?;
+    std::fs::write(&part, text)?;
+    std::fs::rename(&part, &path)?;
+    Ok(())
+}
+
+/// What every mutant of one run shares: the block's parameters, the spec, the work directory,
+/// the emitted design's lines and primitives' models, and the Yosys commands that read it.
+struct Drawn<'a, B: Block> {
+    params: &'a ParamsOf<B>,
+    spec: &'a MutateSpec,
+    work: &'a Path,
+    top: String,
+    lines: Vec<&'a str>,
+    models: Vec<&'a str>,
+    read: String,
+}
+
+impl<B: Block> Drawn<'_, B> {
+    /// Mutant `n` (its Yosys `command`) written, run and, when no run caught it, checked;
+    /// its files removed once its outcome is known, or the run fails.
+    fn run(&self, n: usize, command: &str) -> Result<Mutant, FlowError> {
+        let names = [
+            format!("mutant_{n}.v"),
+            format!("mutation_{n}.ys"),
+            format!("check_{n}.log"),
+        ];
+        let files = names.clone().map(|f| self.work.join(f));
+        let _partial: Vec<Partial> = files.iter().map(|f| Partial::new(f)).collect();
+        let outcome = self.attempt(command, &names);
+        for file in &files {
+            let _ = std::fs::remove_file(file);
+        }
+        outcome
+    }
+
+    /// Mutant `command` written to `names[0]` (by the script `names[1]`), run, and checked
+    /// (its log `names[2]`). A mutant Yosys cannot write as Verilog is an `error`.
+    fn attempt(&self, command: &str, names: &[String; 3]) -> Result<Mutant, FlowError> {
+        let [name, script, check] = names;
+        let mut mutant = described(command, &self.top, &self.lines);
+        std::fs::write(self.work.join(script), command)?;
+        let write = format!(
+            "{}; script {script}; opt_clean; write_verilog -noattr {name}",
+            self.read
+        );
+        if let Err(e) = yosys(self.work, &write) {
+            mutant.outcome = Outcome::Error;
+            mutant.error = Some(e.to_string().lines().next().unwrap_or("").into());
+            return Ok(mutant);
+        }
+        let foreign = Foreign {
+            file: name.clone(),
+            text: std::fs::read_to_string(self.work.join(name))?,
+            top: Some(self.top.clone()),
+        };
+        run_mutant::<B>(self.params, self.spec, &foreign, &mut mutant)?;
+        if matches!(mutant.outcome, Outcome::Survived) && self.spec.depth > 0 {
+            classify(
+                self.work,
+                &self.top,
+                &self.models,
+                name,
+                check,
+                self.spec,
+                &mut mutant,
+            );
+        }
+        Ok(mutant)
+    }
+}
+
 /// Draws `spec.mutants` mutations of block `B`'s design at `params` and runs each against
-/// the golden model; `work` holds the emitted design, the list and each mutant's netlist.
+/// the golden model, `spec.jobs` at once; `work` holds the emitted design, the list, each
+/// mutant's netlist while it runs and each outcome (`mutants/<n>.json`). A mutant whose
+/// outcome an earlier run recorded there is not run again. `progress` hears of each mutant as
+/// its outcome is known: its number, how many are known, and the mutant.
 pub fn mutate<B: Block>(
     params: &ParamsOf<B>,
     spec: &MutateSpec,
     work: &Path,
-    progress: &dyn Fn(usize, &Mutant),
+    progress: &(dyn Fn(usize, usize, &Mutant) + Sync),
 ) -> Result<MutateReport, FlowError> {
     let started = Instant::now();
     let top = B::Design::top(params);
@@ -211,6 +319,7 @@ pub fn mutate<B: Block>(
     for (file, text) in &emitted.models {
         std::fs::write(work.join(file), text)?;
     }
+    std::fs::create_dir_all(work.join("mutants"))?;
     let read = read_script(&top, &emitted.models);
     yosys(
         work,
@@ -220,54 +329,104 @@ pub fn mutate<B: Block>(
         ),
     )?;
     let list = std::fs::read_to_string(work.join("mutations.ys"))?;
-    let lines: Vec<&str> = emitted.verilog.lines().collect();
-    let mut mutants = Vec::new();
-    for (n, command) in list
-        .lines()
-        .filter(|l| l.starts_with("mutate "))
-        .enumerate()
-    {
-        let name = format!("mutant_{n}.v");
-        std::fs::write(work.join("mutation.ys"), command)?;
-        yosys(
-            work,
-            &format!("{read}; script mutation.ys; opt_clean; write_verilog -noattr {name}"),
-        )?;
-        let foreign = Foreign {
-            file: name.clone(),
-            text: std::fs::read_to_string(work.join(&name))?,
-            top: Some(top.clone()),
-        };
-        let mut mutant = described(command, &top, &lines);
-        run_mutant::<B>(params, spec, &foreign, &mut mutant)?;
-        if matches!(mutant.outcome, Outcome::Survived) && spec.depth > 0 {
-            let models: Vec<&str> = emitted.models.iter().map(|(file, _)| *file).collect();
-            classify(work, &top, &models, &name, spec, &mut mutant);
+    let commands: Vec<&str> = list.lines().filter(|l| l.starts_with("mutate ")).collect();
+    let drawn = Drawn::<B> {
+        params,
+        spec,
+        work,
+        top,
+        lines: emitted.verilog.lines().collect(),
+        models: emitted.models.iter().map(|(file, _)| *file).collect(),
+        read,
+    };
+    let slots: Vec<Option<Mutant>> = (commands.iter().enumerate())
+        .map(|(n, command)| recorded(work, n, command))
+        .collect();
+    let resumed = slots.iter().flatten().count();
+    let mutants = run_all(&drawn, &commands, slots, progress)?;
+    Ok(report(
+        B::Design::NAME,
+        drawn.top,
+        spec,
+        mutants,
+        resumed,
+        started,
+    ))
+}
+
+/// Runs every mutant of `commands` whose slot is empty, `spec.jobs` at once, recording each
+/// outcome as it is known; the first error stops the others.
+fn run_all<B: Block>(
+    drawn: &Drawn<'_, B>,
+    commands: &[&str],
+    slots: Vec<Option<Mutant>>,
+    progress: &(dyn Fn(usize, usize, &Mutant) + Sync),
+) -> Result<Vec<Mutant>, FlowError> {
+    let pending: Vec<usize> = (0..slots.len()).filter(|&n| slots[n].is_none()).collect();
+    let known = AtomicUsize::new(slots.len() - pending.len());
+    let (next, failed) = (AtomicUsize::new(0), Mutex::new(None));
+    let slots = Mutex::new(slots);
+    std::thread::scope(|scope| {
+        for _ in 0..drawn.spec.jobs.clamp(1, pending.len().max(1)) {
+            scope.spawn(|| loop {
+                let at = next.fetch_add(1, Ordering::SeqCst);
+                let Some(&n) = pending.get(at) else { break };
+                if failed.lock().is_ok_and(|f| f.is_some()) {
+                    break;
+                }
+                let ran = (drawn.run(n, commands[n]))
+                    .and_then(|mutant| record(drawn.work, n, &mutant).map(|()| mutant));
+                match ran {
+                    Ok(mutant) => {
+                        progress(n, known.fetch_add(1, Ordering::SeqCst) + 1, &mutant);
+                        slots.lock().unwrap_or_else(|e| e.into_inner())[n] = Some(mutant);
+                    }
+                    Err(e) => {
+                        failed
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .get_or_insert(e);
+                    }
+                }
+            });
         }
-        progress(n, &mutant);
-        mutants.push(mutant);
+    });
+    if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
     }
+    let slots = slots.into_inner().unwrap_or_else(|e| e.into_inner());
+    Ok(slots.into_iter().flatten().collect())
+}
+
+/// The report of `block`'s `mutants` (in the order drawn), `resumed` of them from records.
+fn report(
+    block: &'static str,
+    top: String,
+    spec: &MutateSpec,
+    mutants: Vec<Mutant>,
+    resumed: usize,
+    started: Instant,
+) -> MutateReport {
     let count = |o: fn(&Outcome) -> bool| mutants.iter().filter(|m| o(&m.outcome)).count();
     let caught = count(|o| matches!(o, Outcome::Caught));
     let survived = count(|o| matches!(o, Outcome::Survived));
-    let equivalent = count(|o| matches!(o, Outcome::Equivalent));
-    let unknown = count(|o| matches!(o, Outcome::Unknown));
-    Ok(MutateReport {
-        block: B::Design::NAME,
+    MutateReport {
+        block,
         top,
         seed: spec.seed,
         cycles: spec.cycles,
         seeds: spec.seeds,
         depth: spec.depth,
         errors: count(|o| matches!(o, Outcome::Error)),
-        equivalent,
-        unknown,
+        equivalent: count(|o| matches!(o, Outcome::Equivalent)),
+        unknown: count(|o| matches!(o, Outcome::Unknown)),
+        resumed,
         score: (caught + survived > 0).then(|| caught as f64 / (caught + survived) as f64),
         caught,
         survived,
         mutants,
         seconds: started.elapsed().as_secs_f64(),
-    })
+    }
 }
 
 /// The Yosys commands that read `file` (the design, or a mutant of it) with the primitives'
@@ -292,22 +451,23 @@ fn classify(
     top: &str,
     models: &[&str],
     file: &str,
+    check: &str,
     spec: &MutateSpec,
     mutant: &mut Mutant,
 ) {
     let script = format!(
         "{}{}design -copy-from gold -as gold gold; design -copy-from gate -as gate gate; \
          miter -equiv -flatten -make_outputs -ignore_gold_x gold gate miter; \
-         hierarchy -top miter; opt_clean; tee -q -o check.log sat -seq {} -prove trigger 0 \
+         hierarchy -top miter; opt_clean; tee -q -o {check} sat -seq {} -prove trigger 0 \
          -set-init-zero -timeout {} -show trigger miter",
         prepared(&format!("{top}.v"), top, models, "gold"),
         prepared(file, top, models, "gate"),
         spec.depth,
         spec.solver_seconds,
     );
-    let _ = std::fs::remove_file(work.join("check.log"));
+    let _ = std::fs::remove_file(work.join(check));
     let ran = yosys(work, &script);
-    let log = std::fs::read_to_string(work.join("check.log")).unwrap_or_default();
+    let log = std::fs::read_to_string(work.join(check)).unwrap_or_default();
     let (outcome, why) = verdict(&log, ran.err().map(|e| e.to_string()));
     mutant.outcome = outcome;
     mutant.counterexample = first_difference(&log);

@@ -2,7 +2,8 @@
 //! --verilog FILE`: the emitted design given back runs with no mismatch; a copy that Yosys's
 //! `mutate` pass changed is caught, with its cycle and port; a file whose ports are not the
 //! block's is refused in one line before anything is built. `grfgen mutate <block>`: every
-//! mutant drawn is reported with its outcome, and a weaker stimulus scores lower.
+//! mutant drawn is reported with its outcome, and a weaker stimulus scores lower; a run kept in
+//! `--out DIR` survives Ctrl-C and resumes where it stopped.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -291,6 +292,7 @@ fn bad_mutate_values_are_refused_in_one_line() {
         ("--seeds", "1001", "1..=1000"),
         ("--bmc-depth", "65", "0..=64"),
         ("--solver-seconds", "0", "1..=3600"),
+        ("--jobs", "0", "1..=256"),
         ("--banks", "3", "banks"),
     ] {
         let run = grfgen(&["mutate", "gpr", flag, value]);
@@ -298,5 +300,96 @@ fn bad_mutate_values_are_refused_in_one_line() {
         assert_eq!(run.status.code(), Some(2), "{flag} {value}: {err}");
         assert_eq!(err.trim_end().lines().count(), 1, "{err}");
         assert!(err.contains(value) && err.contains(allowed), "{err}");
+    }
+}
+
+/// `grfgen mutate gpr <PARAMS> --seeds 1 --cycles 20000 --bmc-depth 4 --jobs 2` with `extra`.
+fn kept(extra: &[&str]) -> std::process::Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_grfgen"));
+    command.args(["mutate", "gpr"]).args(PARAMS);
+    command.args([
+        "--seeds",
+        "1",
+        "--cycles",
+        "20000",
+        "--bmc-depth",
+        "4",
+        "--jobs",
+        "2",
+    ]);
+    command.args(extra);
+    command
+}
+
+/// The outcomes of a mutation report, in order.
+fn outcomes(report: &serde_json::Value) -> Vec<String> {
+    (report["mutants"].as_array().unwrap().iter())
+        .map(|m| m["outcome"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// With `--out DIR` each outcome is recorded as it is known; Ctrl-C stops the run, says how
+/// many are recorded and leaves no mutant's files behind; `--resume` runs only the rest, with
+/// the recorded seed, and gives the outcomes of a run never stopped. Another run in the same
+/// directory is refused in one line.
+#[test]
+fn a_kept_run_survives_ctrl_c_and_resumes_where_it_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("run");
+    let out_arg = out.to_str().unwrap();
+    let mut child = kept(&["--mutants", "6", "--seed", "5", "--out", out_arg])
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let records = out.join("mutants");
+    let recorded = || std::fs::read_dir(&records).map_or(0, |d| d.count());
+    let start = std::time::Instant::now();
+    while recorded() < 1 && start.elapsed().as_secs() < 300 {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    // SAFETY: signals the child this test started.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let stopped = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&stopped.stderr);
+    assert_eq!(stopped.status.code(), Some(130), "{err}");
+    assert!(
+        err.contains("mutants recorded; --resume runs the rest"),
+        "{err}"
+    );
+    let left: Vec<String> = std::fs::read_dir(&out)
+        .unwrap()
+        .chain(std::fs::read_dir(&records).unwrap())
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| {
+            name.starts_with("mutant_") || name.starts_with("mutation_") || name.ends_with(".part")
+        })
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+    let before = recorded();
+    assert!((1..6).contains(&before), "{before} recorded");
+    let resumed = kept(&["--mutants", "6", "--out", out_arg, "--resume", "--json"])
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&resumed.stdout).unwrap();
+    assert_eq!(report["seed"], 5, "the recorded seed: {report}");
+    assert_eq!(report["resumed"].as_u64(), Some(before as u64), "{report}");
+    assert_eq!(recorded(), 6);
+    let whole = kept(&["--mutants", "6", "--seed", "5", "--json"])
+        .output()
+        .unwrap();
+    let whole: serde_json::Value = serde_json::from_slice(&whole.stdout).unwrap();
+    assert_eq!(outcomes(&report), outcomes(&whole));
+    for (extra, says) in [
+        (vec!["--resume", "--seed", "6"], "--seed 5 there, 6 here"),
+        (vec!["--seed", "5"], "add --resume to go on with it"),
+    ] {
+        let mut args = vec!["--mutants", "6", "--out", out_arg];
+        args.extend(extra);
+        let run = kept(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains(says), "{err}");
     }
 }
