@@ -4,7 +4,7 @@
 
 use clap::{Arg, ArgMatches, Command};
 use grfgen_hdl::params::CoreParams;
-use grfgen_sim::core::allocate::text;
+use grfgen_sim::compilers::core_allocate::text;
 use grfgen_sim::core::allocated::{allocated, AllocationFigures};
 use grfgen_sim::core::ir3;
 use grfgen_sim::core::program_file::Isa;

@@ -337,7 +337,7 @@ fn a_kept_run_survives_ctrl_c_and_resumes_where_it_stopped() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("run");
     let out_arg = out.to_str().unwrap();
-    let mut child = kept(&["--mutants", "6", "--seed", "5", "--out", out_arg])
+    let child = kept(&["--mutants", "6", "--seed", "5", "--out", out_arg])
         .stderr(std::process::Stdio::piped())
         .stdout(std::process::Stdio::null())
         .spawn()

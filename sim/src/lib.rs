@@ -9,6 +9,7 @@ pub mod bits;
 pub mod block;
 pub mod check;
 pub mod cluster;
+pub mod compilers;
 pub mod core;
 mod fault;
 pub mod gpr;

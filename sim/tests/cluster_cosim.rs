@@ -4,8 +4,8 @@
 
 use grfgen_hdl::params::ClusterParams;
 use grfgen_sim::block::{Report, Rtl, Setup};
-use grfgen_sim::cluster::allocate::Physical;
 use grfgen_sim::cluster::schedule::bundles;
+use grfgen_sim::cluster::Physical;
 use grfgen_sim::cluster::{
     run, ClusterMachine, ClusterOp, ClusterOptions, ClusterReport, Issue, Source,
 };

@@ -6,7 +6,7 @@
 
 use grfgen_hdl::params::{BankKind, CoreOp, CoreParams, GprParams};
 use grfgen_sim::block::{Rtl, Setup};
-use grfgen_sim::core::allocate::{allocate, allocate_with, text, Allocation, Slot};
+use grfgen_sim::compilers::core_allocate::{allocate, allocate_with, text, Allocation, Slot};
 use grfgen_sim::core::allocated::allocated;
 use grfgen_sim::core::allocated::prove;
 use grfgen_sim::core::ir3::{self, Ir3Options};

@@ -7,10 +7,10 @@ use std::collections::VecDeque;
 use grfgen_hdl::params::AllocParams;
 use serde::{Deserialize, Serialize};
 
-use super::analysis::{Analysis, Assignment};
 use super::model::{Allocation, PoolInputs, PoolModel, PoolOutputs};
 use super::shader::{Instr, Op, Src};
 use crate::check::{end_cycle, Device, Mismatch};
+use crate::compilers::release::{Analysis, Assignment};
 use crate::rng::Rng;
 
 /// Where the release runs (SPEC S5).

@@ -2,7 +2,6 @@
 //! model of the pool allocator, draw calls and random traffic in lock step with the
 //! Verilated allocator, and the benchmark of the release placements.
 
-pub mod analysis;
 pub mod bench;
 pub mod draw;
 pub mod examples;

@@ -4,7 +4,6 @@
 use grfgen_hdl::params::AllocParams;
 use serde::Serialize;
 
-use super::analysis::{analyse, as_written, check_defined, pack, visit, Analysis, Path};
 use super::draw::{reference, Draw, Placement};
 use super::examples::shader_text;
 use super::options::AllocOptions;
@@ -13,6 +12,7 @@ use super::traffic;
 use super::verilated::AllocRtl;
 use crate::block::{Report, Setup, SimError, MAX_CYCLES};
 use crate::check::Mismatch;
+use crate::compilers::release::{analyse, as_written, check_defined, pack, visit, Analysis, Path};
 use crate::rng::Rng;
 
 /// What an allocator run reports.
@@ -169,7 +169,7 @@ pub fn compile(
     params: &AllocParams,
     options: &AllocOptions,
     (name, shader): (&str, &Shader),
-) -> Result<(super::analysis::Assignment, Analysis), SimError> {
+) -> Result<(crate::compilers::release::Assignment, Analysis), SimError> {
     let values = options.values(&shader.uniforms).map_err(SimError::Input)?;
     let unwritten = |r: usize, i: usize| {
         let (line, column) = shader.places.get(i).copied().unwrap_or((1, 1));

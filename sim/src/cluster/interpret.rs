@@ -3,9 +3,9 @@
 
 use std::collections::BTreeMap;
 
-use super::allocate::{Allocation, Physical};
-use super::partition::{live_ranges, Partitioned};
 use super::program::{ClusterInstr, Operand, Reg};
+use crate::compilers::cluster::allocate::{Allocation, Physical};
+use crate::compilers::cluster::partition::{live_ranges, Partitioned};
 use crate::rng::Rng;
 
 /// The seeded value of program input `v<vr>`.

@@ -3,8 +3,8 @@
 
 use grfgen_hdl::params::ClusterParams;
 
-use super::allocate::Physical;
 use super::program::ClusterOp;
+use crate::compilers::cluster::Physical;
 
 /// A source operand as the hardware sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,28 +3,26 @@
 //! that proves a partitioned program computes what the original does, the golden model of
 //! the hardware, and runs of the Verilated hardware in lock step with it.
 
-pub mod allocate;
 pub mod bench;
 pub mod interpret;
 pub mod kernels;
 pub mod machine;
 pub mod options;
-pub mod partition;
 pub mod program;
-pub mod report;
 pub mod run;
 pub mod schedule;
 pub mod verilated;
 
-pub use allocate::{allocate, Allocation, MainFileFull, Physical};
+pub use crate::compilers::cluster::{
+    allocate, baseline, compile, compile_report, live_ranges, partition, Allocation, CompileReport,
+    LiveRange, MainFileFull, Partitioned, Physical,
+};
 pub use bench::{ClusterBench, ClusterBenchOptions};
 pub use interpret::{foreign_local_access, interpret, interpret_partitioned, run_allocated};
 pub use kernels::{EXAMPLES, FIG11, FIG13};
 pub use machine::{ClusterMachine, Cycle, Issue, Source};
 pub use options::ClusterOptions;
-pub use partition::{baseline, live_ranges, partition, LiveRange, Partitioned};
 pub use program::{parse, ClusterInstr, ClusterOp, Operand, Reg, MAX_REGISTER};
-pub use report::{compile, compile_report, CompileReport};
 pub use run::{run, ClusterReport};
 
 use grfgen_hdl::params::ClusterParams;

@@ -4,18 +4,18 @@
 use grfgen_hdl::params::ClusterParams;
 use serde::Serialize;
 
-use super::allocate::{Allocation, MainFileFull};
 use super::interpret::interpret;
 use super::kernels::random;
 use super::machine::{ClusterMachine, Cycle, Issue};
 use super::options::{ClusterOptions, Programs};
-use super::partition::Partitioned;
 use super::program::ClusterInstr;
-use super::report::compile;
 use super::schedule::{bundles, lower};
 use super::verilated::ClusterRtl;
 use crate::block::{Report, Setup, SimError};
 use crate::check::{end_cycle, Mismatch};
+use crate::compilers::cluster::allocate::{Allocation, MainFileFull};
+use crate::compilers::cluster::compile;
+use crate::compilers::cluster::Partitioned;
 use crate::rng::Rng;
 
 /// What a clustered run reports.

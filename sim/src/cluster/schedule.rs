@@ -2,10 +2,10 @@
 //! physical operands, the program's inputs loaded first, grouped into bundles that may issue
 //! in the same cycle.
 
-use super::allocate::{Allocation, Physical};
 use super::interpret::input_value;
 use super::machine::{Issue, Source};
 use super::program::{ClusterOp, Operand};
+use crate::compilers::cluster::allocate::{Allocation, Physical};
 
 /// An instruction for cluster `.0` (from 0).
 pub type Placed = (usize, Issue);

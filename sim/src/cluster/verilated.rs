@@ -4,10 +4,10 @@ use grfgen_hdl::cluster::encoding::{op_code, Source as Sel};
 use grfgen_hdl::cluster::Cluster;
 use grfgen_hdl::params::ClusterParams;
 
-use super::allocate::Physical;
 use super::machine::{Cycle, Issue, Source};
 use crate::block::{Setup, SimError};
 use crate::check::{compare, Device, Mismatch};
+use crate::compilers::cluster::Physical;
 use crate::verilator::{Input, Output, VerilatedModel};
 
 /// The issue inputs of one cluster.

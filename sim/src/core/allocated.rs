@@ -5,11 +5,11 @@
 use grfgen_hdl::params::CoreParams;
 use serde::Serialize;
 
-use super::allocate::{allocate_with, Allocation};
 use super::model::Policy;
 use super::run::{run, CoreRun};
 use super::workload::Workload;
 use crate::block::SimError;
+use crate::compilers::core_allocate::{allocate_with, Allocation};
 
 /// The workload that runs `allocation` of `workload`: the renamed program, the same external
 /// traffic, and each input register loaded with the value `original` (a run of `workload`)

@@ -1,7 +1,6 @@
 //! The shader-core slice (SPEC S1): programs, the golden model, the lower bound, workloads,
 //! the Verilated slice, runs and the policy benchmark.
 
-pub mod allocate;
 pub mod allocated;
 pub mod bench;
 pub mod bound;

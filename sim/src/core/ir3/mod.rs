@@ -101,7 +101,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::core::allocate::Slot;
+use crate::compilers::core_allocate::Slot;
 use crate::core::program::{Instruction, ParseError};
 
 pub use text::{

@@ -17,7 +17,7 @@ use std::ops::Range;
 use super::line::strip_prefix;
 use super::text::{register_name, Advance, Edit, RegisterToken};
 use super::Ir3Program;
-use crate::core::allocate::Allocation;
+use crate::compilers::core_allocate::Allocation;
 
 /// The text of `program` renamed by `allocation` (of its micro-ops).
 pub fn write(program: &Ir3Program, allocation: &Allocation) -> String {

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use super::shader::{Instr, Shader, Src, Stmt};
+use crate::alloc::shader::{Instr, Shader, Src, Stmt};
 
 /// Physical registers of every instruction of a shader, by instruction id.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

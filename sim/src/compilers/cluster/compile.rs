@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::allocate::{allocate, Allocation, MainFileFull, Physical};
 use super::partition::{baseline, partition, Partitioned};
-use super::program::{ClusterInstr, Operand};
+use crate::cluster::program::{ClusterInstr, Operand};
 
 /// What the compiler did to a program, and where its accesses go.
 #[derive(Clone, Debug, Serialize)]

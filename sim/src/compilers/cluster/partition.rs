@@ -19,7 +19,7 @@
 
 use std::collections::BTreeMap;
 
-use super::program::{first_free, ClusterInstr, ClusterOp, Operand, Reg, RegKind};
+use crate::cluster::program::{first_free, ClusterInstr, ClusterOp, Operand, Reg, RegKind};
 
 /// One access to a live range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -37,7 +37,7 @@ use std::collections::BTreeMap;
 use grfgen_hdl::params::CoreParams;
 use serde::Serialize;
 
-use super::program::{Instruction, Source};
+use crate::core::program::{Instruction, Source};
 use cost::excess;
 use units::Units;
 use values::Values;

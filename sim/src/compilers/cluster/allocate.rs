@@ -12,7 +12,7 @@
 use std::collections::BTreeMap;
 
 use super::partition::{live_ranges, live_ranges_of, LiveRange, Partitioned};
-use super::program::{first_free, ClusterInstr, Operand, Reg, RegKind, Sources};
+use crate::cluster::program::{first_free, ClusterInstr, Operand, Reg, RegKind, Sources};
 
 /// A physical register: register `n` of a cluster's local file, or of the main file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
