@@ -53,9 +53,9 @@ fn setup_rtl(m: &ArgMatches) -> Rtl {
     }
 }
 
-/// `grfgen route`.
-pub fn command() -> Command {
-    let eval = Command::new("eval")
+/// `grfgen route eval`.
+fn eval_command() -> Command {
+    Command::new("eval")
         .about("One lane operation on given lane values (golden model, and the RTL with --rtl)")
         .args(args::<RouteParams>(Values::One))
         .arg(
@@ -112,8 +112,12 @@ pub fn command() -> Command {
         .arg(rtl_flag(
             "Also run it on the Verilated router and fail if the two disagree",
         ))
-        .arg(json_arg());
-    let shuffle = Command::new("shuffle")
+        .arg(json_arg())
+}
+
+/// `grfgen route shuffle`.
+fn shuffle_command() -> Command {
+    Command::new("shuffle")
         .about("Any lane mapping, planned into router passes")
         .args(args::<RouteParams>(Values::One))
         .arg(
@@ -135,8 +139,12 @@ pub fn command() -> Command {
         .arg(rtl_flag(
             "Also run the plan on the Verilated router and fail if it disagrees",
         ))
-        .arg(json_arg());
-    let window = Command::new("window")
+        .arg(json_arg())
+}
+
+/// `grfgen route window`.
+fn window_command() -> Command {
+    Command::new("window")
         .about("A 3x3 convolution of an 8 x 16 tile from shift-and-fill operations (32 lanes)")
         .arg(
             Arg::new("crossbar")
@@ -162,13 +170,17 @@ pub fn command() -> Command {
         )
         .arg(seed_arg())
         .arg(rtl_flag("Also run every operation on the Verilated router"))
-        .arg(json_arg());
+        .arg(json_arg())
+}
+
+/// `grfgen route`.
+pub fn command() -> Command {
     Command::new("route")
         .about(
             "Run lane operations, shuffles and the 2-D window filter on the shift-and-fill router",
         )
         .subcommand_required(true)
-        .subcommands([eval, shuffle, window])
+        .subcommands([eval_command(), shuffle_command(), window_command()])
 }
 
 /// `grfgen compare route`.

@@ -1,5 +1,6 @@
 //! The house rules of the source tree: no file imports a file that imports it back
-//! (`scripts/import_circles.py`), and the check finds a circle where there is one.
+//! (`scripts/import_circles.py`), and a function over 100 lines says why above it
+//! (`scripts/long_functions.py`); each check finds a breach where there is one.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -9,13 +10,18 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// `scripts/import_circles.py` run on the workspace at `tree`.
-fn circles(tree: &Path) -> Output {
+/// `scripts/<script>` run on the workspace at `tree`.
+fn check(script: &str, tree: &Path) -> Output {
     Command::new("python3")
-        .arg(root().join("scripts/import_circles.py"))
+        .arg(root().join("scripts").join(script))
         .arg(tree)
         .output()
         .expect("python3 runs")
+}
+
+/// `scripts/import_circles.py` run on the workspace at `tree`.
+fn circles(tree: &Path) -> Output {
+    check("import_circles.py", tree)
 }
 
 #[test]
@@ -69,4 +75,59 @@ fn the_check_names_the_files_of_a_circle_and_follows_re_exports() {
         "{}",
         String::from_utf8_lossy(&out.stdout)
     );
+}
+
+#[test]
+fn a_function_over_100_lines_says_why_and_one_over_120_names_a_rust_hdl_limit() {
+    let out = check("long_functions.py", &root());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert_eq!(text.trim(), "no function breaks the rule");
+    let tree = tempfile::tempdir().unwrap();
+    let src = tree.path().join("sim/src");
+    std::fs::create_dir_all(&src).unwrap();
+    let long = |lines: usize| {
+        let body: String = (0..lines - 2)
+            .map(|k| format!("    let _ = {k};\n"))
+            .collect();
+        format!("fn long() {{\n{body}}}\n")
+    };
+    let cases = [
+        (long(100), None),
+        (long(101), Some("no `Over 100 lines (101): <reason>`")),
+        (
+            format!("// Over 100 lines (101): a table.\n{}", long(101)),
+            None,
+        ),
+        (
+            format!("// Over 100 lines (99): a table.\n{}", long(101)),
+            Some("(101)"),
+        ),
+        (
+            format!("// Over 100 lines (121): a table.\n{}", long(121)),
+            Some("names no rust-hdl limit"),
+        ),
+        (
+            format!(
+                "// Over 100 lines (121): one loop (docs/rust-hdl.md, 25).\n{}",
+                long(121)
+            ),
+            None,
+        ),
+    ];
+    for (text, breach) in cases {
+        std::fs::write(src.join("lib.rs"), &text).unwrap();
+        let out = check("long_functions.py", tree.path());
+        let said = String::from_utf8_lossy(&out.stdout);
+        match breach {
+            None => assert!(out.status.success(), "{said}"),
+            Some(words) => {
+                assert_eq!(out.status.code(), Some(1), "{said}");
+                assert!(
+                    said.contains("sim/src/lib.rs:") && said.contains(words),
+                    "{said}"
+                );
+            }
+        }
+    }
 }

@@ -237,11 +237,14 @@ impl<const A: usize, const RI: usize> CoreSlice<A, RI> {
 /// The GPR, the scheduler and the data side wired together, with the bank map at the boundary.
 enum Wiring {}
 
+/// The bank map at the boundary, the grants left unused, and the data paths between the GPR, the data side and the ports.
+enum Boundary {}
+
 /// With several waves: the instruction ports of the waves after wave 0, through the bank map.
 enum WaveWiring {}
 
 impl<const A: usize, const RI: usize> Logic for CoreSlice<A, RI> {
-    logic_in_parts!(Wiring, WaveWiring);
+    logic_in_parts!(Wiring, Boundary, WaveWiring);
 }
 
 impl<const A: usize, const RI: usize> crate::parts::Part<Wiring> for CoreSlice<A, RI> {
@@ -318,6 +321,12 @@ impl<const A: usize, const RI: usize> crate::parts::Part<Wiring> for CoreSlice<A
         self.long_reg.next = self.scheduler.long_reg.val();
         self.long_writes.next = self.scheduler.long_writes.val();
         self.long_unit.next = self.scheduler.long_unit.val();
+    }
+}
+
+impl<const A: usize, const RI: usize> crate::parts::Part<Boundary> for CoreSlice<A, RI> {
+    #[hdl_gen]
+    fn update(&mut self) {
         // The bank map at the boundary: the indices coming in mapped, those going out given
         // back (each assigned above as it is, for the `mod` map).
         for _m in 0..self._mapped {

@@ -76,6 +76,8 @@ impl Default for CoreParams {
 }
 
 impl Params for CoreParams {
+    // Over 100 lines (119): the table, a row per parameter (the GPR's taken over and narrowed,
+    // then the core's own), each row its range, default and meaning.
     fn table() -> Vec<Param<Self>> {
         let mut table: Vec<Param<Self>> = GprParams::table()
             .into_iter()

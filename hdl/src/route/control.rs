@@ -5,6 +5,7 @@ use rust_hdl::prelude::*;
 
 use super::above::AboveConstants;
 use crate::params::{RouteOpCode, RouteParams};
+use crate::parts::logic_in_parts;
 use crate::signals::{constant, signals};
 
 /// The router's control decode (combinational): from `op`, `amount` and `mod_log2`, the facts
@@ -158,7 +159,18 @@ impl ControlDecode {
     }
 }
 
+/// The operation decoded: its kind, the subset's size and masks, the amount's high part and the crossbars it selects.
+enum Operation {}
+
+/// Per crossbar output and input, whether the amount moves the one to the other, and the
+/// crossbar offset each output takes (the amount div q, with its carry or borrow).
+enum Selects {}
+
 impl Logic for ControlDecode {
+    logic_in_parts!(Operation, Selects);
+}
+
+impl crate::parts::Part<Operation> for ControlDecode {
     // Single-value loops bind log2 N (`nl`), q (`nq`), log2 q (`lq`) and N/q (`nc`) for index
     // arithmetic.
     #[hdl_gen]
@@ -198,6 +210,12 @@ impl Logic for ControlDecode {
                 == self.zero.val();
             self.crossbar_match[d].next = self.high_equal[d].val();
         }
+    }
+}
+
+impl crate::parts::Part<Selects> for ControlDecode {
+    #[hdl_gen]
+    fn update(&mut self) {
         for nq in self._crossbar..(self._crossbar + 1) {
             for nc in self._crossbars..(self._crossbars + 1) {
                 for k in 0..self._crossbar {

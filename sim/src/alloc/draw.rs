@@ -158,6 +158,27 @@ impl Draw<'_> {
             .saturating_add((self.waves as u64).saturating_mul(wave + 2))
     }
 
+    /// The pool's inputs at `cycle` before a wave issues: a `launch`, a `retire`, the
+    /// footprint loaded at the start, and the release at the end of a `preamble`-cycle
+    /// preamble when the draw releases there.
+    fn inputs(&self, cycle: u64, preamble: u64, launch: bool, retire: Option<usize>) -> PoolInputs {
+        let mut inputs = PoolInputs {
+            launch,
+            retire,
+            ..Default::default()
+        };
+        if cycle == 0 {
+            inputs.set_footprint = Some(match self.placement {
+                Placement::CommandProcessor => self.analysis.needed as u32,
+                _ => self.analysis.allocated as u32,
+            });
+        }
+        if self.placement == Placement::Preamble && cycle == preamble {
+            inputs.release = Some(self.analysis.released as u32);
+        }
+        inputs
+    }
+
     /// Runs the draw, with `device` in lock step when given.
     pub fn run(
         &self,
@@ -180,20 +201,9 @@ impl Draw<'_> {
         let (mut out, mut resident_sum, mut retired) = (DrawResult::default(), 0u64, 0);
         let mut cycle = 0;
         while retired < self.waves {
-            let mut inputs = PoolInputs {
-                launch: waves.len() < self.waves && cycle >= launch_from,
-                retire: retires.pop_front().map(|w| waves[w].slot),
-                ..Default::default()
-            };
-            if cycle == 0 {
-                inputs.set_footprint = Some(match self.placement {
-                    Placement::CommandProcessor => self.analysis.needed as u32,
-                    _ => self.analysis.allocated as u32,
-                });
-            }
-            if self.placement == Placement::Preamble && cycle == preamble {
-                inputs.release = Some(self.analysis.released as u32);
-            }
+            let launch = waves.len() < self.waves && cycle >= launch_from;
+            let retire = retires.pop_front().map(|w| waves[w].slot);
+            let mut inputs = self.inputs(cycle, preamble, launch, retire);
             retired += usize::from(inputs.retire.is_some());
             // The oldest resident wave that is ready issues.
             let issuing = (cycle >= launch_from)

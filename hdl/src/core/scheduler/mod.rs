@@ -242,17 +242,19 @@ impl<const RI: usize> CoreScheduler<RI> {
 /// The one-stream slice: the window, scoreboard, read side and operand sources wired together.
 enum Wiring {}
 
+/// Where each operand of the issuing head will be when it reaches the ALU: the operand sources wired to the window and the read side.
+enum OperandWiring {}
+
 /// With several waves: the fetch selection between the offered instructions and the window.
 enum WaveWiring {}
 
 impl<const RI: usize> Logic for CoreScheduler<RI> {
-    logic_in_parts!(Wiring, WaveWiring);
+    logic_in_parts!(Wiring, OperandWiring, WaveWiring);
 }
 
 impl<const RI: usize> crate::parts::Part<Wiring> for CoreScheduler<RI> {
     // Wiring only: the offered instruction into the window; the window's slots to the
-    // scoreboard and the read side, their next states back; the reads onto the ports; where
-    // each operand of the issuing head will be when it reaches the ALU.
+    // scoreboard and the read side, their next states back; the reads onto the ports.
     #[hdl_gen]
     fn update(&mut self) {
         self.window.clock.next = self.clock.val();
@@ -336,6 +338,12 @@ impl<const RI: usize> crate::parts::Part<Wiring> for CoreScheduler<RI> {
             self.capture_kind[p].next = self.read_side.capture_kind[p].val();
             self.capture_index[p].next = self.read_side.capture_index[p].val();
         }
+    }
+}
+
+impl<const RI: usize> crate::parts::Part<OperandWiring> for CoreScheduler<RI> {
+    #[hdl_gen]
+    fn update(&mut self) {
         self.operands.head_op.next = self.window.head_op.val();
         for s in 0..3 {
             self.operands.next_state[s].next = self.read_side.next_state[s].val();

@@ -6,6 +6,7 @@ use rust_hdl::prelude::*;
 use super::decode::InstructionDecoder;
 use super::scoreboard::Scoreboard;
 use crate::params::{CaptureKind, CoreParams};
+use crate::parts::logic_in_parts;
 use crate::regs::Registers;
 use crate::signals::{constant, signals};
 
@@ -182,9 +183,17 @@ impl<const RI: usize> InstructionWindow<RI> {
     }
 }
 
+/// The window's fields: the offered instruction into the slots and the decoder, and what the slots hold out to the scheduler.
+enum Fields {}
+
+/// The window's movement: up a slot on issue, the offered instruction into the first free slot, each source's state with its instruction.
+enum Movement {}
+
 impl<const RI: usize> Logic for InstructionWindow<RI> {
-    // A single-value loop binds the slots (nw) for index arithmetic. Each source's state
-    // follows its instruction: kept, moved up a slot on issue, or new with the offered one.
+    logic_in_parts!(Fields, Movement);
+}
+
+impl<const RI: usize> crate::parts::Part<Fields> for InstructionWindow<RI> {
     #[hdl_gen]
     fn update(&mut self) {
         self.held_valid.clock.next = self.clock.val();
@@ -230,6 +239,14 @@ impl<const RI: usize> Logic for InstructionWindow<RI> {
             self.state[k].next = self.held_state.q[k].val();
             self.entry[k].next = self.held_entry.q[k].val();
         }
+    }
+}
+
+impl<const RI: usize> crate::parts::Part<Movement> for InstructionWindow<RI> {
+    // A single-value loop binds the slots (nw) for index arithmetic. Each source's state
+    // follows its instruction: kept, moved up a slot on issue, or new with the offered one.
+    #[hdl_gen]
+    fn update(&mut self) {
         for nw in self._window..(self._window + 1) {
             // The window moves up on issue; the offered instruction takes the first free slot.
             for j in 0..(self._window - 1) {

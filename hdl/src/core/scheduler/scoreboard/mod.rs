@@ -235,11 +235,14 @@ impl<const RI: usize> Scoreboard<RI> {
 /// The flight, the pending table, the hazards and the next head wired together.
 enum Wiring {}
 
+/// The pending table's candidates, frees and lookups, and the hazards' and the next head's inputs from it and from the slots.
+enum PendingWiring {}
+
 /// With several waves: the waves' tags and the waves' readiness.
 enum WaveWiring {}
 
 impl<const RI: usize> Logic for Scoreboard<RI> {
-    logic_in_parts!(Wiring, WaveWiring);
+    logic_in_parts!(Wiring, PendingWiring, WaveWiring);
 }
 
 impl<const RI: usize> crate::parts::Part<Wiring> for Scoreboard<RI> {
@@ -273,6 +276,12 @@ impl<const RI: usize> crate::parts::Part<Wiring> for Scoreboard<RI> {
         self.long_unit.next = self.flight.long_unit.val();
         self.ext_grant.next = self.flight.ext_grant.val();
         self.banks_written.next = self.flight.banks_written.val();
+    }
+}
+
+impl<const RI: usize> crate::parts::Part<PendingWiring> for Scoreboard<RI> {
+    #[hdl_gen]
+    fn update(&mut self) {
         // The pending table: candidates for the next head, the write that frees an entry, lookups.
         for c in 0..2 {
             self.pending.cand_dst[c].next = self.slot_dst[c].val();

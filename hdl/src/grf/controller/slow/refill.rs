@@ -5,6 +5,7 @@ use rust_hdl::prelude::*;
 
 use crate::checkers::EntryChecker;
 use crate::params::GrfParams;
+use crate::parts::logic_in_parts;
 use crate::regs::Registers;
 use crate::signals::{constant, constants, signals};
 
@@ -137,7 +138,17 @@ impl<const E: usize, const A: usize> RefillEngine<E, A> {
     }
 }
 
+/// The engine's state: busy, the pending rows after a controller write, the rows and offsets it reads next.
+enum Rows {}
+
+/// What the engine does this cycle: the held answer written, the next read started, an arriving answer held, a refill armed.
+enum Actions {}
+
 impl<const E: usize, const A: usize> Logic for RefillEngine<E, A> {
+    logic_in_parts!(Rows, Actions);
+}
+
+impl<const E: usize, const A: usize> crate::parts::Part<Rows> for RefillEngine<E, A> {
     // Locals and register inputs are assigned before they are read; some are then updated in
     // the same block (Verilog's blocking semantics).
     #[hdl_gen]
@@ -200,6 +211,12 @@ impl<const E: usize, const A: usize> Logic for RefillEngine<E, A> {
         }
         self.e_flight_offset.d[0].next = self.pick_offset.val();
         self.l3_read.next = false;
+    }
+}
+
+impl<const E: usize, const A: usize> crate::parts::Part<Actions> for RefillEngine<E, A> {
+    #[hdl_gen]
+    fn update(&mut self) {
         // Every action needs an answer held, a read in flight or a row pending: none acts
         // while the engine is idle.
         // The held answer goes into the slow GRF unless the controller writes it now.

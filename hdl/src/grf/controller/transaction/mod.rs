@@ -17,6 +17,7 @@ use rust_hdl::prelude::*;
 
 use crate::grf::codes::kind;
 use crate::params::GrfParams;
+use crate::parts::logic_in_parts;
 use crate::signals::{constant, constants, signals};
 
 /// The transaction unit (`docs/grf.md`): given the taken transaction's table entry (found by
@@ -182,7 +183,17 @@ impl<const A: usize> TransactionUnit<A> {
     }
 }
 
+/// What the transaction finds: its entry, group and block in the table as the bookkeeping leaves them, the row it names, a free block.
+enum Lookup {}
+
+/// What is decided, and the table and the groups acting on it, at once or a cycle later through the bookkeeping stage.
+enum Decision {}
+
 impl<const A: usize> Logic for TransactionUnit<A> {
+    logic_in_parts!(Lookup, Decision);
+}
+
+impl<const A: usize> crate::parts::Part<Lookup> for TransactionUnit<A> {
     #[hdl_gen]
     fn update(&mut self) {
         self.entries.clock.next = self.clock.val();
@@ -236,6 +247,12 @@ impl<const A: usize> Logic for TransactionUnit<A> {
         self.base.next = self.found_base.val();
         self.block.next = self.found_block.val();
         self.shared.next = self.found_shared.val();
+    }
+}
+
+impl<const A: usize> crate::parts::Part<Decision> for TransactionUnit<A> {
+    #[hdl_gen]
+    fn update(&mut self) {
         // What is decided.
         self.decoder.take.next = self.take.val();
         self.decoder.kind.next = self.kind.val();
