@@ -5,7 +5,7 @@ use rust_hdl::prelude::*;
 use super::datapath::CoreDatapath;
 use super::scheduler::{CoreScheduler, MuxInputs};
 use crate::gpr::{BankedGpr, RegisterMap};
-use crate::params::{BankMap, CoreParams};
+use crate::params::{BankMap, CoreParams, SOURCES};
 use crate::parts::logic_in_parts;
 use crate::regs::Registers;
 use crate::signals::signals;
@@ -267,7 +267,7 @@ impl<const A: usize, const RI: usize> crate::parts::Part<Wiring> for CoreSlice<A
         self.scheduler.ext_result.next = self.ext_result.val();
         self.scheduler.ext_reg.next = self.ext_reg.val();
         self.sources_unused.next = false;
-        for s in 0..3 {
+        for s in 0..SOURCES {
             self.scheduler.instr_src[s].next = self.instr_src[s].val();
             self.scheduler.instr_read[s].next = self.instr_read[s].val();
             self.scheduler.instr_imm[s].next = self.instr_imm[s].val();
@@ -332,7 +332,7 @@ impl<const A: usize, const RI: usize> crate::parts::Part<Boundary> for CoreSlice
         for _m in 0..self._mapped {
             self.map_in[0].register.next = self.instr_dst.val();
             self.scheduler.instr_dst.next = self.map_in[0].mapped.val();
-            for s in 0..3 {
+            for s in 0..SOURCES {
                 self.map_in[1 + s].register.next = self.instr_src[s].val();
                 self.scheduler.instr_src[s].next = self.map_in[1 + s].mapped.val();
             }
@@ -363,7 +363,7 @@ impl<const A: usize, const RI: usize> crate::parts::Part<Boundary> for CoreSlice
                 self.retire_data[l].next = self.datapath.result[l].val();
                 self.long_data[l].next = self.datapath.result[l].val();
                 self.debug_data[l].next = self.gpr.read_data[l].val();
-                for s in 0..3 {
+                for s in 0..SOURCES {
                     self.alu_operand[s * nl + l].next = self.datapath.operand[s * nl + l].val();
                 }
             }
@@ -385,18 +385,22 @@ impl<const A: usize, const RI: usize> crate::parts::Part<WaveWiring> for CoreSli
             self.scheduler.wave_unit[w - 1].next = self.wave_unit[w - 1].val();
             self.scheduler.wave_wait[w - 1].next = self.wave_wait[w - 1].val();
             self.wave_ready[w - 1].next = self.scheduler.wave_ready[w - 1].val();
-            for s in 0..3 {
-                self.scheduler.wave_src[w * 3 + s - 3].next = self.wave_src[w * 3 + s - 3].val();
-                self.scheduler.wave_read[w * 3 + s - 3].next = self.wave_read[w * 3 + s - 3].val();
-                self.scheduler.wave_imm[w * 3 + s - 3].next = self.wave_imm[w * 3 + s - 3].val();
+            for s in 0..SOURCES {
+                self.scheduler.wave_src[w * 3 + s - 3].next =
+                    self.wave_src[w * 3 + s - 3].val();
+                self.scheduler.wave_read[w * 3 + s - 3].next =
+                    self.wave_read[w * 3 + s - 3].val();
+                self.scheduler.wave_imm[w * 3 + s - 3].next =
+                    self.wave_imm[w * 3 + s - 3].val();
             }
         }
         for _m in 0..self._mapped {
             for w in 1..self._waves {
                 self.map_in[w * 4 + 2].register.next = self.wave_dst[w - 1].val();
                 self.scheduler.wave_dst[w - 1].next = self.map_in[w * 4 + 2].mapped.val();
-                for s in 0..3 {
-                    self.map_in[w * 4 + 3 + s].register.next = self.wave_src[w * 3 + s - 3].val();
+                for s in 0..SOURCES {
+                    self.map_in[w * 4 + 3 + s].register.next =
+                        self.wave_src[w * 3 + s - 3].val();
                     self.scheduler.wave_src[w * 3 + s - 3].next =
                         self.map_in[w * 4 + 3 + s].mapped.val();
                 }

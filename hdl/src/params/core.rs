@@ -3,6 +3,10 @@ use serde::{Deserialize, Serialize};
 use super::{Allowed, BankMap, GprParams, IssuePolicy, Param, Params, Waves};
 use crate::param;
 
+/// Register sources (operands) of an instruction: every per-source vector of the core's blocks
+/// is `SOURCES` entries per slot, source `s` of slot `j` at `j * SOURCES + s`.
+pub const SOURCES: usize = 3;
+
 /// Parameters of the shader-core slice (SPEC S1, all of it): a banked GPR with a conflict
 /// detector, conflict queue, prefetch queue, operand muxes, an integer ALU and a scheduler.
 /// The allowed values are in [`CoreParams::table`].

@@ -14,7 +14,7 @@ mod suggest;
 mod table;
 mod waves;
 
-pub use self::core::{CaptureKind, CoreOp, CoreParams, CoreUnit, OperandSource};
+pub use self::core::{CaptureKind, CoreOp, CoreParams, CoreUnit, OperandSource, SOURCES};
 pub use alloc::{AllocParams, POOL_BITS, RESIDENT_BITS, SLOT_BITS};
 pub use cluster::ClusterParams;
 pub use gpr::{BankKind, BankMap, GprParams};

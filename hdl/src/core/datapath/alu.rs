@@ -2,7 +2,7 @@
 
 use rust_hdl::prelude::*;
 
-use crate::params::{CoreOp, CoreParams};
+use crate::params::{CoreOp, CoreParams, SOURCES};
 use crate::regs::Registers;
 use crate::signals::{constant, signals};
 
@@ -124,7 +124,7 @@ impl Logic for CoreAlu {
         for nl in self._lanes..(self._lanes + 1) {
             for ns in self._stages..(self._stages + 1) {
                 for l in 0..self._lanes {
-                    for s in 0..3 {
+                    for s in 0..SOURCES {
                         self.held.d[s * nl + l].next = self.operand[s * nl + l].val();
                     }
                     // The product stage's values; the factors from their own copy.

@@ -9,7 +9,7 @@ use rust_hdl::prelude::*;
 
 use crate::core::MuxInputs;
 use crate::crossbar::Crossbar;
-use crate::params::{CaptureKind, CoreParams};
+use crate::params::{CaptureKind, CoreParams, SOURCES};
 use crate::regs::Registers;
 use crate::signals::{constant, constant_if, constants, signals};
 
@@ -182,7 +182,7 @@ impl Logic for CoreDatapath {
                         }
                     }
                     for nm in self._imm_at..(self._imm_at + 1) {
-                        for s in 0..3 {
+                        for s in 0..SOURCES {
                             self.muxes.inputs[(nm + s) * nl + l].next = self.alu_imm[s].val();
                         }
                     }
@@ -195,7 +195,7 @@ impl Logic for CoreDatapath {
                                 self.history.q[d * nl + l].val();
                         }
                     }
-                    for s in 0..3 {
+                    for s in 0..SOURCES {
                         self.operand[s * nl + l].next = self.muxes.outputs[s * nl + l].val();
                         self.alu.operand[s * nl + l].next = self.muxes.outputs[s * nl + l].val();
                     }

@@ -3,7 +3,7 @@
 
 use rust_hdl::prelude::*;
 
-use crate::params::{CoreParams, IssuePolicy};
+use crate::params::{CoreParams, IssuePolicy, SOURCES};
 use crate::signals::{constants, signals};
 
 /// The issue policy's choice among the waves whose offered instruction is ready
@@ -164,7 +164,7 @@ impl<const RI: usize> Logic for WaveFetch<RI> {
             self.instr_writes[0].next = self.writes[0].val();
             self.instr_unit[0].next = self.unit[0].val();
             self.instr_wait[0].next = self.waits[0].val();
-            for s in 0..3 {
+            for s in 0..SOURCES {
                 self.instr_src[s].next = self.src[s].val();
                 self.instr_read[s].next = self.read[s].val();
                 self.instr_imm[s].next = self.imm[s].val();
@@ -178,7 +178,7 @@ impl<const RI: usize> Logic for WaveFetch<RI> {
                     self.instr_writes[0].next = self.writes[w].val();
                     self.instr_unit[0].next = self.unit[w].val();
                     self.instr_wait[0].next = self.waits[w].val();
-                    for s in 0..3 {
+                    for s in 0..SOURCES {
                         self.instr_src[s].next = self.src[w * 3 + s].val();
                         self.instr_read[s].next = self.read[w * 3 + s].val();
                         self.instr_imm[s].next = self.imm[w * 3 + s].val();

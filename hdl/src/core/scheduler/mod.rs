@@ -26,7 +26,7 @@ use rust_hdl::prelude::*;
 
 use operands::OperandSources;
 
-use crate::params::CoreParams;
+use crate::params::{CoreParams, SOURCES};
 use crate::parts::logic_in_parts;
 use crate::signals::{constant_if, signals};
 
@@ -275,7 +275,7 @@ impl<const RI: usize> crate::parts::Part<Wiring> for CoreScheduler<RI> {
         self.scoreboard.instr_writes.next = self.instr_writes.val();
         self.scoreboard.instr_unit.next = self.instr_unit.val();
         self.scoreboard.instr_wait.next = self.instr_wait.val();
-        for s in 0..3 {
+        for s in 0..SOURCES {
             self.window.instr_src[s].next = self.instr_src[s].val();
             self.window.instr_read[s].next = self.instr_read[s].val();
             self.window.instr_imm[s].next = self.instr_imm[s].val();
@@ -345,7 +345,7 @@ impl<const RI: usize> crate::parts::Part<OperandWiring> for CoreScheduler<RI> {
     #[hdl_gen]
     fn update(&mut self) {
         self.operands.head_op.next = self.window.head_op.val();
-        for s in 0..3 {
+        for s in 0..SOURCES {
             self.operands.next_state[s].next = self.read_side.next_state[s].val();
             self.operands.next_entry[s].next = self.read_side.next_entry[s].val();
             self.operands.head_read[s].next = self.read_side.head_read[s].val();
@@ -389,7 +389,7 @@ impl<const RI: usize> crate::parts::Part<WaveWiring> for CoreScheduler<RI> {
             self.scoreboard.wave_writes[0].next = self.instr_writes.val();
             self.scoreboard.wave_unit[0].next = self.instr_unit.val();
             self.scoreboard.wave_wait[0].next = self.instr_wait.val();
-            for s in 0..3 {
+            for s in 0..SOURCES {
                 self.fetch.src[s].next = self.instr_src[s].val();
                 self.fetch.read[s].next = self.instr_read[s].val();
                 self.fetch.imm[s].next = self.instr_imm[s].val();
@@ -408,12 +408,15 @@ impl<const RI: usize> crate::parts::Part<WaveWiring> for CoreScheduler<RI> {
                 self.scoreboard.wave_unit[w].next = self.wave_unit[w - 1].val();
                 self.scoreboard.wave_wait[w].next = self.wave_wait[w - 1].val();
                 self.wave_ready[w - 1].next = self.window.ready.val() & self.fetch.pick[w].val();
-                for s in 0..3 {
+                for s in 0..SOURCES {
                     self.fetch.src[w * 3 + s].next = self.wave_src[w * 3 + s - 3].val();
-                    self.fetch.read[w * 3 + s].next = self.wave_read[w * 3 + s - 3].val();
+                    self.fetch.read[w * 3 + s].next =
+                        self.wave_read[w * 3 + s - 3].val();
                     self.fetch.imm[w * 3 + s].next = self.wave_imm[w * 3 + s - 3].val();
-                    self.scoreboard.wave_src[w * 3 + s].next = self.wave_src[w * 3 + s - 3].val();
-                    self.scoreboard.wave_read[w * 3 + s].next = self.wave_read[w * 3 + s - 3].val();
+                    self.scoreboard.wave_src[w * 3 + s].next =
+                        self.wave_src[w * 3 + s - 3].val();
+                    self.scoreboard.wave_read[w * 3 + s].next =
+                        self.wave_read[w * 3 + s - 3].val();
                 }
             }
             for w in 0..self._waves {
@@ -432,7 +435,7 @@ impl<const RI: usize> crate::parts::Part<WaveWiring> for CoreScheduler<RI> {
             self.scoreboard.instr_unit.next = self.fetch.instr_unit[0].val();
             self.scoreboard.instr_wait.next = self.fetch.instr_wait[0].val();
             self.scoreboard.instr_wave[0].next = self.fetch.instr_wave[0].val();
-            for s in 0..3 {
+            for s in 0..SOURCES {
                 self.window.instr_src[s].next = self.fetch.instr_src[s].val();
                 self.window.instr_read[s].next = self.fetch.instr_read[s].val();
                 self.window.instr_imm[s].next = self.fetch.instr_imm[s].val();

@@ -7,7 +7,7 @@
 use rust_hdl::prelude::*;
 
 use super::decode::alias;
-use crate::params::{CaptureKind, CoreParams, OperandSource};
+use crate::params::{CaptureKind, CoreParams, OperandSource, SOURCES};
 use crate::regs::Registers;
 use crate::signals::{constant, constant_if, constants, signals};
 
@@ -199,7 +199,7 @@ impl Logic for OperandSources {
         self.op_r.d[0].next = self.head_op.val();
         for k in 0..self._later {
             self.op_r.d[k + 1].next = self.op_r.q[k].val();
-            for s in 0..3 {
+            for s in 0..SOURCES {
                 self.imm_r.d[(k + 1) * 3 + s].next = self.imm_r.q[k * 3 + s].val();
                 self.kind_r.d[(k + 1) * 3 + s].next = self.kind_r.q[k * 3 + s].val();
                 self.index_r.d[(k + 1) * 3 + s].next = self.index_r.q[k * 3 + s].val();
@@ -207,11 +207,11 @@ impl Logic for OperandSources {
         }
         for last in self._later..(self._later + 1) {
             self.alu_op.next = self.op_r.q[last].val();
-            for s in 0..3 {
+            for s in 0..SOURCES {
                 self.alu_imm[s].next = self.imm_r.q[last * 3 + s].val();
             }
         }
-        for s in 0..3 {
+        for s in 0..SOURCES {
             self.entry[s].next = self.number[0].val();
             for b in 0..3 {
                 if self.next_entry[s].val().get_bit(b) {
@@ -254,7 +254,7 @@ impl Logic for OperandSources {
             self.imm_r.d[s].next = self.head_imm[s].val();
         }
         for last in self._last_source..(self._last_source + 1) {
-            for s in 0..3 {
+            for s in 0..SOURCES {
                 self.alu_kind[s].next = self.kind_r.q[last + s].val();
                 self.alu_index[s].next = self.index_r.q[last + s].val();
             }
@@ -262,7 +262,7 @@ impl Logic for OperandSources {
         // The operand mux's selects for the last stage, from the kind and index that enter it.
         self.selects.clock.next = self.clock.val();
         for last in self._last_source..(self._last_source + 1) {
-            for s in 0..3 {
+            for s in 0..SOURCES {
                 self.selects.kind[s].next = self.kind_r.d[last + s].val();
                 self.selects.index[s].next = self.index_r.d[last + s].val();
             }
@@ -369,7 +369,7 @@ impl Logic for OperandSelects {
     fn update(&mut self) {
         self.select_r.clock.next = self.clock.val();
         for ni in self._inputs..(self._inputs + 1) {
-            for s in 0..3 {
+            for s in 0..SOURCES {
                 for i in 0..self._inputs {
                     self.decoded[s * ni + i].next = false;
                 }

@@ -5,7 +5,7 @@ use rust_hdl::prelude::*;
 
 use super::decode::InstructionDecoder;
 use super::scoreboard::Scoreboard;
-use crate::params::{CaptureKind, CoreParams};
+use crate::params::{CaptureKind, CoreParams, SOURCES};
 use crate::parts::logic_in_parts;
 use crate::regs::Registers;
 use crate::signals::{constant, signals};
@@ -206,7 +206,7 @@ impl<const RI: usize> crate::parts::Part<Fields> for InstructionWindow<RI> {
         self.slots.instr_writes.next = self.instr_writes.val();
         self.slots.instr_unit.next = self.instr_unit.val();
         self.slots.instr_wait.next = self.instr_wait.val();
-        for s in 0..3 {
+        for s in 0..SOURCES {
             self.slots.instr_src[s].next = self.instr_src[s].val();
             self.slots.instr_read[s].next = self.instr_read[s].val();
             self.slots.instr_imm[s].next = self.instr_imm[s].val();
@@ -271,21 +271,23 @@ impl<const RI: usize> crate::parts::Part<Movement> for InstructionWindow<RI> {
             self.slots.insert[j].next = self.insert[j].val();
             self.held_valid.d[j].next =
                 (self.shifted_valid[j].val() | self.insert[j].val()) & !self.reset.val();
-            for s in 0..3 {
+            for s in 0..SOURCES {
                 self.held_state.d[j * 3 + s].next = self.next_state[j * 3 + s].val();
                 self.held_entry.d[j * 3 + s].next = self.next_entry[j * 3 + s].val();
             }
         }
         for j in 0..(self._window - 1) {
-            for s in 0..3 {
+            for s in 0..SOURCES {
                 if self.issue.val() {
-                    self.held_state.d[j * 3 + s].next = self.next_state[j * 3 + s + 3].val();
-                    self.held_entry.d[j * 3 + s].next = self.next_entry[j * 3 + s + 3].val();
+                    self.held_state.d[j * 3 + s].next =
+                        self.next_state[j * 3 + s + 3].val();
+                    self.held_entry.d[j * 3 + s].next =
+                        self.next_entry[j * 3 + s + 3].val();
                 }
             }
         }
         for j in 0..self._window {
-            for s in 0..3 {
+            for s in 0..SOURCES {
                 if self.insert[j].val() {
                     self.held_state.d[j * 3 + s].next = self.done.val();
                     if self.instr_read[s].val()
@@ -471,7 +473,7 @@ impl<const RI: usize> Logic for HeldInstructions<RI> {
         for k in 0..(3 * self._preload) {
             self.conflict[k].next = self.held_conflict.q[k + 3].val();
         }
-        for s in 0..3 {
+        for s in 0..SOURCES {
             self.alias_code[s].next = self.held_alias.q[s].val();
             self.immediate[s].next = !self.held_read.q[s].val();
             self.imm[s].next = self.held_imm.q[s].val();
@@ -482,12 +484,13 @@ impl<const RI: usize> Logic for HeldInstructions<RI> {
             self.held_writes.d[j].next = self.held_writes.q[j].val();
             self.held_unit.d[j].next = self.held_unit.q[j].val();
             self.held_wait.d[j].next = self.held_wait.q[j].val();
-            for s in 0..3 {
+            for s in 0..SOURCES {
                 self.held_src.d[j * 3 + s].next = self.held_src.q[j * 3 + s].val();
                 self.held_read.d[j * 3 + s].next = self.held_read.q[j * 3 + s].val();
                 self.held_imm.d[j * 3 + s].next = self.held_imm.q[j * 3 + s].val();
                 self.held_alias.d[j * 3 + s].next = self.held_alias.q[j * 3 + s].val();
-                self.held_conflict.d[j * 3 + s].next = self.held_conflict.q[j * 3 + s].val();
+                self.held_conflict.d[j * 3 + s].next =
+                    self.held_conflict.q[j * 3 + s].val();
             }
         }
         for j in 0..(self._window - 1) {
@@ -497,11 +500,15 @@ impl<const RI: usize> Logic for HeldInstructions<RI> {
                 self.held_writes.d[j].next = self.held_writes.q[j + 1].val();
                 self.held_unit.d[j].next = self.held_unit.q[j + 1].val();
                 self.held_wait.d[j].next = self.held_wait.q[j + 1].val();
-                for s in 0..3 {
-                    self.held_src.d[j * 3 + s].next = self.held_src.q[j * 3 + s + 3].val();
-                    self.held_read.d[j * 3 + s].next = self.held_read.q[j * 3 + s + 3].val();
-                    self.held_imm.d[j * 3 + s].next = self.held_imm.q[j * 3 + s + 3].val();
-                    self.held_alias.d[j * 3 + s].next = self.held_alias.q[j * 3 + s + 3].val();
+                for s in 0..SOURCES {
+                    self.held_src.d[j * 3 + s].next =
+                        self.held_src.q[j * 3 + s + 3].val();
+                    self.held_read.d[j * 3 + s].next =
+                        self.held_read.q[j * 3 + s + 3].val();
+                    self.held_imm.d[j * 3 + s].next =
+                        self.held_imm.q[j * 3 + s + 3].val();
+                    self.held_alias.d[j * 3 + s].next =
+                        self.held_alias.q[j * 3 + s + 3].val();
                     self.held_conflict.d[j * 3 + s].next =
                         self.held_conflict.q[j * 3 + s + 3].val();
                 }
@@ -514,7 +521,7 @@ impl<const RI: usize> Logic for HeldInstructions<RI> {
                 self.held_writes.d[j].next = self.instr_writes.val();
                 self.held_unit.d[j].next = self.instr_unit.val();
                 self.held_wait.d[j].next = self.instr_wait.val();
-                for s in 0..3 {
+                for s in 0..SOURCES {
                     self.held_src.d[j * 3 + s].next = self.instr_src[s].val();
                     self.held_read.d[j * 3 + s].next = self.instr_read[s].val();
                     self.held_imm.d[j * 3 + s].next = self.instr_imm[s].val();

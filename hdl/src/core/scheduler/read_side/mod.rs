@@ -16,7 +16,7 @@ use rust_hdl::prelude::*;
 use captures::CaptureDelay;
 
 use crate::checkers::EntryChecker;
-use crate::params::{CaptureKind, CoreParams};
+use crate::params::{CaptureKind, CoreParams, SOURCES};
 use crate::regs::Registers;
 use crate::signals::{constant, constants, signals};
 
@@ -168,7 +168,7 @@ impl<const RI: usize> Logic for ReadSide<RI> {
             self.next_state[k].next = self.reader.next_state[k].val();
             self.next_entry[k].next = self.reader.next_entry[k].val();
         }
-        for s in 0..3 {
+        for s in 0..SOURCES {
             self.reader.forward[s].next = self.forward[s].val();
             self.head_read[s].next = self.reader.head_read[s].val();
             self.head_port[s].next = self.reader.head_port[s].val();
@@ -179,7 +179,7 @@ impl<const RI: usize> Logic for ReadSide<RI> {
         self.queues.pq_taken.next = self.reader.pq_taken.val();
         for _q in 0..self._queued {
             self.queues.issue[0].next = self.reader.issue.val();
-            for s in 0..3 {
+            for s in 0..SOURCES {
                 self.queues.next_state[s].next = self.reader.next_state[s].val();
                 self.queues.next_entry[s].next = self.reader.next_entry[s].val();
             }
@@ -297,7 +297,7 @@ impl Logic for QueueEntries {
         // Entries: taken by this cycle's reads, freed by the issuing head.
         self.freed[0].next = self.no_entries.val();
         self.freed[1].next = self.no_entries.val();
-        for s in 0..3 {
+        for s in 0..SOURCES {
             for e in 0..self._cq {
                 if self.issue[0].val()
                     & (self.next_state[s].val() == self.in_cq[0].val())

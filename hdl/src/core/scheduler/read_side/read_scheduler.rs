@@ -5,7 +5,7 @@
 use rust_hdl::prelude::*;
 
 use super::allocator::ReadAllocator;
-use crate::params::{CaptureKind, CoreParams};
+use crate::params::{CaptureKind, CoreParams, SOURCES};
 use crate::parts::logic_in_parts;
 use crate::signals::{constant, constant_if, constants, signals};
 
@@ -191,7 +191,7 @@ impl<const RI: usize> crate::parts::Part<Requests> for ReadScheduler<RI> {
     fn update(&mut self) {
         // Pending, readable sources of held instructions, in banks that serve reads.
         for j in 0..self._served {
-            for s in 0..3 {
+            for s in 0..SOURCES {
                 self.present[j * 3 + s].next = self.slot_valid[j].val()
                     & (self.slot_state[j * 3 + s].val() == self.pending.val())
                     & !self.hazard[j * 3 + s].val()
@@ -206,16 +206,17 @@ impl<const RI: usize> crate::parts::Part<Requests> for ReadScheduler<RI> {
         self.conflict.twice_in.next = self.no_banks.val();
         self.conflict.free_in.next = self.cq_free.val();
         for j in 0..(self._preload_slots + 1) {
-            for s in 0..3 {
+            for s in 0..SOURCES {
                 self.conflict.served_before[j * 3 + s].next = false;
-                self.conflict.reg_index[j * 3 + s].next = self.slot_src[j * 3 + s].val();
+                self.conflict.reg_index[j * 3 + s].next =
+                    self.slot_src[j * 3 + s].val();
                 self.conflict.want[j * 3 + s].next = self.present[j * 3 + s].val();
             }
         }
         for j in 1..(self._preload_slots + 1) {
-            for s in 0..3 {
-                self.conflict.want[j * 3 + s].next =
-                    self.present[j * 3 + s].val() & self.later_conflict[j * 3 + s - 3].val();
+            for s in 0..SOURCES {
+                self.conflict.want[j * 3 + s].next = self.present[j * 3 + s].val()
+                    & self.later_conflict[j * 3 + s - 3].val();
             }
         }
         // Prefetches: the next slots' other sources, unless preloaded now.
@@ -223,37 +224,40 @@ impl<const RI: usize> crate::parts::Part<Requests> for ReadScheduler<RI> {
         self.prefetch.twice_in.next = self.conflict.claimed_twice_out.val();
         self.prefetch.free_in.next = self.pq_free.val();
         for j in 1..(self._prefetch_slots + 1) {
-            for s in 0..3 {
+            for s in 0..SOURCES {
                 self.prefetch.want[j * 3 + s - 3].next = self.present[j * 3 + s].val();
                 self.prefetch.served_before[j * 3 + s - 3].next = false;
-                self.prefetch.reg_index[j * 3 + s - 3].next = self.slot_src[j * 3 + s].val();
+                self.prefetch.reg_index[j * 3 + s - 3].next =
+                    self.slot_src[j * 3 + s].val();
             }
         }
         for j in 1..(self._both_slots + 1) {
-            for s in 0..3 {
+            for s in 0..SOURCES {
                 self.prefetch.served_before[j * 3 + s - 3].next =
                     self.conflict.asked[j * 3 + s].val();
             }
         }
         for j in 0..self._window {
-            for s in 0..3 {
+            for s in 0..SOURCES {
                 self.next_state[j * 3 + s].next = self.slot_state[j * 3 + s].val();
                 self.next_entry[j * 3 + s].next = self.slot_entry[j * 3 + s].val();
             }
         }
         for j in 1..(self._preload_slots + 1) {
-            for s in 0..3 {
+            for s in 0..SOURCES {
                 if self.conflict.grant[j * 3 + s].val() {
                     self.next_state[j * 3 + s].next = self.in_cq[0].val();
-                    self.next_entry[j * 3 + s].next = self.conflict.entry[j * 3 + s - 3].val();
+                    self.next_entry[j * 3 + s].next =
+                        self.conflict.entry[j * 3 + s - 3].val();
                 }
             }
         }
         for j in 1..(self._prefetch_slots + 1) {
-            for s in 0..3 {
+            for s in 0..SOURCES {
                 if self.prefetch.grant[j * 3 + s - 3].val() {
                     self.next_state[j * 3 + s].next = self.in_pq[0].val();
-                    self.next_entry[j * 3 + s].next = self.prefetch.entry[j * 3 + s - 3].val();
+                    self.next_entry[j * 3 + s].next =
+                        self.prefetch.entry[j * 3 + s - 3].val();
                 }
             }
         }
@@ -265,7 +269,7 @@ impl<const RI: usize> crate::parts::Part<Issue> for ReadScheduler<RI> {
     fn update(&mut self) {
         // The head's reads are done; it issues once none of its sources is pending, or each
         // pending one is forwarded, and the pending table does not hold it.
-        for s in 0..3 {
+        for s in 0..SOURCES {
             if self.conflict.grant[s].val() {
                 self.next_state[s].next = self.done.val();
             }
@@ -291,7 +295,7 @@ impl<const RI: usize> crate::parts::Part<Routes> for ReadScheduler<RI> {
             self.cand_port[c].next = self.conflict.port[c].val();
             self.cand_reg[c].next = self.slot_src[c].val();
         }
-        for s in 0..3 {
+        for s in 0..SOURCES {
             self.cand_kind[s].next = self.done.val();
             if self.issue.val() {
                 self.cand_kind[s].next = self.pending.val();

@@ -4,7 +4,7 @@
 use rust_hdl::prelude::*;
 
 use super::forwarding::Forwarding;
-use crate::params::{CoreParams, CoreUnit};
+use crate::params::{CoreParams, CoreUnit, SOURCES};
 use crate::regs::Registers;
 use crate::signals::{constant, constant_if, signals};
 
@@ -204,7 +204,7 @@ impl<const RI: usize> Logic for Flight<RI> {
             for k in 0..9 {
                 self.forwarding.src[k].next = self.src[k].val();
             }
-            for s in 0..3 {
+            for s in 0..SOURCES {
                 self.forward[s].next = self.forwarding.forward[s].val();
                 self.distance[s].next = self.forwarding.distance[s].val();
             }

@@ -4,7 +4,7 @@
 use rust_hdl::prelude::*;
 
 use super::Scoreboard;
-use crate::params::{CoreParams, CoreUnit};
+use crate::params::{CoreParams, CoreUnit, SOURCES};
 use crate::parts::logic_in_parts;
 use crate::regs::Registers;
 use crate::signals::{constant, signals};
@@ -156,18 +156,20 @@ impl<const RI: usize> crate::parts::Part<Compares> for Hazards<RI> {
             }
         }
         for k in 0..self._seen {
-            for s in 0..3 {
+            for s in 0..SOURCES {
                 self.by_older[k * 3 + s].next = false;
                 for i in 1..self._served {
                     if i < k {
                         for _u in 0..self._untagged {
-                            self.by_older[k * 3 + s].next = self.by_older[k * 3 + s].val()
+                            self.by_older[k * 3 + s].next = self.by_older[k * 3 + s]
+                                .val()
                                 | self.many[i].val()
                                 | (self.one[i].val()
                                     & (self.slot_dst[i].val() == self.src[k * 3 + s].val()));
                         }
                         for _t in 0..self._tagged {
-                            self.by_older[k * 3 + s].next = self.by_older[k * 3 + s].val()
+                            self.by_older[k * 3 + s].next = self.by_older[k * 3 + s]
+                                .val()
                                 | (self.many[i].val()
                                     & (self.slot_wave[i].val() == self.slot_wave[k].val()))
                                 | (self.one[i].val()
@@ -178,7 +180,7 @@ impl<const RI: usize> crate::parts::Part<Compares> for Hazards<RI> {
             }
         }
         for ns in self._seen..(self._seen + 1) {
-            for s in 0..3 {
+            for s in 0..SOURCES {
                 for i in 0..self._served {
                     for _u in 0..self._untagged {
                         self.writes_offered[i * 3 + s].next = self.many[i].val()
@@ -196,12 +198,13 @@ impl<const RI: usize> crate::parts::Part<Compares> for Hazards<RI> {
                     self.entering_before[j * 3 + s].next =
                         self.by_flight[3 * ns + s].val() | self.outstanding[3 * ns + s].val();
                     self.entering_through[j * 3 + s].next =
-                        self.entering_before[j * 3 + s].val() | self.by_head[3 * ns - 3 + s].val();
+                        self.entering_before[j * 3 + s].val()
+                            | self.by_head[3 * ns - 3 + s].val();
                     for i in 0..self._served {
                         if i < j {
-                            self.entering_before[j * 3 + s].next = self.entering_before[j * 3 + s]
-                                .val()
-                                | self.writes_offered[i * 3 + s].val();
+                            self.entering_before[j * 3 + s].next =
+                                self.entering_before[j * 3 + s].val()
+                                    | self.writes_offered[i * 3 + s].val();
                         }
                         if (i > 0) & (i <= j) {
                             self.entering_through[j * 3 + s].next =
@@ -221,7 +224,7 @@ impl<const RI: usize> crate::parts::Part<NextHazards> for Hazards<RI> {
         // Next cycle's slot j: this slot's instruction (the head, an older slot under the
         // window's rule), on issue the next slot's, or the offered instruction.
         for j in 0..self._served {
-            for s in 0..3 {
+            for s in 0..SOURCES {
                 self.held_hazard.d[j * 3 + s].next = (self.by_older[j * 3 + s].val()
                     | self.by_flight[j * 3 + s].val()
                     | self.outstanding[j * 3 + s].val())
@@ -229,9 +232,10 @@ impl<const RI: usize> crate::parts::Part<NextHazards> for Hazards<RI> {
             }
         }
         for j in 1..self._served {
-            for s in 0..3 {
+            for s in 0..SOURCES {
                 for _u in 0..self._untagged {
-                    if !self.issue.val() & (self.by_head[j * 3 + s - 3].val() | self.many[0].val())
+                    if !self.issue.val()
+                        & (self.by_head[j * 3 + s - 3].val() | self.many[0].val())
                     {
                         self.held_hazard.d[j * 3 + s].next = true;
                     }
@@ -248,7 +252,7 @@ impl<const RI: usize> crate::parts::Part<NextHazards> for Hazards<RI> {
             }
         }
         for j in 0..(self._seen - 1) {
-            for s in 0..3 {
+            for s in 0..SOURCES {
                 if self.issue.val() {
                     self.held_hazard.d[j * 3 + s].next = self.by_head[j * 3 + s].val()
                         | self.by_older[j * 3 + s + 3].val()
@@ -258,11 +262,13 @@ impl<const RI: usize> crate::parts::Part<NextHazards> for Hazards<RI> {
             }
         }
         for j in 0..self._served {
-            for s in 0..3 {
+            for s in 0..SOURCES {
                 if self.entering[j].val() {
-                    self.held_hazard.d[j * 3 + s].next = self.entering_before[j * 3 + s].val();
+                    self.held_hazard.d[j * 3 + s].next =
+                        self.entering_before[j * 3 + s].val();
                     if self.issue.val() {
-                        self.held_hazard.d[j * 3 + s].next = self.entering_through[j * 3 + s].val();
+                        self.held_hazard.d[j * 3 + s].next =
+                            self.entering_through[j * 3 + s].val();
                     }
                 }
                 if self.reset.val() {

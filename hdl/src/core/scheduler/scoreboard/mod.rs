@@ -15,7 +15,7 @@ pub use readiness::WaveReadiness;
 
 use rust_hdl::prelude::*;
 
-use crate::params::{CoreParams, CoreUnit};
+use crate::params::{CoreParams, CoreUnit, SOURCES};
 use crate::parts::logic_in_parts;
 use crate::signals::{constant_if, signals};
 
@@ -315,7 +315,7 @@ impl<const RI: usize> crate::parts::Part<PendingWiring> for Scoreboard<RI> {
                 self.hazards.src[x].next = self.slot_src[x].val();
                 self.hazards.by_head[x].next = self.pending.by_head[x].val();
             }
-            for s in 0..3 {
+            for s in 0..SOURCES {
                 self.pending.src[3 * ns + s].next = self.instr_src[s].val();
                 self.hazards.src[3 * ns + s].next = self.instr_src[s].val();
             }
@@ -324,7 +324,7 @@ impl<const RI: usize> crate::parts::Part<PendingWiring> for Scoreboard<RI> {
             }
             for _f in 0..self._forwarding {
                 self.next_head.head_long[0].next = self.slot_unit[0].val() != self.alu[0].val();
-                for s in 0..3 {
+                for s in 0..SOURCES {
                     self.next_head.outstanding[s].next = self.pending.outstanding[s].val();
                     self.next_head.outstanding[3 + s].next = self.pending.outstanding[3 + s].val();
                     self.next_head.outstanding[6 + s].next =
@@ -340,7 +340,7 @@ impl<const RI: usize> crate::parts::Part<PendingWiring> for Scoreboard<RI> {
         self.next_head.entering.next = self.entering[0].val();
         self.held.next = self.next_head.held.val();
         // Forwarding: from the stages written back on port 0, never an outstanding register.
-        for s in 0..3 {
+        for s in 0..SOURCES {
             self.forward[s].next = false;
         }
         for _f in 0..self._forwarding {
@@ -348,7 +348,7 @@ impl<const RI: usize> crate::parts::Part<PendingWiring> for Scoreboard<RI> {
             for k in 0..6 {
                 self.flight.src[k].next = self.slot_src[k].val();
             }
-            for s in 0..3 {
+            for s in 0..SOURCES {
                 self.flight.src[6 + s].next = self.instr_src[s].val();
                 self.forward[s].next =
                     self.flight.forward[s].val() & !self.next_head.head_outstanding[s].val();
@@ -402,9 +402,10 @@ impl<const RI: usize> crate::parts::Part<WaveWiring> for Scoreboard<RI> {
                 self.readiness.unit[w].next = self.wave_unit[w].val();
                 self.readiness.waits[w].next = self.wave_wait[w].val();
                 self.wave_ready[w].next = self.readiness.ready[w].val();
-                for s in 0..3 {
+                for s in 0..SOURCES {
                     self.readiness.src[w * 3 + s].next = self.wave_src[w * 3 + s].val();
-                    self.readiness.read[w * 3 + s].next = self.wave_read[w * 3 + s].val();
+                    self.readiness.read[w * 3 + s].next =
+                        self.wave_read[w * 3 + s].val();
                 }
             }
         }

@@ -8,6 +8,10 @@ use crate::params::{BankMap, CoreParams, CoreUnit, GprParams};
 use crate::regs::Registers;
 use crate::signals::{constant, constants, signals};
 
+/// The instructions the table answers for each cycle: the window's first two slots (the head,
+/// the next) and the offered instruction, in that order.
+const CANDIDATES: usize = 3;
+
 /// The pending table (`docs/core.md`): `long_results` entries (valid, register, guard: `(sy)`
 /// or `(ss)`). A long-latency head that issues takes one free entry per register it writes,
 /// the lowest free ones, the `k`-th for `dst + k`; a performed long-latency write frees the
@@ -134,7 +138,7 @@ impl<const RI: usize> Logic for PendingTable<RI> {
         self.lookups.head_sy.next = self.spans.head_sy.val();
         self.lookups.head_long.next = self.spans.head_long.val();
         self.lookups.used_after.next = self.entries.used_after.val();
-        for c in 0..3 {
+        for c in 0..CANDIDATES {
             self.spans.cand_dst[c].next = self.cand_dst[c].val();
             self.spans.cand_writes[c].next = self.cand_writes[c].val();
             self.spans.cand_unit[c].next = self.cand_unit[c].val();
@@ -168,7 +172,7 @@ impl<const RI: usize> Logic for PendingTable<RI> {
         // With several waves: the entries' waves, and what the waves' readiness reads.
         for _t in 0..self._tagged {
             self.entries.take_wave[0].next = self.cand_wave[0].val();
-            for c in 0..3 {
+            for c in 0..CANDIDATES {
                 self.lookups.cand_wave[c].next = self.cand_wave[c].val();
             }
             for e in 0..self._entries {
@@ -416,7 +420,7 @@ impl<const RI: usize> Logic for PendingLookups<RI> {
     fn update(&mut self) {
         self.ss_live.next = false;
         self.sy_live.next = false;
-        for c in 0..3 {
+        for c in 0..CANDIDATES {
             self.waw[c].next = false;
         }
         for x in 0..self._sources {
@@ -425,7 +429,7 @@ impl<const RI: usize> Logic for PendingLookups<RI> {
         for e in 0..self._entries {
             self.ss_live.next = self.ss_live.val() | (self.live[e].val() & !self.sy[e].val());
             self.sy_live.next = self.sy_live.val() | (self.live[e].val() & self.sy[e].val());
-            for c in 0..3 {
+            for c in 0..CANDIDATES {
                 for k in 0..4 {
                     self.waw[c].next = self.waw[c].val()
                         | (self.live[e].val()
@@ -446,13 +450,13 @@ impl<const RI: usize> Logic for PendingLookups<RI> {
             }
         }
         // Held next cycle: as the table will be, with the head's entries if it issues now.
-        for c in 0..3 {
+        for c in 0..CANDIDATES {
             self.sync[c].next = (self.cand_wait[c].val().get_bit(0) & self.ss_live.val())
                 | (self.cand_wait[c].val().get_bit(1) & self.sy_live.val());
         }
         // With several waves a sync wait waits on its own wave's entries only.
         for _t in 0..self._tagged {
-            for c in 0..3 {
+            for c in 0..CANDIDATES {
                 self.wave_ss[c].next = false;
                 self.wave_sy[c].next = false;
                 for e in 0..self._entries {

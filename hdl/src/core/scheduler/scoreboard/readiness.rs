@@ -4,7 +4,7 @@
 use rust_hdl::prelude::*;
 
 use super::pending::CandidateSpans;
-use crate::params::{CoreParams, CoreUnit};
+use crate::params::{CoreParams, CoreUnit, SOURCES};
 use crate::signals::{constant, constants, signals};
 
 /// Per wave, whether its offered instruction is ready to enter the window, judged on the state
@@ -192,7 +192,7 @@ impl<const RI: usize> Logic for WaveReadiness<RI> {
                     self.sy[w].next = self.sy[w].val() | self.head_sy[0].val();
                 }
                 // Its sources: written by a slot, a flight stage, the issuing head, or outstanding.
-                for s in 0..3 {
+                for s in 0..SOURCES {
                     self.written[w * 3 + s].next = false;
                     for j in 0..self._window {
                         self.written[w * 3 + s].next = self.written[w * 3 + s].val()
