@@ -7,11 +7,11 @@ use clap::{Arg, ArgAction, Command};
 
 use grfgen_hdl::params::{flag_suggestion, suggestion};
 
-use crate::cluster;
 use crate::commands;
-use crate::compare;
+use crate::commands::cluster;
+use crate::commands::compare;
+use crate::commands::route;
 use crate::registry::{blocks, designs};
-use crate::route;
 
 /// The verbs run on simulated blocks, with what they do.
 pub const BLOCK_VERBS: [(&str, &str); 6] = [
@@ -103,7 +103,7 @@ fn tree() -> Command {
         .subcommand(route::command())
         .subcommand(compare::command())
         .subcommand(cluster::command())
-        .subcommand(crate::allocate::command())
+        .subcommand(crate::commands::allocate::command())
         .subcommand(commands::regress::command())
         .subcommand(commands::blocks::command())
         .subcommand(commands::devices::command())

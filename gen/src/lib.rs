@@ -1,19 +1,16 @@
 //! The `grfgen` command line: parses arguments, calls the hardware, simulation and flow crates
 //! and prints what they report. No block logic lives here: the commands are generic over the
-//! registries of blocks, and the router's own commands are in `route`.
+//! registries of blocks; the commands a single block has (`route`, `allocate`, `partition`,
+//! `compare`) are in `commands/` beside them, one file each.
 
-pub mod allocate;
 pub mod cli;
-pub mod cluster;
 pub mod commands;
-pub mod compare;
 pub mod csv;
 pub mod error;
 pub mod output;
 pub mod params;
 pub mod progress;
 pub mod registry;
-pub mod route;
 
 use clap::ArgMatches;
 
@@ -39,10 +36,10 @@ pub fn execute(matches: &ArgMatches) -> Result<String, CliError> {
                 .expect("clap accepted the design");
             design.emit(m)
         }
-        "route" => route::route(name, m),
-        "allocate" => allocate::allocate(matches.subcommand().expect("allocate").1),
-        "compare" => compare::compare(name, m),
-        "partition" => cluster::partition(matches.subcommand().expect("partition").1),
+        "route" => commands::route::route(name, m),
+        "allocate" => commands::allocate::allocate(matches.subcommand().expect("allocate").1),
+        "compare" => commands::compare::compare(name, m),
+        "partition" => commands::cluster::partition(matches.subcommand().expect("partition").1),
         "sweep" if name == "merge" => commands::sweep::merge(m),
         "sweep" if name == "status" => commands::sweep::status(m),
         "sweep" if name == "plot" => commands::sweep::plot(m),

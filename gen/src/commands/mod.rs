@@ -1,13 +1,17 @@
 //! The commands, each generic over the block it runs; the flags they share are here.
 
+pub mod allocate;
 pub mod bench;
 pub mod blocks;
+pub mod cluster;
+pub mod compare;
 pub mod devices;
 pub mod emit;
 pub mod explore;
 pub mod flow;
 pub mod mutate;
 pub mod regress;
+pub mod route;
 pub mod sim;
 pub mod sweep;
 

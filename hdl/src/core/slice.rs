@@ -386,12 +386,9 @@ impl<const A: usize, const RI: usize> crate::parts::Part<WaveWiring> for CoreSli
             self.scheduler.wave_wait[w - 1].next = self.wave_wait[w - 1].val();
             self.wave_ready[w - 1].next = self.scheduler.wave_ready[w - 1].val();
             for s in 0..SOURCES {
-                self.scheduler.wave_src[w * 3 + s - 3].next =
-                    self.wave_src[w * 3 + s - 3].val();
-                self.scheduler.wave_read[w * 3 + s - 3].next =
-                    self.wave_read[w * 3 + s - 3].val();
-                self.scheduler.wave_imm[w * 3 + s - 3].next =
-                    self.wave_imm[w * 3 + s - 3].val();
+                self.scheduler.wave_src[w * 3 + s - 3].next = self.wave_src[w * 3 + s - 3].val();
+                self.scheduler.wave_read[w * 3 + s - 3].next = self.wave_read[w * 3 + s - 3].val();
+                self.scheduler.wave_imm[w * 3 + s - 3].next = self.wave_imm[w * 3 + s - 3].val();
             }
         }
         for _m in 0..self._mapped {
@@ -399,8 +396,7 @@ impl<const A: usize, const RI: usize> crate::parts::Part<WaveWiring> for CoreSli
                 self.map_in[w * 4 + 2].register.next = self.wave_dst[w - 1].val();
                 self.scheduler.wave_dst[w - 1].next = self.map_in[w * 4 + 2].mapped.val();
                 for s in 0..SOURCES {
-                    self.map_in[w * 4 + 3 + s].register.next =
-                        self.wave_src[w * 3 + s - 3].val();
+                    self.map_in[w * 4 + 3 + s].register.next = self.wave_src[w * 3 + s - 3].val();
                     self.scheduler.wave_src[w * 3 + s - 3].next =
                         self.map_in[w * 4 + 3 + s].mapped.val();
                 }

@@ -410,13 +410,10 @@ impl<const RI: usize> crate::parts::Part<WaveWiring> for CoreScheduler<RI> {
                 self.wave_ready[w - 1].next = self.window.ready.val() & self.fetch.pick[w].val();
                 for s in 0..SOURCES {
                     self.fetch.src[w * 3 + s].next = self.wave_src[w * 3 + s - 3].val();
-                    self.fetch.read[w * 3 + s].next =
-                        self.wave_read[w * 3 + s - 3].val();
+                    self.fetch.read[w * 3 + s].next = self.wave_read[w * 3 + s - 3].val();
                     self.fetch.imm[w * 3 + s].next = self.wave_imm[w * 3 + s - 3].val();
-                    self.scoreboard.wave_src[w * 3 + s].next =
-                        self.wave_src[w * 3 + s - 3].val();
-                    self.scoreboard.wave_read[w * 3 + s].next =
-                        self.wave_read[w * 3 + s - 3].val();
+                    self.scoreboard.wave_src[w * 3 + s].next = self.wave_src[w * 3 + s - 3].val();
+                    self.scoreboard.wave_read[w * 3 + s].next = self.wave_read[w * 3 + s - 3].val();
                 }
             }
             for w in 0..self._waves {

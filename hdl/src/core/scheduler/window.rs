@@ -279,10 +279,8 @@ impl<const RI: usize> crate::parts::Part<Movement> for InstructionWindow<RI> {
         for j in 0..(self._window - 1) {
             for s in 0..SOURCES {
                 if self.issue.val() {
-                    self.held_state.d[j * 3 + s].next =
-                        self.next_state[j * 3 + s + 3].val();
-                    self.held_entry.d[j * 3 + s].next =
-                        self.next_entry[j * 3 + s + 3].val();
+                    self.held_state.d[j * 3 + s].next = self.next_state[j * 3 + s + 3].val();
+                    self.held_entry.d[j * 3 + s].next = self.next_entry[j * 3 + s + 3].val();
                 }
             }
         }
@@ -489,8 +487,7 @@ impl<const RI: usize> Logic for HeldInstructions<RI> {
                 self.held_read.d[j * 3 + s].next = self.held_read.q[j * 3 + s].val();
                 self.held_imm.d[j * 3 + s].next = self.held_imm.q[j * 3 + s].val();
                 self.held_alias.d[j * 3 + s].next = self.held_alias.q[j * 3 + s].val();
-                self.held_conflict.d[j * 3 + s].next =
-                    self.held_conflict.q[j * 3 + s].val();
+                self.held_conflict.d[j * 3 + s].next = self.held_conflict.q[j * 3 + s].val();
             }
         }
         for j in 0..(self._window - 1) {
@@ -501,14 +498,10 @@ impl<const RI: usize> Logic for HeldInstructions<RI> {
                 self.held_unit.d[j].next = self.held_unit.q[j + 1].val();
                 self.held_wait.d[j].next = self.held_wait.q[j + 1].val();
                 for s in 0..SOURCES {
-                    self.held_src.d[j * 3 + s].next =
-                        self.held_src.q[j * 3 + s + 3].val();
-                    self.held_read.d[j * 3 + s].next =
-                        self.held_read.q[j * 3 + s + 3].val();
-                    self.held_imm.d[j * 3 + s].next =
-                        self.held_imm.q[j * 3 + s + 3].val();
-                    self.held_alias.d[j * 3 + s].next =
-                        self.held_alias.q[j * 3 + s + 3].val();
+                    self.held_src.d[j * 3 + s].next = self.held_src.q[j * 3 + s + 3].val();
+                    self.held_read.d[j * 3 + s].next = self.held_read.q[j * 3 + s + 3].val();
+                    self.held_imm.d[j * 3 + s].next = self.held_imm.q[j * 3 + s + 3].val();
+                    self.held_alias.d[j * 3 + s].next = self.held_alias.q[j * 3 + s + 3].val();
                     self.held_conflict.d[j * 3 + s].next =
                         self.held_conflict.q[j * 3 + s + 3].val();
                 }

@@ -208,15 +208,14 @@ impl<const RI: usize> crate::parts::Part<Requests> for ReadScheduler<RI> {
         for j in 0..(self._preload_slots + 1) {
             for s in 0..SOURCES {
                 self.conflict.served_before[j * 3 + s].next = false;
-                self.conflict.reg_index[j * 3 + s].next =
-                    self.slot_src[j * 3 + s].val();
+                self.conflict.reg_index[j * 3 + s].next = self.slot_src[j * 3 + s].val();
                 self.conflict.want[j * 3 + s].next = self.present[j * 3 + s].val();
             }
         }
         for j in 1..(self._preload_slots + 1) {
             for s in 0..SOURCES {
-                self.conflict.want[j * 3 + s].next = self.present[j * 3 + s].val()
-                    & self.later_conflict[j * 3 + s - 3].val();
+                self.conflict.want[j * 3 + s].next =
+                    self.present[j * 3 + s].val() & self.later_conflict[j * 3 + s - 3].val();
             }
         }
         // Prefetches: the next slots' other sources, unless preloaded now.
@@ -227,8 +226,7 @@ impl<const RI: usize> crate::parts::Part<Requests> for ReadScheduler<RI> {
             for s in 0..SOURCES {
                 self.prefetch.want[j * 3 + s - 3].next = self.present[j * 3 + s].val();
                 self.prefetch.served_before[j * 3 + s - 3].next = false;
-                self.prefetch.reg_index[j * 3 + s - 3].next =
-                    self.slot_src[j * 3 + s].val();
+                self.prefetch.reg_index[j * 3 + s - 3].next = self.slot_src[j * 3 + s].val();
             }
         }
         for j in 1..(self._both_slots + 1) {
@@ -247,8 +245,7 @@ impl<const RI: usize> crate::parts::Part<Requests> for ReadScheduler<RI> {
             for s in 0..SOURCES {
                 if self.conflict.grant[j * 3 + s].val() {
                     self.next_state[j * 3 + s].next = self.in_cq[0].val();
-                    self.next_entry[j * 3 + s].next =
-                        self.conflict.entry[j * 3 + s - 3].val();
+                    self.next_entry[j * 3 + s].next = self.conflict.entry[j * 3 + s - 3].val();
                 }
             }
         }
@@ -256,8 +253,7 @@ impl<const RI: usize> crate::parts::Part<Requests> for ReadScheduler<RI> {
             for s in 0..SOURCES {
                 if self.prefetch.grant[j * 3 + s - 3].val() {
                     self.next_state[j * 3 + s].next = self.in_pq[0].val();
-                    self.next_entry[j * 3 + s].next =
-                        self.prefetch.entry[j * 3 + s - 3].val();
+                    self.next_entry[j * 3 + s].next = self.prefetch.entry[j * 3 + s - 3].val();
                 }
             }
         }

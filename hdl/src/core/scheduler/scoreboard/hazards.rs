@@ -161,15 +161,13 @@ impl<const RI: usize> crate::parts::Part<Compares> for Hazards<RI> {
                 for i in 1..self._served {
                     if i < k {
                         for _u in 0..self._untagged {
-                            self.by_older[k * 3 + s].next = self.by_older[k * 3 + s]
-                                .val()
+                            self.by_older[k * 3 + s].next = self.by_older[k * 3 + s].val()
                                 | self.many[i].val()
                                 | (self.one[i].val()
                                     & (self.slot_dst[i].val() == self.src[k * 3 + s].val()));
                         }
                         for _t in 0..self._tagged {
-                            self.by_older[k * 3 + s].next = self.by_older[k * 3 + s]
-                                .val()
+                            self.by_older[k * 3 + s].next = self.by_older[k * 3 + s].val()
                                 | (self.many[i].val()
                                     & (self.slot_wave[i].val() == self.slot_wave[k].val()))
                                 | (self.one[i].val()
@@ -198,13 +196,12 @@ impl<const RI: usize> crate::parts::Part<Compares> for Hazards<RI> {
                     self.entering_before[j * 3 + s].next =
                         self.by_flight[3 * ns + s].val() | self.outstanding[3 * ns + s].val();
                     self.entering_through[j * 3 + s].next =
-                        self.entering_before[j * 3 + s].val()
-                            | self.by_head[3 * ns - 3 + s].val();
+                        self.entering_before[j * 3 + s].val() | self.by_head[3 * ns - 3 + s].val();
                     for i in 0..self._served {
                         if i < j {
-                            self.entering_before[j * 3 + s].next =
-                                self.entering_before[j * 3 + s].val()
-                                    | self.writes_offered[i * 3 + s].val();
+                            self.entering_before[j * 3 + s].next = self.entering_before[j * 3 + s]
+                                .val()
+                                | self.writes_offered[i * 3 + s].val();
                         }
                         if (i > 0) & (i <= j) {
                             self.entering_through[j * 3 + s].next =
@@ -234,8 +231,7 @@ impl<const RI: usize> crate::parts::Part<NextHazards> for Hazards<RI> {
         for j in 1..self._served {
             for s in 0..SOURCES {
                 for _u in 0..self._untagged {
-                    if !self.issue.val()
-                        & (self.by_head[j * 3 + s - 3].val() | self.many[0].val())
+                    if !self.issue.val() & (self.by_head[j * 3 + s - 3].val() | self.many[0].val())
                     {
                         self.held_hazard.d[j * 3 + s].next = true;
                     }
@@ -264,11 +260,9 @@ impl<const RI: usize> crate::parts::Part<NextHazards> for Hazards<RI> {
         for j in 0..self._served {
             for s in 0..SOURCES {
                 if self.entering[j].val() {
-                    self.held_hazard.d[j * 3 + s].next =
-                        self.entering_before[j * 3 + s].val();
+                    self.held_hazard.d[j * 3 + s].next = self.entering_before[j * 3 + s].val();
                     if self.issue.val() {
-                        self.held_hazard.d[j * 3 + s].next =
-                            self.entering_through[j * 3 + s].val();
+                        self.held_hazard.d[j * 3 + s].next = self.entering_through[j * 3 + s].val();
                     }
                 }
                 if self.reset.val() {

@@ -404,8 +404,7 @@ impl<const RI: usize> crate::parts::Part<WaveWiring> for Scoreboard<RI> {
                 self.wave_ready[w].next = self.readiness.ready[w].val();
                 for s in 0..SOURCES {
                     self.readiness.src[w * 3 + s].next = self.wave_src[w * 3 + s].val();
-                    self.readiness.read[w * 3 + s].next =
-                        self.wave_read[w * 3 + s].val();
+                    self.readiness.read[w * 3 + s].next = self.wave_read[w * 3 + s].val();
                 }
             }
         }

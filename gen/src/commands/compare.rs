@@ -1,5 +1,5 @@
 //! `grfgen compare`: designs against their alternatives. `compare route` is the router's
-//! (`crate::route`); `compare gpr` sets the banked GPR against the multi-ported files.
+//! (`crate::commands::route`); `compare gpr` sets the banked GPR against the multi-ported files.
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use grfgen_flow::compare::gpr::{compare_gpr, GprComparisonSpec};
@@ -11,10 +11,10 @@ use grfgen_sim::core::options::ProgramFiles;
 use grfgen_sim::core::workload;
 
 use crate::commands::flow::{pnr_args, pnr_request};
+use crate::commands::route;
 use crate::commands::{json_arg, render};
 use crate::error::CliError;
 use crate::params::{args, list_arg as list, number, Values};
-use crate::route;
 
 /// `grfgen compare`.
 pub fn command() -> Command {
