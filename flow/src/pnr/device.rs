@@ -442,7 +442,9 @@ impl Device {
     /// What the device holds: LUT4s, flip-flops, block RAMs, multipliers (nextpnr's own
     /// counts of TRELLIS_COMB, TRELLIS_FF, DP16KD, MULT18X18D; ICESTORM_LC, ICESTORM_RAM,
     /// ICESTORM_DSP; LUT4, DFF, BSRAM, MULT18X18 or on the GW5A MULT12X12; OXIDE_COMB,
-    /// OXIDE_FF, OXIDE_EBR, MULT18_CORE).
+    /// OXIDE_FF, OXIDE_EBR, MULT18_CORE). The GW5A-25's block RAMs are the `SDP`s nextpnr places
+    /// there, not the 56 BSRAM sites it lists: each takes an auxiliary site too (28 of 32 bits
+    /// x 256 place, 29 do not: `docs/pnr.md`).
     fn capacity(self) -> Capacity {
         let (luts, ffs, brams, dsps) = match self {
             Device::Ecp5_85k => (83_640, 83_640, 208, 156),
@@ -451,7 +453,7 @@ impl Device {
             Device::Ice40Up5k => (5_280, 5_280, 30, 8),
             Device::Gw1n9 => (8_640, 6_480, 26, 20),
             Device::Gw2a18 => (20_736, 15_552, 46, 48),
-            Device::Gw5a25 => (23_040, 23_040, 56, 56),
+            Device::Gw5a25 => (23_040, 23_040, 28, 56),
             Device::Nexus40 => (32_256, 32_256, 84, 56),
         };
         Capacity {
