@@ -120,7 +120,7 @@ impl LockStep<'_> {
 
 /// Runs `workload` under `policy` from `seed` (initial register values and external traffic),
 /// with `device` in lock step when given, on `params.waves` waves (settled: see
-/// [`settle`]), each on its own registers. Registers the program reads are first loaded through
+/// [`settle`](super::waves::settle)), each on its own registers. Registers the program reads are first loaded through
 /// the external write port (not counted in the cycles).
 pub fn run(
     params: &CoreParams,

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use crate::core::program::Instruction;
 
-/// A register operand of a micro-op, for the groups [`allocate_with`] keeps together.
+/// A register operand of a micro-op, for the groups [`allocate_with`](super::allocate_with) keeps together.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Slot {
     /// Instruction `.0`'s source `.1` (an index into its `src`, a register read).

@@ -23,7 +23,7 @@ use crate::signals::{constant, constants, signals};
 /// The read side (`docs/core.md`, rule 2 and the request stage): the read scheduler
 /// ([`ReadScheduler`]) decides the reads and the issue from the window's slots and the
 /// scoreboard's hazards, the read requests ([`ReadRequests`]) put the granted reads on the
-/// GPR's read ports, the capture delay ([`CaptureDelay`]) says where each read's data goes when
+/// GPR's read ports, the capture delay (`CaptureDelay`) says where each read's data goes when
 /// it arrives, and the queues' entries ([`QueueEntries`]) are taken by the reads and freed by
 /// the issue. Vectors of sources are slot-major (`slot * 3 + source`). `RI` is the
 /// register-index width.
