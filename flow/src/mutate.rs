@@ -339,8 +339,17 @@ pub fn mutate<B: Block>(
         models: emitted.models.iter().map(|(file, _)| *file).collect(),
         read,
     };
+    // A recorded outcome keeps its outcome; where it lies is described again, as this run
+    // would describe it.
     let slots: Vec<Option<Mutant>> = (commands.iter().enumerate())
-        .map(|(n, command)| recorded(work, n, command))
+        .map(|(n, command)| {
+            let fresh = described(command, &drawn.top, &drawn.lines);
+            recorded(work, n, command).map(|old| Mutant {
+                source: fresh.source,
+                module: fresh.module,
+                ..old
+            })
+        })
         .collect();
     let resumed = slots.iter().flatten().count();
     let mutants = run_all(&drawn, &commands, slots, progress)?;
@@ -540,25 +549,29 @@ fn run_mutant<B: Block>(
 }
 
 /// A mutant of `command` before it runs: its mode, and the emitted line (of `lines`, the
-/// emitted `<top>.v`) and module its last `-src` names (the first is the instance's line).
+/// emitted `<top>.v`) and module of the cell it changes. The cell's name gives its instance
+/// path in the flattened design (`$flatten\body.\slots.$eq$...`), and so the module that holds
+/// it; of the `-src` lines Yosys lists (the cell's own and every enclosing instance's), the
+/// narrowest in that module is the cell's. Where the path does not resolve, the last `-src`.
 fn described(command: &str, top: &str, lines: &[&str]) -> Mutant {
     let words: Vec<&str> = command.split_whitespace().collect();
     let after = |flag: &str| {
         let at = words.iter().position(|w| *w == flag)?;
         words.get(at + 1).copied()
     };
-    // Flattened cells name the instance first and the line inside the module last.
-    let innermost = words
-        .windows(2)
-        .rev()
-        .find(|w| w[0] == "-src")
-        .map(|w| w[1]);
-    let line = innermost
-        .and_then(|src| src.rsplit_once(':'))
-        .and_then(|(_, at)| at.split('.').next()?.parse::<usize>().ok())
-        .filter(|&n| n >= 1 && n <= lines.len());
-    let (source, module) = match line {
-        Some(n) => (
+    let sources: Vec<(usize, usize)> = (words.windows(2))
+        .filter(|w| w[0] == "-src")
+        .filter_map(|w| source_span(w[1]))
+        .filter(|&(first, _)| first >= 1 && first <= lines.len())
+        .collect();
+    let holder = after("-cell").and_then(|cell| module_of_cell(lines, top, cell));
+    let own = holder.as_ref().and_then(|module| {
+        (sources.iter())
+            .filter(|&&(first, _)| enclosing_module(lines, first - 1) == *module)
+            .min_by_key(|&&(first, last)| last.saturating_sub(first))
+    });
+    let (source, module) = match own.or(sources.last()) {
+        Some(&(n, _)) => (
             format!("{top}.v:{n} {}", lines[n - 1].trim()),
             enclosing_module(lines, n - 1),
         ),
@@ -576,6 +589,52 @@ fn described(command: &str, top: &str, lines: &[&str]) -> Mutant {
         error: None,
         counterexample: None,
     }
+}
+
+/// The first and last lines of a `-src` span (`<file>:12.5-14.8`, or `<file>:12.5`).
+fn source_span(src: &str) -> Option<(usize, usize)> {
+    let (_, at) = src.rsplit_once(':')?;
+    let line = |part: &str| part.split('.').next()?.parse::<usize>().ok();
+    let mut ends = at.split('-');
+    let first = line(ends.next()?)?;
+    Some((first, ends.next().and_then(line).unwrap_or(first)))
+}
+
+/// The module that holds flattened `cell` of design `top`: its instance path
+/// (`$flatten\body.\slots.\valid.$procdff$7` is `body`, `slots`, `valid`) followed from the
+/// top through the instance declarations of `lines`.
+fn module_of_cell(lines: &[&str], top: &str, cell: &str) -> Option<String> {
+    let mut segments = cell.split('.');
+    let mut path: Vec<&str> = Vec::new();
+    if let Some(first) = segments.next().and_then(|s| s.strip_prefix("$flatten\\")) {
+        path.push(first);
+        path.extend(segments.map_while(|s| s.strip_prefix('\\')));
+    }
+    path.iter().try_fold(top.to_string(), |module, instance| {
+        instance_type(lines, &module, instance)
+    })
+}
+
+/// The module type of `instance`, declared in `module`'s text in `lines`
+/// (`<type> <instance>(` on a line of its own).
+fn instance_type(lines: &[&str], module: &str, instance: &str) -> Option<String> {
+    let start = lines.iter().position(|l| {
+        l.trim_start().strip_prefix("module ").is_some_and(|rest| {
+            rest.split(|c: char| c == '(' || c == '#' || c.is_whitespace())
+                .next()
+                == Some(module)
+        })
+    })?;
+    lines[start + 1..]
+        .iter()
+        .take_while(|l| l.trim() != "endmodule")
+        .find_map(|l| {
+            let mut words = l
+                .split(|c: char| c == '(' || c.is_whitespace())
+                .filter(|w| !w.is_empty());
+            let (kind, name) = (words.next()?, words.next()?);
+            (name == instance && l.trim_end().ends_with('(')).then(|| kind.to_string())
+        })
 }
 
 /// The module whose text holds line `index` of `lines`.
@@ -641,12 +700,38 @@ mod tests {
         assert_eq!(m.source, "top.v:2 module top(a);");
         assert_eq!(m.module, "top");
         let inner = described(
-            "mutate -mode inv -module top -cell x -src top.v:2.1-2.3 -src top.v:6.16-6.23",
+            // An instance path the text does not declare: the last `-src`.
+            "mutate -mode inv -module top -cell $flatten\\body.$and$top.v:6$3 -src top.v:2.1-2.3 -src top.v:6.16-6.23",
             "top",
             &lines,
         );
         assert_eq!(inner.source, "top.v:6 assign b = c & d;");
         assert_eq!(inner.module, "top_body");
+        let nested = [
+            "module top(a);",
+            "  top_body body(",
+            "    .a(a)",
+            "  );",
+            "endmodule",
+            "module top_body(a);",
+            "  top_slots slots(",
+            "    .a(a)",
+            "  );",
+            "  assign e = f;",
+            "endmodule",
+            "module top_slots(a);",
+            "  assign g = a == h;",
+            "endmodule",
+        ];
+        // Yosys lists the body's instance, the cell's own line, then the slots' instance: the
+        // cell is in `slots` (its name says so), whose line is 13.
+        let deep = described(
+            "mutate -mode const0 -module top -cell $flatten\\body.\\slots.$eq$top.v:13$2 -port B -src top.v:2.3-4.4 -src top.v:13.12-13.20 -src top.v:7.3-9.4",
+            "top",
+            &nested,
+        );
+        assert_eq!(deep.source, "top.v:13 assign g = a == h;");
+        assert_eq!(deep.module, "top_slots");
         let unplaced = described("mutate -mode const0 -module top -cell x", "top", &lines);
         assert_eq!(
             (unplaced.source.as_str(), unplaced.module.as_str()),
