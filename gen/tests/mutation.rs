@@ -337,7 +337,7 @@ fn a_kept_run_survives_ctrl_c_and_resumes_where_it_stopped() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("run");
     let out_arg = out.to_str().unwrap();
-    let child = kept(&["--mutants", "6", "--seed", "5", "--out", out_arg])
+    let child = kept(&["--mutants", "12", "--seed", "5", "--out", out_arg])
         .stderr(std::process::Stdio::piped())
         .stdout(std::process::Stdio::null())
         .spawn()
@@ -367,15 +367,15 @@ fn a_kept_run_survives_ctrl_c_and_resumes_where_it_stopped() {
         .collect();
     assert!(left.is_empty(), "left behind: {left:?}");
     let before = recorded();
-    assert!((1..6).contains(&before), "{before} recorded");
-    let resumed = kept(&["--mutants", "6", "--out", out_arg, "--resume", "--json"])
+    assert!((1..12).contains(&before), "{before} recorded");
+    let resumed = kept(&["--mutants", "12", "--out", out_arg, "--resume", "--json"])
         .output()
         .unwrap();
     let report: serde_json::Value = serde_json::from_slice(&resumed.stdout).unwrap();
     assert_eq!(report["seed"], 5, "the recorded seed: {report}");
     assert_eq!(report["resumed"].as_u64(), Some(before as u64), "{report}");
-    assert_eq!(recorded(), 6);
-    let whole = kept(&["--mutants", "6", "--seed", "5", "--json"])
+    assert_eq!(recorded(), 12);
+    let whole = kept(&["--mutants", "12", "--seed", "5", "--json"])
         .output()
         .unwrap();
     let whole: serde_json::Value = serde_json::from_slice(&whole.stdout).unwrap();
@@ -384,7 +384,7 @@ fn a_kept_run_survives_ctrl_c_and_resumes_where_it_stopped() {
         (vec!["--resume", "--seed", "6"], "--seed 5 there, 6 here"),
         (vec!["--seed", "5"], "add --resume to go on with it"),
     ] {
-        let mut args = vec!["--mutants", "6", "--out", out_arg];
+        let mut args = vec!["--mutants", "12", "--out", out_arg];
         args.extend(extra);
         let run = kept(&args).output().unwrap();
         let err = String::from_utf8_lossy(&run.stderr);
