@@ -30,8 +30,10 @@ pub struct TrafficResult {
 
 /// One cycle's random inputs: a launch asked half the time; a retire a third of the time
 /// (mostly of a resident wave, sometimes of an empty or missing slot); now and then a new
-/// footprint (sometimes larger than the pool) or a release (sometimes more than the
-/// footprint).
+/// footprint (sometimes larger than the pool, and one load in eight anywhere in the port's 32
+/// bits, every magnitude alike, so that the bound against the pool decides where the fit's
+/// arithmetic wraps and the released count reaches its high bits) or a release (sometimes more
+/// than the footprint).
 fn draw(params: &AllocParams, model: &PoolModel, rng: &mut Rng) -> PoolInputs {
     let resident: Vec<usize> = (0..params.wave_slots)
         .filter(|&s| model.allocation(s).is_some())
@@ -41,9 +43,10 @@ fn draw(params: &AllocParams, model: &PoolModel, rng: &mut Rng) -> PoolInputs {
         (true, false, false) => Some(resident[rng.below(resident.len())]),
         (true, _, _) => Some(rng.below(32)),
     };
-    let set_footprint = rng
-        .chance(1, 48)
-        .then(|| rng.below(params.pool + 2 * params.granularity + 1) as u32);
+    let set_footprint = rng.chance(1, 48).then(|| match rng.chance(1, 8) {
+        true => (rng.next_u64() as u32) >> rng.below(32),
+        false => rng.below(params.pool + 2 * params.granularity + 1) as u32,
+    });
     let release = rng
         .chance(1, 48)
         .then(|| rng.below(model.footprint() as usize + 4) as u32);
