@@ -691,22 +691,6 @@ mod tests {
             "  assign b = c & d;",
             "endmodule",
         ];
-        let m = described(
-            "mutate -mode inv -module top -cell $and$top.v:6$3 -port Y -portbit 0 -src top.v:6.16-6.23 -src top.v:2.1-2.3",
-            "top",
-            &lines,
-        );
-        assert_eq!(m.mode, "inv");
-        assert_eq!(m.source, "top.v:2 module top(a);");
-        assert_eq!(m.module, "top");
-        let inner = described(
-            // An instance path the text does not declare: the last `-src`.
-            "mutate -mode inv -module top -cell $flatten\\body.$and$top.v:6$3 -src top.v:2.1-2.3 -src top.v:6.16-6.23",
-            "top",
-            &lines,
-        );
-        assert_eq!(inner.source, "top.v:6 assign b = c & d;");
-        assert_eq!(inner.module, "top_body");
         let nested = [
             "module top(a);",
             "  top_body body(",
@@ -723,15 +707,35 @@ mod tests {
             "  assign g = a == h;",
             "endmodule",
         ];
-        // Yosys lists the body's instance, the cell's own line, then the slots' instance: the
-        // cell is in `slots` (its name says so), whose line is 13.
-        let deep = described(
-            "mutate -mode const0 -module top -cell $flatten\\body.\\slots.$eq$top.v:13$2 -port B -src top.v:2.3-4.4 -src top.v:13.12-13.20 -src top.v:7.3-9.4",
-            "top",
-            &nested,
-        );
-        assert_eq!(deep.source, "top.v:13 assign g = a == h;");
-        assert_eq!(deep.module, "top_slots");
+        let cases: [(&str, &[&str], &str, &str); 3] = [
+            // A cell of the top itself: its line in the top.
+            (
+                "-cell $and$top.v:6$3 -port Y -src top.v:6.16-6.23 -src top.v:2.1-2.3",
+                &lines,
+                "top.v:2 module top(a);",
+                "top",
+            ),
+            // An instance path the text does not declare: the last `-src`.
+            (
+                "-cell $flatten\\body.$and$top.v:6$3 -src top.v:2.1-2.3 -src top.v:6.16-6.23",
+                &lines,
+                "top.v:6 assign b = c & d;",
+                "top_body",
+            ),
+            // Yosys lists the body's instance, the cell's own line, then the slots' instance:
+            // the cell is in `slots` (its name says so), whose line is 13.
+            (
+                "-cell $flatten\\body.\\slots.$eq$top.v:13$2 -port B -src top.v:2.3-4.4 -src top.v:13.12-13.20 -src top.v:7.3-9.4",
+                &nested,
+                "top.v:13 assign g = a == h;",
+                "top_slots",
+            ),
+        ];
+        for (cell, text, source, module) in cases {
+            let m = described(&format!("mutate -mode inv -module top {cell}"), "top", text);
+            assert_eq!((m.mode.as_str(), m.source.as_str()), ("inv", source));
+            assert_eq!(m.module, module);
+        }
         let unplaced = described("mutate -mode const0 -module top -cell x", "top", &lines);
         assert_eq!(
             (unplaced.source.as_str(), unplaced.module.as_str()),
