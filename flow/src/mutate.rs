@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use grfgen_hdl::design::{emit_design, Design};
 use grfgen_sim::block::{Block, ParamsOf, Report, Rtl, RunRecord, Setup, SimError};
@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 
 use grfgen_support::interrupt::Partial;
 
-use crate::tools::{failure, output};
+use crate::tools::{failure, output_within};
 use crate::FlowError;
 
 /// What a mutation run is asked for.
@@ -188,12 +188,13 @@ impl MutateReport {
 }
 
 /// Runs Yosys's `script` in `dir` (Debian's `yosys`, which the iCE40 synthesis uses too).
-fn yosys(dir: &Path, script: &str) -> Result<(), FlowError> {
-    let out = output(
+fn yosys(dir: &Path, script: &str, limit: Option<Duration>) -> Result<(), FlowError> {
+    let out = output_within(
         Command::new("yosys")
             .current_dir(dir)
             .args(["-q", "-p", script]),
         "sudo apt-get install -y yosys",
+        limit,
     )?;
     match out.status.success() {
         true => Ok(()),
@@ -275,7 +276,7 @@ impl<B: Block> Drawn<'_, B> {
             "{}; script {script}; opt_clean; write_verilog -noattr {name}",
             self.read
         );
-        if let Err(e) = yosys(self.work, &write) {
+        if let Err(e) = yosys(self.work, &write, None) {
             mutant.outcome = Outcome::Error;
             mutant.error = Some(e.to_string().lines().next().unwrap_or("").into());
             return Ok(mutant);
@@ -327,6 +328,7 @@ pub fn mutate<B: Block>(
             "{read}; mutate -list {} -seed {} -o mutations.ys",
             spec.mutants, spec.seed
         ),
+        None,
     )?;
     let list = std::fs::read_to_string(work.join("mutations.ys"))?;
     let commands: Vec<&str> = list.lines().filter(|l| l.starts_with("mutate ")).collect();
@@ -451,6 +453,10 @@ fn prepared(file: &str, top: &str, models: &[&str], name: &str) -> String {
     )
 }
 
+/// How many times the solver's limit the whole check (building the miter, then the proof)
+/// may take before the mutant is `unknown`.
+pub const CHECK_LIMIT: u64 = 4;
+
 /// The bounded equivalence check of `mutant` (its netlist `file` in `work`) against the
 /// emitted design: `spec.depth` cycles of a miter from every register at zero, by Yosys's SAT
 /// solver; records `equivalent`, `survived` with the cycle of the first difference, or
@@ -475,7 +481,10 @@ fn classify(
         spec.solver_seconds,
     );
     let _ = std::fs::remove_file(work.join(check));
-    let ran = yosys(work, &script);
+    // The solver's limit bounds the proof, not building the miter, which grows with the
+    // design's memories: the whole check stops after CHECK_LIMIT times the solver's.
+    let limit = Duration::from_secs(CHECK_LIMIT * spec.solver_seconds);
+    let ran = yosys(work, &script, Some(limit));
     let log = std::fs::read_to_string(work.join(check)).unwrap_or_default();
     let (outcome, why) = verdict(&log, ran.err().map(|e| e.to_string()));
     mutant.outcome = outcome;

@@ -11,7 +11,20 @@ use crate::FlowError;
 /// Runs `command`; a missing program becomes an error that says how to install it
 /// (`install`, a whole sentence's end: `sudo apt-get install -y yosys`).
 pub(crate) fn output(command: &mut Command, install: &str) -> Result<Output, FlowError> {
-    grfgen_support::interrupt::output(command).map_err(|e| {
+    output_within(command, install, None)
+}
+
+/// [`output`], the tool stopped after `limit` if one is given (an error that says so).
+pub(crate) fn output_within(
+    command: &mut Command,
+    install: &str,
+    limit: Option<std::time::Duration>,
+) -> Result<Output, FlowError> {
+    let ran = match limit {
+        Some(limit) => grfgen_support::interrupt::output_within(command, limit),
+        None => grfgen_support::interrupt::output(command),
+    };
+    ran.map_err(|e| {
         let program = command.get_program().to_string_lossy().into_owned();
         if e.kind() == std::io::ErrorKind::NotFound {
             FlowError::Tool(format!("{program} not found; install it with: {install}"))

@@ -107,6 +107,7 @@ fn tree() -> Command {
         .subcommand(commands::regress::command())
         .subcommand(commands::blocks::command())
         .subcommand(commands::devices::command())
+        .subcommand(commands::ceiling::command())
 }
 
 /// The one line `grfgen` prints on standard error for a command line that `command()`

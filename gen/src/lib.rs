@@ -59,6 +59,7 @@ pub fn execute(matches: &ArgMatches) -> Result<String, CliError> {
         "blocks" => Ok(commands::blocks::blocks(
             matches.subcommand().expect("blocks").1,
         )),
+        "ceiling" => commands::ceiling::ceiling(matches.subcommand().expect("ceiling").1),
         "devices" => Ok(commands::devices::devices(
             matches.subcommand().expect("devices").1,
         )),

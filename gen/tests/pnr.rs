@@ -450,3 +450,67 @@ fn compare_gpr_places_routes_and_judges_every_design() {
         "{verdict:?}"
     );
 }
+
+/// `grfgen ceiling`: the device's block RAM alone, one primitive of 512 x 32 between the
+/// harness's registers, with and without its output register where the device has a primitive
+/// (GW1N-9's SDPB), inferred where it has none (iCE40): every row placed, one block RAM and no
+/// flip-flop beyond the harness's, its files kept under `DIR/<top>/pnr`.
+#[test]
+fn the_block_ram_ceiling_is_placed_alone_with_and_without_its_output_register() {
+    for (device, memory, registers) in [
+        ("gw1n-9", "gowin-bsram", &[true, false][..]),
+        ("ice40-hx8k", "inferred", &[false][..]),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("ceiling");
+        let args = [
+            "ceiling",
+            "--device",
+            device,
+            "--out",
+            out.to_str().unwrap(),
+            "--json",
+        ];
+        let run = grfgen(&args);
+        let stdout = String::from_utf8_lossy(&run.stdout);
+        assert!(
+            run.status.success(),
+            "{args:?}: {stdout}{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let rows: Vec<Value> = serde_json::from_str(&stdout).unwrap();
+        let shown: Vec<bool> = rows.iter().map(|r| r["output_register"] == true).collect();
+        assert_eq!(shown, registers, "{stdout}");
+        for row in &rows {
+            assert_eq!(row["memory"], memory, "{row}");
+            let pnr = &row["pnr"];
+            assert_eq!(
+                (&pnr["device"], &pnr["fits"]),
+                (&device.into(), &true.into()),
+                "{row}"
+            );
+            assert!(number(pnr, "fmax_mhz") > 50.0, "{row}");
+            assert_eq!(number(pnr, "brams"), 1.0, "{row}");
+            assert_eq!(number(pnr, "ffs"), number(pnr, "harness_ffs"), "{row}");
+            let top = row["top"].as_str().unwrap();
+            assert!(out.join(top).join("pnr/report.json").exists(), "{row}");
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("ceiling");
+    let run = grfgen(&[
+        "ceiling",
+        "--pnr-seeds",
+        "0",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.contains("--pnr-seeds") && err.contains("1..=64"),
+        "{err}"
+    );
+    assert!(!out.exists());
+}

@@ -208,7 +208,20 @@ impl Scratch {
 /// [`install`] ran, the tool runs in a process group of its own, which an interruption stops
 /// (the tool and everything it started), so that no compiler outlives the run.
 pub fn output(command: &mut Command) -> io::Result<Output> {
-    if !INSTALLED.load(Ordering::Relaxed) {
+    run(command, None)
+}
+
+/// [`output`], the tool and everything it started stopped after `limit`: then an error of kind
+/// [`io::ErrorKind::TimedOut`]. For tools whose own limits do not bound their whole run (Yosys's
+/// SAT solver has a time limit, building its problem has none).
+pub fn output_within(command: &mut Command, limit: Duration) -> io::Result<Output> {
+    run(command, Some(limit))
+}
+
+/// Runs `command` in a process group of its own (once [`install`] ran, or with a `limit`),
+/// stopped on interruption and after `limit`.
+fn run(command: &mut Command, limit: Option<Duration>) -> io::Result<Output> {
+    if !INSTALLED.load(Ordering::Relaxed) && limit.is_none() {
         return command.output();
     }
     use std::os::unix::process::CommandExt;
@@ -226,10 +239,32 @@ pub fn output(command: &mut Command) -> io::Result<Output> {
         child
     };
     let group = child.id() as i32;
+    let (done, finished) = std::sync::mpsc::channel::<()>();
+    let timed_out = std::sync::Arc::new(AtomicBool::new(false));
+    let watcher = limit.map(|limit| {
+        let timed_out = timed_out.clone();
+        std::thread::spawn(move || {
+            if finished.recv_timeout(limit).is_err() {
+                timed_out.store(true, Ordering::SeqCst);
+                // SAFETY: a plain system call on the group this run started.
+                unsafe { libc::kill(-group, libc::SIGKILL) };
+            }
+        })
+    });
     let result = child.wait_with_output();
+    drop(done);
+    if let Some(watcher) = watcher {
+        let _ = watcher.join();
+    }
     let mut state = state();
     if let Some(at) = state.groups.iter().position(|&g| g == group) {
         state.groups.remove(at);
     }
-    result
+    match timed_out.load(Ordering::SeqCst) {
+        true => Err(io::Error::new(
+            io::ErrorKind::TimedOut,
+            format!("stopped after {} s", limit.unwrap_or_default().as_secs()),
+        )),
+        false => result,
+    }
 }

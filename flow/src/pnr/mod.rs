@@ -3,6 +3,7 @@
 //! The report gives Fmax, utilisation, routing and the critical path.
 
 mod bitstream;
+mod ceiling;
 mod device;
 mod harness;
 mod report;
@@ -16,6 +17,7 @@ use grfgen_hdl::emit::Emitted;
 use serde::{Deserialize, Serialize};
 
 pub use bitstream::{write_bitstream, Bitstream};
+pub use ceiling::{ceiling, variants, Ceiling};
 pub use device::{Device, DeviceInfo};
 pub use harness::{harness, Harness, HARNESS_TOP};
 pub use report::CriticalPath;

@@ -38,26 +38,33 @@ pub fn command<B: Block>() -> Command {
 
 /// `--pnr`, `--device`, `--pnr-seed` and `--pnr-seeds`.
 pub(crate) fn pnr_args() -> [Arg; 4] {
-    let devices: Vec<&str> = Device::ALL.iter().map(|d| d.name()).collect();
+    let [device, seed, seeds] = device_args().map(|a| a.requires("pnr"));
     [
         Arg::new("pnr")
             .long("pnr")
             .action(ArgAction::SetTrue)
             .help("Also place and route, every input and output registered, and report Fmax, utilisation and the critical path"),
+        device,
+        seed,
+        seeds,
+    ]
+}
+
+/// `--device`, `--pnr-seed` and `--pnr-seeds`: where and how often to place and route.
+pub(crate) fn device_args() -> [Arg; 3] {
+    let devices: Vec<&str> = Device::ALL.iter().map(|d| d.name()).collect();
+    [
         Arg::new("device")
             .long("device")
             .value_name("DEVICE")
-            .requires("pnr")
             .help(format!("Device to place and route on: {} [default: ecp5-85k]", devices.join(", "))),
         Arg::new("pnr_seed")
             .long("pnr-seed")
             .value_name("N")
-            .requires("pnr")
             .help("nextpnr's placement seed, 1..=2147483647 [default: 1]"),
         Arg::new("pnr_seeds")
             .long("pnr-seeds")
             .value_name("N")
-            .requires("pnr")
             .help(format!("Place and route with N seeds, from --pnr-seed on: every seed's Fmax, the worst, median and best, the best seed's files kept, 1..={MAX_SEEDS} [default: 1]")),
     ]
 }

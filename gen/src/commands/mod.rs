@@ -3,6 +3,7 @@
 pub mod allocate;
 pub mod bench;
 pub mod blocks;
+pub mod ceiling;
 pub mod cluster;
 pub mod compare;
 pub mod devices;
