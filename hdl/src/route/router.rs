@@ -245,11 +245,14 @@ impl<const E: usize> ShiftFillRouter<E> {
 /// The stages' clocks and the pass's scalar controls: the operation code, the fill decode's terms.
 enum Controls {}
 
-/// The control decode's facts and the networks' one-hot selects, through the stages after each decode.
+/// The control decode's facts, through the stage after it, into the lane decode.
+enum Facts {}
+
+/// The networks' one-hot selects, through the stages after each decode, and the datapath.
 enum Selects {}
 
 impl<const E: usize> Logic for ShiftFillRouter<E> {
-    logic_in_parts!(Controls, Selects);
+    logic_in_parts!(Controls, Facts, Selects);
 }
 
 impl<const E: usize> crate::parts::Part<Controls> for ShiftFillRouter<E> {
@@ -317,7 +320,7 @@ impl<const E: usize> crate::parts::Part<Controls> for ShiftFillRouter<E> {
     }
 }
 
-impl<const E: usize> crate::parts::Part<Selects> for ShiftFillRouter<E> {
+impl<const E: usize> crate::parts::Part<Facts> for ShiftFillRouter<E> {
     #[hdl_gen]
     fn update(&mut self) {
         // The control decode's facts, through the stage after it, copy `m` at `m` times the
@@ -360,6 +363,12 @@ impl<const E: usize> crate::parts::Part<Selects> for ShiftFillRouter<E> {
             self.decoded_pairs.d[k].next = self.control.pairs[k].val();
             self.decoder.pairs[k].next = self.decoded_pairs.q[k].val();
         }
+    }
+}
+
+impl<const E: usize> crate::parts::Part<Selects> for ShiftFillRouter<E> {
+    #[hdl_gen]
+    fn update(&mut self) {
         for k in 0..self._fills {
             self.decoded_fills.d[k].next = self.fills.fills[k].val();
             self.decoder.fills[k].next = self.decoded_fills.q[k].val();
