@@ -15,7 +15,7 @@ import os
 import re
 import sys
 
-CRATES = ["support", "hdl", "sim", "flow", "gen"]
+CRATES = ["support", "hdl", "sim", "flow", "engines", "gen"]
 ITEM = re.compile(
     r"^\s*(?:pub(?:\([^)]*\))?\s+)?(?:const\s+fn|async\s+fn|unsafe\s+fn|fn|struct|enum|trait|"
     r"type|const|static|union|mod)\s+([A-Za-z_]\w*)",

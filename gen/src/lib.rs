@@ -1,20 +1,16 @@
-//! The `grfgen` command line: parses arguments, calls the hardware, simulation and flow crates
-//! and prints what they report. No block logic lives here: the commands are generic over the
-//! registries of blocks; the commands a single block has (`route`, `allocate`, `partition`,
-//! `compare`) are in `commands/` beside them, one file each.
+//! The `grfgen` command line: parses arguments, calls the hardware, simulation, flow and engine
+//! crates and prints what they report. No block logic and no engine lives here: the commands
+//! are generic over the registries of blocks, one file each under `commands/` (the commands a
+//! single block has, `route`, `allocate`, `partition` and `compare`, among them).
 
 pub mod cli;
 pub mod commands;
-pub mod csv;
-pub mod error;
-pub mod output;
 pub mod params;
-pub mod progress;
 pub mod registry;
 
 use clap::ArgMatches;
 
-use error::CliError;
+use grfgen_engines::error::CliError;
 
 /// Runs a parsed command line; returns what to print.
 pub fn execute(matches: &ArgMatches) -> Result<String, CliError> {

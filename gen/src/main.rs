@@ -17,11 +17,11 @@ fn main() {
             std::process::exit(2);
         }
     };
-    grfgen::progress::install(matches.get_flag("quiet"));
+    grfgen_engines::progress::install(matches.get_flag("quiet"));
     match grfgen::execute(&matches) {
         Ok(text) => print_result(&text),
         Err(e) => {
-            if let grfgen::error::CliError::Found { report, .. } = &e {
+            if let grfgen_engines::error::CliError::Found { report, .. } = &e {
                 // The failure's own status follows, whether or not the report could be written.
                 let _ = print_out(report);
             }

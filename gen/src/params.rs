@@ -8,7 +8,7 @@ use clap::{Arg, ArgAction, ArgMatches};
 use grfgen_hdl::params::{Kind, Param, ParamError, Params};
 use serde_json::Value;
 
-use crate::error::CliError;
+use grfgen_engines::error::CliError;
 
 /// How a parameter's flag takes values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

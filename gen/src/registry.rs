@@ -9,8 +9,8 @@ use grfgen_hdl::design::{Design, DesignVisitor};
 use grfgen_sim::block::{Block, BlockVisitor};
 
 use crate::commands;
-use crate::commands::sweep::store::Record;
-use crate::error::CliError;
+use grfgen_engines::error::CliError;
+use grfgen_engines::sweep::store::Record;
 
 /// A design `grfgen emit` writes.
 pub trait DesignCommand {

@@ -142,7 +142,7 @@ fn the_architecture_page_names_only_what_exists_and_every_hardware_folder() {
         .flat_map(|line| line.split('`').skip(1).step_by(2))
         .filter(|span| {
             [
-                "support/", "hdl/", "sim/", "flow/", "gen/", "docs/", "scripts/",
+                "support/", "hdl/", "sim/", "flow/", "engines/", "gen/", "docs/", "scripts/",
             ]
             .iter()
             .any(|top| span.starts_with(top))

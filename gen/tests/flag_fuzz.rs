@@ -12,8 +12,8 @@
 use std::str::FromStr;
 
 use clap::Command;
-use grfgen::error::CliError;
 use grfgen::params::{args, config_arg, resolve_with_config, Values};
+use grfgen_engines::error::CliError;
 use grfgen_hdl::design::{Design, DesignVisitor};
 use grfgen_hdl::params::{GprParams, Params};
 use grfgen_sim::alloc::AllocOptions;

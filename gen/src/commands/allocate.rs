@@ -13,8 +13,8 @@ use grfgen_sim::core::{run, CoreOptions, Policy};
 use serde::Serialize;
 
 use crate::commands::{json_arg, path, render, seed_arg};
-use crate::error::CliError;
 use crate::params::{args, config_arg, resolve_with_config, Values};
+use grfgen_engines::error::CliError;
 
 /// `grfgen allocate`.
 pub fn command() -> Command {
@@ -133,7 +133,7 @@ pub fn allocate(m: &ArgMatches) -> Result<String, CliError> {
     };
     let out = path(m, "out");
     if let Some(file) = &out {
-        crate::output::check_file("--out", file)?;
+        grfgen_engines::output::check_file("--out", file)?;
     }
     let seed = crate::commands::seed(m)?;
     let written = options.program(&params, seed)?;
@@ -168,7 +168,7 @@ pub fn allocate(m: &ArgMatches) -> Result<String, CliError> {
         )
     };
     if let Some(file_path) = &out {
-        crate::output::write_file("--out", file_path, file.as_bytes())?;
+        grfgen_engines::output::write_file("--out", file_path, file.as_bytes())?;
     }
     let report = Allocated {
         workload: &written.name,

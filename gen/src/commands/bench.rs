@@ -5,8 +5,8 @@ use grfgen_hdl::design::Design;
 use grfgen_sim::block::{BenchRecord, Block, ParamsOf};
 
 use super::{block_command, json_arg, render};
-use crate::error::CliError;
 use crate::params::{resolve, resolve_with_config};
+use grfgen_engines::error::CliError;
 
 /// The subcommand of `bench` for block `B`.
 pub fn command<B: Block>() -> Command {

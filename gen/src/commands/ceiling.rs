@@ -9,7 +9,7 @@ use grfgen_flow::pnr::{ceiling as place_ceiling, variants, Ceiling};
 
 use super::flow::{device_args, device_request};
 use super::{clock_arg, json_arg, render, timing};
-use crate::error::CliError;
+use grfgen_engines::error::CliError;
 
 /// The `ceiling` command.
 pub fn command() -> Command {
@@ -31,7 +31,7 @@ pub fn ceiling(m: &ArgMatches) -> Result<String, CliError> {
     let request = device_request(m)?;
     let mhz = timing(m)?.mhz;
     let given = super::path(m, "out").unwrap_or_else(|| PathBuf::from("out").join("ceiling"));
-    let out = crate::output::check_dir("--out", &given)?;
+    let out = grfgen_engines::output::check_dir("--out", &given)?;
     let rows: Vec<Ceiling> = variants(request.device)
         .into_iter()
         .map(|register| {

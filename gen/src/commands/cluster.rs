@@ -7,8 +7,8 @@ use grfgen_sim::cluster::kernels::{program_text, NAMES};
 use grfgen_sim::cluster::{compile_report, parse};
 
 use crate::commands::{json_arg, render};
-use crate::error::CliError;
 use crate::params::{args, resolve, Values};
+use grfgen_engines::error::CliError;
 
 /// The names of the built-in programs with a fixed text (every one but `random`), in words.
 fn example_names() -> String {

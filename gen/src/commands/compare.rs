@@ -13,8 +13,8 @@ use grfgen_sim::core::workload;
 use crate::commands::flow::{pnr_args, pnr_request};
 use crate::commands::route;
 use crate::commands::{json_arg, render};
-use crate::error::CliError;
 use crate::params::{args, list_arg as list, number, Values};
+use grfgen_engines::error::CliError;
 
 /// `grfgen compare`.
 pub fn command() -> Command {
@@ -144,7 +144,7 @@ fn gpr_command() -> Command {
                 .action(ArgAction::SetTrue)
                 .help("Run the banked rows' workloads after bank-aware register allocation (grfgen allocate)"),
         )
-        .arg(crate::csv::arg())
+        .arg(grfgen_engines::csv::arg())
         .arg(json_arg())
 }
 
@@ -240,14 +240,14 @@ fn gpr(m: &ArgMatches) -> Result<String, CliError> {
     spec.validate()?;
     let csv = crate::commands::path(m, "csv");
     if let Some(file) = &csv {
-        crate::output::check_file("--csv", file)?;
+        grfgen_engines::output::check_file("--csv", file)?;
     }
     let work = grfgen_support::interrupt::Scratch::new("grfgen-compare-")?;
     let report = compare_gpr(&spec, work.path())?;
     if let Some(file) = &csv {
         let rows = serde_json::to_value(&report.designs).expect("reports serialise");
-        let table = crate::csv::objects(rows.as_array().map_or(&[][..], Vec::as_slice));
-        crate::output::write_file("--csv", file, table.as_bytes())?;
+        let table = grfgen_engines::csv::objects(rows.as_array().map_or(&[][..], Vec::as_slice));
+        grfgen_engines::output::write_file("--csv", file, table.as_bytes())?;
     }
     Ok(render(m, &report, || report.text()))
 }

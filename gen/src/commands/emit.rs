@@ -7,8 +7,8 @@ use grfgen_hdl::design::{emit_design, Design};
 use grfgen_hdl::emit::{design_files, is_keyword, write_atomically};
 
 use super::{clock_arg, timing};
-use crate::error::CliError;
 use crate::params::{args, config_arg, resolve_with_config, text, Values};
+use grfgen_engines::error::CliError;
 
 /// The subcommand of `emit` for design `D`.
 pub fn command<D: Design>() -> Command {
@@ -62,7 +62,7 @@ pub fn emit<D: Design>(m: &ArgMatches) -> Result<String, CliError> {
     D::check(&params)?;
     let top = top::<D>(m, &params)?;
     let given = PathBuf::from(m.get_one::<String>("out").expect("required"));
-    let out = crate::output::check_dir("--out", &given)?;
+    let out = grfgen_engines::output::check_dir("--out", &given)?;
     let emitted = emit_design::<D>(&params, &top)?;
     let files = design_files::<D>(&params, &emitted, timing);
     let stale = earlier_files(&out, &files);

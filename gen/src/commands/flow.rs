@@ -11,9 +11,9 @@ use grfgen_hdl::params::{Memory, ParamValue, Params};
 use grfgen_sim::block::{Block, ParamsOf};
 
 use super::{block_command, clock_arg, json_arg, render, seed, seed_arg, timing};
-use crate::error::CliError;
 use crate::params::number;
 use crate::params::{resolve, resolve_with_defaults};
+use grfgen_engines::error::CliError;
 
 /// The subcommand of `flow` for block `B`.
 pub fn command<B: Block>() -> Command {
@@ -161,7 +161,7 @@ pub fn flow<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     let given = m
         .get_one::<String>("out")
         .map_or_else(|| PathBuf::from("out").join(B::Design::NAME), PathBuf::from);
-    let out = crate::output::check_dir("--out", &given)?;
+    let out = grfgen_engines::output::check_dir("--out", &given)?;
     let request = FlowRequest {
         top: &super::emit::top::<B::Design>(m, &params)?,
         out: &out,

@@ -24,8 +24,8 @@ use grfgen_sim::block::{Block, ParamsOf, Report, Rtl};
 use grfgen_sim::rng::Rng;
 use serde::Serialize;
 
-use crate::error::CliError;
 use crate::params::{args, config_arg, given, number, text, Values};
+use grfgen_engines::error::CliError;
 
 /// The subcommand for block `B`: its parameters (one value each) with `--config`, then the
 /// options `O` (its run or benchmark options).

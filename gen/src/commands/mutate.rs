@@ -19,8 +19,8 @@ use serde::{Deserialize, Serialize};
 use super::regress::DEFAULT_CYCLES;
 use super::sweep::jobs;
 use super::{announce_seed, block_command, json_arg, render};
-use crate::error::CliError;
 use crate::params::{given, number, resolve_with_config};
+use grfgen_engines::error::CliError;
 
 /// The largest seed Yosys's `mutate -seed` takes.
 const MAX_SEED: u64 = 2_147_483_647;
@@ -40,7 +40,7 @@ pub fn command<B: Block>() -> Command {
         .arg(Arg::new("jobs").long("jobs").value_name("N").help("Mutants run at once, 1..=256 [default: the number of cores]"))
         .arg(Arg::new("out").long("out").value_name("DIR").help("Keep the run in DIR: the emitted design, the list drawn and each mutant's outcome as it is known (mutants/<n>.json)"))
         .arg(Arg::new("resume").long("resume").action(ArgAction::SetTrue).requires("out").help("Go on with the run recorded in --out DIR: its seed unless --seed is given; the mutants recorded there do not run again"))
-        .arg(crate::csv::arg().help("Also write the mutants as CSV to FILE (one row per mutant: command, mode, source, module, outcome, cycle, port, stimulus seed, counterexample, error)"))
+        .arg(grfgen_engines::csv::arg().help("Also write the mutants as CSV to FILE (one row per mutant: command, mode, source, module, outcome, cycle, port, stimulus seed, counterexample, error)"))
         .arg(json_arg())
 }
 
@@ -60,7 +60,7 @@ pub fn mutate<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
         }
     };
     let out = match m.get_one::<String>("out") {
-        Some(dir) => Some(crate::output::check_dir("--out", Path::new(dir))?),
+        Some(dir) => Some(grfgen_engines::output::check_dir("--out", Path::new(dir))?),
         None => None,
     };
     let resume = m.get_flag("resume");
@@ -83,7 +83,10 @@ pub fn mutate<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
         jobs: jobs(m)?,
     };
     let csv = match m.get_one::<String>("csv") {
-        Some(file) => Some(crate::output::check_file("--csv", Path::new(file))?),
+        Some(file) => Some(grfgen_engines::output::check_file(
+            "--csv",
+            Path::new(file),
+        )?),
         None => None,
     };
     let name = B::Design::NAME;
@@ -113,7 +116,7 @@ pub fn mutate<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     });
     let progress = |_: usize, done: usize, mutant: &Mutant| {
         known.store(done, Ordering::SeqCst);
-        crate::progress::line(&format!(
+        grfgen_engines::progress::line(&format!(
             "mutate {name}: {done} of {}: {}",
             spec.mutants,
             outcome(&mutant.outcome)
@@ -121,7 +124,7 @@ pub fn mutate<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     };
     let report = measure::<B>(&params, &spec, work, &progress)?;
     if let Some(file) = &csv {
-        crate::output::write_file("--csv", file, table(&report.mutants).as_bytes())?;
+        grfgen_engines::output::write_file("--csv", file, table(&report.mutants).as_bytes())?;
     }
     Ok(render(m, &report, || report.text()))
 }
@@ -210,7 +213,7 @@ impl Recorded {
         }
         std::fs::create_dir_all(dir).map_err(|e| refused(dir, e.to_string()))?;
         let text = serde_json::to_string_pretty(self).expect("records serialise") + "\n";
-        crate::output::write_file("--out", &Self::path(dir), text.as_bytes())
+        grfgen_engines::output::write_file("--out", &Self::path(dir), text.as_bytes())
     }
 
     /// The first field that differs from `other`'s, as `--flag <here> there, <other> here`.
@@ -294,7 +297,7 @@ fn table(mutants: &[Mutant]) -> String {
             ]
         })
         .collect();
-    crate::csv::table(&header, &rows)
+    grfgen_engines::csv::table(&header, &rows)
 }
 
 /// An outcome's word, as the JSON writes it.

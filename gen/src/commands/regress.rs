@@ -12,19 +12,19 @@ use grfgen_hdl::params::Params;
 use grfgen_sim::block::{Block, ParamsOf, Rtl, SimError};
 use serde::Serialize;
 
-use super::sweep::grid::in_shard;
-use super::sweep::runner::{run_all, skipped, Implementation, Job};
-use super::sweep::slurm::{
-    check_script_dir, forwarded, placement, placement_args, shell_path, SlurmPlan,
-};
-use super::sweep::store::{Record, Spec, Status, SweepDir};
 use super::sweep::{jobs, shard, slurm_shards};
 use super::{json_arg, path, render, seed, seed_arg};
-use crate::error::CliError;
-use crate::output::{check_dir, check_file, write_file};
 use crate::params::number;
-use crate::progress::Progress;
 use crate::registry::{blocks, BlockCommand};
+use grfgen_engines::error::CliError;
+use grfgen_engines::output::{check_dir, check_file, write_file};
+use grfgen_engines::progress::Progress;
+use grfgen_engines::sweep::grid::in_shard;
+use grfgen_engines::sweep::runner::{run_all, skipped, Implementation, Job};
+use grfgen_engines::sweep::slurm::{
+    check_script_dir, forwarded, placement, placement_args, shell_path, SlurmPlan,
+};
+use grfgen_engines::sweep::store::{Record, Spec, Status, SweepDir};
 
 /// Cycles of each run by default: with 4 seeds and each block's corners, at least 10 million
 /// co-simulated cycles per block (`docs/sweep.md`, "Regressions").
@@ -49,7 +49,7 @@ pub fn command() -> Command {
         .arg(Arg::new("out").long("out").value_name("DIR").required(true).help("Record each block's runs in DIR/<block>"))
         .arg(Arg::new("resume").long("resume").action(ArgAction::SetTrue).help("Go on with the regression in DIR"))
         .arg(Arg::new("junit").long("junit").value_name("FILE").help("Also write the results as JUnit XML"))
-        .arg(crate::csv::arg())
+        .arg(grfgen_engines::csv::arg())
         .arg(
             Arg::new("slurm")
                 .long("slurm")
@@ -227,7 +227,7 @@ fn csv(results: &BTreeMap<&str, Vec<Record>>) -> String {
             })
         })
         .collect();
-    crate::csv::objects(&rows)
+    grfgen_engines::csv::objects(&rows)
 }
 
 /// `text` escaped for XML.

@@ -6,8 +6,8 @@ use grfgen_sim::block::{Report, Rtl, Setup};
 use grfgen_sim::route::{evaluate, run_window, shuffle, Fill, LaneOpName, LaneOpRequest};
 
 use crate::commands::{json_arg, render, seed, seed_arg};
-use crate::error::CliError;
 use crate::params::{args, list_arg as list, resolve, Values};
+use grfgen_engines::error::CliError;
 
 /// The numbers of list flag `id` (empty when not given).
 fn numbers<T: std::str::FromStr>(

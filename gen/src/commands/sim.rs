@@ -17,9 +17,9 @@ use super::{
     block_command, checked, clock_arg, json_arg, path, render, rtl, rtl_args, seed, seed_arg,
     timing,
 };
-use crate::error::CliError;
 use crate::params::{given, number, resolve, resolve_with_config};
-use crate::progress::Progress;
+use grfgen_engines::error::CliError;
+use grfgen_engines::progress::Progress;
 
 /// The largest waveform a run writes unless `--vcd-max-mb` allows more, in MiB.
 const WAVEFORM_MB: u64 = 1024;
@@ -199,8 +199,8 @@ impl Waveform {
                     .into(),
             ));
         }
-        let target = crate::output::check_file("--vcd", &given)?;
-        if crate::output::is_special(&target) {
+        let target = grfgen_engines::output::check_file("--vcd", &given)?;
+        if grfgen_engines::output::is_special(&target) {
             return Ok(Self {
                 partial: target.clone(),
                 target,

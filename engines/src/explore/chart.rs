@@ -5,8 +5,8 @@
 use plotters::prelude::*;
 
 use super::points::{Constraints, Estimate};
-use crate::commands::sweep::plot::{legend_beside, tick, LEGEND_WIDTH};
 use crate::error::CliError;
+use crate::sweep::plot::{legend_beside, tick, LEGEND_WIDTH};
 
 /// One design on the chart.
 pub struct Dot {

@@ -3,13 +3,6 @@
 //! that an interrupted sweep resumes, shardable across machines; and `sweep merge`, `sweep
 //! status` on what sweeps left on disk.
 
-pub mod grid;
-pub(crate) mod plot;
-pub mod runner;
-pub mod slurm;
-pub mod store;
-mod table;
-
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -23,12 +16,13 @@ use serde::Serialize;
 
 use super::flow::pnr_request;
 use super::{json_arg, path, render, rtl, rtl_args, seed, seed_arg};
-use crate::error::CliError;
-use crate::params::{args, config_arg, configured, number, Values};
-use crate::progress::Progress;
-use grid::{grid, in_shard, lists_of, List};
-use runner::{run_all, Implementation, Job};
-use store::{Record, Spec, Status, SweepDir};
+use crate::params::{args, config_arg, configured, lists, number, Values};
+use grfgen_engines::error::CliError;
+use grfgen_engines::sweep::grid::{grid, in_shard, List};
+use grfgen_engines::sweep::recording::Recording;
+use grfgen_engines::sweep::runner::{Implementation, Job};
+use grfgen_engines::sweep::store::{Record, Spec, Status, SweepDir};
+use grfgen_engines::sweep::{plot, runner, slurm, table};
 
 /// The subcommand of block `B` that takes lists of values (`sweep`, `explore`): its
 /// parameters and run options, `--config`, `--set` and `--seed`.
@@ -312,7 +306,7 @@ fn check_inputs<B: Block>(
 /// shard not yet done, recording each; fails (exit 1) if any point did not finish `ok`.
 pub fn sweep<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     let out = match path(m, "out") {
-        Some(out) => Some(crate::output::check_dir("--out", &out)?),
+        Some(out) => Some(grfgen_engines::output::check_dir("--out", &out)?),
         None => None,
     };
     let dir = out.map(|d| SweepDir::new(&d));
@@ -364,7 +358,7 @@ pub fn sweep<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     super::announce_seed(m, &format!("sweep {}", spec.block), seed);
     let quiet = m.get_flag("json");
     if !quiet {
-        crate::progress::line(&format!(
+        grfgen_engines::progress::line(&format!(
             "sweep {} seed {seed}: {} to run of {}",
             spec.block,
             plural(jobs.len() as u64, "point"),
@@ -436,72 +430,39 @@ fn finish(
     }
 }
 
-/// How the points of a sweep run and are recorded.
-pub(crate) struct Recording<'a> {
-    /// Points run at once.
-    pub threads: usize,
-    /// Whether the RTL runs.
-    pub rtl: Rtl,
-    /// Where each record is appended as it finishes, if anywhere.
-    pub dir: Option<&'a SweepDir>,
-    /// No progress lines.
-    pub quiet: bool,
-    /// The count over a command of several batches (an exploration's stages), if it is one.
-    pub tally: Option<&'a Tally>,
-}
-
-/// Points done over a command that runs several batches of them, and at most how many it runs:
-/// its progress lines count over the whole command, not per batch.
-pub(crate) struct Tally {
-    /// Points done so far.
-    pub done: std::sync::atomic::AtomicUsize,
-    /// Points the command runs at most.
-    pub most: usize,
-}
-
-impl Tally {
-    /// The progress line of one more point done: `[12 of at most 40] <step> of point 4: ok`.
-    fn line(&self, step: &str, record: &Record) -> String {
-        let done = self.done.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
-        format!(
-            "[{done} of at most {}] {step} of point {}: {} ({:.1} s)",
-            self.most, record.index, record.status, record.seconds
-        )
-    }
-}
-
-impl Recording<'_> {
-    /// Runs `jobs`, implementing each design as `implementation` says, with progress under
-    /// `label`: each record is appended to the directory and put in `records` as it finishes.
-    pub fn run<B: Block>(
-        &self,
-        label: &str,
-        jobs: &[Job<B>],
-        implementation: &Implementation,
-        records: &mut BTreeMap<usize, Record>,
-    ) -> Result<(), CliError> {
-        let progress = Progress::points(label.to_string(), jobs.len() as u64, self.quiet);
-        let (total, mut finished, mut failed) = (jobs.len(), 0, 0);
-        let ran = run_all(jobs, self.threads, self.rtl, implementation, |record| {
-            finished += 1;
-            failed += usize::from(!record.settled());
-            let line = match self.tally {
-                Some(tally) => tally.line(label, &record),
-                None => format!(
-                    "[{finished}/{total}] point {} {} ({:.1} s)",
-                    record.index, record.status, record.seconds
-                ),
-            };
-            progress.point(&line, failed);
-            if let Some(dir) = self.dir {
-                dir.append(&record)?;
+/// The lists of the parameters `P` and the options `O`: their own flags (`--banks 1,2`), then
+/// each `--set NAME=V1,V2` in order. A name both ways, or one neither table has, is an error.
+fn lists_of<P: Params, O: Params>(m: &ArgMatches) -> Result<(Vec<List>, Vec<List>), CliError> {
+    let own = |v: Vec<(&'static str, Vec<String>)>| -> Vec<List> {
+        v.into_iter().map(|(n, l)| (n.to_string(), l)).collect()
+    };
+    let (mut params, mut options) = (own(lists::<P>(m)), own(lists::<O>(m)));
+    for set in m.get_many::<String>("set").into_iter().flatten() {
+        let bad = |why: &str| CliError::Input(format!("invalid value {set} for --set: {why}"));
+        let (flag, values) = set
+            .split_once('=')
+            .ok_or_else(|| bad("allowed NAME=V1,V2,... with NAME a parameter or option"))?;
+        let name = flag.trim().trim_start_matches("--").replace('-', "_");
+        let values: Vec<String> = values.split(',').map(|v| v.trim().to_string()).collect();
+        let target = match (P::param(&name).is_some(), O::param(&name).is_some()) {
+            (true, _) => &mut params,
+            (false, true) => &mut options,
+            (false, false) => {
+                let names: Vec<String> = P::table()
+                    .iter()
+                    .map(|p| p.flag())
+                    .chain(O::table().iter().map(|p| p.flag()))
+                    .map(|f| f.trim_start_matches("--").to_string())
+                    .collect();
+                return Err(bad(&format!("allowed names {}", names.join(", "))));
             }
-            records.insert(record.index, record);
-            Ok(())
-        });
-        progress.finish();
-        ran
+        };
+        if target.iter().any(|(n, _)| *n == name) {
+            return Err(bad("the name is listed twice"));
+        }
+        target.push((name, values));
     }
+    Ok((params, options))
 }
 
 /// `grfgen sweep merge DIR... --out DIR`.
@@ -512,7 +473,8 @@ pub fn merge(m: &ArgMatches) -> Result<String, CliError> {
         .flatten()
         .map(PathBuf::from)
         .collect();
-    let out = crate::output::check_dir("--out", &path(m, "out").expect("--out is required"))?;
+    let out =
+        grfgen_engines::output::check_dir("--out", &path(m, "out").expect("--out is required"))?;
     let mut spec: Option<Spec> = None;
     let mut records = BTreeMap::new();
     for dir in &dirs {
@@ -570,7 +532,8 @@ pub fn slurm<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     let (seed, rtl) = (seed(m)?, rtl(m));
     let steps = (m.get_flag("synth"), pnr_request(m)?);
     let (spec, _, _) = plan::<B>(m, seed, rtl, None, steps)?;
-    let dir = crate::output::check_dir("--out", &path(m, "out").expect("--out is required"))?;
+    let dir =
+        grfgen_engines::output::check_dir("--out", &path(m, "out").expect("--out is required"))?;
     slurm::check_script_dir(&dir)?;
     let dir = std::path::absolute(&dir).unwrap_or(dir);
     let grfgen = slurm::shell_path(&std::env::current_exe()?);
@@ -623,7 +586,7 @@ pub fn slurm_shards(m: &ArgMatches, id: &'static str) -> Result<usize, CliError>
 /// `grfgen sweep plot DIR --x NAME --y METRIC [--series NAME] [--pareto METRIC2] --out FILE`.
 pub fn plot(m: &ArgMatches) -> Result<String, CliError> {
     let given = PathBuf::from(m.get_one::<String>("out").expect("required"));
-    let out = crate::output::check_file("--out", &given)?;
+    let out = grfgen_engines::output::check_file("--out", &given)?;
     plot::format_of(&given)?;
     let (dir, spec) = existing(&PathBuf::from(
         m.get_one::<String>("dir").expect("required"),
@@ -679,7 +642,7 @@ pub fn export(m: &ArgMatches) -> Result<String, CliError> {
     }
     let out = path(m, "out");
     if let Some(file) = &out {
-        crate::output::check_file("--out", file)?;
+        grfgen_engines::output::check_file("--out", file)?;
     }
     let (dir, _) = existing(&PathBuf::from(
         m.get_one::<String>("dir").expect("required"),
@@ -693,7 +656,7 @@ pub fn export(m: &ArgMatches) -> Result<String, CliError> {
     };
     match out {
         Some(file) => {
-            crate::output::write_file("--out", &file, text.as_bytes())?;
+            grfgen_engines::output::write_file("--out", &file, text.as_bytes())?;
             Ok(format!(
                 "wrote {} to {}",
                 plural(records.len() as u64, "point"),

@@ -8,8 +8,8 @@ use grfgen_hdl::params::Params;
 use grfgen_sim::block::{Block, ParamsOf};
 
 use super::points::{Constraints, Cost, Objective, Point};
-use crate::commands::sweep::store::Record;
 use crate::error::CliError;
+use crate::sweep::store::Record;
 
 /// How the exploration judges and how much it may spend.
 pub struct Settings {
@@ -47,10 +47,7 @@ impl<B: Block> Space<B> {
 
     /// The points of `records`: one per design that every workload applies to. A model run
     /// that failed is an error.
-    pub(super) fn collect(
-        &self,
-        records: &BTreeMap<usize, Record>,
-    ) -> Result<Vec<Point>, CliError> {
+    pub fn collect(&self, records: &BTreeMap<usize, Record>) -> Result<Vec<Point>, CliError> {
         let mut points = Vec::new();
         for (d, design) in self.designs.iter().enumerate() {
             let mine: Vec<&Record> = (0..self.runs.len())
@@ -94,7 +91,7 @@ impl<B: Block> Space<B> {
                         (n.clone(), p.value(design))
                     })
                     .collect(),
-                flags: crate::commands::sweep::runner::flags(design),
+                flags: crate::sweep::runner::flags(design),
                 cycles,
                 energy_pj: energy.map(|e| e.iter().sum()),
                 cost: None,

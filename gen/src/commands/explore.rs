@@ -5,13 +5,6 @@
 //! is a record of one sweep directory (`sweep status`, `export` and `plot` read it), and a
 //! killed exploration goes on with `--resume`.
 
-mod chart;
-mod fit;
-mod points;
-mod report;
-mod search;
-mod space;
-
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use grfgen_flow::pnr::Device;
 use grfgen_flow::steps::PnrRequest;
@@ -20,15 +13,17 @@ use grfgen_hdl::params::Params;
 use grfgen_sim::block::{Block, ParamsOf, Report, Rtl, RunRecord, Setup};
 
 use super::flow::device_request;
-use super::sweep::runner::{Implementation, Job};
-use super::sweep::slurm as batch;
-use super::sweep::store::{Record, Spec, SweepDir};
-use super::sweep::{jobs, jobs_arg, lists_command, plan, Recording, Tally};
+use super::sweep::{jobs, jobs_arg, lists_command, plan};
 use super::{json_arg, path, seed};
-use crate::error::CliError;
 use crate::params::number;
-use points::{Constraints, Objective};
-use space::{Settings, Space};
+use grfgen_engines::error::CliError;
+use grfgen_engines::explore::points::{Constraints, Objective};
+use grfgen_engines::explore::space::{Settings, Space};
+use grfgen_engines::explore::{report, search};
+use grfgen_engines::sweep::recording::{Recording, Tally};
+use grfgen_engines::sweep::runner::{Implementation, Job};
+use grfgen_engines::sweep::slurm as batch;
+use grfgen_engines::sweep::store::{Record, Spec, SweepDir};
 
 /// The subcommand of `explore` for block `B`.
 pub fn command<B: Block>() -> Command {
@@ -133,7 +128,7 @@ fn check_recorded<B: Block>(
         ))
     };
     let Some((device, pnr_seed)) = recorded.pnr.as_ref().filter(|_| recorded.explore) else {
-        return Err(refuse(super::sweep::store::other_kind(recorded)));
+        return Err(refuse(grfgen_engines::sweep::store::other_kind(recorded)));
     };
     if recorded.block != B::Design::NAME {
         return Err(refuse(format!(
@@ -210,7 +205,8 @@ struct Prepared<B: Block> {
 /// Checks the command line of an exploration of block `B` (and the exploration in `--out`
 /// with `--resume`), writing nothing.
 fn prepare<B: Block>(m: &ArgMatches) -> Result<Prepared<B>, CliError> {
-    let out = crate::output::check_dir("--out", &path(m, "out").expect("--out is required"))?;
+    let out =
+        grfgen_engines::output::check_dir("--out", &path(m, "out").expect("--out is required"))?;
     let resume = m.get_flag("resume");
     let recorded = match resume {
         true => SweepDir::new(&out).spec()?,
@@ -293,7 +289,7 @@ pub fn explore<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     };
     space.points = space.collect(&records)?;
     let left = search::search(&mut space, &p.settings, &recording, &mut records)?;
-    report::finish(m, &space, &p.settings, &p.spec, &dir, left)
+    report::finish(m.get_flag("json"), &space, &p.settings, &p.spec, &dir, left)
 }
 
 /// The subcommand of `explore slurm` for block `B`: the exploration's flags, and the job's.

@@ -17,10 +17,10 @@ use grfgen_sim::block::Block;
 
 use super::points::{dominates, key, Models, Point};
 use super::space::{Settings, Space};
-use crate::commands::sweep::runner::{Implementation, Job};
-use crate::commands::sweep::store::Record;
-use crate::commands::sweep::Recording;
 use crate::error::CliError;
+use crate::sweep::recording::Recording;
+use crate::sweep::runner::{Implementation, Job};
+use crate::sweep::store::Record;
 
 /// Synthesizes (with `place` false) or places and routes the designs `chosen` (indices of
 /// `space.points`), then takes up their records. A design whose synthesis or place and

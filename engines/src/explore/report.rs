@@ -4,7 +4,6 @@
 
 use std::collections::BTreeMap;
 
-use clap::ArgMatches;
 use grfgen_hdl::design::Design;
 use grfgen_sim::block::Block;
 use serde::Serialize;
@@ -15,10 +14,9 @@ use super::fit::Accuracy;
 use super::points::{front, key, order, Constraints, Estimate, Models, Objective, Point};
 use super::search::Left;
 use super::space::{Settings, Space};
-use crate::commands::render;
-use crate::commands::sweep::store::{Spec, SweepDir};
 use crate::error::CliError;
 use crate::output::write_file;
+use crate::sweep::store::{Spec, SweepDir};
 use grfgen_support::text::plural;
 
 /// One workload's figures at a design.
@@ -132,7 +130,7 @@ fn figures<B: Block>(space: &Space<B>, point: &Point, e: &Estimate) -> Figures {
 /// Each workload's name: the flags of its run options.
 fn workload_names<B: Block>(space: &Space<B>) -> Vec<String> {
     (space.runs.iter())
-        .map(|r| crate::commands::sweep::runner::flags(r).join(" "))
+        .map(|r| crate::sweep::runner::flags(r).join(" "))
         .map(|n| if n.is_empty() { "defaults".into() } else { n })
         .collect()
 }
@@ -207,10 +205,10 @@ fn recommend(
     (None, Some(why), closest)
 }
 
-/// Writes the exploration's files into `dir` and returns its output; exit status 1 when no
-/// design meets the constraints.
+/// Writes the exploration's files into `dir` and returns its output (JSON with `json`, else
+/// text); exit status 1 when no design meets the constraints.
 pub fn finish<B: Block>(
-    m: &ArgMatches,
+    json: bool,
     space: &Space<B>,
     settings: &Settings,
     spec: &Spec,
@@ -276,9 +274,16 @@ pub fn finish<B: Block>(
             .collect(),
         files,
     };
-    let json = serde_json::to_string_pretty(&output).expect("results serialise") + "\n";
-    write_file("--out", &dir.dir.join("explore.json"), json.as_bytes())?;
-    let text = render(m, &output, || text(&output));
+    let kept = serde_json::to_string_pretty(&output).expect("results serialise");
+    write_file(
+        "--out",
+        &dir.dir.join("explore.json"),
+        (kept.clone() + "\n").as_bytes(),
+    )?;
+    let text = match json {
+        true => kept,
+        false => text(&output),
+    };
     let failed = match output.failed.as_slice() {
         [] => None,
         [(command, why), ..] => Some(format!(
@@ -369,7 +374,7 @@ fn write_files<B: Block>(
     );
     let chart = svg(&title, &dots, limits)?;
     let json = serde_json::to_string_pretty(front_figures).expect("figures serialise") + "\n";
-    let png = crate::commands::sweep::plot::rasterize(&chart, &dir.dir.join("front.png"))?;
+    let png = crate::sweep::plot::rasterize(&chart, &dir.dir.join("front.png"))?;
     let mut files = BTreeMap::new();
     for (kind, name, bytes) in [
         ("front", "front.json", json.into_bytes()),
