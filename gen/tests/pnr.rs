@@ -28,6 +28,18 @@ fn grfgen(args: &[&str]) -> Output {
         .expect("grfgen runs")
 }
 
+/// Runs `grfgen args`, which must succeed, and returns its standard output as JSON.
+fn json_of(args: &[&str]) -> Value {
+    let run = grfgen(args);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{args:?}: {stdout}{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    serde_json::from_str(&stdout).unwrap()
+}
+
 /// Runs `grfgen flow <block> <params> --pnr --json ...` and returns its `pnr` object.
 fn pnr(block: &str, params: &[&str], extra: &[&str]) -> Value {
     let dir = tempfile::tempdir().unwrap();
@@ -43,14 +55,8 @@ fn pnr(block: &str, params: &[&str], extra: &[&str]) -> Value {
         "--json",
     ]);
     args.extend(extra);
-    let run = grfgen(&args);
-    let stdout = String::from_utf8_lossy(&run.stdout);
-    assert!(
-        run.status.success(),
-        "{args:?}: {stdout}{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
-    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let report = json_of(&args);
+    let stdout = report.to_string();
     let placed = report["pnr"]["fits"] == true;
     assert_eq!(out.join("pnr/report.json").exists(), placed, "{stdout}");
     if let Some(path) = report["pnr"]["bitstream"]["path"].as_str() {
@@ -471,17 +477,12 @@ fn the_block_ram_ceiling_is_placed_alone_with_and_without_its_output_register() 
             out.to_str().unwrap(),
             "--json",
         ];
-        let run = grfgen(&args);
-        let stdout = String::from_utf8_lossy(&run.stdout);
-        assert!(
-            run.status.success(),
-            "{args:?}: {stdout}{}",
-            String::from_utf8_lossy(&run.stderr)
-        );
-        let rows: Vec<Value> = serde_json::from_str(&stdout).unwrap();
+        let report = json_of(&args);
+        let stdout = report.to_string();
+        let rows = report.as_array().expect("a list of rows");
         let shown: Vec<bool> = rows.iter().map(|r| r["output_register"] == true).collect();
         assert_eq!(shown, registers, "{stdout}");
-        for row in &rows {
+        for row in rows {
             assert_eq!(row["memory"], memory, "{row}");
             let pnr = &row["pnr"];
             assert_eq!(
