@@ -6,6 +6,7 @@ use rust_hdl::prelude::*;
 use super::controller::GrfController;
 use super::front::GrfFrontEnds;
 use crate::checkers::CollisionChecker;
+use crate::grf::widths::{GroupNumber, OpCode, RegIndex, StatusCode, ThreadIndex};
 use crate::params::GrfParams;
 use crate::signals::signals;
 use crate::sram::SramBank;
@@ -22,14 +23,14 @@ pub struct GrfCluster<const E: usize, const A: usize> {
     /// Per EU: a request is presented.
     pub req_valid: Vec<Signal<In, Bit>>,
     /// Per EU: its op: 0 read, 1 write, 2 alloc, 3 release, 4 wait, 5 switch.
-    pub req_op: Vec<Signal<In, Bits<3>>>,
+    pub req_op: Vec<Signal<In, OpCode>>,
     /// Per EU: the thread within the EU.
-    pub req_thread: Vec<Signal<In, Bits<2>>>,
+    pub req_thread: Vec<Signal<In, ThreadIndex>>,
     /// Per EU: the virtual register (read, write) or 16 x virtual block (alloc, release,
     /// switch).
-    pub req_reg: Vec<Signal<In, Bits<6>>>,
+    pub req_reg: Vec<Signal<In, RegIndex>>,
     /// Per EU: the group: alloc (0 private, 1..7 shared) and wait.
-    pub req_group: Vec<Signal<In, Bits<3>>>,
+    pub req_group: Vec<Signal<In, GroupNumber>>,
     /// Per EU and lane: write data.
     pub req_data: Vec<Signal<In, Bits<E>>>,
     /// Per EU: the presented request is taken this cycle.
@@ -38,7 +39,7 @@ pub struct GrfCluster<const E: usize, const A: usize> {
     pub resp_valid: Vec<Signal<Out, Bit>>,
     /// Per EU: its status: 0 ok, 1 unmapped, 2 no free block, 3 not owned, 4 already mapped,
     /// 5 no such group.
-    pub resp_status: Vec<Signal<Out, Bits<3>>>,
+    pub resp_status: Vec<Signal<Out, StatusCode>>,
     /// Per EU and lane: the data of a successful read (zero for the other responses; it means
     /// nothing without `resp_valid`).
     pub resp_data: Vec<Signal<Out, Bits<E>>>,

@@ -1,5 +1,5 @@
-//! Encodings shared by the GRF's front ends and controller (and its drivers), and the front
-//! ends' state encoding.
+//! Encodings shared by the GRF's front ends and controller (and its drivers), the front ends'
+//! state encoding and the controller's. Their widths are in [`super::widths`].
 
 /// Transaction kinds from a front end to the controller.
 pub mod kind {
@@ -75,4 +75,18 @@ pub mod front_state {
     pub const fn own_bit(state: u64) -> u64 {
         state & !BUSY
     }
+}
+
+/// The controller's states (its sequencer's).
+pub mod controller_state {
+    /// Free for a transaction.
+    pub const IDLE: u64 = 0;
+    /// A slow read: busy until its answer leaves the pipeline.
+    pub const SLOW_READ: u64 = 1;
+    /// A read served from L3.
+    pub const REDIRECT: u64 = 2;
+    /// A switch waiting for the refill engine.
+    pub const SWITCH_WAIT: u64 = 3;
+    /// A switch's save phase.
+    pub const SAVE: u64 = 4;
 }

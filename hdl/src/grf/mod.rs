@@ -5,6 +5,7 @@ mod cluster;
 pub mod codes;
 mod controller;
 mod front;
+pub mod widths;
 
 pub use cluster::GrfCluster;
 pub use codes::front_state;

@@ -128,16 +128,17 @@ impl Params for GrfParams {
     fn table() -> Vec<Param<Self>> {
         vec![
             param!(eus, "execution units sharing the slow GRF", "N", |_| {
-                Allowed::range(1, 8)
+                Allowed::range(1, Self::MAX_EUS)
             }),
             param!(threads, "hardware threads per EU", "N", |_| Allowed::range(
-                1, 4
+                1,
+                Self::MAX_THREADS
             )),
             param!(
                 virtual_blocks,
                 "virtual blocks of 16 registers per thread",
                 "N",
-                |_| Allowed::range(1, 4)
+                |_| Allowed::range(1, Self::MAX_VIRTUAL_BLOCKS)
             ),
             param!(
                 preallocated,
@@ -161,7 +162,7 @@ impl Params for GrfParams {
                 slow_latency,
                 "cycles from a slow GRF read to its data",
                 "N",
-                |_| Allowed::range(2, 8)
+                |_| Allowed::range(2, Self::MAX_SLOW_LATENCY)
             ),
             param!(lanes, "lanes per register", "N", |_| Allowed::range(1, 8)),
             param!(element_bits, "bits per lane", "N", |_| Allowed::one_of(
@@ -204,6 +205,14 @@ impl Params for GrfParams {
 impl GrfParams {
     /// Registers per block.
     pub const BLOCK: usize = 16;
+    /// The most execution units.
+    pub const MAX_EUS: usize = 8;
+    /// The most hardware threads per EU.
+    pub const MAX_THREADS: usize = 4;
+    /// The most virtual blocks per thread.
+    pub const MAX_VIRTUAL_BLOCKS: usize = 4;
+    /// The longest slow GRF latency, in cycles.
+    pub const MAX_SLOW_LATENCY: usize = 8;
     /// The most register stages `pipeline` adds.
     pub const MAX_PIPELINE: usize = 5;
     /// Shared groups 1..=GROUPS (0 means private).
@@ -212,6 +221,8 @@ impl GrfParams {
     pub const FAST_REGS: &'static [usize] = &[2, 4, 8, 16, 32];
     /// Allowed slow GRF sizes.
     pub const SLOW_REGS: &'static [usize] = &[64, 128, 256, 512, 1024];
+    /// The largest slow GRF (the last of `SLOW_REGS`).
+    pub const MAX_SLOW_REGS: usize = Self::SLOW_REGS[Self::SLOW_REGS.len() - 1];
     /// Allowed element widths.
     pub const ELEMENT_BITS: &'static [usize] = &[16, 32];
 

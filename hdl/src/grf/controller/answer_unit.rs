@@ -2,6 +2,7 @@
 
 use rust_hdl::prelude::*;
 
+use crate::grf::widths::{EuNumber, StatusCode};
 use crate::params::{GrfParams, GrfStatus};
 use crate::regs::Registers;
 use crate::signals::{constant, constants, signals};
@@ -22,7 +23,7 @@ pub struct AnswerUnit<const E: usize> {
     /// The taken transaction is answered next cycle.
     pub answer: Signal<In, Bit>,
     /// Its status.
-    pub status: Signal<In, Bits<3>>,
+    pub status: Signal<In, StatusCode>,
     /// Its shared bit.
     pub shared: Signal<In, Bit>,
     /// Per EU: turned away by a dying group.
@@ -32,7 +33,7 @@ pub struct AnswerUnit<const E: usize> {
     /// Answer the serving EU.
     pub serve: Signal<In, Bit>,
     /// The serving EU.
-    pub serve_eu: Signal<In, Bits<4>>,
+    pub serve_eu: Signal<In, EuNumber>,
     /// Its shared bit.
     pub serve_shared: Signal<In, Bit>,
     /// Its data, one element per lane.
@@ -46,27 +47,27 @@ pub struct AnswerUnit<const E: usize> {
     /// Per EU: an answer is visible this cycle.
     pub ans_valid: Vec<Signal<Out, Bit>>,
     /// Per EU: its status.
-    pub ans_status: Vec<Signal<Out, Bits<3>>>,
+    pub ans_status: Vec<Signal<Out, StatusCode>>,
     /// Per EU: it is plain: ok and not shared.
     pub ans_plain: Vec<Signal<Out, Bit>>,
     /// Per EU and lane: its data (`eu * lanes + l`).
     pub ans_data: Vec<Signal<Out, Bits<E>>>,
     a_valid: Registers<Bit>,
-    a_status: Registers<Bits<3>>,
+    a_status: Registers<StatusCode>,
     /// Per EU: the answer is ok and not shared, decided before the register so that the front
     /// ends' decisions read one bit.
     a_plain: Registers<Bit>,
     /// The status being decided for one EU.
-    status_d: Signal<Local, Bits<3>>,
+    status_d: Signal<Local, StatusCode>,
     /// The taken transaction's answer is ok and not shared.
     taken_plain: Signal<Local, Bit>,
     a_data: Registers<Bits<E>>,
     /// Per EU: the answer's data is the pipeline's.
     a_pipe: Registers<Bit>,
-    s_ok: Constant<Bits<3>>,
-    s_no_group: Constant<Bits<3>>,
+    s_ok: Constant<StatusCode>,
+    s_no_group: Constant<StatusCode>,
     zero_e: Constant<Bits<E>>,
-    eu_number: Vec<Constant<Bits<4>>>,
+    eu_number: Vec<Constant<EuNumber>>,
     _eus: usize,
     _lanes: usize,
 }

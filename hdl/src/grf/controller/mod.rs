@@ -25,6 +25,7 @@ pub(crate) use slow::{hold_checks, l3_checks, port_checks};
 
 use rust_hdl::prelude::*;
 
+use crate::grf::widths::{GlobalThread, GroupNumber, KindCode, RegIndex, StatusCode, VBLOCK_BITS};
 use crate::params::GrfParams;
 use crate::parts::logic_in_parts;
 use crate::signals::{constant, signals};
@@ -40,13 +41,13 @@ pub struct GrfController<const E: usize, const A: usize> {
     /// Per EU: a transaction is waiting.
     pub tx_valid: Vec<Signal<In, Bit>>,
     /// Per EU: its kind (`codes::kind`).
-    pub tx_kind: Vec<Signal<In, Bits<3>>>,
+    pub tx_kind: Vec<Signal<In, KindCode>>,
     /// Per EU: the global thread (EU * threads + thread).
-    pub tx_thread: Vec<Signal<In, Bits<5>>>,
+    pub tx_thread: Vec<Signal<In, GlobalThread>>,
     /// Per EU: the virtual register (or 16 x virtual block).
-    pub tx_reg: Vec<Signal<In, Bits<6>>>,
+    pub tx_reg: Vec<Signal<In, RegIndex>>,
     /// Per EU: the group (alloc, wait).
-    pub tx_group: Vec<Signal<In, Bits<3>>>,
+    pub tx_group: Vec<Signal<In, GroupNumber>>,
     /// Per EU: the data (`eu * lanes + l`).
     pub tx_data: Vec<Signal<In, Bits<E>>>,
     /// Per EU: the transaction is taken this cycle.
@@ -54,7 +55,7 @@ pub struct GrfController<const E: usize, const A: usize> {
     /// Per EU: an answer is visible this cycle.
     pub ans_valid: Vec<Signal<Out, Bit>>,
     /// Per EU: its status (`GrfStatus`).
-    pub ans_status: Vec<Signal<Out, Bits<3>>>,
+    pub ans_status: Vec<Signal<Out, StatusCode>>,
     /// Per EU: the answer is plain: ok, and the register is not in a shared block.
     pub ans_plain: Vec<Signal<Out, Bit>>,
     /// Per EU: the data read (`eu * lanes + l`).
@@ -195,7 +196,9 @@ impl<const E: usize, const A: usize> crate::parts::Part<Intake> for GrfControlle
                 self.tx_take[e].next = self.arbiter.taken[e].val();
                 self.pick.pick_eu_hot[e].next = self.arbiter.first[e].val();
                 self.pick.eu_thread[e].next = self.tx_thread[e].val();
-                self.pick.eu_vblock[e].next = self.tx_reg[e].val().get_bits::<2>(4);
+                // The virtual block, above the offset (bit 4 is `OFFSET_BITS`, a literal:
+                // `#[hdl_gen]` would write a named constant as a signal's name).
+                self.pick.eu_vblock[e].next = self.tx_reg[e].val().get_bits::<VBLOCK_BITS>(4);
                 self.answers.taken[e].next = self.pick.taken[e].val();
                 self.answers.turned_away[e].next = self.transaction.turned_away[e].val();
                 self.answers.open[e].next = self.transaction.open[e].val();

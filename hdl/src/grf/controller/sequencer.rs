@@ -3,16 +3,11 @@
 
 use rust_hdl::prelude::*;
 
+use crate::grf::codes::controller_state::{IDLE, REDIRECT, SAVE, SLOW_READ, SWITCH_WAIT};
+use crate::grf::widths::{ControllerState, EuNumber, LatencyCount};
 use crate::params::GrfParams;
 use crate::regs::Registers;
 use crate::signals::constant;
-
-/// Controller states.
-const IDLE: u64 = 0;
-const SLOW_READ: u64 = 1;
-const REDIRECT: u64 = 2;
-const SWITCH_WAIT: u64 = 3;
-const SAVE: u64 = 4;
 
 /// The controller's sequencer (`docs/grf.md`). It takes a transaction when idle, or in the
 /// last cycle of a slow read; a slow read keeps it busy until its answer leaves the pipeline;
@@ -30,7 +25,7 @@ pub struct Sequencer<const A: usize> {
     /// A transaction is taken this cycle.
     pub take: Signal<In, Bit>,
     /// From EU `eu`.
-    pub eu: Signal<In, Bits<4>>,
+    pub eu: Signal<In, EuNumber>,
     /// It starts a slow read.
     pub slow_read: Signal<In, Bit>,
     /// It is a read served from L3 at `redirect_row` of `refill_area`.
@@ -52,7 +47,7 @@ pub struct Sequencer<const A: usize> {
     /// The save's last write is this cycle.
     pub save_done: Signal<In, Bit>,
     /// The EU being served.
-    pub serving: Signal<Out, Bits<4>>,
+    pub serving: Signal<Out, EuNumber>,
     /// The save begins this cycle.
     pub start_save: Signal<Out, Bit>,
     /// In the save phase.
@@ -71,9 +66,9 @@ pub struct Sequencer<const A: usize> {
     pub redirect_done: Signal<Out, Bit>,
     /// The redirected register is shared (for that answer).
     pub done_shared: Signal<Out, Bit>,
-    state: Registers<Bits<3>>,
-    served: Registers<Bits<4>>,
-    timer: Registers<Bits<4>>,
+    state: Registers<ControllerState>,
+    served: Registers<EuNumber>,
+    timer: Registers<LatencyCount>,
     issued: Registers<Bit>,
     area: Registers<Bit>,
     row: Registers<Bits<A>>,
@@ -81,15 +76,15 @@ pub struct Sequencer<const A: usize> {
     /// `avail` registered: computed from the state and timer this cycle leaves, so that the
     /// controller's decisions start from a flip-flop.
     free: Registers<Bit>,
-    st_idle: Constant<Bits<3>>,
-    st_slow: Constant<Bits<3>>,
-    st_redirect: Constant<Bits<3>>,
-    st_switch_wait: Constant<Bits<3>>,
-    st_save: Constant<Bits<3>>,
-    zero4: Constant<Bits<4>>,
-    one4: Constant<Bits<4>>,
+    st_idle: Constant<ControllerState>,
+    st_slow: Constant<ControllerState>,
+    st_redirect: Constant<ControllerState>,
+    st_switch_wait: Constant<ControllerState>,
+    st_save: Constant<ControllerState>,
+    zero4: Constant<LatencyCount>,
+    one4: Constant<LatencyCount>,
     /// `slow_latency - 1`: the slow-read timer's start.
-    timer_start: Constant<Bits<4>>,
+    timer_start: Constant<LatencyCount>,
 }
 
 impl<const A: usize> Sequencer<A> {

@@ -5,6 +5,7 @@ use rust_hdl::prelude::*;
 
 use crate::grf::codes::front_state as state;
 use crate::grf::codes::kind;
+use crate::grf::widths::{FrontState, KindCode, OpCode, StatusCode};
 use crate::params::{GrfOp, GrfStatus};
 use crate::parts::logic_in_parts;
 use crate::signals::constant;
@@ -19,15 +20,15 @@ pub struct FrontEndControl {
     /// Synchronous reset.
     pub reset: Signal<In, Bit>,
     /// The front end's state (`front::state`: a busy bit and a bit per waiting state).
-    pub state: Signal<In, Bits<6>>,
+    pub state: Signal<In, FrontState>,
     /// A request is presented.
     pub req_valid: Signal<In, Bit>,
     /// Its op (`GrfOp`).
-    pub req_op: Signal<In, Bits<3>>,
+    pub req_op: Signal<In, OpCode>,
     /// The served request's op.
-    pub rq_op: Signal<In, Bits<3>>,
+    pub rq_op: Signal<In, OpCode>,
     /// The controller's answer's status.
-    pub ans_status: Signal<In, Bits<3>>,
+    pub ans_status: Signal<In, StatusCode>,
     /// The answer is ok and not shared.
     pub ans_plain: Signal<In, Bit>,
     /// An answer to a miss (the front end waits in the access state).
@@ -52,9 +53,9 @@ pub struct FrontEndControl {
     /// they are read again), so the decisions need not wait for it.
     pub accept: Signal<Out, Bit>,
     /// The op taken, or the one served.
-    pub op: Signal<Out, Bits<3>>,
+    pub op: Signal<Out, OpCode>,
     /// The next state (`front::state`).
-    pub next_state: Signal<Out, Bits<6>>,
+    pub next_state: Signal<Out, FrontState>,
     /// The data selects take the incoming request's side next cycle: the front end is idle
     /// then, or has just taken a miss, whose answer cannot arrive in the next cycle (so no
     /// fill and no answer's response uses the data chosen then). It does not wait for `hit`.
@@ -64,7 +65,7 @@ pub struct FrontEndControl {
     /// Respond next cycle, with `status`.
     pub respond: Signal<Out, Bit>,
     /// The response's status.
-    pub status: Signal<Out, Bits<3>>,
+    pub status: Signal<Out, StatusCode>,
     /// A read is taken: the response's data is the fast GRF's hit value (a miss does not
     /// respond), so that the data does not wait for `hit`.
     pub take_read: Signal<Out, Bit>,
@@ -75,7 +76,7 @@ pub struct FrontEndControl {
     /// Send a transaction to the controller, of kind `send_kind`.
     pub send: Signal<Out, Bit>,
     /// Its kind (`codes::kind`).
-    pub send_kind: Signal<Out, Bits<3>>,
+    pub send_kind: Signal<Out, KindCode>,
     /// It writes back the victim (its thread, register and value).
     pub send_victim: Signal<Out, Bit>,
     /// It writes back the block's first dirty entry (its register and value).
@@ -120,27 +121,27 @@ pub struct FrontEndControl {
     at_command: Signal<Local, Bit>,
     at_scan: Signal<Local, Bit>,
     /// The state's bits (`front::state`).
-    bit_busy: Constant<Bits<6>>,
-    bit_access: Constant<Bits<6>>,
-    bit_victim: Constant<Bits<6>>,
-    bit_flush: Constant<Bits<6>>,
-    bit_command: Constant<Bits<6>>,
-    bit_scan: Constant<Bits<6>>,
-    zero6: Constant<Bits<6>>,
-    op_read: Constant<Bits<3>>,
-    op_write: Constant<Bits<3>>,
-    op_alloc: Constant<Bits<3>>,
-    op_release: Constant<Bits<3>>,
-    op_wait: Constant<Bits<3>>,
-    op_switch: Constant<Bits<3>>,
-    k_read: Constant<Bits<3>>,
-    k_write_miss: Constant<Bits<3>>,
-    k_writeback: Constant<Bits<3>>,
-    k_alloc: Constant<Bits<3>>,
-    k_release: Constant<Bits<3>>,
-    k_wait: Constant<Bits<3>>,
-    k_switch: Constant<Bits<3>>,
-    s_ok: Constant<Bits<3>>,
+    bit_busy: Constant<FrontState>,
+    bit_access: Constant<FrontState>,
+    bit_victim: Constant<FrontState>,
+    bit_flush: Constant<FrontState>,
+    bit_command: Constant<FrontState>,
+    bit_scan: Constant<FrontState>,
+    zero6: Constant<FrontState>,
+    op_read: Constant<OpCode>,
+    op_write: Constant<OpCode>,
+    op_alloc: Constant<OpCode>,
+    op_release: Constant<OpCode>,
+    op_wait: Constant<OpCode>,
+    op_switch: Constant<OpCode>,
+    k_read: Constant<KindCode>,
+    k_write_miss: Constant<KindCode>,
+    k_writeback: Constant<KindCode>,
+    k_alloc: Constant<KindCode>,
+    k_release: Constant<KindCode>,
+    k_wait: Constant<KindCode>,
+    k_switch: Constant<KindCode>,
+    s_ok: Constant<StatusCode>,
     /// 1 when the switch's search is registered (`pipeline` 4), else 0.
     _scan: usize,
 }

@@ -5,6 +5,7 @@
 use rust_hdl::prelude::*;
 
 use crate::grf::codes::front_state as state;
+use crate::grf::widths::{FrontState, OpCode, StatusCode};
 use crate::params::{GrfOp, GrfParams};
 use crate::regs::Registers;
 use crate::signals::{constant, signals};
@@ -24,13 +25,13 @@ pub struct FrontAnswers<const E: usize> {
     /// Synchronous reset: no answer registered, none kept.
     pub reset: Signal<In, Bit>,
     /// Per EU: the front end's state (`front::state`).
-    pub state: Vec<Signal<In, Bits<6>>>,
+    pub state: Vec<Signal<In, FrontState>>,
     /// Per EU: the served request's op (`GrfOp`).
-    pub rq_op: Vec<Signal<In, Bits<3>>>,
+    pub rq_op: Vec<Signal<In, OpCode>>,
     /// Per EU: the controller answers.
     pub ans_valid: Vec<Signal<In, Bit>>,
     /// Per EU: with this status.
-    pub ans_status: Vec<Signal<In, Bits<3>>>,
+    pub ans_status: Vec<Signal<In, StatusCode>>,
     /// Per EU: it is plain: ok and not shared.
     pub ans_plain: Vec<Signal<In, Bit>>,
     /// Per EU and lane: the data read.
@@ -38,7 +39,7 @@ pub struct FrontAnswers<const E: usize> {
     /// Per EU: keep the answer acted on while the victim is written back.
     pub keep: Vec<Signal<In, Bit>>,
     /// Per EU: the answer's status.
-    pub status: Vec<Signal<Out, Bits<3>>>,
+    pub status: Vec<Signal<Out, StatusCode>>,
     /// Per EU: it is ok and not shared.
     pub plain: Vec<Signal<Out, Bit>>,
     /// Per EU: an answer to a miss (it arrived in the access state).
@@ -56,7 +57,7 @@ pub struct FrontAnswers<const E: usize> {
     /// Per EU and lane: the kept answer's data.
     pub kept: Vec<Signal<Out, Bits<E>>>,
     /// The answer stage: registers with `pipeline` 5, else wires.
-    got_status: Registers<Bits<3>>,
+    got_status: Registers<StatusCode>,
     got_plain: Registers<Bit>,
     got_access: Registers<Bit>,
     got_victim: Registers<Bit>,
@@ -68,11 +69,11 @@ pub struct FrontAnswers<const E: usize> {
     arrives: Signal<Local, Bit>,
     kept_data: Registers<Bits<E>>,
     /// The waiting states' bits (`front::state`).
-    bit_access: Constant<Bits<6>>,
-    bit_victim: Constant<Bits<6>>,
-    bit_flush: Constant<Bits<6>>,
-    bit_command: Constant<Bits<6>>,
-    op_write: Constant<Bits<3>>,
+    bit_access: Constant<FrontState>,
+    bit_victim: Constant<FrontState>,
+    bit_flush: Constant<FrontState>,
+    bit_command: Constant<FrontState>,
+    op_write: Constant<OpCode>,
     zero_e: Constant<Bits<E>>,
     /// 1 when the stage is registered, else 0.
     _registered: usize,

@@ -2,6 +2,7 @@
 
 use rust_hdl::prelude::*;
 
+use crate::grf::widths::StatusCode;
 use crate::params::GrfParams;
 use crate::regs::Registers;
 use crate::signals::{constant, signals};
@@ -26,7 +27,7 @@ pub struct Responses<const E: usize> {
     /// Per EU: respond next cycle.
     pub respond: Vec<Signal<In, Bit>>,
     /// Per EU: with this status.
-    pub status: Vec<Signal<In, Bits<3>>>,
+    pub status: Vec<Signal<In, StatusCode>>,
     /// Per EU: the data is the fast GRF's hit data (taken whether or not `respond` is high, so
     /// that the data does not wait for the response's decision; a miss does not respond).
     pub from_hit: Vec<Signal<In, Bit>>,
@@ -57,11 +58,11 @@ pub struct Responses<const E: usize> {
     /// Per EU: a response is visible.
     pub valid: Vec<Signal<Out, Bit>>,
     /// Per EU: its status (`GrfStatus`).
-    pub status_out: Vec<Signal<Out, Bits<3>>>,
+    pub status_out: Vec<Signal<Out, StatusCode>>,
     /// Per EU and lane: its data.
     pub data_out: Vec<Signal<Out, Bits<E>>>,
     held: Registers<Bit>,
-    held_status: Registers<Bits<3>>,
+    held_status: Registers<StatusCode>,
     held_data: Registers<Bits<E>>,
     /// Per EU: the data shown is zero (no read, answer or kept data was chosen).
     held_zero: Registers<Bit>,

@@ -5,6 +5,7 @@ use rust_hdl::prelude::*;
 
 use super::fast_entries::FastEntries;
 use super::first_dirty::FirstDirty;
+use crate::grf::widths::{RegIndex, ThreadIndex};
 use crate::params::GrfParams;
 use crate::regs::Registers;
 use crate::signals::{constant, constants, signals};
@@ -35,13 +36,13 @@ pub struct FastGrfs<const E: usize> {
     /// Synchronous reset: every entry invalid.
     pub reset: Signal<In, Bit>,
     /// The incoming request's thread.
-    pub req_thread: Vec<Signal<In, Bits<2>>>,
+    pub req_thread: Vec<Signal<In, ThreadIndex>>,
     /// The incoming request's register.
-    pub req_reg: Vec<Signal<In, Bits<6>>>,
+    pub req_reg: Vec<Signal<In, RegIndex>>,
     /// The served request's thread.
-    pub rq_thread: Vec<Signal<In, Bits<2>>>,
+    pub rq_thread: Vec<Signal<In, ThreadIndex>>,
     /// The served request's register.
-    pub rq_reg: Vec<Signal<In, Bits<6>>>,
+    pub rq_reg: Vec<Signal<In, RegIndex>>,
     /// Per EU: the block looked through (`found`, `in_block`) is the incoming request's, else
     /// the served one's. Both blocks are compared and this picks the result, so the compare
     /// does not wait for the front end's state.
@@ -65,9 +66,9 @@ pub struct FastGrfs<const E: usize> {
     /// cycle before and registered, like the victim's fields below).
     pub victim_dirty: Vec<Signal<Out, Bit>>,
     /// The victim's thread.
-    pub victim_thread: Vec<Signal<Out, Bits<2>>>,
+    pub victim_thread: Vec<Signal<Out, ThreadIndex>>,
     /// The victim's register.
-    pub victim_reg: Vec<Signal<Out, Bits<6>>>,
+    pub victim_reg: Vec<Signal<Out, RegIndex>>,
     /// The victim's value, one element per lane.
     pub victim_data: Vec<Signal<Out, Bits<E>>>,
     /// The block has a dirty entry.
@@ -75,7 +76,7 @@ pub struct FastGrfs<const E: usize> {
     /// Per entry: it is the block's first dirty entry.
     pub found_slot: Vec<Signal<Out, Bit>>,
     /// That entry's register.
-    pub found_reg: Vec<Signal<Out, Bits<6>>>,
+    pub found_reg: Vec<Signal<Out, RegIndex>>,
     /// That entry's value, one element per lane.
     pub found_data: Vec<Signal<Out, Bits<E>>>,
     /// Per entry: it holds a register of the block (valid or not).
@@ -85,9 +86,9 @@ pub struct FastGrfs<const E: usize> {
     /// The stored entry's dirty bit.
     pub set_dirty: Vec<Signal<In, Bit>>,
     /// The stored entry's thread.
-    pub set_thread: Vec<Signal<In, Bits<2>>>,
+    pub set_thread: Vec<Signal<In, ThreadIndex>>,
     /// The stored entry's register.
-    pub set_reg: Vec<Signal<In, Bits<6>>>,
+    pub set_reg: Vec<Signal<In, RegIndex>>,
     /// The stored value, one element per lane.
     pub set_data: Vec<Signal<In, Bits<E>>>,
     /// Per entry: clear its dirty bit (it is written back).
@@ -105,15 +106,15 @@ pub struct FastGrfs<const E: usize> {
     in_slot: Vec<Signal<Local, Bit>>,
     /// The victim as looked up this cycle: dirty, thread, register, value (per lane).
     look_dirty: Vec<Signal<Local, Bit>>,
-    look_thread: Vec<Signal<Local, Bits<2>>>,
-    look_reg: Vec<Signal<Local, Bits<6>>>,
+    look_thread: Vec<Signal<Local, ThreadIndex>>,
+    look_reg: Vec<Signal<Local, RegIndex>>,
     look_data: Vec<Signal<Local, Bits<E>>>,
     /// The victim registered: a served request's entry and its victim change only by the
     /// request's own fill, so the lookup of the cycle before is the victim from the cycle
     /// after the request is taken (the first in which an answer can arrive) to the fill.
     last_dirty: Registers<Bit>,
-    last_thread: Registers<Bits<2>>,
-    last_reg: Registers<Bits<6>>,
+    last_thread: Registers<ThreadIndex>,
+    last_reg: Registers<RegIndex>,
     last_data: Registers<Bits<E>>,
     /// Per entry: searched for the first dirty entry (registered with `pipeline` 4, else
     /// wires from the live entries).
@@ -131,16 +132,16 @@ pub struct FastGrfs<const E: usize> {
     /// goes through them).
     seen: Vec<Signal<Local, Bit>>,
     zero_e: Constant<Bits<E>>,
-    zero2: Constant<Bits<2>>,
-    zero6: Constant<Bits<6>>,
+    zero2: Constant<ThreadIndex>,
+    zero6: Constant<RegIndex>,
     /// The index function: per entry, the thread bits and register bits that map to it, and
     /// the masks that pick those bits.
-    thread_mask: Constant<Bits<2>>,
-    reg_mask: Constant<Bits<6>>,
-    slot_thread: Vec<Constant<Bits<2>>>,
-    slot_reg: Vec<Constant<Bits<6>>>,
+    thread_mask: Constant<ThreadIndex>,
+    reg_mask: Constant<RegIndex>,
+    slot_thread: Vec<Constant<ThreadIndex>>,
+    slot_reg: Vec<Constant<RegIndex>>,
     /// Block bits of a register: `reg & block_mask`.
-    block_mask: Constant<Bits<6>>,
+    block_mask: Constant<RegIndex>,
     /// 1 when the search is among held entries (`pipeline` 4), else 0.
     _scan: usize,
     /// Whether stores land a cycle late (`pipeline` 4 and up): with it, a store is pending

@@ -2,6 +2,7 @@
 
 use rust_hdl::prelude::*;
 
+use crate::grf::widths::{RegIndex, ThreadIndex};
 use crate::params::GrfParams;
 use crate::regs::Registers;
 use crate::signals::signals;
@@ -25,9 +26,9 @@ pub struct FastEntries<const E: usize> {
     /// Per EU: the stored entry's dirty bit.
     pub set_dirty: Vec<Signal<In, Bit>>,
     /// Per EU: the stored entry's thread.
-    pub set_thread: Vec<Signal<In, Bits<2>>>,
+    pub set_thread: Vec<Signal<In, ThreadIndex>>,
     /// Per EU: the stored entry's register.
-    pub set_reg: Vec<Signal<In, Bits<6>>>,
+    pub set_reg: Vec<Signal<In, RegIndex>>,
     /// Per EU and lane: the stored value.
     pub set_data: Vec<Signal<In, Bits<E>>>,
     /// Per entry: clear its dirty bit (it is written back).
@@ -39,9 +40,9 @@ pub struct FastEntries<const E: usize> {
     /// Per entry: its value is newer than the slow GRF's.
     pub dirty: Vec<Signal<Out, Bit>>,
     /// Per entry: the thread of the register it holds.
-    pub thread: Vec<Signal<Out, Bits<2>>>,
+    pub thread: Vec<Signal<Out, ThreadIndex>>,
     /// Per entry: the register it holds.
-    pub reg_index: Vec<Signal<Out, Bits<6>>>,
+    pub reg_index: Vec<Signal<Out, RegIndex>>,
     /// Per entry and lane: its value.
     pub data: Vec<Signal<Out, Bits<E>>>,
     /// Per entry: a value is stored there at the end of this cycle (`pipeline` 4 and up).
@@ -50,8 +51,8 @@ pub struct FastEntries<const E: usize> {
     pub pending_data: Vec<Signal<Out, Bits<E>>>,
     ent_valid: Registers<Bit>,
     ent_dirty: Registers<Bit>,
-    ent_thread: Registers<Bits<2>>,
-    ent_reg: Registers<Bits<6>>,
+    ent_thread: Registers<ThreadIndex>,
+    ent_reg: Registers<RegIndex>,
     ent_data: Registers<Bits<E>>,
     /// `set_slot` and `set_data` registered with `pipeline` 4 and up, else wires.
     pend_slot: Registers<Bit>,

@@ -20,6 +20,9 @@ pub use outboxes::Outboxes;
 use rust_hdl::prelude::*;
 
 use super::codes::front_state as state;
+use crate::grf::widths::{
+    FrontState, GlobalThread, GroupNumber, KindCode, OpCode, RegIndex, StatusCode, ThreadIndex,
+};
 use crate::params::{GrfOp, GrfParams};
 use crate::regs::Registers;
 use crate::signals::{constant, signals};
@@ -39,13 +42,13 @@ pub struct GrfFrontEnds<const E: usize> {
     /// Per EU: a request is presented.
     pub req_valid: Vec<Signal<In, Bit>>,
     /// Per EU: its op (`GrfOp`).
-    pub req_op: Vec<Signal<In, Bits<3>>>,
+    pub req_op: Vec<Signal<In, OpCode>>,
     /// Per EU: the thread within the EU.
-    pub req_thread: Vec<Signal<In, Bits<2>>>,
+    pub req_thread: Vec<Signal<In, ThreadIndex>>,
     /// Per EU: the virtual register (or 16 x virtual block).
-    pub req_reg: Vec<Signal<In, Bits<6>>>,
+    pub req_reg: Vec<Signal<In, RegIndex>>,
     /// Per EU: the group (alloc, wait).
-    pub req_group: Vec<Signal<In, Bits<3>>>,
+    pub req_group: Vec<Signal<In, GroupNumber>>,
     /// Per EU and lane: write data.
     pub req_data: Vec<Signal<In, Bits<E>>>,
     /// Per EU: the presented request is taken this cycle.
@@ -53,19 +56,19 @@ pub struct GrfFrontEnds<const E: usize> {
     /// Per EU: a response is visible this cycle.
     pub resp_valid: Vec<Signal<Out, Bit>>,
     /// Per EU: its status (`GrfStatus`).
-    pub resp_status: Vec<Signal<Out, Bits<3>>>,
+    pub resp_status: Vec<Signal<Out, StatusCode>>,
     /// Per EU and lane: its data.
     pub resp_data: Vec<Signal<Out, Bits<E>>>,
     /// Per EU: a transaction for the controller.
     pub tx_valid: Vec<Signal<Out, Bit>>,
     /// Per EU: its kind (`codes::kind`).
-    pub tx_kind: Vec<Signal<Out, Bits<3>>>,
+    pub tx_kind: Vec<Signal<Out, KindCode>>,
     /// Per EU: its global thread.
-    pub tx_thread: Vec<Signal<Out, Bits<5>>>,
+    pub tx_thread: Vec<Signal<Out, GlobalThread>>,
     /// Per EU: its register.
-    pub tx_reg: Vec<Signal<Out, Bits<6>>>,
+    pub tx_reg: Vec<Signal<Out, RegIndex>>,
     /// Per EU: its group.
-    pub tx_group: Vec<Signal<Out, Bits<3>>>,
+    pub tx_group: Vec<Signal<Out, GroupNumber>>,
     /// Per EU and lane: its data.
     pub tx_data: Vec<Signal<Out, Bits<E>>>,
     /// Per EU: the controller takes the transaction.
@@ -73,7 +76,7 @@ pub struct GrfFrontEnds<const E: usize> {
     /// Per EU: the controller's answer.
     pub ans_valid: Vec<Signal<In, Bit>>,
     /// Per EU: its status.
-    pub ans_status: Vec<Signal<In, Bits<3>>>,
+    pub ans_status: Vec<Signal<In, StatusCode>>,
     /// Per EU: the answer is plain: ok, and the register is not shared (so it is kept in the
     /// fast GRF).
     pub ans_plain: Vec<Signal<In, Bit>>,
@@ -84,11 +87,11 @@ pub struct GrfFrontEnds<const E: usize> {
     fast: FastGrfs<E>,
     outbox: Outboxes<E>,
     response: Responses<E>,
-    state: Registers<Bits<6>>,
+    state: Registers<FrontState>,
     /// The request being served: op, thread, register, data.
-    rq_op: Registers<Bits<3>>,
-    rq_thread: Registers<Bits<2>>,
-    rq_reg: Registers<Bits<6>>,
+    rq_op: Registers<OpCode>,
+    rq_thread: Registers<ThreadIndex>,
+    rq_reg: Registers<RegIndex>,
     rq_data: Registers<Bits<E>>,
     /// The controller's answers as the decisions see them, and the one kept while the victim
     /// is written back.
@@ -96,8 +99,8 @@ pub struct GrfFrontEnds<const E: usize> {
     /// The thread and register of the block a release or a switch names: the incoming
     /// request's when idle, else the served one's. Computed apart from the fast GRF's lookup
     /// inputs, which share no local with the decisions that follow from the lookups.
-    named_thread: Signal<Local, Bits<2>>,
-    named_reg: Signal<Local, Bits<6>>,
+    named_thread: Signal<Local, ThreadIndex>,
+    named_reg: Signal<Local, RegIndex>,
     /// The front end is idle: a store is then a write hit, whose entry becomes dirty.
     idle: Signal<Local, Bit>,
     /// Per EU and lane, registered from the decisions: the front end is idle (or has just
@@ -109,9 +112,9 @@ pub struct GrfFrontEnds<const E: usize> {
     sel_idle: Registers<Bit>,
     sel_victim: Registers<Bit>,
     sel_write: Registers<Bit>,
-    op_write: Constant<Bits<3>>,
-    bit_busy: Constant<Bits<6>>,
-    zero3: Constant<Bits<3>>,
+    op_write: Constant<OpCode>,
+    bit_busy: Constant<FrontState>,
+    zero3: Constant<GroupNumber>,
     _eus: usize,
     _lanes: usize,
     _fast: usize,

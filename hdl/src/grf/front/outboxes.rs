@@ -3,6 +3,7 @@
 use rust_hdl::prelude::*;
 
 use crate::checkers::AtMost;
+use crate::grf::widths::{GlobalThread, GroupNumber, KindCode, RegIndex, ThreadIndex};
 use crate::params::GrfParams;
 use crate::regs::Registers;
 use crate::signals::{constants, signals};
@@ -21,13 +22,13 @@ pub struct Outboxes<const E: usize> {
     /// Per EU: load a transaction this cycle.
     pub send: Vec<Signal<In, Bit>>,
     /// Per EU: its kind (`codes::kind`).
-    pub send_kind: Vec<Signal<In, Bits<3>>>,
+    pub send_kind: Vec<Signal<In, KindCode>>,
     /// Per EU: its thread within the EU (the outbox holds the cluster's number for it).
-    pub send_thread: Vec<Signal<In, Bits<2>>>,
+    pub send_thread: Vec<Signal<In, ThreadIndex>>,
     /// Per EU: its register.
-    pub send_reg: Vec<Signal<In, Bits<6>>>,
+    pub send_reg: Vec<Signal<In, RegIndex>>,
     /// Per EU: its group.
-    pub send_group: Vec<Signal<In, Bits<3>>>,
+    pub send_group: Vec<Signal<In, GroupNumber>>,
     /// Per EU: it is the fast GRF's victim's write-back: its thread, register and data are
     /// the victim's.
     pub from_victim: Vec<Signal<In, Bit>>,
@@ -35,11 +36,11 @@ pub struct Outboxes<const E: usize> {
     /// data are that entry's (else the request's).
     pub from_found: Vec<Signal<In, Bit>>,
     /// Per EU: the victim's thread.
-    pub victim_thread: Vec<Signal<In, Bits<2>>>,
+    pub victim_thread: Vec<Signal<In, ThreadIndex>>,
     /// Per EU: the victim's register.
-    pub victim_reg: Vec<Signal<In, Bits<6>>>,
+    pub victim_reg: Vec<Signal<In, RegIndex>>,
     /// Per EU: the found entry's register.
-    pub found_reg: Vec<Signal<In, Bits<6>>>,
+    pub found_reg: Vec<Signal<In, RegIndex>>,
     /// Per EU and lane: the request's data.
     pub request_data: Vec<Signal<In, Bits<E>>>,
     /// Per EU and lane: the victim's data.
@@ -51,27 +52,27 @@ pub struct Outboxes<const E: usize> {
     /// Per EU: a transaction is held.
     pub valid: Vec<Signal<Out, Bit>>,
     /// Per EU: its kind.
-    pub kind: Vec<Signal<Out, Bits<3>>>,
+    pub kind: Vec<Signal<Out, KindCode>>,
     /// Per EU: its global thread.
-    pub thread: Vec<Signal<Out, Bits<5>>>,
+    pub thread: Vec<Signal<Out, GlobalThread>>,
     /// Per EU: its register.
-    pub reg_index: Vec<Signal<Out, Bits<6>>>,
+    pub reg_index: Vec<Signal<Out, RegIndex>>,
     /// Per EU: its group.
-    pub group: Vec<Signal<Out, Bits<3>>>,
+    pub group: Vec<Signal<Out, GroupNumber>>,
     /// Per EU and lane: its data.
     pub data: Vec<Signal<Out, Bits<E>>>,
     held: Registers<Bit>,
-    held_kind: Registers<Bits<3>>,
-    held_thread: Registers<Bits<5>>,
-    held_reg: Registers<Bits<6>>,
-    held_group: Registers<Bits<3>>,
+    held_kind: Registers<KindCode>,
+    held_thread: Registers<GlobalThread>,
+    held_reg: Registers<RegIndex>,
+    held_group: Registers<GroupNumber>,
     held_data: Registers<Bits<E>>,
     /// Simulation-only: no EU sends to an outbox that holds a transaction (`send[e]` at `e`,
     /// the held bit at `eus + e`): `grf: EU <e> sent to its full outbox`.
     send_check: AtMost,
     /// Local thread numbers; per EU and local thread, the global thread number.
-    local_thread: Vec<Constant<Bits<2>>>,
-    global_thread: Vec<Constant<Bits<5>>>,
+    local_thread: Vec<Constant<ThreadIndex>>,
+    global_thread: Vec<Constant<GlobalThread>>,
     _eus: usize,
     _lanes: usize,
     _threads: usize,

@@ -3,6 +3,7 @@
 use rust_hdl::prelude::*;
 
 use crate::checkers::AtMost;
+use crate::grf::widths::{EuNumber, GlobalThread, GroupNumber, KindCode, RegIndex};
 use crate::params::GrfParams;
 use crate::regs::Registers;
 use crate::signals::{constant, constants, signals};
@@ -28,13 +29,13 @@ pub struct RoundRobinArbiter<const E: usize> {
     /// Per EU: a transaction is waiting.
     pub tx_valid: Vec<Signal<In, Bit>>,
     /// Per EU: its kind (`codes::kind`).
-    pub tx_kind: Vec<Signal<In, Bits<3>>>,
+    pub tx_kind: Vec<Signal<In, KindCode>>,
     /// Per EU: its global thread.
-    pub tx_thread: Vec<Signal<In, Bits<5>>>,
+    pub tx_thread: Vec<Signal<In, GlobalThread>>,
     /// Per EU: its register (or 16 x virtual block).
-    pub tx_reg: Vec<Signal<In, Bits<6>>>,
+    pub tx_reg: Vec<Signal<In, RegIndex>>,
     /// Per EU: its group.
-    pub tx_group: Vec<Signal<In, Bits<3>>>,
+    pub tx_group: Vec<Signal<In, GroupNumber>>,
     /// Per EU and lane: its data (`eu * lanes + l`).
     pub tx_data: Vec<Signal<In, Bits<E>>>,
     /// A transaction is taken this cycle.
@@ -45,15 +46,15 @@ pub struct RoundRobinArbiter<const E: usize> {
     /// EU waits).
     pub first: Vec<Signal<Out, Bit>>,
     /// The EU whose transaction is presented (the one taken, when `take`).
-    pub eu: Signal<Out, Bits<4>>,
+    pub eu: Signal<Out, EuNumber>,
     /// The presented transaction's kind.
-    pub kind: Signal<Out, Bits<3>>,
+    pub kind: Signal<Out, KindCode>,
     /// Its global thread.
-    pub thread: Signal<Out, Bits<5>>,
+    pub thread: Signal<Out, GlobalThread>,
     /// Its register.
-    pub reg_index: Signal<Out, Bits<6>>,
+    pub reg_index: Signal<Out, RegIndex>,
     /// Its group.
-    pub group: Signal<Out, Bits<3>>,
+    pub group: Signal<Out, GroupNumber>,
     /// Its data, one element per lane.
     pub data: Vec<Signal<Out, Bits<E>>>,
     /// Per EU: it comes after the EU served last (all low after reset: EU 0 comes first).
@@ -69,24 +70,25 @@ pub struct RoundRobinArbiter<const E: usize> {
     /// Some EU waits.
     picked: Signal<Local, Bit>,
     /// Per EU: its number if picked, else zero.
-    pick_eu: Vec<Signal<Local, Bits<4>>>,
+    pick_eu: Vec<Signal<Local, EuNumber>>,
     /// Per EU: its kind if picked, else zero.
-    pick_kind: Vec<Signal<Local, Bits<3>>>,
+    pick_kind: Vec<Signal<Local, KindCode>>,
     /// Per EU: its thread if picked, else zero.
-    pick_thread: Vec<Signal<Local, Bits<5>>>,
+    pick_thread: Vec<Signal<Local, GlobalThread>>,
     /// Per EU: its register if picked, else zero.
-    pick_reg: Vec<Signal<Local, Bits<6>>>,
+    pick_reg: Vec<Signal<Local, RegIndex>>,
     /// Per EU: its group if picked, else zero.
-    pick_group: Vec<Signal<Local, Bits<3>>>,
+    pick_group: Vec<Signal<Local, GroupNumber>>,
     /// Per EU and lane: its data if picked, else zero.
     pick_data: Vec<Signal<Local, Bits<E>>>,
-    zero3: Constant<Bits<3>>,
-    zero4: Constant<Bits<4>>,
-    zero5: Constant<Bits<5>>,
-    zero6: Constant<Bits<6>>,
+    /// Zero of a kind, and of a group (the same width).
+    zero3: Constant<KindCode>,
+    zero4: Constant<EuNumber>,
+    zero5: Constant<GlobalThread>,
+    zero6: Constant<RegIndex>,
     zero_e: Constant<Bits<E>>,
     /// EU numbers.
-    eu_number: Vec<Constant<Bits<4>>>,
+    eu_number: Vec<Constant<EuNumber>>,
     _eus: usize,
     _lanes: usize,
 }

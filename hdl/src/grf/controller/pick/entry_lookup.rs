@@ -3,6 +3,7 @@
 
 use rust_hdl::prelude::*;
 
+use crate::grf::widths::{GlobalThread, GroupNumber, VirtualBlock};
 use crate::params::GrfParams;
 use crate::signals::{constant, constants, signals};
 
@@ -20,9 +21,9 @@ pub struct EntryLookup<const A: usize> {
     /// Per EU: its transaction is the one looked up (one-hot or none).
     pub eu_hot: Vec<Signal<In, Bit>>,
     /// Per EU: the global thread of its transaction.
-    pub thread: Vec<Signal<In, Bits<5>>>,
+    pub thread: Vec<Signal<In, GlobalThread>>,
     /// Per EU: the virtual block of its transaction.
-    pub vblock: Vec<Signal<In, Bits<2>>>,
+    pub vblock: Vec<Signal<In, VirtualBlock>>,
     /// Every table entry: mapped.
     pub entry_valid: Vec<Signal<In, Bit>>,
     /// Every table entry: the first row of its physical block.
@@ -30,7 +31,7 @@ pub struct EntryLookup<const A: usize> {
     /// Every table entry: shared through a group.
     pub entry_shared: Vec<Signal<In, Bit>>,
     /// Every table entry: its group (1..=7; 0 for a private entry).
-    pub entry_group: Vec<Signal<In, Bits<3>>>,
+    pub entry_group: Vec<Signal<In, GroupNumber>>,
     /// The first row of the block the refill engine refills.
     pub refill_base: Signal<In, Bits<A>>,
     /// One-hot: the transaction's slot (`thread * virtual_blocks + vblock`).
@@ -42,7 +43,7 @@ pub struct EntryLookup<const A: usize> {
     /// The entry is shared.
     pub shared: Signal<Out, Bit>,
     /// The entry's group.
-    pub group: Signal<Out, Bits<3>>,
+    pub group: Signal<Out, GroupNumber>,
     /// The entry's block is the one refilled (compared per EU before the pick).
     pub refilled: Signal<Out, Bit>,
     /// Per slot: it is its EU's transaction's (whether or not the EU is picked).
@@ -51,11 +52,11 @@ pub struct EntryLookup<const A: usize> {
     own_valid: Vec<Signal<Local, Bit>>,
     own_base: Vec<Signal<Local, Bits<A>>>,
     own_shared: Vec<Signal<Local, Bit>>,
-    own_group: Vec<Signal<Local, Bits<3>>>,
+    own_group: Vec<Signal<Local, GroupNumber>>,
     own_refilled: Vec<Signal<Local, Bit>>,
-    thread_number: Vec<Constant<Bits<5>>>,
-    vb_number: Vec<Constant<Bits<2>>>,
-    zero3: Constant<Bits<3>>,
+    thread_number: Vec<Constant<GlobalThread>>,
+    vb_number: Vec<Constant<VirtualBlock>>,
+    zero3: Constant<GroupNumber>,
     zero_a: Constant<Bits<A>>,
     _eus: usize,
     /// Threads per EU.

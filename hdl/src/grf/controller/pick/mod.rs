@@ -12,6 +12,9 @@ pub(crate) use arbiter::pick_checks;
 use rust_hdl::prelude::*;
 
 use crate::checkers::{AtMost, EntryChecker};
+use crate::grf::widths::{
+    EuNumber, GlobalThread, GroupNumber, KindCode, RegIndex, VirtualBlock, VBLOCK_BITS,
+};
 use crate::params::GrfParams;
 use crate::parts::logic_in_parts;
 use crate::regs::Registers;
@@ -46,22 +49,22 @@ pub struct PickStage<const E: usize, const A: usize> {
     /// Per EU: the arbiter presents its transaction (none when nothing waits).
     pub pick_eu_hot: Vec<Signal<In, Bit>>,
     /// The picked transaction's EU.
-    pub pick_eu: Signal<In, Bits<4>>,
+    pub pick_eu: Signal<In, EuNumber>,
     /// The picked transaction's kind.
-    pub pick_kind: Signal<In, Bits<3>>,
+    pub pick_kind: Signal<In, KindCode>,
     /// Its global thread.
-    pub pick_thread: Signal<In, Bits<5>>,
+    pub pick_thread: Signal<In, GlobalThread>,
     /// Its register.
-    pub pick_reg_index: Signal<In, Bits<6>>,
+    pub pick_reg_index: Signal<In, RegIndex>,
     /// Its group.
-    pub pick_group: Signal<In, Bits<3>>,
+    pub pick_group: Signal<In, GroupNumber>,
     /// Its data, one element per lane.
     pub pick_data: Vec<Signal<In, Bits<E>>>,
     /// Per EU: the global thread of its waiting transaction (for the entry lookup).
-    pub eu_thread: Vec<Signal<In, Bits<5>>>,
+    pub eu_thread: Vec<Signal<In, GlobalThread>>,
     /// Per EU: the virtual block of its waiting transaction's register (for the entry
     /// lookup).
-    pub eu_vblock: Vec<Signal<In, Bits<2>>>,
+    pub eu_vblock: Vec<Signal<In, VirtualBlock>>,
     /// The stage loads only when the controller takes from it this cycle: it holds a
     /// transaction (`pipeline` 1), or it is wires (`pipeline` 0). The arbiter may pick when
     /// `!full | avail`; that is computed by the parent, so that this block, which reads the
@@ -72,15 +75,15 @@ pub struct PickStage<const E: usize, const A: usize> {
     /// Per EU: the controller takes its transaction this cycle.
     pub taken: Vec<Signal<Out, Bit>>,
     /// The EU of the transaction taken.
-    pub eu: Signal<Out, Bits<4>>,
+    pub eu: Signal<Out, EuNumber>,
     /// Its kind.
-    pub kind: Signal<Out, Bits<3>>,
+    pub kind: Signal<Out, KindCode>,
     /// Its global thread.
-    pub thread: Signal<Out, Bits<5>>,
+    pub thread: Signal<Out, GlobalThread>,
     /// Its register.
-    pub reg_index: Signal<Out, Bits<6>>,
+    pub reg_index: Signal<Out, RegIndex>,
     /// Its group.
-    pub group: Signal<Out, Bits<3>>,
+    pub group: Signal<Out, GroupNumber>,
     /// Its data, one element per lane.
     pub data: Vec<Signal<Out, Bits<E>>>,
     /// The stage holds a transaction.
@@ -88,11 +91,11 @@ pub struct PickStage<const E: usize, const A: usize> {
     /// The held transaction's EU, one-hot.
     eu_hot: Registers<Bit>,
     /// The held transaction's fields.
-    held_eu: Registers<Bits<4>>,
-    held_kind: Registers<Bits<3>>,
-    held_thread: Registers<Bits<5>>,
-    held_reg_index: Registers<Bits<6>>,
-    held_group: Registers<Bits<3>>,
+    held_eu: Registers<EuNumber>,
+    held_kind: Registers<KindCode>,
+    held_thread: Registers<GlobalThread>,
+    held_reg_index: Registers<RegIndex>,
+    held_group: Registers<GroupNumber>,
     held_data: Registers<Bits<E>>,
     /// Simulation-only, with the stage: nothing overwritten or taken from nothing
     /// ([`stage_checks`]).
@@ -103,7 +106,7 @@ pub struct PickStage<const E: usize, const A: usize> {
     /// Per entry: shared.
     pub entry_shared: Vec<Signal<In, Bit>>,
     /// Per entry: its group.
-    pub entry_group: Vec<Signal<In, Bits<3>>>,
+    pub entry_group: Vec<Signal<In, GroupNumber>>,
     /// The first row of the block the refill engine refills.
     pub refill_base: Signal<In, Bits<A>>,
     /// That row as this cycle leaves it.
@@ -117,7 +120,7 @@ pub struct PickStage<const E: usize, const A: usize> {
     /// The entry is shared.
     pub found_shared: Signal<Out, Bit>,
     /// The entry's group.
-    pub found_group: Signal<Out, Bits<3>>,
+    pub found_group: Signal<Out, GroupNumber>,
     /// The entry maps the block the refill engine refills.
     pub found_refilled: Signal<Out, Bit>,
     lookup: EntryLookup<A>,
@@ -128,7 +131,7 @@ pub struct PickStage<const E: usize, const A: usize> {
     looked_valid: Registers<Bit>,
     looked_base: Registers<Bits<A>>,
     looked_shared: Registers<Bit>,
-    looked_group: Registers<Bits<3>>,
+    looked_group: Registers<GroupNumber>,
     looked_refilled: Registers<Bit>,
     stage_check: EntryChecker,
     /// Simulation-only: the arbiter picks only when the stage may load ([`load_checks`]).
@@ -300,7 +303,7 @@ impl<const E: usize, const A: usize> crate::parts::Part<Entry> for PickStage<E, 
         for e in 0..self._eus {
             self.lookup.eu_hot[e].next = self.eu_hot.q[e].val();
             self.lookup.thread[e].next = self.held_thread.q[0].val();
-            self.lookup.vblock[e].next = self.held_reg_index.q[0].val().get_bits::<2>(4);
+            self.lookup.vblock[e].next = self.held_reg_index.q[0].val().get_bits::<VBLOCK_BITS>(4);
             if self.early.val() {
                 self.lookup.eu_hot[e].next = self.pick_eu_hot[e].val();
                 self.lookup.thread[e].next = self.eu_thread[e].val();

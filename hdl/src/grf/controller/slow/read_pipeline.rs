@@ -2,6 +2,7 @@
 
 use rust_hdl::prelude::*;
 
+use crate::grf::widths::{EuNumber, ReadTag};
 use crate::params::GrfParams;
 use crate::regs::Registers;
 use crate::signals::{constants, signals};
@@ -21,7 +22,7 @@ pub struct SlowReadPipeline<const E: usize> {
     /// It belongs to a context switch's save phase (else it answers an EU).
     pub launch_save: Signal<In, Bit>,
     /// Its tag: the EU to answer, or the save's row offset.
-    pub launch_tag: Signal<In, Bits<4>>,
+    pub launch_tag: Signal<In, ReadTag>,
     /// The register read is shared.
     pub launch_shared: Signal<In, Bit>,
     /// The block RAM's read data, one element per lane (one cycle after the read).
@@ -31,7 +32,7 @@ pub struct SlowReadPipeline<const E: usize> {
     /// It belongs to a save phase.
     pub out_save: Signal<Out, Bit>,
     /// Its tag.
-    pub out_tag: Signal<Out, Bits<4>>,
+    pub out_tag: Signal<Out, ReadTag>,
     /// Its data, one element per lane.
     pub out_data: Vec<Signal<Out, Bits<E>>>,
     /// Per EU: the read leaving next cycle answers it (valid, not a save's, and its tag the
@@ -41,11 +42,11 @@ pub struct SlowReadPipeline<const E: usize> {
     /// The shared bit of the read leaving next cycle.
     pub next_shared: Signal<Out, Bit>,
     /// Per EU: its number.
-    eu_number: Vec<Constant<Bits<4>>>,
+    eu_number: Vec<Constant<EuNumber>>,
     /// Per stage: valid, save, tag; and shared, up to the stage before the last.
     valid: Registers<Bit>,
     save: Registers<Bit>,
-    tag: Registers<Bits<4>>,
+    tag: Registers<ReadTag>,
     shared: Registers<Bit>,
     /// Data stages after the block RAM's output, stage-major.
     data: Registers<Bits<E>>,

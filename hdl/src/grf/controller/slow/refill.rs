@@ -4,6 +4,7 @@
 use rust_hdl::prelude::*;
 
 use crate::checkers::EntryChecker;
+use crate::grf::widths::{BlockOffset, OffsetMask};
 use crate::params::GrfParams;
 use crate::parts::logic_in_parts;
 use crate::regs::Registers;
@@ -31,7 +32,7 @@ pub struct RefillEngine<const E: usize, const A: usize> {
     /// pending.
     pub clear: Signal<In, Bit>,
     /// The row offset the controller writes.
-    pub clear_offset: Signal<In, Bits<4>>,
+    pub clear_offset: Signal<In, BlockOffset>,
     /// The controller writes the slow GRF this cycle.
     pub controller_write: Signal<In, Bit>,
     /// The controller uses the L3 port this cycle or waits for its own read.
@@ -49,7 +50,7 @@ pub struct RefillEngine<const E: usize, const A: usize> {
     /// The L3 area read.
     pub area: Signal<Out, Bit>,
     /// The rows still pending, bit o = offset o.
-    pub pending: Signal<Out, Bits<16>>,
+    pub pending: Signal<Out, OffsetMask>,
     /// An L3 read is outstanding.
     pub in_flight: Signal<Out, Bit>,
     /// Issue an L3 read this cycle.
@@ -64,27 +65,27 @@ pub struct RefillEngine<const E: usize, const A: usize> {
     pub write_data: Vec<Signal<Out, Bits<E>>>,
     e_base: Registers<Bits<A>>,
     e_area: Registers<Bit>,
-    e_pending: Registers<Bits<16>>,
+    e_pending: Registers<OffsetMask>,
     e_flight: Registers<Bit>,
-    e_flight_offset: Registers<Bits<4>>,
+    e_flight_offset: Registers<BlockOffset>,
     e_hold: Registers<Bit>,
-    e_hold_offset: Registers<Bits<4>>,
+    e_hold_offset: Registers<BlockOffset>,
     e_hold_data: Registers<Bits<E>>,
     /// Simulation-only: the held answer is written before the next arrives
     /// ([`hold_checks`]).
     hold_check: EntryChecker,
     /// The lowest pending row, one-hot.
-    pick: Signal<Local, Bits<16>>,
+    pick: Signal<Local, OffsetMask>,
     /// Its offset.
-    pick_offset: Signal<Local, Bits<4>>,
-    zero4: Constant<Bits<4>>,
-    zero16: Constant<Bits<16>>,
-    one16: Constant<Bits<16>>,
-    all16: Constant<Bits<16>>,
+    pick_offset: Signal<Local, BlockOffset>,
+    zero4: Constant<BlockOffset>,
+    zero16: Constant<OffsetMask>,
+    one16: Constant<OffsetMask>,
+    all16: Constant<OffsetMask>,
     /// Offsets 0..15 (4 bits, as rows, one-hot).
-    offset_number: Vec<Constant<Bits<4>>>,
+    offset_number: Vec<Constant<BlockOffset>>,
     offset_row: Vec<Constant<Bits<A>>>,
-    offset_bit: Vec<Constant<Bits<16>>>,
+    offset_bit: Vec<Constant<OffsetMask>>,
     _lanes: usize,
 }
 
@@ -130,9 +131,9 @@ impl<const E: usize, const A: usize> RefillEngine<E, A> {
             zero16: constant(0),
             one16: constant(1),
             all16: constant(0xffff),
-            offset_number: constants(0..16),
-            offset_row: constants(0..16),
-            offset_bit: constants((0..16).map(|o| 1u64 << o)),
+            offset_number: constants(0..GrfParams::BLOCK as u64),
+            offset_row: constants(0..GrfParams::BLOCK as u64),
+            offset_bit: constants((0..GrfParams::BLOCK).map(|o| 1u64 << o)),
             _lanes: lanes,
         }
     }
@@ -184,7 +185,7 @@ impl<const E: usize, const A: usize> crate::parts::Part<Rows> for RefillEngine<E
         self.in_flight.next = self.e_flight.q[0].val();
         // A controller write of a pending row wins over the refill.
         if self.clear.val() {
-            for o in 0..16 {
+            for o in 0..GrfParams::BLOCK {
                 if self.clear_offset.val() == self.offset_number[o].val() {
                     self.e_pending.d[0].next =
                         self.e_pending.q[0].val() & !self.offset_bit[o].val();
@@ -200,7 +201,7 @@ impl<const E: usize, const A: usize> crate::parts::Part<Rows> for RefillEngine<E
         // Rows and offsets as ORs of one-hot gated constants (a block's first row is a
         // multiple of 16): no adder, no chain of multiplexers.
         self.pick_offset.next = self.zero4.val();
-        for o in 0..16 {
+        for o in 0..GrfParams::BLOCK {
             if self.e_hold_offset.q[0].val() == self.offset_number[o].val() {
                 self.write_row.next = self.write_row.val() | self.offset_row[o].val();
             }
@@ -227,7 +228,7 @@ impl<const E: usize, const A: usize> crate::parts::Part<Actions> for RefillEngin
                 .get_bit(self.e_hold_offset.q[0].val().index())
             {
                 self.write.next = true;
-                for o in 0..16 {
+                for o in 0..GrfParams::BLOCK {
                     if self.e_hold_offset.q[0].val() == self.offset_number[o].val() {
                         self.e_pending.d[0].next =
                             self.e_pending.q[0].val() & !self.offset_bit[o].val();

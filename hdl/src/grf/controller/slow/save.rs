@@ -3,6 +3,7 @@
 
 use rust_hdl::prelude::*;
 
+use crate::grf::widths::{BlockMask, BlockOffset, ReadTag, SaveStep};
 use crate::params::GrfParams;
 use crate::regs::Registers;
 use crate::signals::{constant, constants, signals};
@@ -23,7 +24,7 @@ pub struct SaveEngine<const E: usize, const A: usize> {
     /// Its first row.
     pub base_in: Signal<In, Bits<A>>,
     /// Its one-hot block bit.
-    pub block_in: Signal<In, Bits<64>>,
+    pub block_in: Signal<In, BlockMask>,
     /// The save begins this cycle.
     pub start: Signal<In, Bit>,
     /// The controller is in the save phase.
@@ -33,7 +34,7 @@ pub struct SaveEngine<const E: usize, const A: usize> {
     /// The read leaving the pipeline belongs to a save.
     pub out_save: Signal<In, Bit>,
     /// Its row offset.
-    pub out_tag: Signal<In, Bits<4>>,
+    pub out_tag: Signal<In, ReadTag>,
     /// Its data, one element per lane.
     pub out_data: Vec<Signal<In, Bits<E>>>,
     /// Read a row of the block this cycle.
@@ -41,7 +42,7 @@ pub struct SaveEngine<const E: usize, const A: usize> {
     /// The row.
     pub read_row: Signal<Out, Bits<A>>,
     /// Its offset in the block (the pipeline tag).
-    pub read_tag: Signal<Out, Bits<4>>,
+    pub read_tag: Signal<Out, ReadTag>,
     /// Write a row to L3 this cycle.
     pub l3_write: Signal<Out, Bit>,
     /// The L3 area written.
@@ -57,22 +58,22 @@ pub struct SaveEngine<const E: usize, const A: usize> {
     /// The area it is saved to.
     pub area: Signal<Out, Bit>,
     save_base: Registers<Bits<A>>,
-    save_step: Registers<Bits<5>>,
+    save_step: Registers<SaveStep>,
     save_area: Registers<Bit>,
-    save_block: Registers<Bits<64>>,
+    save_block: Registers<BlockMask>,
     /// Each block's context parity: the area its current context is saved to next.
-    parity: Registers<Bits<64>>,
-    step_now: Signal<Local, Bits<5>>,
+    parity: Registers<BlockMask>,
+    step_now: Signal<Local, SaveStep>,
     base_now: Signal<Local, Bits<A>>,
-    block_now: Signal<Local, Bits<64>>,
-    zero5: Constant<Bits<5>>,
-    one5: Constant<Bits<5>>,
-    sixteen5: Constant<Bits<5>>,
-    fifteen4: Constant<Bits<4>>,
-    zero64: Constant<Bits<64>>,
+    block_now: Signal<Local, BlockMask>,
+    zero5: Constant<SaveStep>,
+    one5: Constant<SaveStep>,
+    sixteen5: Constant<SaveStep>,
+    fifteen4: Constant<BlockOffset>,
+    zero64: Constant<BlockMask>,
     /// Steps 0..15 (5 bits), offsets 0..15 (4 bits and as rows).
-    step_number: Vec<Constant<Bits<5>>>,
-    offset_number: Vec<Constant<Bits<4>>>,
+    step_number: Vec<Constant<SaveStep>>,
+    offset_number: Vec<Constant<BlockOffset>>,
     offset_row: Vec<Constant<Bits<A>>>,
     _lanes: usize,
 }
@@ -113,12 +114,12 @@ impl<const E: usize, const A: usize> SaveEngine<E, A> {
             block_now: Default::default(),
             zero5: constant(0),
             one5: constant(1),
-            sixteen5: constant(16),
-            fifteen4: constant(15),
+            sixteen5: constant(GrfParams::BLOCK as u64),
+            fifteen4: constant(GrfParams::BLOCK as u64 - 1),
             zero64: constant(0),
-            step_number: constants(0..16),
-            offset_number: constants(0..16),
-            offset_row: constants(0..16),
+            step_number: constants(0..GrfParams::BLOCK as u64),
+            offset_number: constants(0..GrfParams::BLOCK as u64),
+            offset_row: constants(0..GrfParams::BLOCK as u64),
             _lanes: lanes,
         }
     }
@@ -155,7 +156,7 @@ impl<const E: usize, const A: usize> Logic for SaveEngine<E, A> {
         if (self.start.val() | self.active.val()) & (self.step_now.val() < self.sixteen5.val()) {
             // Rows and tags as ORs of one-hot gated constants (a block's first row is a
             // multiple of 16): no adder, no chain of multiplexers.
-            for o in 0..16 {
+            for o in 0..GrfParams::BLOCK {
                 if self.step_now.val() == self.step_number[o].val() {
                     self.read_row.next = self.read_row.val() | self.offset_row[o].val();
                     self.read_tag.next = self.read_tag.val() | self.offset_number[o].val();
@@ -168,7 +169,7 @@ impl<const E: usize, const A: usize> Logic for SaveEngine<E, A> {
         self.l3_write.next = self.out_valid.val() & self.out_save.val();
         self.l3_area.next = self.save_area.q[0].val();
         self.l3_row.next = self.save_base.q[0].val();
-        for o in 0..16 {
+        for o in 0..GrfParams::BLOCK {
             if self.out_tag.val() == self.offset_number[o].val() {
                 self.l3_row.next = self.l3_row.val() | self.offset_row[o].val();
             }

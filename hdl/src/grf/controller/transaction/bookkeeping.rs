@@ -4,9 +4,36 @@
 
 use rust_hdl::prelude::*;
 
+use crate::grf::widths::{BlockMask, EuNumber, GroupNumber};
 use crate::params::GrfParams;
 use crate::regs::Registers;
 use crate::signals::signals;
+
+/// The strobes' places in the bookkeeping stage's `flags`, in the order of its ports.
+mod strobe {
+    /// `table_write`.
+    pub const TABLE_WRITE: usize = 0;
+    /// `table_valid`.
+    pub const TABLE_VALID: usize = 1;
+    /// `table_shared`.
+    pub const TABLE_SHARED: usize = 2;
+    /// `take_block`.
+    pub const TAKE_BLOCK: usize = 3;
+    /// `give_back`.
+    pub const GIVE_BACK: usize = 4;
+    /// `access`.
+    pub const ACCESS: usize = 5;
+    /// `join_group`.
+    pub const JOIN: usize = 6;
+    /// `bind_group`.
+    pub const BIND: usize = 7;
+    /// `leave`.
+    pub const LEAVE: usize = 8;
+    /// `wait_group`.
+    pub const WAIT: usize = 9;
+    /// The strobes.
+    pub const COUNT: usize = 10;
+}
 
 /// The bookkeeping stage (`docs/grf.md`, Timing). With `pipeline` 3 or more, the decoder's
 /// table, free-block and group decisions are registered and applied the cycle after the
@@ -25,19 +52,19 @@ pub struct BookkeepingStage<const A: usize> {
     /// The new entry's shared bit.
     pub table_shared: Signal<In, Bit>,
     /// The new entry's group.
-    pub table_group: Signal<In, Bits<3>>,
+    pub table_group: Signal<In, GroupNumber>,
     /// The entry written, one-hot.
     pub slot: Vec<Signal<In, Bit>>,
     /// The allocation takes the chosen block.
     pub take_block: Signal<In, Bit>,
     /// The chosen block, one-hot.
-    pub chosen: Signal<In, Bits<64>>,
+    pub chosen: Signal<In, BlockMask>,
     /// A block is given back: a private one, or a shared one by its group's last reference.
     pub give_back: Signal<In, Bit>,
     /// The transaction's block, one-hot (the one given back).
-    pub block: Signal<In, Bits<64>>,
+    pub block: Signal<In, BlockMask>,
     /// The group acted on.
-    pub select: Signal<In, Bits<3>>,
+    pub select: Signal<In, GroupNumber>,
     /// A shared access.
     pub access: Signal<In, Bit>,
     /// An allocation joins the bound group.
@@ -51,7 +78,7 @@ pub struct BookkeepingStage<const A: usize> {
     /// A wait at the group's barrier.
     pub wait_group: Signal<In, Bit>,
     /// The waiting EU.
-    pub wait_eu: Signal<In, Bits<4>>,
+    pub wait_eu: Signal<In, EuNumber>,
     /// `table_write`, to apply.
     pub apply_table_write: Signal<Out, Bit>,
     /// `table_valid`, to apply.
@@ -61,19 +88,19 @@ pub struct BookkeepingStage<const A: usize> {
     /// `table_shared`, to apply.
     pub apply_table_shared: Signal<Out, Bit>,
     /// `table_group`, to apply.
-    pub apply_table_group: Signal<Out, Bits<3>>,
+    pub apply_table_group: Signal<Out, GroupNumber>,
     /// `slot`, to apply.
     pub apply_slot: Vec<Signal<Out, Bit>>,
     /// `take_block`, to apply.
     pub apply_take_block: Signal<Out, Bit>,
     /// `chosen`, to apply.
-    pub apply_chosen: Signal<Out, Bits<64>>,
+    pub apply_chosen: Signal<Out, BlockMask>,
     /// `give_back`, to apply.
     pub apply_give_back: Signal<Out, Bit>,
     /// `block`, to apply.
-    pub apply_block: Signal<Out, Bits<64>>,
+    pub apply_block: Signal<Out, BlockMask>,
     /// `select`, to apply.
-    pub apply_select: Signal<Out, Bits<3>>,
+    pub apply_select: Signal<Out, GroupNumber>,
     /// `access`, to apply.
     pub apply_access: Signal<Out, Bit>,
     /// `join_group`, to apply.
@@ -87,18 +114,17 @@ pub struct BookkeepingStage<const A: usize> {
     /// `wait_group`, to apply.
     pub apply_wait: Signal<Out, Bit>,
     /// `wait_eu`, to apply.
-    pub apply_wait_eu: Signal<Out, Bits<4>>,
-    /// The strobes, in the order of the ports above: table write, valid, shared, take, give
-    /// back, access, join, bind, leave, wait.
+    pub apply_wait_eu: Signal<Out, EuNumber>,
+    /// The strobes, at their places in [`strobe`].
     flags: Registers<Bit>,
     /// The rows: table base, bind base.
     rows: Registers<Bits<A>>,
     /// The groups: table group, select.
-    groups: Registers<Bits<3>>,
+    groups: Registers<GroupNumber>,
     /// The blocks: chosen, given back.
-    blocks: Registers<Bits<64>>,
+    blocks: Registers<BlockMask>,
     slots: Registers<Bit>,
-    waiter: Registers<Bits<4>>,
+    waiter: Registers<EuNumber>,
     _slots: usize,
 }
 
@@ -145,7 +171,7 @@ impl<const A: usize> BookkeepingStage<A> {
             apply_leave: Default::default(),
             apply_wait: Default::default(),
             apply_wait_eu: Default::default(),
-            flags: Registers::stage(10, held),
+            flags: Registers::stage(strobe::COUNT, held),
             rows: Registers::stage(2, held),
             groups: Registers::stage(2, held),
             blocks: Registers::stage(2, held),
@@ -157,6 +183,8 @@ impl<const A: usize> BookkeepingStage<A> {
 }
 
 impl<const A: usize> Logic for BookkeepingStage<A> {
+    // Each strobe's place in `flags` is bound by a one-value loop: index arithmetic sees loop
+    // variables only (docs/rust-hdl.md, 2).
     #[hdl_gen]
     fn update(&mut self) {
         self.flags.clock.next = self.clock.val();
@@ -165,16 +193,36 @@ impl<const A: usize> Logic for BookkeepingStage<A> {
         self.blocks.clock.next = self.clock.val();
         self.slots.clock.next = self.clock.val();
         self.waiter.clock.next = self.clock.val();
-        self.flags.d[0].next = self.table_write.val();
-        self.flags.d[1].next = self.table_valid.val();
-        self.flags.d[2].next = self.table_shared.val();
-        self.flags.d[3].next = self.take_block.val();
-        self.flags.d[4].next = self.give_back.val();
-        self.flags.d[5].next = self.access.val();
-        self.flags.d[6].next = self.join_group.val();
-        self.flags.d[7].next = self.bind_group.val();
-        self.flags.d[8].next = self.leave.val();
-        self.flags.d[9].next = self.wait_group.val();
+        for f in strobe::TABLE_WRITE..(strobe::TABLE_WRITE + 1) {
+            self.flags.d[f].next = self.table_write.val();
+        }
+        for f in strobe::TABLE_VALID..(strobe::TABLE_VALID + 1) {
+            self.flags.d[f].next = self.table_valid.val();
+        }
+        for f in strobe::TABLE_SHARED..(strobe::TABLE_SHARED + 1) {
+            self.flags.d[f].next = self.table_shared.val();
+        }
+        for f in strobe::TAKE_BLOCK..(strobe::TAKE_BLOCK + 1) {
+            self.flags.d[f].next = self.take_block.val();
+        }
+        for f in strobe::GIVE_BACK..(strobe::GIVE_BACK + 1) {
+            self.flags.d[f].next = self.give_back.val();
+        }
+        for f in strobe::ACCESS..(strobe::ACCESS + 1) {
+            self.flags.d[f].next = self.access.val();
+        }
+        for f in strobe::JOIN..(strobe::JOIN + 1) {
+            self.flags.d[f].next = self.join_group.val();
+        }
+        for f in strobe::BIND..(strobe::BIND + 1) {
+            self.flags.d[f].next = self.bind_group.val();
+        }
+        for f in strobe::LEAVE..(strobe::LEAVE + 1) {
+            self.flags.d[f].next = self.leave.val();
+        }
+        for f in strobe::WAIT..(strobe::WAIT + 1) {
+            self.flags.d[f].next = self.wait_group.val();
+        }
         self.rows.d[0].next = self.table_base.val();
         self.rows.d[1].next = self.bind_base.val();
         self.groups.d[0].next = self.table_group.val();
@@ -186,20 +234,42 @@ impl<const A: usize> Logic for BookkeepingStage<A> {
             self.slots.d[k].next = self.slot[k].val();
             self.apply_slot[k].next = self.slots.q[k].val();
         }
-        self.apply_table_write.next = self.flags.q[0].val();
-        self.apply_table_valid.next = self.flags.q[1].val();
-        self.apply_table_shared.next = self.flags.q[2].val();
-        self.apply_take_block.next = self.flags.q[3].val();
-        self.apply_give_back.next = self.flags.q[4].val();
-        self.apply_access.next = self.flags.q[5].val();
-        self.apply_join.next = self.flags.q[6].val();
-        self.apply_bind.next = self.flags.q[7].val();
-        self.apply_leave.next = self.flags.q[8].val();
-        self.apply_wait.next = self.flags.q[9].val();
+        for f in strobe::TABLE_WRITE..(strobe::TABLE_WRITE + 1) {
+            self.apply_table_write.next = self.flags.q[f].val();
+        }
+        for f in strobe::TABLE_VALID..(strobe::TABLE_VALID + 1) {
+            self.apply_table_valid.next = self.flags.q[f].val();
+        }
+        for f in strobe::TABLE_SHARED..(strobe::TABLE_SHARED + 1) {
+            self.apply_table_shared.next = self.flags.q[f].val();
+        }
+        for f in strobe::TAKE_BLOCK..(strobe::TAKE_BLOCK + 1) {
+            self.apply_take_block.next = self.flags.q[f].val();
+        }
+        for f in strobe::GIVE_BACK..(strobe::GIVE_BACK + 1) {
+            self.apply_give_back.next = self.flags.q[f].val();
+        }
+        for f in strobe::ACCESS..(strobe::ACCESS + 1) {
+            self.apply_access.next = self.flags.q[f].val();
+        }
+        for f in strobe::JOIN..(strobe::JOIN + 1) {
+            self.apply_join.next = self.flags.q[f].val();
+        }
+        for f in strobe::BIND..(strobe::BIND + 1) {
+            self.apply_bind.next = self.flags.q[f].val();
+        }
+        for f in strobe::LEAVE..(strobe::LEAVE + 1) {
+            self.apply_leave.next = self.flags.q[f].val();
+        }
+        for f in strobe::WAIT..(strobe::WAIT + 1) {
+            self.apply_wait.next = self.flags.q[f].val();
+        }
         // A block taken is written with its first row, the one it binds.
         self.apply_table_base.next = self.rows.q[0].val();
-        if self.flags.q[3].val() {
-            self.apply_table_base.next = self.rows.q[0].val() | self.rows.q[1].val();
+        for f in strobe::TAKE_BLOCK..(strobe::TAKE_BLOCK + 1) {
+            if self.flags.q[f].val() {
+                self.apply_table_base.next = self.rows.q[0].val() | self.rows.q[1].val();
+            }
         }
         self.apply_bind_base.next = self.rows.q[1].val();
         self.apply_table_group.next = self.groups.q[0].val();

@@ -4,6 +4,7 @@
 use rust_hdl::prelude::*;
 
 use crate::grf::codes::kind;
+use crate::grf::widths::{GroupNumber, KindCode, StatusCode};
 use crate::params::GrfStatus;
 use crate::signals::constant;
 
@@ -17,9 +18,9 @@ pub struct TransactionDecoder<const A: usize> {
     /// A transaction is taken this cycle.
     pub take: Signal<In, Bit>,
     /// Its kind (`codes::kind`).
-    pub kind: Signal<In, Bits<3>>,
+    pub kind: Signal<In, KindCode>,
     /// Its group (alloc, wait).
-    pub group: Signal<In, Bits<3>>,
+    pub group: Signal<In, GroupNumber>,
     /// Its table entry maps a block.
     pub mapped: Signal<In, Bit>,
     /// The block is shared.
@@ -37,7 +38,7 @@ pub struct TransactionDecoder<const A: usize> {
     /// The EU is answered next cycle.
     pub answer: Signal<Out, Bit>,
     /// With this status.
-    pub status: Signal<Out, Bits<3>>,
+    pub status: Signal<Out, StatusCode>,
     /// And this shared bit.
     pub answer_shared: Signal<Out, Bit>,
     /// Start a slow GRF read.
@@ -58,7 +59,7 @@ pub struct TransactionDecoder<const A: usize> {
     /// The new entry's shared bit.
     pub table_shared: Signal<Out, Bit>,
     /// The new entry's group.
-    pub table_group: Signal<Out, Bits<3>>,
+    pub table_group: Signal<Out, GroupNumber>,
     /// The allocation takes the chosen free block.
     pub take_block: Signal<Out, Bit>,
     /// A block is free again: a private block is released, or a shared one by its group's
@@ -80,20 +81,20 @@ pub struct TransactionDecoder<const A: usize> {
     access: Signal<Local, Bit>,
     allocate: Signal<Local, Bit>,
     unmap: Signal<Local, Bit>,
-    k_read: Constant<Bits<3>>,
-    k_write_miss: Constant<Bits<3>>,
-    k_writeback: Constant<Bits<3>>,
-    k_alloc: Constant<Bits<3>>,
-    k_release: Constant<Bits<3>>,
-    k_wait: Constant<Bits<3>>,
-    k_switch: Constant<Bits<3>>,
-    s_ok: Constant<Bits<3>>,
-    s_unmapped: Constant<Bits<3>>,
-    s_no_free: Constant<Bits<3>>,
-    s_not_owned: Constant<Bits<3>>,
-    s_already: Constant<Bits<3>>,
-    s_no_group: Constant<Bits<3>>,
-    zero3: Constant<Bits<3>>,
+    k_read: Constant<KindCode>,
+    k_write_miss: Constant<KindCode>,
+    k_writeback: Constant<KindCode>,
+    k_alloc: Constant<KindCode>,
+    k_release: Constant<KindCode>,
+    k_wait: Constant<KindCode>,
+    k_switch: Constant<KindCode>,
+    s_ok: Constant<StatusCode>,
+    s_unmapped: Constant<StatusCode>,
+    s_no_free: Constant<StatusCode>,
+    s_not_owned: Constant<StatusCode>,
+    s_already: Constant<StatusCode>,
+    s_no_group: Constant<StatusCode>,
+    zero3: Constant<GroupNumber>,
     zero_a: Constant<Bits<A>>,
 }
 

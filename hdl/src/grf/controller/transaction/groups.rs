@@ -2,6 +2,7 @@
 
 use rust_hdl::prelude::*;
 
+use crate::grf::widths::{EuMask, EuNumber, GroupBalance, GroupCount, GroupNumber, COUNT_BITS};
 use crate::params::GrfParams;
 use crate::regs::Registers;
 use crate::signals::{constant, constants, signals};
@@ -33,7 +34,7 @@ pub struct GroupUnit<const A: usize> {
     /// Synchronous reset: every group unbound.
     pub reset: Signal<In, Bit>,
     /// The group acted on (1..=7; 0 selects none).
-    pub select: Signal<In, Bits<3>>,
+    pub select: Signal<In, GroupNumber>,
     /// Per group (1..=7 at index g - 1): bound to a block. As the registers hold it, or, with
     /// the bookkeeping a cycle later (`pipeline` 3), as this cycle's operation leaves it (the
     /// operation comes from registers then, so this depends on registers only).
@@ -55,23 +56,23 @@ pub struct GroupUnit<const A: usize> {
     /// EU `wait_eu` waits at the group's barrier.
     pub wait_group: Signal<In, Bit>,
     /// The waiting EU.
-    pub wait_eu: Signal<In, Bits<4>>,
+    pub wait_eu: Signal<In, EuNumber>,
     /// Per EU: it leaves the barrier this cycle (answer ok).
     pub open: Vec<Signal<Out, Bit>>,
     /// Per EU: its group died under it (answer `no such group`).
     pub turned_away: Vec<Signal<Out, Bit>>,
     g_bound: Registers<Bit>,
     g_base: Registers<Bits<A>>,
-    g_refs: Registers<Bits<9>>,
+    g_refs: Registers<GroupBalance>,
     /// Per group: its reference count is one (kept beside the count, so that a release's
     /// decision does not wait for a comparison).
     g_one: Registers<Bit>,
-    g_count: Registers<Bits<8>>,
+    g_count: Registers<GroupCount>,
     /// References - accesses.
-    g_short: Registers<Bits<9>>,
+    g_short: Registers<GroupBalance>,
     /// References - passed - waiting.
-    g_left: Registers<Bits<9>>,
-    g_waiting: Registers<Bits<8>>,
+    g_left: Registers<GroupBalance>,
+    g_waiting: Registers<EuMask>,
     /// Per group: the operation acts on it.
     mine: Vec<Signal<Local, Bit>>,
     /// Per group: its access, leave and wait (the operation, if it acts on the group).
@@ -89,19 +90,20 @@ pub struct GroupUnit<const A: usize> {
     opens: Vec<Signal<Local, Bit>>,
     rearm: Vec<Signal<Local, Bit>>,
     /// Per group: its waiting EUs with this cycle's waiter.
-    waiters: Vec<Signal<Local, Bits<8>>>,
+    waiters: Vec<Signal<Local, EuMask>>,
     /// The waiting EU's bit.
-    wait_bit: Signal<Local, Bits<8>>,
-    zero8: Constant<Bits<8>>,
-    one8: Constant<Bits<8>>,
-    max8: Constant<Bits<8>>,
-    zero9: Constant<Bits<9>>,
-    one9: Constant<Bits<9>>,
-    two9: Constant<Bits<9>>,
+    wait_bit: Signal<Local, EuMask>,
+    /// Zero of a count, and of an EU mask (the same width).
+    zero8: Constant<GroupCount>,
+    one8: Constant<GroupCount>,
+    max8: Constant<GroupCount>,
+    zero9: Constant<GroupBalance>,
+    one9: Constant<GroupBalance>,
+    two9: Constant<GroupBalance>,
     zero_a: Constant<Bits<A>>,
-    group_number: Vec<Constant<Bits<3>>>,
-    eu_number: Vec<Constant<Bits<4>>>,
-    eu_bit: Vec<Constant<Bits<8>>>,
+    group_number: Vec<Constant<GroupNumber>>,
+    eu_number: Vec<Constant<EuNumber>>,
+    eu_bit: Vec<Constant<EuMask>>,
     _eus: usize,
     /// 1 when the bookkeeping is applied a cycle later (`pipeline` 3 and up), else 0.
     _later: usize,
@@ -167,7 +169,7 @@ impl<const A: usize> GroupUnit<A> {
 }
 
 impl<const A: usize> Logic for GroupUnit<A> {
-    // Over 100 lines (143): most of it is one loop, and `#[hdl_gen]` takes no call to a
+    // Over 100 lines (145): most of it is one loop, and `#[hdl_gen]` takes no call to a
     // function of ours; split into parts (`hdl/src/parts.rs`), the loop's unrolled statements
     // would change order, and the Verilog with them (docs/rust-hdl.md, 25).
     #[hdl_gen]
@@ -188,21 +190,23 @@ impl<const A: usize> Logic for GroupUnit<A> {
             self.open[e].next = false;
             self.turned_away[e].next = false;
         }
-        for g in 0..7 {
+        for g in 0..GrfParams::GROUPS {
             // What the operation does to this group, decided from its own registers.
             self.mine[g].next = self.select.val() == self.group_number[g].val();
             self.acc[g].next = self.access.val() & self.mine[g].val();
             self.lv[g].next = self.leave.val() & self.mine[g].val();
             self.wt[g].next = self.wait_group.val() & self.mine[g].val();
             self.one_ref[g].next = self.g_one.q[g].val();
+            // Bit 8 (`COUNT_BITS`) is a difference's sign: a literal, since `#[hdl_gen]` would
+            // write a named constant into the Verilog as a signal's name.
             self.short_le0[g].next =
                 self.g_short.q[g].val().get_bit(8) | !self.g_short.q[g].val().any();
             self.short_le1[g].next = self.g_short.q[g].val().get_bit(8)
-                | !self.g_short.q[g].val().get_bits::<8>(1).any();
+                | !self.g_short.q[g].val().get_bits::<COUNT_BITS>(1).any();
             self.left_le0[g].next =
                 self.g_left.q[g].val().get_bit(8) | !self.g_left.q[g].val().any();
-            self.left_le1[g].next =
-                self.g_left.q[g].val().get_bit(8) | !self.g_left.q[g].val().get_bits::<8>(1).any();
+            self.left_le1[g].next = self.g_left.q[g].val().get_bit(8)
+                | !self.g_left.q[g].val().get_bits::<COUNT_BITS>(1).any();
             self.dying[g].next = self.lv[g].val() & self.one_ref[g].val();
             // An access or a leave brings the accesses one closer to the references; a wait
             // does not.

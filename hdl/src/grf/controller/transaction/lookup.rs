@@ -5,6 +5,7 @@ use rust_hdl::prelude::*;
 
 use super::table::mask64;
 use crate::grf::codes::kind;
+use crate::grf::widths::{BlockMask, GlobalThread, GroupNumber, KindCode, VirtualBlock};
 use crate::params::{GrfParams, Mapping};
 use crate::signals::{constant, constants, signals};
 
@@ -17,17 +18,17 @@ use crate::signals::{constant, constants, signals};
 #[derive(LogicBlock)]
 pub struct TransactionLookup<const A: usize> {
     /// The transaction's global thread.
-    pub thread: Signal<In, Bits<5>>,
+    pub thread: Signal<In, GlobalThread>,
     /// The virtual block of its register.
-    pub vblock: Signal<In, Bits<2>>,
+    pub vblock: Signal<In, VirtualBlock>,
     /// Its kind (`codes::kind`).
-    pub kind: Signal<In, Bits<3>>,
+    pub kind: Signal<In, KindCode>,
     /// Its group (alloc, wait).
-    pub group: Signal<In, Bits<3>>,
+    pub group: Signal<In, GroupNumber>,
     /// The group of the transaction's entry.
-    pub entry_group: Signal<In, Bits<3>>,
+    pub entry_group: Signal<In, GroupNumber>,
     /// The free blocks.
-    pub free: Signal<In, Bits<64>>,
+    pub free: Signal<In, BlockMask>,
     /// The groups 1..=7 (index g - 1): bound.
     pub group_bound: Vec<Signal<In, Bit>>,
     /// Per group: its block's first row.
@@ -35,11 +36,11 @@ pub struct TransactionLookup<const A: usize> {
     /// Per group: it holds one reference.
     pub group_one: Vec<Signal<In, Bit>>,
     /// The block an allocation takes, one-hot (zero: none free).
-    pub chosen: Signal<Out, Bits<64>>,
+    pub chosen: Signal<Out, BlockMask>,
     /// That block's first row.
     pub chosen_base: Signal<Out, Bits<A>>,
     /// The group the transaction acts on.
-    pub select: Signal<Out, Bits<3>>,
+    pub select: Signal<Out, GroupNumber>,
     /// That group's bound bit.
     pub bound: Signal<Out, Bit>,
     /// That group holds one reference.
@@ -53,21 +54,21 @@ pub struct TransactionLookup<const A: usize> {
     /// Per group: its first row if selected, else zero.
     pick_row: Vec<Signal<Local, Bits<A>>>,
     want_low: Signal<Local, Bit>,
-    candidates: Signal<Local, Bits<64>>,
-    k_alloc: Constant<Bits<3>>,
-    k_wait: Constant<Bits<3>>,
+    candidates: Signal<Local, BlockMask>,
+    k_alloc: Constant<KindCode>,
+    k_wait: Constant<KindCode>,
     zero_a: Constant<Bits<A>>,
-    one64: Constant<Bits<64>>,
-    thread_number: Vec<Constant<Bits<5>>>,
-    vb_number: Vec<Constant<Bits<2>>>,
-    group_number: Vec<Constant<Bits<3>>>,
+    one64: Constant<BlockMask>,
+    thread_number: Vec<Constant<GlobalThread>>,
+    vb_number: Vec<Constant<VirtualBlock>>,
+    group_number: Vec<Constant<GroupNumber>>,
     /// Per block: its first row.
     block_base: Vec<Constant<Bits<A>>>,
     /// The low-energy part.
-    low_blocks: Constant<Bits<64>>,
+    low_blocks: Constant<BlockMask>,
     /// The blocks that exist: the search for the lowest free block is sized to them (its
     /// carry chain stops at the last block, not at bit 63).
-    all_blocks: Constant<Bits<64>>,
+    all_blocks: Constant<BlockMask>,
     /// Which allocations want the low-energy part: per global thread, per virtual block.
     low_thread: Vec<Constant<Bit>>,
     low_block: Vec<Constant<Bit>>,
@@ -172,7 +173,7 @@ impl<const A: usize> Logic for TransactionLookup<A> {
         self.bound.next = false;
         self.one.next = false;
         self.group_row.next = self.zero_a.val();
-        for g in 0..7 {
+        for g in 0..GrfParams::GROUPS {
             self.selected[g].next = self.select.val() == self.group_number[g].val();
             self.pick_row[g].next = self.zero_a.val();
             if self.selected[g].val() {

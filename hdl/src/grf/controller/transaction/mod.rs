@@ -16,6 +16,10 @@ pub use table::TranslationTable;
 use rust_hdl::prelude::*;
 
 use crate::grf::codes::kind;
+use crate::grf::widths::{
+    BlockMask, BlockOffset, EuNumber, GlobalThread, GroupNumber, KindCode, OffsetMask, RegIndex,
+    StatusCode, OFFSET_BITS, VBLOCK_BITS,
+};
 use crate::params::GrfParams;
 use crate::parts::logic_in_parts;
 use crate::signals::{constant, constants, signals};
@@ -34,17 +38,17 @@ pub struct TransactionUnit<const A: usize> {
     /// A transaction is taken this cycle.
     pub take: Signal<In, Bit>,
     /// From this EU.
-    pub eu: Signal<In, Bits<4>>,
+    pub eu: Signal<In, EuNumber>,
     /// Its kind (`codes::kind`).
-    pub kind: Signal<In, Bits<3>>,
+    pub kind: Signal<In, KindCode>,
     /// Its global thread.
-    pub thread: Signal<In, Bits<5>>,
+    pub thread: Signal<In, GlobalThread>,
     /// Its register (or 16 x virtual block).
-    pub reg_index: Signal<In, Bits<6>>,
+    pub reg_index: Signal<In, RegIndex>,
     /// Its group (alloc, wait).
-    pub group: Signal<In, Bits<3>>,
+    pub group: Signal<In, GroupNumber>,
     /// The refill engine's pending rows (none while it is idle).
-    pub refill_pending: Signal<In, Bits<16>>,
+    pub refill_pending: Signal<In, OffsetMask>,
     /// The transaction's table entry, one-hot ([`crate::grf::EntryLookup`]).
     pub found_slot: Vec<Signal<In, Bit>>,
     /// The entry is mapped.
@@ -56,7 +60,7 @@ pub struct TransactionUnit<const A: usize> {
     /// The entry is shared.
     pub found_shared: Signal<In, Bit>,
     /// The entry's group.
-    pub found_group: Signal<In, Bits<3>>,
+    pub found_group: Signal<In, GroupNumber>,
     /// The table's entries, for the entry lookup: mapped.
     pub entry_valid: Vec<Signal<Out, Bit>>,
     /// Per entry: its block's first row.
@@ -64,22 +68,22 @@ pub struct TransactionUnit<const A: usize> {
     /// Per entry: shared.
     pub entry_shared: Vec<Signal<Out, Bit>>,
     /// Per entry: its group.
-    pub entry_group: Vec<Signal<Out, Bits<3>>>,
+    pub entry_group: Vec<Signal<Out, GroupNumber>>,
     /// The register's row in the slow GRF; a switch's is its block's first row, the first a
     /// save reads.
     pub row: Signal<Out, Bits<A>>,
     /// Its offset within the block.
-    pub offset: Signal<Out, Bits<4>>,
+    pub offset: Signal<Out, BlockOffset>,
     /// The mapped block's first row.
     pub base: Signal<Out, Bits<A>>,
     /// The mapped block, one-hot.
-    pub block: Signal<Out, Bits<64>>,
+    pub block: Signal<Out, BlockMask>,
     /// The mapped block is shared.
     pub shared: Signal<Out, Bit>,
     /// The EU is answered next cycle, with `status` and `answer_shared`.
     pub answer: Signal<Out, Bit>,
     /// The answer's status.
-    pub status: Signal<Out, Bits<3>>,
+    pub status: Signal<Out, StatusCode>,
     /// The answer's shared bit.
     pub answer_shared: Signal<Out, Bit>,
     /// Start a slow GRF read.
@@ -102,11 +106,11 @@ pub struct TransactionUnit<const A: usize> {
     groups: GroupUnit<A>,
     bookkeeping: BookkeepingStage<A>,
     /// The block the entry maps, one-hot.
-    found_block: Signal<Local, Bits<64>>,
+    found_block: Signal<Local, BlockMask>,
     /// Per block: its first row and its bit.
     block_base: Vec<Constant<Bits<A>>>,
-    block_bit: Vec<Constant<Bits<64>>>,
-    offset_number: Vec<Constant<Bits<4>>>,
+    block_bit: Vec<Constant<BlockMask>>,
+    offset_number: Vec<Constant<BlockOffset>>,
     offset_row: Vec<Constant<Bits<A>>>,
     /// Per offset: its row offset if it is the register's, else zero.
     offset_term: Vec<Signal<Local, Bits<A>>>,
@@ -115,8 +119,8 @@ pub struct TransactionUnit<const A: usize> {
     /// Row zero.
     zero_row: Constant<Bits<A>>,
     /// The switch kind (`codes::kind`).
-    k_switch: Constant<Bits<3>>,
-    zero64: Constant<Bits<64>>,
+    k_switch: Constant<KindCode>,
+    zero64: Constant<BlockMask>,
     _eus: usize,
     _slots: usize,
     _blocks: usize,
@@ -169,9 +173,9 @@ impl<const A: usize> TransactionUnit<A> {
             found_block: Default::default(),
             block_base: constants((0..params.blocks()).map(|b| (b * GrfParams::BLOCK) as u64)),
             block_bit: constants((0..params.blocks()).map(|b| 1u64 << b)),
-            offset_number: constants(0..16),
-            offset_row: constants(0..16),
-            offset_term: signals(16),
+            offset_number: constants(0..GrfParams::BLOCK as u64),
+            offset_row: constants(0..GrfParams::BLOCK as u64),
+            offset_term: signals(GrfParams::BLOCK),
             offset_wide: Default::default(),
             zero_row: constant(0),
             k_switch: constant(kind::SWITCH),
@@ -203,7 +207,9 @@ impl<const A: usize> crate::parts::Part<Lookup> for TransactionUnit<A> {
         self.groups.reset.next = self.reset.val();
         // What the transaction finds.
         self.lookup.thread.next = self.thread.val();
-        self.lookup.vblock.next = self.reg_index.val().get_bits::<2>(4);
+        // A register's virtual block is above its offset, at bit 4 (`OFFSET_BITS`): a literal,
+        // since `#[hdl_gen]` would write a named constant into the Verilog as a signal's name.
+        self.lookup.vblock.next = self.reg_index.val().get_bits::<VBLOCK_BITS>(4);
         self.lookup.kind.next = self.kind.val();
         self.lookup.group.next = self.group.val();
         self.lookup.free.next = self.entries.free.val();
@@ -219,18 +225,18 @@ impl<const A: usize> crate::parts::Part<Lookup> for TransactionUnit<A> {
             self.bookkeeping.slot[k].next = self.found_slot[k].val();
             self.entries.slot[k].next = self.bookkeeping.apply_slot[k].val();
         }
-        for g in 0..7 {
+        for g in 0..GrfParams::GROUPS {
             self.lookup.group_bound[g].next = self.groups.bound[g].val();
             self.lookup.group_base[g].next = self.groups.base[g].val();
             self.lookup.group_one[g].next = self.groups.one[g].val();
         }
-        self.offset.next = self.reg_index.val().get_bits::<4>(0);
+        self.offset.next = self.reg_index.val().get_bits::<OFFSET_BITS>(0);
         // The offset widened to a row (docs/rust-hdl.md, 12) as an OR of one-hot gated
         // constants, or'ed into the block's first row (a multiple of 16): no adder.
         self.offset_wide.next = self.zero_row.val();
-        for o in 0..16 {
+        for o in 0..GrfParams::BLOCK {
             self.offset_term[o].next = self.zero_row.val();
-            if (self.reg_index.val().get_bits::<4>(0) == self.offset_number[o].val())
+            if (self.reg_index.val().get_bits::<OFFSET_BITS>(0) == self.offset_number[o].val())
                 & (self.kind.val() != self.k_switch.val())
             {
                 self.offset_term[o].next = self.offset_row[o].val();
@@ -271,7 +277,7 @@ impl<const A: usize> crate::parts::Part<Decision> for TransactionUnit<A> {
             & self
                 .refill_pending
                 .val()
-                .get_bit(self.reg_index.val().get_bits::<4>(0).index());
+                .get_bit(self.reg_index.val().get_bits::<OFFSET_BITS>(0).index());
         self.answer.next = self.decoder.answer.val();
         self.status.next = self.decoder.status.val();
         self.answer_shared.next = self.decoder.answer_shared.val();

@@ -3,6 +3,7 @@
 
 use rust_hdl::prelude::*;
 
+use crate::grf::widths::{BlockMask, GroupNumber};
 use crate::params::GrfParams;
 use crate::regs::Registers;
 use crate::signals::{constant, constants, signals};
@@ -28,15 +29,15 @@ pub struct TranslationTable<const A: usize> {
     /// The new entry's shared bit.
     pub write_shared: Signal<In, Bit>,
     /// The new entry's group.
-    pub write_group: Signal<In, Bits<3>>,
+    pub write_group: Signal<In, GroupNumber>,
     /// The `chosen` block is no longer free.
     pub take_chosen: Signal<In, Bit>,
     /// The block an allocation takes, one-hot.
-    pub chosen: Signal<In, Bits<64>>,
+    pub chosen: Signal<In, BlockMask>,
     /// `block` is free again.
     pub give_back: Signal<In, Bit>,
     /// The block freed, one-hot.
-    pub block: Signal<In, Bits<64>>,
+    pub block: Signal<In, BlockMask>,
     /// Per entry (`thread * virtual_blocks + vblock`): it maps a block.
     pub entry_valid: Vec<Signal<Out, Bit>>,
     /// Per entry: the first row of the block it maps.
@@ -44,21 +45,21 @@ pub struct TranslationTable<const A: usize> {
     /// Per entry: the block is shared.
     pub entry_shared: Vec<Signal<Out, Bit>>,
     /// Per entry: its group (0 private).
-    pub entry_group: Vec<Signal<Out, Bits<3>>>,
+    pub entry_group: Vec<Signal<Out, GroupNumber>>,
     /// Free physical blocks, bit b = block b: as the registers hold them, or, with the
     /// bookkeeping a cycle later (`pipeline` 3), as this cycle's changes leave them (the
     /// changes come from registers, so this depends on registers only).
-    pub free: Signal<Out, Bits<64>>,
+    pub free: Signal<Out, BlockMask>,
     t_valid: Registers<Bit>,
     t_base: Registers<Bits<A>>,
     t_shared: Registers<Bit>,
-    t_group: Registers<Bits<3>>,
-    t_free: Registers<Bits<64>>,
-    zero3: Constant<Bits<3>>,
+    t_group: Registers<GroupNumber>,
+    t_free: Registers<BlockMask>,
+    zero3: Constant<GroupNumber>,
     /// Reset values of the table (pre-allocation) and of the free mask.
     reset_valid: Vec<Constant<Bit>>,
     reset_base: Vec<Constant<Bits<A>>>,
-    reset_free: Constant<Bits<64>>,
+    reset_free: Constant<BlockMask>,
     _slots: usize,
     /// 1 when the bookkeeping is applied a cycle later (`pipeline` 3 and up), else 0.
     _later: usize,
