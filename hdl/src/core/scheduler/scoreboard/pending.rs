@@ -542,8 +542,11 @@ pub struct PendingEntries<const RI: usize> {
     entry_reg: Registers<Bits<RI>>,
     entry_sy: Registers<Bit>,
     used: Registers<Bits<6>>,
-    /// Per entry: free entries below it, and the issuing head takes it.
-    rank: Vec<Signal<Local, Bits<6>>>,
+    /// Per entry `e` and `k` in 0..=4, at `e * 5 + k`: at least `k` entries below `e` are free
+    /// (a thermometer code of its rank among the free entries, in plain logic that synthesis
+    /// balances into a tree, not a chain of adders).
+    at_least: Vec<Signal<Local, Bit>>,
+    /// Per entry: the issuing head takes it.
     take: Vec<Signal<Local, Bit>>,
     /// An entry freed this cycle.
     freed: Signal<Local, Bit>,
@@ -574,10 +577,10 @@ impl<const RI: usize> PendingEntries<RI> {
             entry_reg: Registers::new(entries),
             entry_sy: Registers::new(entries),
             used: Registers::new(1),
-            rank: signals(entries),
+            at_least: signals(entries * 5),
             take: signals(entries),
             freed: Default::default(),
-            number: constants(0..4),
+            number: constants(0..5),
             take_wave: signals(tagged),
             wave: signals(entries * tagged),
             entry_wave: (0..entries * tagged).map(|_| DFF::default()).collect(),
@@ -595,11 +598,15 @@ impl<const RI: usize> Logic for PendingEntries<RI> {
         self.entry_sy.clock.next = self.clock.val();
         self.used.clock.next = self.clock.val();
         self.freed.next = false;
-        self.rank[0].next = self.number[0].val();
+        self.at_least[0].next = true;
+        for k in 1..5 {
+            self.at_least[k].next = false;
+        }
         for e in 1..self._entries {
-            self.rank[e].next = self.rank[e - 1].val();
-            if !self.entry_valid.q[e - 1].val() {
-                self.rank[e].next = self.rank[e - 1].val() + self.number[1].val();
+            self.at_least[e * 5].next = true;
+            for k in 1..5 {
+                self.at_least[e * 5 + k].next = self.at_least[(e - 1) * 5 + k].val()
+                    | (self.at_least[(e - 1) * 5 + k - 1].val() & !self.entry_valid.q[e - 1].val());
             }
         }
         for e in 0..self._entries {
@@ -609,15 +616,24 @@ impl<const RI: usize> Logic for PendingEntries<RI> {
                 self.freed.val() | (self.entry_valid.q[e].val() & !self.live[e].val());
             self.reg_index[e].next = self.entry_reg.q[e].val();
             self.sy[e].next = self.entry_sy.q[e].val();
-            self.take[e].next = self.issue.val()
-                & !self.entry_valid.q[e].val()
-                & (self.rank[e].val() < self.count.val());
+            // Taken when fewer than `count` entries below it are free.
+            self.take[e].next = false;
+            for c in 1..5 {
+                if self.count.val() == self.number[c].val() {
+                    self.take[e].next = self.issue.val()
+                        & !self.entry_valid.q[e].val()
+                        & !self.at_least[e * 5 + c].val();
+                }
+            }
             self.entry_valid.d[e].next =
                 (self.live[e].val() | self.take[e].val()) & !self.reset.val();
             self.entry_reg.d[e].next = self.entry_reg.q[e].val();
             self.entry_sy.d[e].next = self.entry_sy.q[e].val();
             for k in 0..4 {
-                if self.take[e].val() & (self.rank[e].val() == self.number[k].val()) {
+                if self.take[e].val()
+                    & self.at_least[e * 5 + k].val()
+                    & !self.at_least[e * 5 + k + 1].val()
+                {
                     self.entry_reg.d[e].next = self.take_reg[k].val();
                     self.entry_sy.d[e].next = self.take_sy.val();
                 }
