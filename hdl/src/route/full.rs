@@ -66,7 +66,7 @@ impl<const E: usize> FullCrossbarNetwork<E> {
             control: ControlDecode::new(params),
             fills: Fills::new(params),
             shuffle: ShuffleDecode::new(params),
-            decoder: RouteDecoder::new(params, 1),
+            decoder: RouteDecoder::new(params),
             select: RegisterSelect::new(n),
             crossbar: Crossbar::new(n, n, 1),
             position: Constant::new(0u64.into()),

@@ -84,8 +84,8 @@ impl Design for Route {
                     part("route_position_compare", AboveConstants::new(&positions))?,
                     part("route_fill_decode", FillDecode::new(p))?,
                     part("route_shuffle_decode", ShuffleDecode::new(p))?,
-                    part("route_select_decode", SelectDecode::new(p, 1))?,
-                    part("route_decoder", RouteDecoder::new(p, 1))?,
+                    part("route_select_decode", SelectDecode::new(p))?,
+                    part("route_decoder", RouteDecoder::new(p))?,
                     part("route_register_select", RegisterSelect::<E>::new(p.lanes))?,
                     part("route_quad_crossbars", QuadCrossbars::<E>::new(p))?,
                     part("route_lane_muxes", LaneMuxes::<E>::new(p))?,
@@ -144,7 +144,7 @@ impl Design for RouteFull {
                 Ok(vec![
                     part("route_full_control_decode", ControlDecode::new(p))?,
                     part("route_full_shuffle_decode", ShuffleDecode::new(p))?,
-                    part("route_full_decoder", RouteDecoder::new(p, 1))?,
+                    part("route_full_decoder", RouteDecoder::new(p))?,
                     part("route_full_register_select", RegisterSelect::<E>::new(n))?,
                     part("route_full_crossbar", Crossbar::<E>::new(n, n, 1))?,
                 ])

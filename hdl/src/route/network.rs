@@ -78,7 +78,7 @@ impl<const E: usize> RouteNetwork<E> {
             control: ControlDecode::new(params),
             fills: Fills::new(params),
             shuffle: ShuffleDecode::new(params),
-            decoder: RouteDecoder::new(params, 1),
+            decoder: RouteDecoder::new(params),
             select: RegisterSelect::new(n),
             quads: QuadCrossbars::new(params),
             lane_muxes: LaneMuxes::new(params),

@@ -89,8 +89,7 @@ pub struct ShiftFillRouter<const E: usize> {
     fill_terms: FillTerms,
     fills: FillDecode,
     shuffle: ShuffleDecode,
-    /// Stage after the control decode: its kinds, in `_fact_copies` copies (copy `m` at `m *
-    /// KINDS`), as are the positions, distances and crossbar matches below.
+    /// Stage after the control decode: its kinds.
     decoded_kinds: Registers<Bit>,
     /// Stage after the control decode: its input positions.
     decoded_positions: Registers<Bit>,
@@ -156,12 +155,6 @@ pub struct ShiftFillRouter<const E: usize> {
     /// Copies of the register select's `constant` and `upper` flags: [`SELECT_COPIES`] with the
     /// stage after the lane decode, else 1.
     _flag_copies: usize,
-    /// Copies of the control decode's registered facts but the pairs, each for an equal share of
-    /// the crossbars' lanes: [`SELECT_COPIES`] (at most N/q) with the stage after the control
-    /// decode, else 1.
-    _fact_copies: usize,
-    /// The control decode's kinds.
-    _kinds: usize,
 }
 
 impl<const E: usize> ShiftFillRouter<E> {
@@ -173,7 +166,6 @@ impl<const E: usize> ShiftFillRouter<E> {
         let select_copies = if between { SELECT_COPIES } else { 1 };
         let flag_copies = if front { SELECT_COPIES } else { 1 };
         let (decoded, arrived) = (params.pipeline >= 3, params.pipeline >= 4);
-        let g = if decoded { SELECT_COPIES.min(c) } else { 1 };
         Self {
             clock: Signal::default(),
             valid: Signal::default(),
@@ -200,17 +192,17 @@ impl<const E: usize> ShiftFillRouter<E> {
             fill_terms: FillTerms::new(params),
             fills: FillDecode::new(params),
             shuffle: ShuffleDecode::new(params),
-            decoded_kinds: Registers::copies(g * KINDS, decoded),
-            decoded_positions: Registers::copies(g * 4 * q * q, decoded),
-            decoded_offsets: Registers::copies(g * 2 * q * c, decoded),
-            decoded_matches: Registers::copies(g * c, decoded),
+            decoded_kinds: Registers::stage(KINDS, decoded),
+            decoded_positions: Registers::stage(4 * q * q, decoded),
+            decoded_offsets: Registers::stage(2 * q * c, decoded),
+            decoded_matches: Registers::stage(c, decoded),
             decoded_pairs: Registers::stage(2 * c * c, decoded),
             decoded_fills: Registers::stage(2 * fills, decoded),
             decoded_shuffle: Registers::stage(n * (q + c), decoded),
             decoded_fill: Registers::copies(c, decoded),
             decoded_operands: Registers::stage(2 * n, decoded),
             decoded_capture: Registers::stage(n, decoded),
-            decoder: RouteDecoder::new(params, g),
+            decoder: RouteDecoder::new(params),
             front_operands: Registers::stage(2 * n, front),
             front_positions: Registers::stage(n * q, front),
             front_sources: Registers::stage(n * c, front),
@@ -236,8 +228,6 @@ impl<const E: usize> ShiftFillRouter<E> {
             _source_selects: n * c,
             _select_copies: select_copies,
             _flag_copies: flag_copies,
-            _fact_copies: g,
-            _kinds: KINDS,
         }
     }
 }
@@ -245,14 +235,11 @@ impl<const E: usize> ShiftFillRouter<E> {
 /// The stages' clocks and the pass's scalar controls: the operation code, the fill decode's terms.
 enum Controls {}
 
-/// The control decode's facts, through the stage after it, into the lane decode.
-enum Facts {}
-
-/// The networks' one-hot selects, through the stages after each decode, and the datapath.
+/// The control decode's facts and the networks' one-hot selects, through the stages after each decode.
 enum Selects {}
 
 impl<const E: usize> Logic for ShiftFillRouter<E> {
-    logic_in_parts!(Controls, Facts, Selects);
+    logic_in_parts!(Controls, Selects);
 }
 
 impl<const E: usize> crate::parts::Part<Controls> for ShiftFillRouter<E> {
@@ -316,52 +303,8 @@ impl<const E: usize> crate::parts::Part<Controls> for ShiftFillRouter<E> {
             self.shuffle.op[c].next = self.arrived_op.q[c].val();
             self.decoded_fill.d[c].next = self.arrived_fill.q[0].val();
             self.decoder.fill[c].next = self.decoded_fill.q[c].val();
-        }
-    }
-}
-
-impl<const E: usize> crate::parts::Part<Facts> for ShiftFillRouter<E> {
-    #[hdl_gen]
-    fn update(&mut self) {
-        // The control decode's facts, through the stage after it, copy `m` at `m` times the
-        // size of one: single-value loops bind the sizes of kinds (`nk`), positions (`np`),
-        // distances (`no`) and N/q (`nc`). The pairs come once.
-        for nk in self._kinds..(self._kinds + 1) {
-            for np in self._positions..(self._positions + 1) {
-                for no in self._offsets..(self._offsets + 1) {
-                    for nc in self._crossbars..(self._crossbars + 1) {
-                        for m in 0..self._fact_copies {
-                            for k in 0..self._kinds {
-                                self.decoded_kinds.d[m * nk + k].next = self.control.kinds[k].val();
-                                self.decoder.kinds[m * nk + k].next =
-                                    self.decoded_kinds.q[m * nk + k].val();
-                            }
-                            for k in 0..self._positions {
-                                self.decoded_positions.d[m * np + k].next =
-                                    self.control.positions[k].val();
-                                self.decoder.positions[m * np + k].next =
-                                    self.decoded_positions.q[m * np + k].val();
-                            }
-                            for k in 0..self._offsets {
-                                self.decoded_offsets.d[m * no + k].next =
-                                    self.control.offsets[k].val();
-                                self.decoder.offsets[m * no + k].next =
-                                    self.decoded_offsets.q[m * no + k].val();
-                            }
-                            for c in 0..self._crossbars {
-                                self.decoded_matches.d[m * nc + c].next =
-                                    self.control.crossbar_match[c].val();
-                                self.decoder.crossbar_match[m * nc + c].next =
-                                    self.decoded_matches.q[m * nc + c].val();
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        for k in 0..self._pairs {
-            self.decoded_pairs.d[k].next = self.control.pairs[k].val();
-            self.decoder.pairs[k].next = self.decoded_pairs.q[k].val();
+            self.decoded_matches.d[c].next = self.control.crossbar_match[c].val();
+            self.decoder.crossbar_match[c].next = self.decoded_matches.q[c].val();
         }
     }
 }
@@ -369,6 +312,23 @@ impl<const E: usize> crate::parts::Part<Facts> for ShiftFillRouter<E> {
 impl<const E: usize> crate::parts::Part<Selects> for ShiftFillRouter<E> {
     #[hdl_gen]
     fn update(&mut self) {
+        // The control decode's facts, through the stage after it.
+        for k in 0..KINDS {
+            self.decoded_kinds.d[k].next = self.control.kinds[k].val();
+            self.decoder.kinds[k].next = self.decoded_kinds.q[k].val();
+        }
+        for k in 0..self._positions {
+            self.decoded_positions.d[k].next = self.control.positions[k].val();
+            self.decoder.positions[k].next = self.decoded_positions.q[k].val();
+        }
+        for k in 0..self._offsets {
+            self.decoded_offsets.d[k].next = self.control.offsets[k].val();
+            self.decoder.offsets[k].next = self.decoded_offsets.q[k].val();
+        }
+        for k in 0..self._pairs {
+            self.decoded_pairs.d[k].next = self.control.pairs[k].val();
+            self.decoder.pairs[k].next = self.decoded_pairs.q[k].val();
+        }
         for k in 0..self._fills {
             self.decoded_fills.d[k].next = self.fills.fills[k].val();
             self.decoder.fills[k].next = self.decoded_fills.q[k].val();
