@@ -230,6 +230,10 @@ pub fn flow<B: Block>(
             )?;
             let mut detail = report.summary();
             match (request.bitstream, report.fmax_mhz) {
+                (true, Some(_)) if report.brams > 0 && !request.device.packs_block_ram() => {
+                    detail += "; no bitstream: apycula's gowin_pack 0.32 cannot write the \
+                               GW5A-25's block RAM contents"
+                }
                 (true, Some(_)) => {
                     let seed = report.seed;
                     report.bitstream = Some(write_bitstream(

@@ -294,18 +294,22 @@ fn a_design_too_big_for_its_device_is_a_result() {
     assert!(report["fmax_mhz"].is_null());
 }
 
-/// The Gowin and Nexus parts `make test` places on, each with its block RAM primitive and its
-/// output register (pipeline 2): the small GPR on the GW1N-9, packed into a bitstream by
-/// apycula's `gowin_pack`, and on the CrossLink-NX LIFCL-40, packed by `prjoxide`.
+/// Every Gowin and Nexus part, each with its block RAM primitive and its output register
+/// (pipeline 2): the small GPR on the GW1N-9 and GW2A-18, packed into bitstreams by apycula's
+/// `gowin_pack`; on the GW5A-25, whose block RAM contents that packer cannot write, placed with
+/// no bitstream and the reason said; and on the CrossLink-NX LIFCL-40, packed by `prjoxide`.
 #[test]
 fn a_small_gpr_is_placed_and_routed_on_gowin_with_a_bitstream_and_on_nexus() {
     let params = [SMALL_GPR, &["--pipeline", "2", "--cycles", "5000"]].concat();
-    let report = pnr("gpr", &params, &["--device", "gw1n-9", "--bitstream"]);
-    assert_placed("gpr", "gw1n-9", &report, true);
-    assert_eq!(
-        report["bitstream"]["packer"], "gowin_pack -d GW1N-9C",
-        "{report}"
-    );
+    for (device, part) in [("gw1n-9", "GW1N-9C"), ("gw2a-18", "GW2A-18C")] {
+        let report = pnr("gpr", &params, &["--device", device, "--bitstream"]);
+        assert_placed("gpr", device, &report, true);
+        let packer = format!("gowin_pack -d {part}");
+        assert_eq!(report["bitstream"]["packer"], packer.as_str(), "{report}");
+    }
+    let report = pnr("gpr", &params, &["--device", "gw5a-25", "--bitstream"]);
+    assert_placed("gpr", "gw5a-25", &report, true);
+    assert!(report["bitstream"].is_null(), "{report}");
     let report = pnr("gpr", &params, &["--device", "nexus-40", "--bitstream"]);
     assert_placed("gpr", "nexus-40", &report, true);
     assert_eq!(

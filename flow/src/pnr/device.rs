@@ -312,11 +312,18 @@ impl Device {
         }
     }
 
+    /// Whether its packer writes a design with block RAM: apycula's `gowin_pack` (0.32, the
+    /// version of nextpnr-himbaechel-gowin 0.11's chip databases) fails on the GW5A-25's block
+    /// RAM contents (`IndexError` in its BSRAM initialisation map).
+    pub fn packs_block_ram(self) -> bool {
+        self != Device::Gw5a25
+    }
+
     /// How a bitstream is written from the routed design with the project's tools: what
     /// nextpnr writes for the packer, and the packer's command.
     pub fn packer(self) -> Packer {
-        let gowin = |part| Packer {
-            nextpnr: &[],
+        let gowin = |part, nextpnr| Packer {
+            nextpnr,
             routed: "routed.json",
             tool: "gowin_pack",
             args: vec!["-d", part],
@@ -348,11 +355,13 @@ impl Device {
                 output_first: false,
                 extension: "bit",
             },
-            Family::Gowin => gowin(match self {
-                Device::Gw1n9 => "GW1N-9C",
-                Device::Gw2a18 => "GW2A-18C",
-                _ => "GW5A-25A",
-            }),
+            Family::Gowin => match self {
+                Device::Gw1n9 => gowin("GW1N-9C", &[]),
+                Device::Gw2a18 => gowin("GW2A-18C", &[]),
+                // apycula's packer always frees the GW5A-25's SSPI pins as user I/O, and refuses
+                // a routed design whose configuration does not say the same.
+                _ => gowin("GW5A-25A", &["--vopt", "sspi_as_gpio"]),
+            },
         }
     }
 
