@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use grfgen_hdl::design::{emit_design, Design};
 use grfgen_sim::block::{Block, ParamsOf, Report, Rtl, RunRecord, Setup, SimError};
-use grfgen_sim::verilator::Foreign;
+use grfgen_sim::verilator::{Foreign, Select};
 use serde::{Deserialize, Serialize};
 
 use grfgen_support::interrupt::Partial;
@@ -47,6 +47,9 @@ pub struct MutateSpec {
     pub solver_seconds: u64,
     /// Mutants run at once, each on a thread of its own.
     pub jobs: usize,
+    /// Mutants written into one netlist and built as one model, each switched on by a
+    /// control input (MCY's `mutate -ctrl`); 1 builds each alone.
+    pub batch: usize,
 }
 
 /// How a mutant fared.
@@ -248,10 +251,25 @@ struct Drawn<'a, B: Block> {
     read: String,
 }
 
+/// The control input of a netlist of many mutants, and its width: value `k` switches on the
+/// batch's `k`th mutant, 0 none.
+const SELECT: (&str, usize) = ("grfgen_mutant", 16);
+
+/// The longest batch of mutants in one netlist (`--batch`).
+pub const MAX_BATCH: usize = 256;
+
+/// A netlist holding a batch of mutants, and the mutants' numbers in the order of their
+/// control values (the first is switched on by 1).
+struct Batch {
+    netlist: Foreign,
+    numbers: Vec<usize>,
+}
+
 impl<B: Block> Drawn<'_, B> {
-    /// Mutant `n` (its Yosys `command`) written, run and, when no run caught it, checked;
-    /// its files removed once its outcome is known, or the run fails.
-    fn run(&self, n: usize, command: &str) -> Result<Mutant, FlowError> {
+    /// Mutant `n` (its Yosys `command`) run, from `batch`'s netlist where given, else from a
+    /// netlist of its own; when no run caught it, checked; its files removed once its outcome
+    /// is known, or the run fails.
+    fn run(&self, n: usize, command: &str, batch: Option<&Batch>) -> Result<Mutant, FlowError> {
         let names = [
             format!("mutant_{n}.v"),
             format!("mutation_{n}.ys"),
@@ -259,18 +277,31 @@ impl<B: Block> Drawn<'_, B> {
         ];
         let files = names.clone().map(|f| self.work.join(f));
         let _partial: Vec<Partial> = files.iter().map(|f| Partial::new(f)).collect();
-        let outcome = self.attempt(command, &names);
+        let outcome = self.attempt(command, &names, batch.map(|b| b.selecting(n)));
         for file in &files {
             let _ = std::fs::remove_file(file);
         }
         outcome
     }
 
-    /// Mutant `command` written to `names[0]` (by the script `names[1]`), run, and checked
-    /// (its log `names[2]`). A mutant Yosys cannot write as Verilog is an `error`.
-    fn attempt(&self, command: &str, names: &[String; 3]) -> Result<Mutant, FlowError> {
+    /// Mutant `command` run from `selected` (a batch's netlist with the mutant switched on)
+    /// or, without, from its own netlist, written to `names[0]` (by the script `names[1]`);
+    /// checked (its log `names[2]`) when no run caught it. A mutant Yosys cannot write as
+    /// Verilog is an `error`.
+    fn attempt(
+        &self,
+        command: &str,
+        names: &[String; 3],
+        selected: Option<Foreign>,
+    ) -> Result<Mutant, FlowError> {
         let [name, script, check] = names;
         let mut mutant = described(command, &self.top, &self.lines);
+        if let Some(foreign) = &selected {
+            run_mutant::<B>(self.params, self.spec, foreign, &mut mutant)?;
+            if !matches!(mutant.outcome, Outcome::Survived) || self.spec.depth == 0 {
+                return Ok(mutant);
+            }
+        }
         std::fs::write(self.work.join(script), command)?;
         let write = format!(
             "{}; script {script}; opt_clean; write_verilog -noattr {name}",
@@ -281,12 +312,10 @@ impl<B: Block> Drawn<'_, B> {
             mutant.error = Some(e.to_string().lines().next().unwrap_or("").into());
             return Ok(mutant);
         }
-        let foreign = Foreign {
-            file: name.clone(),
-            text: std::fs::read_to_string(self.work.join(name))?,
-            top: Some(self.top.clone()),
-        };
-        run_mutant::<B>(self.params, self.spec, &foreign, &mut mutant)?;
+        if selected.is_none() {
+            let foreign = self.netlist(name)?;
+            run_mutant::<B>(self.params, self.spec, &foreign, &mut mutant)?;
+        }
         if matches!(mutant.outcome, Outcome::Survived) && self.spec.depth > 0 {
             classify(
                 self.work,
@@ -299,6 +328,64 @@ impl<B: Block> Drawn<'_, B> {
             );
         }
         Ok(mutant)
+    }
+
+    /// The netlist Yosys wrote to `name`, to run as the emitted top.
+    fn netlist(&self, name: &str) -> Result<Foreign, FlowError> {
+        Ok(Foreign {
+            file: name.to_string(),
+            text: std::fs::read_to_string(self.work.join(name))?,
+            top: Some(self.top.clone()),
+            select: None,
+        })
+    }
+
+    /// The mutants `numbers` (of `commands`) written into one netlist, each switched on by
+    /// the control input [`SELECT`] at its place plus one, as MCY's `mutate -ctrl` does;
+    /// `None` when Yosys cannot write them together (each then runs from its own).
+    fn batch(&self, numbers: &[usize], commands: &[&str]) -> Result<Option<Batch>, FlowError> {
+        let first = numbers[0];
+        let (name, script) = (format!("batch_{first}.v"), format!("batch_{first}.ys"));
+        let _partial = [&name, &script].map(|f| Partial::new(&self.work.join(f)));
+        let (select, width) = SELECT;
+        let text: String = (numbers.iter().enumerate())
+            .map(|(k, &n)| {
+                let rest = commands[n].strip_prefix("mutate").unwrap_or(commands[n]);
+                format!("mutate -ctrl {select} {width} {}{rest}\n", k + 1)
+            })
+            .collect();
+        std::fs::write(self.work.join(&script), text)?;
+        let write = format!(
+            "{}; script {script}; opt_clean; write_verilog -noattr {name}",
+            self.read
+        );
+        let written = yosys(self.work, &write, None);
+        let _ = std::fs::remove_file(self.work.join(&script));
+        let batch = match written {
+            Ok(()) => Some(Batch {
+                netlist: self.netlist(&name)?,
+                numbers: numbers.to_vec(),
+            }),
+            Err(_) => None,
+        };
+        let _ = std::fs::remove_file(self.work.join(&name));
+        Ok(batch)
+    }
+}
+
+impl Batch {
+    /// The batch's netlist with mutant `n` switched on.
+    fn selecting(&self, n: usize) -> Foreign {
+        let at = self.numbers.iter().position(|&m| m == n).unwrap_or(0);
+        let (name, width) = SELECT;
+        Foreign {
+            select: Some(Select {
+                name: name.to_string(),
+                width,
+                value: at as u64 + 1,
+            }),
+            ..self.netlist.clone()
+        }
     }
 }
 
@@ -365,8 +452,52 @@ pub fn mutate<B: Block>(
     ))
 }
 
-/// Runs every mutant of `commands` whose slot is empty, `spec.jobs` at once, recording each
-/// outcome as it is known; the first error stops the others.
+/// The outcomes of a run as they become known, shared by its threads.
+struct Pool<'a> {
+    slots: Mutex<Vec<Option<Mutant>>>,
+    known: AtomicUsize,
+    failed: Mutex<Option<FlowError>>,
+    progress: &'a (dyn Fn(usize, usize, &Mutant) + Sync),
+}
+
+impl Pool<'_> {
+    /// Whether a mutant's run failed (and the others stop).
+    fn failed(&self) -> bool {
+        self.failed.lock().map_or(true, |f| f.is_some())
+    }
+
+    /// Runs mutant `n` (from `batch` where given) and records its outcome. A mutant the batch
+    /// could not run (an `error`: Verilator refused the batch, or the run) runs again from
+    /// its own netlist; the answer is whether the batch ran it.
+    fn run<B: Block>(
+        &self,
+        drawn: &Drawn<'_, B>,
+        n: usize,
+        command: &str,
+        batch: Option<&Batch>,
+    ) -> bool {
+        let mut ran = drawn.run(n, command, batch);
+        let refused =
+            batch.is_some() && matches!(&ran, Ok(m) if matches!(m.outcome, Outcome::Error));
+        if refused {
+            ran = drawn.run(n, command, None);
+        }
+        match ran.and_then(|mutant| record(drawn.work, n, &mutant).map(|()| mutant)) {
+            Ok(mutant) => {
+                (self.progress)(n, self.known.fetch_add(1, Ordering::SeqCst) + 1, &mutant);
+                self.slots.lock().unwrap_or_else(|e| e.into_inner())[n] = Some(mutant);
+            }
+            Err(e) => {
+                (self.failed.lock().unwrap_or_else(|e| e.into_inner())).get_or_insert(e);
+            }
+        }
+        !refused
+    }
+}
+
+/// Runs every mutant of `commands` whose slot is empty, `spec.batch` to a netlist and
+/// `spec.jobs` at once, recording each outcome as it is known; the first error stops the
+/// others. A batch's first mutant runs alone, building the batch's model for the others.
 fn run_all<B: Block>(
     drawn: &Drawn<'_, B>,
     commands: &[&str],
@@ -374,38 +505,41 @@ fn run_all<B: Block>(
     progress: &(dyn Fn(usize, usize, &Mutant) + Sync),
 ) -> Result<Vec<Mutant>, FlowError> {
     let pending: Vec<usize> = (0..slots.len()).filter(|&n| slots[n].is_none()).collect();
-    let known = AtomicUsize::new(slots.len() - pending.len());
-    let (next, failed) = (AtomicUsize::new(0), Mutex::new(None));
-    let slots = Mutex::new(slots);
-    std::thread::scope(|scope| {
-        for _ in 0..drawn.spec.jobs.clamp(1, pending.len().max(1)) {
-            scope.spawn(|| loop {
-                let at = next.fetch_add(1, Ordering::SeqCst);
-                let Some(&n) = pending.get(at) else { break };
-                if failed.lock().is_ok_and(|f| f.is_some()) {
-                    break;
-                }
-                let ran = (drawn.run(n, commands[n]))
-                    .and_then(|mutant| record(drawn.work, n, &mutant).map(|()| mutant));
-                match ran {
-                    Ok(mutant) => {
-                        progress(n, known.fetch_add(1, Ordering::SeqCst) + 1, &mutant);
-                        slots.lock().unwrap_or_else(|e| e.into_inner())[n] = Some(mutant);
-                    }
-                    Err(e) => {
-                        failed
-                            .lock()
-                            .unwrap_or_else(|e| e.into_inner())
-                            .get_or_insert(e);
-                    }
-                }
-            });
+    let pool = Pool {
+        known: AtomicUsize::new(slots.len() - pending.len()),
+        slots: Mutex::new(slots),
+        failed: Mutex::new(None),
+        progress,
+    };
+    for chunk in pending.chunks(drawn.spec.batch.max(1)) {
+        if pool.failed() {
+            break;
         }
-    });
-    if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        let mut batch = match chunk.len() {
+            1 => None,
+            _ => drawn.batch(chunk, commands)?,
+        };
+        if !pool.run(drawn, chunk[0], commands[chunk[0]], batch.as_ref()) {
+            batch = None;
+        }
+        let next = AtomicUsize::new(1);
+        std::thread::scope(|scope| {
+            for _ in 0..drawn.spec.jobs.clamp(1, chunk.len()) {
+                scope.spawn(|| {
+                    while let Some(&n) = chunk.get(next.fetch_add(1, Ordering::SeqCst)) {
+                        if pool.failed() {
+                            break;
+                        }
+                        pool.run(drawn, n, commands[n], batch.as_ref());
+                    }
+                });
+            }
+        });
+    }
+    if let Some(e) = pool.failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);
     }
-    let slots = slots.into_inner().unwrap_or_else(|e| e.into_inner());
+    let slots = pool.slots.into_inner().unwrap_or_else(|e| e.into_inner());
     Ok(slots.into_iter().flatten().collect())
 }
 

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use grfgen_hdl::design::{emit_design, Design};
-use grfgen_hdl::emit::{waivers, EmitError};
+use grfgen_hdl::emit::{waivers, EmitError, Port, PortDirection};
 use grfgen_hdl::params::{ParamError, Params};
 use serde::Serialize;
 
@@ -225,13 +225,29 @@ impl<'a> Setup<'a> {
         foreign
             .check(top, &emitted.ports, D::NAME)
             .map_err(SimError::Input)?;
+        let mut ports = emitted.ports.clone();
+        if let Some(select) = &foreign.select {
+            ports.push(Port {
+                name: select.name.clone(),
+                direction: PortDirection::Input,
+                width: select.width,
+                elements: None,
+                order: None,
+            });
+        }
         let design = VerilatorDesign {
             top,
             verilog: &foreign.text_with(&emitted.models),
             waivers: "",
-            ports: &emitted.ports,
+            ports: &ports,
         };
-        Ok(verilator::build(&design, &options, self.waveform)?)
+        let mut model = verilator::build(&design, &options, self.waveform)?;
+        if let Some(select) = &foreign.select {
+            // Held from before the first evaluation: the model's inputs start random.
+            let input = model.input(&select.name)?;
+            model.set(input, select.value);
+        }
+        Ok(model)
     }
 }
 

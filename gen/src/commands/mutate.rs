@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use grfgen_flow::mutate::{mutate as measure, Mutant, MutateSpec, Outcome};
+use grfgen_flow::mutate::{mutate as measure, Mutant, MutateSpec, Outcome, MAX_BATCH};
 use grfgen_hdl::design::Design;
 use grfgen_hdl::params::NoOptions;
 use grfgen_sim::block::{Block, ParamsOf};
@@ -37,6 +37,7 @@ pub fn command<B: Block>() -> Command {
         .arg(value("seeds", "N", "Stimulus seeds each mutant runs with, until one catches it, 1..=1000 [default: 4, as regress]".into()))
         .arg(value("bmc_depth", "K", "Cycles of the bounded equivalence check of each mutant no run catches (Yosys's SAT solver on a miter, every register from zero): none in K cycles is equivalent, not counted; 0 skips the check, 0..=64 [default: 8]".into()).long("bmc-depth"))
         .arg(value("solver_seconds", "S", "Seconds the solver may take for that check before the mutant is unknown, 1..=3600 [default: 30]".into()).long("solver-seconds"))
+        .arg(value("batch", "N", format!("Mutants written into one netlist and built as one Verilator model, each switched on by a control input (MCY's mutate -ctrl); 1 builds each alone, 1..={MAX_BATCH} [default: 32]")))
         .arg(Arg::new("jobs").long("jobs").value_name("N").help("Mutants run at once, 1..=256 [default: the number of cores]"))
         .arg(Arg::new("out").long("out").value_name("DIR").help("Keep the run in DIR: the emitted design, the list drawn and each mutant's outcome as it is known (mutants/<n>.json)"))
         .arg(Arg::new("resume").long("resume").action(ArgAction::SetTrue).requires("out").help("Go on with the run recorded in --out DIR: its seed unless --seed is given; the mutants recorded there do not run again"))
@@ -81,6 +82,7 @@ pub fn mutate<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
         depth: bounded("bmc_depth", 0..=64, 8)?,
         solver_seconds: bounded("solver_seconds", 1..=3600, 30)?,
         jobs: jobs(m)?,
+        batch: bounded("batch", 1..=MAX_BATCH as u64, 32)? as usize,
     };
     let csv = match m.get_one::<String>("csv") {
         Some(file) => Some(grfgen_engines::output::check_file(

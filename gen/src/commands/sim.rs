@@ -97,6 +97,7 @@ fn foreign(m: &ArgMatches, rtl: Rtl) -> Result<Option<Foreign>, CliError> {
         file: shown,
         text,
         top,
+        select: None,
     }))
 }
 

@@ -14,6 +14,21 @@ pub struct Foreign {
     pub text: String,
     /// The module to run (`--top`); `None` takes the emitted design's top name.
     pub top: Option<String>,
+    /// An input the module has beyond the block's ports, held at one value through the run;
+    /// `None` for a module with the block's ports only.
+    pub select: Option<Select>,
+}
+
+/// An input held at one value through a run: the control input of a netlist holding many
+/// mutants (Yosys's `mutate -ctrl`), whose value picks the mutant that is switched on.
+#[derive(Clone, Debug)]
+pub struct Select {
+    /// The input's name.
+    pub name: String,
+    /// Its width in bits, 1 to 64.
+    pub width: usize,
+    /// The value it holds.
+    pub value: u64,
 }
 
 /// A port as the text declares it.
@@ -285,6 +300,7 @@ mod tests {
             file: "x.v".into(),
             text: "module top(); endmodule\nmodule DP16KD(); endmodule\n".into(),
             top: None,
+            select: None,
         };
         let models = [("dp16kd_model.v", "module DP16KD(); endmodule\n")];
         assert_eq!(foreign.text_with(&models), foreign.text);

@@ -14,7 +14,7 @@ mod shim;
 pub use assertions::take_assertion;
 pub use compile::{build, cache_dir, installed, verilator_seed, BuildOptions, MAX_THREADS};
 pub use error::VerilatorError;
-pub use foreign::{module_ports, Declared, Foreign};
+pub use foreign::{module_ports, Declared, Foreign, Select};
 pub use model::{
     stop_waveform, waveform_stopped_at, Input, InputVector, Output, OutputVector, VerilatedModel,
 };

@@ -137,7 +137,8 @@ impl<const RI: usize> Logic for PendingTable<RI> {
         self.entries.free_reg.next = self.free_reg.val();
         self.lookups.head_sy.next = self.spans.head_sy.val();
         self.lookups.head_long.next = self.spans.head_long.val();
-        self.lookups.used_after.next = self.entries.used_after.val();
+        self.lookups.taken.next = self.entries.taken.val();
+        self.lookups.freed.next = self.entries.freed.val();
         for c in 0..CANDIDATES {
             self.spans.cand_dst[c].next = self.cand_dst[c].val();
             self.spans.cand_writes[c].next = self.cand_writes[c].val();
@@ -340,8 +341,10 @@ pub struct PendingLookups<const RI: usize> {
     pub reg_index: Vec<Signal<In, Bits<RI>>>,
     /// Per entry: guarded by `(sy)`.
     pub sy: Vec<Signal<In, Bit>>,
-    /// Entries taken after this cycle's free.
-    pub used_after: Signal<In, Bits<6>>,
+    /// Entries taken at the start of this cycle.
+    pub taken: Signal<In, Bits<6>>,
+    /// An entry is freed this cycle.
+    pub freed: Signal<In, Bit>,
     /// Registers looked up.
     pub src: Vec<Signal<In, Bits<RI>>>,
     /// Per register looked up: an entry holds it.
@@ -368,8 +371,14 @@ pub struct PendingLookups<const RI: usize> {
     /// Outstanding guards.
     ss_live: Signal<Local, Bit>,
     sy_live: Signal<Local, Bit>,
-    /// Entries the table has.
+    /// Per sum of entries a candidate needs (the head's, the offered instruction's, the head's
+    /// and slot 1's, the head's and the offered one's): more than are free after this cycle's
+    /// free. Both cases of the free are compared at once, so that the free, which the cycle
+    /// decides late, only picks one.
+    short: Vec<Signal<Local, Bit>>,
+    /// Entries the table has, and one more (the room with an entry freed).
     capacity: Constant<Bits<6>>,
+    capacity_freed: Constant<Bits<6>>,
     _entries: usize,
     _sources: usize,
     /// 1 with several waves (a sync wait waits on its own wave's entries), else 0.
@@ -391,7 +400,8 @@ impl<const RI: usize> PendingLookups<RI> {
             live: signals(entries),
             reg_index: signals(entries),
             sy: signals(entries),
-            used_after: Default::default(),
+            taken: Default::default(),
+            freed: Default::default(),
             src: signals(sources),
             outstanding: signals(sources),
             by_head: signals(sources - 3),
@@ -407,7 +417,9 @@ impl<const RI: usize> PendingLookups<RI> {
             waits_on_head: signals(2),
             ss_live: Default::default(),
             sy_live: Default::default(),
+            short: signals(4),
             capacity: constant(entries as u64),
+            capacity_freed: constant(entries as u64 + 1),
             _entries: entries,
             _sources: sources,
             _tagged: tagged,
@@ -469,6 +481,22 @@ impl<const RI: usize> Logic for PendingLookups<RI> {
                     | (self.cand_wait[c].val().get_bit(1) & self.wave_sy[c].val());
             }
         }
+        self.short[0].next = (self.freed.val()
+            & ((self.taken.val() + self.takes[0].val()) > self.capacity_freed.val()))
+            | (!self.freed.val()
+                & ((self.taken.val() + self.takes[0].val()) > self.capacity.val()));
+        self.short[1].next = (self.freed.val()
+            & ((self.taken.val() + self.takes[2].val()) > self.capacity_freed.val()))
+            | (!self.freed.val()
+                & ((self.taken.val() + self.takes[2].val()) > self.capacity.val()));
+        for m in 0..2 {
+            self.short[2 + m].next = (self.freed.val()
+                & ((self.taken.val() + self.takes[0].val() + self.takes[m + 1].val())
+                    > self.capacity_freed.val()))
+                | (!self.freed.val()
+                    & ((self.taken.val() + self.takes[0].val() + self.takes[m + 1].val())
+                        > self.capacity.val()));
+        }
         for m in 0..2 {
             self.overlap[m].next = false;
             for k in 0..4 {
@@ -492,15 +520,10 @@ impl<const RI: usize> Logic for PendingLookups<RI> {
                 | (self.head_long.val()
                     & self.covers[0].val()
                     & (self.overlap[m].val() | self.waits_on_head[m].val()))
-                | ((self.used_after.val() + self.takes[0].val() + self.takes[m + 1].val())
-                    > self.capacity.val());
+                | self.short[2 + m].val();
         }
-        self.held_staying[0].next = self.waw[0].val()
-            | self.sync[0].val()
-            | ((self.used_after.val() + self.takes[0].val()) > self.capacity.val());
-        self.held_staying[1].next = self.waw[2].val()
-            | self.sync[2].val()
-            | ((self.used_after.val() + self.takes[2].val()) > self.capacity.val());
+        self.held_staying[0].next = self.waw[0].val() | self.sync[0].val() | self.short[0].val();
+        self.held_staying[1].next = self.waw[2].val() | self.sync[2].val() | self.short[1].val();
     }
 }
 
@@ -532,8 +555,10 @@ pub struct PendingEntries<const RI: usize> {
     pub reg_index: Vec<Signal<Out, Bits<RI>>>,
     /// Per entry: guarded by `(sy)`.
     pub sy: Vec<Signal<Out, Bit>>,
-    /// Entries taken after this cycle's free.
-    pub used_after: Signal<Out, Bits<6>>,
+    /// Entries taken at the start of this cycle.
+    pub taken: Signal<Out, Bits<6>>,
+    /// An entry is freed this cycle.
+    pub freed: Signal<Out, Bit>,
     /// With several waves (none with one): the wave of the entries taken.
     pub take_wave: Vec<Signal<In, Bits<4>>>,
     /// With several waves: per entry, the wave of the instruction that took it.
@@ -548,8 +573,8 @@ pub struct PendingEntries<const RI: usize> {
     at_least: Vec<Signal<Local, Bit>>,
     /// Per entry: the issuing head takes it.
     take: Vec<Signal<Local, Bit>>,
-    /// An entry freed this cycle.
-    freed: Signal<Local, Bit>,
+    /// Entries taken after this cycle's free.
+    used_after: Signal<Local, Bits<6>>,
     number: Vec<Constant<Bits<6>>>,
     /// With several waves, each entry's wave (none with one).
     entry_wave: Vec<DFF<Bits<4>>>,
@@ -573,6 +598,7 @@ impl<const RI: usize> PendingEntries<RI> {
             reg_index: signals(entries),
             sy: signals(entries),
             used_after: Default::default(),
+            taken: Default::default(),
             entry_valid: Registers::new(entries),
             entry_reg: Registers::new(entries),
             entry_sy: Registers::new(entries),
@@ -639,6 +665,7 @@ impl<const RI: usize> Logic for PendingEntries<RI> {
                 }
             }
         }
+        self.taken.next = self.used.q[0].val();
         self.used_after.next = self.used.q[0].val();
         if self.freed.val() {
             self.used_after.next = self.used.q[0].val() - self.number[1].val();
