@@ -371,7 +371,26 @@ impl<B: Block> Drawn<'_, B> {
         let _ = std::fs::remove_file(self.work.join(&name));
         Ok(batch)
     }
+
+    /// `numbers` in groups that Yosys writes as one netlist each: all of them or, when it
+    /// cannot (a mutated memory initialisation is not written), each half grouped again; a
+    /// mutant alone has no batch (it runs from its own netlist).
+    fn groups(&self, numbers: &[usize], commands: &[&str]) -> Result<Vec<Group>, FlowError> {
+        if numbers.len() < 2 {
+            return Ok(vec![(numbers.to_vec(), None)]);
+        }
+        if let Some(batch) = self.batch(numbers, commands)? {
+            return Ok(vec![(numbers.to_vec(), Some(batch))]);
+        }
+        let (low, high) = numbers.split_at(numbers.len() / 2);
+        let mut groups = self.groups(low, commands)?;
+        groups.extend(self.groups(high, commands)?);
+        Ok(groups)
+    }
 }
+
+/// Mutants run together, and the netlist holding them all if there is one.
+type Group = (Vec<usize>, Option<Batch>);
 
 impl Batch {
     /// The batch's netlist with mutant `n` switched on.
@@ -493,11 +512,38 @@ impl Pool<'_> {
         }
         !refused
     }
+
+    /// Runs the mutants `group` of `commands`, from `batch` where given, `spec.jobs` at once.
+    /// The first runs alone, building the batch's model for the others.
+    fn run_group<B: Block>(
+        &self,
+        drawn: &Drawn<'_, B>,
+        group: &[usize],
+        commands: &[&str],
+        mut batch: Option<Batch>,
+    ) {
+        if !self.run(drawn, group[0], commands[group[0]], batch.as_ref()) {
+            batch = None;
+        }
+        let next = AtomicUsize::new(1);
+        std::thread::scope(|scope| {
+            for _ in 0..drawn.spec.jobs.clamp(1, group.len()) {
+                scope.spawn(|| {
+                    while let Some(&n) = group.get(next.fetch_add(1, Ordering::SeqCst)) {
+                        if self.failed() {
+                            break;
+                        }
+                        self.run(drawn, n, commands[n], batch.as_ref());
+                    }
+                });
+            }
+        });
+    }
 }
 
 /// Runs every mutant of `commands` whose slot is empty, `spec.batch` to a netlist and
 /// `spec.jobs` at once, recording each outcome as it is known; the first error stops the
-/// others. A batch's first mutant runs alone, building the batch's model for the others.
+/// others.
 fn run_all<B: Block>(
     drawn: &Drawn<'_, B>,
     commands: &[&str],
@@ -512,29 +558,12 @@ fn run_all<B: Block>(
         progress,
     };
     for chunk in pending.chunks(drawn.spec.batch.max(1)) {
-        if pool.failed() {
-            break;
-        }
-        let mut batch = match chunk.len() {
-            1 => None,
-            _ => drawn.batch(chunk, commands)?,
-        };
-        if !pool.run(drawn, chunk[0], commands[chunk[0]], batch.as_ref()) {
-            batch = None;
-        }
-        let next = AtomicUsize::new(1);
-        std::thread::scope(|scope| {
-            for _ in 0..drawn.spec.jobs.clamp(1, chunk.len()) {
-                scope.spawn(|| {
-                    while let Some(&n) = chunk.get(next.fetch_add(1, Ordering::SeqCst)) {
-                        if pool.failed() {
-                            break;
-                        }
-                        pool.run(drawn, n, commands[n], batch.as_ref());
-                    }
-                });
+        for (group, batch) in drawn.groups(chunk, commands)? {
+            if pool.failed() {
+                break;
             }
-        });
+            pool.run_group(drawn, &group, commands, batch);
+        }
     }
     if let Some(e) = pool.failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e);

@@ -363,7 +363,9 @@ fn a_kept_run_survives_ctrl_c_and_resumes_where_it_stopped() {
         .chain(std::fs::read_dir(&records).unwrap())
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|name| {
-            ["mutant_", "mutation_", "batch_"].iter().any(|p| name.starts_with(p))
+            ["mutant_", "mutation_", "batch_"]
+                .iter()
+                .any(|p| name.starts_with(p))
                 || name.ends_with(".part")
         })
         .collect();
