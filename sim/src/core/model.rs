@@ -472,14 +472,24 @@ impl CoreModel {
             !matches!(o, Operand::Pending)
                 || src.reg().is_some_and(|reg| self.forwarded(reg).is_some())
         });
-        let (instruction, wave) = (head.instruction.clone(), head.wave);
-        if !ready || self.held(&instruction, wave) {
+        if !ready {
             return false;
         }
+        // The head leaves the window while the table is asked about it, and comes back if held.
         let slot = self.window.pop_front().expect("checked");
+        let wave = slot.wave;
+        if self.held(&slot.instruction, wave) {
+            self.window.push_front(slot);
+            return false;
+        }
+        let Slot {
+            instruction,
+            operands: obtained,
+            ..
+        } = slot;
         // Each obtained value leaves its queue entry; an alias copies an earlier source's.
-        let mut operands: Vec<Vec<u64>> = Vec::with_capacity(slot.operands.len());
-        for (operand, src) in slot.operands.into_iter().zip(&instruction.src) {
+        let mut operands: Vec<Vec<u64>> = Vec::with_capacity(obtained.len());
+        for (operand, src) in obtained.into_iter().zip(&instruction.src) {
             let value = match operand {
                 Operand::Have(v, place) => {
                     match place {
