@@ -15,7 +15,7 @@ import os
 import re
 import sys
 
-CRATES = ["support", "hdl", "sim", "flow", "gen"]
+CRATES = ["support", "hdl", "sim", "flow", "engines", "gen"]
 FN = re.compile(r"\s*(pub(\([^)]*\))?\s+)?(const\s+)?fn\s+(\w+)")
 
 
