@@ -11,7 +11,7 @@ use grfgen_hdl::emit::{waivers, EmitError, Port, PortDirection};
 use grfgen_hdl::params::{ParamError, Params};
 use serde::Serialize;
 
-use crate::check::Mismatch;
+use crate::check::{LockStep, Mismatch};
 use crate::verilator::{
     self, verilator_seed, BuildOptions, Design as VerilatorDesign, Foreign, TraceFormat,
     VerilatedModel, VerilatorError,
@@ -86,13 +86,17 @@ pub trait Block: 'static {
 
 /// What a run (or a benchmark) reports.
 pub trait Report: Serialize + 'static {
+    /// What the lock step found, for a report that keeps a [`LockStep`]; `None` otherwise.
+    fn lock_step(&self) -> Option<&LockStep> {
+        None
+    }
     /// The first difference between RTL and golden model, if any.
     fn mismatch(&self) -> Option<&Mismatch> {
-        None
+        self.lock_step()?.first_mismatch.as_ref()
     }
     /// Whether the RTL ran in lock step with the golden model.
     fn rtl(&self) -> bool {
-        false
+        self.lock_step().is_some_and(|l| l.rtl)
     }
     /// The report in words, for a terminal.
     fn text(&self) -> String;

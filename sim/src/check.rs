@@ -23,6 +23,17 @@ pub struct Mismatch {
     pub assertion: Option<String>,
 }
 
+/// What a lock-step run found: whether the RTL ran, and its mismatches.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct LockStep {
+    /// Whether the RTL ran in lock step.
+    pub rtl: bool,
+    /// Mismatches found (the run stops at the first).
+    pub mismatches: u64,
+    /// The first mismatch, if any.
+    pub first_mismatch: Option<Mismatch>,
+}
+
 impl Mismatch {
     /// A mismatch at `cycle` on the port `port()` names (built only when there is one).
     pub fn new(cycle: u64, port: impl FnOnce() -> String, expected: u64, actual: u64) -> Self {

@@ -181,6 +181,7 @@ fn packing_keeps_the_light_path_inside_its_allocation() {
     let setup = Setup::new(1, Rtl::Off);
     let written = run(&AllocParams::default(), &options(false), &setup).unwrap();
     let m = written
+        .lock_step
         .first_mismatch
         .expect("a register beyond the allocation");
     assert!(m.port.contains("register r17 (allocation 4)"), "{m}");
@@ -204,7 +205,7 @@ fn lock_step_over_a_million_cycles_of_random_traffic() {
             ..AllocOptions::example("traffic")
         };
         let report = run(&p, &options, &Setup::new(seed, Rtl::On)).unwrap();
-        assert!(report.rtl);
+        assert!(report.lock_step.rtl);
         assert_eq!(report.mismatch(), None, "{p:?} seed {seed}");
         assert_eq!(report.cycles, cycles);
         assert!(

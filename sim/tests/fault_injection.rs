@@ -63,7 +63,7 @@ fn first_cycle(params: &GprParams, shows: impl Fn(&GprResponse) -> bool) -> u64 
 
 /// The mismatch `report` stopped at: at `cycle`, on `port`, the run ending there.
 fn found_at(report: GprReport, cycle: u64, port: &str) -> grfgen_sim::check::Mismatch {
-    let mismatch = report.first_mismatch.expect("the fault is found");
+    let mismatch = report.lock_step.first_mismatch.expect("the fault is found");
     eprintln!("seed {SEED}: {mismatch}");
     assert_eq!(mismatch.cycle, cycle, "{mismatch}");
     assert_eq!(mismatch.port, port, "{mismatch}");
@@ -110,6 +110,10 @@ fn the_unchanged_copy_runs_clean() {
         ".write_grant__1(write_grant[1])",
         "",
     );
-    assert_eq!(report.mismatches, 0, "{:?}", report.first_mismatch);
+    assert_eq!(
+        report.lock_step.mismatches, 0,
+        "{:?}",
+        report.lock_step.first_mismatch
+    );
     assert_eq!(report.cycles, CYCLES);
 }

@@ -41,11 +41,11 @@ fn random_run(params: &GprParams, seed: u64, cycles: u64) -> GprReport {
     let mut stimulus = RandomTraffic::new(params, seed);
     let report = run(params, &mut stimulus, cycles, Some(&mut model), &|_| {});
     assert_eq!(
-        report.mismatches,
+        report.lock_step.mismatches,
         0,
         "{}: {} (seed {seed})",
         grfgen_hdl::params::module_name("gpr", params),
-        report.first_mismatch.as_ref().unwrap()
+        report.lock_step.first_mismatch.as_ref().unwrap()
     );
     assert_eq!(report.cycles, cycles);
     assert!(report.conflicts > 0 && report.grants > 0, "{report:?}");
@@ -357,7 +357,11 @@ fn light_load_without_retries_and_wide_elements() {
     stimulus.load = 30;
     stimulus.retry = false;
     let report = run(&p, &mut stimulus, 50_000, Some(&mut model), &|_| {});
-    assert_eq!(report.mismatches, 0, "{:?}", report.first_mismatch);
+    assert_eq!(
+        report.lock_step.mismatches, 0,
+        "{:?}",
+        report.lock_step.first_mismatch
+    );
 }
 
 /// Plays `cycles` through RTL and model in lock step (zero mismatches) and returns the model's
@@ -366,7 +370,11 @@ fn directed(params: &GprParams, cycles: Vec<GprRequests>) -> Vec<GprResponse> {
     let mut model = rtl(params, 9);
     let mut script = Script::new(cycles.clone());
     let report = run(params, &mut script, u64::MAX, Some(&mut model), &|_| {});
-    assert_eq!(report.mismatches, 0, "{:?}", report.first_mismatch);
+    assert_eq!(
+        report.lock_step.mismatches, 0,
+        "{:?}",
+        report.lock_step.first_mismatch
+    );
     assert_eq!(report.cycles, cycles.len() as u64);
     let mut golden = GprModel::new(params);
     cycles
@@ -478,8 +486,8 @@ fn the_comparison_catches_a_model_that_differs_from_the_rtl() {
         Some(&mut model),
         &|_| {},
     );
-    assert_eq!(report.mismatches, 1);
-    let m = report.first_mismatch.unwrap();
+    assert_eq!(report.lock_step.mismatches, 1);
+    let m = report.lock_step.first_mismatch.unwrap();
     assert!(
         m.port.contains("grant") || m.port.contains("read_data"),
         "{m}"
@@ -501,7 +509,10 @@ fn the_comparison_catches_a_model_without_the_rtls_stage() {
     let unstaged = GprParams::default();
     let mut stimulus = RandomTraffic::new(&unstaged, 5);
     let report = run(&unstaged, &mut stimulus, 1_000, Some(&mut device), &|_| {});
-    let m = report.first_mismatch.expect("read data comes a cycle late");
+    let m = report
+        .lock_step
+        .first_mismatch
+        .expect("read data comes a cycle late");
     assert!(m.port.starts_with("read_data"), "{m}");
 }
 
@@ -531,7 +542,7 @@ fn waveforms_are_written_on_request() {
         let mut model = GprRtl::build(&p, &setup).unwrap();
         let mut stimulus = RandomTraffic::new(&p, 1);
         let report = run(&p, &mut stimulus, 200, Some(&mut model), &|_| {});
-        assert_eq!(report.mismatches, 0);
+        assert_eq!(report.lock_step.mismatches, 0);
         drop(model);
         let bytes = std::fs::read(&path).unwrap();
         assert!(bytes.len() > 1000, "{name}: {} bytes", bytes.len());
@@ -561,7 +572,7 @@ fn a_model_on_two_threads_runs_like_one_on_one() {
         })
         .collect();
     for report in &reports {
-        assert_eq!(report.mismatches, 0, "{report:?}");
+        assert_eq!(report.lock_step.mismatches, 0, "{report:?}");
         assert_eq!(report.cycles, 100_000);
     }
 }

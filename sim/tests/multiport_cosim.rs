@@ -57,10 +57,10 @@ fn random_run<S: Structure + Contract>(params: &MultiportParams, seed: u64) {
         &|_| {},
     );
     assert_eq!(
-        report.mismatches,
+        report.lock_step.mismatches,
         0,
         "{top}: {} (seed {seed})",
-        report.first_mismatch.as_ref().unwrap()
+        report.lock_step.first_mismatch.as_ref().unwrap()
     );
     assert_eq!(report.cycles, 100_000);
     // Every port was busy, and most reads were checked.

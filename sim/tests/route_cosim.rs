@@ -144,10 +144,10 @@ fn random_passes(runs: &[(usize, u64)]) {
         let seed = 900 + lanes as u64;
         let report = run(&params, passes, seed, Some(&mut rtl), &|_| {});
         assert_eq!(
-            report.mismatches,
+            report.lock_step.mismatches,
             0,
             "{lanes} lanes, seed {seed}: {}",
-            report.first_mismatch.unwrap()
+            report.lock_step.first_mismatch.unwrap()
         );
         assert!(report.lane_passes > passes / 2 && report.shuffle_passes > passes / 8);
     }
@@ -163,9 +163,9 @@ fn every_pipeline_option_100k_random_passes() {
             let report = run(&params, 100_000, seed, Some(&mut rtl), &|_| {});
             let name = grfgen_hdl::params::module_name("route", &params);
             assert_eq!(
-                report.mismatches, 0,
+                report.lock_step.mismatches, 0,
                 "{name}, seed {seed}: {:?}",
-                report.first_mismatch
+                report.lock_step.first_mismatch
             );
             assert!(report.lane_passes > 40_000 && report.shuffle_passes > 10_000);
         }
@@ -202,7 +202,11 @@ fn a_pipelined_pass_lands_pipeline_cycles_later() {
 fn the_combinational_network_matches_too() {
     let (params, mut rtl) = router(16, 4, 8, false);
     let report = run(&params, 50_000, 4, Some(&mut rtl), &|_| {});
-    assert_eq!(report.mismatches, 0, "{:?}", report.first_mismatch);
+    assert_eq!(
+        report.lock_step.mismatches, 0,
+        "{:?}",
+        report.lock_step.first_mismatch
+    );
 }
 
 /// Planned shuffles on the unpipelined router and on the default, deepest one; the test below

@@ -108,7 +108,7 @@ pub fn bench(params: &AllocParams, options: &AllocBenchOptions) -> Result<AllocB
                     ..AllocOptions::example(shader)
                 };
                 let report = run(params, &options, &Setup::new(1, Rtl::Off))?;
-                if let Some(m) = &report.first_mismatch {
+                if let Some(m) = &report.lock_step.first_mismatch {
                     return Err(SimError::Mismatch(format!("{shader} {name}: {m}")));
                 }
                 rows.push(BenchRow {

@@ -11,7 +11,7 @@ use super::shader::{parse, Instr, Shader};
 use super::traffic;
 use super::verilated::AllocRtl;
 use crate::block::{Report, Setup, SimError, MAX_CYCLES};
-use crate::check::Mismatch;
+use crate::check::LockStep;
 use crate::compilers::release::{analyse, as_written, check_defined, pack, visit, Analysis, Path};
 use crate::rng::Rng;
 
@@ -49,21 +49,15 @@ pub struct AllocReport {
     pub launches: u64,
     /// Waves retired (traffic).
     pub retires: u64,
-    /// Whether the RTL ran in lock step.
-    pub rtl: bool,
-    /// Mismatches and broken rules (the run stops at the first).
-    pub mismatches: u64,
-    /// The first mismatch or broken rule: a register beyond a wave's allocation, an invariant.
-    pub first_mismatch: Option<Mismatch>,
+    /// Whether the RTL ran in lock step, and the mismatches and broken rules it found (a
+    /// register beyond a wave's allocation, an invariant).
+    #[serde(flatten)]
+    pub lock_step: LockStep,
 }
 
 impl Report for AllocReport {
-    fn mismatch(&self) -> Option<&Mismatch> {
-        self.first_mismatch.as_ref()
-    }
-
-    fn rtl(&self) -> bool {
-        self.rtl
+    fn lock_step(&self) -> Option<&LockStep> {
+        Some(&self.lock_step)
     }
 
     fn text(&self) -> String {
@@ -78,7 +72,7 @@ impl Report for AllocReport {
                 self.released_gprs,
                 self.peak_resident_waves,
                 self.mean_resident_waves,
-                self.mismatches
+                self.lock_step.mismatches
             );
         }
         let first = self.wave_allocations.first().copied().unwrap_or(0);
@@ -110,7 +104,7 @@ impl Report for AllocReport {
                 "DIFFER"
             },
             self.launch_stalls,
-            self.mismatches
+            self.lock_step.mismatches
         )
     }
 
@@ -119,7 +113,7 @@ impl Report for AllocReport {
             ("draw_cycles", self.cycles as f64),
             ("mean_resident_waves", self.mean_resident_waves),
             ("released_gprs", self.released_gprs as f64),
-            ("mismatches", self.mismatches as f64),
+            ("mismatches", self.lock_step.mismatches as f64),
         ]
     }
 }
@@ -259,9 +253,11 @@ pub fn run(
         launch_stalls: result.launch_stalls,
         wave_allocations: result.allocations,
         outputs_equal: result.mismatch.is_none() && result.outputs == reference,
-        rtl: device.is_some(),
-        mismatches: u64::from(result.mismatch.is_some()),
-        first_mismatch: result.mismatch,
+        lock_step: LockStep {
+            rtl: device.is_some(),
+            mismatches: u64::from(result.mismatch.is_some()),
+            first_mismatch: result.mismatch,
+        },
         paths: analysis.paths,
         ..Default::default()
     })
@@ -292,9 +288,11 @@ fn run_traffic(
         launches: result.launches,
         retires: result.retires,
         outputs_equal: true,
-        rtl: device.is_some(),
-        mismatches: u64::from(result.mismatch.is_some()),
-        first_mismatch: result.mismatch,
+        lock_step: LockStep {
+            rtl: device.is_some(),
+            mismatches: u64::from(result.mismatch.is_some()),
+            first_mismatch: result.mismatch,
+        },
         ..Default::default()
     })
 }

@@ -13,7 +13,7 @@ use super::stimulus::{GprStimulus, RandomTraffic};
 use super::verilated::GprRtl;
 use crate::ahead::run_ahead;
 use crate::block::{Report, Rtl, Setup, SimError, MAX_CYCLES};
-use crate::check::{end_cycle, Device, Mismatch};
+use crate::check::{end_cycle, Device, LockStep};
 
 /// The options of a GPR run.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -77,12 +77,9 @@ pub struct GprReport {
     pub write_requests: u64,
     /// Write requests granted.
     pub write_grants: u64,
-    /// Whether the RTL ran in lock step.
-    pub rtl: bool,
-    /// Mismatches found (the run stops at the first).
-    pub mismatches: u64,
-    /// The first mismatch, if any.
-    pub first_mismatch: Option<Mismatch>,
+    /// Whether the RTL ran in lock step, and what it found.
+    #[serde(flatten)]
+    pub lock_step: LockStep,
 }
 
 impl GprReport {
@@ -113,12 +110,8 @@ impl Report for GprReport {
         Some(self.cycles as f64 * self.requests.max(1) as f64 / self.grants.max(1) as f64)
     }
 
-    fn mismatch(&self) -> Option<&Mismatch> {
-        self.first_mismatch.as_ref()
-    }
-
-    fn rtl(&self) -> bool {
-        self.rtl
+    fn lock_step(&self) -> Option<&LockStep> {
+        Some(&self.lock_step)
     }
 
     fn text(&self) -> String {
@@ -129,7 +122,7 @@ impl Report for GprReport {
             self.grants,
             self.conflicts,
             100.0 * self.conflict_rate(),
-            self.mismatches,
+            self.lock_step.mismatches,
         )
     }
 
@@ -139,7 +132,7 @@ impl Report for GprReport {
             ("conflict_rate", self.conflict_rate()),
             ("reads_per_cycle", self.read_grants as f64 / cycles),
             ("writes_per_cycle", self.write_grants as f64 / cycles),
-            ("mismatches", self.mismatches as f64),
+            ("mismatches", self.lock_step.mismatches as f64),
         ]
     }
 }
@@ -159,7 +152,10 @@ pub fn run(
     let mut response = GprResponse::new(params);
     let with_device = device.is_some();
     let mut report = GprReport {
-        rtl: with_device,
+        lock_step: LockStep {
+            rtl: with_device,
+            ..Default::default()
+        },
         ..Default::default()
     };
     // With a grant latency a cycle's grants answer the requests that many cycles before.
@@ -193,8 +189,8 @@ pub fn run(
         }
         let checked = end_cycle(device.as_deref_mut(), cycle, &seen, &expected, progress);
         if let Err(mismatch) = checked {
-            report.mismatches = 1;
-            report.first_mismatch = Some(mismatch);
+            report.lock_step.mismatches = 1;
+            report.lock_step.first_mismatch = Some(mismatch);
             return false;
         }
         true

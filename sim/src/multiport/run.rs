@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::model::{MultiportModel, MultiportResponse, Timing};
 use super::verilated::MultiportRtl;
 use crate::block::{Report, Rtl, Setup, SimError};
-use crate::check::{end_cycle, Device, Mismatch};
+use crate::check::{end_cycle, Device, LockStep};
 use crate::gpr::run::measure_speed;
 use crate::gpr::{GprBench, GprBenchOptions, GprOptions, GprRequests, RandomTraffic};
 
@@ -24,12 +24,9 @@ pub struct MultiportReport {
     /// Reads whose data a write of their register makes undefined (in the same cycle, or in
     /// the cycle a later-committing write is stored): not compared.
     pub undefined_reads: u64,
-    /// Whether the RTL ran in lock step.
-    pub rtl: bool,
-    /// Mismatches found (the run stops at the first).
-    pub mismatches: u64,
-    /// The first mismatch, if any.
-    pub first_mismatch: Option<Mismatch>,
+    /// Whether the RTL ran in lock step, and what it found.
+    #[serde(flatten)]
+    pub lock_step: LockStep,
 }
 
 impl Report for MultiportReport {
@@ -38,19 +35,15 @@ impl Report for MultiportReport {
         Some(self.cycles as f64)
     }
 
-    fn mismatch(&self) -> Option<&Mismatch> {
-        self.first_mismatch.as_ref()
-    }
-
-    fn rtl(&self) -> bool {
-        self.rtl
+    fn lock_step(&self) -> Option<&LockStep> {
+        Some(&self.lock_step)
     }
 
     fn text(&self) -> String {
         format!(
             "cycles {}  reads {}  writes {}  conflicts 0  undefined reads (colliding with a write) {}\n\
              mismatches {}",
-            self.cycles, self.reads, self.writes, self.undefined_reads, self.mismatches,
+            self.cycles, self.reads, self.writes, self.undefined_reads, self.lock_step.mismatches,
         )
     }
 
@@ -59,7 +52,7 @@ impl Report for MultiportReport {
         vec![
             ("reads_per_cycle", self.reads as f64 / cycles),
             ("writes_per_cycle", self.writes as f64 / cycles),
-            ("mismatches", self.mismatches as f64),
+            ("mismatches", self.lock_step.mismatches as f64),
         ]
     }
 }
@@ -79,7 +72,10 @@ pub fn run(
     let mut requests = GprRequests::sized(params.read_ports, params.write_ports, params.lanes);
     let mut response = MultiportResponse::new(params);
     let mut report = MultiportReport {
-        rtl: device.is_some(),
+        lock_step: LockStep {
+            rtl: device.is_some(),
+            ..Default::default()
+        },
         ..Default::default()
     };
     for cycle in 0..cycles {
@@ -91,8 +87,8 @@ pub fn run(
         report.writes += requests.writes.iter().filter(|w| w.is_some()).count() as u64;
         let checked = end_cycle(device.as_deref_mut(), cycle, &requests, &response, progress);
         if let Err(mismatch) = checked {
-            report.mismatches = 1;
-            report.first_mismatch = Some(mismatch);
+            report.lock_step.mismatches = 1;
+            report.lock_step.first_mismatch = Some(mismatch);
             break;
         }
     }

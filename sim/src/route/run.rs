@@ -9,7 +9,7 @@ use super::model::{Pass, RouterModel};
 use super::stimulus::{RandomPasses, RouteCycle};
 use super::verilated::RouterRtl;
 use crate::block::{Report, Setup, SimError, MAX_CYCLES};
-use crate::check::{end_cycle, Device, Mismatch};
+use crate::check::{end_cycle, Device, LockStep};
 
 /// The options of a router run.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -43,34 +43,31 @@ pub struct RouteReport {
     pub lane_passes: u64,
     /// Of them, shuffle passes.
     pub shuffle_passes: u64,
-    /// Whether the RTL ran in lock step.
-    pub rtl: bool,
-    /// Mismatches found (the run stops at the first).
-    pub mismatches: u64,
-    /// The first mismatch, if any.
-    pub first_mismatch: Option<Mismatch>,
+    /// Whether the RTL ran in lock step, and what it found.
+    #[serde(flatten)]
+    pub lock_step: LockStep,
 }
 
 impl Report for RouteReport {
-    fn mismatch(&self) -> Option<&Mismatch> {
-        self.first_mismatch.as_ref()
-    }
-
-    fn rtl(&self) -> bool {
-        self.rtl
+    fn lock_step(&self) -> Option<&LockStep> {
+        Some(&self.lock_step)
     }
 
     fn text(&self) -> String {
         format!(
             "cycles {}  passes {} ({} lane operations, {} shuffle passes)\nmismatches {}",
-            self.cycles, self.passes, self.lane_passes, self.shuffle_passes, self.mismatches
+            self.cycles,
+            self.passes,
+            self.lane_passes,
+            self.shuffle_passes,
+            self.lock_step.mismatches
         )
     }
 
     fn metrics(&self) -> Vec<(&'static str, f64)> {
         vec![
             ("passes", self.passes as f64),
-            ("mismatches", self.mismatches as f64),
+            ("mismatches", self.lock_step.mismatches as f64),
         ]
     }
 }
@@ -87,7 +84,10 @@ pub fn run(
     let mut stimulus = RandomPasses::new(params, seed);
     let mut model = RouterModel::new(params);
     let mut report = RouteReport {
-        rtl: device.is_some(),
+        lock_step: LockStep {
+            rtl: device.is_some(),
+            ..Default::default()
+        },
         ..Default::default()
     };
     let mut expected = Vec::new();
@@ -110,8 +110,8 @@ pub fn run(
         }
         let checked = end_cycle(device.as_deref_mut(), cycle, &input, &expected, progress);
         if let Err(mismatch) = checked {
-            report.mismatches = 1;
-            report.first_mismatch = Some(mismatch);
+            report.lock_step.mismatches = 1;
+            report.lock_step.first_mismatch = Some(mismatch);
             break;
         }
     }
