@@ -14,12 +14,12 @@ pub use scheduler::{
 };
 pub use slice::CoreSlice;
 
-use scheduler::queue_checks;
+use scheduler::{queue_checks, CANDIDATES};
 
 use crate::design::Design;
 use crate::emit::{emit, part, EmitError, Emitted, PortOrder};
 use crate::gpr::{with_gpr_widths, BankedGpr, Gpr};
-use crate::params::{CoreParams, ParamError};
+use crate::params::{CoreParams, ParamError, SOURCES};
 use crate::widths::WidthOp;
 
 /// The core slice as a design: `grfgen emit core`.
@@ -80,9 +80,15 @@ impl Design for Core {
                     part("core_next_head", NextHead::new(p))?,
                     part(
                         "core_pending_table",
-                        PendingTable::<R>::new(p, 3 * Scoreboard::<R>::seen_slots(p) + 3),
+                        PendingTable::<R>::new(
+                            p,
+                            SOURCES * Scoreboard::<R>::seen_slots(p) + SOURCES,
+                        ),
                     )?,
-                    part("core_candidate_spans", CandidateSpans::<R>::new(&p.gpr, 3))?,
+                    part(
+                        "core_candidate_spans",
+                        CandidateSpans::<R>::new(&p.gpr, CANDIDATES),
+                    )?,
                     part(
                         "core_pending_entries",
                         PendingEntries::<R>::new(p.long_results, tagged),
@@ -91,7 +97,7 @@ impl Design for Core {
                         "core_pending_lookups",
                         PendingLookups::<R>::new(
                             p.long_results,
-                            3 * Scoreboard::<R>::seen_slots(p) + 3,
+                            SOURCES * Scoreboard::<R>::seen_slots(p) + SOURCES,
                             tagged,
                         ),
                     )?,

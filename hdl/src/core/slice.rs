@@ -110,7 +110,7 @@ pub struct CoreSlice<const A: usize, const RI: usize> {
     pub wave_op: Vec<Signal<In, Bits<3>>>,
     /// Per wave after wave 0: its first destination register.
     pub wave_dst: Vec<Signal<In, Bits<RI>>>,
-    /// Per wave after wave 0 and source (`(wave - 1) * 3 + source`): the source register.
+    /// Per wave after wave 0 and source (`(wave - 1) * SOURCES + source`): the source register.
     pub wave_src: Vec<Signal<In, Bits<RI>>>,
     /// Per wave after wave 0 and source: it is a GPR read.
     pub wave_read: Vec<Signal<In, Bit>>,
@@ -169,9 +169,9 @@ impl<const A: usize, const RI: usize> CoreSlice<A, RI> {
             instr_valid: Default::default(),
             instr_op: Default::default(),
             instr_dst: Default::default(),
-            instr_src: signals(3),
-            instr_read: signals(3),
-            instr_imm: signals(3),
+            instr_src: signals(SOURCES),
+            instr_read: signals(SOURCES),
+            instr_imm: signals(SOURCES),
             instr_writes: Default::default(),
             instr_unit: Default::default(),
             instr_wait: Default::default(),
@@ -192,7 +192,7 @@ impl<const A: usize, const RI: usize> CoreSlice<A, RI> {
             issue: Default::default(),
             alu_valid: Default::default(),
             alu_op: Default::default(),
-            alu_operand: signals(3 * l),
+            alu_operand: signals(SOURCES * l),
             retire_valid: Default::default(),
             retire_reg: Default::default(),
             retire_data: signals(l),
@@ -204,9 +204,9 @@ impl<const A: usize, const RI: usize> CoreSlice<A, RI> {
             wave_valid: signals(waves - 1),
             wave_op: signals(waves - 1),
             wave_dst: signals(waves - 1),
-            wave_src: signals(3 * (waves - 1)),
-            wave_read: signals(3 * (waves - 1)),
-            wave_imm: signals(3 * (waves - 1)),
+            wave_src: signals(SOURCES * (waves - 1)),
+            wave_read: signals(SOURCES * (waves - 1)),
+            wave_imm: signals(SOURCES * (waves - 1)),
             wave_writes: signals(waves - 1),
             wave_unit: signals(waves - 1),
             wave_wait: signals(waves - 1),
@@ -276,7 +276,7 @@ impl<const A: usize, const RI: usize> crate::parts::Part<Wiring> for CoreSlice<A
                 | self.scheduler.alu_kind[s].val().any()
                 | self.scheduler.alu_index[s].val().any();
         }
-        for x in 0..(3 * self._mux_inputs) {
+        for x in 0..(SOURCES * self._mux_inputs) {
             self.datapath.alu_select[x].next = self.scheduler.alu_select[x].val();
         }
         self.instr_ready.next = self.scheduler.instr_ready.val();
@@ -375,30 +375,37 @@ impl<const A: usize, const RI: usize> crate::parts::Part<Boundary> for CoreSlice
 }
 
 impl<const A: usize, const RI: usize> crate::parts::Part<WaveWiring> for CoreSlice<A, RI> {
+    // A single-value loop binds the sources (nsrc) for index arithmetic.
     #[hdl_gen]
     fn update(&mut self) {
-        for w in 1..self._waves {
-            self.scheduler.wave_valid[w - 1].next = self.wave_valid[w - 1].val();
-            self.scheduler.wave_op[w - 1].next = self.wave_op[w - 1].val();
-            self.scheduler.wave_dst[w - 1].next = self.wave_dst[w - 1].val();
-            self.scheduler.wave_writes[w - 1].next = self.wave_writes[w - 1].val();
-            self.scheduler.wave_unit[w - 1].next = self.wave_unit[w - 1].val();
-            self.scheduler.wave_wait[w - 1].next = self.wave_wait[w - 1].val();
-            self.wave_ready[w - 1].next = self.scheduler.wave_ready[w - 1].val();
-            for s in 0..SOURCES {
-                self.scheduler.wave_src[w * 3 + s - 3].next = self.wave_src[w * 3 + s - 3].val();
-                self.scheduler.wave_read[w * 3 + s - 3].next = self.wave_read[w * 3 + s - 3].val();
-                self.scheduler.wave_imm[w * 3 + s - 3].next = self.wave_imm[w * 3 + s - 3].val();
-            }
-        }
-        for _m in 0..self._mapped {
+        for nsrc in SOURCES..(SOURCES + 1) {
             for w in 1..self._waves {
-                self.map_in[w * 4 + 2].register.next = self.wave_dst[w - 1].val();
-                self.scheduler.wave_dst[w - 1].next = self.map_in[w * 4 + 2].mapped.val();
+                self.scheduler.wave_valid[w - 1].next = self.wave_valid[w - 1].val();
+                self.scheduler.wave_op[w - 1].next = self.wave_op[w - 1].val();
+                self.scheduler.wave_dst[w - 1].next = self.wave_dst[w - 1].val();
+                self.scheduler.wave_writes[w - 1].next = self.wave_writes[w - 1].val();
+                self.scheduler.wave_unit[w - 1].next = self.wave_unit[w - 1].val();
+                self.scheduler.wave_wait[w - 1].next = self.wave_wait[w - 1].val();
+                self.wave_ready[w - 1].next = self.scheduler.wave_ready[w - 1].val();
                 for s in 0..SOURCES {
-                    self.map_in[w * 4 + 3 + s].register.next = self.wave_src[w * 3 + s - 3].val();
-                    self.scheduler.wave_src[w * 3 + s - 3].next =
-                        self.map_in[w * 4 + 3 + s].mapped.val();
+                    self.scheduler.wave_src[w * nsrc + s - nsrc].next =
+                        self.wave_src[w * nsrc + s - nsrc].val();
+                    self.scheduler.wave_read[w * nsrc + s - nsrc].next =
+                        self.wave_read[w * nsrc + s - nsrc].val();
+                    self.scheduler.wave_imm[w * nsrc + s - nsrc].next =
+                        self.wave_imm[w * nsrc + s - nsrc].val();
+                }
+            }
+            for _m in 0..self._mapped {
+                for w in 1..self._waves {
+                    self.map_in[w * 4 + 2].register.next = self.wave_dst[w - 1].val();
+                    self.scheduler.wave_dst[w - 1].next = self.map_in[w * 4 + 2].mapped.val();
+                    for s in 0..SOURCES {
+                        self.map_in[w * 4 + 3 + s].register.next =
+                            self.wave_src[w * nsrc + s - nsrc].val();
+                        self.scheduler.wave_src[w * nsrc + s - nsrc].next =
+                            self.map_in[w * 4 + 3 + s].mapped.val();
+                    }
                 }
             }
         }

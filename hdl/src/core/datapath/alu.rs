@@ -70,9 +70,9 @@ impl CoreAlu {
         Self {
             clock: Default::default(),
             op: Default::default(),
-            operand: signals(3 * l),
+            operand: signals(SOURCES * l),
             result: signals(l),
-            held: Registers::stage(3 * l, params.alu_latency >= 2),
+            held: Registers::stage(SOURCES * l, params.alu_latency >= 2),
             held_op: Registers::stage(1, params.alu_latency >= 2),
             held_factors: Registers::copies(2 * l * usize::from(products), true),
             low: Registers::stage(l, products),

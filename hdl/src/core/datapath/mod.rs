@@ -58,7 +58,7 @@ pub struct CoreDatapath {
     /// Queue codes, present only with their queue.
     capture_cq: Vec<Constant<Bits<2>>>,
     capture_pq: Vec<Constant<Bits<2>>>,
-    /// Small numbers 0..max(3, entries): latches and queue entries.
+    /// Small numbers 0..max(SOURCES, entries): latches and queue entries.
     number: Vec<Constant<Bits<3>>>,
     _lanes: usize,
     _read_ports: usize,
@@ -83,8 +83,8 @@ impl CoreDatapath {
     pub fn new(params: &CoreParams) -> Self {
         let l = params.gpr.lanes;
         let p = params.gpr.read_ports;
-        let entries = 3 + params.cq_entries + params.pq_entries;
-        let numbers = 3.max(params.cq_entries).max(params.pq_entries);
+        let entries = SOURCES + params.cq_entries + params.pq_entries;
+        let numbers = SOURCES.max(params.cq_entries).max(params.pq_entries);
         let (cq, pq) = (params.cq_entries > 0, params.pq_entries > 0);
         let inputs = MuxInputs::of(params);
         Self {
@@ -93,13 +93,13 @@ impl CoreDatapath {
             capture_kind: signals(p),
             capture_index: signals(p),
             alu_op: Default::default(),
-            alu_select: signals(3 * inputs.count),
-            alu_imm: signals(3),
-            operand: signals(3 * l),
+            alu_select: signals(SOURCES * inputs.count),
+            alu_imm: signals(SOURCES),
+            operand: signals(SOURCES * l),
             result: signals(l),
             buffer: Registers::new(entries * l),
             history: Registers::stage(inputs.history * l, params.forward),
-            muxes: Crossbar::new(inputs.count, 3, l),
+            muxes: Crossbar::new(inputs.count, SOURCES, l),
             alu: CoreAlu::new(params),
             capture_latch: constant(CaptureKind::Latch.code()),
             capture_cq: constant_if(cq, CaptureKind::ConflictQueue.code()),
@@ -122,22 +122,22 @@ impl CoreDatapath {
 }
 
 impl Logic for CoreDatapath {
-    // Single-value loops bind lanes (nl), conflict-queue entries (nc) and where the mux's
-    // inputs start (nla, nm, nr).
+    // Single-value loops bind lanes (nl), conflict-queue entries (nc), the sources (nsrc: the
+    // operand latches) and where the mux's inputs start (nla, nm, nr).
     #[hdl_gen]
     fn update(&mut self) {
         self.buffer.clock.next = self.clock.val();
         self.history.clock.next = self.clock.val();
         self.alu.clock.next = self.clock.val();
         self.alu.op.next = self.alu_op.val();
-        for x in 0..(3 * self._inputs) {
+        for x in 0..(SOURCES * self._inputs) {
             self.muxes.select[x].next = self.alu_select[x].val();
         }
         for nl in self._lanes..(self._lanes + 1) {
             for nc in self._cq..(self._cq + 1) {
                 for l in 0..self._lanes {
                     // Captures: each entry keeps its value unless a port's data is for it.
-                    for i in 0..3 {
+                    for i in 0..SOURCES {
                         self.buffer.d[i * nl + l].next = self.buffer.q[i * nl + l].val();
                         for p in 0..self._read_ports {
                             if (self.capture_kind[p].val() == self.capture_latch.val())
@@ -147,27 +147,29 @@ impl Logic for CoreDatapath {
                             }
                         }
                     }
-                    for e in 0..self._cq {
-                        self.buffer.d[(3 + e) * nl + l].next =
-                            self.buffer.q[(3 + e) * nl + l].val();
-                        for p in 0..self._read_ports {
-                            if (self.capture_kind[p].val() == self.capture_cq[0].val())
-                                & (self.capture_index[p].val() == self.number[e].val())
-                            {
-                                self.buffer.d[(3 + e) * nl + l].next =
-                                    self.read_data[p * nl + l].val();
+                    for nsrc in SOURCES..(SOURCES + 1) {
+                        for e in 0..self._cq {
+                            self.buffer.d[(nsrc + e) * nl + l].next =
+                                self.buffer.q[(nsrc + e) * nl + l].val();
+                            for p in 0..self._read_ports {
+                                if (self.capture_kind[p].val() == self.capture_cq[0].val())
+                                    & (self.capture_index[p].val() == self.number[e].val())
+                                {
+                                    self.buffer.d[(nsrc + e) * nl + l].next =
+                                        self.read_data[p * nl + l].val();
+                                }
                             }
                         }
-                    }
-                    for e in 0..self._pq {
-                        self.buffer.d[(3 + nc + e) * nl + l].next =
-                            self.buffer.q[(3 + nc + e) * nl + l].val();
-                        for p in 0..self._read_ports {
-                            if (self.capture_kind[p].val() == self.capture_pq[0].val())
-                                & (self.capture_index[p].val() == self.number[e].val())
-                            {
-                                self.buffer.d[(3 + nc + e) * nl + l].next =
-                                    self.read_data[p * nl + l].val();
+                        for e in 0..self._pq {
+                            self.buffer.d[(nsrc + nc + e) * nl + l].next =
+                                self.buffer.q[(nsrc + nc + e) * nl + l].val();
+                            for p in 0..self._read_ports {
+                                if (self.capture_kind[p].val() == self.capture_pq[0].val())
+                                    & (self.capture_index[p].val() == self.number[e].val())
+                                {
+                                    self.buffer.d[(nsrc + nc + e) * nl + l].next =
+                                        self.read_data[p * nl + l].val();
+                                }
                             }
                         }
                     }
@@ -176,7 +178,7 @@ impl Logic for CoreDatapath {
                         self.muxes.inputs[p * nl + l].next = self.read_data[p * nl + l].val();
                     }
                     for nla in self._latches_at..(self._latches_at + 1) {
-                        for i in 0..(3 + self._cq + self._pq) {
+                        for i in 0..(SOURCES + self._cq + self._pq) {
                             self.muxes.inputs[(nla + i) * nl + l].next =
                                 self.buffer.q[i * nl + l].val();
                         }

@@ -3,7 +3,7 @@
 
 use rust_hdl::prelude::*;
 
-use crate::params::CoreParams;
+use crate::params::{CoreParams, SOURCES};
 use crate::signals::{constant, signals};
 
 /// Alias codes: a source that names the same register as an earlier one is read once.
@@ -42,10 +42,10 @@ impl<const RI: usize> InstructionDecoder<RI> {
     /// The decoder for `params`' banks.
     pub fn new(params: &CoreParams) -> Self {
         Self {
-            read: signals(3),
-            src: signals(3),
-            alias_code: signals(3),
-            conflict: signals(3),
+            read: signals(SOURCES),
+            src: signals(SOURCES),
+            alias_code: signals(SOURCES),
+            conflict: signals(SOURCES),
             alias_none: constant(alias::NONE),
             alias_0: constant(alias::SOURCE_0),
             alias_1: constant(alias::SOURCE_1),

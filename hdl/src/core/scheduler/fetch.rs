@@ -14,7 +14,7 @@ use crate::signals::{constants, signals};
 /// then oldest takes the wave that entered last while it is ready, else the lowest-numbered
 /// ready wave. The chosen wave's instruction goes out as the window's offered instruction,
 /// with its wave. Vectors of
-/// sources are wave-major (`wave * 3 + source`). `RI` is the register-index width.
+/// sources are wave-major (`wave * SOURCES + source`). `RI` is the register-index width.
 #[derive(LogicBlock)]
 pub struct WaveFetch<const RI: usize> {
     /// The wave whose instruction entered last (the policy's state, kept by the parent).
@@ -85,9 +85,9 @@ impl<const RI: usize> WaveFetch<RI> {
             writes: signals(waves),
             unit: signals(waves),
             waits: signals(waves),
-            src: signals(3 * waves),
-            read: signals(3 * waves),
-            imm: signals(3 * waves),
+            src: signals(SOURCES * waves),
+            read: signals(SOURCES * waves),
+            imm: signals(SOURCES * waves),
             pick: signals(waves),
             instr_valid: signals(t),
             instr_wave: signals(t),
@@ -96,9 +96,9 @@ impl<const RI: usize> WaveFetch<RI> {
             instr_writes: signals(t),
             instr_unit: signals(t),
             instr_wait: signals(t),
-            instr_src: signals(3 * t),
-            instr_read: signals(3 * t),
-            instr_imm: signals(3 * t),
+            instr_src: signals(SOURCES * t),
+            instr_read: signals(SOURCES * t),
+            instr_imm: signals(SOURCES * t),
             any: signals(t),
             wave_code: constants(0..waves as u64),
             _waves: waves,
@@ -111,7 +111,8 @@ impl<const RI: usize> WaveFetch<RI> {
 
 impl<const RI: usize> Logic for WaveFetch<RI> {
     // Each policy's later loop overrides the earlier: the lowest ready wave of the preferred
-    // group wins. A single-value loop binds the wave count (nw) for index arithmetic.
+    // group wins. Single-value loops bind the wave count (nw) and the sources (nsrc) for index
+    // arithmetic.
     #[hdl_gen]
     fn update(&mut self) {
         for _t in 0..self._tagged {
@@ -178,10 +179,12 @@ impl<const RI: usize> Logic for WaveFetch<RI> {
                     self.instr_writes[0].next = self.writes[w].val();
                     self.instr_unit[0].next = self.unit[w].val();
                     self.instr_wait[0].next = self.waits[w].val();
-                    for s in 0..SOURCES {
-                        self.instr_src[s].next = self.src[w * 3 + s].val();
-                        self.instr_read[s].next = self.read[w * 3 + s].val();
-                        self.instr_imm[s].next = self.imm[w * 3 + s].val();
+                    for nsrc in SOURCES..(SOURCES + 1) {
+                        for s in 0..SOURCES {
+                            self.instr_src[s].next = self.src[w * nsrc + s].val();
+                            self.instr_read[s].next = self.read[w * nsrc + s].val();
+                            self.instr_imm[s].next = self.imm[w * nsrc + s].val();
+                        }
                     }
                 }
             }

@@ -21,6 +21,7 @@ pub use scoreboard::{
 pub use window::{HeldInstructions, InstructionWindow};
 
 pub(crate) use read_side::queue_checks;
+pub(crate) use scoreboard::CANDIDATES;
 
 use rust_hdl::prelude::*;
 
@@ -121,7 +122,7 @@ pub struct CoreScheduler<const RI: usize> {
     pub wave_op: Vec<Signal<In, Bits<3>>>,
     /// Per wave after wave 0: its first destination register.
     pub wave_dst: Vec<Signal<In, Bits<RI>>>,
-    /// Per wave after wave 0 and source (`(wave - 1) * 3 + source`): the register.
+    /// Per wave after wave 0 and source (`(wave - 1) * SOURCES + source`): the register.
     pub wave_src: Vec<Signal<In, Bits<RI>>>,
     /// Per wave after wave 0 and source: it is a GPR read.
     pub wave_read: Vec<Signal<In, Bit>>,
@@ -149,7 +150,7 @@ pub struct CoreScheduler<const RI: usize> {
     _read_ports: usize,
     /// The operand mux's inputs.
     _mux_inputs: usize,
-    /// Head sources that may be forwarded: 3 with result forwarding, otherwise 0.
+    /// Head sources that may be forwarded: `SOURCES` with result forwarding, otherwise 0.
     _forwarded: usize,
     /// With several waves, the fetch selection (with one, a part without ports).
     fetch: WaveFetch<RI>,
@@ -177,9 +178,9 @@ impl<const RI: usize> CoreScheduler<RI> {
             instr_valid: Default::default(),
             instr_op: Default::default(),
             instr_dst: Default::default(),
-            instr_src: signals(3),
-            instr_read: signals(3),
-            instr_imm: signals(3),
+            instr_src: signals(SOURCES),
+            instr_read: signals(SOURCES),
+            instr_imm: signals(SOURCES),
             instr_writes: Default::default(),
             instr_unit: Default::default(),
             instr_wait: Default::default(),
@@ -191,10 +192,10 @@ impl<const RI: usize> CoreScheduler<RI> {
             issue: Default::default(),
             alu_valid: Default::default(),
             alu_op: Default::default(),
-            alu_imm: signals(3),
-            alu_kind: signals(3),
-            alu_index: signals(3),
-            alu_select: signals(3 * MuxInputs::of(params).count),
+            alu_imm: signals(SOURCES),
+            alu_kind: signals(SOURCES),
+            alu_index: signals(SOURCES),
+            alu_select: signals(SOURCES * MuxInputs::of(params).count),
             reads: Default::default(),
             banks_read: Default::default(),
             banks_read_twice: Default::default(),
@@ -211,9 +212,9 @@ impl<const RI: usize> CoreScheduler<RI> {
             wave_valid: signals(waves - 1),
             wave_op: signals(waves - 1),
             wave_dst: signals(waves - 1),
-            wave_src: signals(3 * (waves - 1)),
-            wave_read: signals(3 * (waves - 1)),
-            wave_imm: signals(3 * (waves - 1)),
+            wave_src: signals(SOURCES * (waves - 1)),
+            wave_read: signals(SOURCES * (waves - 1)),
+            wave_imm: signals(SOURCES * (waves - 1)),
             wave_writes: signals(waves - 1),
             wave_unit: signals(waves - 1),
             wave_wait: signals(waves - 1),
@@ -229,7 +230,7 @@ impl<const RI: usize> CoreScheduler<RI> {
             _preload: preload,
             _read_ports: p,
             _mux_inputs: MuxInputs::of(params).count,
-            _forwarded: 3 * usize::from(params.forward),
+            _forwarded: SOURCES * usize::from(params.forward),
             fetch: WaveFetch::new(params),
             last: (0..t).map(|_| DFF::default()).collect(),
             first_last: constant_if(t == 1, params.issue.first_last(waves) as u64),
@@ -296,21 +297,21 @@ impl<const RI: usize> crate::parts::Part<Wiring> for CoreScheduler<RI> {
         self.scoreboard.slot_wait[0].next = self.window.waits[0].val();
         self.scoreboard.slot_wait[1].next = self.window.waits[1].val();
         self.read_side.held.next = self.scoreboard.held.val();
-        for k in 0..(3 * self._seen) {
+        for k in 0..(SOURCES * self._seen) {
             self.scoreboard.slot_src[k].next = self.window.src[k].val();
         }
         for s in 0..self._forwarded {
             self.operands.forward[s].next = self.scoreboard.forward[s].val();
             self.operands.distance[s].next = self.scoreboard.distance[s].val();
         }
-        for k in 0..(3 * self._served) {
+        for k in 0..(SOURCES * self._served) {
             self.read_side.slot_src[k].next = self.window.src[k].val();
             self.read_side.hazard[k].next = self.scoreboard.hazard[k].val();
         }
-        for k in 0..(3 * self._preload) {
+        for k in 0..(SOURCES * self._preload) {
             self.read_side.later_conflict[k].next = self.window.conflict[k].val();
         }
-        for k in 0..(3 * self._window) {
+        for k in 0..(SOURCES * self._window) {
             self.read_side.slot_state[k].next = self.window.state[k].val();
             self.read_side.slot_entry[k].next = self.window.entry[k].val();
             self.window.next_state[k].next = self.read_side.next_state[k].val();
@@ -358,7 +359,7 @@ impl<const RI: usize> crate::parts::Part<OperandWiring> for CoreScheduler<RI> {
             self.alu_kind[s].next = self.operands.alu_kind[s].val();
             self.alu_index[s].next = self.operands.alu_index[s].val();
         }
-        for x in 0..(3 * self._mux_inputs) {
+        for x in 0..(SOURCES * self._mux_inputs) {
             self.alu_select[x].next = self.operands.alu_select[x].val();
         }
         self.alu_op.next = self.operands.alu_op.val();
@@ -366,6 +367,7 @@ impl<const RI: usize> crate::parts::Part<OperandWiring> for CoreScheduler<RI> {
 }
 
 impl<const RI: usize> crate::parts::Part<WaveWiring> for CoreScheduler<RI> {
+    // A single-value loop binds the sources (nsrc) for index arithmetic.
     #[hdl_gen]
     fn update(&mut self) {
         // With several waves the fetch selection offers the window one wave's instruction.
@@ -408,12 +410,19 @@ impl<const RI: usize> crate::parts::Part<WaveWiring> for CoreScheduler<RI> {
                 self.scoreboard.wave_unit[w].next = self.wave_unit[w - 1].val();
                 self.scoreboard.wave_wait[w].next = self.wave_wait[w - 1].val();
                 self.wave_ready[w - 1].next = self.window.ready.val() & self.fetch.pick[w].val();
-                for s in 0..SOURCES {
-                    self.fetch.src[w * 3 + s].next = self.wave_src[w * 3 + s - 3].val();
-                    self.fetch.read[w * 3 + s].next = self.wave_read[w * 3 + s - 3].val();
-                    self.fetch.imm[w * 3 + s].next = self.wave_imm[w * 3 + s - 3].val();
-                    self.scoreboard.wave_src[w * 3 + s].next = self.wave_src[w * 3 + s - 3].val();
-                    self.scoreboard.wave_read[w * 3 + s].next = self.wave_read[w * 3 + s - 3].val();
+                for nsrc in SOURCES..(SOURCES + 1) {
+                    for s in 0..SOURCES {
+                        self.fetch.src[w * nsrc + s].next =
+                            self.wave_src[w * nsrc + s - nsrc].val();
+                        self.fetch.read[w * nsrc + s].next =
+                            self.wave_read[w * nsrc + s - nsrc].val();
+                        self.fetch.imm[w * nsrc + s].next =
+                            self.wave_imm[w * nsrc + s - nsrc].val();
+                        self.scoreboard.wave_src[w * nsrc + s].next =
+                            self.wave_src[w * nsrc + s - nsrc].val();
+                        self.scoreboard.wave_read[w * nsrc + s].next =
+                            self.wave_read[w * nsrc + s - nsrc].val();
+                    }
                 }
             }
             for w in 0..self._waves {

@@ -85,11 +85,11 @@ pub struct OperandSources {
     _read_ports: usize,
     /// The operand mux's inputs.
     _inputs: usize,
-    /// Head sources that may be forwarded: 3 with result forwarding, otherwise 0.
+    /// Head sources that may be forwarded: `SOURCES` with result forwarding, otherwise 0.
     _forwarded: usize,
     /// Stages before the last: `read_latency - 1`.
     _later: usize,
-    /// The first register of the last stage: `(read_latency - 1) * 3`.
+    /// The first register of the last stage: `(read_latency - 1) * SOURCES`.
     _last_source: usize,
 }
 
@@ -118,10 +118,10 @@ impl MuxInputs {
     /// The operand mux's inputs for `params`.
     pub fn of(params: &CoreParams) -> Self {
         let latches_at = params.gpr.read_ports;
-        let cq_at = latches_at + 3;
+        let cq_at = latches_at + SOURCES;
         let pq_at = cq_at + params.cq_entries;
         let imm_at = pq_at + params.pq_entries;
-        let result_at = imm_at + 3;
+        let result_at = imm_at + SOURCES;
         let history = params.read_latency() * usize::from(params.forward);
         Self {
             count: result_at + (history + 1) * usize::from(params.forward),
@@ -144,26 +144,26 @@ impl OperandSources {
         Self {
             clock: Default::default(),
             head_op: Default::default(),
-            next_state: signals(3),
-            next_entry: signals(3),
-            head_read: signals(3),
-            head_port: signals(3),
-            alias_code: signals(3),
-            immediate: signals(3),
-            head_imm: signals(3),
-            forward: signals(3 * usize::from(params.forward)),
-            distance: signals(3 * usize::from(params.forward)),
+            next_state: signals(SOURCES),
+            next_entry: signals(SOURCES),
+            head_read: signals(SOURCES),
+            head_port: signals(SOURCES),
+            alias_code: signals(SOURCES),
+            immediate: signals(SOURCES),
+            head_imm: signals(SOURCES),
+            forward: signals(SOURCES * usize::from(params.forward)),
+            distance: signals(SOURCES * usize::from(params.forward)),
             alu_op: Default::default(),
-            alu_imm: signals(3),
-            alu_kind: signals(3),
-            alu_index: signals(3),
-            alu_select: signals(3 * MuxInputs::of(params).count),
+            alu_imm: signals(SOURCES),
+            alu_kind: signals(SOURCES),
+            alu_index: signals(SOURCES),
+            alu_select: signals(SOURCES * MuxInputs::of(params).count),
             op_r: Registers::new(latency),
-            imm_r: Registers::new(3 * latency),
-            kind_r: Registers::new(3 * latency),
-            index_r: Registers::new(3 * latency),
+            imm_r: Registers::new(SOURCES * latency),
+            kind_r: Registers::new(SOURCES * latency),
+            index_r: Registers::new(SOURCES * latency),
             selects: OperandSelects::new(params),
-            entry: signals(3),
+            entry: signals(SOURCES),
             entry_bit: constants([1, 2, 4]),
             in_cq: constant(CaptureKind::ConflictQueue.code()),
             in_pq: constant(CaptureKind::PrefetchQueue.code()),
@@ -178,18 +178,20 @@ impl OperandSources {
             alias_of_1: code(OperandSource::SameAsSource1),
             alias_0: constant(alias::SOURCE_0),
             alias_1: constant(alias::SOURCE_1),
-            number: constants(0..3.max(p) as u64),
+            number: constants(0..SOURCES.max(p) as u64),
             port_number: constants(0..p as u64),
             _read_ports: p,
             _inputs: MuxInputs::of(params).count,
-            _forwarded: 3 * usize::from(params.forward),
+            _forwarded: SOURCES * usize::from(params.forward),
             _later: latency - 1,
-            _last_source: (latency - 1) * 3,
+            _last_source: (latency - 1) * SOURCES,
         }
     }
 }
 
 impl Logic for OperandSources {
+    // Single-value loops bind the sources (nsrc) and the last stage (last) for index
+    // arithmetic.
     #[hdl_gen]
     fn update(&mut self) {
         self.op_r.clock.next = self.clock.val();
@@ -199,16 +201,20 @@ impl Logic for OperandSources {
         self.op_r.d[0].next = self.head_op.val();
         for k in 0..self._later {
             self.op_r.d[k + 1].next = self.op_r.q[k].val();
-            for s in 0..SOURCES {
-                self.imm_r.d[(k + 1) * 3 + s].next = self.imm_r.q[k * 3 + s].val();
-                self.kind_r.d[(k + 1) * 3 + s].next = self.kind_r.q[k * 3 + s].val();
-                self.index_r.d[(k + 1) * 3 + s].next = self.index_r.q[k * 3 + s].val();
+            for nsrc in SOURCES..(SOURCES + 1) {
+                for s in 0..SOURCES {
+                    self.imm_r.d[(k + 1) * nsrc + s].next = self.imm_r.q[k * nsrc + s].val();
+                    self.kind_r.d[(k + 1) * nsrc + s].next = self.kind_r.q[k * nsrc + s].val();
+                    self.index_r.d[(k + 1) * nsrc + s].next = self.index_r.q[k * nsrc + s].val();
+                }
             }
         }
         for last in self._later..(self._later + 1) {
             self.alu_op.next = self.op_r.q[last].val();
-            for s in 0..SOURCES {
-                self.alu_imm[s].next = self.imm_r.q[last * 3 + s].val();
+            for nsrc in SOURCES..(SOURCES + 1) {
+                for s in 0..SOURCES {
+                    self.alu_imm[s].next = self.imm_r.q[last * nsrc + s].val();
+                }
             }
         }
         for s in 0..SOURCES {
@@ -236,7 +242,7 @@ impl Logic for OperandSources {
                     }
                 }
             }
-            for _f in 0..(self._forwarded / 3) {
+            for _f in 0..(self._forwarded / SOURCES) {
                 if self.forward[s].val() & (self.next_state[s].val() == self.pending[0].val()) {
                     self.kind_r.d[s].next = self.from_result[0].val();
                     self.index_r.d[s].next = self.distance[s].val();
@@ -267,7 +273,7 @@ impl Logic for OperandSources {
                 self.selects.index[s].next = self.index_r.d[last + s].val();
             }
         }
-        for x in 0..(3 * self._inputs) {
+        for x in 0..(SOURCES * self._inputs) {
             self.alu_select[x].next = self.selects.select[x].val();
         }
     }
@@ -325,19 +331,19 @@ impl OperandSelects {
         let p = params.gpr.read_ports;
         let inputs = MuxInputs::of(params);
         let forwarding = usize::from(params.forward);
-        let numbers = [3, p, params.cq_entries, params.pq_entries]
+        let numbers = [SOURCES, p, params.cq_entries, params.pq_entries]
             .into_iter()
             .chain((forwarding == 1).then_some(inputs.history + 1))
             .max()
-            .unwrap_or(3);
+            .unwrap_or(SOURCES);
         let code = |c: OperandSource| constant(c.code());
         Self {
             clock: Default::default(),
-            kind: signals(3),
-            index: signals(3),
-            select: signals(3 * inputs.count),
-            select_r: Registers::new(3 * inputs.count),
-            decoded: signals(3 * inputs.count),
+            kind: signals(SOURCES),
+            index: signals(SOURCES),
+            select: signals(SOURCES * inputs.count),
+            select_r: Registers::new(SOURCES * inputs.count),
+            decoded: signals(SOURCES * inputs.count),
             from_port: code(OperandSource::Port),
             from_latch: code(OperandSource::Latch),
             from_cq: constant_if(params.cq_entries > 0, OperandSource::ConflictQueue.code()),
@@ -378,7 +384,7 @@ impl Logic for OperandSelects {
                         & (self.index[s].val() == self.number[p].val());
                 }
                 for nl in self._latches_at..(self._latches_at + 1) {
-                    for i in 0..3 {
+                    for i in 0..SOURCES {
                         self.decoded[s * ni + nl + i].next = (self.kind[s].val()
                             == self.from_latch.val())
                             & (self.index[s].val() == self.number[i].val());
@@ -423,7 +429,7 @@ impl Logic for OperandSelects {
                     self.select_r.d[2 * ni + i].next = self.select_r.d[ni + i].val();
                 }
             }
-            for x in 0..(3 * self._inputs) {
+            for x in 0..(SOURCES * self._inputs) {
                 self.select[x].next = self.select_r.q[x].val();
             }
         }

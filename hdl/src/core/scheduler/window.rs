@@ -11,7 +11,7 @@ use crate::regs::Registers;
 use crate::signals::{constant, signals};
 
 /// The instruction window (`docs/core.md`): `lookahead + 1` slots, slot 0 the head. Vectors
-/// of sources are slot-major (`slot * 3 + source`). A source's state is a `CaptureKind` code:
+/// of sources are slot-major (`slot * SOURCES + source`). A source's state is a `CaptureKind` code:
 /// pending (0), done (1), in the conflict queue (2) or the prefetch queue (3), with its queue
 /// entry; a source that is not a GPR read is done from fetch and takes its immediate. The
 /// offered instruction is decoded as it is taken ([`InstructionDecoder`]). When the
@@ -74,7 +74,7 @@ pub struct InstructionWindow<const RI: usize> {
     pub immediate: Vec<Signal<Out, Bit>>,
     /// Per head source: its immediate.
     pub imm: Vec<Signal<Out, Bits<32>>>,
-    /// Per source of the slots preloads serve (`(slot - 1) * 3 + source`): the bank conflict.
+    /// Per source of the slots preloads serve (`(slot - 1) * SOURCES + source`): the bank conflict.
     pub conflict: Vec<Signal<Out, Bit>>,
     /// Per slot and source: the state.
     pub state: Vec<Signal<Out, Bits<2>>>,
@@ -135,11 +135,11 @@ impl<const RI: usize> InstructionWindow<RI> {
             instr_writes: Default::default(),
             instr_unit: Default::default(),
             instr_wait: Default::default(),
-            instr_src: signals(3),
-            instr_read: signals(3),
-            instr_imm: signals(3),
-            next_state: signals(3 * w),
-            next_entry: signals(3 * w),
+            instr_src: signals(SOURCES),
+            instr_read: signals(SOURCES),
+            instr_imm: signals(SOURCES),
+            next_state: signals(SOURCES * w),
+            next_entry: signals(SOURCES * w),
             ready: Default::default(),
             valid: signals(served),
             head_op: Default::default(),
@@ -147,14 +147,14 @@ impl<const RI: usize> InstructionWindow<RI> {
             writes: signals(described),
             unit: signals(described),
             waits: signals(2),
-            src: signals(3 * seen),
+            src: signals(SOURCES * seen),
             entering: signals(served),
-            alias_code: signals(3),
-            immediate: signals(3),
-            imm: signals(3),
-            conflict: signals(3 * preload),
-            state: signals(3 * w),
-            entry: signals(3 * w),
+            alias_code: signals(SOURCES),
+            immediate: signals(SOURCES),
+            imm: signals(SOURCES),
+            conflict: signals(SOURCES * preload),
+            state: signals(SOURCES * w),
+            entry: signals(SOURCES * w),
             instr_wave: signals(t),
             all_valid: signals(w * t),
             all_dst: signals(w * t),
@@ -162,8 +162,8 @@ impl<const RI: usize> InstructionWindow<RI> {
             all_unit: signals(w * t),
             wave: signals(w * t),
             held_valid: Registers::new(w),
-            held_state: Registers::new(3 * w),
-            held_entry: Registers::new(3 * w),
+            held_state: Registers::new(SOURCES * w),
+            held_entry: Registers::new(SOURCES * w),
             decoder: InstructionDecoder::new(params),
             slots: HeldInstructions::new(params),
             shifted_valid: signals(w),
@@ -229,13 +229,13 @@ impl<const RI: usize> crate::parts::Part<Fields> for InstructionWindow<RI> {
         }
         self.waits[0].next = self.slots.waits[0].val();
         self.waits[1].next = self.slots.waits[1].val();
-        for k in 0..(3 * self._seen) {
+        for k in 0..(SOURCES * self._seen) {
             self.src[k].next = self.slots.src[k].val();
         }
-        for k in 0..(3 * self._preload) {
+        for k in 0..(SOURCES * self._preload) {
             self.conflict[k].next = self.slots.conflict[k].val();
         }
-        for k in 0..(3 * self._window) {
+        for k in 0..(SOURCES * self._window) {
             self.state[k].next = self.held_state.q[k].val();
             self.entry[k].next = self.held_entry.q[k].val();
         }
@@ -243,8 +243,9 @@ impl<const RI: usize> crate::parts::Part<Fields> for InstructionWindow<RI> {
 }
 
 impl<const RI: usize> crate::parts::Part<Movement> for InstructionWindow<RI> {
-    // A single-value loop binds the slots (nw) for index arithmetic. Each source's state
-    // follows its instruction: kept, moved up a slot on issue, or new with the offered one.
+    // Single-value loops bind the slots (nw) and the sources (nsrc) for index arithmetic. Each
+    // source's state follows its instruction: kept, moved up a slot on issue, or new with the
+    // offered one.
     #[hdl_gen]
     fn update(&mut self) {
         for nw in self._window..(self._window + 1) {
@@ -267,33 +268,37 @@ impl<const RI: usize> crate::parts::Part<Movement> for InstructionWindow<RI> {
         for j in 0..self._served {
             self.entering[j].next = self.insert[j].val();
         }
-        for j in 0..self._window {
-            self.slots.insert[j].next = self.insert[j].val();
-            self.held_valid.d[j].next =
-                (self.shifted_valid[j].val() | self.insert[j].val()) & !self.reset.val();
-            for s in 0..SOURCES {
-                self.held_state.d[j * 3 + s].next = self.next_state[j * 3 + s].val();
-                self.held_entry.d[j * 3 + s].next = self.next_entry[j * 3 + s].val();
-            }
-        }
-        for j in 0..(self._window - 1) {
-            for s in 0..SOURCES {
-                if self.issue.val() {
-                    self.held_state.d[j * 3 + s].next = self.next_state[j * 3 + s + 3].val();
-                    self.held_entry.d[j * 3 + s].next = self.next_entry[j * 3 + s + 3].val();
+        for nsrc in SOURCES..(SOURCES + 1) {
+            for j in 0..self._window {
+                self.slots.insert[j].next = self.insert[j].val();
+                self.held_valid.d[j].next =
+                    (self.shifted_valid[j].val() | self.insert[j].val()) & !self.reset.val();
+                for s in 0..SOURCES {
+                    self.held_state.d[j * nsrc + s].next = self.next_state[j * nsrc + s].val();
+                    self.held_entry.d[j * nsrc + s].next = self.next_entry[j * nsrc + s].val();
                 }
             }
-        }
-        for j in 0..self._window {
-            for s in 0..SOURCES {
-                if self.insert[j].val() {
-                    self.held_state.d[j * 3 + s].next = self.done.val();
-                    if self.instr_read[s].val()
-                        & (self.decoder.alias_code[s].val() == self.alias_none.val())
-                    {
-                        self.held_state.d[j * 3 + s].next = self.pending.val();
+            for j in 0..(self._window - 1) {
+                for s in 0..SOURCES {
+                    if self.issue.val() {
+                        self.held_state.d[j * nsrc + s].next =
+                            self.next_state[j * nsrc + s + nsrc].val();
+                        self.held_entry.d[j * nsrc + s].next =
+                            self.next_entry[j * nsrc + s + nsrc].val();
                     }
-                    self.held_entry.d[j * 3 + s].next = self.zero3.val();
+                }
+            }
+            for j in 0..self._window {
+                for s in 0..SOURCES {
+                    if self.insert[j].val() {
+                        self.held_state.d[j * nsrc + s].next = self.done.val();
+                        if self.instr_read[s].val()
+                            & (self.decoder.alias_code[s].val() == self.alias_none.val())
+                        {
+                            self.held_state.d[j * nsrc + s].next = self.pending.val();
+                        }
+                        self.held_entry.d[j * nsrc + s].next = self.zero3.val();
+                    }
                 }
             }
         }
@@ -404,21 +409,21 @@ impl<const RI: usize> HeldInstructions<RI> {
             instr_writes: Default::default(),
             instr_unit: Default::default(),
             instr_wait: Default::default(),
-            instr_src: signals(3),
-            instr_read: signals(3),
-            instr_imm: signals(3),
-            instr_alias: signals(3),
-            instr_conflict: signals(3),
+            instr_src: signals(SOURCES),
+            instr_read: signals(SOURCES),
+            instr_imm: signals(SOURCES),
+            instr_alias: signals(SOURCES),
+            instr_conflict: signals(SOURCES),
             head_op: Default::default(),
             dst: signals(Scoreboard::<RI>::described_slots(params)),
             writes: signals(Scoreboard::<RI>::described_slots(params)),
             unit: signals(Scoreboard::<RI>::described_slots(params)),
             waits: signals(2),
-            src: signals(3 * Scoreboard::<RI>::seen_slots(params)),
-            alias_code: signals(3),
-            immediate: signals(3),
-            imm: signals(3),
-            conflict: signals(3 * params.preload_slots()),
+            src: signals(SOURCES * Scoreboard::<RI>::seen_slots(params)),
+            alias_code: signals(SOURCES),
+            immediate: signals(SOURCES),
+            imm: signals(SOURCES),
+            conflict: signals(SOURCES * params.preload_slots()),
             instr_wave: signals(t),
             all_dst: signals(w * t),
             all_writes: signals(w * t),
@@ -430,11 +435,11 @@ impl<const RI: usize> HeldInstructions<RI> {
             held_writes: Registers::new(w),
             held_unit: Registers::new(w),
             held_wait: Registers::new(w),
-            held_src: Registers::new(3 * w),
-            held_read: Registers::new(3 * w),
-            held_imm: Registers::new(3 * w),
-            held_alias: Registers::new(3 * w),
-            held_conflict: Registers::new(3 * w),
+            held_src: Registers::new(SOURCES * w),
+            held_read: Registers::new(SOURCES * w),
+            held_imm: Registers::new(SOURCES * w),
+            held_alias: Registers::new(SOURCES * w),
+            held_conflict: Registers::new(SOURCES * w),
             _window: w,
             _described: Scoreboard::<RI>::described_slots(params),
             _seen: Scoreboard::<RI>::seen_slots(params),
@@ -445,6 +450,9 @@ impl<const RI: usize> HeldInstructions<RI> {
 }
 
 impl<const RI: usize> Logic for HeldInstructions<RI> {
+    // A single-value loop binds the sources (nsrc) for index arithmetic.
+    // Over 100 lines (106): one loop over the slots, which a split would reorder in the Verilog
+    // (docs/rust-hdl.md, 25).
     #[hdl_gen]
     fn update(&mut self) {
         self.held_op.clock.next = self.clock.val();
@@ -465,61 +473,68 @@ impl<const RI: usize> Logic for HeldInstructions<RI> {
         }
         self.waits[0].next = self.held_wait.q[0].val();
         self.waits[1].next = self.held_wait.q[1].val();
-        for k in 0..(3 * self._seen) {
+        for k in 0..(SOURCES * self._seen) {
             self.src[k].next = self.held_src.q[k].val();
         }
-        for k in 0..(3 * self._preload) {
-            self.conflict[k].next = self.held_conflict.q[k + 3].val();
-        }
-        for s in 0..SOURCES {
-            self.alias_code[s].next = self.held_alias.q[s].val();
-            self.immediate[s].next = !self.held_read.q[s].val();
-            self.imm[s].next = self.held_imm.q[s].val();
-        }
-        for j in 0..self._window {
-            self.held_op.d[j].next = self.held_op.q[j].val();
-            self.held_dst.d[j].next = self.held_dst.q[j].val();
-            self.held_writes.d[j].next = self.held_writes.q[j].val();
-            self.held_unit.d[j].next = self.held_unit.q[j].val();
-            self.held_wait.d[j].next = self.held_wait.q[j].val();
-            for s in 0..SOURCES {
-                self.held_src.d[j * 3 + s].next = self.held_src.q[j * 3 + s].val();
-                self.held_read.d[j * 3 + s].next = self.held_read.q[j * 3 + s].val();
-                self.held_imm.d[j * 3 + s].next = self.held_imm.q[j * 3 + s].val();
-                self.held_alias.d[j * 3 + s].next = self.held_alias.q[j * 3 + s].val();
-                self.held_conflict.d[j * 3 + s].next = self.held_conflict.q[j * 3 + s].val();
+        for nsrc in SOURCES..(SOURCES + 1) {
+            for k in 0..(SOURCES * self._preload) {
+                self.conflict[k].next = self.held_conflict.q[k + nsrc].val();
             }
-        }
-        for j in 0..(self._window - 1) {
-            if self.issue.val() {
-                self.held_op.d[j].next = self.held_op.q[j + 1].val();
-                self.held_dst.d[j].next = self.held_dst.q[j + 1].val();
-                self.held_writes.d[j].next = self.held_writes.q[j + 1].val();
-                self.held_unit.d[j].next = self.held_unit.q[j + 1].val();
-                self.held_wait.d[j].next = self.held_wait.q[j + 1].val();
+            for s in 0..SOURCES {
+                self.alias_code[s].next = self.held_alias.q[s].val();
+                self.immediate[s].next = !self.held_read.q[s].val();
+                self.imm[s].next = self.held_imm.q[s].val();
+            }
+            for j in 0..self._window {
+                self.held_op.d[j].next = self.held_op.q[j].val();
+                self.held_dst.d[j].next = self.held_dst.q[j].val();
+                self.held_writes.d[j].next = self.held_writes.q[j].val();
+                self.held_unit.d[j].next = self.held_unit.q[j].val();
+                self.held_wait.d[j].next = self.held_wait.q[j].val();
                 for s in 0..SOURCES {
-                    self.held_src.d[j * 3 + s].next = self.held_src.q[j * 3 + s + 3].val();
-                    self.held_read.d[j * 3 + s].next = self.held_read.q[j * 3 + s + 3].val();
-                    self.held_imm.d[j * 3 + s].next = self.held_imm.q[j * 3 + s + 3].val();
-                    self.held_alias.d[j * 3 + s].next = self.held_alias.q[j * 3 + s + 3].val();
-                    self.held_conflict.d[j * 3 + s].next =
-                        self.held_conflict.q[j * 3 + s + 3].val();
+                    self.held_src.d[j * nsrc + s].next = self.held_src.q[j * nsrc + s].val();
+                    self.held_read.d[j * nsrc + s].next = self.held_read.q[j * nsrc + s].val();
+                    self.held_imm.d[j * nsrc + s].next = self.held_imm.q[j * nsrc + s].val();
+                    self.held_alias.d[j * nsrc + s].next = self.held_alias.q[j * nsrc + s].val();
+                    self.held_conflict.d[j * nsrc + s].next =
+                        self.held_conflict.q[j * nsrc + s].val();
                 }
             }
-        }
-        for j in 0..self._window {
-            if self.insert[j].val() {
-                self.held_op.d[j].next = self.instr_op.val();
-                self.held_dst.d[j].next = self.instr_dst.val();
-                self.held_writes.d[j].next = self.instr_writes.val();
-                self.held_unit.d[j].next = self.instr_unit.val();
-                self.held_wait.d[j].next = self.instr_wait.val();
-                for s in 0..SOURCES {
-                    self.held_src.d[j * 3 + s].next = self.instr_src[s].val();
-                    self.held_read.d[j * 3 + s].next = self.instr_read[s].val();
-                    self.held_imm.d[j * 3 + s].next = self.instr_imm[s].val();
-                    self.held_alias.d[j * 3 + s].next = self.instr_alias[s].val();
-                    self.held_conflict.d[j * 3 + s].next = self.instr_conflict[s].val();
+            for j in 0..(self._window - 1) {
+                if self.issue.val() {
+                    self.held_op.d[j].next = self.held_op.q[j + 1].val();
+                    self.held_dst.d[j].next = self.held_dst.q[j + 1].val();
+                    self.held_writes.d[j].next = self.held_writes.q[j + 1].val();
+                    self.held_unit.d[j].next = self.held_unit.q[j + 1].val();
+                    self.held_wait.d[j].next = self.held_wait.q[j + 1].val();
+                    for s in 0..SOURCES {
+                        self.held_src.d[j * nsrc + s].next =
+                            self.held_src.q[j * nsrc + s + nsrc].val();
+                        self.held_read.d[j * nsrc + s].next =
+                            self.held_read.q[j * nsrc + s + nsrc].val();
+                        self.held_imm.d[j * nsrc + s].next =
+                            self.held_imm.q[j * nsrc + s + nsrc].val();
+                        self.held_alias.d[j * nsrc + s].next =
+                            self.held_alias.q[j * nsrc + s + nsrc].val();
+                        self.held_conflict.d[j * nsrc + s].next =
+                            self.held_conflict.q[j * nsrc + s + nsrc].val();
+                    }
+                }
+            }
+            for j in 0..self._window {
+                if self.insert[j].val() {
+                    self.held_op.d[j].next = self.instr_op.val();
+                    self.held_dst.d[j].next = self.instr_dst.val();
+                    self.held_writes.d[j].next = self.instr_writes.val();
+                    self.held_unit.d[j].next = self.instr_unit.val();
+                    self.held_wait.d[j].next = self.instr_wait.val();
+                    for s in 0..SOURCES {
+                        self.held_src.d[j * nsrc + s].next = self.instr_src[s].val();
+                        self.held_read.d[j * nsrc + s].next = self.instr_read[s].val();
+                        self.held_imm.d[j * nsrc + s].next = self.instr_imm[s].val();
+                        self.held_alias.d[j * nsrc + s].next = self.instr_alias[s].val();
+                        self.held_conflict.d[j * nsrc + s].next = self.instr_conflict[s].val();
+                    }
                 }
             }
         }

@@ -3,7 +3,7 @@
 
 use rust_hdl::prelude::*;
 
-use crate::params::CoreParams;
+use crate::params::{CoreParams, SOURCES};
 use crate::parts::logic_in_parts;
 use crate::signals::{constant_if, constants, signals};
 
@@ -119,10 +119,10 @@ impl<const RI: usize> ReadAllocator<RI> {
     /// next slots' sources (slot-major), into the conflict queue.
     pub fn conflict(params: &CoreParams) -> Self {
         let gpr = &params.gpr;
-        let preloads = 3 * params.preload_slots();
+        let preloads = SOURCES * params.preload_slots();
         let capacity = gpr.bank_kind.reads_per_bank();
         Self::new(
-            3,
+            SOURCES,
             preloads,
             gpr.banks,
             gpr.read_ports,
@@ -135,7 +135,7 @@ impl<const RI: usize> ReadAllocator<RI> {
     /// (slot-major), into the prefetch queue.
     pub fn prefetch(params: &CoreParams) -> Self {
         let gpr = &params.gpr;
-        let prefetches = 3 * params.prefetch_slots();
+        let prefetches = SOURCES * params.prefetch_slots();
         let capacity = gpr.bank_kind.reads_per_bank();
         Self::new(
             0,

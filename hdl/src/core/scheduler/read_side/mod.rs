@@ -25,7 +25,7 @@ use crate::signals::{constant, constants, signals};
 /// scoreboard's hazards, the read requests ([`ReadRequests`]) put the granted reads on the
 /// GPR's read ports, the capture delay (`CaptureDelay`) says where each read's data goes when
 /// it arrives, and the queues' entries ([`QueueEntries`]) are taken by the reads and freed by
-/// the issue. Vectors of sources are slot-major (`slot * 3 + source`). `RI` is the
+/// the issue. Vectors of sources are slot-major (`slot * SOURCES + source`). `RI` is the
 /// register-index width.
 #[derive(LogicBlock)]
 pub struct ReadSide<const RI: usize> {
@@ -104,19 +104,19 @@ impl<const RI: usize> ReadSide<RI> {
             clock: Default::default(),
             reset: Default::default(),
             slot_valid: signals(served),
-            slot_src: signals(3 * served),
-            later_conflict: signals(3 * params.preload_slots()),
-            slot_state: signals(3 * w),
-            slot_entry: signals(3 * w),
-            hazard: signals(3 * served),
-            forward: signals(3),
+            slot_src: signals(SOURCES * served),
+            later_conflict: signals(SOURCES * params.preload_slots()),
+            slot_state: signals(SOURCES * w),
+            slot_entry: signals(SOURCES * w),
+            hazard: signals(SOURCES * served),
+            forward: signals(SOURCES),
             held: Default::default(),
             banks_written: Default::default(),
             issue: Default::default(),
-            next_state: signals(3 * w),
-            next_entry: signals(3 * w),
-            head_read: signals(3),
-            head_port: signals(3),
+            next_state: signals(SOURCES * w),
+            next_entry: signals(SOURCES * w),
+            head_read: signals(SOURCES),
+            head_port: signals(SOURCES),
             read_valid: signals(p),
             read_reg: signals(p),
             capture_kind: signals(p),
@@ -155,14 +155,14 @@ impl<const RI: usize> Logic for ReadSide<RI> {
         for j in 0..self._served {
             self.reader.slot_valid[j].next = self.slot_valid[j].val();
         }
-        for k in 0..(3 * self._served) {
+        for k in 0..(SOURCES * self._served) {
             self.reader.slot_src[k].next = self.slot_src[k].val();
             self.reader.hazard[k].next = self.hazard[k].val();
         }
-        for k in 0..(3 * self._preload) {
+        for k in 0..(SOURCES * self._preload) {
             self.reader.later_conflict[k].next = self.later_conflict[k].val();
         }
-        for k in 0..(3 * self._window) {
+        for k in 0..(SOURCES * self._window) {
             self.reader.slot_state[k].next = self.slot_state[k].val();
             self.reader.slot_entry[k].next = self.slot_entry[k].val();
             self.next_state[k].next = self.reader.next_state[k].val();
@@ -266,8 +266,8 @@ impl QueueEntries {
             clock: Default::default(),
             reset: Default::default(),
             issue: signals(queued),
-            next_state: signals(3 * queued),
-            next_entry: signals(3 * queued),
+            next_state: signals(SOURCES * queued),
+            next_entry: signals(SOURCES * queued),
             cq_taken: Default::default(),
             pq_taken: Default::default(),
             cq_free: Default::default(),

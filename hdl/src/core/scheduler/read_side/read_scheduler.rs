@@ -18,7 +18,7 @@ use crate::signals::{constant, constant_if, constants, signals};
 /// first segment claims what it reads and the second starts from its claims, not its grants.
 /// A source is read only when no older instruction still writes its register. The head issues
 /// once none of its sources is pending, unless the pending table holds it. Vectors of sources are slot-major
-/// (`slot * 3 + source`). `RI` is the register-index width.
+/// (`slot * SOURCES + source`). `RI` is the register-index width.
 #[derive(LogicBlock)]
 pub struct ReadScheduler<const RI: usize> {
     /// Synchronous reset: nothing issues.
@@ -27,7 +27,7 @@ pub struct ReadScheduler<const RI: usize> {
     pub slot_valid: Vec<Signal<In, Bit>>,
     /// Per served slot and source: the register.
     pub slot_src: Vec<Signal<In, Bits<RI>>>,
-    /// Per source of the slots preloads serve (`(slot - 1) * 3 + source`): it conflicts with
+    /// Per source of the slots preloads serve (`(slot - 1) * SOURCES + source`): it conflicts with
     /// an earlier source for a bank.
     pub later_conflict: Vec<Signal<In, Bit>>,
     /// Per slot and source: its state (`CaptureKind` code).
@@ -75,9 +75,9 @@ pub struct ReadScheduler<const RI: usize> {
     pub pq_taken: Signal<Out, Bits<8>>,
     /// Banks read this cycle, and banks read twice (2R1W banks), one bit per bank.
     pub banks: Vec<Signal<Out, Bits<16>>>,
-    /// The head's reads and the preloads: candidate `slot * 3 + source`.
+    /// The head's reads and the preloads: candidate `slot * SOURCES + source`.
     conflict: ReadAllocator<RI>,
-    /// The prefetches: candidate `(slot - 1) * 3 + source`.
+    /// The prefetches: candidate `(slot - 1) * SOURCES + source`.
     prefetch: ReadAllocator<RI>,
     /// The segments' asks and the prefetch segment's claims, where no later segment reads
     /// them: read by a wire the lint leaves alone.
@@ -120,34 +120,34 @@ impl<const RI: usize> ReadScheduler<RI> {
         Self {
             reset: Default::default(),
             slot_valid: signals(served),
-            slot_src: signals(3 * served),
-            later_conflict: signals(3 * preload),
-            slot_state: signals(3 * w),
-            slot_entry: signals(3 * w),
-            hazard: signals(3 * served),
-            forward: signals(3),
+            slot_src: signals(SOURCES * served),
+            later_conflict: signals(SOURCES * preload),
+            slot_state: signals(SOURCES * w),
+            slot_entry: signals(SOURCES * w),
+            hazard: signals(SOURCES * served),
+            forward: signals(SOURCES),
             held: Default::default(),
             cq_free: Default::default(),
             pq_free: Default::default(),
             banks_written: Default::default(),
             issue: Default::default(),
-            next_state: signals(3 * w),
-            next_entry: signals(3 * w),
+            next_state: signals(SOURCES * w),
+            next_entry: signals(SOURCES * w),
             cand_grant: signals(candidates),
             cand_port: signals(candidates),
             cand_reg: signals(candidates),
             cand_kind: signals(candidates),
             cand_index: signals(candidates),
-            head_read: signals(3),
-            head_port: signals(3),
+            head_read: signals(SOURCES),
+            head_port: signals(SOURCES),
             cq_taken: Default::default(),
             pq_taken: Default::default(),
             banks: signals(2),
             conflict: ReadAllocator::conflict(params),
             prefetch: ReadAllocator::prefetch(params),
             claims_unused: Default::default(),
-            present: signals(3 * served),
-            waiting: signals(3),
+            present: signals(SOURCES * served),
+            waiting: signals(SOURCES),
             one_bank: constant(1),
             bank_mask: constant(params.gpr.banks as u64 - 1),
             pending: constant(CaptureKind::Nowhere.code()),
@@ -155,19 +155,19 @@ impl<const RI: usize> ReadScheduler<RI> {
             in_cq: constant_if(preload > 0, CaptureKind::ConflictQueue.code()),
             in_pq: constant_if(prefetch > 0, CaptureKind::PrefetchQueue.code()),
             no_banks: constant(0),
-            number: constants(0..3),
+            number: constants(0..SOURCES as u64),
             _window: w,
             _served: served,
             _preload_slots: preload,
             _prefetch_slots: prefetch,
             _both_slots: preload.min(prefetch),
-            _conflict: 3 + 3 * preload,
+            _conflict: SOURCES + SOURCES * preload,
         }
     }
 
     /// The candidate reads: the head's three, the preloads, then the prefetches.
     pub fn candidates(params: &CoreParams) -> usize {
-        3 + 3 * params.preload_slots() + 3 * params.prefetch_slots()
+        SOURCES + SOURCES * params.preload_slots() + SOURCES * params.prefetch_slots()
     }
 }
 
@@ -185,75 +185,81 @@ impl<const RI: usize> Logic for ReadScheduler<RI> {
 }
 
 impl<const RI: usize> crate::parts::Part<Requests> for ReadScheduler<RI> {
-    // Single-value loops bind sizes for index arithmetic. Candidate `j * 3 + s` of the first
-    // allocator, and `(j - 1) * 3 + s` of the second, is source s of slot j.
+    // Single-value loops bind sizes (nsrc the sources) for index arithmetic. Candidate
+    // `j * SOURCES + s` of the first allocator, and `(j - 1) * SOURCES + s` of the second, is
+    // source s of slot j.
     #[hdl_gen]
     fn update(&mut self) {
-        // Pending, readable sources of held instructions, in banks that serve reads.
-        for j in 0..self._served {
-            for s in 0..SOURCES {
-                self.present[j * 3 + s].next = self.slot_valid[j].val()
-                    & (self.slot_state[j * 3 + s].val() == self.pending.val())
-                    & !self.hazard[j * 3 + s].val()
-                    & !(self.banks_written.val()
-                        & (self.one_bank.val()
-                            << (self.slot_src[j * 3 + s].val() & self.bank_mask.val())))
-                    .any();
-            }
-        }
-        // The head's pending sources, then the conflicting sources of the next slots.
-        self.conflict.banks_in.next = self.no_banks.val();
-        self.conflict.twice_in.next = self.no_banks.val();
-        self.conflict.free_in.next = self.cq_free.val();
-        for j in 0..(self._preload_slots + 1) {
-            for s in 0..SOURCES {
-                self.conflict.served_before[j * 3 + s].next = false;
-                self.conflict.reg_index[j * 3 + s].next = self.slot_src[j * 3 + s].val();
-                self.conflict.want[j * 3 + s].next = self.present[j * 3 + s].val();
-            }
-        }
-        for j in 1..(self._preload_slots + 1) {
-            for s in 0..SOURCES {
-                self.conflict.want[j * 3 + s].next =
-                    self.present[j * 3 + s].val() & self.later_conflict[j * 3 + s - 3].val();
-            }
-        }
-        // Prefetches: the next slots' other sources, unless preloaded now.
-        self.prefetch.banks_in.next = self.conflict.claimed_out.val();
-        self.prefetch.twice_in.next = self.conflict.claimed_twice_out.val();
-        self.prefetch.free_in.next = self.pq_free.val();
-        for j in 1..(self._prefetch_slots + 1) {
-            for s in 0..SOURCES {
-                self.prefetch.want[j * 3 + s - 3].next = self.present[j * 3 + s].val();
-                self.prefetch.served_before[j * 3 + s - 3].next = false;
-                self.prefetch.reg_index[j * 3 + s - 3].next = self.slot_src[j * 3 + s].val();
-            }
-        }
-        for j in 1..(self._both_slots + 1) {
-            for s in 0..SOURCES {
-                self.prefetch.served_before[j * 3 + s - 3].next =
-                    self.conflict.asked[j * 3 + s].val();
-            }
-        }
-        for j in 0..self._window {
-            for s in 0..SOURCES {
-                self.next_state[j * 3 + s].next = self.slot_state[j * 3 + s].val();
-                self.next_entry[j * 3 + s].next = self.slot_entry[j * 3 + s].val();
-            }
-        }
-        for j in 1..(self._preload_slots + 1) {
-            for s in 0..SOURCES {
-                if self.conflict.grant[j * 3 + s].val() {
-                    self.next_state[j * 3 + s].next = self.in_cq[0].val();
-                    self.next_entry[j * 3 + s].next = self.conflict.entry[j * 3 + s - 3].val();
+        for nsrc in SOURCES..(SOURCES + 1) {
+            // Pending, readable sources of held instructions, in banks that serve reads.
+            for j in 0..self._served {
+                for s in 0..SOURCES {
+                    self.present[j * nsrc + s].next = self.slot_valid[j].val()
+                        & (self.slot_state[j * nsrc + s].val() == self.pending.val())
+                        & !self.hazard[j * nsrc + s].val()
+                        & !(self.banks_written.val()
+                            & (self.one_bank.val()
+                                << (self.slot_src[j * nsrc + s].val() & self.bank_mask.val())))
+                        .any();
                 }
             }
-        }
-        for j in 1..(self._prefetch_slots + 1) {
-            for s in 0..SOURCES {
-                if self.prefetch.grant[j * 3 + s - 3].val() {
-                    self.next_state[j * 3 + s].next = self.in_pq[0].val();
-                    self.next_entry[j * 3 + s].next = self.prefetch.entry[j * 3 + s - 3].val();
+            // The head's pending sources, then the conflicting sources of the next slots.
+            self.conflict.banks_in.next = self.no_banks.val();
+            self.conflict.twice_in.next = self.no_banks.val();
+            self.conflict.free_in.next = self.cq_free.val();
+            for j in 0..(self._preload_slots + 1) {
+                for s in 0..SOURCES {
+                    self.conflict.served_before[j * nsrc + s].next = false;
+                    self.conflict.reg_index[j * nsrc + s].next = self.slot_src[j * nsrc + s].val();
+                    self.conflict.want[j * nsrc + s].next = self.present[j * nsrc + s].val();
+                }
+            }
+            for j in 1..(self._preload_slots + 1) {
+                for s in 0..SOURCES {
+                    self.conflict.want[j * nsrc + s].next = self.present[j * nsrc + s].val()
+                        & self.later_conflict[j * nsrc + s - nsrc].val();
+                }
+            }
+            // Prefetches: the next slots' other sources, unless preloaded now.
+            self.prefetch.banks_in.next = self.conflict.claimed_out.val();
+            self.prefetch.twice_in.next = self.conflict.claimed_twice_out.val();
+            self.prefetch.free_in.next = self.pq_free.val();
+            for j in 1..(self._prefetch_slots + 1) {
+                for s in 0..SOURCES {
+                    self.prefetch.want[j * nsrc + s - nsrc].next = self.present[j * nsrc + s].val();
+                    self.prefetch.served_before[j * nsrc + s - nsrc].next = false;
+                    self.prefetch.reg_index[j * nsrc + s - nsrc].next =
+                        self.slot_src[j * nsrc + s].val();
+                }
+            }
+            for j in 1..(self._both_slots + 1) {
+                for s in 0..SOURCES {
+                    self.prefetch.served_before[j * nsrc + s - nsrc].next =
+                        self.conflict.asked[j * nsrc + s].val();
+                }
+            }
+            for j in 0..self._window {
+                for s in 0..SOURCES {
+                    self.next_state[j * nsrc + s].next = self.slot_state[j * nsrc + s].val();
+                    self.next_entry[j * nsrc + s].next = self.slot_entry[j * nsrc + s].val();
+                }
+            }
+            for j in 1..(self._preload_slots + 1) {
+                for s in 0..SOURCES {
+                    if self.conflict.grant[j * nsrc + s].val() {
+                        self.next_state[j * nsrc + s].next = self.in_cq[0].val();
+                        self.next_entry[j * nsrc + s].next =
+                            self.conflict.entry[j * nsrc + s - nsrc].val();
+                    }
+                }
+            }
+            for j in 1..(self._prefetch_slots + 1) {
+                for s in 0..SOURCES {
+                    if self.prefetch.grant[j * nsrc + s - nsrc].val() {
+                        self.next_state[j * nsrc + s].next = self.in_pq[0].val();
+                        self.next_entry[j * nsrc + s].next =
+                            self.prefetch.entry[j * nsrc + s - nsrc].val();
+                    }
                 }
             }
         }
@@ -282,11 +288,13 @@ impl<const RI: usize> crate::parts::Part<Issue> for ReadScheduler<RI> {
 }
 
 impl<const RI: usize> crate::parts::Part<Routes> for ReadScheduler<RI> {
+    // Single-value loops bind sizes (nsrc the sources, nc the first allocator's candidates)
+    // for index arithmetic.
     #[hdl_gen]
     fn update(&mut self) {
         // Each candidate's read, and where its data goes: the head's reads to its operand
         // latches (or, when it issues now, straight to the ALU), the others to their queue.
-        for c in 0..(3 * self._preload_slots + 3) {
+        for c in 0..(SOURCES * self._preload_slots + SOURCES) {
             self.cand_grant[c].next = self.conflict.grant[c].val();
             self.cand_port[c].next = self.conflict.port[c].val();
             self.cand_reg[c].next = self.slot_src[c].val();
@@ -298,17 +306,19 @@ impl<const RI: usize> crate::parts::Part<Routes> for ReadScheduler<RI> {
             }
             self.cand_index[s].next = self.number[s].val();
         }
-        for c in 0..(3 * self._preload_slots) {
-            self.cand_kind[c + 3].next = self.in_cq[0].val();
-            self.cand_index[c + 3].next = self.conflict.entry[c].val();
-        }
-        for nc in self._conflict..(self._conflict + 1) {
-            for c in 0..(3 * self._prefetch_slots) {
-                self.cand_grant[nc + c].next = self.prefetch.grant[c].val();
-                self.cand_port[nc + c].next = self.prefetch.port[c].val();
-                self.cand_reg[nc + c].next = self.slot_src[c + 3].val();
-                self.cand_kind[nc + c].next = self.in_pq[0].val();
-                self.cand_index[nc + c].next = self.prefetch.entry[c].val();
+        for nsrc in SOURCES..(SOURCES + 1) {
+            for c in 0..(SOURCES * self._preload_slots) {
+                self.cand_kind[c + nsrc].next = self.in_cq[0].val();
+                self.cand_index[c + nsrc].next = self.conflict.entry[c].val();
+            }
+            for nc in self._conflict..(self._conflict + 1) {
+                for c in 0..(SOURCES * self._prefetch_slots) {
+                    self.cand_grant[nc + c].next = self.prefetch.grant[c].val();
+                    self.cand_port[nc + c].next = self.prefetch.port[c].val();
+                    self.cand_reg[nc + c].next = self.slot_src[c + nsrc].val();
+                    self.cand_kind[nc + c].next = self.in_pq[0].val();
+                    self.cand_index[nc + c].next = self.prefetch.entry[c].val();
+                }
             }
         }
         self.cq_taken.next = self.cq_free.val() & !self.conflict.free_out.val();
@@ -319,10 +329,10 @@ impl<const RI: usize> crate::parts::Part<Routes> for ReadScheduler<RI> {
             | (self.conflict.banks_out.val() & self.prefetch.banks_out.val());
         self.claims_unused.next =
             (self.prefetch.claimed_out.val() | self.prefetch.claimed_twice_out.val()).any();
-        for c in 0..(3 * self._preload_slots + 3) {
+        for c in 0..(SOURCES * self._preload_slots + SOURCES) {
             self.claims_unused.next = self.claims_unused.val() | self.conflict.asked[c].val();
         }
-        for c in 0..(3 * self._prefetch_slots) {
+        for c in 0..(SOURCES * self._prefetch_slots) {
             self.claims_unused.next = self.claims_unused.val() | self.prefetch.asked[c].val();
         }
     }

@@ -4,6 +4,7 @@
 use rust_hdl::prelude::*;
 
 use super::forwarding::Forwarding;
+use super::pending::CANDIDATES;
 use crate::params::{CoreParams, CoreUnit, SOURCES};
 use crate::regs::Registers;
 use crate::signals::{constant, constant_if, signals};
@@ -37,7 +38,7 @@ pub struct Flight<const RI: usize> {
     /// With forwarding (none without): the offered instruction enters slot 0.
     pub entering: Vec<Signal<In, Bit>>,
     /// With forwarding (none without): the sources of slot 0, slot 1 and the offered
-    /// instruction (`candidate * 3 + source`).
+    /// instruction (`candidate * SOURCES + source`).
     pub src: Vec<Signal<In, Bits<RI>>>,
     /// Per head source (none without forwarding): forwarded if still pending.
     pub forward: Vec<Signal<Out, Bit>>,
@@ -111,9 +112,9 @@ impl<const RI: usize> Flight<RI> {
             ext_valid: Default::default(),
             ext_reg: Default::default(),
             entering: signals(on),
-            src: signals(9 * on),
-            forward: signals(3 * on),
-            distance: signals(3 * on),
+            src: signals(CANDIDATES * SOURCES * on),
+            forward: signals(SOURCES * on),
+            distance: signals(SOURCES * on),
             alu_valid: Default::default(),
             retire_valid: Default::default(),
             retire_reg: Default::default(),
@@ -201,7 +202,7 @@ impl<const RI: usize> Logic for Flight<RI> {
             self.forwarding.control[2].next = self.entering[0].val();
             self.forwarding.control[3].next = self.issue.val() & self.head_writes_back.val();
             self.forwarding.head_dst[0].next = self.head_dst.val();
-            for k in 0..9 {
+            for k in 0..(CANDIDATES * SOURCES) {
                 self.forwarding.src[k].next = self.src[k].val();
             }
             for s in 0..SOURCES {

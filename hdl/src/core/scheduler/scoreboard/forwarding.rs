@@ -4,7 +4,8 @@
 
 use rust_hdl::prelude::*;
 
-use crate::params::CoreParams;
+use super::pending::CANDIDATES;
+use crate::params::{CoreParams, SOURCES};
 use crate::regs::Registers;
 use crate::signals::{constants, signals};
 
@@ -33,7 +34,7 @@ pub struct Forwarding<const RI: usize> {
     /// With forwarding (none without): the head's destination.
     pub head_dst: Vec<Signal<In, Bits<RI>>>,
     /// With forwarding (none without): the sources of slot 0, slot 1 and the offered
-    /// instruction (`candidate * 3 + source`).
+    /// instruction (`candidate * SOURCES + source`).
     pub src: Vec<Signal<In, Bits<RI>>>,
     /// With forwarding (none without): per flight stage still in flight next cycle (all but
     /// the last), it holds an instruction written back on port 0.
@@ -54,9 +55,9 @@ pub struct Forwarding<const RI: usize> {
     far: Vec<Signal<Local, Bits<4>>>,
     /// Distances 0..=read_latency.
     number: Vec<Constant<Bits<4>>>,
-    /// Candidate sources: 9 with forwarding, otherwise 0.
+    /// Candidate sources: `CANDIDATES * SOURCES` with forwarding, otherwise 0.
     _candidates: usize,
-    /// Head sources: 3 with forwarding, otherwise 0.
+    /// Head sources: `SOURCES` with forwarding, otherwise 0.
     _forwarded: usize,
     /// This cycle's flight stages still in flight next cycle.
     _staying: usize,
@@ -86,18 +87,18 @@ impl<const RI: usize> Forwarding<RI> {
             clock: Default::default(),
             control: signals(4 * on),
             head_dst: signals(on),
-            src: signals(9 * on),
+            src: signals(CANDIDATES * SOURCES * on),
             flight_valid: signals(staying),
             flight_dst: signals(staying),
-            forward: signals(3 * on),
-            distance: signals(3 * on),
-            held_forward: Registers::stage(3 * on, on == 1),
-            held_distance: Registers::stage(3 * on, on == 1),
-            clear: signals(9 * on),
-            far: signals(9 * on),
+            forward: signals(SOURCES * on),
+            distance: signals(SOURCES * on),
+            held_forward: Registers::stage(SOURCES * on, on == 1),
+            held_distance: Registers::stage(SOURCES * on, on == 1),
+            clear: signals(CANDIDATES * SOURCES * on),
+            far: signals(CANDIDATES * SOURCES * on),
             number: constants((0..=params.read_latency() as u64).filter(|_| on == 1)),
-            _candidates: 9 * on,
-            _forwarded: 3 * on,
+            _candidates: CANDIDATES * SOURCES * on,
+            _forwarded: SOURCES * on,
             _staying: staying,
             _first: first,
             _window: staying - first,
@@ -109,7 +110,7 @@ impl<const RI: usize> Forwarding<RI> {
 }
 
 impl<const RI: usize> Logic for Forwarding<RI> {
-    // Single-value loops bind sizes (ns, nw, no) for index arithmetic.
+    // Single-value loops bind sizes (ns, nw, no, nsrc) for index arithmetic.
     #[hdl_gen]
     fn update(&mut self) {
         self.held_forward.clock.next = self.clock.val();
@@ -155,22 +156,24 @@ impl<const RI: usize> Logic for Forwarding<RI> {
             }
         }
         // Next cycle's head: this one, slot 1 on issue, or the offered instruction.
-        for s in 0..self._forwarded {
-            self.held_forward.d[s].next = self.clear[s].val();
-            self.held_distance.d[s].next = self.far[s].val();
-            if self.control[1].val() {
-                self.held_forward.d[s].next = self.clear[3 + s].val();
-                self.held_distance.d[s].next = self.far[3 + s].val();
+        for nsrc in SOURCES..(SOURCES + 1) {
+            for s in 0..self._forwarded {
+                self.held_forward.d[s].next = self.clear[s].val();
+                self.held_distance.d[s].next = self.far[s].val();
+                if self.control[1].val() {
+                    self.held_forward.d[s].next = self.clear[nsrc + s].val();
+                    self.held_distance.d[s].next = self.far[nsrc + s].val();
+                }
+                if self.control[2].val() {
+                    self.held_forward.d[s].next = self.clear[2 * nsrc + s].val();
+                    self.held_distance.d[s].next = self.far[2 * nsrc + s].val();
+                }
+                if self.control[0].val() {
+                    self.held_forward.d[s].next = false;
+                }
+                self.forward[s].next = self.held_forward.q[s].val();
+                self.distance[s].next = self.held_distance.q[s].val();
             }
-            if self.control[2].val() {
-                self.held_forward.d[s].next = self.clear[6 + s].val();
-                self.held_distance.d[s].next = self.far[6 + s].val();
-            }
-            if self.control[0].val() {
-                self.held_forward.d[s].next = false;
-            }
-            self.forward[s].next = self.held_forward.q[s].val();
-            self.distance[s].next = self.held_distance.q[s].val();
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use rust_hdl::prelude::*;
 
+use super::pending::CANDIDATES;
 use super::Scoreboard;
 use crate::params::{CoreParams, CoreUnit, SOURCES};
 use crate::parts::logic_in_parts;
@@ -17,7 +18,7 @@ use crate::signals::{constant, signals};
 /// register), an instruction staying in flight to write it back on port 0, or an outstanding
 /// register; on issue the head is compared by the registers it writes, which then are in
 /// flight or outstanding. The compares are made for every outcome and the issue only chooses
-/// among them. Vectors of sources are slot-major (`slot * 3 + source`). `RI` is the
+/// among them. Vectors of sources are slot-major (`slot * SOURCES + source`). `RI` is the
 /// register-index width.
 #[derive(LogicBlock)]
 pub struct Hazards<const RI: usize> {
@@ -94,28 +95,28 @@ impl<const RI: usize> Hazards<RI> {
             slot_dst: signals(served),
             slot_writes: signals(served),
             slot_unit: signals(served),
-            src: signals(3 * seen + 3),
+            src: signals(SOURCES * seen + SOURCES),
             entering: signals(served),
             flight_write: signals(staying),
             flight_dst: signals(staying),
-            outstanding: signals(3 * seen + 3),
-            by_head: signals(3 * seen),
-            hazard: signals(3 * served),
+            outstanding: signals(SOURCES * seen + SOURCES),
+            by_head: signals(SOURCES * seen),
+            hazard: signals(SOURCES * served),
             slot_wave: signals(seen * t),
             instr_wave: signals(t),
-            held_hazard: Registers::new(3 * served),
+            held_hazard: Registers::new(SOURCES * served),
             one: signals(served),
             many: signals(served),
-            by_older: signals(3 * seen),
-            by_flight: signals(3 * seen + 3),
-            writes_offered: signals(3 * served),
-            entering_before: signals(3 * served),
-            entering_through: signals(3 * served),
+            by_older: signals(SOURCES * seen),
+            by_flight: signals(SOURCES * seen + SOURCES),
+            writes_offered: signals(SOURCES * served),
+            entering_before: signals(SOURCES * served),
+            entering_through: signals(SOURCES * served),
             alu: constant(CoreUnit::Alu.code()),
             one_write: constant(1),
             _served: served,
             _seen: seen,
-            _sources: 3 * seen + 3,
+            _sources: SOURCES * seen + SOURCES,
             _staying: staying,
             _tagged: t,
             _untagged: 1 - t,
@@ -134,8 +135,8 @@ impl<const RI: usize> Logic for Hazards<RI> {
 }
 
 impl<const RI: usize> crate::parts::Part<Compares> for Hazards<RI> {
-    // A single-value loop binds the seen slots (ns) for index arithmetic: the offered
-    // instruction's lookups follow the seen slots'.
+    // Single-value loops bind the seen slots (ns) and the sources (nsrc) for index
+    // arithmetic: the offered instruction's lookups follow the seen slots'.
     #[hdl_gen]
     fn update(&mut self) {
         self.held_hazard.clock.next = self.clock.val();
@@ -155,58 +156,66 @@ impl<const RI: usize> crate::parts::Part<Compares> for Hazards<RI> {
                         & (self.flight_dst[f].val() == self.src[x].val()));
             }
         }
-        for k in 0..self._seen {
-            for s in 0..SOURCES {
-                self.by_older[k * 3 + s].next = false;
-                for i in 1..self._served {
-                    if i < k {
-                        for _u in 0..self._untagged {
-                            self.by_older[k * 3 + s].next = self.by_older[k * 3 + s].val()
-                                | self.many[i].val()
-                                | (self.one[i].val()
-                                    & (self.slot_dst[i].val() == self.src[k * 3 + s].val()));
-                        }
-                        for _t in 0..self._tagged {
-                            self.by_older[k * 3 + s].next = self.by_older[k * 3 + s].val()
-                                | (self.many[i].val()
-                                    & (self.slot_wave[i].val() == self.slot_wave[k].val()))
-                                | (self.one[i].val()
-                                    & (self.slot_dst[i].val() == self.src[k * 3 + s].val()));
+        for nsrc in SOURCES..(SOURCES + 1) {
+            for k in 0..self._seen {
+                for s in 0..SOURCES {
+                    self.by_older[k * nsrc + s].next = false;
+                    for i in 1..self._served {
+                        if i < k {
+                            for _u in 0..self._untagged {
+                                self.by_older[k * nsrc + s].next = self.by_older[k * nsrc + s]
+                                    .val()
+                                    | self.many[i].val()
+                                    | (self.one[i].val()
+                                        & (self.slot_dst[i].val() == self.src[k * nsrc + s].val()));
+                            }
+                            for _t in 0..self._tagged {
+                                self.by_older[k * nsrc + s].next = self.by_older[k * nsrc + s]
+                                    .val()
+                                    | (self.many[i].val()
+                                        & (self.slot_wave[i].val() == self.slot_wave[k].val()))
+                                    | (self.one[i].val()
+                                        & (self.slot_dst[i].val() == self.src[k * nsrc + s].val()));
+                            }
                         }
                     }
                 }
             }
         }
         for ns in self._seen..(self._seen + 1) {
-            for s in 0..SOURCES {
-                for i in 0..self._served {
-                    for _u in 0..self._untagged {
-                        self.writes_offered[i * 3 + s].next = self.many[i].val()
-                            | (self.one[i].val()
-                                & (self.slot_dst[i].val() == self.src[3 * ns + s].val()));
-                    }
-                    for _t in 0..self._tagged {
-                        self.writes_offered[i * 3 + s].next = (self.many[i].val()
-                            & (self.slot_wave[i].val() == self.instr_wave[0].val()))
-                            | (self.one[i].val()
-                                & (self.slot_dst[i].val() == self.src[3 * ns + s].val()));
-                    }
-                }
-                for j in 0..self._served {
-                    self.entering_before[j * 3 + s].next =
-                        self.by_flight[3 * ns + s].val() | self.outstanding[3 * ns + s].val();
-                    self.entering_through[j * 3 + s].next =
-                        self.entering_before[j * 3 + s].val() | self.by_head[3 * ns - 3 + s].val();
+            for nsrc in SOURCES..(SOURCES + 1) {
+                for s in 0..SOURCES {
                     for i in 0..self._served {
-                        if i < j {
-                            self.entering_before[j * 3 + s].next = self.entering_before[j * 3 + s]
-                                .val()
-                                | self.writes_offered[i * 3 + s].val();
+                        for _u in 0..self._untagged {
+                            self.writes_offered[i * nsrc + s].next = self.many[i].val()
+                                | (self.one[i].val()
+                                    & (self.slot_dst[i].val() == self.src[nsrc * ns + s].val()));
                         }
-                        if (i > 0) & (i <= j) {
-                            self.entering_through[j * 3 + s].next =
-                                self.entering_through[j * 3 + s].val()
-                                    | self.writes_offered[i * 3 + s].val();
+                        for _t in 0..self._tagged {
+                            self.writes_offered[i * nsrc + s].next = (self.many[i].val()
+                                & (self.slot_wave[i].val() == self.instr_wave[0].val()))
+                                | (self.one[i].val()
+                                    & (self.slot_dst[i].val() == self.src[nsrc * ns + s].val()));
+                        }
+                    }
+                    for j in 0..self._served {
+                        self.entering_before[j * nsrc + s].next = self.by_flight[nsrc * ns + s]
+                            .val()
+                            | self.outstanding[nsrc * ns + s].val();
+                        self.entering_through[j * nsrc + s].next =
+                            self.entering_before[j * nsrc + s].val()
+                                | self.by_head[nsrc * ns - nsrc + s].val();
+                        for i in 0..self._served {
+                            if i < j {
+                                self.entering_before[j * nsrc + s].next =
+                                    self.entering_before[j * nsrc + s].val()
+                                        | self.writes_offered[i * nsrc + s].val();
+                            }
+                            if (i > 0) & (i <= j) {
+                                self.entering_through[j * nsrc + s].next =
+                                    self.entering_through[j * nsrc + s].val()
+                                        | self.writes_offered[i * nsrc + s].val();
+                            }
                         }
                     }
                 }
@@ -216,59 +225,65 @@ impl<const RI: usize> crate::parts::Part<Compares> for Hazards<RI> {
 }
 
 impl<const RI: usize> crate::parts::Part<NextHazards> for Hazards<RI> {
+    // A single-value loop binds the sources (nsrc) for index arithmetic.
     #[hdl_gen]
     fn update(&mut self) {
         // Next cycle's slot j: this slot's instruction (the head, an older slot under the
         // window's rule), on issue the next slot's, or the offered instruction.
-        for j in 0..self._served {
-            for s in 0..SOURCES {
-                self.held_hazard.d[j * 3 + s].next = (self.by_older[j * 3 + s].val()
-                    | self.by_flight[j * 3 + s].val()
-                    | self.outstanding[j * 3 + s].val())
-                    & !self.issue.val();
+        for nsrc in SOURCES..(SOURCES + 1) {
+            for j in 0..self._served {
+                for s in 0..SOURCES {
+                    self.held_hazard.d[j * nsrc + s].next = (self.by_older[j * nsrc + s].val()
+                        | self.by_flight[j * nsrc + s].val()
+                        | self.outstanding[j * nsrc + s].val())
+                        & !self.issue.val();
+                }
             }
-        }
-        for j in 1..self._served {
-            for s in 0..SOURCES {
-                for _u in 0..self._untagged {
-                    if !self.issue.val() & (self.by_head[j * 3 + s - 3].val() | self.many[0].val())
-                    {
-                        self.held_hazard.d[j * 3 + s].next = true;
+            for j in 1..self._served {
+                for s in 0..SOURCES {
+                    for _u in 0..self._untagged {
+                        if !self.issue.val()
+                            & (self.by_head[j * nsrc + s - nsrc].val() | self.many[0].val())
+                        {
+                            self.held_hazard.d[j * nsrc + s].next = true;
+                        }
+                    }
+                    for _t in 0..self._tagged {
+                        if !self.issue.val()
+                            & (self.by_head[j * nsrc + s - nsrc].val()
+                                | (self.many[0].val()
+                                    & (self.slot_wave[0].val() == self.slot_wave[j].val())))
+                        {
+                            self.held_hazard.d[j * nsrc + s].next = true;
+                        }
                     }
                 }
-                for _t in 0..self._tagged {
-                    if !self.issue.val()
-                        & (self.by_head[j * 3 + s - 3].val()
-                            | (self.many[0].val()
-                                & (self.slot_wave[0].val() == self.slot_wave[j].val())))
-                    {
-                        self.held_hazard.d[j * 3 + s].next = true;
-                    }
-                }
             }
-        }
-        for j in 0..(self._seen - 1) {
-            for s in 0..SOURCES {
-                if self.issue.val() {
-                    self.held_hazard.d[j * 3 + s].next = self.by_head[j * 3 + s].val()
-                        | self.by_older[j * 3 + s + 3].val()
-                        | self.by_flight[j * 3 + s + 3].val()
-                        | self.outstanding[j * 3 + s + 3].val();
-                }
-            }
-        }
-        for j in 0..self._served {
-            for s in 0..SOURCES {
-                if self.entering[j].val() {
-                    self.held_hazard.d[j * 3 + s].next = self.entering_before[j * 3 + s].val();
+            for j in 0..(self._seen - 1) {
+                for s in 0..SOURCES {
                     if self.issue.val() {
-                        self.held_hazard.d[j * 3 + s].next = self.entering_through[j * 3 + s].val();
+                        self.held_hazard.d[j * nsrc + s].next = self.by_head[j * nsrc + s].val()
+                            | self.by_older[j * nsrc + s + nsrc].val()
+                            | self.by_flight[j * nsrc + s + nsrc].val()
+                            | self.outstanding[j * nsrc + s + nsrc].val();
                     }
                 }
-                if self.reset.val() {
-                    self.held_hazard.d[j * 3 + s].next = false;
+            }
+            for j in 0..self._served {
+                for s in 0..SOURCES {
+                    if self.entering[j].val() {
+                        self.held_hazard.d[j * nsrc + s].next =
+                            self.entering_before[j * nsrc + s].val();
+                        if self.issue.val() {
+                            self.held_hazard.d[j * nsrc + s].next =
+                                self.entering_through[j * nsrc + s].val();
+                        }
+                    }
+                    if self.reset.val() {
+                        self.held_hazard.d[j * nsrc + s].next = false;
+                    }
+                    self.hazard[j * nsrc + s].next = self.held_hazard.q[j * nsrc + s].val();
                 }
-                self.hazard[j * 3 + s].next = self.held_hazard.q[j * 3 + s].val();
             }
         }
     }
@@ -297,7 +312,7 @@ pub struct NextHead {
     /// The table holds it if the head issues now: [0] slot 1, [1] the offered instruction.
     pub held_moving: Vec<Signal<In, Bit>>,
     /// With forwarding (none without): per source of the head, slot 1 and the offered
-    /// instruction (`candidate * 3 + source`), outstanding after this cycle.
+    /// instruction (`candidate * SOURCES + source`), outstanding after this cycle.
     pub outstanding: Vec<Signal<In, Bit>>,
     /// With forwarding (none without): per source of slot 1 and the offered instruction, the
     /// head writes it.
@@ -308,7 +323,7 @@ pub struct NextHead {
     pub head_outstanding: Vec<Signal<Out, Bit>>,
     held_head: Registers<Bit>,
     held_outstanding: Registers<Bit>,
-    /// Head sources whose outstanding state is kept: 3 with forwarding, otherwise 0.
+    /// Head sources whose outstanding state is kept: `SOURCES` with forwarding, otherwise 0.
     _forwarded: usize,
 }
 
@@ -324,18 +339,19 @@ impl NextHead {
             head_long: signals(on),
             held_staying: signals(2),
             held_moving: signals(2),
-            outstanding: signals(9 * on),
-            by_head: signals(6 * on),
+            outstanding: signals(CANDIDATES * SOURCES * on),
+            by_head: signals((CANDIDATES - 1) * SOURCES * on),
             held: Default::default(),
-            head_outstanding: signals(3 * on),
+            head_outstanding: signals(SOURCES * on),
             held_head: Registers::new(1),
-            held_outstanding: Registers::stage(3 * on, on == 1),
-            _forwarded: 3 * on,
+            held_outstanding: Registers::stage(SOURCES * on, on == 1),
+            _forwarded: SOURCES * on,
         }
     }
 }
 
 impl Logic for NextHead {
+    // A single-value loop binds the sources (nsrc) for index arithmetic.
     #[hdl_gen]
     fn update(&mut self) {
         self.held_head.clock.next = self.clock.val();
@@ -354,23 +370,25 @@ impl Logic for NextHead {
             self.held_head.d[0].next = false;
         }
         self.held.next = self.held_head.q[0].val();
-        for s in 0..self._forwarded {
-            self.held_outstanding.d[s].next = self.outstanding[s].val();
-            if self.issue.val() {
-                self.held_outstanding.d[s].next = self.outstanding[3 + s].val()
-                    | (self.head_long[0].val() & self.by_head[s].val());
-            }
-            if self.entering.val() {
-                self.held_outstanding.d[s].next = self.outstanding[6 + s].val();
+        for nsrc in SOURCES..(SOURCES + 1) {
+            for s in 0..self._forwarded {
+                self.held_outstanding.d[s].next = self.outstanding[s].val();
                 if self.issue.val() {
-                    self.held_outstanding.d[s].next = self.outstanding[6 + s].val()
-                        | (self.head_long[0].val() & self.by_head[3 + s].val());
+                    self.held_outstanding.d[s].next = self.outstanding[nsrc + s].val()
+                        | (self.head_long[0].val() & self.by_head[s].val());
                 }
+                if self.entering.val() {
+                    self.held_outstanding.d[s].next = self.outstanding[2 * nsrc + s].val();
+                    if self.issue.val() {
+                        self.held_outstanding.d[s].next = self.outstanding[2 * nsrc + s].val()
+                            | (self.head_long[0].val() & self.by_head[nsrc + s].val());
+                    }
+                }
+                if self.reset.val() {
+                    self.held_outstanding.d[s].next = false;
+                }
+                self.head_outstanding[s].next = self.held_outstanding.q[s].val();
             }
-            if self.reset.val() {
-                self.held_outstanding.d[s].next = false;
-            }
-            self.head_outstanding[s].next = self.held_outstanding.q[s].val();
         }
     }
 }

@@ -13,6 +13,8 @@ pub use hazards::{Hazards, NextHead};
 pub use pending::{CandidateSpans, PendingEntries, PendingLookups, PendingTable};
 pub use readiness::WaveReadiness;
 
+pub(crate) use pending::CANDIDATES;
+
 use rust_hdl::prelude::*;
 
 use crate::params::{CoreParams, CoreUnit, SOURCES};
@@ -25,7 +27,7 @@ use crate::signals::{constant_if, signals};
 /// ([`Flight`]), or a long-latency result holds it in the pending table ([`PendingTable`]).
 /// The head is held while the table has too few free entries for it, holds a register it
 /// writes, or holds a result its sync wait waits on. Vectors of sources are slot-major
-/// (`slot * 3 + source`). `RI` is the register-index width.
+/// (`slot * SOURCES + source`). `RI` is the register-index width.
 ///
 /// The hazards and the hold are registered: each cycle computes them for the window of the
 /// next cycle, from this cycle's slots, the issue (the window moves up a slot and the head
@@ -121,7 +123,7 @@ pub struct Scoreboard<const RI: usize> {
     pub wave_unit: Vec<Signal<In, Bits<3>>>,
     /// With several waves: per wave, its sync waits.
     pub wave_wait: Vec<Signal<In, Bits<2>>>,
-    /// With several waves: per wave and source (`wave * 3 + source`), the register.
+    /// With several waves: per wave and source (`wave * SOURCES + source`), the register.
     pub wave_src: Vec<Signal<In, Bits<RI>>>,
     /// With several waves: per wave and source, a GPR read.
     pub wave_read: Vec<Signal<In, Bit>>,
@@ -165,9 +167,9 @@ impl<const RI: usize> Scoreboard<RI> {
             slot_writes: signals(described),
             slot_unit: signals(described),
             slot_wait: signals(2),
-            slot_src: signals(3 * seen),
+            slot_src: signals(SOURCES * seen),
             entering: signals(served),
-            instr_src: signals(3),
+            instr_src: signals(SOURCES),
             instr_dst: Default::default(),
             instr_writes: Default::default(),
             instr_unit: Default::default(),
@@ -175,7 +177,7 @@ impl<const RI: usize> Scoreboard<RI> {
             ext_valid: Default::default(),
             ext_result: Default::default(),
             ext_reg: Default::default(),
-            hazard: signals(3 * served),
+            hazard: signals(SOURCES * served),
             held: Default::default(),
             alu_valid: Default::default(),
             retire_valid: Default::default(),
@@ -186,8 +188,8 @@ impl<const RI: usize> Scoreboard<RI> {
             long_unit: Default::default(),
             ext_grant: Default::default(),
             banks_written: Default::default(),
-            forward: signals(3),
-            distance: signals(3 * on),
+            forward: signals(SOURCES),
+            distance: signals(SOURCES * on),
             slot_wave: signals(w * t),
             all_valid: signals(w * t),
             all_dst: signals(w * t),
@@ -199,11 +201,11 @@ impl<const RI: usize> Scoreboard<RI> {
             wave_writes: signals(waves * t),
             wave_unit: signals(waves * t),
             wave_wait: signals(waves * t),
-            wave_src: signals(3 * waves * t),
-            wave_read: signals(3 * waves * t),
+            wave_src: signals(SOURCES * waves * t),
+            wave_read: signals(SOURCES * waves * t),
             wave_ready: signals(waves * t),
             flight: Flight::new(params),
-            pending: PendingTable::new(params, 3 * seen + 3),
+            pending: PendingTable::new(params, SOURCES * seen + SOURCES),
             hazards: Hazards::new(params),
             next_head: NextHead::new(params),
             alu: constant_if(params.forward, CoreUnit::Alu.code()),
@@ -247,7 +249,7 @@ impl<const RI: usize> Logic for Scoreboard<RI> {
 
 impl<const RI: usize> crate::parts::Part<Wiring> for Scoreboard<RI> {
     // Wiring. The table's and the hazards' lookups are the seen slots' sources, then the
-    // offered instruction's (ns binds the seen slots for index arithmetic).
+    // offered instruction's (ns binds the seen slots, nsrc the sources, for index arithmetic).
     #[hdl_gen]
     fn update(&mut self) {
         self.flight.clock.next = self.clock.val();
@@ -310,31 +312,35 @@ impl<const RI: usize> crate::parts::Part<PendingWiring> for Scoreboard<RI> {
             self.hazards.flight_dst[f].next = self.flight.dst[f].val();
         }
         for ns in self._seen..(self._seen + 1) {
-            for x in 0..(3 * self._seen) {
-                self.pending.src[x].next = self.slot_src[x].val();
-                self.hazards.src[x].next = self.slot_src[x].val();
-                self.hazards.by_head[x].next = self.pending.by_head[x].val();
-            }
-            for s in 0..SOURCES {
-                self.pending.src[3 * ns + s].next = self.instr_src[s].val();
-                self.hazards.src[3 * ns + s].next = self.instr_src[s].val();
-            }
-            for x in 0..(3 * self._seen + 3) {
-                self.hazards.outstanding[x].next = self.pending.outstanding[x].val();
-            }
-            for _f in 0..self._forwarding {
-                self.next_head.head_long[0].next = self.slot_unit[0].val() != self.alu[0].val();
+            for nsrc in SOURCES..(SOURCES + 1) {
+                for x in 0..(SOURCES * self._seen) {
+                    self.pending.src[x].next = self.slot_src[x].val();
+                    self.hazards.src[x].next = self.slot_src[x].val();
+                    self.hazards.by_head[x].next = self.pending.by_head[x].val();
+                }
                 for s in 0..SOURCES {
-                    self.next_head.outstanding[s].next = self.pending.outstanding[s].val();
-                    self.next_head.outstanding[3 + s].next = self.pending.outstanding[3 + s].val();
-                    self.next_head.outstanding[6 + s].next =
-                        self.pending.outstanding[3 * ns + s].val();
-                    self.next_head.by_head[s].next = self.pending.by_head[s].val();
-                    self.next_head.by_head[3 + s].next = self.pending.by_head[3 * ns - 3 + s].val();
+                    self.pending.src[nsrc * ns + s].next = self.instr_src[s].val();
+                    self.hazards.src[nsrc * ns + s].next = self.instr_src[s].val();
+                }
+                for x in 0..(SOURCES * self._seen + SOURCES) {
+                    self.hazards.outstanding[x].next = self.pending.outstanding[x].val();
+                }
+                for _f in 0..self._forwarding {
+                    self.next_head.head_long[0].next = self.slot_unit[0].val() != self.alu[0].val();
+                    for s in 0..SOURCES {
+                        self.next_head.outstanding[s].next = self.pending.outstanding[s].val();
+                        self.next_head.outstanding[nsrc + s].next =
+                            self.pending.outstanding[nsrc + s].val();
+                        self.next_head.outstanding[2 * nsrc + s].next =
+                            self.pending.outstanding[nsrc * ns + s].val();
+                        self.next_head.by_head[s].next = self.pending.by_head[s].val();
+                        self.next_head.by_head[nsrc + s].next =
+                            self.pending.by_head[nsrc * ns - nsrc + s].val();
+                    }
                 }
             }
         }
-        for k in 0..(3 * self._served) {
+        for k in 0..(SOURCES * self._served) {
             self.hazard[k].next = self.hazards.hazard[k].val();
         }
         self.next_head.entering.next = self.entering[0].val();
@@ -345,14 +351,16 @@ impl<const RI: usize> crate::parts::Part<PendingWiring> for Scoreboard<RI> {
         }
         for _f in 0..self._forwarding {
             self.flight.entering[0].next = self.entering[0].val();
-            for k in 0..6 {
+            for k in 0..((CANDIDATES - 1) * SOURCES) {
                 self.flight.src[k].next = self.slot_src[k].val();
             }
-            for s in 0..SOURCES {
-                self.flight.src[6 + s].next = self.instr_src[s].val();
-                self.forward[s].next =
-                    self.flight.forward[s].val() & !self.next_head.head_outstanding[s].val();
-                self.distance[s].next = self.flight.distance[s].val();
+            for nsrc in SOURCES..(SOURCES + 1) {
+                for s in 0..SOURCES {
+                    self.flight.src[2 * nsrc + s].next = self.instr_src[s].val();
+                    self.forward[s].next =
+                        self.flight.forward[s].val() & !self.next_head.head_outstanding[s].val();
+                    self.distance[s].next = self.flight.distance[s].val();
+                }
             }
         }
     }
@@ -402,9 +410,11 @@ impl<const RI: usize> crate::parts::Part<WaveWiring> for Scoreboard<RI> {
                 self.readiness.unit[w].next = self.wave_unit[w].val();
                 self.readiness.waits[w].next = self.wave_wait[w].val();
                 self.wave_ready[w].next = self.readiness.ready[w].val();
-                for s in 0..SOURCES {
-                    self.readiness.src[w * 3 + s].next = self.wave_src[w * 3 + s].val();
-                    self.readiness.read[w * 3 + s].next = self.wave_read[w * 3 + s].val();
+                for nsrc in SOURCES..(SOURCES + 1) {
+                    for s in 0..SOURCES {
+                        self.readiness.src[w * nsrc + s].next = self.wave_src[w * nsrc + s].val();
+                        self.readiness.read[w * nsrc + s].next = self.wave_read[w * nsrc + s].val();
+                    }
                 }
             }
         }

@@ -4,13 +4,13 @@
 use rust_hdl::prelude::*;
 
 use crate::gpr::RegisterMap;
-use crate::params::{BankMap, CoreParams, CoreUnit, GprParams};
+use crate::params::{BankMap, CoreParams, CoreUnit, GprParams, SOURCES};
 use crate::regs::Registers;
 use crate::signals::{constant, constants, signals};
 
 /// The instructions the table answers for each cycle: the window's first two slots (the head,
 /// the next) and the offered instruction, in that order.
-const CANDIDATES: usize = 3;
+pub(crate) const CANDIDATES: usize = 3;
 
 /// The pending table (`docs/core.md`): `long_results` entries (valid, register, guard: `(sy)`
 /// or `(ss)`). A long-latency head that issues takes one free entry per register it writes,
@@ -52,7 +52,7 @@ pub struct PendingTable<const RI: usize> {
     pub src: Vec<Signal<In, Bits<RI>>>,
     /// Per register looked up: an entry holds it after this cycle's free.
     pub outstanding: Vec<Signal<Out, Bit>>,
-    /// Per register looked up but the head's own (index less 3): the head writes it.
+    /// Per register looked up but the head's own (index less `SOURCES`): the head writes it.
     pub by_head: Vec<Signal<Out, Bit>>,
     /// Held next cycle if the head stays: [0] the head, [1] the offered instruction.
     pub held_staying: Vec<Signal<Out, Bit>>,
@@ -95,18 +95,18 @@ impl<const RI: usize> PendingTable<RI> {
             clock: Default::default(),
             reset: Default::default(),
             issue: Default::default(),
-            cand_dst: signals(3),
-            cand_writes: signals(3),
-            cand_unit: signals(3),
-            cand_wait: signals(3),
+            cand_dst: signals(CANDIDATES),
+            cand_writes: signals(CANDIDATES),
+            cand_unit: signals(CANDIDATES),
+            cand_wait: signals(CANDIDATES),
             free: Default::default(),
             free_reg: Default::default(),
             src: signals(sources),
             outstanding: signals(sources),
-            by_head: signals(sources - 3),
+            by_head: signals(sources - SOURCES),
             held_staying: signals(2),
             held_moving: signals(2),
-            cand_wave: signals(3 * t),
+            cand_wave: signals(CANDIDATES * t),
             entry_live: signals(n * t),
             entry_reg: signals(n * t),
             entry_sy: signals(n * t),
@@ -115,7 +115,7 @@ impl<const RI: usize> PendingTable<RI> {
             head_covers: signals(4 * t),
             head_long: signals(t),
             head_sy: signals(t),
-            spans: CandidateSpans::new(&params.gpr, 3),
+            spans: CandidateSpans::new(&params.gpr, CANDIDATES),
             entries: PendingEntries::new(n, t),
             lookups: PendingLookups::new(n, sources, t),
             _entries: n,
@@ -126,6 +126,7 @@ impl<const RI: usize> PendingTable<RI> {
 }
 
 impl<const RI: usize> Logic for PendingTable<RI> {
+    // A single-value loop binds the sources (nsrc) for index arithmetic.
     #[hdl_gen]
     fn update(&mut self) {
         self.entries.clock.next = self.clock.val();
@@ -150,7 +151,7 @@ impl<const RI: usize> Logic for PendingTable<RI> {
         for k in 0..4 {
             self.entries.take_reg[k].next = self.spans.plus[k].val();
         }
-        for k in 0..12 {
+        for k in 0..(4 * CANDIDATES) {
             self.lookups.plus[k].next = self.spans.plus[k].val();
             self.lookups.covers[k].next = self.spans.covers[k].val();
         }
@@ -163,8 +164,10 @@ impl<const RI: usize> Logic for PendingTable<RI> {
             self.lookups.src[x].next = self.src[x].val();
             self.outstanding[x].next = self.lookups.outstanding[x].val();
         }
-        for x in 3..self._sources {
-            self.by_head[x - 3].next = self.lookups.by_head[x - 3].val();
+        for nsrc in SOURCES..(SOURCES + 1) {
+            for x in SOURCES..self._sources {
+                self.by_head[x - nsrc].next = self.lookups.by_head[x - nsrc].val();
+            }
         }
         for m in 0..2 {
             self.held_staying[m].next = self.lookups.held_staying[m].val();
@@ -349,7 +352,7 @@ pub struct PendingLookups<const RI: usize> {
     pub src: Vec<Signal<In, Bits<RI>>>,
     /// Per register looked up: an entry holds it.
     pub outstanding: Vec<Signal<Out, Bit>>,
-    /// Per register looked up but the first three (index less 3): the head writes it.
+    /// Per register looked up but the head's own (index less `SOURCES`): the head writes it.
     pub by_head: Vec<Signal<Out, Bit>>,
     /// Held next cycle if the head stays: [0] the head, [1] the offered instruction.
     pub held_staying: Vec<Signal<Out, Bit>>,
@@ -390,11 +393,11 @@ impl<const RI: usize> PendingLookups<RI> {
     /// several waves.
     pub fn new(entries: usize, sources: usize, tagged: usize) -> Self {
         Self {
-            cand_dst: signals(3),
-            cand_wait: signals(3),
-            plus: signals(12),
-            covers: signals(12),
-            takes: signals(3),
+            cand_dst: signals(CANDIDATES),
+            cand_wait: signals(CANDIDATES),
+            plus: signals(4 * CANDIDATES),
+            covers: signals(4 * CANDIDATES),
+            takes: signals(CANDIDATES),
             head_long: Default::default(),
             head_sy: Default::default(),
             live: signals(entries),
@@ -404,15 +407,15 @@ impl<const RI: usize> PendingLookups<RI> {
             freed: Default::default(),
             src: signals(sources),
             outstanding: signals(sources),
-            by_head: signals(sources - 3),
+            by_head: signals(sources - SOURCES),
             held_staying: signals(2),
             held_moving: signals(2),
-            cand_wave: signals(3 * tagged),
+            cand_wave: signals(CANDIDATES * tagged),
             wave: signals(entries * tagged),
-            wave_ss: signals(3 * tagged),
-            wave_sy: signals(3 * tagged),
-            waw: signals(3),
-            sync: signals(3),
+            wave_ss: signals(CANDIDATES * tagged),
+            wave_sy: signals(CANDIDATES * tagged),
+            waw: signals(CANDIDATES),
+            sync: signals(CANDIDATES),
             overlap: signals(2),
             waits_on_head: signals(2),
             ss_live: Default::default(),
@@ -428,6 +431,7 @@ impl<const RI: usize> PendingLookups<RI> {
 }
 
 impl<const RI: usize> Logic for PendingLookups<RI> {
+    // A single-value loop binds the sources (nsrc) for index arithmetic.
     #[hdl_gen]
     fn update(&mut self) {
         self.ss_live.next = false;
@@ -454,11 +458,13 @@ impl<const RI: usize> Logic for PendingLookups<RI> {
                     | (self.live[e].val() & (self.reg_index[e].val() == self.src[x].val()));
             }
         }
-        for x in 3..self._sources {
-            self.by_head[x - 3].next = false;
-            for k in 0..4 {
-                self.by_head[x - 3].next = self.by_head[x - 3].val()
-                    | (self.covers[k].val() & (self.src[x].val() == self.plus[k].val()));
+        for nsrc in SOURCES..(SOURCES + 1) {
+            for x in SOURCES..self._sources {
+                self.by_head[x - nsrc].next = false;
+                for k in 0..4 {
+                    self.by_head[x - nsrc].next = self.by_head[x - nsrc].val()
+                        | (self.covers[k].val() & (self.src[x].val() == self.plus[k].val()));
+                }
             }
         }
         // Held next cycle: as the table will be, with the head's entries if it issues now.

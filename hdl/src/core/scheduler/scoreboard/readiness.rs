@@ -14,7 +14,7 @@ use crate::signals::{constant, constants, signals};
 /// and no source is still to be written by a window slot staying after the issue (one writing
 /// that register alone, or a long-latency slot of the same wave writing several) or by an
 /// instruction in the ALU (the stages staying in flight, and the issuing head). Vectors of
-/// sources are wave-major (`wave * 3 + source`). `RI` is the register-index width.
+/// sources are wave-major (`wave * SOURCES + source`). `RI` is the register-index width.
 #[derive(LogicBlock)]
 pub struct WaveReadiness<const RI: usize> {
     /// The head issues this cycle.
@@ -127,15 +127,15 @@ impl<const RI: usize> WaveReadiness<RI> {
             writes: signals(waves),
             unit: signals(waves),
             waits: signals(waves),
-            src: signals(3 * waves),
-            read: signals(3 * waves),
+            src: signals(SOURCES * waves),
+            read: signals(SOURCES * waves),
             ready: signals(waves),
             spans: CandidateSpans::new(&params.gpr, waves),
             spans_unused: signals(t),
             one: signals(w),
             many: signals(w),
             takes: signals(t),
-            written: signals(3 * waves),
+            written: signals(SOURCES * waves),
             taken: signals(waves),
             ss: signals(waves),
             sy: signals(waves),
@@ -152,6 +152,7 @@ impl<const RI: usize> WaveReadiness<RI> {
 }
 
 impl<const RI: usize> Logic for WaveReadiness<RI> {
+    // Single-value loops bind the sources (nsrc) for index arithmetic.
     #[hdl_gen]
     fn update(&mut self) {
         for _t in 0..self._tagged {
@@ -192,33 +193,35 @@ impl<const RI: usize> Logic for WaveReadiness<RI> {
                     self.sy[w].next = self.sy[w].val() | self.head_sy[0].val();
                 }
                 // Its sources: written by a slot, a flight stage, the issuing head, or outstanding.
-                for s in 0..SOURCES {
-                    self.written[w * 3 + s].next = false;
-                    for j in 0..self._window {
-                        self.written[w * 3 + s].next = self.written[w * 3 + s].val()
-                            | (self.one[j].val()
-                                & (self.slot_dst[j].val() == self.src[w * 3 + s].val()))
-                            | (self.many[j].val()
-                                & (self.slot_wave[j].val() == self.wave_code[w].val()));
+                for nsrc in SOURCES..(SOURCES + 1) {
+                    for s in 0..SOURCES {
+                        self.written[w * nsrc + s].next = false;
+                        for j in 0..self._window {
+                            self.written[w * nsrc + s].next = self.written[w * nsrc + s].val()
+                                | (self.one[j].val()
+                                    & (self.slot_dst[j].val() == self.src[w * nsrc + s].val()))
+                                | (self.many[j].val()
+                                    & (self.slot_wave[j].val() == self.wave_code[w].val()));
+                        }
+                        for f in 0..self._staying {
+                            self.written[w * nsrc + s].next = self.written[w * nsrc + s].val()
+                                | (self.flight_write[f].val()
+                                    & (self.flight_dst[f].val() == self.src[w * nsrc + s].val()));
+                        }
+                        for e in 0..self._entries {
+                            self.written[w * nsrc + s].next = self.written[w * nsrc + s].val()
+                                | (self.entry_live[e].val()
+                                    & (self.entry_reg[e].val() == self.src[w * nsrc + s].val()));
+                        }
+                        for k in 0..4 {
+                            self.written[w * nsrc + s].next = self.written[w * nsrc + s].val()
+                                | (self.issue[0].val()
+                                    & self.head_covers[k].val()
+                                    & (self.head_plus[k].val() == self.src[w * nsrc + s].val()));
+                        }
+                        self.written[w * nsrc + s].next =
+                            self.written[w * nsrc + s].val() & self.read[w * nsrc + s].val();
                     }
-                    for f in 0..self._staying {
-                        self.written[w * 3 + s].next = self.written[w * 3 + s].val()
-                            | (self.flight_write[f].val()
-                                & (self.flight_dst[f].val() == self.src[w * 3 + s].val()));
-                    }
-                    for e in 0..self._entries {
-                        self.written[w * 3 + s].next = self.written[w * 3 + s].val()
-                            | (self.entry_live[e].val()
-                                & (self.entry_reg[e].val() == self.src[w * 3 + s].val()));
-                    }
-                    for k in 0..4 {
-                        self.written[w * 3 + s].next = self.written[w * 3 + s].val()
-                            | (self.issue[0].val()
-                                & self.head_covers[k].val()
-                                & (self.head_plus[k].val() == self.src[w * 3 + s].val()));
-                    }
-                    self.written[w * 3 + s].next =
-                        self.written[w * 3 + s].val() & self.read[w * 3 + s].val();
                 }
                 // The registers it writes: outstanding after the free, or taken by the head.
                 self.taken[w].next = false;
@@ -237,13 +240,15 @@ impl<const RI: usize> Logic for WaveReadiness<RI> {
                                 & (self.head_plus[h].val() == self.spans.plus[w * 4 + k].val()));
                     }
                 }
-                self.ready[w].next = self.valid[w].val()
-                    & !self.written[w * 3].val()
-                    & !self.written[w * 3 + 1].val()
-                    & !self.written[w * 3 + 2].val()
-                    & !self.taken[w].val()
-                    & !(self.waits[w].val().get_bit(0) & self.ss[w].val())
-                    & !(self.waits[w].val().get_bit(1) & self.sy[w].val());
+                for nsrc in SOURCES..(SOURCES + 1) {
+                    self.ready[w].next = self.valid[w].val()
+                        & !self.written[w * nsrc].val()
+                        & !self.written[w * nsrc + 1].val()
+                        & !self.written[w * nsrc + 2].val()
+                        & !self.taken[w].val()
+                        & !(self.waits[w].val().get_bit(0) & self.ss[w].val())
+                        & !(self.waits[w].val().get_bit(1) & self.sy[w].val());
+                }
             }
         }
     }
