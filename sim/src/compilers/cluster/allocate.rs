@@ -11,8 +11,8 @@
 
 use std::collections::BTreeMap;
 
-use super::partition::{live_ranges, live_ranges_of, LiveRange, Partitioned};
-use crate::cluster::program::{first_free, ClusterInstr, Operand, Reg, RegKind, Sources};
+use super::partition::{scan_ranges, Partitioned};
+use crate::cluster::program::{ClusterInstr, Operand, Reg, RegKind, Sources};
 
 /// A physical register: register `n` of a cluster's local file, or of the main file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -60,41 +60,115 @@ pub struct MainFileFull {
     pub needed: usize,
 }
 
-/// A live range's interval on a doubled instruction axis: the write of instruction `i` is at
-/// `2i + 1`, its reads at `2i`, an input is live from 0. Ranges interfere when their intervals
-/// meet; a register read for the last time can be written by the same instruction.
-fn interval(range: &LiveRange) -> (usize, usize) {
-    let first = range.accesses[0];
-    let start = if first.write { 2 * first.at + 1 } else { 0 };
-    let last = range.accesses.last().expect("a range has an access");
-    let end = if last.write { start } else { 2 * last.at };
-    (start, end)
+/// A live range as the allocator sees it.
+struct Span {
+    /// Its interval on a doubled instruction axis: the write of instruction `i` is at
+    /// `2i + 1`, its reads at `2i`, an input is live from 0. Ranges interfere when their
+    /// intervals meet; a register read for the last time can be written by the same
+    /// instruction.
+    interval: (usize, usize),
+    /// The cluster of its first access.
+    cluster: usize,
+    /// Its register's number.
+    vr: usize,
+    /// Whether it holds a program input.
+    input: bool,
 }
 
-/// Colours `ranges` (indices into `all`) with `registers` registers in order of start; with
-/// too few, the competing range that ends last is left out. Returns each coloured range's
-/// register and the ranges left out.
+/// The live ranges of the registers of one kind in a program, in order of their start, and
+/// which range each register operand belongs to.
+struct Ranges {
+    /// The ranges.
+    spans: Vec<Span>,
+    /// Per instruction: its destination's range, if of this kind.
+    dst: Vec<Option<usize>>,
+    /// Per instruction: each register source's range, if of this kind.
+    src: Vec<[Option<usize>; Sources::MAX]>,
+}
+
+impl Ranges {
+    /// The live ranges of the virtual registers of `program` and of its global registers, in
+    /// this order (those of [`live_ranges_of`](super::partition::live_ranges_of)); those of a
+    /// kind not in `kinds` are left empty.
+    fn of(program: &[ClusterInstr], kinds: &[RegKind]) -> [Ranges; 2] {
+        let mut all = [RegKind::Virtual, RegKind::Main].map(|kind| {
+            let n = match kinds.contains(&kind) {
+                true => program.len(),
+                false => 0,
+            };
+            Ranges {
+                spans: Vec::with_capacity(n),
+                dst: vec![None; n],
+                src: vec![[None; Sources::MAX]; n],
+            }
+        });
+        scan_ranges(program, kinds, |kind, range, vr, access| {
+            let (ranges, at) = (&mut all[kind as usize], access.at);
+            if range == ranges.spans.len() {
+                let start = if access.write { 2 * at + 1 } else { 0 };
+                ranges.spans.push(Span {
+                    interval: (start, start),
+                    cluster: access.cluster,
+                    vr,
+                    input: !access.write,
+                });
+            }
+            if access.write {
+                ranges.dst[at] = Some(range);
+                return;
+            }
+            ranges.spans[range].interval.1 = 2 * at;
+            for (k, s) in program[at].src.iter().enumerate() {
+                if matches!(s, Operand::Reg(r) if r.number(kind) == Some(vr)) {
+                    ranges.src[at][k] = Some(range);
+                }
+            }
+        });
+        all
+    }
+
+    /// The ranges whose first access `cluster` makes, in order.
+    fn of_cluster(&self, cluster: usize) -> impl Iterator<Item = usize> + '_ {
+        (0..self.spans.len()).filter(move |&r| self.spans[r].cluster == cluster)
+    }
+}
+
+/// Colours `ranges` (indices into `spans`) with `registers` registers in order of start,
+/// recording each range's register in `colours`; with too few, the competing range that ends
+/// last is left out, with none. Returns the ranges left out.
 fn colour(
-    all: &[LiveRange],
-    mut ranges: Vec<usize>,
+    spans: &[Span],
+    ranges: impl Iterator<Item = usize>,
     registers: usize,
-) -> (BTreeMap<usize, usize>, Vec<usize>) {
+    colours: &mut [Option<usize>],
+) -> Vec<usize> {
     // (interval, range), in order of start.
-    let mut order: Vec<((usize, usize), usize)> =
-        ranges.drain(..).map(|r| (interval(&all[r]), r)).collect();
+    let mut order: Vec<((usize, usize), usize)> = ranges.map(|r| (spans[r].interval, r)).collect();
     order.sort_unstable();
-    let mut active: Vec<(usize, usize, usize)> = Vec::new(); // (range, register, end)
-    let mut colours = BTreeMap::new();
+    // (range, register, end) of the ranges live at the current start.
+    let mut active: Vec<(usize, usize, usize)> = Vec::new();
+    // Whether each register is in `active`: the lowest free one is at most `active.len()`.
+    let mut taken = vec![false; registers.min(order.len() + 1)];
     let mut left_out = Vec::new();
     for ((start, end), r) in order {
-        active.retain(|&(_, _, e)| e >= start);
-        let free = (0..registers).find(|reg| active.iter().all(|&(_, used, _)| used != *reg));
-        match free {
+        active.retain(|&(_, reg, e)| {
+            let live = e >= start;
+            if !live {
+                taken[reg] = false;
+            }
+            live
+        });
+        let candidates = registers.min(active.len() + 1);
+        match taken[..candidates].iter().position(|&t| !t) {
             Some(reg) => {
                 active.push((r, reg, end));
-                colours.insert(r, reg);
+                taken[reg] = true;
+                colours[r] = Some(reg);
             }
-            None if active.is_empty() => left_out.push(r),
+            None if active.is_empty() => {
+                colours[r] = None;
+                left_out.push(r);
+            }
             None => {
                 // Spill whichever of the competing ranges and this one ends last.
                 let (k, &(victim, reg, last)) = active
@@ -103,25 +177,30 @@ fn colour(
                     .max_by_key(|(_, &(_, _, e))| e)
                     .expect("not empty");
                 if last > end {
-                    colours.remove(&victim);
+                    colours[victim] = None;
                     left_out.push(victim);
                     active[k] = (r, reg, end);
-                    colours.insert(r, reg);
+                    colours[r] = Some(reg);
                 } else {
+                    colours[r] = None;
                     left_out.push(r);
                 }
             }
         }
     }
-    (colours, left_out)
+    left_out
 }
 
-/// A partitioned program after spilling.
+/// A partitioned program after spilling, its local files coloured.
 struct Spilled {
     /// The program, spilled local ranges renamed to new global registers.
     program: Vec<ClusterInstr>,
-    /// Its virtual registers' live ranges.
-    ranges: Vec<LiveRange>,
+    /// The live ranges of the virtual registers before spilling.
+    ranges: Ranges,
+    /// Per range of `ranges`: its local register; none for a range spilled.
+    locals: Vec<Option<usize>>,
+    /// The live ranges of the program's global registers.
+    main_ranges: Ranges,
     /// The global registers that hold a program input, with the input's virtual register.
     main_inputs: BTreeMap<usize, usize>,
     /// Local live ranges spilled.
@@ -129,33 +208,54 @@ struct Spilled {
 }
 
 /// Spills, per cluster, the local live ranges its `local_regs` registers cannot hold (see
-/// [`colour`]) to new global registers.
+/// [`colour`]) to new global registers, and colours the local ranges left.
 fn spill(partitioned: &Partitioned, clusters: usize, local_regs: usize) -> Spilled {
-    let ranges = live_ranges(&partitioned.program);
+    let [ranges, main_ranges] =
+        Ranges::of(&partitioned.program, &[RegKind::Virtual, RegKind::Main]);
     let mut program = partitioned.program.clone();
-    let mut next_main = first_free(&program, RegKind::Main);
+    // Every global register the program names has a range.
+    let numbers = main_ranges.spans.iter().map(|s| s.vr + 1);
+    let mut next_main = numbers.max().unwrap_or(0);
     let mut main_inputs = partitioned.main_inputs.clone();
     let mut spills = 0;
+    let mut locals = vec![None; ranges.spans.len()];
+    // The global register each spilled range moves to.
+    let mut moved = vec![None; ranges.spans.len()];
     for c in 1..=clusters {
-        let mine = (0..ranges.len()).filter(|&r| ranges[r].accesses[0].cluster == c);
-        let (_, left_out) = colour(&ranges, mine.collect(), local_regs);
+        let left_out = colour(&ranges.spans, ranges.of_cluster(c), local_regs, &mut locals);
+        if left_out.is_empty() {
+            continue;
+        }
         for r in left_out {
-            rename(&mut program, &ranges[r], Reg::Main(next_main));
-            if ranges[r].input {
-                main_inputs.insert(next_main, ranges[r].vr);
+            moved[r] = Some(next_main);
+            if ranges.spans[r].input {
+                main_inputs.insert(next_main, ranges.spans[r].vr);
             }
             next_main += 1;
             spills += 1;
         }
+        // Renaming ends the ranges spilled and leaves the others as they are: the
+        // cluster's ranges left are coloured again, as the spilled program's.
+        let kept = ranges.of_cluster(c).filter(|&r| moved[r].is_none());
+        let left_out = colour(&ranges.spans, kept, local_regs, &mut locals);
+        debug_assert!(
+            left_out.is_empty(),
+            "spilling left every cluster colourable"
+        );
     }
-    // Renaming ends ranges: without it, the ranges are the program's still.
-    let ranges = match spills {
-        0 => ranges,
-        _ => live_ranges(&program),
+    let main_ranges = match spills {
+        0 => main_ranges,
+        _ => {
+            rename(&mut program, &ranges, &moved);
+            let [_, main_ranges] = Ranges::of(&program, &[RegKind::Main]);
+            main_ranges
+        }
     };
     Spilled {
         program,
         ranges,
+        locals,
+        main_ranges,
         main_inputs,
         spills,
     }
@@ -169,68 +269,44 @@ pub fn allocate(
     local_regs: usize,
     main_regs: usize,
 ) -> Result<Allocation, MainFileFull> {
+    // Spilling colours the local files; the main file is coloured last.
     let Spilled {
         program,
         ranges,
+        locals,
+        main_ranges,
         main_inputs,
         spills,
     } = spill(partitioned, clusters, local_regs);
-    // Colour the local files, then the main file, of the spilled program.
-    let main_ranges = live_ranges_of(&program, RegKind::Main);
-    let mut dst = vec![None; program.len()];
-    let mut src = vec![[None; Sources::MAX]; program.len()];
     let mut local_used = vec![0; clusters];
     let mut inputs = Vec::new();
     for c in 1..=clusters {
-        let mine: Vec<usize> = (0..ranges.len())
-            .filter(|&r| ranges[r].accesses[0].cluster == c)
-            .collect();
-        let (colours, left_out) = colour(&ranges, mine, local_regs);
-        debug_assert!(
-            left_out.is_empty(),
-            "spilling left every cluster colourable"
-        );
-        for (&r, &reg) in &colours {
+        for r in ranges.of_cluster(c) {
+            let Some(reg) = locals[r] else { continue };
             local_used[c - 1] = local_used[c - 1].max(reg + 1);
-            if ranges[r].input {
-                inputs.push((ranges[r].vr, c, Physical::Local(reg)));
+            if ranges.spans[r].input {
+                inputs.push((ranges.spans[r].vr, c, Physical::Local(reg)));
             }
-            place(
-                &program,
-                &ranges[r],
-                Reg::Virtual(ranges[r].vr),
-                Physical::Local(reg),
-                &mut dst,
-                &mut src,
-            );
         }
     }
-    let all: Vec<usize> = (0..main_ranges.len()).collect();
-    let (colours, left_out) = colour(&main_ranges, all.clone(), main_regs);
-    if !left_out.is_empty() {
-        let (colours, _) = colour(&main_ranges, all, usize::MAX);
-        let needed = colours.values().map(|r| r + 1).max().unwrap_or(0);
+    let all = 0..main_ranges.spans.len();
+    let mut mains = vec![None; all.len()];
+    if !colour(&main_ranges.spans, all.clone(), main_regs, &mut mains).is_empty() {
+        let mut unbounded = vec![None; all.len()];
+        colour(&main_ranges.spans, all, usize::MAX, &mut unbounded);
+        let needed = unbounded.iter().flatten().map(|r| r + 1).max().unwrap_or(0);
         return Err(MainFileFull { needed });
     }
     let mut main_used = 0;
-    for (&r, &reg) in &colours {
+    for (span, reg) in main_ranges.spans.iter().zip(&mains) {
+        let Some(reg) = *reg else { continue };
         main_used = main_used.max(reg + 1);
-        let input = main_inputs
-            .get(&main_ranges[r].vr)
-            .filter(|_| main_ranges[r].input);
+        let input = main_inputs.get(&span.vr).filter(|_| span.input);
         if let Some(&vr) = input {
-            inputs.push((vr, main_ranges[r].accesses[0].cluster, Physical::Main(reg)));
+            inputs.push((vr, span.cluster, Physical::Main(reg)));
         }
-        let name = Reg::Main(main_ranges[r].vr);
-        place(
-            &program,
-            &main_ranges[r],
-            name,
-            Physical::Main(reg),
-            &mut dst,
-            &mut src,
-        );
     }
+    let (dst, src) = place(&ranges, &locals, &main_ranges, &mains);
     Ok(Allocation {
         program,
         dst,
@@ -242,41 +318,44 @@ pub fn allocate(
     })
 }
 
-/// Renames every access of `range` (of `v<range.vr>`) in `program` to `to`.
-fn rename(program: &mut [ClusterInstr], range: &LiveRange, to: Reg) {
-    let from = Reg::Virtual(range.vr);
-    for a in &range.accesses {
-        let instr = &mut program[a.at];
-        if a.write {
-            instr.dst = Some(to);
-        } else {
-            for s in instr.src.iter_mut() {
-                if *s == Operand::Reg(from) {
-                    *s = Operand::Reg(to);
-                }
+/// Renames every access of each range of `ranges` (of virtual registers) that `moved` gives a
+/// global register to that register.
+fn rename(program: &mut [ClusterInstr], ranges: &Ranges, moved: &[Option<usize>]) {
+    for (at, instr) in program.iter_mut().enumerate() {
+        if let Some(m) = ranges.dst[at].and_then(|r| moved[r]) {
+            instr.dst = Some(Reg::Main(m));
+        }
+        for (s, range) in instr.src.iter_mut().zip(ranges.src[at]) {
+            if let Some(m) = range.and_then(|r| moved[r]) {
+                *s = Operand::Reg(Reg::Main(m));
             }
         }
     }
 }
 
-/// Records that the accesses of `range` (to `name`) use physical register `reg`.
+/// Each instruction's destination and sources' physical registers: those of their ranges, as
+/// coloured in `locals` (of the virtual registers' `ranges`) and `mains` (of `main_ranges`).
 fn place(
-    program: &[ClusterInstr],
-    range: &LiveRange,
-    name: Reg,
-    reg: Physical,
-    dst: &mut [Option<Physical>],
-    src: &mut [[Option<Physical>; Sources::MAX]],
-) {
-    for a in &range.accesses {
-        if a.write {
-            dst[a.at] = Some(reg);
-        } else {
-            for (k, s) in program[a.at].src.iter().enumerate() {
-                if *s == Operand::Reg(name) {
-                    src[a.at][k] = Some(reg);
-                }
-            }
-        }
-    }
+    ranges: &Ranges,
+    locals: &[Option<usize>],
+    main_ranges: &Ranges,
+    mains: &[Option<usize>],
+) -> (Vec<Option<Physical>>, Vec<[Option<Physical>; Sources::MAX]>) {
+    let physical = |local: Option<usize>, main: Option<usize>| {
+        let local = local.and_then(|r| locals[r]).map(Physical::Local);
+        local.or_else(|| main.and_then(|r| mains[r]).map(Physical::Main))
+    };
+    let dst = ranges
+        .dst
+        .iter()
+        .zip(&main_ranges.dst)
+        .map(|(&local, &main)| physical(local, main))
+        .collect();
+    let src = ranges
+        .src
+        .iter()
+        .zip(&main_ranges.src)
+        .map(|(local, main)| std::array::from_fn(|k| physical(local[k], main[k])))
+        .collect();
+    (dst, src)
 }

@@ -17,9 +17,11 @@
 //!   file; with non-owner readers, R1's `MOV MVR, VR` runs first in the program.
 //! - An instruction's reads count once per register, its write once.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
-use crate::cluster::program::{first_free, ClusterInstr, ClusterOp, Operand, Reg, RegKind};
+use crate::cluster::program::{
+    first_free, ClusterInstr, ClusterOp, Operand, Reg, RegKind, Sources,
+};
 
 /// One access to a live range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,59 +85,149 @@ pub fn live_ranges(program: &[ClusterInstr]) -> Vec<LiveRange> {
 /// The live ranges of the registers of `kind` in `program`, in order of their start; a
 /// range's `vr` is its register's number.
 pub fn live_ranges_of(program: &[ClusterInstr], kind: RegKind) -> Vec<LiveRange> {
-    let mut ranges: Vec<LiveRange> = Vec::new();
-    // The open range of each register number, as an index into `ranges`. A map, not a vector
-    // indexed by number: a program may name any register up to `MAX_REGISTER`.
-    let mut open: BTreeMap<usize, usize> = BTreeMap::new();
-    for (at, instr) in program.iter().enumerate() {
-        let cluster = instr.cluster;
-        for vr in instr.reads().filter_map(|r| r.number(kind)) {
-            let range = *open.entry(vr).or_insert_with(|| {
-                ranges.push(LiveRange {
-                    vr,
-                    accesses: Vec::new(),
-                    input: true,
-                    owner: 0,
-                });
-                ranges.len() - 1
-            });
-            let write = false;
-            ranges[range].accesses.push(Access { at, cluster, write });
-        }
-        if let Some(vr) = instr.dst.and_then(|r| r.number(kind)) {
-            let write = true;
-            // Most ranges have a few reads: room for them saves growing the list.
-            let mut accesses = Vec::with_capacity(4);
-            accesses.push(Access { at, cluster, write });
+    let mut ranges: Vec<LiveRange> = Vec::with_capacity(program.len());
+    scan_ranges(program, &[kind], |_, range, vr, access| {
+        if range == ranges.len() {
             ranges.push(LiveRange {
                 vr,
-                accesses,
-                input: false,
+                // Most ranges have a few reads: room for them saves growing the list.
+                accesses: Vec::with_capacity(4),
+                input: !access.write,
                 owner: 0,
             });
-            open.insert(vr, ranges.len() - 1);
         }
-    }
+        ranges[range].accesses.push(access);
+    });
+    let mut counts = Vec::new();
     for range in &mut ranges {
-        range.owner = owner(&range.accesses);
+        range.owner = owner(&range.accesses, &mut counts);
     }
     ranges
 }
 
+/// Visits the accesses of `program` to registers of the kinds in `kinds` in program order (an
+/// instruction's reads, each register once, before its write) as `visit(kind, range, number,
+/// access)`: `range` numbers the access's live range among those of its kind in order of
+/// start, so a range's first access brings the next unused number.
+pub(crate) fn scan_ranges(
+    program: &[ClusterInstr],
+    kinds: &[RegKind],
+    mut visit: impl FnMut(RegKind, usize, usize, Access),
+) {
+    // Per kind (as numbered by `RegKind`): its open ranges and the next range's number.
+    let mut open = [OpenRanges::new(program), OpenRanges::new(program)];
+    let mut next = [0, 0];
+    let wanted = |reg: Reg| {
+        let (kind, number) = match reg {
+            Reg::Virtual(n) => (RegKind::Virtual, n),
+            Reg::Main(n) => (RegKind::Main, n),
+        };
+        kinds.contains(&kind).then_some((kind, number))
+    };
+    for (at, instr) in program.iter().enumerate() {
+        let cluster = instr.cluster;
+        for (kind, vr) in instr.reads().filter_map(wanted) {
+            let (open, next) = (&mut open[kind as usize], &mut next[kind as usize]);
+            let range = open.get(vr).unwrap_or_else(|| {
+                open.set(vr, *next);
+                *next += 1;
+                *next - 1
+            });
+            let write = false;
+            visit(kind, range, vr, Access { at, cluster, write });
+        }
+        if let Some((kind, vr)) = instr.dst.and_then(wanted) {
+            let (open, next) = (&mut open[kind as usize], &mut next[kind as usize]);
+            open.set(vr, *next);
+            *next += 1;
+            let write = true;
+            visit(kind, *next - 1, vr, Access { at, cluster, write });
+        }
+    }
+}
+
+/// Register numbers per instruction that [`OpenRanges`] holds in a vector indexed by number (an
+/// instruction names at most three registers); a program naming higher numbers has a map.
+const DENSE_NUMBERS_PER_INSTR: usize = 4;
+
+/// The open live range of each register number during a scan.
+enum OpenRanges {
+    /// Indexed by register number, while the numbers are below `limit`.
+    Dense {
+        open: Vec<Option<usize>>,
+        limit: usize,
+    },
+    /// Keyed by register number: a program may name any register up to `MAX_REGISTER`.
+    Sparse(HashMap<usize, usize>),
+}
+
+impl OpenRanges {
+    /// No range open, for a scan of `program`.
+    fn new(program: &[ClusterInstr]) -> Self {
+        OpenRanges::Dense {
+            open: Vec::new(),
+            limit: DENSE_NUMBERS_PER_INSTR * program.len(),
+        }
+    }
+
+    /// The open range of register `vr`, if any.
+    fn get(&self, vr: usize) -> Option<usize> {
+        match self {
+            OpenRanges::Dense { open, .. } => open.get(vr).copied().flatten(),
+            OpenRanges::Sparse(open) => open.get(&vr).copied(),
+        }
+    }
+
+    /// Opens `range` for register `vr`.
+    fn set(&mut self, vr: usize, range: usize) {
+        match self {
+            OpenRanges::Dense { open, .. } if vr < open.len() => open[vr] = Some(range),
+            OpenRanges::Dense { open, limit } if vr < *limit => {
+                open.resize(vr + 1, None);
+                open[vr] = Some(range);
+            }
+            OpenRanges::Dense { open, .. } => {
+                let numbered = open.iter().enumerate();
+                let mut sparse: HashMap<usize, usize> =
+                    numbered.filter_map(|(n, r)| Some((n, (*r)?))).collect();
+                sparse.insert(vr, range);
+                *self = OpenRanges::Sparse(sparse);
+            }
+            OpenRanges::Sparse(open) => {
+                open.insert(vr, range);
+            }
+        }
+    }
+}
+
 /// The cluster with the most accesses; ties go to the first access's cluster, then to the
-/// lowest-numbered.
-fn owner(accesses: &[Access]) -> usize {
-    let clusters = accesses.iter().map(|a| a.cluster).max().unwrap_or(0) + 1;
-    let mut counts = vec![0usize; clusters];
+/// lowest-numbered. `counts` is scratch space, all zero before and after.
+fn owner(accesses: &[Access], counts: &mut Vec<usize>) -> usize {
     for a in accesses {
+        if a.cluster >= counts.len() {
+            counts.resize(a.cluster + 1, 0);
+        }
         counts[a.cluster] += 1;
     }
-    let most = counts.iter().copied().max().unwrap_or(0);
+    let most = accesses
+        .iter()
+        .map(|a| counts[a.cluster])
+        .max()
+        .unwrap_or(0);
     let first = accesses[0].cluster;
-    match counts[first] == most {
+    let owner = match counts[first] == most {
         true => first,
-        false => counts.iter().position(|&n| n == most).expect("a maximum"),
+        false => accesses
+            .iter()
+            .filter(|a| counts[a.cluster] == most)
+            .map(|a| a.cluster)
+            .min()
+            .expect("a maximum"),
+    };
+    for a in accesses {
+        counts[a.cluster] = 0;
     }
+    owner
 }
 
 /// A partitioned program.
@@ -157,20 +249,40 @@ pub struct Partitioned {
 
 /// The rewrite being built: renamings per instruction and the MOVs to insert around them.
 struct Rewrite {
-    /// Per instruction: read registers renamed.
-    reads: Vec<BTreeMap<Reg, Reg>>,
+    /// Per instruction: its sources, read registers renamed.
+    src: Vec<Sources>,
     /// Per instruction: the destination renamed.
     dst: Vec<Option<Reg>>,
-    /// MOVs before the program, and before and after each instruction.
-    start: Vec<ClusterInstr>,
-    before: Vec<Vec<ClusterInstr>>,
-    after: Vec<Vec<ClusterInstr>>,
+    /// The MOVs to insert, each with its slot's [`Slot::order`], in the order they were made.
+    movs: Vec<(usize, ClusterInstr)>,
     /// The next unused virtual register.
     next_vr: usize,
     /// The global register of each virtual register that needs one.
     mvr: BTreeMap<usize, usize>,
     /// The first global register free for them: above every `mvr` the program names itself.
     first_mvr: usize,
+}
+
+/// Where an inserted MOV goes.
+#[derive(Clone, Copy)]
+enum Slot {
+    /// Before the program.
+    Start,
+    /// Before instruction `at`.
+    Before(usize),
+    /// After instruction `at`.
+    After(usize),
+}
+
+impl Slot {
+    /// The slot's place in program order.
+    fn order(self) -> usize {
+        match self {
+            Slot::Start => 0,
+            Slot::Before(at) => 2 * at + 1,
+            Slot::After(at) => 2 * at + 2,
+        }
+    }
 }
 
 /// `cluster: mov dst, src`.
@@ -190,27 +302,41 @@ impl Rewrite {
         Reg::Main(*self.mvr.entry(vr).or_insert(next))
     }
 
+    /// Inserts `mov` at `slot`, after those inserted there before.
+    fn insert(&mut self, slot: Slot, mov: ClusterInstr) {
+        self.movs.push((slot.order(), mov));
+    }
+
     /// A new local virtual register.
     fn fresh(&mut self) -> Reg {
         self.next_vr += 1;
         Reg::Virtual(self.next_vr - 1)
     }
 
+    /// Renames the reads of `from` by instruction `at` to `to`.
+    fn rename_reads(&mut self, at: usize, from: Reg, to: Reg) {
+        for s in self.src[at].iter_mut() {
+            if *s == Operand::Reg(from) {
+                *s = Operand::Reg(to);
+            }
+        }
+    }
+
     /// Applies R1-R3 to one live range.
     fn range(&mut self, range: &LiveRange) {
         let (v, owner) = (Reg::Virtual(range.vr), range.owner);
-        let readers = range.other_readers();
-        let writer = range.writer();
-        let foreign_writer = writer.filter(|&w| w != owner);
-        if readers.is_empty() && foreign_writer.is_none() {
+        // Only the owner touches the range: nothing to move.
+        if range.accesses.iter().all(|a| a.cluster == owner) {
             return;
         }
+        let readers = range.other_readers();
+        let foreign_writer = range.writer().filter(|&w| w != owner);
         let m = self.mvr(range.vr);
         match foreign_writer {
             // R1: the owner writes (or holds the input), others read: copy it out.
             None => match range.input {
-                true => self.start.push(mov(owner, m, v)),
-                false => self.after[range.accesses[0].at].push(mov(owner, m, v)),
+                true => self.insert(Slot::Start, mov(owner, m, v)),
+                false => self.insert(Slot::After(range.accesses[0].at), mov(owner, m, v)),
             },
             // R3: another cluster writes; the owner's copy comes back through the main file.
             Some(w) => {
@@ -221,12 +347,12 @@ impl Rewrite {
                 } else {
                     let n = self.fresh();
                     self.dst[at] = Some(n);
-                    self.after[at].push(mov(w, m, n));
+                    self.insert(Slot::After(at), mov(w, m, n));
                     for r in own_reads {
-                        self.reads[r].insert(v, n);
+                        self.rename_reads(r, v, n);
                     }
                 }
-                self.after[at].push(mov(owner, v, m));
+                self.insert(Slot::After(at), mov(owner, v, m));
             }
         }
         // R2: other readers read the main copy, or one local copy of it.
@@ -236,12 +362,12 @@ impl Rewrite {
                 1 => m,
                 _ => {
                     let n = self.fresh();
-                    self.before[reads[0]].push(mov(c, n, m));
+                    self.insert(Slot::Before(reads[0]), mov(c, n, m));
                     n
                 }
             };
             for r in reads {
-                self.reads[r].insert(v, local);
+                self.rename_reads(r, v, local);
             }
         }
     }
@@ -250,14 +376,13 @@ impl Rewrite {
 /// Partitions `program`'s virtual registers (R1-R3 of the document).
 pub fn partition(program: &[ClusterInstr]) -> Partitioned {
     let ranges = live_ranges(program);
-    let highest = first_free(program, RegKind::Virtual);
+    // Every virtual register the program names has a range.
+    let highest = ranges.iter().map(|r| r.vr + 1).max().unwrap_or(0);
     let n = program.len();
     let mut rewrite = Rewrite {
-        reads: vec![BTreeMap::new(); n],
+        src: program.iter().map(|i| i.src).collect(),
         dst: program.iter().map(|i| i.dst).collect(),
-        start: Vec::new(),
-        before: vec![Vec::new(); n],
-        after: vec![Vec::new(); n],
+        movs: Vec::new(),
         next_vr: highest,
         mvr: BTreeMap::new(),
         first_mvr: first_free(program, RegKind::Main),
@@ -265,27 +390,27 @@ pub fn partition(program: &[ClusterInstr]) -> Partitioned {
     for range in &ranges {
         rewrite.range(range);
     }
-    let mut out = rewrite.start.clone();
-    let mut original = vec![false; out.len()];
+    // A stable sort: the MOVs of a slot keep their order.
+    rewrite.movs.sort_by_key(|&(order, _)| order);
+    let mut out = Vec::with_capacity(n + rewrite.movs.len());
+    let mut original = Vec::with_capacity(out.capacity());
+    let mut movs = rewrite.movs.into_iter().peekable();
+    let mut insert_up_to = |slot: Slot, out: &mut Vec<ClusterInstr>, original: &mut Vec<bool>| {
+        while let Some((_, mov)) = movs.next_if(|&(order, _)| order <= slot.order()) {
+            out.push(mov);
+            original.push(false);
+        }
+    };
     for (at, instr) in program.iter().enumerate() {
-        out.extend(rewrite.before[at].iter().cloned());
-        original.resize(out.len(), false);
-        let renamed = &rewrite.reads[at];
+        insert_up_to(Slot::Before(at), &mut out, &mut original);
         out.push(ClusterInstr {
+            cluster: instr.cluster,
+            op: instr.op,
             dst: rewrite.dst[at],
-            src: instr
-                .src
-                .iter()
-                .map(|s| match s {
-                    Operand::Reg(r) => Operand::Reg(*renamed.get(r).unwrap_or(r)),
-                    imm => *imm,
-                })
-                .collect(),
-            ..instr.clone()
+            src: rewrite.src[at],
         });
         original.push(true);
-        out.extend(rewrite.after[at].iter().cloned());
-        original.resize(out.len(), false);
+        insert_up_to(Slot::After(at), &mut out, &mut original);
     }
     Partitioned {
         movs: out.len() - n,
@@ -343,5 +468,70 @@ pub fn baseline(program: &[ClusterInstr]) -> Partitioned {
         movs: 0,
         original: vec![true; program.len()],
         main_inputs,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use grfgen_hdl::params::ClusterParams;
+
+    use super::*;
+    use crate::cluster::kernels::random_program;
+    use crate::compilers::cluster::compile;
+    use crate::rng::Rng;
+
+    /// `program` with each virtual register `v<N>` renamed `v<rename(N)>`.
+    fn renamed(program: &[ClusterInstr], rename: impl Fn(usize) -> usize) -> Vec<ClusterInstr> {
+        let reg = |r: Reg| match r {
+            Reg::Virtual(n) => Reg::Virtual(rename(n)),
+            main => main,
+        };
+        let operand = |s: &Operand| match s {
+            Operand::Reg(r) => Operand::Reg(reg(*r)),
+            imm => *imm,
+        };
+        let instr = |i: &ClusterInstr| ClusterInstr {
+            dst: i.dst.map(reg),
+            src: i.src.iter().map(operand).collect(),
+            ..i.clone()
+        };
+        program.iter().map(instr).collect()
+    }
+
+    #[test]
+    fn register_numbers_far_above_the_program_length_compile_alike() {
+        let params = ClusterParams {
+            clusters: 3,
+            local_regs: 3,
+            main_regs: 64,
+            main_read_ports: 2,
+            main_write_ports: 1,
+        };
+        let mut rng = Rng::new(5);
+        // Every number far off, and one far off among near ones.
+        let renames: [fn(usize) -> usize; 2] = [
+            |n| n * 1_000_003 + 4_000_000_000,
+            |n| if n == 11 { u32::MAX as usize } else { n },
+        ];
+        for _ in 0..100 {
+            let program = random_program(3, 80, 12, &mut rng);
+            for rename in renames {
+                let far = renamed(&program, rename);
+                let mut ranges = live_ranges(&program);
+                for range in &mut ranges {
+                    range.vr = rename(range.vr);
+                }
+                assert_eq!(live_ranges(&far), ranges);
+                let (near, near_alloc) = compile(&program, &params, false).unwrap();
+                let (far, far_alloc) = compile(&far, &params, false).unwrap();
+                assert_eq!(far.movs, near.movs);
+                assert_eq!(far.original, near.original);
+                assert_eq!(far_alloc.dst, near_alloc.dst);
+                assert_eq!(far_alloc.src, near_alloc.src);
+                assert_eq!(far_alloc.spills, near_alloc.spills);
+                assert_eq!(far_alloc.local_used, near_alloc.local_used);
+                assert_eq!(far_alloc.main_used, near_alloc.main_used);
+            }
+        }
     }
 }
