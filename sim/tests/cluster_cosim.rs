@@ -38,7 +38,7 @@ fn lock_step(params: &ClusterParams, baseline: bool, cycles: u64, seed: u64) -> 
         ..ClusterOptions::example("random")
     };
     let report = run_with(params, &options, seed, Rtl::On);
-    assert!(report.rtl);
+    assert!(report.lock_step.rtl);
     assert_eq!(report.mismatch(), None, "seed {seed}: {report:?}");
     assert!(report.outputs_equal);
     assert!(report.cycles >= cycles, "{report:?}");

@@ -12,7 +12,7 @@ use super::program::ClusterInstr;
 use super::schedule::{bundles, lower};
 use super::verilated::ClusterRtl;
 use crate::block::{Report, Setup, SimError};
-use crate::check::{end_cycle, Mismatch};
+use crate::check::{end_cycle, LockStep, Mismatch};
 use crate::compilers::cluster::allocate::{Allocation, MainFileFull};
 use crate::compilers::cluster::compile;
 use crate::compilers::cluster::Partitioned;
@@ -53,12 +53,9 @@ pub struct ClusterReport {
     pub stall_cycles: u64,
     /// Register-file energy from the per-access energies of the options, pJ.
     pub energy_pj: f64,
-    /// Whether the RTL ran in lock step.
-    pub rtl: bool,
-    /// Mismatches between RTL and golden model (the run stops at the first).
-    pub mismatches: u64,
-    /// The first mismatch, if any.
-    pub first_mismatch: Option<Mismatch>,
+    /// The lock step: whether the RTL ran, its mismatches (the run stops at the first).
+    #[serde(flatten)]
+    pub lock_step: LockStep,
     /// The first output that differs from the reference (`cycle` is the program's index,
     /// `port` names the program and output), if any.
     pub output_difference: Option<Mismatch>,
@@ -70,14 +67,12 @@ impl Report for ClusterReport {
         Some(self.cycles as f64)
     }
 
-    fn mismatch(&self) -> Option<&Mismatch> {
-        self.first_mismatch
-            .as_ref()
-            .or(self.output_difference.as_ref())
+    fn lock_step(&self) -> Option<&LockStep> {
+        Some(&self.lock_step)
     }
 
-    fn rtl(&self) -> bool {
-        self.rtl
+    fn mismatch(&self) -> Option<&Mismatch> {
+        (self.lock_step.first_mismatch.as_ref()).or(self.output_difference.as_ref())
     }
 
     fn text(&self) -> String {
@@ -107,7 +102,7 @@ impl Report for ClusterReport {
             self.main_conflicts,
             self.stall_cycles,
             self.energy_pj,
-            self.mismatches,
+            self.lock_step.mismatches,
         );
         if self.programs == 1 {
             text += &format!("\noutputs {:?}", self.outputs);
@@ -122,7 +117,7 @@ impl Report for ClusterReport {
             ("main_accesses", self.main_accesses as f64),
             ("movs", self.movs as f64),
             ("energy_pj", self.energy_pj),
-            ("mismatches", self.mismatches as f64),
+            ("mismatches", self.lock_step.mismatches as f64),
         ]
     }
 }
@@ -201,8 +196,8 @@ impl Runner<'_> {
         outputs.extend(cycle.outputs.iter().flatten());
         let device = self.device.as_mut().map(|d| d as _);
         if let Err(mismatch) = end_cycle(device, at, offers, &cycle, self.progress) {
-            self.report.mismatches = 1;
-            self.report.first_mismatch = Some(mismatch);
+            self.report.lock_step.mismatches = 1;
+            self.report.lock_step.first_mismatch = Some(mismatch);
             return false;
         }
         for (offer, &issued) in offers.iter_mut().zip(&cycle.issued) {
@@ -255,7 +250,7 @@ pub fn run(
             ..Default::default()
         },
     };
-    runner.report.rtl = runner.device.is_some();
+    runner.report.lock_step.rtl = runner.device.is_some();
     let mut rng = Rng::new(setup.seed);
     loop {
         let seed = rng.next_u64();
