@@ -40,6 +40,7 @@ for entry in "${modules[@]}"; do
     IFS='|' read -r name file package tests <<<"$entry"
     wanted "$name" "$@" || continue
     start=$(date +%s)
+    mkdir -p "$out/$name"
     # shellcheck disable=SC2086 # the test arguments are words
     cargo mutants --no-shuffle --jobs 1 --timeout 600 --package "$package" \
         --file "$file" --output "$out/$name" -- $tests || true
@@ -54,7 +55,11 @@ for row in "${rows[@]}"; do
     python3 - "$out/$name/mutants.out/outcomes.json" "$name" "$file" "$seconds" <<'EOF'
 import json, sys
 path, name, file, seconds = sys.argv[1:5]
-outcomes = json.load(open(path))
+try:
+    outcomes = json.load(open(path))
+except (OSError, ValueError) as e:
+    print(f"| {name} | `{file}` | no outcomes: {e} | | | | | | |")
+    sys.exit(0)
 counts = {k: outcomes.get(k, 0) for k in ["total_mutants", "caught", "missed", "timeout", "unviable"]}
 tested = counts["caught"] + counts["missed"]
 score = f"{counts['caught'] / tested:.3f}" if tested else "-"
