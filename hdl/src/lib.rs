@@ -16,6 +16,7 @@ pub mod multiport;
 pub mod mux_tree;
 pub mod params;
 mod parts;
+mod port_group;
 mod registry;
 pub mod regs;
 pub mod route;

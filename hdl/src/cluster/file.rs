@@ -239,10 +239,10 @@ impl<const L: usize, const M: usize> crate::parts::Part<Issue> for ClusterFile<L
                         self.issue_ready[c].next = self.ports.grant[c].val();
                         // Both sources are read whenever the instruction issues; execute uses
                         // the local data only for a local source.
-                        self.locals.read_valid[2 * c].next = self.ports.grant[c].val();
-                        self.locals.read_valid[2 * c + 1].next = self.ports.grant[c].val();
-                        self.locals.read_reg[2 * c].next = self.issue_a[c].val().get_bits::<L>(0);
-                        self.locals.read_reg[2 * c + 1].next =
+                        self.locals.read.valid[2 * c].next = self.ports.grant[c].val();
+                        self.locals.read.valid[2 * c + 1].next = self.ports.grant[c].val();
+                        self.locals.read.reg[2 * c].next = self.issue_a[c].val().get_bits::<L>(0);
+                        self.locals.read.reg[2 * c + 1].next =
                             self.issue_b[c].val().get_bits::<L>(0);
                         self.main_address.inputs[2 * c].next =
                             self.issue_a[c].val().get_bits::<M>(0);
@@ -272,9 +272,9 @@ impl<const L: usize, const M: usize> crate::parts::Part<Issue> for ClusterFile<L
                         self.x_dst.d[c].next = self.issue_dst[c].val();
                     }
                     for p in 0..self._read_ports {
-                        self.main.read_valid[p].next = true;
-                        self.main.read_reg[p].next = self.main_address.outputs[p].val();
-                        self.main_operand.inputs[p].next = self.main.read_data[p].val();
+                        self.main.read.valid[p].next = true;
+                        self.main.read.reg[p].next = self.main_address.outputs[p].val();
+                        self.main_operand.inputs[p].next = self.main.read.data[p].val();
                     }
                 }
             }
@@ -296,7 +296,7 @@ impl<const L: usize, const M: usize> crate::parts::Part<Execute> for ClusterFile
                         }
                         self.operand[o].next = self.x_value.q[o].val();
                         if self.x_sel.q[o].val() == self.sel_local.val() {
-                            self.operand[o].next = self.locals.read_data[o].val();
+                            self.operand[o].next = self.locals.read.data[o].val();
                             if self.last_valid.q[o / 2].val()
                                 & (self.last_local_reg.q[o / 2].val()
                                     == self.x_value.q[o].val().get_bits::<L>(0))
@@ -327,9 +327,9 @@ impl<const L: usize, const M: usize> crate::parts::Part<Execute> for ClusterFile
                         self.local_write[c].next = self.x_flag.q[2 * c].val()
                             & (self.x_op.q[c].val() != self.op_out.val())
                             & !self.x_flag.q[2 * c + 1].val();
-                        self.locals.write_valid[c].next = self.local_write[c].val();
-                        self.locals.write_reg[c].next = self.x_dst.q[c].val().get_bits::<L>(0);
-                        self.locals.write_data[c].next = self.alu[c].result.val();
+                        self.locals.write.valid[c].next = self.local_write[c].val();
+                        self.locals.write.reg[c].next = self.x_dst.q[c].val().get_bits::<L>(0);
+                        self.locals.write.data[c].next = self.alu[c].result.val();
                         self.last_valid.d[c].next = self.local_write[c].val();
                         self.last_local_reg.d[c].next = self.x_dst.q[c].val().get_bits::<L>(0);
                         self.last_data.d[c].next = self.alu[c].result.val();
@@ -349,9 +349,9 @@ impl<const L: usize, const M: usize> crate::parts::Part<Execute> for ClusterFile
                                 self.writing[w * (nc + 1) + c].val()
                                     | self.x_write_take.q[c * nw + w].val();
                         }
-                        self.main.write_valid[w].next = self.writing[w * (nc + 1) + nc].val();
-                        self.main.write_reg[w].next = self.main_write_reg.outputs[w].val();
-                        self.main.write_data[w].next = self.main_write_data.outputs[w].val();
+                        self.main.write.valid[w].next = self.writing[w * (nc + 1) + nc].val();
+                        self.main.write.reg[w].next = self.main_write_reg.outputs[w].val();
+                        self.main.write.data[w].next = self.main_write_data.outputs[w].val();
                         self.last_valid.d[nc + w].next = self.writing[w * (nc + 1) + nc].val();
                         self.last_main_reg.d[w].next = self.main_write_reg.outputs[w].val();
                         self.last_data.d[nc + w].next = self.main_write_data.outputs[w].val();

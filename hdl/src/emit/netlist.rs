@@ -215,8 +215,15 @@ fn check_names<'a>(module: &str, names: impl Iterator<Item = &'a str>) -> Result
     Ok(())
 }
 
-/// The code of a module with clean names.
-fn code(module: &str, code: &Verilog) -> Result<String, String> {
+/// The code of `instance`, named `module`, with clean names.
+fn code(module: &str, instance: &Instance) -> Result<String, String> {
+    let code = &instance.code;
+    // A port group's port, spelled by rust-hdl as a path (`l3$valid`), is the group's name
+    // joined to the port (`l3_valid`).
+    let grouped: HashMap<&str, &str> = (instance.items.iter())
+        .filter(|item| item.spelling != item.name)
+        .map(|item| (item.spelling.as_str(), item.name.as_str()))
+        .collect();
     let text = match code {
         Verilog::Combinatorial(block) => {
             if !verilog_link_extraction(block).is_empty() {
@@ -232,8 +239,10 @@ fn code(module: &str, code: &Verilog) -> Result<String, String> {
             ))
         }
     };
-    let renamed = rename_identifiers(&text, |name| name.contains('$').then(|| clean(name)))
-        .map_err(|why| format!("{module}: {why}"))?;
+    let renamed = rename_identifiers(&text, |name| {
+        (name.contains('$')).then(|| clean(grouped.get(name).copied().unwrap_or(name)))
+    })
+    .map_err(|why| format!("{module}: {why}"))?;
     Ok(renamed
         .lines()
         .map(|line| match line.is_empty() {
@@ -433,7 +442,7 @@ fn render(tree: &Tree, index: usize, shape_of: &[usize]) -> Result<String, Strin
             connections.join(",\n")
         ));
     }
-    text.push_str(&code(&module, &instance.code)?);
+    text.push_str(&code(&module, instance)?);
     text.push_str(&checks);
     text.push_str("endmodule\n");
     Ok(text)

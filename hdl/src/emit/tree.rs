@@ -23,11 +23,14 @@ pub enum Role {
 }
 
 /// One named signal or constant of a module, under rust-hdl's name for it (`read_data$3`,
-/// `banks$0$read_data`).
+/// `banks$0$read_data`), a port group's name joined to its ports by `_` (`l3_valid`,
+/// `controller$l3_valid`; `crate::port_group`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Item {
-    /// rust-hdl's name.
+    /// rust-hdl's name, port groups joined.
     pub name: String,
+    /// How the module's code spells it: rust-hdl's name as it is (`controller$l3$valid`).
+    pub spelling: String,
     /// What it is.
     pub role: Role,
     /// Width in bits.
@@ -58,6 +61,8 @@ pub struct Tree {
     pub instances: Vec<Instance>,
     /// The instances being visited, innermost last.
     open: Vec<usize>,
+    /// The port group being visited.
+    group: Option<String>,
     /// What rust-hdl offered that this tree does not support.
     pub unsupported: Option<String>,
 }
@@ -95,7 +100,13 @@ impl Probe for Tree {
     }
 
     fn visit_start_namespace(&mut self, name: &str, _node: &dyn Block) {
-        self.unsupported = Some(format!("interface {name} (rust-hdl namespaces)"));
+        if let Some(outer) = self.group.replace(name.to_string()) {
+            self.unsupported = Some(format!("port group {name} inside port group {outer}"));
+        }
+    }
+
+    fn visit_end_namespace(&mut self, _name: &str, _node: &dyn Block) {
+        self.group = None;
     }
 
     fn visit_atom(&mut self, name: &str, atom: &dyn Atom) {
@@ -113,8 +124,13 @@ impl Probe for Tree {
                 return;
             }
         };
+        let (name, spelling) = match &self.group {
+            Some(group) => (format!("{group}_{name}"), format!("{group}${name}")),
+            None => (name.to_string(), name.to_string()),
+        };
         let entry = Item {
-            name: name.to_string(),
+            name,
+            spelling,
             role,
             width: atom.bits(),
             signed: is_atom_signed(atom),
@@ -130,7 +146,8 @@ impl Probe for Tree {
             };
             if let Some(stub) = stub {
                 self.instances[parent].items.push(Item {
-                    name: format!("{child}${name}"),
+                    name: format!("{child}${}", entry.name),
+                    spelling: format!("{child}${}", entry.spelling),
                     role: stub,
                     ..entry.clone()
                 });

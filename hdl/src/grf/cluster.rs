@@ -6,6 +6,7 @@ use rust_hdl::prelude::*;
 use super::controller::GrfController;
 use super::front::GrfFrontEnds;
 use crate::checkers::CollisionChecker;
+use crate::grf::ports::L3Port;
 use crate::grf::widths::{GroupNumber, OpCode, RegIndex, StatusCode, ThreadIndex};
 use crate::params::GrfParams;
 use crate::signals::signals;
@@ -43,20 +44,8 @@ pub struct GrfCluster<const E: usize, const A: usize> {
     /// Per EU and lane: the data of a successful read (zero for the other responses; it means
     /// nothing without `resp_valid`).
     pub resp_data: Vec<Signal<Out, Bits<E>>>,
-    /// L3 request.
-    pub l3_valid: Signal<Out, Bit>,
-    /// The L3 request is a write; reads are answered on `l3_rvalid`.
-    pub l3_write: Signal<Out, Bit>,
-    /// L3 area (context image 0 or 1): L3 address = area * slow_regs + row.
-    pub l3_area: Signal<Out, Bit>,
-    /// L3 row.
-    pub l3_row: Signal<Out, Bits<A>>,
-    /// Per lane: L3 write data.
-    pub l3_data: Vec<Signal<Out, Bits<E>>>,
-    /// L3 answers the oldest outstanding read.
-    pub l3_rvalid: Signal<In, Bit>,
-    /// Per lane: the answer's data.
-    pub l3_rdata: Vec<Signal<In, Bits<E>>>,
+    /// The L3 port.
+    pub l3: L3Port<Out, In, E, A>,
     front: GrfFrontEnds<E>,
     controller: GrfController<E, A>,
     banks: Vec<SramBank<E, A>>,
@@ -83,13 +72,7 @@ impl<const E: usize, const A: usize> GrfCluster<E, A> {
             resp_valid: signals(eus),
             resp_status: signals(eus),
             resp_data: signals(eus * lanes),
-            l3_valid: Default::default(),
-            l3_write: Default::default(),
-            l3_area: Default::default(),
-            l3_row: Default::default(),
-            l3_data: signals(lanes),
-            l3_rvalid: Default::default(),
-            l3_rdata: signals(lanes),
+            l3: L3Port::new(lanes),
             front: GrfFrontEnds::new(params),
             controller: GrfController::new(params),
             banks: (0..lanes).map(|_| SramBank::default()).collect(),
@@ -117,46 +100,46 @@ impl<const E: usize, const A: usize> Logic for GrfCluster<E, A> {
                 self.req_ready[e].next = self.front.req_ready[e].val();
                 self.resp_valid[e].next = self.front.resp_valid[e].val();
                 self.resp_status[e].next = self.front.resp_status[e].val();
-                self.controller.tx_valid[e].next = self.front.tx_valid[e].val();
-                self.controller.tx_kind[e].next = self.front.tx_kind[e].val();
-                self.controller.tx_thread[e].next = self.front.tx_thread[e].val();
-                self.controller.tx_reg[e].next = self.front.tx_reg[e].val();
-                self.controller.tx_group[e].next = self.front.tx_group[e].val();
-                self.front.tx_take[e].next = self.controller.tx_take[e].val();
-                self.front.ans_valid[e].next = self.controller.ans_valid[e].val();
-                self.front.ans_status[e].next = self.controller.ans_status[e].val();
-                self.front.ans_plain[e].next = self.controller.ans_plain[e].val();
+                self.controller.tx.valid[e].next = self.front.tx.valid[e].val();
+                self.controller.tx.kind[e].next = self.front.tx.kind[e].val();
+                self.controller.tx.thread[e].next = self.front.tx.thread[e].val();
+                self.controller.tx.reg[e].next = self.front.tx.reg[e].val();
+                self.controller.tx.group[e].next = self.front.tx.group[e].val();
+                self.front.tx.take[e].next = self.controller.tx.take[e].val();
+                self.front.ans.valid[e].next = self.controller.ans.valid[e].val();
+                self.front.ans.status[e].next = self.controller.ans.status[e].val();
+                self.front.ans.plain[e].next = self.controller.ans.plain[e].val();
                 for l in 0..self._lanes {
                     self.front.req_data[e * nl + l].next = self.req_data[e * nl + l].val();
                     self.resp_data[e * nl + l].next = self.front.resp_data[e * nl + l].val();
-                    self.controller.tx_data[e * nl + l].next = self.front.tx_data[e * nl + l].val();
-                    self.front.ans_data[e * nl + l].next =
-                        self.controller.ans_data[e * nl + l].val();
+                    self.controller.tx.data[e * nl + l].next = self.front.tx.data[e * nl + l].val();
+                    self.front.ans.data[e * nl + l].next =
+                        self.controller.ans.data[e * nl + l].val();
                 }
             }
         }
         // The slow GRF: one bank per lane, addressed together by the controller.
         for l in 0..self._lanes {
             self.banks[l].clock.next = self.clock.val();
-            self.banks[l].read_enable.next = self.controller.sram_read.val();
-            self.banks[l].read_address.next = self.controller.sram_read_row.val();
-            self.banks[l].write_enable.next = self.controller.sram_write.val();
-            self.banks[l].write_address.next = self.controller.sram_write_row.val();
-            self.banks[l].write_data.next = self.controller.sram_write_data[l].val();
-            self.controller.sram_read_data[l].next = self.banks[l].read_data.val();
-            self.l3_data[l].next = self.controller.l3_data[l].val();
-            self.controller.l3_rdata[l].next = self.l3_rdata[l].val();
+            self.banks[l].read_enable.next = self.controller.sram.read.val();
+            self.banks[l].read_address.next = self.controller.sram.read_row.val();
+            self.banks[l].write_enable.next = self.controller.sram.write.val();
+            self.banks[l].write_address.next = self.controller.sram.write_row.val();
+            self.banks[l].write_data.next = self.controller.sram.write_data[l].val();
+            self.controller.sram.read_data[l].next = self.banks[l].read_data.val();
+            self.l3.data[l].next = self.controller.l3.data[l].val();
+            self.controller.l3.rdata[l].next = self.l3.rdata[l].val();
         }
         self.slow_check.clock.next = self.clock.val();
-        self.slow_check.read_enable[0].next = self.controller.sram_read.val();
-        self.slow_check.read_address[0].next = self.controller.sram_read_row.val();
-        self.slow_check.write_enable[0].next = self.controller.sram_write.val();
-        self.slow_check.write_address[0].next = self.controller.sram_write_row.val();
-        self.l3_valid.next = self.controller.l3_valid.val();
-        self.l3_write.next = self.controller.l3_write.val();
-        self.l3_area.next = self.controller.l3_area.val();
-        self.l3_row.next = self.controller.l3_row.val();
-        self.controller.l3_rvalid.next = self.l3_rvalid.val();
+        self.slow_check.read_enable[0].next = self.controller.sram.read.val();
+        self.slow_check.read_address[0].next = self.controller.sram.read_row.val();
+        self.slow_check.write_enable[0].next = self.controller.sram.write.val();
+        self.slow_check.write_address[0].next = self.controller.sram.write_row.val();
+        self.l3.valid.next = self.controller.l3.valid.val();
+        self.l3.write.next = self.controller.l3.write.val();
+        self.l3.area.next = self.controller.l3.area.val();
+        self.l3.row.next = self.controller.l3.row.val();
+        self.controller.l3.rvalid.next = self.l3.rvalid.val();
     }
 }
 

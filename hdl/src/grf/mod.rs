@@ -3,12 +3,14 @@
 
 mod cluster;
 pub mod codes;
+mod ports;
 mod controller;
 mod front;
 pub mod widths;
 
 pub use cluster::GrfCluster;
 pub use codes::front_state;
+pub use ports::{ControllerAnswers, L3Port, SlowGrfPorts, Transactions};
 pub use controller::{
     AnswerUnit, BookkeepingStage, EntryLookup, GrfController, GroupUnit, PickStage, RefillEngine,
     RoundRobinArbiter, SaveEngine, Sequencer, SlowPort, SlowReadPipeline, TransactionDecoder,

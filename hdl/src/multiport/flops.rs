@@ -3,12 +3,13 @@
 
 use rust_hdl::prelude::*;
 
+use super::ports::{ReadPorts, WritePorts};
+
 use super::cells::Cells;
 use crate::crossbar::Crossbar;
 use crate::decoder::Decoder;
 use crate::params::MultiportParams;
 use crate::regs::Registers;
-use crate::signals::signals;
 
 /// `groups` register files of flip-flops side by side, each with `write_ports` write ports and
 /// `read_ports` read ports of its own, all served every cycle (`docs/multiport.md`). A port of
@@ -28,18 +29,10 @@ use crate::signals::signals;
 pub struct FlopFile<const E: usize, const A: usize> {
     /// Clock: writes and reads take effect on its rising edge.
     pub clock: Signal<In, Clock>,
-    /// Read request valid, group-major (`g * read_ports + p`).
-    pub read_valid: Vec<Signal<In, Bit>>,
-    /// Register index of each read, 0..registers-1, group-major.
-    pub read_reg: Vec<Signal<In, Bits<A>>>,
-    /// Read data (`(g * read_ports + p) * lanes + l`), for the reads of the previous cycle.
-    pub read_data: Vec<Signal<Out, Bits<E>>>,
-    /// Write request valid, group-major (`g * write_ports + w`).
-    pub write_valid: Vec<Signal<In, Bit>>,
-    /// Register index of each write, 0..registers-1, group-major.
-    pub write_reg: Vec<Signal<In, Bits<A>>>,
-    /// Write data (`(g * write_ports + w) * lanes + l`).
-    pub write_data: Vec<Signal<In, Bits<E>>>,
+    /// The read ports.
+    pub read: ReadPorts<Out, In, E, A>,
+    /// The write ports.
+    pub write: WritePorts<Out, In, E, A>,
     /// The registers (`(g * registers + k) * lanes + l`) and their writes.
     cells: Cells<E>,
     /// Which register each write port writes.
@@ -72,12 +65,8 @@ impl<const E: usize, const A: usize> FlopFile<E, A> {
         let (r, w) = (groups * params.read_ports, groups * params.write_ports);
         Self {
             clock: Signal::default(),
-            read_valid: signals(r),
-            read_reg: signals(r),
-            read_data: signals(r * l),
-            write_valid: signals(w),
-            write_reg: signals(w),
-            write_data: signals(w * l),
+            read: ReadPorts::new(r, l),
+            write: WritePorts::new(w, l),
             cells: Cells::new(groups, n, l, params.write_ports),
             writes: Decoder::new(w, n),
             reads: Decoder::new(r, n),
@@ -101,10 +90,10 @@ impl<const E: usize, const A: usize> Logic for FlopFile<E, A> {
             self.cells.clock.next = self.clock.val();
             self.read_out.clock.next = self.clock.val();
             for w in 0..(self._groups * self._write_ports) {
-                self.writes.valid[w].next = self.write_valid[w].val();
-                self.writes.address[w].next = self.write_reg[w].val();
+                self.writes.valid[w].next = self.write.valid[w].val();
+                self.writes.address[w].next = self.write.reg[w].val();
                 for l in 0..self._lanes {
-                    self.cells.write_data[w * nl + l].next = self.write_data[w * nl + l].val();
+                    self.cells.write_data[w * nl + l].next = self.write.data[w * nl + l].val();
                 }
             }
             for k in 0..(self._groups * self._write_ports * self._registers) {
@@ -114,8 +103,8 @@ impl<const E: usize, const A: usize> Logic for FlopFile<E, A> {
                 self.read_mux.inputs[k].next = self.cells.value[k].val();
             }
             for p in 0..(self._groups * self._read_ports) {
-                self.reads.valid[p].next = self.read_valid[p].val();
-                self.reads.address[p].next = self.read_reg[p].val();
+                self.reads.valid[p].next = self.read.valid[p].val();
+                self.reads.address[p].next = self.read.reg[p].val();
             }
             // Reads: the decoded index selects the register, then a register stage.
             for k in 0..(self._groups * self._read_ports * self._registers) {
@@ -123,7 +112,7 @@ impl<const E: usize, const A: usize> Logic for FlopFile<E, A> {
             }
             for k in 0..(self._groups * self._read_ports * self._lanes) {
                 self.read_out.d[k].next = self.read_mux.outputs[k].val();
-                self.read_data[k].next = self.read_out.q[k].val();
+                self.read.data[k].next = self.read_out.q[k].val();
             }
         }
     }

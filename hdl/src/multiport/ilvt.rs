@@ -4,13 +4,14 @@
 
 use rust_hdl::prelude::*;
 
+use super::ports::{ReadPorts, WritePorts};
+
 use super::feedback::FeedbackBanks;
 use super::live_code::{LiveCode, TABLE_BITS};
 use super::replicas::Replicas;
 use super::write_pipe::WritePipe;
 use crate::crossbar::Crossbar;
 use crate::params::MultiportParams;
-use crate::signals::signals;
 
 /// An invalidation-based live-value-table register file with `write_ports` (W) write ports and
 /// `read_ports` (R) read ports, all served every cycle (`docs/multiport.md`).
@@ -35,18 +36,10 @@ use crate::signals::signals;
 pub struct IlvtFile<const E: usize, const A: usize> {
     /// Clock: writes and reads take effect on its rising edge.
     pub clock: Signal<In, Clock>,
-    /// Read request valid, one per read port.
-    pub read_valid: Vec<Signal<In, Bit>>,
-    /// Register index of each read, 0..registers-1.
-    pub read_reg: Vec<Signal<In, Bits<A>>>,
-    /// Read data, port-major (`p * lanes + l`), for the reads of `1 + pipeline` cycles before.
-    pub read_data: Vec<Signal<Out, Bits<E>>>,
-    /// Write request valid, one per write port.
-    pub write_valid: Vec<Signal<In, Bit>>,
-    /// Register index of each write, 0..registers-1.
-    pub write_reg: Vec<Signal<In, Bits<A>>>,
-    /// Write data, port-major (`w * lanes + l`).
-    pub write_data: Vec<Signal<In, Bits<E>>>,
+    /// The read ports.
+    pub read: ReadPorts<Out, In, E, A>,
+    /// The write ports.
+    pub write: WritePorts<Out, In, E, A>,
     /// The writes, from request to commit.
     pipe: WritePipe<E, A>,
     /// The table's banks.
@@ -77,12 +70,8 @@ impl<const E: usize, const A: usize> IlvtFile<E, A> {
         let stages = (params.input_stage(), params.output_stage());
         Self {
             clock: Signal::default(),
-            read_valid: signals(r),
-            read_reg: signals(r),
-            read_data: signals(r * l),
-            write_valid: signals(w),
-            write_reg: signals(w),
-            write_data: signals(w * l),
+            read: ReadPorts::new(r, l),
+            write: WritePorts::new(w, l),
             pipe: WritePipe::new(w, l, depth, stages.0),
             live_banks: FeedbackBanks::new((w, r, 1), params.memory, stages, depth),
             code: LiveCode::new(params.encoding, w, r),
@@ -110,13 +99,13 @@ impl<const E: usize, const A: usize> Logic for IlvtFile<E, A> {
                         self.data.clock.next = self.clock.val();
                         // Issue: the feedback reads (none with one write port).
                         for w in 0..(self.live_banks.issue_valid.len()) {
-                            self.live_banks.issue_valid[w].next = self.write_valid[w].val();
-                            self.live_banks.issue_reg[w].next = self.write_reg[w].val();
+                            self.live_banks.issue_valid[w].next = self.write.valid[w].val();
+                            self.live_banks.issue_reg[w].next = self.write.reg[w].val();
                         }
                         for w in 0..self._write_ports {
                             // Issue: the pipe.
-                            self.pipe.write_valid[w].next = self.write_valid[w].val();
-                            self.pipe.write_reg[w].next = self.write_reg[w].val();
+                            self.pipe.write_valid[w].next = self.write.valid[w].val();
+                            self.pipe.write_reg[w].next = self.write.reg[w].val();
                             // Commit: the table word and the data, into bank w.
                             self.live_banks.commit_enable[w].next =
                                 self.pipe.commit_enable[w].val();
@@ -138,29 +127,29 @@ impl<const E: usize, const A: usize> Logic for IlvtFile<E, A> {
                             self.data.write_address[w].next = self.pipe.commit_reg[w].val();
                             for l in 0..self._lanes {
                                 self.pipe.write_data[w * nl + l].next =
-                                    self.write_data[w * nl + l].val();
+                                    self.write.data[w * nl + l].val();
                                 self.data.write_data[w * nl + l].next =
                                     self.pipe.commit_data[w * nl + l].val();
                             }
                         }
                         // Reads: every table bank and data bank; the table words pick the bank.
                         for r in 0..self._read_ports {
-                            self.live_banks.read_valid[r].next = self.read_valid[r].val();
-                            self.live_banks.read_reg[r].next = self.read_reg[r].val();
+                            self.live_banks.read_valid[r].next = self.read.valid[r].val();
+                            self.live_banks.read_reg[r].next = self.read.reg[r].val();
                             for w in 0..self._write_ports {
                                 self.code.words[w * nr + r].next =
                                     self.live_banks.words[w * nr + r].val();
                                 self.output_mux.select[r * nw + w].next =
                                     self.code.select[r * nw + w].val();
-                                self.data.read_enable[w * nr + r].next = self.read_valid[r].val();
-                                self.data.read_address[w * nr + r].next = self.read_reg[r].val();
+                                self.data.read_enable[w * nr + r].next = self.read.valid[r].val();
+                                self.data.read_address[w * nr + r].next = self.read.reg[r].val();
                                 for l in 0..self._lanes {
                                     self.output_mux.inputs[(r * nw + w) * nl + l].next =
                                         self.data.read_data[(w * nr + r) * nl + l].val();
                                 }
                             }
                             for l in 0..self._lanes {
-                                self.read_data[r * nl + l].next =
+                                self.read.data[r * nl + l].next =
                                     self.output_mux.outputs[r * nl + l].val();
                             }
                         }

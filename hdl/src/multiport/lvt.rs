@@ -4,11 +4,12 @@
 
 use rust_hdl::prelude::*;
 
+use super::ports::{ReadPorts, WritePorts};
+
 use super::live_table::{LiveTable, LVT_BITS};
 use super::replicas::Replicas;
 use crate::crossbar::Crossbar;
 use crate::params::MultiportParams;
-use crate::signals::signals;
 
 /// A live-value-table register file with `write_ports` (W) write ports and `read_ports` (R)
 /// read ports, all served every cycle (`docs/multiport.md`).
@@ -35,18 +36,10 @@ use crate::signals::signals;
 pub struct LvtFile<const E: usize, const A: usize> {
     /// Clock: writes and reads take effect on its rising edge.
     pub clock: Signal<In, Clock>,
-    /// Read request valid, one per read port.
-    pub read_valid: Vec<Signal<In, Bit>>,
-    /// Register index of each read, 0..registers-1.
-    pub read_reg: Vec<Signal<In, Bits<A>>>,
-    /// Read data, port-major (`p * lanes + l`), for the reads of `1 + pipeline` cycles before.
-    pub read_data: Vec<Signal<Out, Bits<E>>>,
-    /// Write request valid, one per write port.
-    pub write_valid: Vec<Signal<In, Bit>>,
-    /// Register index of each write, 0..registers-1.
-    pub write_reg: Vec<Signal<In, Bits<A>>>,
-    /// Write data, port-major (`w * lanes + l`).
-    pub write_data: Vec<Signal<In, Bits<E>>>,
+    /// The read ports.
+    pub read: ReadPorts<Out, In, E, A>,
+    /// The write ports.
+    pub write: WritePorts<Out, In, E, A>,
     /// The replicas: bank `w` is write port `w`'s, replica `r` of it read port `r`'s.
     replicas: Replicas<E, A>,
     /// The live-value table: per register, the write port that wrote it last.
@@ -71,12 +64,8 @@ impl<const E: usize, const A: usize> LvtFile<E, A> {
         let (input, output) = (params.input_stage(), params.output_stage());
         Self {
             clock: Signal::default(),
-            read_valid: signals(r),
-            read_reg: signals(r),
-            read_data: signals(r * l),
-            write_valid: signals(w),
-            write_reg: signals(w),
-            write_data: signals(w * l),
+            read: ReadPorts::new(r, l),
+            write: WritePorts::new(w, l),
             replicas: Replicas::new((w, r, l), params.memory, input, output),
             live_table: LiveTable::new(w, r, input, output),
             output_mux: Crossbar::grouped(r, w, 1, l),
@@ -100,22 +89,22 @@ impl<const E: usize, const A: usize> Logic for LvtFile<E, A> {
                     self.live_table.clock.next = self.clock.val();
                     // Writes: bank w takes write port w; the table records w.
                     for w in 0..self._write_ports {
-                        self.replicas.write_enable[w].next = self.write_valid[w].val();
-                        self.replicas.write_address[w].next = self.write_reg[w].val();
+                        self.replicas.write_enable[w].next = self.write.valid[w].val();
+                        self.replicas.write_address[w].next = self.write.reg[w].val();
                         for l in 0..self._lanes {
                             self.replicas.write_data[w * nl + l].next =
-                                self.write_data[w * nl + l].val();
+                                self.write.data[w * nl + l].val();
                         }
-                        self.live_table.write_valid[w].next = self.write_valid[w].val();
-                        self.live_table.write_reg[w].next = self.write_reg[w].val();
+                        self.live_table.write_valid[w].next = self.write.valid[w].val();
+                        self.live_table.write_reg[w].next = self.write.reg[w].val();
                     }
                     // Reads: replica r of every bank, and the table beside them; the table's
                     // answer picks the bank.
                     for r in 0..self._read_ports {
-                        self.live_table.read_reg[r].next = self.read_reg[r].val();
+                        self.live_table.read_reg[r].next = self.read.reg[r].val();
                         for w in 0..self._write_ports {
-                            self.replicas.read_enable[w * nr + r].next = self.read_valid[r].val();
-                            self.replicas.read_address[w * nr + r].next = self.read_reg[r].val();
+                            self.replicas.read_enable[w * nr + r].next = self.read.valid[r].val();
+                            self.replicas.read_address[w * nr + r].next = self.read.reg[r].val();
                             self.output_mux.select[r * nw + w].next =
                                 self.live_table.live[r].val() == self.port_number[w].val();
                             for l in 0..self._lanes {
@@ -124,7 +113,7 @@ impl<const E: usize, const A: usize> Logic for LvtFile<E, A> {
                             }
                         }
                         for l in 0..self._lanes {
-                            self.read_data[r * nl + l].next =
+                            self.read.data[r * nl + l].next =
                                 self.output_mux.outputs[r * nl + l].val();
                         }
                     }

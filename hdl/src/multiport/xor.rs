@@ -4,10 +4,11 @@
 
 use rust_hdl::prelude::*;
 
+use super::ports::{ReadPorts, WritePorts};
+
 use super::feedback::FeedbackBanks;
 use super::write_pipe::WritePipe;
 use crate::params::MultiportParams;
-use crate::signals::signals;
 
 /// An XOR-based register file with `write_ports` (W) write ports and `read_ports` (R) read
 /// ports, all served every cycle (`docs/multiport.md`).
@@ -33,18 +34,10 @@ use crate::signals::signals;
 pub struct XorFile<const E: usize, const A: usize> {
     /// Clock: writes and reads take effect on its rising edge.
     pub clock: Signal<In, Clock>,
-    /// Read request valid, one per read port.
-    pub read_valid: Vec<Signal<In, Bit>>,
-    /// Register index of each read, 0..registers-1.
-    pub read_reg: Vec<Signal<In, Bits<A>>>,
-    /// Read data, port-major (`p * lanes + l`), for the reads of `1 + pipeline` cycles before.
-    pub read_data: Vec<Signal<Out, Bits<E>>>,
-    /// Write request valid, one per write port.
-    pub write_valid: Vec<Signal<In, Bit>>,
-    /// Register index of each write, 0..registers-1.
-    pub write_reg: Vec<Signal<In, Bits<A>>>,
-    /// Write data, port-major (`w * lanes + l`).
-    pub write_data: Vec<Signal<In, Bits<E>>>,
+    /// The read ports.
+    pub read: ReadPorts<Out, In, E, A>,
+    /// The write ports.
+    pub write: WritePorts<Out, In, E, A>,
     /// The writes, from request to the bank's write.
     pipe: WritePipe<E, A>,
     /// The banks and their replicas.
@@ -69,12 +62,8 @@ impl<const E: usize, const A: usize> XorFile<E, A> {
         let stages = (params.input_stage(), params.output_stage());
         Self {
             clock: Signal::default(),
-            read_valid: signals(r),
-            read_reg: signals(r),
-            read_data: signals(r * l),
-            write_valid: signals(w),
-            write_reg: signals(w),
-            write_data: signals(w * l),
+            read: ReadPorts::new(r, l),
+            write: WritePorts::new(w, l),
             pipe: WritePipe::new(w, l, depth, stages.0),
             banks: FeedbackBanks::new((w, r, l), params.memory, stages, depth),
             _lanes: l,
@@ -98,12 +87,12 @@ impl<const E: usize, const A: usize> Logic for XorFile<E, A> {
                         self.banks.clock.next = self.clock.val();
                         // Issue: the feedback reads (none with one write port).
                         for w in 0..(self.banks.issue_valid.len()) {
-                            self.banks.issue_valid[w].next = self.write_valid[w].val();
-                            self.banks.issue_reg[w].next = self.write_reg[w].val();
+                            self.banks.issue_valid[w].next = self.write.valid[w].val();
+                            self.banks.issue_reg[w].next = self.write.reg[w].val();
                         }
                         for w in 0..self._write_ports {
-                            self.pipe.write_valid[w].next = self.write_valid[w].val();
-                            self.pipe.write_reg[w].next = self.write_reg[w].val();
+                            self.pipe.write_valid[w].next = self.write.valid[w].val();
+                            self.pipe.write_reg[w].next = self.write.reg[w].val();
                             self.banks.commit_enable[w].next = self.pipe.commit_enable[w].val();
                             self.banks.commit_reg[w].next = self.pipe.commit_reg[w].val();
                             for j in 0..self._write_ports {
@@ -117,7 +106,7 @@ impl<const E: usize, const A: usize> Logic for XorFile<E, A> {
                             // The word to write: the data XOR the other banks' words.
                             for l in 0..self._lanes {
                                 self.pipe.write_data[w * nl + l].next =
-                                    self.write_data[w * nl + l].val();
+                                    self.write.data[w * nl + l].val();
                                 self.banks.enc[w * nl + l].next =
                                     self.pipe.commit_data[w * nl + l].val();
                                 for j in 0..self._write_ports {
@@ -129,13 +118,13 @@ impl<const E: usize, const A: usize> Logic for XorFile<E, A> {
                         }
                         // Reads: the XOR of every bank's word.
                         for r in 0..self._read_ports {
-                            self.banks.read_valid[r].next = self.read_valid[r].val();
-                            self.banks.read_reg[r].next = self.read_reg[r].val();
+                            self.banks.read_valid[r].next = self.read.valid[r].val();
+                            self.banks.read_reg[r].next = self.read.reg[r].val();
                             for l in 0..self._lanes {
-                                self.read_data[r * nl + l].next =
+                                self.read.data[r * nl + l].next =
                                     self.banks.words[r * nl + l].val();
                                 for j in 1..self._write_ports {
-                                    self.read_data[r * nl + l].next = self.read_data[r * nl + l]
+                                    self.read.data[r * nl + l].next = self.read.data[r * nl + l]
                                         .val()
                                         ^ self.banks.words[(j * nr + r) * nl + l].val();
                                 }

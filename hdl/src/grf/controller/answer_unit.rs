@@ -2,6 +2,7 @@
 
 use rust_hdl::prelude::*;
 
+use crate::grf::ports::ControllerAnswers;
 use crate::grf::widths::{EuNumber, StatusCode};
 use crate::params::{GrfParams, GrfStatus};
 use crate::regs::Registers;
@@ -44,14 +45,8 @@ pub struct AnswerUnit<const E: usize> {
     pub pipe_next_shared: Signal<In, Bit>,
     /// The data of the read leaving the pipeline this cycle, one element per lane.
     pub pipe_data: Vec<Signal<In, Bits<E>>>,
-    /// Per EU: an answer is visible this cycle.
-    pub ans_valid: Vec<Signal<Out, Bit>>,
-    /// Per EU: its status.
-    pub ans_status: Vec<Signal<Out, StatusCode>>,
-    /// Per EU: it is plain: ok and not shared.
-    pub ans_plain: Vec<Signal<Out, Bit>>,
-    /// Per EU and lane: its data (`eu * lanes + l`).
-    pub ans_data: Vec<Signal<Out, Bits<E>>>,
+    /// Per EU: the controller's answers.
+    pub ans: ControllerAnswers<Out, In, E>,
     a_valid: Registers<Bit>,
     a_status: Registers<StatusCode>,
     /// Per EU: the answer is ok and not shared, decided before the register so that the front
@@ -92,10 +87,7 @@ impl<const E: usize> AnswerUnit<E> {
             pipe_next: signals(eus),
             pipe_next_shared: Default::default(),
             pipe_data: signals(lanes),
-            ans_valid: signals(eus),
-            ans_status: signals(eus),
-            ans_plain: signals(eus),
-            ans_data: signals(eus * lanes),
+            ans: ControllerAnswers::new(eus, lanes),
             a_valid: Registers::new(eus),
             a_status: Registers::new(eus),
             a_plain: Registers::new(eus),
@@ -168,15 +160,15 @@ impl<const E: usize> Logic for AnswerUnit<E> {
                             & !self.serve_shared.val())
                         | (self.pipe_next[e].val() & !self.pipe_next_shared.val());
                 // This cycle's, with the pipeline's data for its answer.
-                self.ans_valid[e].next = self.a_valid.q[e].val();
-                self.ans_status[e].next = self.a_status.q[e].val();
-                self.ans_plain[e].next = self.a_plain.q[e].val();
+                self.ans.valid[e].next = self.a_valid.q[e].val();
+                self.ans.status[e].next = self.a_status.q[e].val();
+                self.ans.plain[e].next = self.a_plain.q[e].val();
                 for l in 0..self._lanes {
-                    self.ans_data[e * nl + l].next = self.a_data.q[e * nl + l].val();
+                    self.ans.data[e * nl + l].next = self.a_data.q[e * nl + l].val();
                 }
                 if self.a_pipe.q[e].val() {
                     for l in 0..self._lanes {
-                        self.ans_data[e * nl + l].next = self.pipe_data[l].val();
+                        self.ans.data[e * nl + l].next = self.pipe_data[l].val();
                     }
                 }
             }

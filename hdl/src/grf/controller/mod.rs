@@ -25,10 +25,11 @@ pub(crate) use slow::{hold_checks, l3_checks, port_checks};
 
 use rust_hdl::prelude::*;
 
-use crate::grf::widths::{GlobalThread, GroupNumber, KindCode, RegIndex, StatusCode, VBLOCK_BITS};
+use crate::grf::ports::{ControllerAnswers, L3Port, SlowGrfPorts, Transactions};
+use crate::grf::widths::VBLOCK_BITS;
 use crate::params::GrfParams;
 use crate::parts::logic_in_parts;
-use crate::signals::{constant, signals};
+use crate::signals::constant;
 
 /// The controller (see `docs/grf.md` for every rule and its timing). `E` is the element width,
 /// `A` the slow GRF's row-address width.
@@ -38,54 +39,14 @@ pub struct GrfController<const E: usize, const A: usize> {
     pub clock: Signal<In, Clock>,
     /// Synchronous reset: table back to its pre-allocation, groups and engines idle.
     pub reset: Signal<In, Bit>,
-    /// Per EU: a transaction is waiting.
-    pub tx_valid: Vec<Signal<In, Bit>>,
-    /// Per EU: its kind (`codes::kind`).
-    pub tx_kind: Vec<Signal<In, KindCode>>,
-    /// Per EU: the global thread (EU * threads + thread).
-    pub tx_thread: Vec<Signal<In, GlobalThread>>,
-    /// Per EU: the virtual register (or 16 x virtual block).
-    pub tx_reg: Vec<Signal<In, RegIndex>>,
-    /// Per EU: the group (alloc, wait).
-    pub tx_group: Vec<Signal<In, GroupNumber>>,
-    /// Per EU: the data (`eu * lanes + l`).
-    pub tx_data: Vec<Signal<In, Bits<E>>>,
-    /// Per EU: the transaction is taken this cycle.
-    pub tx_take: Vec<Signal<Out, Bit>>,
-    /// Per EU: an answer is visible this cycle.
-    pub ans_valid: Vec<Signal<Out, Bit>>,
-    /// Per EU: its status (`GrfStatus`).
-    pub ans_status: Vec<Signal<Out, StatusCode>>,
-    /// Per EU: the answer is plain: ok, and the register is not in a shared block.
-    pub ans_plain: Vec<Signal<Out, Bit>>,
-    /// Per EU: the data read (`eu * lanes + l`).
-    pub ans_data: Vec<Signal<Out, Bits<E>>>,
-    /// Slow GRF read enable.
-    pub sram_read: Signal<Out, Bit>,
-    /// Slow GRF read row.
-    pub sram_read_row: Signal<Out, Bits<A>>,
-    /// Slow GRF read data (one cycle after the read), one element per lane.
-    pub sram_read_data: Vec<Signal<In, Bits<E>>>,
-    /// Slow GRF write enable.
-    pub sram_write: Signal<Out, Bit>,
-    /// Slow GRF write row.
-    pub sram_write_row: Signal<Out, Bits<A>>,
-    /// Slow GRF write data, one element per lane.
-    pub sram_write_data: Vec<Signal<Out, Bits<E>>>,
-    /// L3 request.
-    pub l3_valid: Signal<Out, Bit>,
-    /// The request is a write (reads are answered on `l3_rvalid`).
-    pub l3_write: Signal<Out, Bit>,
-    /// L3 area (0 or 1): L3 address = area * slow_regs + row.
-    pub l3_area: Signal<Out, Bit>,
-    /// L3 row.
-    pub l3_row: Signal<Out, Bits<A>>,
-    /// L3 write data, one element per lane.
-    pub l3_data: Vec<Signal<Out, Bits<E>>>,
-    /// L3 read answer.
-    pub l3_rvalid: Signal<In, Bit>,
-    /// L3 read answer data, one element per lane.
-    pub l3_rdata: Vec<Signal<In, Bits<E>>>,
+    /// Per EU: the transactions for the controller.
+    pub tx: Transactions<In, Out, E>,
+    /// Per EU: the controller's answers.
+    pub ans: ControllerAnswers<Out, In, E>,
+    /// The slow GRF's ports.
+    pub sram: SlowGrfPorts<Out, In, E, A>,
+    /// The L3 port.
+    pub l3: L3Port<Out, In, E, A>,
     arbiter: RoundRobinArbiter<E>,
     pick: PickStage<E, A>,
     transaction: TransactionUnit<A>,
@@ -108,30 +69,10 @@ impl<const E: usize, const A: usize> GrfController<E, A> {
         Self {
             clock: Default::default(),
             reset: Default::default(),
-            tx_valid: signals(eus),
-            tx_kind: signals(eus),
-            tx_thread: signals(eus),
-            tx_reg: signals(eus),
-            tx_group: signals(eus),
-            tx_data: signals(eus * lanes),
-            tx_take: signals(eus),
-            ans_valid: signals(eus),
-            ans_status: signals(eus),
-            ans_plain: signals(eus),
-            ans_data: signals(eus * lanes),
-            sram_read: Default::default(),
-            sram_read_row: Default::default(),
-            sram_read_data: signals(lanes),
-            sram_write: Default::default(),
-            sram_write_row: Default::default(),
-            sram_write_data: signals(lanes),
-            l3_valid: Default::default(),
-            l3_write: Default::default(),
-            l3_area: Default::default(),
-            l3_row: Default::default(),
-            l3_data: signals(lanes),
-            l3_rvalid: Default::default(),
-            l3_rdata: signals(lanes),
+            tx: Transactions::new(eus, lanes),
+            ans: ControllerAnswers::new(eus, lanes),
+            sram: SlowGrfPorts::new(lanes),
+            l3: L3Port::new(lanes),
             arbiter: RoundRobinArbiter::new(params),
             pick: PickStage::new(params),
             transaction: TransactionUnit::new(params),
@@ -188,27 +129,27 @@ impl<const E: usize, const A: usize> crate::parts::Part<Intake> for GrfControlle
         self.pick.pick_group.next = self.arbiter.group.val();
         for nl in self._lanes..(self._lanes + 1) {
             for e in 0..self._eus {
-                self.arbiter.tx_valid[e].next = self.tx_valid[e].val();
-                self.arbiter.tx_kind[e].next = self.tx_kind[e].val();
-                self.arbiter.tx_thread[e].next = self.tx_thread[e].val();
-                self.arbiter.tx_reg[e].next = self.tx_reg[e].val();
-                self.arbiter.tx_group[e].next = self.tx_group[e].val();
-                self.tx_take[e].next = self.arbiter.taken[e].val();
+                self.arbiter.tx_valid[e].next = self.tx.valid[e].val();
+                self.arbiter.tx_kind[e].next = self.tx.kind[e].val();
+                self.arbiter.tx_thread[e].next = self.tx.thread[e].val();
+                self.arbiter.tx_reg[e].next = self.tx.reg[e].val();
+                self.arbiter.tx_group[e].next = self.tx.group[e].val();
+                self.tx.take[e].next = self.arbiter.taken[e].val();
                 self.pick.pick_eu_hot[e].next = self.arbiter.first[e].val();
-                self.pick.eu_thread[e].next = self.tx_thread[e].val();
+                self.pick.eu_thread[e].next = self.tx.thread[e].val();
                 // The virtual block, above the offset (bit 4 is `OFFSET_BITS`, a literal:
                 // `#[hdl_gen]` would write a named constant as a signal's name).
-                self.pick.eu_vblock[e].next = self.tx_reg[e].val().get_bits::<VBLOCK_BITS>(4);
+                self.pick.eu_vblock[e].next = self.tx.reg[e].val().get_bits::<VBLOCK_BITS>(4);
                 self.answers.taken[e].next = self.pick.taken[e].val();
                 self.answers.turned_away[e].next = self.transaction.turned_away[e].val();
                 self.answers.open[e].next = self.transaction.open[e].val();
                 self.answers.pipe_next[e].next = self.slow.next_answers[e].val();
-                self.ans_valid[e].next = self.answers.ans_valid[e].val();
-                self.ans_status[e].next = self.answers.ans_status[e].val();
-                self.ans_plain[e].next = self.answers.ans_plain[e].val();
+                self.ans.valid[e].next = self.answers.ans.valid[e].val();
+                self.ans.status[e].next = self.answers.ans.status[e].val();
+                self.ans.plain[e].next = self.answers.ans.plain[e].val();
                 for l in 0..self._lanes {
-                    self.arbiter.tx_data[e * nl + l].next = self.tx_data[e * nl + l].val();
-                    self.ans_data[e * nl + l].next = self.answers.ans_data[e * nl + l].val();
+                    self.arbiter.tx_data[e * nl + l].next = self.tx.data[e * nl + l].val();
+                    self.ans.data[e * nl + l].next = self.answers.ans.data[e * nl + l].val();
                 }
             }
         }
@@ -251,7 +192,7 @@ impl<const E: usize, const A: usize> crate::parts::Part<Decisions> for GrfContro
         self.sequencer.refill_busy.next = self.slow.refill_busy.val();
         self.sequencer.refill_area.next = self.slow.refill_area.val();
         self.sequencer.refill_in_flight.next = self.slow.refill_in_flight.val();
-        self.sequencer.l3_rvalid.next = self.l3_rvalid.val();
+        self.sequencer.l3_rvalid.next = self.l3.rvalid.val();
         self.sequencer.save_done.next = self.slow.save_done.val();
         self.slow.slow_read.next = self.transaction.slow_read.val();
         self.slow.eu.next = self.pick.eu.val();
@@ -270,15 +211,15 @@ impl<const E: usize, const A: usize> crate::parts::Part<Decisions> for GrfContro
         self.slow.redirect_area.next = self.sequencer.l3_area.val();
         self.slow.redirect_row.next = self.sequencer.l3_row.val();
         self.slow.redirect_busy.next = self.sequencer.l3_busy.val();
-        self.slow.l3_rvalid.next = self.l3_rvalid.val();
-        self.sram_read.next = self.slow.sram_read.val();
-        self.sram_read_row.next = self.slow.sram_read_row.val();
-        self.sram_write.next = self.slow.sram_write.val();
-        self.sram_write_row.next = self.slow.sram_write_row.val();
-        self.l3_valid.next = self.slow.l3_valid.val();
-        self.l3_write.next = self.slow.l3_write.val();
-        self.l3_area.next = self.slow.l3_area.val();
-        self.l3_row.next = self.slow.l3_row.val();
+        self.slow.l3.rvalid.next = self.l3.rvalid.val();
+        self.sram.read.next = self.slow.sram.read.val();
+        self.sram.read_row.next = self.slow.sram.read_row.val();
+        self.sram.write.next = self.slow.sram.write.val();
+        self.sram.write_row.next = self.slow.sram.write_row.val();
+        self.l3.valid.next = self.slow.l3.valid.val();
+        self.l3.write.next = self.slow.l3.write.val();
+        self.l3.area.next = self.slow.l3.area.val();
+        self.l3.row.next = self.slow.l3.row.val();
     }
 }
 
@@ -297,14 +238,14 @@ impl<const E: usize, const A: usize> crate::parts::Part<Answers> for GrfControll
         for l in 0..self._lanes {
             self.pick.pick_data[l].next = self.arbiter.data[l].val();
             self.slow.data[l].next = self.pick.data[l].val();
-            self.slow.sram_read_data[l].next = self.sram_read_data[l].val();
-            self.slow.l3_rdata[l].next = self.l3_rdata[l].val();
-            self.sram_write_data[l].next = self.slow.sram_write_data[l].val();
-            self.l3_data[l].next = self.slow.l3_data[l].val();
+            self.slow.sram.read_data[l].next = self.sram.read_data[l].val();
+            self.slow.l3.rdata[l].next = self.l3.rdata[l].val();
+            self.sram.write_data[l].next = self.slow.sram.write_data[l].val();
+            self.l3.data[l].next = self.slow.l3.data[l].val();
             self.answers.pipe_data[l].next = self.slow.answer_data[l].val();
             self.answers.serve_data[l].next = self.zero_e.val();
             if self.sequencer.redirect_done.val() {
-                self.answers.serve_data[l].next = self.l3_rdata[l].val();
+                self.answers.serve_data[l].next = self.l3.rdata[l].val();
             }
         }
     }

@@ -20,9 +20,8 @@ pub use outboxes::Outboxes;
 use rust_hdl::prelude::*;
 
 use super::codes::front_state as state;
-use crate::grf::widths::{
-    FrontState, GlobalThread, GroupNumber, KindCode, OpCode, RegIndex, StatusCode, ThreadIndex,
-};
+use crate::grf::ports::{ControllerAnswers, Transactions};
+use crate::grf::widths::{FrontState, GroupNumber, OpCode, RegIndex, StatusCode, ThreadIndex};
 use crate::params::{GrfOp, GrfParams};
 use crate::regs::Registers;
 use crate::signals::{constant, signals};
@@ -59,29 +58,10 @@ pub struct GrfFrontEnds<const E: usize> {
     pub resp_status: Vec<Signal<Out, StatusCode>>,
     /// Per EU and lane: its data.
     pub resp_data: Vec<Signal<Out, Bits<E>>>,
-    /// Per EU: a transaction for the controller.
-    pub tx_valid: Vec<Signal<Out, Bit>>,
-    /// Per EU: its kind (`codes::kind`).
-    pub tx_kind: Vec<Signal<Out, KindCode>>,
-    /// Per EU: its global thread.
-    pub tx_thread: Vec<Signal<Out, GlobalThread>>,
-    /// Per EU: its register.
-    pub tx_reg: Vec<Signal<Out, RegIndex>>,
-    /// Per EU: its group.
-    pub tx_group: Vec<Signal<Out, GroupNumber>>,
-    /// Per EU and lane: its data.
-    pub tx_data: Vec<Signal<Out, Bits<E>>>,
-    /// Per EU: the controller takes the transaction.
-    pub tx_take: Vec<Signal<In, Bit>>,
-    /// Per EU: the controller's answer.
-    pub ans_valid: Vec<Signal<In, Bit>>,
-    /// Per EU: its status.
-    pub ans_status: Vec<Signal<In, StatusCode>>,
-    /// Per EU: the answer is plain: ok, and the register is not shared (so it is kept in the
-    /// fast GRF).
-    pub ans_plain: Vec<Signal<In, Bit>>,
-    /// Per EU and lane: the data read.
-    pub ans_data: Vec<Signal<In, Bits<E>>>,
+    /// Per EU: the transactions for the controller.
+    pub tx: Transactions<Out, In, E>,
+    /// Per EU: the controller's answers.
+    pub ans: ControllerAnswers<In, Out, E>,
     /// Per EU: its decisions.
     control: Vec<FrontEndControl>,
     fast: FastGrfs<E>,
@@ -138,17 +118,8 @@ impl<const E: usize> GrfFrontEnds<E> {
             resp_valid: signals(eus),
             resp_status: signals(eus),
             resp_data: signals(eus * lanes),
-            tx_valid: signals(eus),
-            tx_kind: signals(eus),
-            tx_thread: signals(eus),
-            tx_reg: signals(eus),
-            tx_group: signals(eus),
-            tx_data: signals(eus * lanes),
-            tx_take: signals(eus),
-            ans_valid: signals(eus),
-            ans_status: signals(eus),
-            ans_plain: signals(eus),
-            ans_data: signals(eus * lanes),
+            tx: Transactions::new(eus, lanes),
+            ans: ControllerAnswers::new(eus, lanes),
             control: (0..eus)
                 .map(|_| FrontEndControl::new(params.pipeline >= 4))
                 .collect(),
@@ -209,12 +180,12 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                     self.req_ready[e].next = self.idle.val() & !self.reset.val();
                     self.resp_valid[e].next = self.response.valid[e].val();
                     self.resp_status[e].next = self.response.status_out[e].val();
-                    self.tx_valid[e].next = self.outbox.valid[e].val();
-                    self.tx_kind[e].next = self.outbox.kind[e].val();
-                    self.tx_thread[e].next = self.outbox.thread[e].val();
-                    self.tx_reg[e].next = self.outbox.reg_index[e].val();
-                    self.tx_group[e].next = self.outbox.group[e].val();
-                    self.outbox.take[e].next = self.tx_take[e].val();
+                    self.tx.valid[e].next = self.outbox.valid[e].val();
+                    self.tx.kind[e].next = self.outbox.kind[e].val();
+                    self.tx.thread[e].next = self.outbox.thread[e].val();
+                    self.tx.reg[e].next = self.outbox.reg_index[e].val();
+                    self.tx.group[e].next = self.outbox.group[e].val();
+                    self.outbox.take[e].next = self.tx.take[e].val();
                     // Lookups: the incoming request, the served one, and the block a
                     // release or switch names (the incoming one's when idle, else the served).
                     self.fast.req_thread[e].next = self.req_thread[e].val();
@@ -230,9 +201,9 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                     self.control[e].rq_op.next = self.rq_op.q[e].val();
                     self.answers.state[e].next = self.state.q[e].val();
                     self.answers.rq_op[e].next = self.rq_op.q[e].val();
-                    self.answers.ans_valid[e].next = self.ans_valid[e].val();
-                    self.answers.ans_status[e].next = self.ans_status[e].val();
-                    self.answers.ans_plain[e].next = self.ans_plain[e].val();
+                    self.answers.ans_valid[e].next = self.ans.valid[e].val();
+                    self.answers.ans_status[e].next = self.ans.status[e].val();
+                    self.answers.ans_plain[e].next = self.ans.plain[e].val();
                     self.answers.keep[e].next = self.control[e].keep_answer.val();
                     self.control[e].ans_status.next = self.answers.status[e].val();
                     self.control[e].ans_plain.next = self.answers.plain[e].val();
@@ -296,7 +267,7 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                         if self.control[e].accept.val() {
                             self.rq_data.d[e * nl + l].next = self.req_data[e * nl + l].val();
                         }
-                        self.answers.ans_data[e * nl + l].next = self.ans_data[e * nl + l].val();
+                        self.answers.ans_data[e * nl + l].next = self.ans.data[e * nl + l].val();
                         self.response.hit_data[e * nl + l].next =
                             self.fast.hit_data[e * nl + l].val();
                         self.response.pending_data[e * nl + l].next =
@@ -329,7 +300,7 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
                             self.fast.set_data[e * nl + l].next = self.req_data[e * nl + l].val();
                         }
                         self.resp_data[e * nl + l].next = self.response.data_out[e * nl + l].val();
-                        self.tx_data[e * nl + l].next = self.outbox.data[e * nl + l].val();
+                        self.tx.data[e * nl + l].next = self.outbox.data[e * nl + l].val();
                     }
                 }
             }

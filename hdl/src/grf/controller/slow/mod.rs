@@ -14,6 +14,7 @@ pub(crate) use refill::hold_checks;
 use rust_hdl::prelude::*;
 
 use crate::checkers::{AtMost, OccupancyChecker};
+use crate::grf::ports::{L3Port, SlowGrfPorts};
 use crate::grf::widths::{BlockMask, BlockOffset, EuNumber, OffsetMask};
 use crate::params::GrfParams;
 use crate::signals::{constant, signals};
@@ -84,32 +85,10 @@ pub struct SlowPort<const E: usize, const A: usize> {
     pub next_shared: Signal<Out, Bit>,
     /// The data of the answer leaving the pipeline this cycle, one element per lane.
     pub answer_data: Vec<Signal<Out, Bits<E>>>,
-    /// Slow GRF read enable.
-    pub sram_read: Signal<Out, Bit>,
-    /// Slow GRF read row.
-    pub sram_read_row: Signal<Out, Bits<A>>,
-    /// Slow GRF read data, one element per lane.
-    pub sram_read_data: Vec<Signal<In, Bits<E>>>,
-    /// Slow GRF write enable.
-    pub sram_write: Signal<Out, Bit>,
-    /// Slow GRF write row.
-    pub sram_write_row: Signal<Out, Bits<A>>,
-    /// Slow GRF write data, one element per lane.
-    pub sram_write_data: Vec<Signal<Out, Bits<E>>>,
-    /// L3 request.
-    pub l3_valid: Signal<Out, Bit>,
-    /// The request is a write.
-    pub l3_write: Signal<Out, Bit>,
-    /// L3 area.
-    pub l3_area: Signal<Out, Bit>,
-    /// L3 row.
-    pub l3_row: Signal<Out, Bits<A>>,
-    /// L3 write data, one element per lane.
-    pub l3_data: Vec<Signal<Out, Bits<E>>>,
-    /// L3 read answer.
-    pub l3_rvalid: Signal<In, Bit>,
-    /// L3 read answer data, one element per lane.
-    pub l3_rdata: Vec<Signal<In, Bits<E>>>,
+    /// The slow GRF's ports.
+    pub sram: SlowGrfPorts<Out, In, E, A>,
+    /// The L3 port.
+    pub l3: L3Port<Out, In, E, A>,
     pipeline: SlowReadPipeline<E>,
     save: SaveEngine<E, A>,
     refill: RefillEngine<E, A>,
@@ -158,19 +137,8 @@ impl<const E: usize, const A: usize> SlowPort<E, A> {
             next_answers: signals(params.eus),
             next_shared: Default::default(),
             answer_data: signals(lanes),
-            sram_read: Default::default(),
-            sram_read_row: Default::default(),
-            sram_read_data: signals(lanes),
-            sram_write: Default::default(),
-            sram_write_row: Default::default(),
-            sram_write_data: signals(lanes),
-            l3_valid: Default::default(),
-            l3_write: Default::default(),
-            l3_area: Default::default(),
-            l3_row: Default::default(),
-            l3_data: signals(lanes),
-            l3_rvalid: Default::default(),
-            l3_rdata: signals(lanes),
+            sram: SlowGrfPorts::new(lanes),
+            l3: L3Port::new(lanes),
             pipeline: SlowReadPipeline::new(params),
             save: SaveEngine::new(params),
             refill: RefillEngine::new(params),
@@ -211,7 +179,7 @@ impl<const E: usize, const A: usize> Logic for SlowPort<E, A> {
         self.refill.clear_offset.next = self.offset.val();
         self.refill.controller_write.next = self.write.val();
         self.refill.port_busy.next = self.redirect_busy.val() | self.save.l3_write.val();
-        self.refill.l3_rvalid.next = self.l3_rvalid.val();
+        self.refill.l3_rvalid.next = self.l3.rvalid.val();
         self.refill_busy.next = self.refill.busy.val();
         self.refill_base.next = self.refill.base.val();
         self.refill_next_base.next = self.refill.next_base.val();
@@ -231,18 +199,18 @@ impl<const E: usize, const A: usize> Logic for SlowPort<E, A> {
         }
         self.next_shared.next = self.pipeline.next_shared.val();
         // The slow GRF: a slow read or a save's read; the controller's or a refill write.
-        self.sram_read.next = self.slow_read.val() | self.save.read.val();
+        self.sram.read.next = self.slow_read.val() | self.save.read.val();
         // The read row does not wait for the decision to read: a save reads only in its phase,
         // after its wait, or in the cycle its switch is taken, where the transaction's row is
         // the block's first; a slow read only in a cycle a transaction is taken.
-        self.sram_read_row.next = self.row.val();
+        self.sram.read_row.next = self.row.val();
         if self.save_side.val() {
-            self.sram_read_row.next = self.save.read_row.val();
+            self.sram.read_row.next = self.save.read_row.val();
         }
-        self.sram_write.next = self.write.val() | self.refill.write.val();
-        self.sram_write_row.next = self.refill.write_row.val();
+        self.sram.write.next = self.write.val() | self.refill.write.val();
+        self.sram.write_row.next = self.refill.write_row.val();
         if self.write.val() {
-            self.sram_write_row.next = self.row.val();
+            self.sram.write_row.next = self.row.val();
         }
         // Simulation-only checks: the users of each port (a one-value loop binds each user's
         // bit, as index arithmetic sees loop variables only: docs/rust-hdl.md, 2); the L3
@@ -272,33 +240,33 @@ impl<const E: usize, const A: usize> Logic for SlowPort<E, A> {
         self.l3_check.clock.next = self.clock.val();
         self.l3_check.reset.next = self.reset.val();
         self.l3_check.push.next = self.redirect_read.val() | self.refill.l3_read.val();
-        self.l3_check.pop.next = self.l3_rvalid.val();
+        self.l3_check.pop.next = self.l3.rvalid.val();
         // L3: a redirect's read, a save's write or a refill read.
-        self.l3_valid.next =
+        self.l3.valid.next =
             self.redirect_read.val() | self.save.l3_write.val() | self.refill.l3_read.val();
-        self.l3_write.next = self.save.l3_write.val();
-        self.l3_area.next = self.redirect_area.val();
-        self.l3_row.next = self.redirect_row.val();
+        self.l3.write.next = self.save.l3_write.val();
+        self.l3.area.next = self.redirect_area.val();
+        self.l3.row.next = self.redirect_row.val();
         if self.save.l3_write.val() {
-            self.l3_area.next = self.save.l3_area.val();
-            self.l3_row.next = self.save.l3_row.val();
+            self.l3.area.next = self.save.l3_area.val();
+            self.l3.row.next = self.save.l3_row.val();
         }
         if self.refill.l3_read.val() {
-            self.l3_area.next = self.refill.area.val();
-            self.l3_row.next = self.refill.l3_row.val();
+            self.l3.area.next = self.refill.area.val();
+            self.l3.row.next = self.refill.l3_row.val();
         }
         for l in 0..self._lanes {
-            self.pipeline.sram_data[l].next = self.sram_read_data[l].val();
+            self.pipeline.sram_data[l].next = self.sram.read_data[l].val();
             self.save.out_data[l].next = self.pipeline.out_data[l].val();
-            self.refill.l3_rdata[l].next = self.l3_rdata[l].val();
+            self.refill.l3_rdata[l].next = self.l3.rdata[l].val();
             self.answer_data[l].next = self.pipeline.out_data[l].val();
-            self.sram_write_data[l].next = self.refill.write_data[l].val();
+            self.sram.write_data[l].next = self.refill.write_data[l].val();
             if self.write.val() {
-                self.sram_write_data[l].next = self.data[l].val();
+                self.sram.write_data[l].next = self.data[l].val();
             }
-            self.l3_data[l].next = self.zero_e.val();
+            self.l3.data[l].next = self.zero_e.val();
             if self.save.l3_write.val() {
-                self.l3_data[l].next = self.save.l3_data[l].val();
+                self.l3.data[l].next = self.save.l3_data[l].val();
             }
         }
     }
