@@ -2,10 +2,12 @@
 //! design entry.
 
 mod datapath;
+mod ports;
 mod scheduler;
 mod slice;
 
 pub use datapath::{CoreAlu, CoreDatapath};
+pub use ports::OfferedInstruction;
 pub use scheduler::{
     CandidateSpans, CoreScheduler, Flight, Forwarding, Hazards, HeldInstructions,
     InstructionDecoder, InstructionWindow, MuxInputs, NextHead, OperandSelects, PendingEntries,

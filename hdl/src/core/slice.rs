@@ -2,6 +2,8 @@
 
 use rust_hdl::prelude::*;
 
+use crate::core::ports::OfferedInstruction;
+
 use super::datapath::CoreDatapath;
 use super::scheduler::{CoreScheduler, MuxInputs};
 use crate::gpr::{BankedGpr, RegisterMap};
@@ -31,26 +33,8 @@ pub struct CoreSlice<const A: usize, const RI: usize> {
     pub clock: Signal<In, Clock>,
     /// Synchronous reset of the control state (window, queues, pipeline).
     pub reset: Signal<In, Bit>,
-    /// An instruction is offered.
-    pub instr_valid: Signal<In, Bit>,
-    /// Op code: 0 mov, 1 add, 2 sub, 3 mul, 4 mad, 5 nop.
-    pub instr_op: Signal<In, Bits<3>>,
-    /// First destination register (ignored when `instr_writes` is 0).
-    pub instr_dst: Signal<In, Bits<RI>>,
-    /// Source registers 0..2 (ignored where `instr_read` is 0).
-    pub instr_src: Vec<Signal<In, Bits<RI>>>,
-    /// Per source: it is a GPR read (else it takes `instr_imm`).
-    pub instr_read: Vec<Signal<In, Bit>>,
-    /// Per source: its value when it is no GPR read (0 for an unused source).
-    pub instr_imm: Vec<Signal<In, Bits<32>>>,
-    /// Destination registers written, `instr_dst` upwards: 0 or 1 on the ALU, 0..4 otherwise.
-    pub instr_writes: Signal<In, Bits<3>>,
-    /// Unit: 0 ALU, 1 SFU, 2 varying, 3 texture, 4 local memory, 5 global memory.
-    pub instr_unit: Signal<In, Bits<3>>,
-    /// Sync waits: bit 0 `(ss)`, bit 1 `(sy)`.
-    pub instr_wait: Signal<In, Bits<2>>,
-    /// The offered instruction is taken at the end of this cycle.
-    pub instr_ready: Signal<Out, Bit>,
+    /// The instruction offered.
+    pub instr: OfferedInstruction<Out, In, RI>,
     /// External write request (write port 1).
     pub ext_valid: Signal<In, Bit>,
     /// External write register.
@@ -166,16 +150,7 @@ impl<const A: usize, const RI: usize> CoreSlice<A, RI> {
         Self {
             clock: Default::default(),
             reset: Default::default(),
-            instr_valid: Default::default(),
-            instr_op: Default::default(),
-            instr_dst: Default::default(),
-            instr_src: signals(SOURCES),
-            instr_read: signals(SOURCES),
-            instr_imm: signals(SOURCES),
-            instr_writes: Default::default(),
-            instr_unit: Default::default(),
-            instr_wait: Default::default(),
-            instr_ready: Default::default(),
+            instr: OfferedInstruction::new(SOURCES),
             ext_valid: Default::default(),
             ext_reg: Default::default(),
             ext_data: signals(l),
@@ -257,20 +232,20 @@ impl<const A: usize, const RI: usize> crate::parts::Part<Wiring> for CoreSlice<A
         self.staged_reg.clock.next = self.clock.val();
         self.staged_data.clock.next = self.clock.val();
         self.scheduler.reset.next = self.reset.val();
-        self.scheduler.instr_valid.next = self.instr_valid.val();
-        self.scheduler.instr_op.next = self.instr_op.val();
-        self.scheduler.instr_dst.next = self.instr_dst.val();
-        self.scheduler.instr_writes.next = self.instr_writes.val();
-        self.scheduler.instr_unit.next = self.instr_unit.val();
-        self.scheduler.instr_wait.next = self.instr_wait.val();
+        self.scheduler.instr.valid.next = self.instr.valid.val();
+        self.scheduler.instr.op.next = self.instr.op.val();
+        self.scheduler.instr.dst.next = self.instr.dst.val();
+        self.scheduler.instr.writes.next = self.instr.writes.val();
+        self.scheduler.instr.unit.next = self.instr.unit.val();
+        self.scheduler.instr.wait.next = self.instr.wait.val();
         self.scheduler.ext_valid.next = self.ext_valid.val();
         self.scheduler.ext_result.next = self.ext_result.val();
         self.scheduler.ext_reg.next = self.ext_reg.val();
         self.sources_unused.next = false;
         for s in 0..SOURCES {
-            self.scheduler.instr_src[s].next = self.instr_src[s].val();
-            self.scheduler.instr_read[s].next = self.instr_read[s].val();
-            self.scheduler.instr_imm[s].next = self.instr_imm[s].val();
+            self.scheduler.instr.src[s].next = self.instr.src[s].val();
+            self.scheduler.instr.read[s].next = self.instr.read[s].val();
+            self.scheduler.instr.imm[s].next = self.instr.imm[s].val();
             self.datapath.alu_imm[s].next = self.scheduler.alu_imm[s].val();
             self.sources_unused.next = self.sources_unused.val()
                 | self.scheduler.alu_kind[s].val().any()
@@ -279,7 +254,7 @@ impl<const A: usize, const RI: usize> crate::parts::Part<Wiring> for CoreSlice<A
         for x in 0..(SOURCES * self._mux_inputs) {
             self.datapath.alu_select[x].next = self.scheduler.alu_select[x].val();
         }
-        self.instr_ready.next = self.scheduler.instr_ready.val();
+        self.instr.ready.next = self.scheduler.instr.ready.val();
         self.issue.next = self.scheduler.issue.val();
         self.reads.next = self.scheduler.reads.val();
         self.banks_read.next = self.scheduler.banks_read.val();
@@ -330,11 +305,11 @@ impl<const A: usize, const RI: usize> crate::parts::Part<Boundary> for CoreSlice
         // The bank map at the boundary: the indices coming in mapped, those going out given
         // back (each assigned above as it is, for the `mod` map).
         for _m in 0..self._mapped {
-            self.map_in[0].register.next = self.instr_dst.val();
-            self.scheduler.instr_dst.next = self.map_in[0].mapped.val();
+            self.map_in[0].register.next = self.instr.dst.val();
+            self.scheduler.instr.dst.next = self.map_in[0].mapped.val();
             for s in 0..SOURCES {
-                self.map_in[1 + s].register.next = self.instr_src[s].val();
-                self.scheduler.instr_src[s].next = self.map_in[1 + s].mapped.val();
+                self.map_in[1 + s].register.next = self.instr.src[s].val();
+                self.scheduler.instr.src[s].next = self.map_in[1 + s].mapped.val();
             }
             self.map_in[4].register.next = self.ext_reg.val();
             self.scheduler.ext_reg.next = self.map_in[4].mapped.val();

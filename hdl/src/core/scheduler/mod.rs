@@ -25,6 +25,8 @@ pub(crate) use scoreboard::CANDIDATES;
 
 use rust_hdl::prelude::*;
 
+use crate::core::ports::OfferedInstruction;
+
 use operands::OperandSources;
 
 use crate::params::{CoreParams, SOURCES};
@@ -45,26 +47,8 @@ pub struct CoreScheduler<const RI: usize> {
     pub clock: Signal<In, Clock>,
     /// Synchronous reset: empties the window, the queues and the pipeline.
     pub reset: Signal<In, Bit>,
-    /// An instruction is offered.
-    pub instr_valid: Signal<In, Bit>,
-    /// Its op code (`CoreOp`).
-    pub instr_op: Signal<In, Bits<3>>,
-    /// Its first destination register.
-    pub instr_dst: Signal<In, Bits<RI>>,
-    /// Its source registers (those that are no GPR read are ignored).
-    pub instr_src: Vec<Signal<In, Bits<RI>>>,
-    /// Per source: it is a GPR read.
-    pub instr_read: Vec<Signal<In, Bit>>,
-    /// Per source: its value when it is no GPR read.
-    pub instr_imm: Vec<Signal<In, Bits<32>>>,
-    /// Its destination registers written.
-    pub instr_writes: Signal<In, Bits<3>>,
-    /// Its unit (`CoreUnit`).
-    pub instr_unit: Signal<In, Bits<3>>,
-    /// Its sync waits: bit 0 `(ss)`, bit 1 `(sy)`.
-    pub instr_wait: Signal<In, Bits<2>>,
-    /// The offered instruction is taken at the end of this cycle.
-    pub instr_ready: Signal<Out, Bit>,
+    /// The instruction offered.
+    pub instr: OfferedInstruction<Out, In, RI>,
     /// Per read port: a GPR read this cycle.
     pub read_valid: Vec<Signal<Out, Bit>>,
     /// Per read port: the register read.
@@ -175,16 +159,7 @@ impl<const RI: usize> CoreScheduler<RI> {
         Self {
             clock: Default::default(),
             reset: Default::default(),
-            instr_valid: Default::default(),
-            instr_op: Default::default(),
-            instr_dst: Default::default(),
-            instr_src: signals(SOURCES),
-            instr_read: signals(SOURCES),
-            instr_imm: signals(SOURCES),
-            instr_writes: Default::default(),
-            instr_unit: Default::default(),
-            instr_wait: Default::default(),
-            instr_ready: Default::default(),
+            instr: OfferedInstruction::new(SOURCES),
             read_valid: signals(p),
             read_reg: signals(p),
             capture_kind: signals(p),
@@ -266,23 +241,23 @@ impl<const RI: usize> crate::parts::Part<Wiring> for CoreScheduler<RI> {
         self.read_side.reset.next = self.reset.val();
         self.operands.clock.next = self.clock.val();
         self.window.issue.next = self.read_side.issue.val();
-        self.window.instr_valid.next = self.instr_valid.val();
-        self.window.instr_op.next = self.instr_op.val();
-        self.window.instr_dst.next = self.instr_dst.val();
-        self.window.instr_writes.next = self.instr_writes.val();
-        self.window.instr_unit.next = self.instr_unit.val();
-        self.window.instr_wait.next = self.instr_wait.val();
-        self.scoreboard.instr_dst.next = self.instr_dst.val();
-        self.scoreboard.instr_writes.next = self.instr_writes.val();
-        self.scoreboard.instr_unit.next = self.instr_unit.val();
-        self.scoreboard.instr_wait.next = self.instr_wait.val();
+        self.window.instr_valid.next = self.instr.valid.val();
+        self.window.instr_op.next = self.instr.op.val();
+        self.window.instr_dst.next = self.instr.dst.val();
+        self.window.instr_writes.next = self.instr.writes.val();
+        self.window.instr_unit.next = self.instr.unit.val();
+        self.window.instr_wait.next = self.instr.wait.val();
+        self.scoreboard.instr_dst.next = self.instr.dst.val();
+        self.scoreboard.instr_writes.next = self.instr.writes.val();
+        self.scoreboard.instr_unit.next = self.instr.unit.val();
+        self.scoreboard.instr_wait.next = self.instr.wait.val();
         for s in 0..SOURCES {
-            self.window.instr_src[s].next = self.instr_src[s].val();
-            self.window.instr_read[s].next = self.instr_read[s].val();
-            self.window.instr_imm[s].next = self.instr_imm[s].val();
-            self.scoreboard.instr_src[s].next = self.instr_src[s].val();
+            self.window.instr_src[s].next = self.instr.src[s].val();
+            self.window.instr_read[s].next = self.instr.read[s].val();
+            self.window.instr_imm[s].next = self.instr.imm[s].val();
+            self.scoreboard.instr_src[s].next = self.instr.src[s].val();
         }
-        self.instr_ready.next = self.window.ready.val();
+        self.instr.ready.next = self.window.ready.val();
         self.scoreboard.issue.next = self.read_side.issue.val();
         for j in 0..self._served {
             self.read_side.slot_valid[j].next = self.window.valid[j].val();
@@ -381,22 +356,22 @@ impl<const RI: usize> crate::parts::Part<WaveWiring> for CoreScheduler<RI> {
             if self.reset.val() {
                 self.last[0].d.next = self.first_last[0].val();
             }
-            self.fetch.op[0].next = self.instr_op.val();
-            self.fetch.dst[0].next = self.instr_dst.val();
-            self.fetch.writes[0].next = self.instr_writes.val();
-            self.fetch.unit[0].next = self.instr_unit.val();
-            self.fetch.waits[0].next = self.instr_wait.val();
-            self.scoreboard.wave_valid[0].next = self.instr_valid.val();
-            self.scoreboard.wave_dst[0].next = self.instr_dst.val();
-            self.scoreboard.wave_writes[0].next = self.instr_writes.val();
-            self.scoreboard.wave_unit[0].next = self.instr_unit.val();
-            self.scoreboard.wave_wait[0].next = self.instr_wait.val();
+            self.fetch.op[0].next = self.instr.op.val();
+            self.fetch.dst[0].next = self.instr.dst.val();
+            self.fetch.writes[0].next = self.instr.writes.val();
+            self.fetch.unit[0].next = self.instr.unit.val();
+            self.fetch.waits[0].next = self.instr.wait.val();
+            self.scoreboard.wave_valid[0].next = self.instr.valid.val();
+            self.scoreboard.wave_dst[0].next = self.instr.dst.val();
+            self.scoreboard.wave_writes[0].next = self.instr.writes.val();
+            self.scoreboard.wave_unit[0].next = self.instr.unit.val();
+            self.scoreboard.wave_wait[0].next = self.instr.wait.val();
             for s in 0..SOURCES {
-                self.fetch.src[s].next = self.instr_src[s].val();
-                self.fetch.read[s].next = self.instr_read[s].val();
-                self.fetch.imm[s].next = self.instr_imm[s].val();
-                self.scoreboard.wave_src[s].next = self.instr_src[s].val();
-                self.scoreboard.wave_read[s].next = self.instr_read[s].val();
+                self.fetch.src[s].next = self.instr.src[s].val();
+                self.fetch.read[s].next = self.instr.read[s].val();
+                self.fetch.imm[s].next = self.instr.imm[s].val();
+                self.scoreboard.wave_src[s].next = self.instr.src[s].val();
+                self.scoreboard.wave_read[s].next = self.instr.read[s].val();
             }
             for w in 1..self._waves {
                 self.fetch.op[w].next = self.wave_op[w - 1].val();
@@ -428,7 +403,7 @@ impl<const RI: usize> crate::parts::Part<WaveWiring> for CoreScheduler<RI> {
             for w in 0..self._waves {
                 self.fetch.ready[w].next = self.scoreboard.wave_ready[w].val();
             }
-            self.instr_ready.next = self.window.ready.val() & self.fetch.pick[0].val();
+            self.instr.ready.next = self.window.ready.val() & self.fetch.pick[0].val();
             self.window.instr_valid.next = self.fetch.instr_valid[0].val();
             self.window.instr_op.next = self.fetch.instr_op[0].val();
             self.window.instr_dst.next = self.fetch.instr_dst[0].val();
