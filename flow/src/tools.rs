@@ -192,7 +192,7 @@ fn repeated_modules(verilog: &str) -> Vec<&str> {
     }
     instances
         .into_iter()
-        .filter(|&(module, count)| count > 1 && !grfgen_hdl::regs::is_register_bank(module))
+        .filter(|&(module, count)| count > 1 && !grfgen_hdl::cells::regs::is_register_bank(module))
         .map(|(module, _)| module)
         .collect()
 }

@@ -3,22 +3,19 @@
 //! models live in `grfgen-sim`.
 
 pub mod alloc;
+pub mod cells;
 pub mod checkers;
 pub mod cluster;
 pub mod core;
-pub mod crossbar;
-pub mod decoder;
 pub mod design;
 pub mod emit;
 pub mod gpr;
 pub mod grf;
 pub mod multiport;
-pub mod mux_tree;
 pub mod params;
 mod parts;
 mod port_group;
 mod registry;
-pub mod regs;
 pub mod route;
 mod signals;
 pub mod sram;

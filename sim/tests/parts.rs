@@ -4,94 +4,19 @@
 //! value, and the seed. Needs `verilator`.
 
 use grfgen_hdl::core::{CoreAlu, InstructionDecoder, ReadAllocator, Scoreboard};
-use grfgen_hdl::crossbar::Crossbar;
-use grfgen_hdl::emit::{part, EmitError, Emitted};
+use grfgen_hdl::emit::part;
 use grfgen_hdl::grf::{
     front_state, FirstDirty, FrontAnswers, Outboxes, RoundRobinArbiter, SlowReadPipeline,
 };
 use grfgen_hdl::params::{BankKind, CoreOp, CoreParams, CoreUnit, GprParams, GrfParams};
 use grfgen_hdl::sram::SramBank;
 use grfgen_sim::bits::element_mask;
-use grfgen_sim::check::compare;
 use grfgen_sim::rng::Rng;
-use grfgen_sim::verilator::VerilatedModel;
-use grfgen_sim::verilator::{build_emitted, verilator_seed, BuildOptions, Input, Output};
+use grfgen_sim::verilator::{Input, Output};
 
-/// A verilated sub-block and the cycle it is in.
-struct Part {
-    model: VerilatedModel,
-    seed: u64,
-    cycle: u64,
-}
-
-impl Part {
-    /// Verilates `emitted` with Verilator's `x` randomisation seeded from `seed`.
-    fn load(emitted: Result<Emitted, EmitError>, seed: u64) -> Self {
-        let emitted = emitted.expect("the part emits");
-        let options = BuildOptions {
-            seed: verilator_seed(seed),
-            ..BuildOptions::default()
-        };
-        let model = build_emitted(&emitted, &options, None).expect("the part verilates");
-        Self {
-            model,
-            seed,
-            cycle: 0,
-        }
-    }
-
-    fn input(&self, name: &str) -> Input {
-        self.model.input(name).unwrap()
-    }
-
-    fn inputs(&self, name: &str, count: usize) -> Vec<Input> {
-        self.model.inputs(name, count).unwrap()
-    }
-
-    fn output(&self, name: &str) -> Output {
-        self.model.output(name).unwrap()
-    }
-
-    fn outputs(&self, name: &str, count: usize) -> Vec<Output> {
-        self.model.outputs(name, count).unwrap()
-    }
-
-    fn set(&mut self, input: Input, value: u64) {
-        self.model.set(input, value);
-    }
-
-    /// Settles the combinational logic; the next check is a new cycle.
-    fn settle(&mut self) {
-        self.model.eval();
-    }
-
-    /// The rising edge of `clock` (the inputs were set with it low); the next cycle begins.
-    fn tick(&mut self, clock: Input) {
-        self.model.set(clock, 0);
-        self.model.eval();
-        self.model.set(clock, 1);
-        self.model.eval();
-        self.model.set(clock, 0);
-        self.cycle += 1;
-    }
-
-    /// One cycle with `reset` high; the run starts after it, at cycle 0.
-    fn reset(&mut self, clock: Input, reset: Input) {
-        self.model.set(reset, 1);
-        self.tick(clock);
-        self.model.set(reset, 0);
-        self.cycle = 0;
-    }
-
-    /// Panics with the cycle, the port, both values and the seed unless `output` shows
-    /// `expected`.
-    fn expect(&self, port: impl FnOnce() -> String, output: Output, expected: u64) {
-        let actual = self.model.get(output);
-        if let Err(m) = compare(self.cycle, port, expected, actual) {
-            panic!("{m} (seed {})", self.seed);
-        }
-    }
-}
+#[path = "common/part.rs"]
+mod part;
+use part::Part;
 
 /// The core's ALU (docs/core.md): the operands and op presented in cycle t give the op's
 /// result, 32-bit wrapping, on `result` from cycle t + `alu_latency`, whatever is presented in
@@ -1237,48 +1162,6 @@ fn the_front_answers_act_on_each_answer_now_or_a_cycle_later() {
             }
             rtl.tick(clock);
         }
-    }
-}
-
-/// The generic crossbar: an output copies the input its one-hot select names, else zero.
-#[test]
-fn the_gpr_read_crossbar_routes_one_hot_selects() {
-    let params = GprParams::default();
-    let (inputs, outputs, lanes) = (params.banks, params.read_ports, params.lanes);
-    let seed = 16;
-    let xbar = Crossbar::<32>::new(inputs, outputs, lanes);
-    let mut rtl = Part::load(part("read_crossbar", xbar), seed);
-    let ins = rtl.inputs("inputs", inputs * lanes);
-    let select = rtl.inputs("select", outputs * inputs);
-    let outs = rtl.outputs("outputs", outputs * lanes);
-    let mut rng = Rng::new(seed);
-    for _ in 0..3000 {
-        let values: Vec<u64> = (0..inputs * lanes)
-            .map(|_| rng.next_u64() & 0xffff_ffff)
-            .collect();
-        for (i, &v) in values.iter().enumerate() {
-            rtl.set(ins[i], v);
-        }
-        let sources: Vec<Option<usize>> = (0..outputs)
-            .map(|_| Some(rng.below(inputs)).filter(|_| rng.chance(3, 4)))
-            .collect();
-        for o in 0..outputs {
-            for i in 0..inputs {
-                rtl.set(select[o * inputs + i], (sources[o] == Some(i)) as u64);
-            }
-        }
-        rtl.settle();
-        for o in 0..outputs {
-            for l in 0..lanes {
-                let expected = sources[o].map_or(0, |i| values[i * lanes + l]);
-                rtl.expect(
-                    || format!("outputs[{o}][{l}] from {:?}", sources[o]),
-                    outs[o * lanes + l],
-                    expected,
-                );
-            }
-        }
-        rtl.cycle += 1;
     }
 }
 

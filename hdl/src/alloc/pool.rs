@@ -5,9 +5,9 @@ use rust_hdl::prelude::*;
 use super::fit::FirstFit;
 use super::range::RangeMask;
 use super::slots::WaveSlots;
+use crate::cells::regs::Registers;
 use crate::checkers::EntryChecker;
 use crate::params::{AllocParams, POOL_BITS, RESIDENT_BITS, SLOT_BITS};
-use crate::regs::Registers;
 use crate::signals::{constant, signals};
 
 /// The GPR pool allocator (`docs/alloc.md`, "The hardware"): a pool of P registers per lane in

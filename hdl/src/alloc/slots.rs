@@ -3,8 +3,8 @@
 use rust_hdl::prelude::*;
 
 use super::checker::AllocationChecker;
+use crate::cells::regs::Registers;
 use crate::params::{POOL_BITS, RESIDENT_BITS, SLOT_BITS};
-use crate::regs::Registers;
 use crate::signals::{constants, signals};
 
 /// The wave slots. A launch takes the lowest free slot and latches its allocation (first

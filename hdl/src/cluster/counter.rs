@@ -3,7 +3,7 @@
 use rust_hdl::prelude::*;
 
 use super::encoding::{Source, OP_BITS, OP_OUT, SEL_BITS};
-use crate::regs::Registers;
+use crate::cells::regs::Registers;
 use crate::signals::{constant, constants, signals};
 
 /// Bits of the per-cycle sum of events (at most 63 events a cycle).

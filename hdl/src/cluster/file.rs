@@ -6,11 +6,11 @@ use super::alu::Alu;
 use super::counter::AccessCounters;
 use super::encoding::{Source, DATA_BITS, OP_BITS, OP_OUT, SEL_BITS};
 use super::ports::MainPorts;
-use crate::crossbar::Crossbar;
+use crate::cells::crossbar::Crossbar;
+use crate::cells::regs::Registers;
 use crate::multiport::{FlopFile, LvtFile};
 use crate::params::{ClusterParams, MultiportParams};
 use crate::parts::logic_in_parts;
-use crate::regs::Registers;
 use crate::signals::{constant, signals};
 
 /// The clustered register file (`docs/cluster.md`, "The hardware"): C clusters, each with a

@@ -13,7 +13,7 @@ pub use ports::MainPorts;
 
 use ports::{read_port_checks, write_port_checks};
 
-use crate::crossbar::Crossbar;
+use crate::cells::crossbar::Crossbar;
 use crate::design::Design;
 use crate::emit::{emit, part, EmitError, Emitted, PortOrder};
 use crate::multiport::{FlopFile, LvtFile};

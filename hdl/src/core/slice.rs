@@ -6,10 +6,10 @@ use crate::core::ports::OfferedInstruction;
 
 use super::datapath::CoreDatapath;
 use super::scheduler::{CoreScheduler, MuxInputs};
+use crate::cells::regs::Registers;
 use crate::gpr::{BankedGpr, RegisterMap};
 use crate::params::{BankMap, CoreParams, SOURCES};
 use crate::parts::logic_in_parts;
-use crate::regs::Registers;
 use crate::signals::signals;
 
 /// A shader-core slice (SPEC S1, document Fig. 4, one processing element): a banked GPR, the

@@ -3,8 +3,8 @@
 use rust_hdl::prelude::*;
 
 use super::priority::LowestPortWins;
+use crate::cells::regs::Registers;
 use crate::params::GprParams;
-use crate::regs::Registers;
 use crate::signals::signals;
 
 /// Per-bank arbitration of the GPR's ports (combinational; `docs/gpr.md`), in this order:

@@ -7,11 +7,11 @@ use crate::signals::signals;
 use super::arbiter::BankArbiter;
 use super::delays::{ReadRoute, RequestDelays};
 use super::register_map::RegisterMap;
+use crate::cells::crossbar::Crossbar;
+use crate::cells::regs::Registers;
 use crate::checkers::{AtMost, CollisionChecker};
-use crate::crossbar::Crossbar;
 use crate::params::{BankMap, GprParams};
 use crate::parts::logic_in_parts;
-use crate::regs::Registers;
 use crate::sram::SramBank;
 
 /// Banked general-purpose register file (SPEC S1): `banks` SRAM banks, `write_ports` writers

@@ -3,8 +3,8 @@
 
 use rust_hdl::prelude::*;
 
+use crate::cells::regs::Registers;
 use crate::params::GprParams;
-use crate::regs::Registers;
 use crate::signals::signals;
 
 /// The requests' rows and write data on their way to the bank port stage, a cycle per

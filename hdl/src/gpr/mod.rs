@@ -12,7 +12,7 @@ pub use register_map::RegisterMap;
 
 use banked::{collision_checks, read_crossbar_checks, read_slot_checks, write_crossbar_checks};
 
-use crate::crossbar::Crossbar;
+use crate::cells::crossbar::Crossbar;
 use crate::design::Design;
 use crate::emit::{emit, part, EmitError, Emitted, PortOrder};
 use crate::params::GprParams;

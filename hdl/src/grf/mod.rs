@@ -3,14 +3,13 @@
 
 mod cluster;
 pub mod codes;
-mod ports;
 mod controller;
 mod front;
+mod ports;
 pub mod widths;
 
 pub use cluster::GrfCluster;
 pub use codes::front_state;
-pub use ports::{ControllerAnswers, L3Port, SlowGrfPorts, Transactions};
 pub use controller::{
     AnswerUnit, BookkeepingStage, EntryLookup, GrfController, GroupUnit, PickStage, RefillEngine,
     RoundRobinArbiter, SaveEngine, Sequencer, SlowPort, SlowReadPipeline, TransactionDecoder,
@@ -20,6 +19,7 @@ pub use front::{
     FastEntries, FastGrfs, FirstDirty, FrontAnswers, FrontEndControl, GrfFrontEnds, Outboxes,
     Responses,
 };
+pub use ports::{ControllerAnswers, L3Port, SlowGrfPorts, Transactions};
 
 use cluster::slow_collision_checks;
 use controller::{hold_checks, l3_checks, load_checks, pick_checks, port_checks, stage_checks};

@@ -3,7 +3,7 @@
 
 use rust_hdl::prelude::*;
 
-use crate::regs::Registers;
+use crate::cells::regs::Registers;
 use crate::signals::signals;
 
 /// `groups` arrays of `registers` entries of `lanes` elements in flip-flops, each array written

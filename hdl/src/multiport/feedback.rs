@@ -5,8 +5,8 @@
 use rust_hdl::prelude::*;
 
 use super::replicas::Replicas;
+use crate::cells::regs::Registers;
 use crate::params::Memory;
-use crate::regs::Registers;
 use crate::signals::signals;
 
 /// `write_ports` (W) banks of words, each written by its own write port and read by the

@@ -6,10 +6,10 @@ use rust_hdl::prelude::*;
 use super::ports::{ReadPorts, WritePorts};
 
 use super::cells::Cells;
-use crate::crossbar::Crossbar;
-use crate::decoder::Decoder;
+use crate::cells::crossbar::Crossbar;
+use crate::cells::decoder::Decoder;
+use crate::cells::regs::Registers;
 use crate::params::MultiportParams;
-use crate::regs::Registers;
 
 /// `groups` register files of flip-flops side by side, each with `write_ports` write ports and
 /// `read_ports` read ports of its own, all served every cycle (`docs/multiport.md`). A port of

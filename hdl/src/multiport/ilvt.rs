@@ -10,7 +10,7 @@ use super::feedback::FeedbackBanks;
 use super::live_code::{LiveCode, TABLE_BITS};
 use super::replicas::Replicas;
 use super::write_pipe::WritePipe;
-use crate::crossbar::Crossbar;
+use crate::cells::crossbar::Crossbar;
 use crate::params::MultiportParams;
 
 /// An invalidation-based live-value-table register file with `write_ports` (W) write ports and

@@ -4,9 +4,9 @@
 use rust_hdl::prelude::*;
 
 use super::cells::Cells;
-use crate::decoder::Decoder;
-use crate::mux_tree::MuxTree;
-use crate::regs::Registers;
+use crate::cells::decoder::Decoder;
+use crate::cells::mux_tree::MuxTree;
+use crate::cells::regs::Registers;
 use crate::signals::signals;
 
 /// Bits of a write-port number in the live-value table.

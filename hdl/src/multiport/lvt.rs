@@ -8,7 +8,7 @@ use super::ports::{ReadPorts, WritePorts};
 
 use super::live_table::{LiveTable, LVT_BITS};
 use super::replicas::Replicas;
-use crate::crossbar::Crossbar;
+use crate::cells::crossbar::Crossbar;
 use crate::params::MultiportParams;
 
 /// A live-value-table register file with `write_ports` (W) write ports and `read_ports` (R)

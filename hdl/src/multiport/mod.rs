@@ -29,8 +29,8 @@ pub use xor::XorFile;
 
 use std::marker::PhantomData;
 
-use crate::crossbar::Crossbar;
-use crate::decoder::Decoder;
+use crate::cells::crossbar::Crossbar;
+use crate::cells::decoder::Decoder;
 use crate::design::Design;
 use crate::emit::{emit, part, EmitError, Emitted, PortOrder};
 use crate::params::{Memory, MultiportParams, ParamError, TableEncoding};

@@ -3,8 +3,8 @@
 
 use rust_hdl::prelude::*;
 
+use crate::cells::regs::Registers;
 use crate::params::Memory;
-use crate::regs::Registers;
 use crate::signals::signals;
 use crate::sram::SramBank;
 

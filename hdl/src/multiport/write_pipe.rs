@@ -4,7 +4,7 @@
 
 use rust_hdl::prelude::*;
 
-use crate::regs::Registers;
+use crate::cells::regs::Registers;
 use crate::signals::signals;
 
 /// The writes of `write_ports` ports, each carried `depth` cycles from its request (the

@@ -9,7 +9,7 @@ use super::decoder::RouteDecoder;
 use super::fills::{fill_groups, Fills};
 use super::register_select::RegisterSelect;
 use super::shuffle::ShuffleDecode;
-use crate::crossbar::Crossbar;
+use crate::cells::crossbar::Crossbar;
 use crate::params::RouteParams;
 
 /// A routing network built from one full N x N crossbar (every lane can take any lane in one

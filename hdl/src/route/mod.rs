@@ -26,7 +26,7 @@ pub use select_decode::SelectDecode;
 pub use shuffle::ShuffleDecode;
 pub use stages::{LaneMuxes, QuadCrossbars};
 
-use crate::crossbar::Crossbar;
+use crate::cells::crossbar::Crossbar;
 use crate::design::Design;
 use crate::emit::{emit, part, EmitError, Emitted, PortOrder};
 use crate::params::{RouteFullParams, RouteParams};

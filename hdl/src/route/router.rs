@@ -11,9 +11,9 @@ use super::fills::{fill_groups, FillDecode, FillTerms};
 use super::register_select::RegisterSelect;
 use super::shuffle::ShuffleDecode;
 use super::stages::{LaneMuxes, QuadCrossbars};
+use crate::cells::regs::Registers;
 use crate::params::RouteParams;
 use crate::parts::logic_in_parts;
-use crate::regs::Registers;
 
 /// Copies of the lane muxes' selects when they are registered between the networks, and of the
 /// register select's `constant` and `upper` flags when they are registered after the lane

@@ -4,7 +4,7 @@ use rust_hdl::prelude::*;
 
 use crate::signals::signals;
 
-use crate::crossbar::Crossbar;
+use crate::cells::crossbar::Crossbar;
 use crate::params::RouteParams;
 
 /// The first network: N/q full q x q crossbars; crossbar `c` serves lanes `c*q .. c*q+q-1`

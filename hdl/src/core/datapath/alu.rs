@@ -2,8 +2,8 @@
 
 use rust_hdl::prelude::*;
 
+use crate::cells::regs::Registers;
 use crate::params::{CoreOp, CoreParams, SOURCES};
-use crate::regs::Registers;
 use crate::signals::{constant, signals};
 
 /// The ALU: `mov`, `add`, `sub`, `mul`, `mad` on every lane, 32-bit wrapping, and 0 for

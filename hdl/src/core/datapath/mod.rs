@@ -7,10 +7,10 @@ pub use alu::CoreAlu;
 
 use rust_hdl::prelude::*;
 
+use crate::cells::crossbar::Crossbar;
+use crate::cells::regs::Registers;
 use crate::core::MuxInputs;
-use crate::crossbar::Crossbar;
 use crate::params::{CaptureKind, CoreParams, SOURCES};
-use crate::regs::Registers;
 use crate::signals::{constant, constant_if, constants, signals};
 
 /// Operand storage, operand muxes and ALU, all lanes of 32-bit wrapping integers.

@@ -7,8 +7,8 @@
 use rust_hdl::prelude::*;
 
 use super::decode::alias;
+use crate::cells::regs::Registers;
 use crate::params::{CaptureKind, CoreParams, OperandSource, SOURCES};
-use crate::regs::Registers;
 use crate::signals::{constant, constant_if, constants, signals};
 
 /// The ALU's operand sources (registered): decided from the head's sources as it issues, then

@@ -5,9 +5,9 @@ use rust_hdl::prelude::*;
 
 use super::decode::InstructionDecoder;
 use super::scoreboard::Scoreboard;
+use crate::cells::regs::Registers;
 use crate::params::{CaptureKind, CoreParams, SOURCES};
 use crate::parts::logic_in_parts;
-use crate::regs::Registers;
 use crate::signals::{constant, signals};
 
 /// The instruction window (`docs/core.md`): `lookahead + 1` slots, slot 0 the head. Vectors

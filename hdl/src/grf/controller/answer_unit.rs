@@ -2,10 +2,10 @@
 
 use rust_hdl::prelude::*;
 
+use crate::cells::regs::Registers;
 use crate::grf::ports::ControllerAnswers;
 use crate::grf::widths::{EuNumber, StatusCode};
 use crate::params::{GrfParams, GrfStatus};
-use crate::regs::Registers;
 use crate::signals::{constant, constants, signals};
 
 /// The answers (`docs/grf.md`). An answer decided this cycle is visible next cycle; in order of

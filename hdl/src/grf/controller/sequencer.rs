@@ -3,10 +3,10 @@
 
 use rust_hdl::prelude::*;
 
+use crate::cells::regs::Registers;
 use crate::grf::codes::controller_state::{IDLE, REDIRECT, SAVE, SLOW_READ, SWITCH_WAIT};
 use crate::grf::widths::{ControllerState, EuNumber, LatencyCount};
 use crate::params::GrfParams;
-use crate::regs::Registers;
 use crate::signals::constant;
 
 /// The controller's sequencer (`docs/grf.md`). It takes a transaction when idle, or in the

@@ -4,10 +4,10 @@
 
 use rust_hdl::prelude::*;
 
+use crate::cells::regs::Registers;
 use crate::grf::codes::front_state as state;
 use crate::grf::widths::{FrontState, OpCode, StatusCode};
 use crate::params::{GrfOp, GrfParams};
-use crate::regs::Registers;
 use crate::signals::{constant, signals};
 
 /// Every EU's view of the controller's answer (`docs/grf.md`). Wired (`pipeline` 0 to 4), the

@@ -2,9 +2,9 @@
 
 use rust_hdl::prelude::*;
 
+use crate::cells::regs::Registers;
 use crate::grf::widths::StatusCode;
 use crate::params::GrfParams;
-use crate::regs::Registers;
 use crate::signals::{constant, signals};
 
 /// Every EU's response register: `respond[e]` with `status[e]` and its data is visible on

@@ -5,9 +5,9 @@ use rust_hdl::prelude::*;
 
 use super::fast_entries::FastEntries;
 use super::first_dirty::FirstDirty;
+use crate::cells::regs::Registers;
 use crate::grf::widths::{RegIndex, ThreadIndex};
 use crate::params::GrfParams;
-use crate::regs::Registers;
 use crate::signals::{constant, constants, signals};
 
 /// Every EU's fast GRF (`docs/grf.md`): `fast_regs` entries per EU, the entry of (thread,

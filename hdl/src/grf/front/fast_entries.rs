@@ -2,9 +2,9 @@
 
 use rust_hdl::prelude::*;
 
+use crate::cells::regs::Registers;
 use crate::grf::widths::{RegIndex, ThreadIndex};
 use crate::params::GrfParams;
-use crate::regs::Registers;
 use crate::signals::signals;
 
 /// Every EU's fast GRF entries (`docs/grf.md`): per entry valid, dirty, thread, register and

@@ -3,8 +3,8 @@
 
 use rust_hdl::prelude::*;
 
+use crate::cells::regs::Registers;
 use crate::params::GrfParams;
-use crate::regs::Registers;
 use crate::signals::signals;
 
 /// Every EU's next first dirty entry (`docs/grf.md`), registered as a copy per lane so that

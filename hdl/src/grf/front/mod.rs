@@ -20,10 +20,10 @@ pub use outboxes::Outboxes;
 use rust_hdl::prelude::*;
 
 use super::codes::front_state as state;
+use crate::cells::regs::Registers;
 use crate::grf::ports::{ControllerAnswers, Transactions};
 use crate::grf::widths::{FrontState, GroupNumber, OpCode, RegIndex, StatusCode, ThreadIndex};
 use crate::params::{GrfOp, GrfParams};
-use crate::regs::Registers;
 use crate::signals::{constant, signals};
 
 /// Every EU's front end (`docs/grf.md`). Idle, a front end takes a request: a read or write

@@ -2,10 +2,10 @@
 
 use rust_hdl::prelude::*;
 
+use crate::cells::regs::Registers;
 use crate::checkers::AtMost;
 use crate::grf::widths::{GlobalThread, GroupNumber, KindCode, RegIndex, ThreadIndex};
 use crate::params::GrfParams;
-use crate::regs::Registers;
 use crate::signals::{constants, signals};
 
 /// Every EU's outbox: `send[e]` loads a transaction, which is shown on `valid[e]` .. `data`

@@ -3,8 +3,8 @@
 
 use rust_hdl::prelude::*;
 
+use crate::cells::regs::Registers;
 use crate::params::{CaptureKind, CoreParams};
-use crate::regs::Registers;
 use crate::signals::{constant, signals};
 
 /// The capture delay line (registered): per read port, the capture kind and the latch or queue

@@ -15,9 +15,9 @@ use rust_hdl::prelude::*;
 
 use captures::CaptureDelay;
 
+use crate::cells::regs::Registers;
 use crate::checkers::EntryChecker;
 use crate::params::{CaptureKind, CoreParams, SOURCES};
-use crate::regs::Registers;
 use crate::signals::{constant, constants, signals};
 
 /// The read side (`docs/core.md`, rule 2 and the request stage): the read scheduler

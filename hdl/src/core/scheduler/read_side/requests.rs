@@ -3,8 +3,8 @@
 
 use rust_hdl::prelude::*;
 
+use crate::cells::regs::Registers;
 use crate::params::{CaptureKind, CoreParams};
-use crate::regs::Registers;
 use crate::signals::{constant, constants, signals};
 
 /// The read requests (`docs/core.md`, "Timing and rules": the request stage). Each candidate read of the read

@@ -5,8 +5,8 @@ use rust_hdl::prelude::*;
 
 use super::forwarding::Forwarding;
 use super::pending::CANDIDATES;
+use crate::cells::regs::Registers;
 use crate::params::{CoreParams, CoreUnit, SOURCES};
-use crate::regs::Registers;
 use crate::signals::{constant, constant_if, signals};
 
 /// The flight (`docs/core.md`): an issued instruction is in flight for `read_latency +

@@ -5,8 +5,8 @@
 use rust_hdl::prelude::*;
 
 use super::pending::CANDIDATES;
+use crate::cells::regs::Registers;
 use crate::params::{CoreParams, SOURCES};
-use crate::regs::Registers;
 use crate::signals::{constants, signals};
 
 /// Which sources the head forwards (`docs/core.md`, result forwarding). An instruction issued

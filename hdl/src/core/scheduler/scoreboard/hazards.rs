@@ -5,9 +5,9 @@ use rust_hdl::prelude::*;
 
 use super::pending::CANDIDATES;
 use super::Scoreboard;
+use crate::cells::regs::Registers;
 use crate::params::{CoreParams, CoreUnit, SOURCES};
 use crate::parts::logic_in_parts;
-use crate::regs::Registers;
 use crate::signals::{constant, signals};
 
 /// The hazards (`docs/core.md`), computed each cycle for the next cycle's window. Next

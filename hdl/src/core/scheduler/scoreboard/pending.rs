@@ -3,9 +3,9 @@
 
 use rust_hdl::prelude::*;
 
+use crate::cells::regs::Registers;
 use crate::gpr::RegisterMap;
 use crate::params::{BankMap, CoreParams, CoreUnit, GprParams, SOURCES};
-use crate::regs::Registers;
 use crate::signals::{constant, constants, signals};
 
 /// The instructions the table answers for each cycle: the window's first two slots (the head,

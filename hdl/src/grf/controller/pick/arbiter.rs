@@ -2,10 +2,10 @@
 
 use rust_hdl::prelude::*;
 
+use crate::cells::regs::Registers;
 use crate::checkers::AtMost;
 use crate::grf::widths::{EuNumber, GlobalThread, GroupNumber, KindCode, RegIndex};
 use crate::params::GrfParams;
-use crate::regs::Registers;
 use crate::signals::{constant, constants, signals};
 
 /// Round-robin arbiter over the EUs' transactions (`docs/grf.md`): when `allow` is high, the

@@ -11,13 +11,13 @@ pub(crate) use arbiter::pick_checks;
 
 use rust_hdl::prelude::*;
 
+use crate::cells::regs::Registers;
 use crate::checkers::{AtMost, EntryChecker};
 use crate::grf::widths::{
     EuNumber, GlobalThread, GroupNumber, KindCode, RegIndex, VirtualBlock, VBLOCK_BITS,
 };
 use crate::params::GrfParams;
 use crate::parts::logic_in_parts;
-use crate::regs::Registers;
 use crate::signals::signals;
 
 /// The pick stage (`docs/grf.md`). With `pipeline` 1 it is a one-entry register between the

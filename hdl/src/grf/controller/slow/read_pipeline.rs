@@ -2,9 +2,9 @@
 
 use rust_hdl::prelude::*;
 
+use crate::cells::regs::Registers;
 use crate::grf::widths::{EuNumber, ReadTag};
 use crate::params::GrfParams;
-use crate::regs::Registers;
 use crate::signals::{constants, signals};
 
 /// The read pipeline behind the slow GRF's block RAM (`docs/grf.md`): a read launched in a

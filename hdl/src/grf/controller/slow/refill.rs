@@ -3,11 +3,11 @@
 
 use rust_hdl::prelude::*;
 
+use crate::cells::regs::Registers;
 use crate::checkers::EntryChecker;
 use crate::grf::widths::{BlockOffset, OffsetMask};
 use crate::params::GrfParams;
 use crate::parts::logic_in_parts;
-use crate::regs::Registers;
 use crate::signals::{constant, constants, signals};
 
 /// The refill engine (`docs/grf.md`). `arm` starts a refill of the block at `arm_base` from

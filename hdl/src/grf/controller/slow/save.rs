@@ -3,9 +3,9 @@
 
 use rust_hdl::prelude::*;
 
+use crate::cells::regs::Registers;
 use crate::grf::widths::{BlockMask, BlockOffset, ReadTag, SaveStep};
 use crate::params::GrfParams;
-use crate::regs::Registers;
 use crate::signals::{constant, constants, signals};
 
 /// The save engine (`docs/grf.md`). `latch` records the switched block; `start` begins the

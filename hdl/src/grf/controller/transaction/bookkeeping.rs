@@ -4,9 +4,9 @@
 
 use rust_hdl::prelude::*;
 
+use crate::cells::regs::Registers;
 use crate::grf::widths::{BlockMask, EuNumber, GroupNumber};
 use crate::params::GrfParams;
-use crate::regs::Registers;
 use crate::signals::signals;
 
 /// The strobes' places in the bookkeeping stage's `flags`, in the order of its ports.

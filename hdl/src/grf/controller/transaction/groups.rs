@@ -2,9 +2,9 @@
 
 use rust_hdl::prelude::*;
 
+use crate::cells::regs::Registers;
 use crate::grf::widths::{EuMask, EuNumber, GroupBalance, GroupCount, GroupNumber, COUNT_BITS};
 use crate::params::GrfParams;
-use crate::regs::Registers;
 use crate::signals::{constant, constants, signals};
 
 /// Groups 1..=7 and their barriers (`docs/grf.md`). The operation asked for in a cycle (at most

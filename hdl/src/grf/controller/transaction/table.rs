@@ -3,9 +3,9 @@
 
 use rust_hdl::prelude::*;
 
+use crate::cells::regs::Registers;
 use crate::grf::widths::{BlockMask, GroupNumber};
 use crate::params::GrfParams;
-use crate::regs::Registers;
 use crate::signals::{constant, constants, signals};
 
 /// The translation table's storage (`docs/grf.md`): the entries and the free mask, shown as

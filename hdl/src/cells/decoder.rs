@@ -7,7 +7,7 @@ use crate::signals::signals;
 /// `count` independent decoders of `A`-bit addresses over `locations` locations:
 /// `hit[c * locations + k]` is high when `valid[c]` is high and `address[c]` is `k`.
 /// Combinational. The hits of one address are one-hot (or all low), ready to drive the
-/// selects of a [`crate::crossbar::Crossbar`] or the enables of a register array.
+/// selects of a [`crate::cells::crossbar::Crossbar`] or the enables of a register array.
 #[derive(LogicBlock)]
 pub struct Decoder<const A: usize> {
     /// Per address: it is in use.
