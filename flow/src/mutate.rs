@@ -50,6 +50,17 @@ pub struct MutateSpec {
     /// Mutants written into one netlist and built as one model, each switched on by a
     /// control input (MCY's `mutate -ctrl`); 1 builds each alone.
     pub batch: usize,
+    /// Draw no mutation of a memory's power-up contents (Yosys's `$meminit` cells).
+    pub skip_meminit: bool,
+}
+
+/// The Yosys selection a draw takes its mutations from: everything, or everything but the
+/// memories' power-up contents.
+fn drawn_from(spec: &MutateSpec) -> &'static str {
+    match spec.skip_meminit {
+        true => " * t:$meminit* %d",
+        false => "",
+    }
 }
 
 /// How a mutant fared.
@@ -118,6 +129,8 @@ pub struct MutateReport {
     pub seeds: u64,
     /// Cycles of the bounded equivalence check (0: none ran).
     pub depth: u64,
+    /// No mutation of a memory's power-up contents was drawn (`--skip-meminit`).
+    pub skip_meminit: bool,
     /// Every mutant, in the order drawn.
     pub mutants: Vec<Mutant>,
     /// Mutants caught.
@@ -431,8 +444,10 @@ pub fn mutate<B: Block>(
     yosys(
         work,
         &format!(
-            "{read}; mutate -list {} -seed {} -o mutations.ys",
-            spec.mutants, spec.seed
+            "{read}; mutate -list {} -seed {} -o mutations.ys{}",
+            spec.mutants,
+            spec.seed,
+            drawn_from(spec)
         ),
         None,
     )?;
@@ -591,6 +606,7 @@ fn report(
         cycles: spec.cycles,
         seeds: spec.seeds,
         depth: spec.depth,
+        skip_meminit: spec.skip_meminit,
         errors: count(|o| matches!(o, Outcome::Error)),
         equivalent: count(|o| matches!(o, Outcome::Equivalent)),
         unknown: count(|o| matches!(o, Outcome::Unknown)),

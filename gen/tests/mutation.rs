@@ -282,6 +282,26 @@ fn mutants_are_reported_each_and_a_weak_stimulus_scores_lower() {
     assert_eq!(commands(&strong), commands(&weak));
 }
 
+/// `--skip-meminit` draws from everything but the memories' power-up contents, and says so.
+#[test]
+fn skip_meminit_draws_no_mutation_of_a_memorys_power_up_contents() {
+    let commands = |r: &serde_json::Value| -> Vec<String> {
+        (r["mutants"].as_array().unwrap().iter())
+            .map(|m| m["command"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let skipped = mutate("5", &["--bmc-depth", "0", "--skip-meminit"]);
+    assert_eq!(skipped["skip_meminit"], true, "{skipped}");
+    assert_eq!(commands(&skipped).len(), 8, "{skipped}");
+    for command in commands(&skipped) {
+        assert!(!command.contains("$meminit"), "{command}");
+    }
+    // Without it, the same seed draws one (the SRAMs' power-up zeros).
+    let all = mutate("5", &["--bmc-depth", "0"]);
+    assert_eq!(all["skip_meminit"], false, "{all}");
+    assert!(commands(&all).iter().any(|c| c.contains("$meminit")), "{all}");
+}
+
 /// Bad counts and seeds are refused in one line, before Yosys or Verilator runs.
 #[test]
 fn bad_mutate_values_are_refused_in_one_line() {

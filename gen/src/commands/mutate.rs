@@ -38,6 +38,7 @@ pub fn command<B: Block>() -> Command {
         .arg(value("bmc_depth", "K", "Cycles of the bounded equivalence check of each mutant no run catches (Yosys's SAT solver on a miter, every register from zero): none in K cycles is equivalent, not counted; 0 skips the check, 0..=64 [default: 8]".into()).long("bmc-depth"))
         .arg(value("solver_seconds", "S", "Seconds the solver may take for that check before the mutant is unknown, 1..=3600 [default: 30]".into()).long("solver-seconds"))
         .arg(value("batch", "N", format!("Mutants written into one netlist and built as one Verilator model, each switched on by a control input (MCY's mutate -ctrl); 1 builds each alone, 1..={MAX_BATCH} [default: 32]")))
+        .arg(Arg::new("skip_meminit").long("skip-meminit").action(ArgAction::SetTrue).help("Draw no mutation of a memory's power-up contents (Yosys $meminit cells): Yosys cannot write an inverted one back, and the bounded check of a memory runs out of time; the block RAMs' zeros at power-up are checked alone (sim/tests/parts.rs)"))
         .arg(Arg::new("jobs").long("jobs").value_name("N").help("Mutants run at once, 1..=256 [default: the number of cores]"))
         .arg(Arg::new("out").long("out").value_name("DIR").help("Keep the run in DIR: the emitted design, the list drawn and each mutant's outcome as it is known (mutants/<n>.json)"))
         .arg(Arg::new("resume").long("resume").action(ArgAction::SetTrue).requires("out").help("Go on with the run recorded in --out DIR: its seed unless --seed is given; the mutants recorded there do not run again"))
@@ -83,6 +84,7 @@ pub fn mutate<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
         solver_seconds: bounded("solver_seconds", 1..=3600, 30)?,
         jobs: jobs(m)?,
         batch: bounded("batch", 1..=MAX_BATCH as u64, 32)? as usize,
+        skip_meminit: m.get_flag("skip_meminit"),
     };
     let csv = match m.get_one::<String>("csv") {
         Some(file) => Some(grfgen_engines::output::check_file(
@@ -151,6 +153,9 @@ struct Recorded {
     bmc_depth: u64,
     /// `--solver-seconds`.
     solver_seconds: u64,
+    /// `--skip-meminit` (absent from the records of runs before it: false).
+    #[serde(default)]
+    skip_meminit: bool,
 }
 
 impl Recorded {
@@ -165,6 +170,7 @@ impl Recorded {
             seeds: spec.seeds,
             bmc_depth: spec.depth,
             solver_seconds: spec.solver_seconds,
+            skip_meminit: spec.skip_meminit,
         }
     }
 

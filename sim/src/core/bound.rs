@@ -342,18 +342,23 @@ mod tests {
         assert_eq!(bound.cycles, 6 + 3 + 1);
     }
 
-    #[test]
-    fn forwarding_makes_a_hop_the_alus_latency_and_skips_near_reads() {
+    /// The document's core with forwarding and one read port, so that the read-port term
+    /// counts the reads.
+    fn forwarding_on_one_port() -> CoreParams {
         let document = CoreParams::document();
-        // One read port: the read-port term counts the reads.
-        let params = CoreParams {
+        CoreParams {
             forward: true,
             gpr: grfgen_hdl::params::GprParams {
                 read_ports: 1,
                 ..document.gpr
             },
             ..document
-        };
+        }
+    }
+
+    #[test]
+    fn forwarding_makes_a_hop_the_alus_latency_and_skips_near_reads() {
+        let params = forwarding_on_one_port();
         let program = parse("add R1, R0, R0\nadd R2, R1, R1\nadd R3, R2, R2", 256).unwrap();
         let bound = lower_bound(&params, &program, &UnitLatencies::default(), true);
         assert_eq!(bound.issue_chain, 1 + 2 + 2);
@@ -371,6 +376,44 @@ mod tests {
             let program = parse(&source, 256).unwrap();
             let bound = lower_bound(&params, &program, &UnitLatencies::default(), true);
             assert_eq!(bound.read_ports, reads as u64, "{fillers} between");
+        }
+    }
+
+    /// A forwarded source is no read wherever the pair stands: the distance counts from its
+    /// writer, not from the program's start.
+    #[test]
+    fn a_forwarded_source_late_in_a_program_is_no_read() {
+        let params = forwarding_on_one_port();
+        let reach = params.issue_to_writeback();
+        let mut source = String::new();
+        for r in 0..=reach {
+            source += &format!("add R{}, R20, R20\n", 30 + r);
+        }
+        source += "add R1, R0, R0\nadd R2, R1, R1\n";
+        let program = parse(&source, 256).unwrap();
+        let bound = lower_bound(&params, &program, &UnitLatencies::default(), true);
+        // R20 once per filler, R0 once; R1 comes from the ALU.
+        assert_eq!(bound.read_ports, reach as u64 + 2);
+    }
+
+    /// Only a long-latency result that writes a register is waited for: ALU results and
+    /// stores leave the sync waits and the long-result term alone.
+    #[test]
+    fn only_long_results_that_write_are_waited_for() {
+        let params = CoreParams::document();
+        let latencies = UnitLatencies::default();
+        let store = on(CoreUnit::GlobalMem, 0, 0, vec![Source::Reg(8)]);
+        let sfu_store = on(CoreUnit::Sfu, 0, 0, vec![Source::Reg(8)]);
+        let alu = Instruction::alu(CoreOp::Add, 1, &[8, 9]);
+        for first in [store, sfu_store, alu] {
+            for wait in [Wait { ss: true, sy: false }, Wait { ss: false, sy: true }] {
+                let mut waiting = Instruction::alu(CoreOp::Add, 4, &[9, 10]);
+                let alone = lower_bound(&params, &[first.clone(), waiting.clone()], &latencies, true);
+                waiting.wait = wait;
+                let bound = lower_bound(&params, &[first.clone(), waiting], &latencies, true);
+                assert_eq!(bound.long_results, 0, "{first:?} then {wait:?}");
+                assert_eq!(bound.issue_chain, alone.issue_chain, "{first:?} then {wait:?}");
+            }
         }
     }
 }
