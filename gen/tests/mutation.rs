@@ -299,7 +299,10 @@ fn skip_meminit_draws_no_mutation_of_a_memorys_power_up_contents() {
     // Without it, the same seed draws one (the SRAMs' power-up zeros).
     let all = mutate("5", &["--bmc-depth", "0"]);
     assert_eq!(all["skip_meminit"], false, "{all}");
-    assert!(commands(&all).iter().any(|c| c.contains("$meminit")), "{all}");
+    assert!(
+        commands(&all).iter().any(|c| c.contains("$meminit")),
+        "{all}"
+    );
 }
 
 /// Bad counts and seeds are refused in one line, before Yosys or Verilator runs.

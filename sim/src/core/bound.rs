@@ -406,13 +406,26 @@ mod tests {
         let sfu_store = on(CoreUnit::Sfu, 0, 0, vec![Source::Reg(8)]);
         let alu = Instruction::alu(CoreOp::Add, 1, &[8, 9]);
         for first in [store, sfu_store, alu] {
-            for wait in [Wait { ss: true, sy: false }, Wait { ss: false, sy: true }] {
+            for wait in [
+                Wait {
+                    ss: true,
+                    sy: false,
+                },
+                Wait {
+                    ss: false,
+                    sy: true,
+                },
+            ] {
                 let mut waiting = Instruction::alu(CoreOp::Add, 4, &[9, 10]);
-                let alone = lower_bound(&params, &[first.clone(), waiting.clone()], &latencies, true);
+                let alone =
+                    lower_bound(&params, &[first.clone(), waiting.clone()], &latencies, true);
                 waiting.wait = wait;
                 let bound = lower_bound(&params, &[first.clone(), waiting], &latencies, true);
                 assert_eq!(bound.long_results, 0, "{first:?} then {wait:?}");
-                assert_eq!(bound.issue_chain, alone.issue_chain, "{first:?} then {wait:?}");
+                assert_eq!(
+                    bound.issue_chain, alone.issue_chain,
+                    "{first:?} then {wait:?}"
+                );
             }
         }
     }
