@@ -4,6 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::program::{ClusterInstr, Operand, Reg};
+use super::regmap::RegisterMap;
 use crate::compilers::cluster::allocate::{Allocation, Physical};
 use crate::compilers::cluster::partition::{live_ranges, Partitioned};
 use crate::rng::Rng;
@@ -16,53 +17,85 @@ pub fn input_value(seed: u64, vr: usize) -> u32 {
 /// Runs `program` on one flat register space, inputs from `seed`; returns the outputs in
 /// order, or the first global register read before it is written.
 pub fn interpret(program: &[ClusterInstr], seed: u64) -> Result<Vec<u32>, String> {
-    run_flat(program, &BTreeMap::new(), seed)
+    let mut outputs = Vec::new();
+    FlatRegisters::default().run(program, &BTreeMap::new(), seed, &mut outputs)?;
+    Ok(outputs)
 }
 
 /// Runs a partitioned program on one flat register space (its global registers that start
 /// with an input included), inputs from `seed`.
 pub fn interpret_partitioned(partitioned: &Partitioned, seed: u64) -> Result<Vec<u32>, String> {
-    run_flat(&partitioned.program, &partitioned.main_inputs, seed)
+    let mut outputs = Vec::new();
+    let main_inputs = &partitioned.main_inputs;
+    FlatRegisters::default().run(&partitioned.program, main_inputs, seed, &mut outputs)?;
+    Ok(outputs)
 }
 
-/// `program` on one flat register space, global registers `main_inputs` starting with the
-/// input they name.
-fn run_flat(
-    program: &[ClusterInstr],
-    main_inputs: &BTreeMap<usize, usize>,
-    seed: u64,
-) -> Result<Vec<u32>, String> {
-    let mut regs: BTreeMap<Reg, u32> = main_inputs
-        .iter()
-        .map(|(&m, &vr)| (Reg::Main(m), input_value(seed, vr)))
-        .collect();
-    let mut outputs = Vec::new();
-    for (at, instr) in program.iter().enumerate() {
-        let mut value = |operand: &Operand| -> Result<u32, String> {
-            match operand {
-                Operand::Imm(v) => Ok(*v),
-                Operand::Reg(r @ Reg::Virtual(vr)) => {
-                    Ok(*regs.entry(*r).or_insert_with(|| input_value(seed, *vr)))
-                }
-                Operand::Reg(r @ Reg::Main(_)) => regs.get(r).copied().ok_or_else(|| {
-                    format!("instruction {at} ({instr}) reads {r} before any write")
-                }),
+/// One flat register space, kept across programs to reuse its storage.
+#[derive(Default)]
+pub struct FlatRegisters {
+    /// The virtual registers' values.
+    virtuals: RegisterMap<u32>,
+    /// The global registers' values.
+    mains: RegisterMap<u32>,
+}
+
+impl FlatRegisters {
+    /// Runs `program` on these registers, emptied first, global registers `main_inputs`
+    /// starting with the input they name and inputs from `seed`; its outputs, in order, in
+    /// `outputs` (emptied first). Fails on the first global register read before any write.
+    pub fn run(
+        &mut self,
+        program: &[ClusterInstr],
+        main_inputs: &BTreeMap<usize, usize>,
+        seed: u64,
+        outputs: &mut Vec<u32>,
+    ) -> Result<(), String> {
+        self.virtuals.clear(program.len());
+        self.mains.clear(program.len());
+        for (&m, &vr) in main_inputs {
+            self.mains.insert(m, input_value(seed, vr));
+        }
+        outputs.clear();
+        for (at, instr) in program.iter().enumerate() {
+            let mut value = |operand: &Operand| {
+                self.value(operand, seed)
+                    .ok_or_else(|| unwritten(at, instr, operand))
+            };
+            let a = value(&instr.src[0])?;
+            let b = match instr.src.get(1) {
+                Some(s) => value(s)?,
+                None => 0,
+            };
+            let result = instr.op.apply(a, b);
+            match instr.dst {
+                Some(Reg::Virtual(n)) => self.virtuals.insert(n, result),
+                Some(Reg::Main(n)) => self.mains.insert(n, result),
+                None => outputs.push(result),
             }
-        };
-        let a = value(&instr.src[0])?;
-        let b = match instr.src.get(1) {
-            Some(s) => value(s)?,
-            None => 0,
-        };
-        let result = instr.op.apply(a, b);
-        match instr.dst {
-            Some(d) => {
-                regs.insert(d, result);
-            }
-            None => outputs.push(result),
+        }
+        Ok(())
+    }
+
+    /// The value of `operand`, none for a global register read before any write: a virtual
+    /// register read before any write holds its input from `seed` from then on.
+    fn value(&mut self, operand: &Operand, seed: u64) -> Option<u32> {
+        match *operand {
+            Operand::Imm(v) => Some(v),
+            Operand::Reg(Reg::Virtual(vr)) => Some(self.virtuals.get(vr).unwrap_or_else(|| {
+                let input = input_value(seed, vr);
+                self.virtuals.insert(vr, input);
+                input
+            })),
+            Operand::Reg(Reg::Main(m)) => self.mains.get(m),
         }
     }
-    Ok(outputs)
+}
+
+/// Why instruction `at`, `instr`, cannot read `operand`: a global register nothing wrote.
+#[cold]
+fn unwritten(at: usize, instr: &ClusterInstr, operand: &Operand) -> String {
+    format!("instruction {at} ({instr}) reads {operand} before any write")
 }
 
 /// The first live range of a local (virtual) register of `program` that more than one

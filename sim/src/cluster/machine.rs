@@ -45,6 +45,16 @@ pub struct Cycle {
     pub stall_cycles: u64,
 }
 
+impl Cycle {
+    /// Takes the counters of `other`.
+    pub(crate) fn copy_counters(&mut self, other: &Cycle) {
+        self.local_accesses = other.local_accesses;
+        self.main_accesses = other.main_accesses;
+        self.main_conflicts = other.main_conflicts;
+        self.stall_cycles = other.stall_cycles;
+    }
+}
+
 /// The clustered file's state: every local file, the main file, the counters.
 pub struct ClusterMachine {
     local: Vec<Vec<u32>>,
@@ -53,9 +63,9 @@ pub struct ClusterMachine {
     write_ports: usize,
     /// The counters after the last cycle (its `issued` and `outputs` left empty).
     counts: Cycle,
-    /// The issued instructions' results of the cycle being stepped: cluster, destination,
-    /// value (kept to reuse its storage).
-    results: Vec<(usize, Option<Physical>, u32)>,
+    /// The main-file writes of the cycle being stepped, in cluster order: register, value
+    /// (kept to reuse its storage).
+    main_writes: Vec<(usize, u32)>,
 }
 
 impl ClusterMachine {
@@ -67,7 +77,7 @@ impl ClusterMachine {
             read_ports: params.main_read_ports,
             write_ports: params.main_write_ports,
             counts: Cycle::default(),
-            results: Vec::with_capacity(params.clusters),
+            main_writes: Vec::with_capacity(params.clusters),
         }
     }
 
@@ -78,14 +88,21 @@ impl ClusterMachine {
     /// wins a main register written twice. Counters count the issued instructions' register
     /// operands and destinations, and the offers left waiting.
     pub fn step(&mut self, offers: &[Option<Issue>]) -> Cycle {
-        let mut cycle = Cycle {
-            issued: vec![false; offers.len()],
-            outputs: vec![None; offers.len()],
-            ..self.counts.clone()
-        };
+        let mut cycle = Cycle::default();
+        self.step_into(offers, &mut cycle);
+        cycle
+    }
+
+    /// One cycle as [`ClusterMachine::step`] runs it, shown in `cycle` (its storage reused).
+    pub fn step_into(&mut self, offers: &[Option<Issue>], cycle: &mut Cycle) {
+        cycle.issued.clear();
+        cycle.issued.resize(offers.len(), false);
+        cycle.outputs.clear();
+        cycle.outputs.resize(offers.len(), None);
+        cycle.copy_counters(&self.counts);
         let (mut reads, mut writes, mut open) = (0, 0, true);
-        let mut results = std::mem::take(&mut self.results);
-        results.clear();
+        let mut main_writes = std::mem::take(&mut self.main_writes);
+        main_writes.clear();
         for (c, offer) in offers.iter().enumerate() {
             let Some(issue) = offer else { continue };
             reads += issue
@@ -115,27 +132,22 @@ impl ClusterMachine {
             }
             match issue.dst {
                 None => cycle.outputs[c] = Some(result),
-                Some(Physical::Local(_)) => cycle.local_accesses += 1,
-                Some(Physical::Main(_)) => cycle.main_accesses += 1,
+                // No other cluster reads this cluster's file: written at once.
+                Some(Physical::Local(r)) => {
+                    cycle.local_accesses += 1;
+                    self.local[c][r] = result;
+                }
+                Some(Physical::Main(r)) => {
+                    cycle.main_accesses += 1;
+                    main_writes.push((r, result));
+                }
             }
-            results.push((c, issue.dst, result));
         }
         cycle.stall_cycles += u64::from(!open);
-        for &(c, dst, result) in results.iter().rev() {
-            match dst {
-                Some(Physical::Local(r)) => self.local[c][r] = result,
-                Some(Physical::Main(r)) => self.main[r] = result,
-                None => {}
-            }
+        for &(r, result) in main_writes.iter().rev() {
+            self.main[r] = result;
         }
-        self.results = results;
-        self.counts = Cycle {
-            local_accesses: cycle.local_accesses,
-            main_accesses: cycle.main_accesses,
-            main_conflicts: cycle.main_conflicts,
-            stall_cycles: cycle.stall_cycles,
-            ..Cycle::default()
-        };
-        cycle
+        self.main_writes = main_writes;
+        self.counts.copy_counters(cycle);
     }
 }

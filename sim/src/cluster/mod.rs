@@ -9,6 +9,7 @@ pub mod kernels;
 pub mod machine;
 pub mod options;
 pub mod program;
+pub(crate) mod regmap;
 pub mod run;
 pub mod schedule;
 pub mod verilated;

@@ -163,6 +163,7 @@ impl std::ops::DerefMut for Sources {
 impl FromIterator<Operand> for Sources {
     /// The first [`Sources::MAX`] operands of `iter`: every operation's count is checked
     /// against `ClusterOp::sources` before its operands are gathered.
+    #[inline]
     fn from_iter<I: IntoIterator<Item = Operand>>(iter: I) -> Self {
         let mut sources = Sources {
             operands: [Operand::Imm(0); Sources::MAX],
@@ -213,13 +214,23 @@ impl Reg {
 pub fn first_free(program: &[ClusterInstr], kind: RegKind) -> usize {
     program
         .iter()
-        .flat_map(|i| i.dst.into_iter().chain(i.reads()))
-        .filter_map(|r| r.number(kind).map(|n| n + 1))
+        .map(|i| i.first_free(kind))
         .max()
         .unwrap_or(0)
 }
 
 impl ClusterInstr {
+    /// The lowest register number of `kind` above every one it names (0 if none).
+    pub fn first_free(&self, kind: RegKind) -> usize {
+        let above = |r: Reg| r.number(kind).map_or(0, |n| n + 1);
+        let above_operand = |s: &Operand| match s {
+            Operand::Reg(r) => above(*r),
+            Operand::Imm(_) => 0,
+        };
+        let src = self.src.iter().map(above_operand).max().unwrap_or(0);
+        self.dst.map_or(0, above).max(src)
+    }
+
     /// The registers it reads, each once, in source order.
     pub fn reads(&self) -> impl Iterator<Item = Reg> + '_ {
         self.src.iter().enumerate().filter_map(|(k, s)| match s {

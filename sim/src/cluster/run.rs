@@ -1,21 +1,21 @@
 //! Running a clustered program three ways: as written on the reference interpreter, compiled
 //! on the golden model of the hardware, and on the Verilated hardware in lock step with it.
 
+use std::collections::BTreeMap;
+
 use grfgen_hdl::params::ClusterParams;
 use serde::Serialize;
 
-use super::interpret::interpret;
+use super::interpret::FlatRegisters;
 use super::kernels::random;
 use super::machine::{ClusterMachine, Cycle, Issue};
 use super::options::{ClusterOptions, Programs};
 use super::program::ClusterInstr;
-use super::schedule::{bundles, lower};
+use super::schedule::{lower, Bundles, Placed};
 use super::verilated::ClusterRtl;
 use crate::block::{Report, Setup, SimError};
 use crate::check::{end_cycle, LockStep, Mismatch};
-use crate::compilers::cluster::allocate::{Allocation, MainFileFull};
-use crate::compilers::cluster::compile;
-use crate::compilers::cluster::Partitioned;
+use crate::compilers::cluster::Compiler;
 use crate::rng::Rng;
 
 /// What a clustered run reports.
@@ -122,8 +122,20 @@ impl Report for ClusterReport {
     }
 }
 
-/// A program partitioned (or not) and allocated.
-type Compiled = (Partitioned, Allocation);
+/// The storage a program's run needs, kept across programs to reuse it.
+#[derive(Default)]
+struct Work {
+    /// The reference's flat register space.
+    flat: FlatRegisters,
+    /// The reference outputs.
+    reference: Vec<u32>,
+    /// The compiled program as the hardware takes it.
+    stream: Vec<Placed>,
+    /// Per cluster: the instruction offered, until it issues.
+    offers: Vec<Option<Issue>>,
+    /// The outputs on the golden model.
+    outputs: Vec<u32>,
+}
 
 /// A run in progress: the golden model, the RTL beside it, the report so far.
 struct Runner<'a> {
@@ -132,44 +144,78 @@ struct Runner<'a> {
     machine: ClusterMachine,
     device: Option<ClusterRtl>,
     progress: &'a dyn Fn(u64),
+    /// The counters of the last cycle both sides agreed on (its `issued` and `outputs` unused).
     last: Cycle,
+    /// The cycle being stepped (its storage reused).
+    cycle: Cycle,
+    /// The storage of a program's run.
+    work: Work,
     report: ClusterReport,
 }
 
 impl Runner<'_> {
-    /// Compiles `program` (partitioned or the baseline, as the options say).
-    fn compile(&self, program: &[ClusterInstr]) -> Result<Compiled, MainFileFull> {
-        compile(program, self.params, self.options.baseline)
-    }
-
-    /// Runs compiled `program` with inputs from `seed`, and compares its outputs with the
-    /// reference. `Ok(false)` when the RTL disagreed (the run stops).
+    /// Runs `program`, as `compiler` compiled it last, with inputs from `seed`, and compares
+    /// its outputs with the reference. `Ok(false)` when the RTL disagreed (the run stops).
     fn program(
         &mut self,
         program: &[ClusterInstr],
-        (partitioned, alloc): Compiled,
+        compiler: &Compiler,
         seed: u64,
     ) -> Result<bool, SimError> {
-        let reference = interpret(program, seed).map_err(SimError::Input)?;
-        let mut outputs = Vec::new();
-        let mut offers: Vec<Option<Issue>> = vec![None; self.params.clusters];
-        for bundle in bundles(&lower(&alloc, seed)) {
-            for (c, issue) in bundle {
+        // The storage is lent to this program's run, and kept for the next.
+        let mut work = std::mem::take(&mut self.work);
+        let agreed = self.program_with(program, compiler, seed, &mut work);
+        self.work = work;
+        agreed
+    }
+
+    /// [`Runner::program`] with the storage `work`.
+    fn program_with(
+        &mut self,
+        program: &[ClusterInstr],
+        compiler: &Compiler,
+        seed: u64,
+        work: &mut Work,
+    ) -> Result<bool, SimError> {
+        let Work {
+            flat,
+            reference,
+            stream,
+            offers,
+            outputs,
+        } = work;
+        (flat.run(program, &BTreeMap::new(), seed, reference)).map_err(SimError::Input)?;
+        outputs.clear();
+        offers.clear();
+        offers.resize(self.params.clusters, None);
+        lower(compiler.allocation(), seed, stream);
+        for bundle in Bundles::new(stream) {
+            for &(c, issue) in bundle {
                 offers[c] = Some(issue);
             }
-            while offers.iter().any(Option::is_some) {
-                if !self.cycle(&mut offers, &mut outputs) {
+            // One instruction per cluster: the bundle has issued when as many have.
+            let mut waiting = bundle.len();
+            while waiting > 0 {
+                let Some(issued) = self.cycle(offers, outputs) else {
                     return Ok(false);
-                }
+                };
+                waiting -= issued;
             }
         }
+        self.record(compiler, seed, outputs, reference);
+        Ok(true)
+    }
+
+    /// Counts a program run with inputs from `seed`, as `compiler` compiled it last, and
+    /// compares its `outputs` with its `reference` outputs.
+    fn record(&mut self, compiler: &Compiler, seed: u64, outputs: &[u32], reference: &[u32]) {
         let index = self.report.programs;
         self.report.programs += 1;
-        self.report.movs += partitioned.movs as u64;
-        self.report.spills += alloc.spills as u64;
+        self.report.movs += compiler.partitioned().movs as u64;
+        self.report.spills += compiler.allocation().spills as u64;
         if index == 0 {
-            self.report.outputs = outputs.clone();
-            self.report.reference_outputs = reference.clone();
+            self.report.outputs = outputs.to_vec();
+            self.report.reference_outputs = reference.to_vec();
         }
         if outputs != reference && self.report.output_difference.is_none() {
             let k = (0..outputs.len().max(reference.len()))
@@ -183,30 +229,31 @@ impl Runner<'_> {
                 value(outputs.get(k)),
             ));
         }
-        Ok(true)
     }
 
     /// One cycle offering `offers`: the issued ones leave `offers`, `out`s join `outputs`.
-    /// False when the RTL disagreed.
-    fn cycle(&mut self, offers: &mut Vec<Option<Issue>>, outputs: &mut Vec<u32>) -> bool {
-        let cycle = self.machine.step(offers);
+    /// Returns how many issued; none when the RTL disagreed.
+    fn cycle(&mut self, offers: &mut Vec<Option<Issue>>, outputs: &mut Vec<u32>) -> Option<usize> {
+        self.machine.step_into(offers, &mut self.cycle);
+        let cycle = &self.cycle;
         let at = self.report.cycles;
         self.report.cycles += 1;
-        self.report.instructions += cycle.issued.iter().filter(|&&i| i).count() as u64;
+        let issued = cycle.issued.iter().filter(|&&i| i).count();
+        self.report.instructions += issued as u64;
         outputs.extend(cycle.outputs.iter().flatten());
         let device = self.device.as_mut().map(|d| d as _);
-        if let Err(mismatch) = end_cycle(device, at, offers, &cycle, self.progress) {
+        if let Err(mismatch) = end_cycle(device, at, offers, cycle, self.progress) {
             self.report.lock_step.mismatches = 1;
             self.report.lock_step.first_mismatch = Some(mismatch);
-            return false;
+            return None;
         }
         for (offer, &issued) in offers.iter_mut().zip(&cycle.issued) {
             if issued {
                 *offer = None;
             }
         }
-        self.last = cycle;
-        true
+        self.last.copy_counters(cycle);
+        Some(issued)
     }
 
     /// The report, with the counters of the last cycle.
@@ -245,47 +292,39 @@ pub fn run(
         device,
         progress: setup.progress,
         last: Cycle::default(),
+        cycle: Cycle::default(),
+        work: Work::default(),
         report: ClusterReport {
             baseline: options.baseline,
             ..Default::default()
         },
     };
     runner.report.lock_step.rtl = runner.device.is_some();
-    let mut rng = Rng::new(setup.seed);
-    loop {
-        let seed = rng.next_u64();
-        let before = runner.report.cycles;
-        let agreed = match &programs {
-            Programs::Fixed(name, program) => {
-                runner.report.program = name.clone();
-                let compiled = runner.compile(program).map_err(|full| {
+    let mut compiler = Compiler::default();
+    // A fixed program compiles the same every time: once is enough.
+    match &programs {
+        Programs::Fixed(name, program) => {
+            runner.report.program = name.clone();
+            compiler
+                .compile(program, params, options.baseline)
+                .map_err(|full| {
                     SimError::Input(format!(
                         "invalid value {} for --main-regs: allowed at least {} for this program",
                         params.main_regs, full.needed
                     ))
                 })?;
-                runner.program(program, compiled, seed)?
-            }
+        }
+        Programs::Random => runner.report.program = "random".into(),
+    }
+    let mut rng = Rng::new(setup.seed);
+    loop {
+        let seed = rng.next_u64();
+        let before = runner.report.cycles;
+        let agreed = match &programs {
+            Programs::Fixed(_, program) => runner.program(program, &compiler, seed)?,
             Programs::Random => {
-                // A program that needs more main registers than there are is drawn again.
-                runner.report.program = "random".into();
-                let mut draw = Rng::new(seed);
-                let mut tries = 0;
-                let (program, compiled) = loop {
-                    let program = random(params.clusters, params.local_regs, &mut draw);
-                    match runner.compile(&program) {
-                        Ok(compiled) => break (program, compiled),
-                        Err(full) if tries == MAX_DRAWS => {
-                            return Err(SimError::Input(format!(
-                                "invalid value {} for --main-regs: random programs need at \
-                                 least {} here",
-                                params.main_regs, full.needed
-                            )))
-                        }
-                        Err(_) => tries += 1,
-                    }
-                };
-                runner.program(&program, compiled, seed)?
+                let program = draw(params, options.baseline, &mut compiler, seed)?;
+                runner.program(&program, &compiler, seed)?
             }
         };
         let stuck = runner.report.cycles == before;
@@ -294,4 +333,29 @@ pub fn run(
         }
     }
     Ok(runner.finish())
+}
+
+/// The random program of `seed`, compiled by `compiler` (partitioned or the baseline): one
+/// that needs more main registers than there are is drawn again.
+fn draw(
+    params: &ClusterParams,
+    baseline: bool,
+    compiler: &mut Compiler,
+    seed: u64,
+) -> Result<Vec<ClusterInstr>, SimError> {
+    let mut draw = Rng::new(seed);
+    let mut tries = 0;
+    loop {
+        let program = random(params.clusters, params.local_regs, &mut draw);
+        match compiler.compile(&program, params, baseline) {
+            Ok(()) => return Ok(program),
+            Err(full) if tries == MAX_DRAWS => {
+                return Err(SimError::Input(format!(
+                    "invalid value {} for --main-regs: random programs need at least {} here",
+                    params.main_regs, full.needed
+                )))
+            }
+            Err(_) => tries += 1,
+        }
+    }
 }

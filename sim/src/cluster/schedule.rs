@@ -10,10 +10,10 @@ use crate::compilers::cluster::allocate::{Allocation, Physical};
 /// An instruction for cluster `.0` (from 0).
 pub type Placed = (usize, Issue);
 
-/// The instructions of `alloc` as the hardware takes them, in program order: first one
-/// `mov <reg>, #<value>` per program input (values from `seed`) on the cluster whose file
-/// holds it, then the program.
-pub fn lower(alloc: &Allocation, seed: u64) -> Vec<Placed> {
+/// The instructions of `alloc` as the hardware takes them, in program order, in `stream`
+/// (emptied first): first one `mov <reg>, #<value>` per program input (values from `seed`) on
+/// the cluster whose file holds it, then the program.
+pub fn lower(alloc: &Allocation, seed: u64, stream: &mut Vec<Placed>) {
     let loads = alloc.inputs.iter().map(|&(vr, cluster, reg)| {
         let value = Source::Immediate(input_value(seed, vr));
         let issue = Issue {
@@ -23,32 +23,32 @@ pub fn lower(alloc: &Allocation, seed: u64) -> Vec<Placed> {
         };
         (cluster - 1, issue)
     });
-    let program = alloc.program.iter().enumerate().map(|(at, instr)| {
+    let placed = alloc.program.iter().zip(&alloc.src).zip(&alloc.dst);
+    let program = placed.map(|((instr, placed), &dst)| {
         let mut src = [Source::Immediate(0); 2];
-        for (k, operand) in instr.src.iter().enumerate() {
-            src[k] = match (operand, alloc.src[at][k]) {
+        for ((s, operand), placed) in src.iter_mut().zip(instr.src.iter()).zip(placed) {
+            *s = match (operand, placed) {
                 (Operand::Imm(v), _) => Source::Immediate(*v),
-                (_, Some(Physical::Local(r))) => Source::Local(r),
-                (_, Some(Physical::Main(r))) => Source::Main(r),
+                (_, Some(Physical::Local(r))) => Source::Local(*r),
+                (_, Some(Physical::Main(r))) => Source::Main(*r),
                 (Operand::Reg(_), None) => unreachable!("the allocation places every source"),
             };
         }
         let issue = Issue {
             op: instr.op,
-            dst: alloc.dst[at],
+            dst,
             src,
         };
         (instr.cluster - 1, issue)
     });
-    loads.chain(program).collect()
+    stream.clear();
+    stream.extend(loads);
+    stream.extend(program);
 }
 
-/// The main registers an instruction reads.
-fn main_reads(issue: &Issue) -> impl Iterator<Item = usize> + '_ {
-    issue.src.iter().filter_map(|s| match s {
-        Source::Main(r) => Some(*r),
-        _ => None,
-    })
+/// Whether an instruction reads main register `r`.
+fn reads_main(issue: &Issue, r: usize) -> bool {
+    issue.src.contains(&Source::Main(r))
 }
 
 /// The main register an instruction writes.
@@ -64,24 +64,48 @@ fn main_write(issue: &Issue) -> Option<usize> {
 /// writes, and `out`s in cluster order (the hardware shows a cycle's outputs in cluster
 /// order). Locals cannot clash: each cluster's files are its own.
 pub fn bundles(stream: &[Placed]) -> Vec<Vec<Placed>> {
-    let mut bundles: Vec<Vec<Placed>> = Vec::new();
-    let mut current: Vec<Placed> = Vec::new();
-    for &(cluster, issue) in stream {
-        let fits = current.iter().all(|(c, other)| {
-            let writes_read = main_write(other).is_some_and(|w| main_reads(&issue).any(|r| r == w));
-            let reads_written = main_write(&issue)
-                .is_some_and(|w| main_reads(other).any(|r| r == w) || main_write(other) == Some(w));
-            let outs_in_order =
-                !(issue.op == ClusterOp::Out && other.op == ClusterOp::Out) || *c < cluster;
-            *c != cluster && !writes_read && !reads_written && outs_in_order
-        });
-        if !fits {
-            bundles.push(std::mem::take(&mut current));
+    Bundles::new(stream).map(<[Placed]>::to_vec).collect()
+}
+
+/// The bundles of a stream, as [`bundles`] groups them, each a slice of the stream.
+pub struct Bundles<'a> {
+    /// The stream not yet grouped.
+    rest: &'a [Placed],
+}
+
+impl<'a> Bundles<'a> {
+    /// The bundles of `stream`.
+    pub fn new(stream: &'a [Placed]) -> Self {
+        Self { rest: stream }
+    }
+}
+
+impl<'a> Iterator for Bundles<'a> {
+    type Item = &'a [Placed];
+
+    fn next(&mut self) -> Option<&'a [Placed]> {
+        if self.rest.is_empty() {
+            return None;
         }
-        current.push((cluster, issue));
+        let mut len = 1;
+        while len < self.rest.len() && fits(&self.rest[..len], &self.rest[len]) {
+            len += 1;
+        }
+        let (bundle, rest) = self.rest.split_at(len);
+        self.rest = rest;
+        Some(bundle)
     }
-    if !current.is_empty() {
-        bundles.push(current);
-    }
-    bundles
+}
+
+/// Whether instruction `(cluster, issue)` can join `bundle` (see [`bundles`]).
+fn fits(bundle: &[Placed], (cluster, issue): &Placed) -> bool {
+    let write = main_write(issue);
+    bundle.iter().all(|(c, other)| {
+        let outs_in_order =
+            !(issue.op == ClusterOp::Out && other.op == ClusterOp::Out) || c < cluster;
+        let writes_read = main_write(other).is_some_and(|w| reads_main(issue, w));
+        let reads_written =
+            write.is_some_and(|w| reads_main(other, w) || main_write(other) == Some(w));
+        c != cluster && outs_in_order && !writes_read && !reads_written
+    })
 }

@@ -4,8 +4,8 @@
 use grfgen_hdl::params::ClusterParams;
 use serde::Serialize;
 
-use super::allocate::{allocate, Allocation, MainFileFull, Physical};
-use super::partition::{baseline, partition, Partitioned};
+use super::allocate::{allocate_into, AllocateScratch, Allocation, MainFileFull, Physical};
+use super::partition::{baseline_into, partition_into, PartitionScratch, Partitioned};
 use crate::cluster::program::{ClusterInstr, Operand};
 
 /// What the compiler did to a program, and where its accesses go.
@@ -78,23 +78,58 @@ impl CompileReport {
     }
 }
 
+/// A compiler kept across programs: compiling many programs in a row with one reuses its
+/// storage, so that it allocates little.
+#[derive(Default)]
+pub struct Compiler {
+    /// The last program compiled, partitioned.
+    partitioned: Partitioned,
+    /// The last program compiled, allocated.
+    allocation: Allocation,
+    /// The working storage of partitioning.
+    partition: PartitionScratch,
+    /// The working storage of allocation.
+    allocate: AllocateScratch,
+}
+
+impl Compiler {
+    /// Compiles `program` for `params` as [`compile`] does; when it fits, the results are
+    /// [`Compiler::partitioned`] and [`Compiler::allocation`] until the next compile.
+    pub fn compile(
+        &mut self,
+        program: &[ClusterInstr],
+        params: &ClusterParams,
+        use_baseline: bool,
+    ) -> Result<(), MainFileFull> {
+        let (scratch, partitioned) = (&mut self.partition, &mut self.partitioned);
+        match use_baseline {
+            true => baseline_into(program, scratch, partitioned),
+            false => partition_into(program, scratch, partitioned),
+        }
+        let files = (params.clusters, params.local_regs, params.main_regs);
+        allocate_into(partitioned, files, &mut self.allocate, &mut self.allocation)
+    }
+
+    /// The last program compiled, partitioned (or the baseline).
+    pub fn partitioned(&self) -> &Partitioned {
+        &self.partitioned
+    }
+
+    /// The last program compiled, allocated.
+    pub fn allocation(&self) -> &Allocation {
+        &self.allocation
+    }
+}
+
 /// Compiles `program` for `params`: partitions it (or builds the baseline), allocates it.
 pub fn compile(
     program: &[ClusterInstr],
     params: &ClusterParams,
     use_baseline: bool,
 ) -> Result<(Partitioned, Allocation), MainFileFull> {
-    let partitioned = match use_baseline {
-        true => baseline(program),
-        false => partition(program),
-    };
-    let alloc = allocate(
-        &partitioned,
-        params.clusters,
-        params.local_regs,
-        params.main_regs,
-    )?;
-    Ok((partitioned, alloc))
+    let mut compiler = Compiler::default();
+    compiler.compile(program, params, use_baseline)?;
+    Ok((compiler.partitioned, compiler.allocation))
 }
 
 /// Compiles `program` for `params` as [`compile`] does, and reports where its accesses go.

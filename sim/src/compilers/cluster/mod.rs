@@ -6,5 +6,5 @@ pub mod compile;
 pub mod partition;
 
 pub use allocate::{allocate, Allocation, MainFileFull, Physical};
-pub use compile::{compile, compile_report, CompileReport};
+pub use compile::{compile, compile_report, CompileReport, Compiler};
 pub use partition::{baseline, live_ranges, partition, LiveRange, Partitioned};

@@ -17,11 +17,12 @@
 //!   file; with non-owner readers, R1's `MOV MVR, VR` runs first in the program.
 //! - An instruction's reads count once per register, its write once.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use crate::cluster::program::{
     first_free, ClusterInstr, ClusterOp, Operand, Reg, RegKind, Sources,
 };
+use crate::cluster::regmap::RegisterMap;
 
 /// One access to a live range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,28 +54,17 @@ impl LiveRange {
     pub fn writer(&self) -> Option<usize> {
         self.accesses.first().filter(|a| a.write).map(|a| a.cluster)
     }
+}
 
-    /// Reads by `cluster`, in program order.
-    pub fn reads_by(&self, cluster: usize) -> Vec<usize> {
-        self.accesses
-            .iter()
-            .filter(|a| !a.write && a.cluster == cluster)
-            .map(|a| a.at)
-            .collect()
-    }
-
-    /// Clusters other than the owner that read the range, lowest first.
-    pub fn other_readers(&self) -> Vec<usize> {
-        let mut clusters: Vec<usize> = self
-            .accesses
-            .iter()
-            .filter(|a| !a.write && a.cluster != self.owner)
-            .map(|a| a.cluster)
-            .collect();
-        clusters.sort_unstable();
-        clusters.dedup();
-        clusters
-    }
+/// Working storage for finding live ranges, kept across programs to reuse it.
+#[derive(Default)]
+pub(crate) struct RangeScratch {
+    /// The open ranges of a scan.
+    scan: Scan,
+    /// Accesses per cluster while an owner is found, all zero in between.
+    counts: Vec<usize>,
+    /// The access lists of ranges no longer needed, emptied.
+    spare: Vec<Vec<Access>>,
 }
 
 /// The live ranges of the virtual registers of `program`, in order of their start.
@@ -85,24 +75,53 @@ pub fn live_ranges(program: &[ClusterInstr]) -> Vec<LiveRange> {
 /// The live ranges of the registers of `kind` in `program`, in order of their start; a
 /// range's `vr` is its register's number.
 pub fn live_ranges_of(program: &[ClusterInstr], kind: RegKind) -> Vec<LiveRange> {
-    let mut ranges: Vec<LiveRange> = Vec::with_capacity(program.len());
-    scan_ranges(program, &[kind], |_, range, vr, access| {
+    let mut ranges = Vec::new();
+    live_ranges_into(program, kind, &mut RangeScratch::default(), &mut ranges);
+    ranges
+}
+
+/// The live ranges of [`live_ranges_of`], in `ranges` (the storage of those it held reused).
+pub(crate) fn live_ranges_into(
+    program: &[ClusterInstr],
+    kind: RegKind,
+    scratch: &mut RangeScratch,
+    ranges: &mut Vec<LiveRange>,
+) {
+    let RangeScratch {
+        scan,
+        counts,
+        spare,
+    } = scratch;
+    spare.extend(ranges.drain(..).map(|range| {
+        let mut accesses = range.accesses;
+        accesses.clear();
+        accesses
+    }));
+    ranges.reserve(program.len());
+    scan_ranges(program, &[kind], scan, |_, range, vr, access| {
         if range == ranges.len() {
+            // Most ranges have a few reads: room for them saves growing the list.
+            let accesses = spare.pop().unwrap_or_else(|| Vec::with_capacity(4));
             ranges.push(LiveRange {
                 vr,
-                // Most ranges have a few reads: room for them saves growing the list.
-                accesses: Vec::with_capacity(4),
+                accesses,
                 input: !access.write,
                 owner: 0,
             });
         }
         ranges[range].accesses.push(access);
     });
-    let mut counts = Vec::new();
-    for range in &mut ranges {
-        range.owner = owner(&range.accesses, &mut counts);
+    for range in ranges.iter_mut() {
+        range.owner = owner(&range.accesses, counts);
     }
-    ranges
+}
+
+/// The open live range of each register number during a scan, per kind (as numbered by
+/// `RegKind`), kept across scans to reuse its storage.
+#[derive(Default)]
+pub(crate) struct Scan {
+    /// Per kind: the open range of each register number.
+    open: [RegisterMap<usize>; 2],
 }
 
 /// Visits the accesses of `program` to registers of the kinds in `kinds` in program order (an
@@ -112,24 +131,28 @@ pub fn live_ranges_of(program: &[ClusterInstr], kind: RegKind) -> Vec<LiveRange>
 pub(crate) fn scan_ranges(
     program: &[ClusterInstr],
     kinds: &[RegKind],
+    scan: &mut Scan,
     mut visit: impl FnMut(RegKind, usize, usize, Access),
 ) {
-    // Per kind (as numbered by `RegKind`): its open ranges and the next range's number.
-    let mut open = [OpenRanges::new(program), OpenRanges::new(program)];
+    for open in &mut scan.open {
+        open.clear(program.len());
+    }
+    // Per kind: the next range's number, and whether it is scanned.
     let mut next = [0, 0];
+    let scanned = [RegKind::Virtual, RegKind::Main].map(|kind| kinds.contains(&kind));
     let wanted = |reg: Reg| {
         let (kind, number) = match reg {
             Reg::Virtual(n) => (RegKind::Virtual, n),
             Reg::Main(n) => (RegKind::Main, n),
         };
-        kinds.contains(&kind).then_some((kind, number))
+        scanned[kind as usize].then_some((kind, number))
     };
     for (at, instr) in program.iter().enumerate() {
         let cluster = instr.cluster;
         for (kind, vr) in instr.reads().filter_map(wanted) {
-            let (open, next) = (&mut open[kind as usize], &mut next[kind as usize]);
+            let (open, next) = (&mut scan.open[kind as usize], &mut next[kind as usize]);
             let range = open.get(vr).unwrap_or_else(|| {
-                open.set(vr, *next);
+                open.insert(vr, *next);
                 *next += 1;
                 *next - 1
             });
@@ -137,8 +160,8 @@ pub(crate) fn scan_ranges(
             visit(kind, range, vr, Access { at, cluster, write });
         }
         if let Some((kind, vr)) = instr.dst.and_then(wanted) {
-            let (open, next) = (&mut open[kind as usize], &mut next[kind as usize]);
-            open.set(vr, *next);
+            let (open, next) = (&mut scan.open[kind as usize], &mut next[kind as usize]);
+            open.insert(vr, *next);
             *next += 1;
             let write = true;
             visit(kind, *next - 1, vr, Access { at, cluster, write });
@@ -146,74 +169,20 @@ pub(crate) fn scan_ranges(
     }
 }
 
-/// Register numbers per instruction that [`OpenRanges`] holds in a vector indexed by number (an
-/// instruction names at most three registers); a program naming higher numbers has a map.
-const DENSE_NUMBERS_PER_INSTR: usize = 4;
-
-/// The open live range of each register number during a scan.
-enum OpenRanges {
-    /// Indexed by register number, while the numbers are below `limit`.
-    Dense {
-        open: Vec<Option<usize>>,
-        limit: usize,
-    },
-    /// Keyed by register number: a program may name any register up to `MAX_REGISTER`.
-    Sparse(HashMap<usize, usize>),
-}
-
-impl OpenRanges {
-    /// No range open, for a scan of `program`.
-    fn new(program: &[ClusterInstr]) -> Self {
-        OpenRanges::Dense {
-            open: Vec::new(),
-            limit: DENSE_NUMBERS_PER_INSTR * program.len(),
-        }
-    }
-
-    /// The open range of register `vr`, if any.
-    fn get(&self, vr: usize) -> Option<usize> {
-        match self {
-            OpenRanges::Dense { open, .. } => open.get(vr).copied().flatten(),
-            OpenRanges::Sparse(open) => open.get(&vr).copied(),
-        }
-    }
-
-    /// Opens `range` for register `vr`.
-    fn set(&mut self, vr: usize, range: usize) {
-        match self {
-            OpenRanges::Dense { open, .. } if vr < open.len() => open[vr] = Some(range),
-            OpenRanges::Dense { open, limit } if vr < *limit => {
-                open.resize(vr + 1, None);
-                open[vr] = Some(range);
-            }
-            OpenRanges::Dense { open, .. } => {
-                let numbered = open.iter().enumerate();
-                let mut sparse: HashMap<usize, usize> =
-                    numbered.filter_map(|(n, r)| Some((n, (*r)?))).collect();
-                sparse.insert(vr, range);
-                *self = OpenRanges::Sparse(sparse);
-            }
-            OpenRanges::Sparse(open) => {
-                open.insert(vr, range);
-            }
-        }
-    }
-}
-
 /// The cluster with the most accesses; ties go to the first access's cluster, then to the
 /// lowest-numbered. `counts` is scratch space, all zero before and after.
 fn owner(accesses: &[Access], counts: &mut Vec<usize>) -> usize {
+    if let [only] = accesses {
+        return only.cluster;
+    }
+    let mut most = 0;
     for a in accesses {
         if a.cluster >= counts.len() {
             counts.resize(a.cluster + 1, 0);
         }
         counts[a.cluster] += 1;
+        most = most.max(counts[a.cluster]);
     }
-    let most = accesses
-        .iter()
-        .map(|a| counts[a.cluster])
-        .max()
-        .unwrap_or(0);
     let first = accesses[0].cluster;
     let owner = match counts[first] == most {
         true => first,
@@ -231,7 +200,7 @@ fn owner(accesses: &[Access], counts: &mut Vec<usize>) -> usize {
 }
 
 /// A partitioned program.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Partitioned {
     /// The rewritten program, inserted MOVs included, each on the cluster that runs it.
     pub program: Vec<ClusterInstr>,
@@ -248,19 +217,38 @@ pub struct Partitioned {
 }
 
 /// The rewrite being built: renamings per instruction and the MOVs to insert around them.
+#[derive(Default)]
 struct Rewrite {
     /// Per instruction: its sources, read registers renamed.
     src: Vec<Sources>,
     /// Per instruction: the destination renamed.
     dst: Vec<Option<Reg>>,
-    /// The MOVs to insert, each with its slot's [`Slot::order`], in the order they were made.
-    movs: Vec<(usize, ClusterInstr)>,
+    /// The MOVs to insert, in the order they were made.
+    movs: Vec<ClusterInstr>,
+    /// Per MOV: its slot's [`Slot::order`] and its index in `movs`.
+    slots: Vec<(usize, usize)>,
     /// The next unused virtual register.
     next_vr: usize,
     /// The global register of each virtual register that needs one.
-    mvr: BTreeMap<usize, usize>,
-    /// The first global register free for them: above every `mvr` the program names itself.
-    first_mvr: usize,
+    mvr: RegisterMap<usize>,
+    /// The next global register free for them: at first, above every `mvr` the program names
+    /// itself.
+    next_mvr: usize,
+    /// Per cluster: its reads of the range being rewritten (none between ranges).
+    reads: Vec<ClusterReads>,
+    /// The clusters that read the range being rewritten.
+    readers: Vec<usize>,
+}
+
+/// The reads of a live range by one cluster.
+#[derive(Clone, Copy, Default)]
+struct ClusterReads {
+    /// How many there are, up to two.
+    count: usize,
+    /// The instruction of the first.
+    first: usize,
+    /// The register they read instead of the range's, if any.
+    to: Option<Reg>,
 }
 
 /// Where an inserted MOV goes.
@@ -296,15 +284,40 @@ fn mov(cluster: usize, dst: Reg, src: Reg) -> ClusterInstr {
 }
 
 impl Rewrite {
+    /// Starts the rewrite of `program`, whose virtual registers are below `next_vr`.
+    fn start(&mut self, program: &[ClusterInstr], next_vr: usize) {
+        self.src.clear();
+        self.dst.clear();
+        self.next_mvr = 0;
+        for instr in program {
+            self.src.push(instr.src);
+            self.dst.push(instr.dst);
+            // Above every `mvr` the program names itself.
+            self.next_mvr = self.next_mvr.max(instr.first_free(RegKind::Main));
+        }
+        self.movs.clear();
+        self.slots.clear();
+        self.next_vr = next_vr;
+        self.mvr.clear(program.len());
+    }
+
     /// The global register of virtual register `vr`.
     fn mvr(&mut self, vr: usize) -> Reg {
-        let next = self.first_mvr + self.mvr.len();
-        Reg::Main(*self.mvr.entry(vr).or_insert(next))
+        let m = match self.mvr.get(vr) {
+            Some(m) => m,
+            None => {
+                self.mvr.insert(vr, self.next_mvr);
+                self.next_mvr += 1;
+                self.next_mvr - 1
+            }
+        };
+        Reg::Main(m)
     }
 
     /// Inserts `mov` at `slot`, after those inserted there before.
     fn insert(&mut self, slot: Slot, mov: ClusterInstr) {
-        self.movs.push((slot.order(), mov));
+        self.slots.push((slot.order(), self.movs.len()));
+        self.movs.push(mov);
     }
 
     /// A new local virtual register.
@@ -329,7 +342,7 @@ impl Rewrite {
         if range.accesses.iter().all(|a| a.cluster == owner) {
             return;
         }
-        let readers = range.other_readers();
+        self.tally(range);
         let foreign_writer = range.writer().filter(|&w| w != owner);
         let m = self.mvr(range.vr);
         match foreign_writer {
@@ -341,134 +354,193 @@ impl Rewrite {
             // R3: another cluster writes; the owner's copy comes back through the main file.
             Some(w) => {
                 let at = range.accesses[0].at;
-                let own_reads = range.reads_by(w);
-                if own_reads.is_empty() {
+                if self.reads.get(w).is_none_or(|reads| reads.count == 0) {
                     self.dst[at] = Some(m);
                 } else {
                     let n = self.fresh();
                     self.dst[at] = Some(n);
                     self.insert(Slot::After(at), mov(w, m, n));
-                    for r in own_reads {
-                        self.rename_reads(r, v, n);
-                    }
+                    self.reads[w].to = Some(n);
                 }
                 self.insert(Slot::After(at), mov(owner, v, m));
             }
         }
-        // R2: other readers read the main copy, or one local copy of it.
-        for c in readers.into_iter().filter(|&c| Some(c) != foreign_writer) {
-            let reads = range.reads_by(c);
-            let local = match reads.len() {
+        // R2: other readers read the main copy, or one local copy of it; lowest first.
+        self.readers.sort_unstable();
+        for k in 0..self.readers.len() {
+            let c = self.readers[k];
+            if c == owner || Some(c) == foreign_writer {
+                continue;
+            }
+            let local = match self.reads[c].count {
                 1 => m,
                 _ => {
                     let n = self.fresh();
-                    self.insert(Slot::Before(reads[0]), mov(c, n, m));
+                    self.insert(Slot::Before(self.reads[c].first), mov(c, n, m));
                     n
                 }
             };
-            for r in reads {
-                self.rename_reads(r, v, local);
+            self.reads[c].to = Some(local);
+        }
+        for a in range.accesses.iter().filter(|a| !a.write) {
+            if let Some(to) = self.reads[a.cluster].to {
+                self.rename_reads(a.at, v, to);
             }
         }
+        for &c in &self.readers {
+            self.reads[c] = ClusterReads::default();
+        }
     }
+
+    /// Counts the reads of `range` by each cluster in `reads`, the clusters that read it in
+    /// `readers`.
+    fn tally(&mut self, range: &LiveRange) {
+        self.readers.clear();
+        for a in range.accesses.iter().filter(|a| !a.write) {
+            if a.cluster >= self.reads.len() {
+                self.reads.resize(a.cluster + 1, ClusterReads::default());
+            }
+            let reads = &mut self.reads[a.cluster];
+            if reads.count == 0 {
+                reads.first = a.at;
+                self.readers.push(a.cluster);
+            }
+            // Past two, the count does not matter.
+            reads.count = (reads.count + 1).min(2);
+        }
+    }
+
+    /// Writes `program` renamed, the MOVs inserted, to `out`'s program, and which of its
+    /// instructions are original.
+    fn emit(&mut self, program: &[ClusterInstr], out: &mut Partitioned) {
+        // By slot; the MOVs of a slot keep the order they were made in.
+        self.slots.sort_unstable();
+        out.program.clear();
+        out.original.clear();
+        let mut slots = self.slots.iter().peekable();
+        let mut insert_up_to = |slot: Slot, out: &mut Partitioned| {
+            while let Some(&(_, mov)) = slots.next_if(|&&(order, _)| order <= slot.order()) {
+                out.program.push(self.movs[mov].clone());
+                out.original.push(false);
+            }
+        };
+        for (at, instr) in program.iter().enumerate() {
+            insert_up_to(Slot::Before(at), out);
+            out.program.push(ClusterInstr {
+                cluster: instr.cluster,
+                op: instr.op,
+                dst: self.dst[at],
+                src: self.src[at],
+            });
+            out.original.push(true);
+            insert_up_to(Slot::After(at), out);
+        }
+        out.movs = out.program.len() - program.len();
+    }
+}
+
+/// Working storage of partitioning and of the baseline, kept across programs to reuse it.
+#[derive(Default)]
+pub(crate) struct PartitionScratch {
+    /// For finding live ranges.
+    ranges: RangeScratch,
+    /// The rewrite of the partitioning.
+    rewrite: Rewrite,
+    /// The baseline's users of each virtual register: the first cluster, and whether another
+    /// cluster uses it too.
+    users: RegisterMap<(usize, bool)>,
 }
 
 /// Partitions `program`'s virtual registers (R1-R3 of the document).
 pub fn partition(program: &[ClusterInstr]) -> Partitioned {
-    let ranges = live_ranges(program);
+    let mut partitioned = Partitioned::default();
+    partition_into(program, &mut PartitionScratch::default(), &mut partitioned);
+    partitioned
+}
+
+/// Partitions `program` as [`partition`] does, into `out` (its storage reused).
+pub(crate) fn partition_into(
+    program: &[ClusterInstr],
+    scratch: &mut PartitionScratch,
+    out: &mut Partitioned,
+) {
+    live_ranges_into(
+        program,
+        RegKind::Virtual,
+        &mut scratch.ranges,
+        &mut out.ranges,
+    );
     // Every virtual register the program names has a range.
-    let highest = ranges.iter().map(|r| r.vr + 1).max().unwrap_or(0);
-    let n = program.len();
-    let mut rewrite = Rewrite {
-        src: program.iter().map(|i| i.src).collect(),
-        dst: program.iter().map(|i| i.dst).collect(),
-        movs: Vec::new(),
-        next_vr: highest,
-        mvr: BTreeMap::new(),
-        first_mvr: first_free(program, RegKind::Main),
-    };
-    for range in &ranges {
+    let highest = out.ranges.iter().map(|r| r.vr + 1).max().unwrap_or(0);
+    let rewrite = &mut scratch.rewrite;
+    rewrite.start(program, highest);
+    for range in &out.ranges {
         rewrite.range(range);
     }
-    // A stable sort: the MOVs of a slot keep their order.
-    rewrite.movs.sort_by_key(|&(order, _)| order);
-    let mut out = Vec::with_capacity(n + rewrite.movs.len());
-    let mut original = Vec::with_capacity(out.capacity());
-    let mut movs = rewrite.movs.into_iter().peekable();
-    let mut insert_up_to = |slot: Slot, out: &mut Vec<ClusterInstr>, original: &mut Vec<bool>| {
-        while let Some((_, mov)) = movs.next_if(|&(order, _)| order <= slot.order()) {
-            out.push(mov);
-            original.push(false);
-        }
-    };
-    for (at, instr) in program.iter().enumerate() {
-        insert_up_to(Slot::Before(at), &mut out, &mut original);
-        out.push(ClusterInstr {
-            cluster: instr.cluster,
-            op: instr.op,
-            dst: rewrite.dst[at],
-            src: rewrite.src[at],
-        });
-        original.push(true);
-        insert_up_to(Slot::After(at), &mut out, &mut original);
-    }
-    Partitioned {
-        movs: out.len() - n,
-        program: out,
-        ranges,
-        original,
-        main_inputs: BTreeMap::new(),
-    }
+    rewrite.emit(program, out);
+    out.main_inputs.clear();
 }
 
 /// The baseline the document argues against ([0005]): every virtual register that more than
 /// one cluster uses lives in the main file (`v<N>` becomes `mvr<N>` everywhere); the others
 /// stay local. No MOVs.
 pub fn baseline(program: &[ClusterInstr]) -> Partitioned {
-    let mut users: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    let mut partitioned = Partitioned::default();
+    baseline_into(program, &mut PartitionScratch::default(), &mut partitioned);
+    partitioned
+}
+
+/// The baseline of `program` as [`baseline`] builds it, into `out` (its storage reused).
+pub(crate) fn baseline_into(
+    program: &[ClusterInstr],
+    scratch: &mut PartitionScratch,
+    out: &mut Partitioned,
+) {
+    let users = &mut scratch.users;
+    users.clear(program.len());
     for instr in program {
         for reg in instr.dst.into_iter().chain(instr.reads()) {
-            if let Reg::Virtual(vr) = reg {
-                let clusters = users.entry(vr).or_default();
-                if !clusters.contains(&instr.cluster) {
-                    clusters.push(instr.cluster);
-                }
-            }
+            let Reg::Virtual(vr) = reg else { continue };
+            let user = match users.get(vr) {
+                None => (instr.cluster, false),
+                Some((first, shared)) => (first, shared || first != instr.cluster),
+            };
+            users.insert(vr, user);
         }
     }
+    let users = &scratch.users;
+    let is_shared = |vr: usize| users.get(vr).is_some_and(|(_, shared)| shared);
     let first = first_free(program, RegKind::Main);
     let shared = |r: Reg| match r {
-        Reg::Virtual(vr) if users[&vr].len() > 1 => Reg::Main(first + vr),
+        Reg::Virtual(vr) if is_shared(vr) => Reg::Main(first + vr),
         other => other,
     };
-    let rewritten = program
-        .iter()
-        .map(|i| ClusterInstr {
+    out.program.clear();
+    out.program.extend(program.iter().map(|i| {
+        let mut src = i.src;
+        for s in src.iter_mut() {
+            if let Operand::Reg(r) = s {
+                *r = shared(*r);
+            }
+        }
+        ClusterInstr {
             dst: i.dst.map(shared),
-            src: i
-                .src
-                .iter()
-                .map(|s| match s {
-                    Operand::Reg(r) => Operand::Reg(shared(*r)),
-                    imm => *imm,
-                })
-                .collect(),
+            src,
             ..i.clone()
-        })
-        .collect();
-    let ranges = live_ranges(program);
-    let main_inputs = ranges
-        .iter()
-        .filter(|r| r.input && users[&r.vr].len() > 1)
-        .map(|r| (first + r.vr, r.vr))
-        .collect();
-    Partitioned {
-        program: rewritten,
-        ranges,
-        movs: 0,
-        original: vec![true; program.len()],
-        main_inputs,
-    }
+        }
+    }));
+    live_ranges_into(
+        program,
+        RegKind::Virtual,
+        &mut scratch.ranges,
+        &mut out.ranges,
+    );
+    out.main_inputs.clear();
+    let inputs = out.ranges.iter().filter(|r| r.input && is_shared(r.vr));
+    out.main_inputs.extend(inputs.map(|r| (first + r.vr, r.vr)));
+    out.movs = 0;
+    out.original.clear();
+    out.original.resize(program.len(), true);
 }
 
 #[cfg(test)]
