@@ -8,6 +8,7 @@ use super::first_dirty::FirstDirty;
 use crate::cells::regs::Registers;
 use crate::grf::widths::{RegIndex, ThreadIndex};
 use crate::params::GrfParams;
+use crate::parts::logic_in_parts;
 use crate::signals::{constant, constants, signals};
 
 /// Every EU's fast GRF (`docs/grf.md`): `fast_regs` entries per EU, the entry of (thread,
@@ -225,13 +226,23 @@ impl<const E: usize> FastGrfs<E> {
     }
 }
 
+/// Per EU: whether the incoming request hits, the entries of the looked-through block, and the
+/// first dirty one.
+enum Lookups {}
+
+/// Per EU: the one-hot selections of the hit, the victim and the first dirty entry, and the
+/// writes into the entries.
+enum Selections {}
+
+// Each part runs its own loop over the EUs; every signal is per EU, per entry or per lane, so
+// the second loop reads only what the first wrote for the same EU. Single-value loops bind the
+// lanes (nl) and entries (nf) for index arithmetic. The lookups and the writes share no local
+// signal, so that a lookup never waits for a write decided on it.
 impl<const E: usize> Logic for FastGrfs<E> {
-    // Single-value loops bind the lanes (nl) and entries (nf) for index arithmetic. The lookups
-    // and the writes share no local signal, so that a lookup never waits for a write decided
-    // on it.
-    // Over 100 lines (142): most of it is one loop, and `#[hdl_gen]` takes no call to a
-    // function of ours; split into parts (`hdl/src/parts.rs`), the loop's unrolled statements
-    // would change order, and the Verilog with them (docs/rust-hdl.md, 25).
+    logic_in_parts!(Lookups, Selections);
+}
+
+impl<const E: usize> crate::parts::Part<Lookups> for FastGrfs<E> {
     #[hdl_gen]
     fn update(&mut self) {
         self.entries.clock.next = self.clock.val();
@@ -312,6 +323,18 @@ impl<const E: usize> Logic for FastGrfs<E> {
                         self.seen[e].next = self.seen[e].val() | self.held.q[e * nf + i].val();
                     }
                     self.found[e].next = self.seen[e].val();
+                }
+            }
+        }
+    }
+}
+
+impl<const E: usize> crate::parts::Part<Selections> for FastGrfs<E> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        for nl in self._lanes..(self._lanes + 1) {
+            for nf in self._fast..(self._fast + 1) {
+                for e in 0..self._eus {
                     for i in 0..self._fast {
                         self.hit_slot[e * nf + i].next = self.in_slot[e * nf + i].val()
                             & self.entries.valid[e * nf + i].val()

@@ -24,6 +24,7 @@ use crate::cells::regs::Registers;
 use crate::grf::ports::{ControllerAnswers, Transactions};
 use crate::grf::widths::{FrontState, GroupNumber, OpCode, RegIndex, StatusCode, ThreadIndex};
 use crate::params::{GrfOp, GrfParams};
+use crate::parts::logic_in_parts;
 use crate::signals::{constant, signals};
 
 /// Every EU's front end (`docs/grf.md`). Idle, a front end takes a request: a read or write
@@ -148,13 +149,23 @@ impl<const E: usize> GrfFrontEnds<E> {
     }
 }
 
+/// Per EU: the ports, the fast GRF's lookups, the decisions and the state and request registers,
+/// the response and the transaction sent.
+enum Decisions {}
+
+/// Per EU: the fast GRF's writes, and every per-lane datum (request, answer, response).
+enum Writes {}
+
+// Each part runs its own loop over the EUs. The second reads no local of the first (`idle`,
+// `named_thread`, `named_reg` are reused per EU), only per-EU signals, so it sees what the
+// first decided for the same EU. Single-value loops bind lanes (nl) and fast entries (nf) for
+// index arithmetic. The fast GRFs' lookup inputs come from registers and ports only, so that
+// a lookup never waits for the writes decided on it.
 impl<const E: usize> Logic for GrfFrontEnds<E> {
-    // Single-value loops bind lanes (nl) and fast entries (nf) for index arithmetic. The fast
-    // GRFs' lookup inputs come from registers and ports only, so that a lookup never waits for
-    // the writes decided on it.
-    // Over 100 lines (150): most of it is one loop, and `#[hdl_gen]` takes no call to a
-    // function of ours; split into parts (`hdl/src/parts.rs`), the loop's unrolled statements
-    // would change order, and the Verilog with them (docs/rust-hdl.md, 25).
+    logic_in_parts!(Decisions, Writes);
+}
+
+impl<const E: usize> crate::parts::Part<Decisions> for GrfFrontEnds<E> {
     #[hdl_gen]
     fn update(&mut self) {
         self.fast.clock.next = self.clock.val();
@@ -173,84 +184,94 @@ impl<const E: usize> Logic for GrfFrontEnds<E> {
         self.rq_data.clock.next = self.clock.val();
         self.answers.clock.next = self.clock.val();
         self.answers.reset.next = self.reset.val();
+        for e in 0..self._eus {
+            self.idle.next = !(self.state.q[e].val() & self.bit_busy.val()).any();
+            self.req_ready[e].next = self.idle.val() & !self.reset.val();
+            self.resp_valid[e].next = self.response.valid[e].val();
+            self.resp_status[e].next = self.response.status_out[e].val();
+            self.tx.valid[e].next = self.outbox.valid[e].val();
+            self.tx.kind[e].next = self.outbox.kind[e].val();
+            self.tx.thread[e].next = self.outbox.thread[e].val();
+            self.tx.reg[e].next = self.outbox.reg_index[e].val();
+            self.tx.group[e].next = self.outbox.group[e].val();
+            self.outbox.take[e].next = self.tx.take[e].val();
+            // Lookups: the incoming request, the served one, and the block a
+            // release or switch names (the incoming one's when idle, else the served).
+            self.fast.req_thread[e].next = self.req_thread[e].val();
+            self.fast.req_reg[e].next = self.req_reg[e].val();
+            self.fast.rq_thread[e].next = self.rq_thread.q[e].val();
+            self.fast.rq_reg[e].next = self.rq_reg.q[e].val();
+            self.fast.idle[e].next = self.idle.val();
+            // Decisions; state and request registers (the taken request's, or kept).
+            self.control[e].reset.next = self.reset.val();
+            self.control[e].state.next = self.state.q[e].val();
+            self.control[e].req_valid.next = self.req_valid[e].val();
+            self.control[e].req_op.next = self.req_op[e].val();
+            self.control[e].rq_op.next = self.rq_op.q[e].val();
+            self.answers.state[e].next = self.state.q[e].val();
+            self.answers.rq_op[e].next = self.rq_op.q[e].val();
+            self.answers.ans_valid[e].next = self.ans.valid[e].val();
+            self.answers.ans_status[e].next = self.ans.status[e].val();
+            self.answers.ans_plain[e].next = self.ans.plain[e].val();
+            self.answers.keep[e].next = self.control[e].keep_answer.val();
+            self.control[e].ans_status.next = self.answers.status[e].val();
+            self.control[e].ans_plain.next = self.answers.plain[e].val();
+            self.control[e].ans_access.next = self.answers.access[e].val();
+            self.control[e].ans_victim.next = self.answers.victim[e].val();
+            self.control[e].ans_flush.next = self.answers.flush[e].val();
+            self.control[e].ans_command.next = self.answers.command[e].val();
+            self.control[e].rq_write.next = self.answers.write[e].val();
+            self.control[e].hit.next = self.fast.hit[e].val();
+            self.control[e].victim_dirty.next = self.fast.victim_dirty[e].val();
+            self.control[e].found.next = self.fast.found[e].val();
+            self.named_thread.next = self.rq_thread.q[e].val();
+            self.named_reg.next = self.rq_reg.q[e].val();
+            if self.idle.val() {
+                self.named_thread.next = self.req_thread[e].val();
+                self.named_reg.next = self.req_reg[e].val();
+            }
+            self.state.d[e].next = self.control[e].next_state.val();
+            self.rq_op.d[e].next = self.control[e].op.val();
+            self.rq_thread.d[e].next = self.named_thread.val();
+            self.rq_reg.d[e].next = self.named_reg.val();
+            // The response and the transaction sent.
+            self.response.respond[e].next = self.control[e].respond.val();
+            self.response.status[e].next = self.control[e].status.val();
+            self.response.from_hit[e].next = self.control[e].take_read.val();
+            self.response.hit_pending[e].next = self.fast.hit_pending[e].val();
+            self.response.from_answer[e].next = self.control[e].respond_answer.val();
+            self.response.from_kept[e].next = self.control[e].respond_kept.val();
+            self.outbox.from_victim[e].next = self.control[e].send_victim.val();
+            self.outbox.from_found[e].next = self.control[e].send_found.val();
+            self.outbox.send[e].next = self.control[e].send.val();
+            self.outbox.send_kind[e].next = self.control[e].send_kind.val();
+            self.outbox.send_thread[e].next = self.named_thread.val();
+            self.outbox.send_reg[e].next = self.named_reg.val();
+            self.outbox.victim_thread[e].next = self.fast.victim_thread[e].val();
+            self.outbox.victim_reg[e].next = self.fast.victim_reg[e].val();
+            self.outbox.found_reg[e].next = self.fast.found_reg[e].val();
+            self.outbox.send_group[e].next = self.zero3.val();
+            if self.control[e].send_group.val() {
+                self.outbox.send_group[e].next = self.req_group[e].val();
+            }
+            // What the fast GRF stores (the writes: `Writes`). A write hit is taken only when
+            // idle, a fill only when waiting, so the dirty bit stored follows the state and
+            // the served op.
+            self.fast.set_dirty[e].next = self.idle.val() | self.answers.write[e].val();
+            self.fast.set_thread[e].next = self.named_thread.val();
+            self.fast.set_reg[e].next = self.named_reg.val();
+        }
+    }
+}
+
+impl<const E: usize> crate::parts::Part<Writes> for GrfFrontEnds<E> {
+    #[hdl_gen]
+    fn update(&mut self) {
         for nl in self._lanes..(self._lanes + 1) {
             for nf in self._fast..(self._fast + 1) {
                 for e in 0..self._eus {
-                    self.idle.next = !(self.state.q[e].val() & self.bit_busy.val()).any();
-                    self.req_ready[e].next = self.idle.val() & !self.reset.val();
-                    self.resp_valid[e].next = self.response.valid[e].val();
-                    self.resp_status[e].next = self.response.status_out[e].val();
-                    self.tx.valid[e].next = self.outbox.valid[e].val();
-                    self.tx.kind[e].next = self.outbox.kind[e].val();
-                    self.tx.thread[e].next = self.outbox.thread[e].val();
-                    self.tx.reg[e].next = self.outbox.reg_index[e].val();
-                    self.tx.group[e].next = self.outbox.group[e].val();
-                    self.outbox.take[e].next = self.tx.take[e].val();
-                    // Lookups: the incoming request, the served one, and the block a
-                    // release or switch names (the incoming one's when idle, else the served).
-                    self.fast.req_thread[e].next = self.req_thread[e].val();
-                    self.fast.req_reg[e].next = self.req_reg[e].val();
-                    self.fast.rq_thread[e].next = self.rq_thread.q[e].val();
-                    self.fast.rq_reg[e].next = self.rq_reg.q[e].val();
-                    self.fast.idle[e].next = self.idle.val();
-                    // Decisions; state and request registers (the taken request's, or kept).
-                    self.control[e].reset.next = self.reset.val();
-                    self.control[e].state.next = self.state.q[e].val();
-                    self.control[e].req_valid.next = self.req_valid[e].val();
-                    self.control[e].req_op.next = self.req_op[e].val();
-                    self.control[e].rq_op.next = self.rq_op.q[e].val();
-                    self.answers.state[e].next = self.state.q[e].val();
-                    self.answers.rq_op[e].next = self.rq_op.q[e].val();
-                    self.answers.ans_valid[e].next = self.ans.valid[e].val();
-                    self.answers.ans_status[e].next = self.ans.status[e].val();
-                    self.answers.ans_plain[e].next = self.ans.plain[e].val();
-                    self.answers.keep[e].next = self.control[e].keep_answer.val();
-                    self.control[e].ans_status.next = self.answers.status[e].val();
-                    self.control[e].ans_plain.next = self.answers.plain[e].val();
-                    self.control[e].ans_access.next = self.answers.access[e].val();
-                    self.control[e].ans_victim.next = self.answers.victim[e].val();
-                    self.control[e].ans_flush.next = self.answers.flush[e].val();
-                    self.control[e].ans_command.next = self.answers.command[e].val();
-                    self.control[e].rq_write.next = self.answers.write[e].val();
-                    self.control[e].hit.next = self.fast.hit[e].val();
-                    self.control[e].victim_dirty.next = self.fast.victim_dirty[e].val();
-                    self.control[e].found.next = self.fast.found[e].val();
-                    self.named_thread.next = self.rq_thread.q[e].val();
-                    self.named_reg.next = self.rq_reg.q[e].val();
-                    if self.idle.val() {
-                        self.named_thread.next = self.req_thread[e].val();
-                        self.named_reg.next = self.req_reg[e].val();
-                    }
-                    self.state.d[e].next = self.control[e].next_state.val();
-                    self.rq_op.d[e].next = self.control[e].op.val();
-                    self.rq_thread.d[e].next = self.named_thread.val();
-                    self.rq_reg.d[e].next = self.named_reg.val();
-                    // The response and the transaction sent.
-                    self.response.respond[e].next = self.control[e].respond.val();
-                    self.response.status[e].next = self.control[e].status.val();
-                    self.response.from_hit[e].next = self.control[e].take_read.val();
-                    self.response.hit_pending[e].next = self.fast.hit_pending[e].val();
-                    self.response.from_answer[e].next = self.control[e].respond_answer.val();
-                    self.response.from_kept[e].next = self.control[e].respond_kept.val();
-                    self.outbox.from_victim[e].next = self.control[e].send_victim.val();
-                    self.outbox.from_found[e].next = self.control[e].send_found.val();
-                    self.outbox.send[e].next = self.control[e].send.val();
-                    self.outbox.send_kind[e].next = self.control[e].send_kind.val();
-                    self.outbox.send_thread[e].next = self.named_thread.val();
-                    self.outbox.send_reg[e].next = self.named_reg.val();
-                    self.outbox.victim_thread[e].next = self.fast.victim_thread[e].val();
-                    self.outbox.victim_reg[e].next = self.fast.victim_reg[e].val();
-                    self.outbox.found_reg[e].next = self.fast.found_reg[e].val();
-                    self.outbox.send_group[e].next = self.zero3.val();
-                    if self.control[e].send_group.val() {
-                        self.outbox.send_group[e].next = self.req_group[e].val();
-                    }
-                    // The fast GRF's writes: write hit, fill, flush write-back, drop. A write
-                    // hit is taken only when idle, a fill only when waiting, so the value and
-                    // the dirty bit stored follow the state and the served op.
-                    self.fast.set_dirty[e].next = self.idle.val() | self.answers.write[e].val();
-                    self.fast.set_thread[e].next = self.named_thread.val();
-                    self.fast.set_reg[e].next = self.named_reg.val();
+                    // The fast GRF's writes: write hit, fill, flush write-back, drop; the value
+                    // stored follows the state and the served op.
                     for i in 0..self._fast {
                         self.fast.set_slot[e * nf + i].next = (self.control[e].take_write.val()
                             & self.fast.hit_slot[e * nf + i].val())

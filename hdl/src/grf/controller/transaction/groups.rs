@@ -5,6 +5,7 @@ use rust_hdl::prelude::*;
 use crate::cells::regs::Registers;
 use crate::grf::widths::{EuMask, EuNumber, GroupBalance, GroupCount, GroupNumber, COUNT_BITS};
 use crate::params::GrfParams;
+use crate::parts::logic_in_parts;
 use crate::signals::{constant, constants, signals};
 
 /// Groups 1..=7 and their barriers (`docs/grf.md`). The operation asked for in a cycle (at most
@@ -168,10 +169,20 @@ impl<const A: usize> GroupUnit<A> {
     }
 }
 
+/// Per group: what the operation does to it, decided from its own registers, and the waiters
+/// it lets through or turns away.
+enum Effects {}
+
+/// Per group: its registers after the operation, and the bindings the decisions read.
+enum Updates {}
+
+// Each part runs its own loop over the groups; the second reads only the first's per-group
+// signals, so it sees what the first decided for the same group.
 impl<const A: usize> Logic for GroupUnit<A> {
-    // Over 100 lines (145): most of it is one loop, and `#[hdl_gen]` takes no call to a
-    // function of ours; split into parts (`hdl/src/parts.rs`), the loop's unrolled statements
-    // would change order, and the Verilog with them (docs/rust-hdl.md, 25).
+    logic_in_parts!(Effects, Updates);
+}
+
+impl<const A: usize> crate::parts::Part<Effects> for GroupUnit<A> {
     #[hdl_gen]
     fn update(&mut self) {
         self.g_bound.clock.next = self.clock.val();
@@ -230,6 +241,14 @@ impl<const A: usize> Logic for GroupUnit<A> {
                     | (self.dying[g].val()
                         & (self.g_waiting.q[g].val() & self.eu_bit[e].val()).any());
             }
+        }
+    }
+}
+
+impl<const A: usize> crate::parts::Part<Updates> for GroupUnit<A> {
+    #[hdl_gen]
+    fn update(&mut self) {
+        for g in 0..GrfParams::GROUPS {
             // The registers.
             self.bound[g].next = self.g_bound.q[g].val();
             self.base[g].next = self.g_base.q[g].val();
