@@ -6,10 +6,8 @@ use rust_hdl::prelude::*;
 use super::controller::GrfController;
 use super::front::GrfFrontEnds;
 use crate::checkers::CollisionChecker;
-use crate::grf::ports::L3Port;
-use crate::grf::widths::{GroupNumber, OpCode, RegIndex, StatusCode, ThreadIndex};
+use crate::grf::ports::{EuRequests, EuResponses, L3Port};
 use crate::params::GrfParams;
-use crate::signals::signals;
 use crate::sram::SramBank;
 
 /// The hierarchical GRF (SPEC S3, `docs/grf.md`). `E` is the element width, `A` the slow GRF's
@@ -21,29 +19,10 @@ pub struct GrfCluster<const E: usize, const A: usize> {
     pub clock: Signal<In, Clock>,
     /// Synchronous reset: fast GRFs empty, table back to its pre-allocation, groups unbound.
     pub reset: Signal<In, Bit>,
-    /// Per EU: a request is presented.
-    pub req_valid: Vec<Signal<In, Bit>>,
-    /// Per EU: its op: 0 read, 1 write, 2 alloc, 3 release, 4 wait, 5 switch.
-    pub req_op: Vec<Signal<In, OpCode>>,
-    /// Per EU: the thread within the EU.
-    pub req_thread: Vec<Signal<In, ThreadIndex>>,
-    /// Per EU: the virtual register (read, write) or 16 x virtual block (alloc, release,
-    /// switch).
-    pub req_reg: Vec<Signal<In, RegIndex>>,
-    /// Per EU: the group: alloc (0 private, 1..7 shared) and wait.
-    pub req_group: Vec<Signal<In, GroupNumber>>,
-    /// Per EU and lane: write data.
-    pub req_data: Vec<Signal<In, Bits<E>>>,
-    /// Per EU: the presented request is taken this cycle.
-    pub req_ready: Vec<Signal<Out, Bit>>,
-    /// Per EU: a response is visible this cycle.
-    pub resp_valid: Vec<Signal<Out, Bit>>,
-    /// Per EU: its status: 0 ok, 1 unmapped, 2 no free block, 3 not owned, 4 already mapped,
-    /// 5 no such group.
-    pub resp_status: Vec<Signal<Out, StatusCode>>,
-    /// Per EU and lane: the data of a successful read (zero for the other responses; it means
-    /// nothing without `resp_valid`).
-    pub resp_data: Vec<Signal<Out, Bits<E>>>,
+    /// Per EU: the requests.
+    pub req: EuRequests<In, Out, E>,
+    /// Per EU: the responses.
+    pub resp: EuResponses<Out, In, E>,
     /// The L3 port.
     pub l3: L3Port<Out, In, E, A>,
     front: GrfFrontEnds<E>,
@@ -62,16 +41,8 @@ impl<const E: usize, const A: usize> GrfCluster<E, A> {
         Self {
             clock: Default::default(),
             reset: Default::default(),
-            req_valid: signals(eus),
-            req_op: signals(eus),
-            req_thread: signals(eus),
-            req_reg: signals(eus),
-            req_group: signals(eus),
-            req_data: signals(eus * lanes),
-            req_ready: signals(eus),
-            resp_valid: signals(eus),
-            resp_status: signals(eus),
-            resp_data: signals(eus * lanes),
+            req: EuRequests::new(eus, lanes),
+            resp: EuResponses::new(eus, lanes),
             l3: L3Port::new(lanes),
             front: GrfFrontEnds::new(params),
             controller: GrfController::new(params),
@@ -92,14 +63,14 @@ impl<const E: usize, const A: usize> Logic for GrfCluster<E, A> {
         self.controller.reset.next = self.reset.val();
         for nl in self._lanes..(self._lanes + 1) {
             for e in 0..self._eus {
-                self.front.req_valid[e].next = self.req_valid[e].val();
-                self.front.req_op[e].next = self.req_op[e].val();
-                self.front.req_thread[e].next = self.req_thread[e].val();
-                self.front.req_reg[e].next = self.req_reg[e].val();
-                self.front.req_group[e].next = self.req_group[e].val();
-                self.req_ready[e].next = self.front.req_ready[e].val();
-                self.resp_valid[e].next = self.front.resp_valid[e].val();
-                self.resp_status[e].next = self.front.resp_status[e].val();
+                self.front.req.valid[e].next = self.req.valid[e].val();
+                self.front.req.op[e].next = self.req.op[e].val();
+                self.front.req.thread[e].next = self.req.thread[e].val();
+                self.front.req.reg[e].next = self.req.reg[e].val();
+                self.front.req.group[e].next = self.req.group[e].val();
+                self.req.ready[e].next = self.front.req.ready[e].val();
+                self.resp.valid[e].next = self.front.resp.valid[e].val();
+                self.resp.status[e].next = self.front.resp.status[e].val();
                 self.controller.tx.valid[e].next = self.front.tx.valid[e].val();
                 self.controller.tx.kind[e].next = self.front.tx.kind[e].val();
                 self.controller.tx.thread[e].next = self.front.tx.thread[e].val();
@@ -110,8 +81,8 @@ impl<const E: usize, const A: usize> Logic for GrfCluster<E, A> {
                 self.front.ans.status[e].next = self.controller.ans.status[e].val();
                 self.front.ans.plain[e].next = self.controller.ans.plain[e].val();
                 for l in 0..self._lanes {
-                    self.front.req_data[e * nl + l].next = self.req_data[e * nl + l].val();
-                    self.resp_data[e * nl + l].next = self.front.resp_data[e * nl + l].val();
+                    self.front.req.data[e * nl + l].next = self.req.data[e * nl + l].val();
+                    self.resp.data[e * nl + l].next = self.front.resp.data[e * nl + l].val();
                     self.controller.tx.data[e * nl + l].next = self.front.tx.data[e * nl + l].val();
                     self.front.ans.data[e * nl + l].next =
                         self.controller.ans.data[e * nl + l].val();

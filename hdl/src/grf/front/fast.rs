@@ -6,6 +6,7 @@ use rust_hdl::prelude::*;
 use super::fast_entries::FastEntries;
 use super::first_dirty::FirstDirty;
 use crate::cells::regs::Registers;
+use crate::grf::ports::FastStores;
 use crate::grf::widths::{RegIndex, ThreadIndex};
 use crate::params::GrfParams;
 use crate::parts::logic_in_parts;
@@ -82,16 +83,8 @@ pub struct FastGrfs<const E: usize> {
     pub found_data: Vec<Signal<Out, Bits<E>>>,
     /// Per entry: it holds a register of the block (valid or not).
     pub in_block: Vec<Signal<Out, Bit>>,
-    /// Per entry: store `set_dirty`, `set_thread`, `set_reg`, `set_data` there, valid.
-    pub set_slot: Vec<Signal<In, Bit>>,
-    /// The stored entry's dirty bit.
-    pub set_dirty: Vec<Signal<In, Bit>>,
-    /// The stored entry's thread.
-    pub set_thread: Vec<Signal<In, ThreadIndex>>,
-    /// The stored entry's register.
-    pub set_reg: Vec<Signal<In, RegIndex>>,
-    /// The stored value, one element per lane.
-    pub set_data: Vec<Signal<In, Bits<E>>>,
+    /// The stores.
+    pub set: FastStores<In, Out, E>,
     /// Per entry: clear its dirty bit (it is written back).
     pub clean: Vec<Signal<In, Bit>>,
     /// Per entry: invalidate it, dirty or not.
@@ -183,11 +176,7 @@ impl<const E: usize> FastGrfs<E> {
             found_reg: signals(eus),
             found_data: signals(eus * lanes),
             in_block: signals(eus * fast),
-            set_slot: signals(eus * fast),
-            set_dirty: signals(eus),
-            set_thread: signals(eus),
-            set_reg: signals(eus),
-            set_data: signals(eus * lanes),
+            set: FastStores::new(eus, fast, lanes),
             clean: signals(eus * fast),
             drop: signals(eus * fast),
             hold: signals(eus),
@@ -374,13 +363,13 @@ impl<const E: usize> crate::parts::Part<Selections> for FastGrfs<E> {
                             }
                         }
                         // Writes.
-                        self.entries.set_slot[e * nf + i].next = self.set_slot[e * nf + i].val();
+                        self.entries.set.slot[e * nf + i].next = self.set.slot[e * nf + i].val();
                         self.entries.clean[e * nf + i].next = self.clean[e * nf + i].val();
                         self.entries.drop[e * nf + i].next = self.drop[e * nf + i].val();
                     }
-                    self.entries.set_dirty[e].next = self.set_dirty[e].val();
-                    self.entries.set_thread[e].next = self.set_thread[e].val();
-                    self.entries.set_reg[e].next = self.set_reg[e].val();
+                    self.entries.set.dirty[e].next = self.set.dirty[e].val();
+                    self.entries.set.thread[e].next = self.set.thread[e].val();
+                    self.entries.set.reg[e].next = self.set.reg[e].val();
                     self.last_dirty.d[e].next = self.look_dirty[e].val();
                     self.last_thread.d[e].next = self.look_thread[e].val();
                     self.last_reg.d[e].next = self.look_reg[e].val();
@@ -388,7 +377,7 @@ impl<const E: usize> crate::parts::Part<Selections> for FastGrfs<E> {
                     self.victim_thread[e].next = self.last_thread.q[e].val();
                     self.victim_reg[e].next = self.last_reg.q[e].val();
                     for l in 0..self._lanes {
-                        self.entries.set_data[e * nl + l].next = self.set_data[e * nl + l].val();
+                        self.entries.set.data[e * nl + l].next = self.set.data[e * nl + l].val();
                         self.pending_data[e * nl + l].next =
                             self.entries.pending_data[e * nl + l].val();
                         self.last_data.d[e * nl + l].next = self.look_data[e * nl + l].val();

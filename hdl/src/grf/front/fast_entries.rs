@@ -3,6 +3,7 @@
 use rust_hdl::prelude::*;
 
 use crate::cells::regs::Registers;
+use crate::grf::ports::FastStores;
 use crate::grf::widths::{RegIndex, ThreadIndex};
 use crate::params::GrfParams;
 use crate::signals::signals;
@@ -21,16 +22,8 @@ pub struct FastEntries<const E: usize> {
     pub clock: Signal<In, Clock>,
     /// Synchronous reset: every entry invalid.
     pub reset: Signal<In, Bit>,
-    /// Per entry: store `set_dirty`, `set_thread`, `set_reg`, `set_data` there, valid.
-    pub set_slot: Vec<Signal<In, Bit>>,
-    /// Per EU: the stored entry's dirty bit.
-    pub set_dirty: Vec<Signal<In, Bit>>,
-    /// Per EU: the stored entry's thread.
-    pub set_thread: Vec<Signal<In, ThreadIndex>>,
-    /// Per EU: the stored entry's register.
-    pub set_reg: Vec<Signal<In, RegIndex>>,
-    /// Per EU and lane: the stored value.
-    pub set_data: Vec<Signal<In, Bits<E>>>,
+    /// The stores.
+    pub set: FastStores<In, Out, E>,
     /// Per entry: clear its dirty bit (it is written back).
     pub clean: Vec<Signal<In, Bit>>,
     /// Per entry: invalidate it, dirty or not.
@@ -70,11 +63,7 @@ impl<const E: usize> FastEntries<E> {
         Self {
             clock: Default::default(),
             reset: Default::default(),
-            set_slot: signals(eus * fast),
-            set_dirty: signals(eus),
-            set_thread: signals(eus),
-            set_reg: signals(eus),
-            set_data: signals(eus * lanes),
+            set: FastStores::new(eus, fast, lanes),
             clean: signals(eus * fast),
             drop: signals(eus * fast),
             valid: signals(eus * fast),
@@ -113,7 +102,7 @@ impl<const E: usize> Logic for FastEntries<E> {
             for nf in self._fast..(self._fast + 1) {
                 for e in 0..self._eus {
                     for l in 0..self._lanes {
-                        self.pend_data.d[e * nl + l].next = self.set_data[e * nl + l].val();
+                        self.pend_data.d[e * nl + l].next = self.set.data[e * nl + l].val();
                         self.pending_data[e * nl + l].next = self.pend_data.q[e * nl + l].val();
                     }
                     for i in 0..self._fast {
@@ -137,12 +126,12 @@ impl<const E: usize> Logic for FastEntries<E> {
                             }
                         }
                         self.pend_slot.d[e * nf + i].next =
-                            self.set_slot[e * nf + i].val() & !self.reset.val();
-                        if self.set_slot[e * nf + i].val() {
+                            self.set.slot[e * nf + i].val() & !self.reset.val();
+                        if self.set.slot[e * nf + i].val() {
                             self.ent_valid.d[e * nf + i].next = true;
-                            self.ent_dirty.d[e * nf + i].next = self.set_dirty[e].val();
-                            self.ent_thread.d[e * nf + i].next = self.set_thread[e].val();
-                            self.ent_reg.d[e * nf + i].next = self.set_reg[e].val();
+                            self.ent_dirty.d[e * nf + i].next = self.set.dirty[e].val();
+                            self.ent_thread.d[e * nf + i].next = self.set.thread[e].val();
+                            self.ent_reg.d[e * nf + i].next = self.set.reg[e].val();
                         }
                         if self.clean[e * nf + i].val() {
                             self.ent_dirty.d[e * nf + i].next = false;

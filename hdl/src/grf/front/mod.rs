@@ -21,11 +21,11 @@ use rust_hdl::prelude::*;
 
 use super::codes::front_state as state;
 use crate::cells::regs::Registers;
-use crate::grf::ports::{ControllerAnswers, Transactions};
-use crate::grf::widths::{FrontState, GroupNumber, OpCode, RegIndex, StatusCode, ThreadIndex};
+use crate::grf::ports::{ControllerAnswers, EuRequests, EuResponses, Transactions};
+use crate::grf::widths::{FrontState, GroupNumber, OpCode, RegIndex, ThreadIndex};
 use crate::params::{GrfOp, GrfParams};
 use crate::parts::logic_in_parts;
-use crate::signals::{constant, signals};
+use crate::signals::constant;
 
 /// Every EU's front end (`docs/grf.md`). Idle, a front end takes a request: a read or write
 /// that hits the fast GRF is answered next cycle; a miss goes to the controller (`access`), and
@@ -39,26 +39,10 @@ pub struct GrfFrontEnds<const E: usize> {
     pub clock: Signal<In, Clock>,
     /// Synchronous reset: every fast GRF empty, every front end idle.
     pub reset: Signal<In, Bit>,
-    /// Per EU: a request is presented.
-    pub req_valid: Vec<Signal<In, Bit>>,
-    /// Per EU: its op (`GrfOp`).
-    pub req_op: Vec<Signal<In, OpCode>>,
-    /// Per EU: the thread within the EU.
-    pub req_thread: Vec<Signal<In, ThreadIndex>>,
-    /// Per EU: the virtual register (or 16 x virtual block).
-    pub req_reg: Vec<Signal<In, RegIndex>>,
-    /// Per EU: the group (alloc, wait).
-    pub req_group: Vec<Signal<In, GroupNumber>>,
-    /// Per EU and lane: write data.
-    pub req_data: Vec<Signal<In, Bits<E>>>,
-    /// Per EU: the presented request is taken this cycle.
-    pub req_ready: Vec<Signal<Out, Bit>>,
-    /// Per EU: a response is visible this cycle.
-    pub resp_valid: Vec<Signal<Out, Bit>>,
-    /// Per EU: its status (`GrfStatus`).
-    pub resp_status: Vec<Signal<Out, StatusCode>>,
-    /// Per EU and lane: its data.
-    pub resp_data: Vec<Signal<Out, Bits<E>>>,
+    /// Per EU: the requests.
+    pub req: EuRequests<In, Out, E>,
+    /// Per EU: the responses.
+    pub resp: EuResponses<Out, In, E>,
     /// Per EU: the transactions for the controller.
     pub tx: Transactions<Out, In, E>,
     /// Per EU: the controller's answers.
@@ -109,16 +93,8 @@ impl<const E: usize> GrfFrontEnds<E> {
         Self {
             clock: Default::default(),
             reset: Default::default(),
-            req_valid: signals(eus),
-            req_op: signals(eus),
-            req_thread: signals(eus),
-            req_reg: signals(eus),
-            req_group: signals(eus),
-            req_data: signals(eus * lanes),
-            req_ready: signals(eus),
-            resp_valid: signals(eus),
-            resp_status: signals(eus),
-            resp_data: signals(eus * lanes),
+            req: EuRequests::new(eus, lanes),
+            resp: EuResponses::new(eus, lanes),
             tx: Transactions::new(eus, lanes),
             ans: ControllerAnswers::new(eus, lanes),
             control: (0..eus)
@@ -186,9 +162,9 @@ impl<const E: usize> crate::parts::Part<Decisions> for GrfFrontEnds<E> {
         self.answers.reset.next = self.reset.val();
         for e in 0..self._eus {
             self.idle.next = !(self.state.q[e].val() & self.bit_busy.val()).any();
-            self.req_ready[e].next = self.idle.val() & !self.reset.val();
-            self.resp_valid[e].next = self.response.valid[e].val();
-            self.resp_status[e].next = self.response.status_out[e].val();
+            self.req.ready[e].next = self.idle.val() & !self.reset.val();
+            self.resp.valid[e].next = self.response.valid[e].val();
+            self.resp.status[e].next = self.response.status_out[e].val();
             self.tx.valid[e].next = self.outbox.valid[e].val();
             self.tx.kind[e].next = self.outbox.kind[e].val();
             self.tx.thread[e].next = self.outbox.thread[e].val();
@@ -197,16 +173,16 @@ impl<const E: usize> crate::parts::Part<Decisions> for GrfFrontEnds<E> {
             self.outbox.take[e].next = self.tx.take[e].val();
             // Lookups: the incoming request, the served one, and the block a
             // release or switch names (the incoming one's when idle, else the served).
-            self.fast.req_thread[e].next = self.req_thread[e].val();
-            self.fast.req_reg[e].next = self.req_reg[e].val();
+            self.fast.req_thread[e].next = self.req.thread[e].val();
+            self.fast.req_reg[e].next = self.req.reg[e].val();
             self.fast.rq_thread[e].next = self.rq_thread.q[e].val();
             self.fast.rq_reg[e].next = self.rq_reg.q[e].val();
             self.fast.idle[e].next = self.idle.val();
             // Decisions; state and request registers (the taken request's, or kept).
             self.control[e].reset.next = self.reset.val();
             self.control[e].state.next = self.state.q[e].val();
-            self.control[e].req_valid.next = self.req_valid[e].val();
-            self.control[e].req_op.next = self.req_op[e].val();
+            self.control[e].req_valid.next = self.req.valid[e].val();
+            self.control[e].req_op.next = self.req.op[e].val();
             self.control[e].rq_op.next = self.rq_op.q[e].val();
             self.answers.state[e].next = self.state.q[e].val();
             self.answers.rq_op[e].next = self.rq_op.q[e].val();
@@ -227,8 +203,8 @@ impl<const E: usize> crate::parts::Part<Decisions> for GrfFrontEnds<E> {
             self.named_thread.next = self.rq_thread.q[e].val();
             self.named_reg.next = self.rq_reg.q[e].val();
             if self.idle.val() {
-                self.named_thread.next = self.req_thread[e].val();
-                self.named_reg.next = self.req_reg[e].val();
+                self.named_thread.next = self.req.thread[e].val();
+                self.named_reg.next = self.req.reg[e].val();
             }
             self.state.d[e].next = self.control[e].next_state.val();
             self.rq_op.d[e].next = self.control[e].op.val();
@@ -252,14 +228,14 @@ impl<const E: usize> crate::parts::Part<Decisions> for GrfFrontEnds<E> {
             self.outbox.found_reg[e].next = self.fast.found_reg[e].val();
             self.outbox.send_group[e].next = self.zero3.val();
             if self.control[e].send_group.val() {
-                self.outbox.send_group[e].next = self.req_group[e].val();
+                self.outbox.send_group[e].next = self.req.group[e].val();
             }
             // What the fast GRF stores (the writes: `Writes`). A write hit is taken only when
             // idle, a fill only when waiting, so the dirty bit stored follows the state and
             // the served op.
-            self.fast.set_dirty[e].next = self.idle.val() | self.answers.write[e].val();
-            self.fast.set_thread[e].next = self.named_thread.val();
-            self.fast.set_reg[e].next = self.named_reg.val();
+            self.fast.set.dirty[e].next = self.idle.val() | self.answers.write[e].val();
+            self.fast.set.thread[e].next = self.named_thread.val();
+            self.fast.set.reg[e].next = self.named_reg.val();
         }
     }
 }
@@ -273,7 +249,7 @@ impl<const E: usize> crate::parts::Part<Writes> for GrfFrontEnds<E> {
                     // The fast GRF's writes: write hit, fill, flush write-back, drop; the value
                     // stored follows the state and the served op.
                     for i in 0..self._fast {
-                        self.fast.set_slot[e * nf + i].next = (self.control[e].take_write.val()
+                        self.fast.set.slot[e * nf + i].next = (self.control[e].take_write.val()
                             & self.fast.hit_slot[e * nf + i].val())
                             | (self.control[e].fill.val() & self.fast.rq_slot[e * nf + i].val());
                         self.fast.clean[e * nf + i].next =
@@ -286,7 +262,7 @@ impl<const E: usize> crate::parts::Part<Writes> for GrfFrontEnds<E> {
                     for l in 0..self._lanes {
                         self.rq_data.d[e * nl + l].next = self.rq_data.q[e * nl + l].val();
                         if self.control[e].accept.val() {
-                            self.rq_data.d[e * nl + l].next = self.req_data[e * nl + l].val();
+                            self.rq_data.d[e * nl + l].next = self.req.data[e * nl + l].val();
                         }
                         self.answers.ans_data[e * nl + l].next = self.ans.data[e * nl + l].val();
                         self.response.hit_data[e * nl + l].next =
@@ -297,7 +273,7 @@ impl<const E: usize> crate::parts::Part<Writes> for GrfFrontEnds<E> {
                             self.answers.data[e * nl + l].val();
                         self.response.kept_data[e * nl + l].next =
                             self.answers.kept[e * nl + l].val();
-                        self.outbox.request_data[e * nl + l].next = self.req_data[e * nl + l].val();
+                        self.outbox.request_data[e * nl + l].next = self.req.data[e * nl + l].val();
                         self.outbox.victim_data[e * nl + l].next =
                             self.fast.victim_data[e * nl + l].val();
                         self.outbox.found_data[e * nl + l].next =
@@ -309,18 +285,18 @@ impl<const E: usize> crate::parts::Part<Writes> for GrfFrontEnds<E> {
                         self.response.load_hit[e * nl + l].next = self.sel_idle.q[e * nl + l].val();
                         self.response.load_kept[e * nl + l].next =
                             self.sel_victim.q[e * nl + l].val();
-                        self.fast.set_data[e * nl + l].next = self.answers.data[e * nl + l].val();
+                        self.fast.set.data[e * nl + l].next = self.answers.data[e * nl + l].val();
                         if self.sel_victim.q[e * nl + l].val() {
-                            self.fast.set_data[e * nl + l].next =
+                            self.fast.set.data[e * nl + l].next =
                                 self.answers.kept[e * nl + l].val();
                         }
                         if self.sel_write.q[e * nl + l].val() {
-                            self.fast.set_data[e * nl + l].next = self.rq_data.q[e * nl + l].val();
+                            self.fast.set.data[e * nl + l].next = self.rq_data.q[e * nl + l].val();
                         }
                         if self.sel_idle.q[e * nl + l].val() {
-                            self.fast.set_data[e * nl + l].next = self.req_data[e * nl + l].val();
+                            self.fast.set.data[e * nl + l].next = self.req.data[e * nl + l].val();
                         }
-                        self.resp_data[e * nl + l].next = self.response.data_out[e * nl + l].val();
+                        self.resp.data[e * nl + l].next = self.response.data_out[e * nl + l].val();
                         self.tx.data[e * nl + l].next = self.outbox.data[e * nl + l].val();
                     }
                 }
