@@ -55,6 +55,7 @@ CONFIGS = [
     ("cluster", "cluster", [], ["--example", "random", "--cycles", "300000"]),
     ("lvt", "lvt", [], ["--cycles", "300000"]),
     ("flops", "flops", [], ["--cycles", "1000000"]),
+    ("alloc", "alloc", [], ["--example", "traffic", "--cycles", "1000000"]),
     ("grf mid", "grf", ["--eus", "8", "--lanes", "8", "--slow-regs", "512"],
      ["--workload", "streaming", "--rounds", "300"]),
     ("grf SM", "grf", ["--eus", "8", "--threads", "4", "--lanes", "8", "--slow-regs", "1024",

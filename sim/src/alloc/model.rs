@@ -49,6 +49,12 @@ pub struct PoolModel {
     footprint: u32,
     launch_stalls: u64,
     released: u64,
+    /// The test-only fault `alloc-off-by-one`, read once: it refuses a run ending at the top.
+    off_by_one: bool,
+    /// Per register: the slot holding it, refilled from `slots` when asked ([`Self::owners`]).
+    owner: Vec<Option<usize>>,
+    /// Per register: the slot found holding it so far, in [`Self::check`].
+    taken: Vec<Option<usize>>,
 }
 
 impl PoolModel {
@@ -60,26 +66,27 @@ impl PoolModel {
             footprint: 0,
             launch_stalls: 0,
             released: 0,
+            off_by_one: crate::fault("alloc-off-by-one"),
+            owner: vec![None; params.pool],
+            taken: vec![None; params.pool],
         }
     }
 
-    /// Per register: the slot holding it.
-    fn owners(&self) -> Vec<Option<usize>> {
-        let mut owner = vec![None; self.params.pool];
+    /// Per register: the slot holding it, made again from the slots.
+    fn owners(&mut self) -> &[Option<usize>] {
+        self.owner.fill(None);
         for (s, alloc) in self.slots.iter().enumerate() {
             if let Some(a) = alloc {
-                owner[a.base..a.base + a.size].fill(Some(s));
+                self.owner[a.base..a.base + a.size].fill(Some(s));
             }
         }
-        owner
+        &self.owner
     }
 
-    /// The lowest base of a run of free granules covering `size` registers.
-    fn first_fit(&self, size: usize) -> Option<usize> {
+    /// The lowest base of a run of free granules covering `size` registers, in `owners`.
+    fn first_fit(&self, owners: &[Option<usize>], size: usize) -> Option<usize> {
         let g = self.params.granularity;
-        let owners = self.owners();
-        // The test-only fault `alloc-off-by-one` refuses a run ending at the pool's top.
-        let top = self.params.pool - usize::from(crate::fault("alloc-off-by-one"));
+        let top = self.params.pool - usize::from(self.off_by_one);
         (0..self.params.granules()).map(|k| k * g).find(|&base| {
             base + size <= top && owners[base..base + size].iter().all(Option::is_none)
         })
@@ -112,7 +119,13 @@ impl PoolModel {
         let size = self.params.rounded(self.footprint as usize);
         let slot = self.slots.iter().position(Option::is_none);
         let fits = (self.footprint as usize) <= self.params.pool;
-        let base = if fits { self.first_fit(size) } else { None };
+        self.owners();
+        let base = if fits {
+            self.first_fit(&self.owner, size)
+        } else {
+            None
+        };
+        let free_registers = self.owner.iter().filter(|o| o.is_none()).count();
         let launched = match (inputs.launch, slot, base) {
             (true, Some(slot), Some(base)) => Some((slot, Allocation { base, size })),
             _ => None,
@@ -123,7 +136,7 @@ impl PoolModel {
             launch_stalls: self.launch_stalls,
             released: self.released,
             footprint: self.footprint,
-            free_registers: self.owners().iter().filter(|o| o.is_none()).count(),
+            free_registers,
         };
         if let Some(s) = inputs.retire.filter(|&s| s < self.slots.len()) {
             self.slots[s] = None;
@@ -141,8 +154,9 @@ impl PoolModel {
 
     /// The invariants: allocations within the pool, none overlapping, their sum at most the
     /// pool. The first one broken, in words.
-    pub fn check(&self) -> Result<(), String> {
-        let mut taken = vec![None; self.params.pool];
+    pub fn check(&mut self) -> Result<(), String> {
+        let taken = &mut self.taken;
+        taken.fill(None);
         let mut sum = 0;
         for (s, alloc) in self.slots.iter().enumerate() {
             let Some(a) = alloc else { continue };

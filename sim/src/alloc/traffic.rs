@@ -35,12 +35,13 @@ pub struct TrafficResult {
 /// arithmetic wraps and the released count reaches its high bits) or a release (sometimes more
 /// than the footprint).
 fn draw(params: &AllocParams, model: &PoolModel, rng: &mut Rng) -> PoolInputs {
-    let resident: Vec<usize> = (0..params.wave_slots)
-        .filter(|&s| model.allocation(s).is_some())
-        .collect();
-    let retire = match (rng.chance(1, 3), resident.is_empty(), rng.chance(1, 10)) {
+    let resident = |s: &usize| model.allocation(*s).is_some();
+    let count = (0..params.wave_slots).filter(resident).count();
+    let retire = match (rng.chance(1, 3), count == 0, rng.chance(1, 10)) {
         (false, _, _) => None,
-        (true, false, false) => Some(resident[rng.below(resident.len())]),
+        (true, false, false) => (0..params.wave_slots)
+            .filter(resident)
+            .nth(rng.below(count)),
         (true, _, _) => Some(rng.below(32)),
     };
     let set_footprint = rng.chance(1, 48).then(|| match rng.chance(1, 8) {
