@@ -448,3 +448,161 @@ fn text(o: &Output) -> String {
     }
     text.trim_end().to_string()
 }
+
+#[cfg(test)]
+mod tests {
+    use grfgen_flow::pnr::Device;
+    use grfgen_flow::steps::PnrRequest;
+    use grfgen_hdl::params::AllocParams;
+    use grfgen_sim::alloc::{Alloc, AllocOptions};
+
+    use super::*;
+    use crate::explore::points::Cost;
+
+    /// A design measured as given: `placed` its Fmax (`None`: not placed).
+    fn point(design: usize, placed: Option<f64>, fits: bool) -> Point {
+        Point {
+            design,
+            params: Value::Null,
+            levels: Vec::new(),
+            flags: vec![format!("--waves {}", design + 1)],
+            cycles: vec![100.0, 250.0],
+            energy_pj: None,
+            cost: Some(Cost {
+                luts: 1000.0,
+                ffs: 500.0,
+                brams: 2.0,
+                dsps: 0.0,
+            }),
+            placed: placed.map(Some),
+            fits,
+            failure: None,
+        }
+    }
+
+    fn estimate(fmax: f64, time_ns: f64) -> Estimate {
+        Estimate {
+            logic: 1500.0,
+            brams: 2.0,
+            fmax,
+            time_ns,
+            energy: 0.0,
+        }
+    }
+
+    fn settings(min_fmax_mhz: Option<f64>) -> Settings {
+        Settings {
+            request: PnrRequest {
+                device: Device::Ecp5_85k,
+                seed: 1,
+                seeds: 1,
+                bitstream: false,
+            },
+            objective: Objective::Time,
+            constraints: Constraints {
+                min_fmax_mhz,
+                max_luts: None,
+                max_brams: None,
+            },
+            budget_pnr: 4,
+            budget_synth: 4,
+        }
+    }
+
+    /// The allocator's space: two designs, the default workload and one of 8 waves.
+    fn space() -> Space<Alloc> {
+        let eight = AllocOptions {
+            waves: 8,
+            ..AllocOptions::default()
+        };
+        Space {
+            designs: vec![AllocParams::default(); 2],
+            runs: vec![AllocOptions::default(), eight],
+            swept: Vec::new(),
+            seed: 1,
+            points: vec![point(0, Some(123.4567), true), point(1, None, true)],
+        }
+    }
+
+    #[test]
+    fn figures_give_each_workload_its_cycles_times_the_period() {
+        let space = space();
+        assert_eq!(workload_names(&space), ["defaults", "--waves 8"]);
+        let f = figures(&space, &space.points[0], &estimate(125.0, 2800.0));
+        assert_eq!(f.fmax_mhz, 125.0);
+        assert_eq!(f.fmax_source, "placed");
+        let w = &f.workloads;
+        assert_eq!(
+            (w["defaults"].cycles, w["defaults"].time_ns),
+            (100.0, 800.0)
+        );
+        assert_eq!(
+            (w["--waves 8"].cycles, w["--waves 8"].time_ns),
+            (250.0, 2000.0)
+        );
+        assert_eq!((f.luts, f.ffs, f.brams, f.time_ns), (1000, 500, 2, 2800.0));
+        assert!(
+            f.command.contains("--waves 1 --clock-mhz 125 --out "),
+            "{}",
+            f.command
+        );
+        let predicted = figures(&space, &space.points[1], &estimate(123.4567, 1.0));
+        assert_eq!(predicted.fmax_mhz, 123.457);
+        assert_eq!(predicted.fmax_source, "predicted");
+    }
+
+    #[test]
+    fn the_table_marks_predicted_fmax_and_shows_each_design_by_its_flags() {
+        let space = space();
+        let placed = figures(&space, &space.points[0], &estimate(125.0, 2800.0));
+        let lines: Vec<String> = table(std::slice::from_ref(&placed))
+            .lines()
+            .map(String::from)
+            .collect();
+        assert_eq!(lines.len(), 2, "{lines:?}");
+        assert!(lines[0].ends_with("  design") && lines[0].contains("Fmax MHz"));
+        assert!(lines[1].contains("125.0  ") && lines[1].ends_with("  --waves 1"));
+        let predicted = figures(&space, &space.points[1], &estimate(90.0, 3000.0));
+        let text = table(&[placed, predicted]);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 4, "{text}");
+        assert!(lines[1].contains("125.0 ") && !lines[1].contains('*'));
+        assert!(lines[2].contains("90.0*") && lines[2].ends_with("  --waves 2"));
+        assert_eq!(lines[3], "(* Fmax predicted, not placed)");
+    }
+
+    #[test]
+    fn the_recommendation_is_the_best_placed_design_that_meets_the_constraints() {
+        // 0: placed, slow; 1: placed, fast; 2: faster, not placed; 3: fastest, does not fit.
+        let points = [
+            point(0, Some(120.0), true),
+            point(1, Some(110.0), true),
+            point(2, None, true),
+            point(3, Some(200.0), false),
+        ];
+        let estimates = [
+            estimate(120.0, 3000.0),
+            estimate(110.0, 2000.0),
+            estimate(150.0, 1000.0),
+            estimate(200.0, 500.0),
+        ];
+        let unconstrained = recommend(&points, &estimates, &settings(None));
+        assert_eq!(unconstrained, (Some(1), None, None));
+        // 115 MHz at least: the slower one that meets it.
+        let constrained = recommend(&points, &estimates, &settings(Some(115.0)));
+        assert_eq!(constrained, (Some(0), None, None));
+        // None meets 130 MHz: the closest placed design, and why.
+        let (best, why, closest) = recommend(&points, &estimates, &settings(Some(130.0)));
+        assert_eq!((best, closest), (None, Some(0)));
+        let why = why.expect("a reason");
+        assert!(why.starts_with("no placed design meets the constraints; the closest misses"));
+        // Nothing placed that fits: no closest either.
+        let unplaced = [point(0, None, true), point(1, Some(200.0), false)];
+        let (best, why, closest) = recommend(&unplaced, &estimates[..2], &settings(None));
+        assert_eq!((best, closest), (None, None));
+        assert_eq!(
+            why.as_deref(),
+            Some("no design was placed and routed that fits the device")
+        );
+    }
+}
