@@ -41,9 +41,11 @@ fn the_documents_example_releases_16_of_20_only_on_the_simple_path() {
     let simple = draw("document", "mode=0", Placement::Preamble, Rtl::On);
     assert_eq!((simple.allocated_gprs, simple.needed_gprs), (20, 4));
     assert_eq!(simple.released_gprs, 16);
+    assert!(!simple.wave_allocations.is_empty());
     assert!(simple.wave_allocations.iter().all(|&a| a == 4));
     let complex = draw("document", "mode=1", Placement::Preamble, Rtl::On);
     assert_eq!((complex.needed_gprs, complex.released_gprs), (20, 0));
+    assert!(!complex.wave_allocations.is_empty());
     assert!(complex.wave_allocations.iter().all(|&a| a == 20));
 }
 

@@ -32,7 +32,9 @@ fn core_programs() {
 fn grf_traces() {
     let params = GrfParams::default();
     for text in variants(&["0 0 write r5 7", "0 0 read r5"]) {
-        assert!(grfgen_sim::grf::parse(&text, &params).is_ok(), "{text:?}");
+        let trace = grfgen_sim::grf::parse(&text, &params).expect("a valid trace");
+        let steps: usize = trace.iter().map(Vec::len).sum();
+        assert_eq!(steps, 2, "{text:?}");
     }
     for text in variants(&["0 0 write r5 7", "# note", "0 0 jump r5"]) {
         let err = grfgen_sim::grf::parse(&text, &params).unwrap_err();

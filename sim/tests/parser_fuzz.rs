@@ -1109,10 +1109,16 @@ fn fuzz<S: Strategy>(
         panic!("{parser}: {e}");
     }
     let cases = cases();
+    let accepted = accepted.into_inner();
+    // A parser that refused every input would leave the checks on accepted ones untested.
+    assert!(
+        cases < 100 || accepted * 5 >= cases as usize,
+        "{parser}: {accepted} of {cases} cases accepted, under 20%"
+    );
     println!(
         "{parser}: {cases} cases in {took:.2?} ({:.0} a second), {:.0}% accepted",
         f64::from(cases) / took.as_secs_f64(),
-        100.0 * accepted.into_inner() as f64 / f64::from(cases.max(1)),
+        100.0 * accepted as f64 / f64::from(cases.max(1)),
     );
 }
 
