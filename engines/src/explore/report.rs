@@ -571,6 +571,83 @@ mod tests {
         assert_eq!(lines[3], "(* Fmax predicted, not placed)");
     }
 
+    /// An exploration's output of `front`, recommending `best`, else naming `closest`.
+    fn output(
+        front: Vec<Figures>,
+        best: Option<Figures>,
+        closest: Option<Figures>,
+    ) -> Output<'static> {
+        Output {
+            block: "alloc",
+            device: "ecp5-85k",
+            seed: 1,
+            objective: Objective::Time,
+            constraints: settings(None).constraints,
+            designs: 2,
+            workloads: vec!["defaults".into(), "--waves 8".into()],
+            modelled: 2,
+            synthesized: 2,
+            placed: 1,
+            budget_pnr: 4,
+            budget_synth: 4,
+            left: Left {
+                uncosted: 3,
+                unplaced: 1,
+            },
+            prediction: Prediction {
+                method: "",
+                fmax: Accuracy {
+                    points: 3,
+                    mean_error_pct: 4.26,
+                    max_error_pct: 9.5,
+                },
+                luts_ffs: Accuracy::default(),
+            },
+            front,
+            recommendation: best,
+            unmet: None,
+            closest,
+            failed: Vec::new(),
+            files: BTreeMap::new(),
+        }
+    }
+
+    #[test]
+    fn the_text_names_the_counts_the_prediction_the_front_and_the_choice() {
+        let space = space();
+        let placed = figures(&space, &space.points[0], &estimate(125.0, 2800.0));
+        let text = text(&output(vec![placed.clone()], Some(placed.clone()), None));
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines[0],
+            "explore alloc on ecp5-85k: 2 designs x 2 workloads modelled, 2 costed, 1 placed (budget 4)"
+        );
+        assert!(lines[1].starts_with(
+            "the budgets ran out with 3 designs never synthesized and 1 never placed"
+        ));
+        assert_eq!(
+            lines[2],
+            "Fmax prediction, each placed design from the others: mean error 4.3%, largest 9.5%"
+        );
+        assert_eq!(lines[3], "front (1 design):");
+        assert_eq!(lines[6], "recommended (objective time):");
+        assert_eq!(lines[7], placed.command);
+        assert_eq!(
+            lines[8],
+            "  1000 LUT, 500 FF, 2 BRAM, 125.0 MHz placed, 2800.0 ns over the workloads"
+        );
+        let closest = text_of_closest(&placed);
+        assert!(closest.contains(&format!("closest:\n{}\n  1000 LUT", placed.command)));
+        assert!(!closest.contains("recommended"));
+        let file = front_text("explore alloc", std::slice::from_ref(&placed));
+        assert_eq!(file, format!("# explore alloc\n{}", table(&[placed])));
+    }
+
+    /// The text of an output with no recommendation and `closest` the closest design.
+    fn text_of_closest(closest: &Figures) -> String {
+        text(&output(Vec::new(), None, Some(closest.clone())))
+    }
+
     #[test]
     fn the_recommendation_is_the_best_placed_design_that_meets_the_constraints() {
         // 0: placed, slow; 1: placed, fast; 2: faster, not placed; 3: fastest, does not fit.
