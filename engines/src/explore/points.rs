@@ -353,4 +353,80 @@ mod tests {
             .failure(&fast, 1200.0)
             .is_some_and(|w| w.starts_with("--max-luts")));
     }
+
+    /// A design at `banks` banks, costed at 1,000 LUTs, 500 FFs and 2 block RAMs when
+    /// `costed`, placed at `fmax` MHz when given; 300 cycles of work.
+    fn design(banks: u32, costed: bool, fmax: Option<f64>) -> Point {
+        Point {
+            design: banks as usize,
+            params: serde_json::Value::Null,
+            levels: vec![("banks".into(), banks.to_string())],
+            flags: Vec::new(),
+            cycles: vec![100.0, 200.0],
+            energy_pj: None,
+            cost: costed.then_some(Cost {
+                luts: 1000.0,
+                ffs: 500.0,
+                brams: 2.0,
+                dsps: 0.0,
+            }),
+            placed: fmax.map(Some),
+            fits: true,
+            failure: None,
+        }
+    }
+
+    #[test]
+    fn objectives_are_named_and_parsed_back() {
+        for objective in [Objective::Time, Objective::Area, Objective::Energy] {
+            assert_eq!(Objective::parse(objective.name()).unwrap(), objective);
+        }
+        assert_eq!(
+            [Objective::Time, Objective::Area, Objective::Energy].map(Objective::name),
+            ["time", "area", "energy"]
+        );
+        assert_eq!(Objective::parse(" Energy ").unwrap(), Objective::Energy);
+        let refused = Objective::parse("speed").unwrap_err().to_string();
+        assert!(refused.contains("--objective") && refused.contains("time, area or energy"));
+        assert_eq!(design(1, true, None).cost.unwrap().logic(), 1500.0);
+    }
+
+    #[test]
+    fn predictions_move_to_their_range_ends_until_three_designs_are_measured() {
+        let measured = [design(1, true, Some(150.0)), design(2, true, Some(150.0))];
+        let unknown = design(4, false, None);
+        let two = Models::fit(&measured);
+        assert_eq!(two.margins, (None, None), "two designs: no margin yet");
+        // No margin: as it is predicted, in the design's favour (free, infinitely fast), or
+        // against it (infinitely costly, no clock).
+        let as_is = two.estimate(&unknown, 0.0);
+        assert!((as_is.logic - 1500.0).abs() < 75.0, "{as_is:?}");
+        assert!((as_is.brams - 2.0).abs() < 0.1, "{as_is:?}");
+        assert!((as_is.fmax - 150.0).abs() < 7.5, "{as_is:?}");
+        let favoured = two.estimate(&unknown, 1.0);
+        assert_eq!((favoured.logic, favoured.brams), (0.0, 0.0));
+        assert_eq!((favoured.fmax, favoured.time_ns), (f64::INFINITY, 0.0));
+        let against = two.estimate(&unknown, -1.0);
+        assert_eq!(against.logic, f64::INFINITY);
+        assert_eq!((against.fmax, against.time_ns), (0.0, f64::INFINITY));
+        // Measured figures are taken as they are, whichever way: 300 cycles at 150 MHz.
+        let placed = two.estimate(&measured[0], -1.0);
+        assert_eq!(
+            (placed.logic, placed.brams, placed.fmax),
+            (1500.0, 2.0, 150.0)
+        );
+        assert!((placed.time_ns - 2000.0).abs() < 1e-9);
+        // Three designs measured: margins known, and a prediction moves by its margin only.
+        let three = Models::fit(&[
+            measured[0].clone(),
+            measured[1].clone(),
+            design(3, true, Some(150.0)),
+        ]);
+        let (Some(cost), Some(fmax)) = three.margins else {
+            panic!("three designs: margins known, {:?}", three.margins)
+        };
+        let favoured = three.estimate(&unknown, 1.0);
+        assert!((favoured.fmax - three.estimate(&unknown, 0.0).fmax * (1.0 + fmax)).abs() < 1e-6);
+        assert!(favoured.logic < 1500.0 && (favoured.logic - 1500.0 * (1.0 - cost)).abs() < 75.0);
+    }
 }
