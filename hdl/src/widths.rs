@@ -5,6 +5,28 @@
 //! a block that needs fewer fixes the rest at 1. [`dispatch!`] turns the run-time widths into
 //! the matching instantiation of a [`WidthOp`], from a table the block lists once; the table is
 //! exactly what the block's validation accepts, so the fall-through arm cannot be reached.
+//! [`bits_for`] and [`wider`] size the signals whose widths do not vary: each block's `widths`
+//! file names them once, at the largest values its parameter table allows.
+
+/// Bits that number `count` values, 0 to `count - 1`: ceil(log2(count)), 0 for one value. The
+/// blocks' `widths` files (`grf`, `core`, `route`) derive their signal widths with it from the
+/// largest values their parameter tables allow.
+pub const fn bits_for(count: usize) -> usize {
+    let mut bits = 0;
+    while (1usize << bits) < count {
+        bits += 1;
+    }
+    bits
+}
+
+/// The larger of two widths.
+pub const fn wider(a: usize, b: usize) -> usize {
+    if a > b {
+        a
+    } else {
+        b
+    }
+}
 
 /// An operation whose widths are compile-time constants.
 pub trait WidthOp {

@@ -5,6 +5,7 @@ mod datapath;
 mod ports;
 mod scheduler;
 mod slice;
+pub mod widths;
 
 pub use datapath::{CoreAlu, CoreDatapath};
 pub use ports::OfferedInstruction;

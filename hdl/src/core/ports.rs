@@ -2,6 +2,7 @@
 
 use rust_hdl::prelude::*;
 
+use crate::core::widths::{OpCode, SyncWaits, UnitCode, WriteCount};
 use crate::port_group::port_group;
 
 port_group! {
@@ -10,7 +11,7 @@ port_group! {
         /// An instruction is offered.
         valid: I signal Bit,
         /// Op code: 0 mov, 1 add, 2 sub, 3 mul, 4 mad, 5 nop (`CoreOp`).
-        op: I signal Bits<3>,
+        op: I signal OpCode,
         /// First destination register (ignored when `writes` is 0).
         dst: I signal Bits<RI>,
         /// Source registers (ignored where `read` is 0).
@@ -20,12 +21,12 @@ port_group! {
         /// Per source: its value when it is no GPR read (0 for an unused source).
         imm: I vector Bits<32> [sources],
         /// Destination registers written, `dst` upwards: 0 or 1 on the ALU, 0..4 otherwise.
-        writes: I signal Bits<3>,
+        writes: I signal WriteCount,
         /// Unit: 0 ALU, 1 SFU, 2 varying, 3 texture, 4 local memory, 5 global memory
         /// (`CoreUnit`).
-        unit: I signal Bits<3>,
+        unit: I signal UnitCode,
         /// Sync waits: bit 0 `(ss)`, bit 1 `(sy)`.
-        wait: I signal Bits<2>,
+        wait: I signal SyncWaits,
         /// The offered instruction is taken at the end of this cycle.
         ready: O signal Bit,
     }

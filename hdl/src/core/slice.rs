@@ -3,6 +3,7 @@
 use rust_hdl::prelude::*;
 
 use crate::core::ports::OfferedInstruction;
+use crate::core::widths::{OpCode, ReadCount, SyncWaits, UnitCode, WriteCount};
 
 use super::datapath::CoreDatapath;
 use super::scheduler::{CoreScheduler, MuxInputs};
@@ -58,7 +59,7 @@ pub struct CoreSlice<const A: usize, const RI: usize> {
     /// Per read port: the register read.
     pub read_reg: Vec<Signal<Out, Bits<RI>>>,
     /// Number of scheduler reads this cycle.
-    pub reads: Signal<Out, Bits<4>>,
+    pub reads: Signal<Out, ReadCount>,
     /// Banks the scheduler reads this cycle, one bit per bank.
     pub banks_read: Signal<Out, Bits<16>>,
     /// Banks the scheduler reads twice this cycle (2R1W banks), one bit per bank.
@@ -68,7 +69,7 @@ pub struct CoreSlice<const A: usize, const RI: usize> {
     /// Operands of the instruction issued last cycle are at the ALU.
     pub alu_valid: Signal<Out, Bit>,
     /// Its op code.
-    pub alu_op: Signal<Out, Bits<3>>,
+    pub alu_op: Signal<Out, OpCode>,
     /// Its operands, source-major (`s * lanes + l`).
     pub alu_operand: Vec<Signal<Out, Bits<32>>>,
     /// A result is written back this cycle.
@@ -82,16 +83,16 @@ pub struct CoreSlice<const A: usize, const RI: usize> {
     /// Its first destination register.
     pub long_reg: Signal<Out, Bits<RI>>,
     /// Its destination registers written (0..4).
-    pub long_writes: Signal<Out, Bits<3>>,
+    pub long_writes: Signal<Out, WriteCount>,
     /// Its unit.
-    pub long_unit: Signal<Out, Bits<3>>,
+    pub long_unit: Signal<Out, UnitCode>,
     /// Its value, one element per lane.
     pub long_data: Vec<Signal<Out, Bits<32>>>,
     /// With several waves (`--waves`), per wave after wave 0 (the `instr_*` ports are wave
     /// 0's; none with one wave): an instruction is offered. Element `w - 1` is wave `w`'s.
     pub wave_valid: Vec<Signal<In, Bit>>,
     /// Per wave after wave 0: its op code.
-    pub wave_op: Vec<Signal<In, Bits<3>>>,
+    pub wave_op: Vec<Signal<In, OpCode>>,
     /// Per wave after wave 0: its first destination register.
     pub wave_dst: Vec<Signal<In, Bits<RI>>>,
     /// Per wave after wave 0 and source (`(wave - 1) * SOURCES + source`): the source register.
@@ -101,11 +102,11 @@ pub struct CoreSlice<const A: usize, const RI: usize> {
     /// Per wave after wave 0 and source: its value when it is no GPR read.
     pub wave_imm: Vec<Signal<In, Bits<32>>>,
     /// Per wave after wave 0: its destination registers written.
-    pub wave_writes: Vec<Signal<In, Bits<3>>>,
+    pub wave_writes: Vec<Signal<In, WriteCount>>,
     /// Per wave after wave 0: its unit.
-    pub wave_unit: Vec<Signal<In, Bits<3>>>,
+    pub wave_unit: Vec<Signal<In, UnitCode>>,
     /// Per wave after wave 0: its sync waits.
-    pub wave_wait: Vec<Signal<In, Bits<2>>>,
+    pub wave_wait: Vec<Signal<In, SyncWaits>>,
     /// Per wave after wave 0: the offered instruction is taken at the end of this cycle.
     pub wave_ready: Vec<Signal<Out, Bit>>,
     gpr: BankedGpr<32, A, RI>,

@@ -7,24 +7,7 @@ use rust_hdl::prelude::Bits;
 
 use super::codes::{controller_state, front_state, kind, status};
 use crate::params::{GrfOp, GrfParams};
-
-/// Bits that number `count` values, 0 to `count - 1`: ceil(log2(count)), 0 for one value.
-pub const fn bits_for(count: usize) -> usize {
-    let mut bits = 0;
-    while (1usize << bits) < count {
-        bits += 1;
-    }
-    bits
-}
-
-/// The larger of two widths.
-const fn wider(a: usize, b: usize) -> usize {
-    if a > b {
-        a
-    } else {
-        b
-    }
-}
+use crate::widths::{bits_for, wider};
 
 /// Physical blocks of the largest slow GRF: 1024 registers / 16 = 64.
 pub const MAX_BLOCKS: usize = GrfParams::MAX_SLOW_REGS / GrfParams::BLOCK;

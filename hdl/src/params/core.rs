@@ -145,13 +145,13 @@ impl Params for CoreParams {
                 cq_entries,
                 "conflict-queue entries (0: no conflict queue)",
                 "N",
-                |_| Allowed::range(0, 8)
+                |_| Allowed::range(0, CoreParams::MAX_QUEUE_ENTRIES)
             ),
             param!(
                 pq_entries,
                 "prefetch-queue entries (0: no prefetch queue)",
                 "N",
-                |_| Allowed::range(0, 8)
+                |_| Allowed::range(0, CoreParams::MAX_QUEUE_ENTRIES)
             ),
             param!(
                 lookahead,
@@ -234,6 +234,14 @@ impl CoreParams {
     pub const DEFAULT_LONG_RESULTS: usize = 16;
     /// The largest pending table.
     pub const MAX_LONG_RESULTS: usize = 32;
+    /// The most entries of the conflict queue, and of the prefetch queue.
+    pub const MAX_QUEUE_ENTRIES: usize = 8;
+    /// The most registers one instruction writes (a four-component texture or load result):
+    /// the largest `writes` of an offered instruction.
+    pub const MAX_WRITES: usize = 4;
+    /// The longest [`CoreParams::read_latency`]: the request stage, then at `--pipeline 4` the
+    /// GPR's two grant stages and five read stages.
+    pub const MAX_READ_LATENCY: usize = 8;
 
     /// The GPR inside the slice: the slice applies the bank map at its boundary (every register
     /// index in mapped to bank and row, every one out given back), so the GPR behind it is
@@ -494,5 +502,24 @@ mod tests {
         let names: Vec<&str> = CoreParams::table().iter().map(|p| p.name).collect();
         assert_eq!(names[0], "banks");
         assert_eq!(names.last(), Some(&"issue"));
+    }
+
+    #[test]
+    fn the_longest_read_latency_is_the_deepest_pipeline_with_the_request_stage() {
+        let latency = |pipeline: usize, request_stage: bool| {
+            CoreParams {
+                gpr: GprParams {
+                    pipeline,
+                    ..GprParams::default()
+                },
+                request_stage,
+                ..CoreParams::default()
+            }
+            .read_latency()
+        };
+        let longest = (0..=CoreParams::MAX_GPR_PIPELINE)
+            .flat_map(|p| [latency(p, false), latency(p, true)])
+            .max();
+        assert_eq!(longest, Some(CoreParams::MAX_READ_LATENCY));
     }
 }

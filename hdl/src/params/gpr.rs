@@ -190,7 +190,7 @@ impl Params for GprParams {
                 Self::ELEMENT_BITS
             )),
             param!(read_ports, "read ports: readers per cycle", "N", |_| {
-                Allowed::range(1, 8)
+                Allowed::range(1, Self::MAX_READ_PORTS)
             }),
             param!(write_ports, "write ports: writers per cycle", "N", |_| {
                 Allowed::range(1, 4)
@@ -230,6 +230,8 @@ impl GprParams {
     pub const ELEMENT_BITS: &'static [usize] = &[8, 16, 32, 64];
     /// Most register stages.
     pub const MAX_PIPELINE: usize = 4;
+    /// Most read ports.
+    pub const MAX_READ_PORTS: usize = 8;
     /// Smallest and largest rows per bank (powers of two).
     pub const ROWS: (usize, usize) = (4, 1024);
 

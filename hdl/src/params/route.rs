@@ -99,9 +99,6 @@ impl RouteParams {
     pub const LANES: &'static [usize] = &[4, 8, 16, 32, 64];
     /// Allowed element widths.
     pub const ELEMENT_BITS: &'static [usize] = &[8, 16, 32, 64];
-    /// Width of every lane-index and amount field of the control interface: enough for 64
-    /// lanes and for amounts up to 64 (a shift by the whole group).
-    pub const INDEX_BITS: usize = 7;
     /// Most register stages inside the router.
     pub const MAX_PIPELINE: usize = 4;
 

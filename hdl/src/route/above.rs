@@ -2,11 +2,8 @@
 
 use rust_hdl::prelude::*;
 
-use crate::params::RouteParams;
+use crate::route::widths::{LaneIndex, INDEX_BITS};
 use crate::signals::{constant, signals};
-
-/// Width of the compared value and of the constants.
-const BITS: usize = RouteParams::INDEX_BITS;
 
 /// `above[i]` is `value > constants[i]` (combinational). Each comparison is written bit by bit:
 /// some bit `p` is set in `value` and clear in the constant while the bits above `p` agree.
@@ -15,29 +12,31 @@ const BITS: usize = RouteParams::INDEX_BITS;
 #[derive(LogicBlock)]
 pub struct AboveConstants {
     /// The value compared.
-    pub value: Signal<In, Bits<7>>,
+    pub value: Signal<In, LaneIndex>,
     /// Per constant: the value is greater.
     pub above: Vec<Signal<Out, Bit>>,
     /// The constants.
-    limit: Vec<Constant<Bits<7>>>,
+    limit: Vec<Constant<LaneIndex>>,
     /// Bit `p` alone, at `p`.
-    bit: Vec<Constant<Bits<7>>>,
+    bit: Vec<Constant<LaneIndex>>,
     /// The bits above bit `p`, at `p`.
-    higher: Vec<Constant<Bits<7>>>,
-    zero: Constant<Bits<7>>,
+    higher: Vec<Constant<LaneIndex>>,
+    zero: Constant<LaneIndex>,
     _count: usize,
 }
 
 impl AboveConstants {
-    /// Comparisons of the value with each of `limits` (each below 2^7).
+    /// Comparisons of the value with each of `limits` (each below `2^INDEX_BITS`, 128).
     pub fn new(limits: &[u64]) -> Self {
-        let all = (1u64 << BITS) - 1;
+        let all = (1u64 << INDEX_BITS) - 1;
         Self {
             value: Signal::default(),
             above: signals(limits.len()),
             limit: limits.iter().map(|&x| constant(x)).collect(),
-            bit: (0..BITS).map(|p| constant(1 << p)).collect(),
-            higher: (0..BITS).map(|p| constant(all & !((2 << p) - 1))).collect(),
+            bit: (0..INDEX_BITS).map(|p| constant(1 << p)).collect(),
+            higher: (0..INDEX_BITS)
+                .map(|p| constant(all & !((2 << p) - 1)))
+                .collect(),
             zero: constant(0),
             _count: limits.len(),
         }
@@ -49,7 +48,7 @@ impl Logic for AboveConstants {
     fn update(&mut self) {
         for i in 0..self._count {
             self.above[i].next = false;
-            for p in 0..BITS {
+            for p in 0..INDEX_BITS {
                 self.above[i].next = self.above[i].val()
                     | ((self.value.val() & !self.limit[i].val() & self.bit[p].val()).any()
                         & (((self.value.val() ^ self.limit[i].val()) & self.higher[p].val())

@@ -6,6 +6,7 @@ use rust_hdl::prelude::*;
 use super::above::AboveConstants;
 use crate::params::{RouteOpCode, RouteParams};
 use crate::parts::logic_in_parts;
+use crate::route::widths::{LaneIndex, Log2Lanes, OpCode, LOG2_BITS};
 use crate::signals::{constant, signals};
 
 /// The router's control decode (combinational): from `op`, `amount` and `mod_log2`, the facts
@@ -27,11 +28,11 @@ use crate::signals::{constant, signals};
 #[derive(LogicBlock)]
 pub struct ControlDecode {
     /// Operation code (`RouteOpCode`).
-    pub op: Signal<In, Bits<3>>,
+    pub op: Signal<In, OpCode>,
     /// Shift or rotate amount, broadcast lane or butterfly mask.
-    pub amount: Signal<In, Bits<7>>,
+    pub amount: Signal<In, LaneIndex>,
     /// log2 of the subset size m; 0 or more than log2(N) means the whole group.
-    pub mod_log2: Signal<In, Bits<3>>,
+    pub mod_log2: Signal<In, Log2Lanes>,
     /// What the operation does, one bit each: 0 adds the amount to a lane's offset (rotate
     /// left, shift left below m), 1 subtracts it (rotate right, shift right below m), 2 leaves
     /// every lane its own value (code 7, a shift by m or more), 3 `broadcast`, 4 `butterfly`.
@@ -51,11 +52,11 @@ pub struct ControlDecode {
     /// The subset size, one-hot below the whole group: bit `e` for m = 2^(e+1) < N.
     size: Vec<Signal<Local, Bit>>,
     /// m - 1.
-    mask: Signal<Local, Bits<7>>,
+    mask: Signal<Local, LaneIndex>,
     /// m/q - 1 (0 when m <= q): the crossbar bits of a lane's offset in its subset.
-    high_mask: Signal<Local, Bits<7>>,
+    high_mask: Signal<Local, LaneIndex>,
     /// The amount's crossbar bits, `amount div q`.
-    amount_high: Signal<Local, Bits<7>>,
+    amount_high: Signal<Local, LaneIndex>,
     /// The amount is at least m.
     over: Signal<Local, Bit>,
     /// Bit `k*q + i`: outputs `k` and `i` lie in one subset (always when m >= q).
@@ -80,22 +81,22 @@ pub struct ControlDecode {
     /// the borrow of `k - amount mod q` below 0 is `above[k]`.
     low_compare: AboveConstants,
     /// The codes 1..log2(N)-1 of `mod_log2`.
-    size_code: Vec<Constant<Bits<3>>>,
+    size_code: Vec<Constant<Log2Lanes>>,
     /// 2^(e+1) - 1 at `e`.
-    subset_mask: Vec<Constant<Bits<7>>>,
+    subset_mask: Vec<Constant<LaneIndex>>,
     /// The numbers 0..max(q, N/q)-1 (positions and crossbars).
-    index: Vec<Constant<Bits<7>>>,
+    index: Vec<Constant<LaneIndex>>,
     /// q - 1.
-    position_mask: Constant<Bits<7>>,
-    zero: Constant<Bits<7>>,
-    op_rotate_left: Constant<Bits<3>>,
-    op_rotate_right: Constant<Bits<3>>,
-    op_broadcast: Constant<Bits<3>>,
-    op_butterfly: Constant<Bits<3>>,
-    op_shuffle: Constant<Bits<3>>,
-    op_identity: Constant<Bits<3>>,
-    op_shff_left: Constant<Bits<3>>,
-    op_shff_right: Constant<Bits<3>>,
+    position_mask: Constant<LaneIndex>,
+    zero: Constant<LaneIndex>,
+    op_rotate_left: Constant<OpCode>,
+    op_rotate_right: Constant<OpCode>,
+    op_broadcast: Constant<OpCode>,
+    op_butterfly: Constant<OpCode>,
+    op_shuffle: Constant<OpCode>,
+    op_identity: Constant<OpCode>,
+    op_shff_left: Constant<OpCode>,
+    op_shff_right: Constant<OpCode>,
     _lane_bits: usize,
     _crossbar: usize,
     _crossbar_bits: usize,
@@ -106,7 +107,7 @@ pub struct ControlDecode {
 pub const KINDS: usize = 5;
 
 /// The constant of operation code `op`.
-fn code(op: RouteOpCode) -> Constant<Bits<3>> {
+fn code(op: RouteOpCode) -> Constant<OpCode> {
     constant(op as u64)
 }
 
@@ -193,8 +194,8 @@ impl crate::parts::Part<Operation> for ControlDecode {
             }
         }
         for lq in self._crossbar_bits..(self._crossbar_bits + 1) {
-            self.high_mask.next = self.mask.val() >> lq.to_bits::<3>();
-            self.amount_high.next = self.amount.val() >> lq.to_bits::<3>();
+            self.high_mask.next = self.mask.val() >> lq.to_bits::<LOG2_BITS>();
+            self.amount_high.next = self.amount.val() >> lq.to_bits::<LOG2_BITS>();
         }
         self.low_compare.value.next = self.amount.val() & self.position_mask.val();
         self.over.next = (self.amount.val() & !self.mask.val()).any();

@@ -6,6 +6,7 @@ use super::control::KINDS;
 use super::fills::fill_groups;
 use super::select_decode::SelectDecode;
 use crate::params::{FillCode, RouteParams};
+use crate::route::widths::FillSource;
 use crate::signals::{constant, signals};
 
 /// The router's per-lane decoder (combinational): from [`super::ControlDecode`]'s facts and
@@ -38,7 +39,7 @@ pub struct RouteDecoder {
     /// The shuffle pass's crossbars, one-hot at `t*(N/q) + j`.
     pub shuffle_source: Vec<Signal<In, Bit>>,
     /// Per crossbar: what fills its lanes (`FillCode`).
-    pub fill: Vec<Signal<In, Bits<2>>>,
+    pub fill: Vec<Signal<In, FillSource>>,
     /// One-hot: output `k` of crossbar `c` takes input `i` when bit `(c*q + k)*q + i` is set.
     pub position_select: Vec<Signal<Out, Bit>>,
     /// One-hot: lane `t` takes its value from crossbar `j` when bit `t*(N/q) + j` is set.
@@ -52,9 +53,9 @@ pub struct RouteDecoder {
     /// Per input lane: it gives its fill value.
     take_fill: Vec<Signal<Local, Bit>>,
     selects: SelectDecode,
-    fill_register: Constant<Bits<2>>,
-    fill_zero: Constant<Bits<2>>,
-    fill_ones: Constant<Bits<2>>,
+    fill_register: Constant<FillSource>,
+    fill_zero: Constant<FillSource>,
+    fill_ones: Constant<FillSource>,
     _lanes: usize,
     _fill_groups: usize,
     _crossbar: usize,

@@ -3,6 +3,7 @@
 use rust_hdl::prelude::*;
 
 use crate::params::{RouteOpCode, RouteParams};
+use crate::route::widths::{LaneIndex, LaneMask, Log2Lanes, OpCode};
 use crate::signals::{constant, signals};
 
 /// Groups of subset sizes whose fill bits [`FillDecode`] ORs per lane and direction: the
@@ -21,11 +22,11 @@ pub fn fill_groups(params: &RouteParams) -> usize {
 #[derive(LogicBlock)]
 pub struct FillTerms {
     /// Operation code (`RouteOpCode`).
-    pub op: Signal<In, Bits<3>>,
+    pub op: Signal<In, OpCode>,
     /// The shift amount.
-    pub amount: Signal<In, Bits<7>>,
+    pub amount: Signal<In, LaneIndex>,
     /// log2 of the subset size m; 0 or more than log2(N) means the whole group.
-    pub mod_log2: Signal<In, Bits<3>>,
+    pub mod_log2: Signal<In, Log2Lanes>,
     /// The operation is `shff.left`.
     pub left: Signal<Out, Bit>,
     /// The operation is `shff.right`.
@@ -33,12 +34,12 @@ pub struct FillTerms {
     /// One-hot subset size: bit `e` for m = 2^(e+1).
     pub size: Vec<Signal<Out, Bit>>,
     /// Bit `v`: the amount exceeds `v`.
-    pub above: Signal<Out, Bits<64>>,
+    pub above: Signal<Out, LaneMask>,
     /// The codes 1..log2(N)-1 of `mod_log2`.
-    size_code: Vec<Constant<Bits<3>>>,
-    op_shff_left: Constant<Bits<3>>,
-    op_shff_right: Constant<Bits<3>>,
-    all_ones: Constant<Bits<64>>,
+    size_code: Vec<Constant<Log2Lanes>>,
+    op_shff_left: Constant<OpCode>,
+    op_shff_right: Constant<OpCode>,
+    all_ones: Constant<LaneMask>,
     _lane_bits: usize,
 }
 
@@ -98,13 +99,13 @@ pub struct FillDecode {
     /// One-hot subset size: bit `e` for m = 2^(e+1).
     pub size: Vec<Signal<In, Bit>>,
     /// Bit `v`: the amount exceeds `v`.
-    pub above: Signal<In, Bits<64>>,
+    pub above: Signal<In, LaneMask>,
     /// Bit `t*G + g`: `shff.left` in subsets of a size of group `g` fills lane `t` (`0..N G`),
     /// then the same for `shff.right`.
     pub fills: Vec<Signal<Out, Bit>>,
     /// Every lane's offsets, one-hot: `t mod 2^(e+1)` at `t*log2(N) + e`, then
     /// `(N - 1 - t) mod 2^(e+1)` after the first N log2(N).
-    offset: Vec<Constant<Bits<64>>>,
+    offset: Vec<Constant<LaneMask>>,
     _lanes: usize,
     _lane_bits: usize,
     _groups: usize,
@@ -181,11 +182,11 @@ impl Logic for FillDecode {
 #[derive(LogicBlock)]
 pub struct Fills {
     /// Operation code (`RouteOpCode`).
-    pub op: Signal<In, Bits<3>>,
+    pub op: Signal<In, OpCode>,
     /// The shift amount.
-    pub amount: Signal<In, Bits<7>>,
+    pub amount: Signal<In, LaneIndex>,
     /// log2 of the subset size m; 0 or more than log2(N) means the whole group.
-    pub mod_log2: Signal<In, Bits<3>>,
+    pub mod_log2: Signal<In, Log2Lanes>,
     /// [`FillDecode::fills`].
     pub fills: Vec<Signal<Out, Bit>>,
     terms: FillTerms,

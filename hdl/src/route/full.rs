@@ -2,6 +2,7 @@
 
 use rust_hdl::prelude::*;
 
+use crate::route::widths::{FillSource, LaneIndex, Log2Lanes, OpCode};
 use crate::signals::signals;
 
 use super::control::{ControlDecode, KINDS};
@@ -20,15 +21,15 @@ use crate::params::RouteParams;
 #[derive(LogicBlock)]
 pub struct FullCrossbarNetwork<const E: usize> {
     /// Operation code (`RouteOpCode`).
-    pub op: Signal<In, Bits<3>>,
+    pub op: Signal<In, OpCode>,
     /// Shift or rotate amount, broadcast lane or butterfly mask (0..=127).
-    pub amount: Signal<In, Bits<7>>,
+    pub amount: Signal<In, LaneIndex>,
     /// log2 of the subset size m (0: the whole group).
-    pub mod_log2: Signal<In, Bits<3>>,
+    pub mod_log2: Signal<In, Log2Lanes>,
     /// Fill source of shifts (`FillCode`).
-    pub fill: Signal<In, Bits<2>>,
+    pub fill: Signal<In, FillSource>,
     /// Shuffle pass: the source lane of every lane.
-    pub lane_src: Vec<Signal<In, Bits<7>>>,
+    pub lane_src: Vec<Signal<In, LaneIndex>>,
     /// The shifted (source) register, one element per lane.
     pub rs: Vec<Signal<In, Bits<E>>>,
     /// The fill register, one element per lane.
@@ -42,7 +43,7 @@ pub struct FullCrossbarNetwork<const E: usize> {
     select: RegisterSelect<E>,
     crossbar: Crossbar<E>,
     /// Position 0, the only one with q = 1.
-    position: Constant<Bits<7>>,
+    position: Constant<LaneIndex>,
     _lanes: usize,
     /// 2 N G: the fill decode's bits.
     _fills: usize,

@@ -13,6 +13,7 @@ mod router;
 mod select_decode;
 mod shuffle;
 mod stages;
+pub mod widths;
 
 pub use above::AboveConstants;
 pub use control::ControlDecode;
@@ -105,7 +106,7 @@ impl Design for Route {
             ("crossbar_size", params.crossbar as u64),
             ("lane_mux_inputs", params.crossbars() as u64),
             ("lane_muxes", params.lanes as u64),
-            ("index_bits", RouteParams::INDEX_BITS as u64),
+            ("index_bits", widths::INDEX_BITS as u64),
             ("latency_cycles", params.latency() as u64),
         ]
     }
@@ -157,7 +158,7 @@ impl Design for RouteFull {
     fn derived(params: &RouteFullParams) -> Vec<(&'static str, u64)> {
         vec![
             ("crossbar_inputs", params.lanes as u64),
-            ("index_bits", RouteParams::INDEX_BITS as u64),
+            ("index_bits", widths::INDEX_BITS as u64),
         ]
     }
 }

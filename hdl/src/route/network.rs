@@ -3,6 +3,7 @@
 
 use rust_hdl::prelude::*;
 
+use crate::route::widths::{FillSource, LaneIndex, Log2Lanes, OpCode};
 use crate::signals::signals;
 
 use super::control::{ControlDecode, KINDS};
@@ -20,18 +21,18 @@ use crate::params::RouteParams;
 #[derive(LogicBlock)]
 pub struct RouteNetwork<const E: usize> {
     /// Operation code (`RouteOpCode`).
-    pub op: Signal<In, Bits<3>>,
+    pub op: Signal<In, OpCode>,
     /// Shift or rotate amount, broadcast lane or butterfly mask (0..=127).
-    pub amount: Signal<In, Bits<7>>,
+    pub amount: Signal<In, LaneIndex>,
     /// log2 of the subset size m (0: the whole group).
-    pub mod_log2: Signal<In, Bits<3>>,
+    pub mod_log2: Signal<In, Log2Lanes>,
     /// Fill source of shifts (`FillCode`).
-    pub fill: Signal<In, Bits<2>>,
+    pub fill: Signal<In, FillSource>,
     /// Shuffle pass: `xbar_pos[c * q + k]` is the input position (0..q-1) crossbar `c` sends
     /// to its output `k`.
-    pub xbar_pos: Vec<Signal<In, Bits<7>>>,
+    pub xbar_pos: Vec<Signal<In, LaneIndex>>,
     /// Shuffle pass: the crossbar (0..N/q-1) lane `t` takes its value from.
-    pub lane_xbar: Vec<Signal<In, Bits<7>>>,
+    pub lane_xbar: Vec<Signal<In, LaneIndex>>,
     /// The shifted (source) register, one element per lane.
     pub rs: Vec<Signal<In, Bits<E>>>,
     /// The fill register, one element per lane.

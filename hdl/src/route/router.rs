@@ -3,6 +3,7 @@
 
 use rust_hdl::prelude::*;
 
+use crate::route::widths::{FillSource, LaneIndex, LaneMask, Log2Lanes, OpCode};
 use crate::signals::signals;
 
 use super::control::{ControlDecode, KINDS};
@@ -48,17 +49,17 @@ pub struct ShiftFillRouter<const E: usize> {
     /// Per lane: take this pass's routed value.
     pub capture: Vec<Signal<In, Bit>>,
     /// Operation code (`RouteOpCode`).
-    pub op: Signal<In, Bits<3>>,
+    pub op: Signal<In, OpCode>,
     /// Shift or rotate amount, broadcast lane or butterfly mask (0..=127).
-    pub amount: Signal<In, Bits<7>>,
+    pub amount: Signal<In, LaneIndex>,
     /// log2 of the subset size m (0: the whole group).
-    pub mod_log2: Signal<In, Bits<3>>,
+    pub mod_log2: Signal<In, Log2Lanes>,
     /// Fill source of shifts (`FillCode`).
-    pub fill: Signal<In, Bits<2>>,
+    pub fill: Signal<In, FillSource>,
     /// Shuffle pass: input position crossbar `c` sends to its output `k`, at `c * q + k`.
-    pub xbar_pos: Vec<Signal<In, Bits<7>>>,
+    pub xbar_pos: Vec<Signal<In, LaneIndex>>,
     /// Shuffle pass: the crossbar lane `t` takes its value from.
-    pub lane_xbar: Vec<Signal<In, Bits<7>>>,
+    pub lane_xbar: Vec<Signal<In, LaneIndex>>,
     /// The shifted (source) register, one element per lane.
     pub rs: Vec<Signal<In, Bits<E>>>,
     /// The fill register, one element per lane.
@@ -67,22 +68,22 @@ pub struct ShiftFillRouter<const E: usize> {
     pub result: Vec<Signal<Out, Bits<E>>>,
     /// Stage at the input: the operation code, a copy per crossbar (`0..N/q`) and one for the
     /// control decode (`N/q`).
-    arrived_op: Registers<Bits<3>>,
+    arrived_op: Registers<OpCode>,
     /// Stage at the input: the amount.
-    arrived_amount: Registers<Bits<7>>,
+    arrived_amount: Registers<LaneIndex>,
     /// Stage at the input: log2 of the subset size.
-    arrived_mod: Registers<Bits<3>>,
+    arrived_mod: Registers<Log2Lanes>,
     /// Stage at the input: the fill terms of the pass, `shff.left` (0), `shff.right` (1) and the
     /// one-hot subset size (from 2).
     arrived_fill_terms: Registers<Bit>,
     /// Stage at the input: the amount's thermometer code, for the fill decode.
-    arrived_above: Registers<Bits<64>>,
+    arrived_above: Registers<LaneMask>,
     /// Stage at the input: the fill code.
-    arrived_fill: Registers<Bits<2>>,
+    arrived_fill: Registers<FillSource>,
     /// Stage at the input: `rs` (`0..N`), then `rf`.
     arrived_operands: Registers<Bits<E>>,
     /// Stage at the input: `xbar_pos` (`0..N`), then `lane_xbar`.
-    arrived_positions: Registers<Bits<7>>,
+    arrived_positions: Registers<LaneIndex>,
     /// Stage at the input: the lanes that capture.
     arrived_capture: Registers<Bit>,
     control: ControlDecode,
@@ -105,7 +106,7 @@ pub struct ShiftFillRouter<const E: usize> {
     /// its one-hot crossbars.
     decoded_shuffle: Registers<Bit>,
     /// Stage after the control decode, one copy per crossbar: the fill code.
-    decoded_fill: Registers<Bits<2>>,
+    decoded_fill: Registers<FillSource>,
     /// Stage after the control decode: `rs` (`0..N`), then `rf`.
     decoded_operands: Registers<Bits<E>>,
     /// Stage after the control decode: the lanes that capture.

@@ -3,6 +3,7 @@
 use rust_hdl::prelude::*;
 
 use crate::params::RouteParams;
+use crate::route::widths::LaneIndex;
 use crate::signals::{constant, signals};
 
 /// From [`super::ControlDecode`]'s facts, the selects of a one-pass operation that lanes share
@@ -31,7 +32,7 @@ pub struct SelectDecode {
     /// Bit `j`: crossbar `j` may be read.
     pub allowed: Vec<Signal<Out, Bit>>,
     /// The numbers 0..max(q, N/q)-1.
-    index: Vec<Constant<Bits<7>>>,
+    index: Vec<Constant<LaneIndex>>,
     _crossbar: usize,
     _crossbars: usize,
 }

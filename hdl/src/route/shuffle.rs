@@ -3,6 +3,7 @@
 use rust_hdl::prelude::*;
 
 use crate::params::{RouteOpCode, RouteParams};
+use crate::route::widths::{LaneIndex, OpCode};
 use crate::signals::{constant, signals};
 
 /// Decodes a shuffle pass's per-lane controls into one-hot selects (combinational), all clear
@@ -12,19 +13,19 @@ use crate::signals::{constant, signals};
 #[derive(LogicBlock)]
 pub struct ShuffleDecode {
     /// Per crossbar: the operation code (`RouteOpCode`).
-    pub op: Vec<Signal<In, Bits<3>>>,
+    pub op: Vec<Signal<In, OpCode>>,
     /// Per crossbar output: `xbar_pos[c * q + k]` is the input position crossbar `c` sends to
     /// its output `k`.
-    pub xbar_pos: Vec<Signal<In, Bits<7>>>,
+    pub xbar_pos: Vec<Signal<In, LaneIndex>>,
     /// Per lane: the crossbar lane `t` takes its value from.
-    pub lane_xbar: Vec<Signal<In, Bits<7>>>,
+    pub lane_xbar: Vec<Signal<In, LaneIndex>>,
     /// One-hot: output `k` of crossbar `c` takes input `i` when bit `(c * q + k) * q + i` is set.
     pub position: Vec<Signal<Out, Bit>>,
     /// One-hot: lane `t` takes its value from crossbar `j` when bit `t * (N/q) + j` is set.
     pub source: Vec<Signal<Out, Bit>>,
     /// The numbers 0..max(q, N/q)-1.
-    index: Vec<Constant<Bits<7>>>,
-    op_shuffle: Constant<Bits<3>>,
+    index: Vec<Constant<LaneIndex>>,
+    op_shuffle: Constant<OpCode>,
     _lanes: usize,
     _crossbar: usize,
     _crossbars: usize,

@@ -22,7 +22,7 @@
 use std::fmt;
 use std::ops::Range;
 
-use grfgen_hdl::params::{CoreOp, CoreUnit};
+use grfgen_hdl::params::{CoreOp, CoreParams, CoreUnit};
 
 use grfgen_support::text::quoted;
 
@@ -73,8 +73,9 @@ pub struct Instruction {
 }
 
 impl Instruction {
-    /// The most registers one instruction writes (a four-component texture or load result).
-    pub const MAX_WRITES: usize = 4;
+    /// The most registers one instruction writes (a four-component texture or load result):
+    /// the slice's [`CoreParams::MAX_WRITES`].
+    pub const MAX_WRITES: usize = CoreParams::MAX_WRITES;
 
     /// An ALU instruction writing `dst` from registers `src`, waiting on nothing.
     pub fn alu(op: CoreOp, dst: usize, src: &[usize]) -> Self {

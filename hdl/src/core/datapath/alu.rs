@@ -3,6 +3,7 @@
 use rust_hdl::prelude::*;
 
 use crate::cells::regs::Registers;
+use crate::core::widths::OpCode;
 use crate::params::{CoreOp, CoreParams, SOURCES};
 use crate::signals::{constant, signals};
 
@@ -21,14 +22,14 @@ pub struct CoreAlu {
     /// Clock.
     pub clock: Signal<In, Clock>,
     /// The op (`CoreOp`) of the operands presented.
-    pub op: Signal<In, Bits<3>>,
+    pub op: Signal<In, OpCode>,
     /// The operands a, b, c, source-major (`s * lanes + l`).
     pub operand: Vec<Signal<In, Bits<32>>>,
     /// The result leaving the last stage, one element per lane.
     pub result: Vec<Signal<Out, Bits<32>>>,
     /// The operand stage (registers with `alu_latency` 2 or more): operands and op.
     held: Registers<Bits<32>>,
-    held_op: Registers<Bits<3>>,
+    held_op: Registers<OpCode>,
     /// With the product stage, the multipliers' own register of the held a and b (lane-major,
     /// `2 * l + s`), marked keep. Synthesis merges the operand stage's a and b into it, so it
     /// costs no flip-flop; placed and routed, the slice is faster with it on every seed
@@ -50,11 +51,11 @@ pub struct CoreAlu {
     a_high: Signal<Local, Bits<16>>,
     b_low: Signal<Local, Bits<16>>,
     b_high: Signal<Local, Bits<16>>,
-    op_add: Constant<Bits<3>>,
-    op_sub: Constant<Bits<3>>,
-    op_mul: Constant<Bits<3>>,
-    op_mad: Constant<Bits<3>>,
-    op_nop: Constant<Bits<3>>,
+    op_add: Constant<OpCode>,
+    op_sub: Constant<OpCode>,
+    op_mul: Constant<OpCode>,
+    op_mad: Constant<OpCode>,
+    op_nop: Constant<OpCode>,
     zero: Constant<Bits<32>>,
     _lanes: usize,
     _stages: usize,

@@ -9,6 +9,7 @@ use rust_hdl::prelude::*;
 
 use crate::cells::crossbar::Crossbar;
 use crate::cells::regs::Registers;
+use crate::core::widths::{CaptureCode, EntryIndex, OpCode};
 use crate::core::MuxInputs;
 use crate::params::{CaptureKind, CoreParams, SOURCES};
 use crate::signals::{constant, constant_if, constants, signals};
@@ -31,11 +32,11 @@ pub struct CoreDatapath {
     /// GPR read data, port-major (`p * lanes + l`).
     pub read_data: Vec<Signal<In, Bits<32>>>,
     /// Per read port: 0 none, 1 operand latch, 2 conflict queue, 3 prefetch queue.
-    pub capture_kind: Vec<Signal<In, Bits<2>>>,
+    pub capture_kind: Vec<Signal<In, CaptureCode>>,
     /// Per read port: the latch (source number) or queue entry.
-    pub capture_index: Vec<Signal<In, Bits<3>>>,
+    pub capture_index: Vec<Signal<In, EntryIndex>>,
     /// The op of the instruction whose operands are at the ALU.
-    pub alu_op: Signal<In, Bits<3>>,
+    pub alu_op: Signal<In, OpCode>,
     /// Per source and operand-mux input (`s * count + i`, [`MuxInputs`]): the source takes
     /// that input (one-hot per source).
     pub alu_select: Vec<Signal<In, Bit>>,
@@ -54,12 +55,12 @@ pub struct CoreDatapath {
     muxes: Crossbar<32>,
     /// The ALU and its pipeline.
     alu: CoreAlu,
-    capture_latch: Constant<Bits<2>>,
+    capture_latch: Constant<CaptureCode>,
     /// Queue codes, present only with their queue.
-    capture_cq: Vec<Constant<Bits<2>>>,
-    capture_pq: Vec<Constant<Bits<2>>>,
+    capture_cq: Vec<Constant<CaptureCode>>,
+    capture_pq: Vec<Constant<CaptureCode>>,
     /// Small numbers 0..max(SOURCES, entries): latches and queue entries.
-    number: Vec<Constant<Bits<3>>>,
+    number: Vec<Constant<EntryIndex>>,
     _lanes: usize,
     _read_ports: usize,
     _cq: usize,

@@ -3,6 +3,7 @@
 
 use rust_hdl::prelude::*;
 
+use crate::core::widths::AliasCode;
 use crate::params::{CoreParams, SOURCES};
 use crate::signals::{constant, signals};
 
@@ -28,12 +29,12 @@ pub struct InstructionDecoder<const RI: usize> {
     /// Source registers 0..2.
     pub src: Vec<Signal<In, Bits<RI>>>,
     /// Per source: its alias code (`alias`).
-    pub alias_code: Vec<Signal<Out, Bits<2>>>,
+    pub alias_code: Vec<Signal<Out, AliasCode>>,
     /// Per source: it conflicts with an earlier source for a bank.
     pub conflict: Vec<Signal<Out, Bit>>,
-    alias_none: Constant<Bits<2>>,
-    alias_0: Constant<Bits<2>>,
-    alias_1: Constant<Bits<2>>,
+    alias_none: Constant<AliasCode>,
+    alias_0: Constant<AliasCode>,
+    alias_1: Constant<AliasCode>,
     /// `banks - 1`: masks a register index down to its bank.
     bank_mask: Constant<Bits<RI>>,
 }

@@ -3,6 +3,7 @@
 
 use rust_hdl::prelude::*;
 
+use crate::core::widths::{OpCode, SyncWaits, UnitCode, WaveNumber, WriteCount};
 use crate::params::{CoreParams, IssuePolicy, SOURCES};
 use crate::signals::{constants, signals};
 
@@ -18,19 +19,19 @@ use crate::signals::{constants, signals};
 #[derive(LogicBlock)]
 pub struct WaveFetch<const RI: usize> {
     /// The wave whose instruction entered last (the policy's state, kept by the parent).
-    pub last: Vec<Signal<In, Bits<4>>>,
+    pub last: Vec<Signal<In, WaveNumber>>,
     /// Per wave: its offered instruction is ready to enter.
     pub ready: Vec<Signal<In, Bit>>,
     /// Per wave: the op code.
-    pub op: Vec<Signal<In, Bits<3>>>,
+    pub op: Vec<Signal<In, OpCode>>,
     /// Per wave: the first destination register.
     pub dst: Vec<Signal<In, Bits<RI>>>,
     /// Per wave: the destination registers written.
-    pub writes: Vec<Signal<In, Bits<3>>>,
+    pub writes: Vec<Signal<In, WriteCount>>,
     /// Per wave: the unit.
-    pub unit: Vec<Signal<In, Bits<3>>>,
+    pub unit: Vec<Signal<In, UnitCode>>,
     /// Per wave: the sync waits.
-    pub waits: Vec<Signal<In, Bits<2>>>,
+    pub waits: Vec<Signal<In, SyncWaits>>,
     /// Per wave and source: the register.
     pub src: Vec<Signal<In, Bits<RI>>>,
     /// Per wave and source: it is a GPR read.
@@ -42,17 +43,17 @@ pub struct WaveFetch<const RI: usize> {
     /// A wave's instruction is offered to the window.
     pub instr_valid: Vec<Signal<Out, Bit>>,
     /// The chosen wave.
-    pub instr_wave: Vec<Signal<Out, Bits<4>>>,
+    pub instr_wave: Vec<Signal<Out, WaveNumber>>,
     /// Its op code.
-    pub instr_op: Vec<Signal<Out, Bits<3>>>,
+    pub instr_op: Vec<Signal<Out, OpCode>>,
     /// Its first destination register.
     pub instr_dst: Vec<Signal<Out, Bits<RI>>>,
     /// Its destination registers written.
-    pub instr_writes: Vec<Signal<Out, Bits<3>>>,
+    pub instr_writes: Vec<Signal<Out, WriteCount>>,
     /// Its unit.
-    pub instr_unit: Vec<Signal<Out, Bits<3>>>,
+    pub instr_unit: Vec<Signal<Out, UnitCode>>,
     /// Its sync waits.
-    pub instr_wait: Vec<Signal<Out, Bits<2>>>,
+    pub instr_wait: Vec<Signal<Out, SyncWaits>>,
     /// Its sources.
     pub instr_src: Vec<Signal<Out, Bits<RI>>>,
     /// Per source: a GPR read.
@@ -61,7 +62,7 @@ pub struct WaveFetch<const RI: usize> {
     pub instr_imm: Vec<Signal<Out, Bits<32>>>,
     /// Some wave is ready.
     any: Vec<Signal<Local, Bit>>,
-    wave_code: Vec<Constant<Bits<4>>>,
+    wave_code: Vec<Constant<WaveNumber>>,
     _waves: usize,
     /// 1 for the policy in use, else 0.
     _round_robin: usize,

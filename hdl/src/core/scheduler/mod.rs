@@ -26,6 +26,10 @@ pub(crate) use scoreboard::CANDIDATES;
 use rust_hdl::prelude::*;
 
 use crate::core::ports::OfferedInstruction;
+use crate::core::widths::{
+    CaptureCode, EntryIndex, OpCode, OperandIndex, OperandSourceCode, ReadCount, SyncWaits,
+    UnitCode, WaveNumber, WriteCount,
+};
 
 use operands::OperandSources;
 
@@ -55,26 +59,26 @@ pub struct CoreScheduler<const RI: usize> {
     pub read_reg: Vec<Signal<Out, Bits<RI>>>,
     /// Per read port, for the data arriving this cycle (reads of last cycle): where it goes
     /// (`CaptureKind`: nowhere, the head's operand latch, conflict queue, prefetch queue).
-    pub capture_kind: Vec<Signal<Out, Bits<2>>>,
+    pub capture_kind: Vec<Signal<Out, CaptureCode>>,
     /// Per read port: the latch (source number) or queue entry.
-    pub capture_index: Vec<Signal<Out, Bits<3>>>,
+    pub capture_index: Vec<Signal<Out, EntryIndex>>,
     /// The head issues this cycle.
     pub issue: Signal<Out, Bit>,
     /// The instruction issued `read_latency` cycles ago has its operands at the ALU now.
     pub alu_valid: Signal<Out, Bit>,
     /// Its op code.
-    pub alu_op: Signal<Out, Bits<3>>,
+    pub alu_op: Signal<Out, OpCode>,
     /// Its immediates, per source.
     pub alu_imm: Vec<Signal<Out, Bits<32>>>,
     /// Per source: where its value is (`OperandSource`).
-    pub alu_kind: Vec<Signal<Out, Bits<3>>>,
+    pub alu_kind: Vec<Signal<Out, OperandSourceCode>>,
     /// Per source: the port, latch or entry, or a forwarded result's distance.
-    pub alu_index: Vec<Signal<Out, Bits<4>>>,
+    pub alu_index: Vec<Signal<Out, OperandIndex>>,
     /// Per source and operand-mux input: the one-hot select of the same place
     /// ([`MuxInputs`]).
     pub alu_select: Vec<Signal<Out, Bit>>,
     /// Number of GPR reads this cycle (observation).
-    pub reads: Signal<Out, Bits<4>>,
+    pub reads: Signal<Out, ReadCount>,
     /// Banks read this cycle, one bit per bank (observation).
     pub banks_read: Signal<Out, Bits<16>>,
     /// Banks read twice this cycle (2R1W banks), one bit per bank (observation).
@@ -88,9 +92,9 @@ pub struct CoreScheduler<const RI: usize> {
     /// Its first destination register.
     pub long_reg: Signal<Out, Bits<RI>>,
     /// Its destination registers written.
-    pub long_writes: Signal<Out, Bits<3>>,
+    pub long_writes: Signal<Out, WriteCount>,
     /// Its unit.
-    pub long_unit: Signal<Out, Bits<3>>,
+    pub long_unit: Signal<Out, UnitCode>,
     /// External write request (write port 1).
     pub ext_valid: Signal<In, Bit>,
     /// The external write is a long-latency result's register.
@@ -103,7 +107,7 @@ pub struct CoreScheduler<const RI: usize> {
     /// an instruction is offered.
     pub wave_valid: Vec<Signal<In, Bit>>,
     /// Per wave after wave 0: its op code.
-    pub wave_op: Vec<Signal<In, Bits<3>>>,
+    pub wave_op: Vec<Signal<In, OpCode>>,
     /// Per wave after wave 0: its first destination register.
     pub wave_dst: Vec<Signal<In, Bits<RI>>>,
     /// Per wave after wave 0 and source (`(wave - 1) * SOURCES + source`): the register.
@@ -113,11 +117,11 @@ pub struct CoreScheduler<const RI: usize> {
     /// Per wave after wave 0 and source: its immediate.
     pub wave_imm: Vec<Signal<In, Bits<32>>>,
     /// Per wave after wave 0: its destination registers written.
-    pub wave_writes: Vec<Signal<In, Bits<3>>>,
+    pub wave_writes: Vec<Signal<In, WriteCount>>,
     /// Per wave after wave 0: its unit.
-    pub wave_unit: Vec<Signal<In, Bits<3>>>,
+    pub wave_unit: Vec<Signal<In, UnitCode>>,
     /// Per wave after wave 0: its sync waits.
-    pub wave_wait: Vec<Signal<In, Bits<2>>>,
+    pub wave_wait: Vec<Signal<In, SyncWaits>>,
     /// Per wave after wave 0: its offered instruction is taken at the end of this cycle.
     pub wave_ready: Vec<Signal<Out, Bit>>,
 
@@ -139,9 +143,9 @@ pub struct CoreScheduler<const RI: usize> {
     /// With several waves, the fetch selection (with one, a part without ports).
     fetch: WaveFetch<RI>,
     /// With several waves (none with one), the wave whose instruction entered last.
-    last: Vec<DFF<Bits<4>>>,
+    last: Vec<DFF<WaveNumber>>,
     /// With several waves: the wave counted as last after reset.
-    first_last: Vec<Constant<Bits<4>>>,
+    first_last: Vec<Constant<WaveNumber>>,
     /// 1 with several waves, else 0.
     _tagged: usize,
     _waves: usize,

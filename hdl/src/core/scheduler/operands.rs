@@ -8,6 +8,10 @@ use rust_hdl::prelude::*;
 
 use super::decode::alias;
 use crate::cells::regs::Registers;
+use crate::core::widths::{
+    AliasCode, CaptureCode, Distance, EntryIndex, OpCode, OperandIndex, OperandSourceCode,
+    PortNumber,
+};
 use crate::params::{CaptureKind, CoreParams, OperandSource, SOURCES};
 use crate::signals::{constant, constant_if, constants, signals};
 
@@ -20,17 +24,17 @@ pub struct OperandSources {
     /// Clock.
     pub clock: Signal<In, Clock>,
     /// The head's op (window slot 0).
-    pub head_op: Signal<In, Bits<3>>,
+    pub head_op: Signal<In, OpCode>,
     /// Per source of the head: its state after this cycle (`CaptureKind` code).
-    pub next_state: Vec<Signal<In, Bits<2>>>,
+    pub next_state: Vec<Signal<In, CaptureCode>>,
     /// Per source of the head: its queue entry after this cycle.
-    pub next_entry: Vec<Signal<In, Bits<3>>>,
+    pub next_entry: Vec<Signal<In, EntryIndex>>,
     /// Per source of the head: read this cycle.
     pub head_read: Vec<Signal<In, Bit>>,
     /// Per source of the head: the port that reads it.
-    pub head_port: Vec<Signal<In, Bits<4>>>,
+    pub head_port: Vec<Signal<In, PortNumber>>,
     /// Per source of the head: the alias code (same register as source 0 or 1).
-    pub alias_code: Vec<Signal<In, Bits<2>>>,
+    pub alias_code: Vec<Signal<In, AliasCode>>,
     /// Per source of the head: it takes its immediate (it is no GPR read).
     pub immediate: Vec<Signal<In, Bit>>,
     /// Per source of the head: its immediate.
@@ -40,48 +44,48 @@ pub struct OperandSources {
     pub forward: Vec<Signal<In, Bit>>,
     /// Per source of the head, with result forwarding (none without): the forwarded result's
     /// distance (cycles since it left the ALU, when the operands reach it).
-    pub distance: Vec<Signal<In, Bits<4>>>,
+    pub distance: Vec<Signal<In, Distance>>,
     /// The issued instruction's op, at the ALU.
-    pub alu_op: Signal<Out, Bits<3>>,
+    pub alu_op: Signal<Out, OpCode>,
     /// Per source: the issued instruction's immediate, at the ALU.
     pub alu_imm: Vec<Signal<Out, Bits<32>>>,
     /// Per source: where the operand is (`OperandSource` code), at the ALU.
-    pub alu_kind: Vec<Signal<Out, Bits<3>>>,
+    pub alu_kind: Vec<Signal<Out, OperandSourceCode>>,
     /// Per source: the port, latch or entry, or a forwarded result's distance, at the ALU.
-    pub alu_index: Vec<Signal<Out, Bits<4>>>,
+    pub alu_index: Vec<Signal<Out, OperandIndex>>,
     /// Per source and operand-mux input (`s * count + i`, [`MuxInputs`]): the source takes
     /// that input, at the ALU (one-hot per source).
     pub alu_select: Vec<Signal<Out, Bit>>,
     /// The op and, per source, the operand's place, for each of the `read_latency` cycles from
     /// issue to the ALU (stage-major).
-    op_r: Registers<Bits<3>>,
+    op_r: Registers<OpCode>,
     imm_r: Registers<Bits<32>>,
-    kind_r: Registers<Bits<3>>,
-    index_r: Registers<Bits<4>>,
+    kind_r: Registers<OperandSourceCode>,
+    index_r: Registers<OperandIndex>,
     /// The operand mux's selects, from the kind and index entering the last stage.
     selects: OperandSelects,
     /// Per source: its queue entry, four bits wide like the index.
-    entry: Vec<Signal<Local, Bits<4>>>,
+    entry: Vec<Signal<Local, OperandIndex>>,
     /// The entry number's three bits, four bits wide.
-    entry_bit: Vec<Constant<Bits<4>>>,
-    in_cq: Constant<Bits<2>>,
-    in_pq: Constant<Bits<2>>,
-    from_port: Constant<Bits<3>>,
-    from_latch: Constant<Bits<3>>,
-    from_cq: Constant<Bits<3>>,
-    from_pq: Constant<Bits<3>>,
-    from_imm: Constant<Bits<3>>,
+    entry_bit: Vec<Constant<OperandIndex>>,
+    in_cq: Constant<CaptureCode>,
+    in_pq: Constant<CaptureCode>,
+    from_port: Constant<OperandSourceCode>,
+    from_latch: Constant<OperandSourceCode>,
+    from_cq: Constant<OperandSourceCode>,
+    from_pq: Constant<OperandSourceCode>,
+    from_imm: Constant<OperandSourceCode>,
     /// The forwarded result's code (one constant with forwarding, none without).
-    from_result: Vec<Constant<Bits<3>>>,
+    from_result: Vec<Constant<OperandSourceCode>>,
     /// The pending state's code (one constant with forwarding, none without).
-    pending: Vec<Constant<Bits<2>>>,
-    alias_of_0: Constant<Bits<3>>,
-    alias_of_1: Constant<Bits<3>>,
-    alias_0: Constant<Bits<2>>,
-    alias_1: Constant<Bits<2>>,
+    pending: Vec<Constant<CaptureCode>>,
+    alias_of_0: Constant<OperandSourceCode>,
+    alias_of_1: Constant<OperandSourceCode>,
+    alias_0: Constant<AliasCode>,
+    alias_1: Constant<AliasCode>,
     /// 0, 1, 2, ...: latch and port numbers.
-    number: Vec<Constant<Bits<4>>>,
-    port_number: Vec<Constant<Bits<4>>>,
+    number: Vec<Constant<OperandIndex>>,
+    port_number: Vec<Constant<PortNumber>>,
     _read_ports: usize,
     /// The operand mux's inputs.
     _inputs: usize,
@@ -288,27 +292,27 @@ pub struct OperandSelects {
     /// Clock.
     pub clock: Signal<In, Clock>,
     /// Per source: where its operand will be next cycle (`OperandSource` code).
-    pub kind: Vec<Signal<In, Bits<3>>>,
+    pub kind: Vec<Signal<In, OperandSourceCode>>,
     /// Per source: the port, latch or entry, or a forwarded result's distance.
-    pub index: Vec<Signal<In, Bits<4>>>,
+    pub index: Vec<Signal<In, OperandIndex>>,
     /// Per source and input (`s * count + i`): the source takes the input (one-hot per source).
     pub select: Vec<Signal<Out, Bit>>,
     select_r: Registers<Bit>,
     /// Per source and input: the select decoded from the kind and index, before aliases are
     /// resolved.
     decoded: Vec<Signal<Local, Bit>>,
-    from_port: Constant<Bits<3>>,
-    from_latch: Constant<Bits<3>>,
+    from_port: Constant<OperandSourceCode>,
+    from_latch: Constant<OperandSourceCode>,
     /// The queues' codes, present only with their queue.
-    from_cq: Vec<Constant<Bits<3>>>,
-    from_pq: Vec<Constant<Bits<3>>>,
-    from_imm: Constant<Bits<3>>,
+    from_cq: Vec<Constant<OperandSourceCode>>,
+    from_pq: Vec<Constant<OperandSourceCode>>,
+    from_imm: Constant<OperandSourceCode>,
     /// The forwarded result's code (one constant with forwarding, none without).
-    from_result: Vec<Constant<Bits<3>>>,
-    alias_of_0: Constant<Bits<3>>,
-    alias_of_1: Constant<Bits<3>>,
+    from_result: Vec<Constant<OperandSourceCode>>,
+    alias_of_0: Constant<OperandSourceCode>,
+    alias_of_1: Constant<OperandSourceCode>,
     /// 0, 1, 2, ...: port, latch, entry and distance numbers.
-    number: Vec<Constant<Bits<4>>>,
+    number: Vec<Constant<OperandIndex>>,
     _read_ports: usize,
     /// The operand mux's inputs: how many, and where each kind's start.
     _inputs: usize,

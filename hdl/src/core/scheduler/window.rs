@@ -6,6 +6,9 @@ use rust_hdl::prelude::*;
 use super::decode::InstructionDecoder;
 use super::scoreboard::Scoreboard;
 use crate::cells::regs::Registers;
+use crate::core::widths::{
+    AliasCode, CaptureCode, EntryIndex, OpCode, SyncWaits, UnitCode, WaveNumber, WriteCount,
+};
 use crate::params::{CaptureKind, CoreParams, SOURCES};
 use crate::parts::logic_in_parts;
 use crate::signals::{constant, signals};
@@ -31,15 +34,15 @@ pub struct InstructionWindow<const RI: usize> {
     /// An instruction is offered.
     pub instr_valid: Signal<In, Bit>,
     /// Its op code.
-    pub instr_op: Signal<In, Bits<3>>,
+    pub instr_op: Signal<In, OpCode>,
     /// Its first destination register.
     pub instr_dst: Signal<In, Bits<RI>>,
     /// Its destination registers written.
-    pub instr_writes: Signal<In, Bits<3>>,
+    pub instr_writes: Signal<In, WriteCount>,
     /// Its unit (`CoreUnit`).
-    pub instr_unit: Signal<In, Bits<3>>,
+    pub instr_unit: Signal<In, UnitCode>,
     /// Its sync waits: bit 0 `(ss)`, bit 1 `(sy)`.
-    pub instr_wait: Signal<In, Bits<2>>,
+    pub instr_wait: Signal<In, SyncWaits>,
     /// Its sources 0..2.
     pub instr_src: Vec<Signal<In, Bits<RI>>>,
     /// Per source: it is a GPR read.
@@ -47,29 +50,29 @@ pub struct InstructionWindow<const RI: usize> {
     /// Per source: its immediate.
     pub instr_imm: Vec<Signal<In, Bits<32>>>,
     /// Per slot and source: its state after this cycle's reads.
-    pub next_state: Vec<Signal<In, Bits<2>>>,
+    pub next_state: Vec<Signal<In, CaptureCode>>,
     /// Per slot and source: its queue entry after this cycle's reads.
-    pub next_entry: Vec<Signal<In, Bits<3>>>,
+    pub next_entry: Vec<Signal<In, EntryIndex>>,
     /// The offered instruction is taken at the end of this cycle.
     pub ready: Signal<Out, Bit>,
     /// Per served slot: it holds an instruction.
     pub valid: Vec<Signal<Out, Bit>>,
     /// The head's op code.
-    pub head_op: Signal<Out, Bits<3>>,
+    pub head_op: Signal<Out, OpCode>,
     /// Per described slot (`Scoreboard::described_slots`): its first destination.
     pub dst: Vec<Signal<Out, Bits<RI>>>,
     /// Per described slot: its destination registers written.
-    pub writes: Vec<Signal<Out, Bits<3>>>,
+    pub writes: Vec<Signal<Out, WriteCount>>,
     /// Per described slot: its unit.
-    pub unit: Vec<Signal<Out, Bits<3>>>,
+    pub unit: Vec<Signal<Out, UnitCode>>,
     /// Per slot 0 and 1: its sync waits.
-    pub waits: Vec<Signal<Out, Bits<2>>>,
+    pub waits: Vec<Signal<Out, SyncWaits>>,
     /// Per seen slot (`Scoreboard::seen_slots`) and source: the register.
     pub src: Vec<Signal<Out, Bits<RI>>>,
     /// Per served slot: the offered instruction enters it at the end of this cycle.
     pub entering: Vec<Signal<Out, Bit>>,
     /// Per head source: the alias code.
-    pub alias_code: Vec<Signal<Out, Bits<2>>>,
+    pub alias_code: Vec<Signal<Out, AliasCode>>,
     /// Per head source: it takes its immediate (it is no GPR read).
     pub immediate: Vec<Signal<Out, Bit>>,
     /// Per head source: its immediate.
@@ -77,24 +80,24 @@ pub struct InstructionWindow<const RI: usize> {
     /// Per source of the slots preloads serve (`(slot - 1) * SOURCES + source`): the bank conflict.
     pub conflict: Vec<Signal<Out, Bit>>,
     /// Per slot and source: the state.
-    pub state: Vec<Signal<Out, Bits<2>>>,
+    pub state: Vec<Signal<Out, CaptureCode>>,
     /// Per slot and source: the queue entry.
-    pub entry: Vec<Signal<Out, Bits<3>>>,
+    pub entry: Vec<Signal<Out, EntryIndex>>,
     /// With several waves (none with one): the offered instruction's wave.
-    pub instr_wave: Vec<Signal<In, Bits<4>>>,
+    pub instr_wave: Vec<Signal<In, WaveNumber>>,
     /// With several waves: per slot, it holds an instruction.
     pub all_valid: Vec<Signal<Out, Bit>>,
     /// With several waves: per slot, its first destination.
     pub all_dst: Vec<Signal<Out, Bits<RI>>>,
     /// With several waves: per slot, its destination registers written.
-    pub all_writes: Vec<Signal<Out, Bits<3>>>,
+    pub all_writes: Vec<Signal<Out, WriteCount>>,
     /// With several waves: per slot, its unit.
-    pub all_unit: Vec<Signal<Out, Bits<3>>>,
+    pub all_unit: Vec<Signal<Out, UnitCode>>,
     /// With several waves: per slot, its wave.
-    pub wave: Vec<Signal<Out, Bits<4>>>,
+    pub wave: Vec<Signal<Out, WaveNumber>>,
     held_valid: Registers<Bit>,
-    held_state: Registers<Bits<2>>,
-    held_entry: Registers<Bits<3>>,
+    held_state: Registers<CaptureCode>,
+    held_entry: Registers<EntryIndex>,
     /// The offered instruction's aliases and bank conflicts.
     decoder: InstructionDecoder<RI>,
     /// The instructions the slots hold.
@@ -104,10 +107,10 @@ pub struct InstructionWindow<const RI: usize> {
     /// Per slot: the offered instruction goes there.
     insert: Vec<Signal<Local, Bit>>,
     accept: Signal<Local, Bit>,
-    pending: Constant<Bits<2>>,
-    done: Constant<Bits<2>>,
-    alias_none: Constant<Bits<2>>,
-    zero3: Constant<Bits<3>>,
+    pending: Constant<CaptureCode>,
+    done: Constant<CaptureCode>,
+    alias_none: Constant<AliasCode>,
+    zero3: Constant<EntryIndex>,
     _window: usize,
     _served: usize,
     _described: usize,
@@ -327,15 +330,15 @@ pub struct HeldInstructions<const RI: usize> {
     /// Per slot: the offered instruction goes there (after the move).
     pub insert: Vec<Signal<In, Bit>>,
     /// The offered instruction's op code.
-    pub instr_op: Signal<In, Bits<3>>,
+    pub instr_op: Signal<In, OpCode>,
     /// Its first destination register.
     pub instr_dst: Signal<In, Bits<RI>>,
     /// Its destination registers written.
-    pub instr_writes: Signal<In, Bits<3>>,
+    pub instr_writes: Signal<In, WriteCount>,
     /// Its unit.
-    pub instr_unit: Signal<In, Bits<3>>,
+    pub instr_unit: Signal<In, UnitCode>,
     /// Its sync waits.
-    pub instr_wait: Signal<In, Bits<2>>,
+    pub instr_wait: Signal<In, SyncWaits>,
     /// Its sources.
     pub instr_src: Vec<Signal<In, Bits<RI>>>,
     /// Per source: a GPR read.
@@ -343,23 +346,23 @@ pub struct HeldInstructions<const RI: usize> {
     /// Per source: the immediate.
     pub instr_imm: Vec<Signal<In, Bits<32>>>,
     /// Per source: the alias code.
-    pub instr_alias: Vec<Signal<In, Bits<2>>>,
+    pub instr_alias: Vec<Signal<In, AliasCode>>,
     /// Per source: the bank conflict.
     pub instr_conflict: Vec<Signal<In, Bit>>,
     /// The head's op code.
-    pub head_op: Signal<Out, Bits<3>>,
+    pub head_op: Signal<Out, OpCode>,
     /// Per described slot: the first destination.
     pub dst: Vec<Signal<Out, Bits<RI>>>,
     /// Per described slot: the destination registers written.
-    pub writes: Vec<Signal<Out, Bits<3>>>,
+    pub writes: Vec<Signal<Out, WriteCount>>,
     /// Per described slot: the unit.
-    pub unit: Vec<Signal<Out, Bits<3>>>,
+    pub unit: Vec<Signal<Out, UnitCode>>,
     /// Per slot 0 and 1: the sync waits.
-    pub waits: Vec<Signal<Out, Bits<2>>>,
+    pub waits: Vec<Signal<Out, SyncWaits>>,
     /// Per seen slot and source: the register.
     pub src: Vec<Signal<Out, Bits<RI>>>,
     /// Per head source: the alias code.
-    pub alias_code: Vec<Signal<Out, Bits<2>>>,
+    pub alias_code: Vec<Signal<Out, AliasCode>>,
     /// Per head source: it takes its immediate.
     pub immediate: Vec<Signal<Out, Bit>>,
     /// Per head source: the immediate.
@@ -367,26 +370,26 @@ pub struct HeldInstructions<const RI: usize> {
     /// Per source of the slots preloads serve: the bank conflict.
     pub conflict: Vec<Signal<Out, Bit>>,
     /// With several waves (none with one): the offered instruction's wave.
-    pub instr_wave: Vec<Signal<In, Bits<4>>>,
+    pub instr_wave: Vec<Signal<In, WaveNumber>>,
     /// With several waves: per slot, the first destination.
     pub all_dst: Vec<Signal<Out, Bits<RI>>>,
     /// With several waves: per slot, the destination registers written.
-    pub all_writes: Vec<Signal<Out, Bits<3>>>,
+    pub all_writes: Vec<Signal<Out, WriteCount>>,
     /// With several waves: per slot, the unit.
-    pub all_unit: Vec<Signal<Out, Bits<3>>>,
+    pub all_unit: Vec<Signal<Out, UnitCode>>,
     /// With several waves: per slot, the wave.
-    pub wave: Vec<Signal<Out, Bits<4>>>,
+    pub wave: Vec<Signal<Out, WaveNumber>>,
     /// With several waves, each slot's wave (none with one).
-    held_wave: Vec<DFF<Bits<4>>>,
-    held_op: Registers<Bits<3>>,
+    held_wave: Vec<DFF<WaveNumber>>,
+    held_op: Registers<OpCode>,
     held_dst: Registers<Bits<RI>>,
-    held_writes: Registers<Bits<3>>,
-    held_unit: Registers<Bits<3>>,
-    held_wait: Registers<Bits<2>>,
+    held_writes: Registers<WriteCount>,
+    held_unit: Registers<UnitCode>,
+    held_wait: Registers<SyncWaits>,
     held_src: Registers<Bits<RI>>,
     held_read: Registers<Bit>,
     held_imm: Registers<Bits<32>>,
-    held_alias: Registers<Bits<2>>,
+    held_alias: Registers<AliasCode>,
     held_conflict: Registers<Bit>,
     _window: usize,
     _described: usize,

@@ -3,6 +3,7 @@
 
 use rust_hdl::prelude::*;
 
+use crate::core::widths::{EntryIndex, PortNumber};
 use crate::params::{CoreParams, SOURCES};
 use crate::parts::logic_in_parts;
 use crate::signals::{constant_if, constants, signals};
@@ -48,9 +49,9 @@ pub struct ReadAllocator<const RI: usize> {
     /// and, if queued, finds an entry left for it).
     pub asked: Vec<Signal<Out, Bit>>,
     /// Per candidate: the read port of its read (the ports used before it).
-    pub port: Vec<Signal<Out, Bits<4>>>,
+    pub port: Vec<Signal<Out, PortNumber>>,
     /// Per queued candidate: the queue entry it takes.
-    pub entry: Vec<Signal<Out, Bits<3>>>,
+    pub entry: Vec<Signal<Out, EntryIndex>>,
     /// Banks this segment reads.
     pub banks_out: Signal<Out, Bits<16>>,
     /// Banks this segment reads twice.
@@ -99,10 +100,10 @@ pub struct ReadAllocator<const RI: usize> {
     /// `thermometer_bit[k]`: bit k, "k + 1 or more"; present with candidates.
     thermometer_bit: Vec<Constant<Bits<8>>>,
     /// Port numbers `0..=read_ports`; present with candidates.
-    number: Vec<Constant<Bits<4>>>,
+    number: Vec<Constant<PortNumber>>,
     /// One-hot entries and their numbers.
     entry_bit: Vec<Constant<Bits<8>>>,
-    entry_number: Vec<Constant<Bits<3>>>,
+    entry_number: Vec<Constant<EntryIndex>>,
     _candidates: usize,
     _plain: usize,
     _queued: usize,

@@ -4,6 +4,7 @@
 use rust_hdl::prelude::*;
 
 use crate::cells::regs::Registers;
+use crate::core::widths::{CaptureCode, EntryIndex};
 use crate::params::{CaptureKind, CoreParams};
 use crate::signals::{constant, signals};
 
@@ -18,18 +19,18 @@ pub struct CaptureDelay {
     /// Synchronous reset: no read in flight.
     pub reset: Signal<In, Bit>,
     /// Per read port: where this cycle's read goes (`CaptureKind` code).
-    pub read_kind: Vec<Signal<In, Bits<2>>>,
+    pub read_kind: Vec<Signal<In, CaptureCode>>,
     /// Per read port: the latch (source number) or queue entry of this cycle's read.
-    pub read_index: Vec<Signal<In, Bits<3>>>,
+    pub read_index: Vec<Signal<In, EntryIndex>>,
     /// Per read port, for the data arriving this cycle: where it goes.
-    pub capture_kind: Vec<Signal<Out, Bits<2>>>,
+    pub capture_kind: Vec<Signal<Out, CaptureCode>>,
     /// Per read port, for the data arriving this cycle: the latch or queue entry.
-    pub capture_index: Vec<Signal<Out, Bits<3>>>,
+    pub capture_index: Vec<Signal<Out, EntryIndex>>,
     /// Per read port, for each of the `gpr_latency` cycles (stage-major, `stage * ports +
     /// port`): where a read that reached the GPR that many cycles ago goes, and the latch or entry.
-    kind_r: Registers<Bits<2>>,
-    index_r: Registers<Bits<3>>,
-    nowhere: Constant<Bits<2>>,
+    kind_r: Registers<CaptureCode>,
+    index_r: Registers<EntryIndex>,
+    nowhere: Constant<CaptureCode>,
     _read_ports: usize,
     /// The delay stages after the first: `gpr_latency - 1`.
     _later: usize,

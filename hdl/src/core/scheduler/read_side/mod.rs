@@ -17,6 +17,7 @@ use captures::CaptureDelay;
 
 use crate::cells::regs::Registers;
 use crate::checkers::EntryChecker;
+use crate::core::widths::{CaptureCode, EntryIndex, PortNumber, ReadCount};
 use crate::params::{CaptureKind, CoreParams, SOURCES};
 use crate::signals::{constant, constants, signals};
 
@@ -40,9 +41,9 @@ pub struct ReadSide<const RI: usize> {
     /// Per source of the slots preloads serve: it conflicts with an earlier source for a bank.
     pub later_conflict: Vec<Signal<In, Bit>>,
     /// Per slot and source: its state (`CaptureKind` code).
-    pub slot_state: Vec<Signal<In, Bits<2>>>,
+    pub slot_state: Vec<Signal<In, CaptureCode>>,
     /// Per slot and source: its queue entry.
-    pub slot_entry: Vec<Signal<In, Bits<3>>>,
+    pub slot_entry: Vec<Signal<In, EntryIndex>>,
     /// Per served slot and source: an older instruction still writes the register.
     pub hazard: Vec<Signal<In, Bit>>,
     /// Per head source: an issue now takes it from the ALU's output (forwarding).
@@ -54,23 +55,23 @@ pub struct ReadSide<const RI: usize> {
     /// The head issues this cycle.
     pub issue: Signal<Out, Bit>,
     /// Per slot and source: its state after this cycle's reads.
-    pub next_state: Vec<Signal<Out, Bits<2>>>,
+    pub next_state: Vec<Signal<Out, CaptureCode>>,
     /// Per slot and source: its queue entry after this cycle's reads.
-    pub next_entry: Vec<Signal<Out, Bits<3>>>,
+    pub next_entry: Vec<Signal<Out, EntryIndex>>,
     /// Per head source: read this cycle.
     pub head_read: Vec<Signal<Out, Bit>>,
     /// Per head source: the read port reading it.
-    pub head_port: Vec<Signal<Out, Bits<4>>>,
+    pub head_port: Vec<Signal<Out, PortNumber>>,
     /// Per read port: a GPR read this cycle.
     pub read_valid: Vec<Signal<Out, Bit>>,
     /// Per read port: the register read.
     pub read_reg: Vec<Signal<Out, Bits<RI>>>,
     /// Per read port, for the data arriving this cycle: where it goes (`CaptureKind`).
-    pub capture_kind: Vec<Signal<Out, Bits<2>>>,
+    pub capture_kind: Vec<Signal<Out, CaptureCode>>,
     /// Per read port: the latch (source number) or queue entry.
-    pub capture_index: Vec<Signal<Out, Bits<3>>>,
+    pub capture_index: Vec<Signal<Out, EntryIndex>>,
     /// Number of GPR reads this cycle.
-    pub reads: Signal<Out, Bits<4>>,
+    pub reads: Signal<Out, ReadCount>,
     /// Banks read this cycle, one bit per bank.
     pub banks_read: Signal<Out, Bits<16>>,
     /// Banks read twice this cycle (2R1W banks), one bit per bank.
@@ -222,9 +223,9 @@ pub struct QueueEntries {
     pub issue: Vec<Signal<In, Bit>>,
     /// With a queue (none without), per head source: its state after this cycle's reads
     /// (`CaptureKind` code).
-    pub next_state: Vec<Signal<In, Bits<2>>>,
+    pub next_state: Vec<Signal<In, CaptureCode>>,
     /// With a queue (none without), per head source: its queue entry after this cycle's reads.
-    pub next_entry: Vec<Signal<In, Bits<3>>>,
+    pub next_entry: Vec<Signal<In, EntryIndex>>,
     /// Conflict-queue entries taken this cycle.
     pub cq_taken: Signal<In, Bits<8>>,
     /// Prefetch-queue entries taken this cycle.
@@ -242,16 +243,16 @@ pub struct QueueEntries {
     /// Queue entries freed by the issuing head: [0] cq, [1] pq.
     freed: Vec<Signal<Local, Bits<8>>>,
     /// A source's state in the conflict queue (one constant, none without the queue).
-    in_cq: Vec<Constant<Bits<2>>>,
+    in_cq: Vec<Constant<CaptureCode>>,
     /// A source's state in the prefetch queue (one constant, none without the queue).
-    in_pq: Vec<Constant<Bits<2>>>,
+    in_pq: Vec<Constant<CaptureCode>>,
     no_entries: Constant<Bits<8>>,
     /// Existing queue entries: [0] cq, [1] pq.
     queue_mask: Vec<Constant<Bits<8>>>,
     /// One-hot entries 0..max(cq, pq).
     entry_bit: Vec<Constant<Bits<8>>>,
     /// The queue entries' numbers, 0..max(cq, pq).
-    number: Vec<Constant<Bits<3>>>,
+    number: Vec<Constant<EntryIndex>>,
     _cq: usize,
     _pq: usize,
 }

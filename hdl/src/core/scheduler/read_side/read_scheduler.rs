@@ -5,6 +5,7 @@
 use rust_hdl::prelude::*;
 
 use super::allocator::ReadAllocator;
+use crate::core::widths::{CaptureCode, EntryIndex, PortNumber};
 use crate::params::{CaptureKind, CoreParams, SOURCES};
 use crate::parts::logic_in_parts;
 use crate::signals::{constant, constant_if, constants, signals};
@@ -31,9 +32,9 @@ pub struct ReadScheduler<const RI: usize> {
     /// an earlier source for a bank.
     pub later_conflict: Vec<Signal<In, Bit>>,
     /// Per slot and source: its state (`CaptureKind` code).
-    pub slot_state: Vec<Signal<In, Bits<2>>>,
+    pub slot_state: Vec<Signal<In, CaptureCode>>,
     /// Per slot and source: its queue entry.
-    pub slot_entry: Vec<Signal<In, Bits<3>>>,
+    pub slot_entry: Vec<Signal<In, EntryIndex>>,
     /// Per served slot and source: an older instruction still writes the register.
     pub hazard: Vec<Signal<In, Bit>>,
     /// Per head source: an issue now takes it from the ALU's output, so it need not be read
@@ -51,24 +52,24 @@ pub struct ReadScheduler<const RI: usize> {
     /// The head issues this cycle.
     pub issue: Signal<Out, Bit>,
     /// Per slot and source: its state after this cycle's reads.
-    pub next_state: Vec<Signal<Out, Bits<2>>>,
+    pub next_state: Vec<Signal<Out, CaptureCode>>,
     /// Per slot and source: its queue entry after this cycle's reads.
-    pub next_entry: Vec<Signal<Out, Bits<3>>>,
+    pub next_entry: Vec<Signal<Out, EntryIndex>>,
     /// Per candidate (the first allocator's, then the second's): granted a read.
     pub cand_grant: Vec<Signal<Out, Bit>>,
     /// Per candidate: the read port of its read.
-    pub cand_port: Vec<Signal<Out, Bits<4>>>,
+    pub cand_port: Vec<Signal<Out, PortNumber>>,
     /// Per candidate: its register.
     pub cand_reg: Vec<Signal<Out, Bits<RI>>>,
     /// Per candidate: where its data goes (`CaptureKind`: the head's operand latch, or none
     /// when the head issues now and the ALU takes it from the port; a queue).
-    pub cand_kind: Vec<Signal<Out, Bits<2>>>,
+    pub cand_kind: Vec<Signal<Out, CaptureCode>>,
     /// Per candidate: the operand latch (source number) or queue entry it goes to.
-    pub cand_index: Vec<Signal<Out, Bits<3>>>,
+    pub cand_index: Vec<Signal<Out, EntryIndex>>,
     /// Per head source: read this cycle.
     pub head_read: Vec<Signal<Out, Bit>>,
     /// Per head source: the read port reading it.
-    pub head_port: Vec<Signal<Out, Bits<4>>>,
+    pub head_port: Vec<Signal<Out, PortNumber>>,
     /// Conflict-queue entries taken this cycle.
     pub cq_taken: Signal<Out, Bits<8>>,
     /// Prefetch-queue entries taken this cycle.
@@ -91,14 +92,14 @@ pub struct ReadScheduler<const RI: usize> {
     /// One bank bit and the bank mask.
     one_bank: Constant<Bits<16>>,
     bank_mask: Constant<Bits<RI>>,
-    pending: Constant<Bits<2>>,
-    done: Constant<Bits<2>>,
+    pending: Constant<CaptureCode>,
+    done: Constant<CaptureCode>,
     /// The conflict-queue and prefetch-queue state codes, one each when the queue is served.
-    in_cq: Vec<Constant<Bits<2>>>,
-    in_pq: Vec<Constant<Bits<2>>>,
+    in_cq: Vec<Constant<CaptureCode>>,
+    in_pq: Vec<Constant<CaptureCode>>,
     no_banks: Constant<Bits<16>>,
     /// Source numbers.
-    number: Vec<Constant<Bits<3>>>,
+    number: Vec<Constant<EntryIndex>>,
     _window: usize,
     _served: usize,
     _preload_slots: usize,

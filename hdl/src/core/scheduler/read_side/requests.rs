@@ -4,6 +4,7 @@
 use rust_hdl::prelude::*;
 
 use crate::cells::regs::Registers;
+use crate::core::widths::{CaptureCode, EntryIndex, PortNumber, ReadCount};
 use crate::params::{CaptureKind, CoreParams};
 use crate::signals::{constant, constants, signals};
 
@@ -21,13 +22,13 @@ pub struct ReadRequests<const RI: usize> {
     /// Per candidate: granted a read.
     pub grant: Vec<Signal<In, Bit>>,
     /// Per candidate: its read port.
-    pub port: Vec<Signal<In, Bits<4>>>,
+    pub port: Vec<Signal<In, PortNumber>>,
     /// Per candidate: its register.
     pub reg_index: Vec<Signal<In, Bits<RI>>>,
     /// Per candidate: where its data goes (`CaptureKind` code).
-    pub kind: Vec<Signal<In, Bits<2>>>,
+    pub kind: Vec<Signal<In, CaptureCode>>,
     /// Per candidate: the operand latch (source number) or queue entry.
-    pub index: Vec<Signal<In, Bits<3>>>,
+    pub index: Vec<Signal<In, EntryIndex>>,
     /// Banks read, and banks read twice (2R1W banks), one bit per bank.
     pub banks: Vec<Signal<In, Bits<16>>>,
     /// Per read port: a read.
@@ -35,30 +36,30 @@ pub struct ReadRequests<const RI: usize> {
     /// Per read port: the register read.
     pub read_reg: Vec<Signal<Out, Bits<RI>>>,
     /// Per read port: where its data goes.
-    pub read_kind: Vec<Signal<Out, Bits<2>>>,
+    pub read_kind: Vec<Signal<Out, CaptureCode>>,
     /// Per read port: the operand latch or queue entry it goes to.
-    pub read_index: Vec<Signal<Out, Bits<3>>>,
+    pub read_index: Vec<Signal<Out, EntryIndex>>,
     /// Reads: the highest port used, plus one.
-    pub reads: Signal<Out, Bits<4>>,
+    pub reads: Signal<Out, ReadCount>,
     /// Banks read.
     pub banks_read: Signal<Out, Bits<16>>,
     /// Banks read twice.
     pub banks_read_twice: Signal<Out, Bits<16>>,
     /// The request stage, one field each.
     grant_r: Registers<Bit>,
-    port_r: Registers<Bits<4>>,
+    port_r: Registers<PortNumber>,
     reg_r: Registers<Bits<RI>>,
-    kind_r: Registers<Bits<2>>,
-    index_r: Registers<Bits<3>>,
+    kind_r: Registers<CaptureCode>,
+    index_r: Registers<EntryIndex>,
     banks_r: Registers<Bits<16>>,
     /// Per read port and candidate: the candidate's read is on the port.
     on_port: Vec<Signal<Local, Bit>>,
-    nothing: Constant<Bits<2>>,
+    nothing: Constant<CaptureCode>,
     no_reg: Constant<Bits<RI>>,
-    no_index: Constant<Bits<3>>,
+    no_index: Constant<EntryIndex>,
     /// Port numbers, and `read_count[p]` = p + 1 (`read_count[0]` no reads).
-    port_number: Vec<Constant<Bits<4>>>,
-    read_count: Vec<Constant<Bits<4>>>,
+    port_number: Vec<Constant<PortNumber>>,
+    read_count: Vec<Constant<ReadCount>>,
     _candidates: usize,
     _read_ports: usize,
 }

@@ -6,6 +6,7 @@ use rust_hdl::prelude::*;
 use super::forwarding::Forwarding;
 use super::pending::CANDIDATES;
 use crate::cells::regs::Registers;
+use crate::core::widths::{Distance, UnitCode, WriteCount};
 use crate::params::{CoreParams, CoreUnit, SOURCES};
 use crate::signals::{constant, constant_if, signals};
 
@@ -28,9 +29,9 @@ pub struct Flight<const RI: usize> {
     /// The head's first destination register.
     pub head_dst: Signal<In, Bits<RI>>,
     /// The head's destination registers written.
-    pub head_writes: Signal<In, Bits<3>>,
+    pub head_writes: Signal<In, WriteCount>,
     /// The head's unit.
-    pub head_unit: Signal<In, Bits<3>>,
+    pub head_unit: Signal<In, UnitCode>,
     /// External write request (write port 1).
     pub ext_valid: Signal<In, Bit>,
     /// External write register.
@@ -43,7 +44,7 @@ pub struct Flight<const RI: usize> {
     /// Per head source (none without forwarding): forwarded if still pending.
     pub forward: Vec<Signal<Out, Bit>>,
     /// Per head source (none without forwarding): the forwarded result's distance.
-    pub distance: Vec<Signal<Out, Bits<4>>>,
+    pub distance: Vec<Signal<Out, Distance>>,
     /// The instruction issued `read_latency` cycles ago has its operands at the ALU now.
     pub alu_valid: Signal<Out, Bit>,
     /// A result is written back this cycle (write port 0).
@@ -55,9 +56,9 @@ pub struct Flight<const RI: usize> {
     /// Its first destination register.
     pub long_reg: Signal<Out, Bits<RI>>,
     /// Its destination registers written.
-    pub long_writes: Signal<Out, Bits<3>>,
+    pub long_writes: Signal<Out, WriteCount>,
     /// Its unit.
-    pub long_unit: Signal<Out, Bits<3>>,
+    pub long_unit: Signal<Out, UnitCode>,
     /// The external write is performed this cycle.
     pub ext_grant: Signal<Out, Bit>,
     /// Banks written this cycle that serve no read (1RW banks; zero otherwise), one bit per
@@ -73,14 +74,14 @@ pub struct Flight<const RI: usize> {
     flight_write: Registers<Bit>,
     flight_long: Registers<Bit>,
     flight_dst: Registers<Bits<RI>>,
-    flight_writes: Registers<Bits<3>>,
-    flight_unit: Registers<Bits<3>>,
+    flight_writes: Registers<WriteCount>,
+    flight_unit: Registers<UnitCode>,
     /// Result forwarding's bookkeeping.
     forwarding: Forwarding<RI>,
     /// The head, issuing now, would be written back on port 0.
     head_writes_back: Signal<Local, Bit>,
-    alu: Constant<Bits<3>>,
-    one: Constant<Bits<3>>,
+    alu: Constant<UnitCode>,
+    one: Constant<WriteCount>,
     /// The bank bits of a register index.
     bank_mask: Constant<Bits<RI>>,
     no_bank: Constant<Bits<RI>>,

@@ -6,6 +6,7 @@ use rust_hdl::prelude::*;
 
 use super::pending::CANDIDATES;
 use crate::cells::regs::Registers;
+use crate::core::widths::Distance;
 use crate::params::{CoreParams, SOURCES};
 use crate::signals::{constants, signals};
 
@@ -46,15 +47,15 @@ pub struct Forwarding<const RI: usize> {
     pub forward: Vec<Signal<Out, Bit>>,
     /// Per head source (none without forwarding): cycles since its result left the ALU when
     /// the head's operands reach it (0: the ALU's output of that cycle).
-    pub distance: Vec<Signal<Out, Bits<4>>>,
+    pub distance: Vec<Signal<Out, Distance>>,
     /// Next cycle's forwards and distances.
     held_forward: Registers<Bit>,
-    held_distance: Registers<Bits<4>>,
+    held_distance: Registers<Distance>,
     /// Per candidate source: forwarded next cycle, and its distance.
     clear: Vec<Signal<Local, Bit>>,
-    far: Vec<Signal<Local, Bits<4>>>,
+    far: Vec<Signal<Local, Distance>>,
     /// Distances 0..=read_latency.
-    number: Vec<Constant<Bits<4>>>,
+    number: Vec<Constant<Distance>>,
     /// Candidate sources: `CANDIDATES * SOURCES` with forwarding, otherwise 0.
     _candidates: usize,
     /// Head sources: `SOURCES` with forwarding, otherwise 0.

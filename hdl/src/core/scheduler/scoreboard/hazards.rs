@@ -6,6 +6,7 @@ use rust_hdl::prelude::*;
 use super::pending::CANDIDATES;
 use super::Scoreboard;
 use crate::cells::regs::Registers;
+use crate::core::widths::{UnitCode, WaveNumber, WriteCount};
 use crate::params::{CoreParams, CoreUnit, SOURCES};
 use crate::parts::logic_in_parts;
 use crate::signals::{constant, signals};
@@ -33,9 +34,9 @@ pub struct Hazards<const RI: usize> {
     /// Per served slot: its first destination.
     pub slot_dst: Vec<Signal<In, Bits<RI>>>,
     /// Per served slot: its destination registers written.
-    pub slot_writes: Vec<Signal<In, Bits<3>>>,
+    pub slot_writes: Vec<Signal<In, WriteCount>>,
     /// Per served slot: its unit.
-    pub slot_unit: Vec<Signal<In, Bits<3>>>,
+    pub slot_unit: Vec<Signal<In, UnitCode>>,
     /// Per seen slot and source, then per source of the offered instruction: the register.
     pub src: Vec<Signal<In, Bits<RI>>>,
     /// Per served slot: the offered instruction enters it at the end of this cycle.
@@ -51,9 +52,9 @@ pub struct Hazards<const RI: usize> {
     /// Per served slot and source: a result for it is still to come.
     pub hazard: Vec<Signal<Out, Bit>>,
     /// With several waves (none with one): per seen slot, its wave.
-    pub slot_wave: Vec<Signal<In, Bits<4>>>,
+    pub slot_wave: Vec<Signal<In, WaveNumber>>,
     /// With several waves: the offered instruction's wave.
-    pub instr_wave: Vec<Signal<In, Bits<4>>>,
+    pub instr_wave: Vec<Signal<In, WaveNumber>>,
     held_hazard: Registers<Bit>,
     /// Per served slot, as an older slot: it writes its first destination only, or (a
     /// long-latency instruction writing several registers) every register.
@@ -69,8 +70,8 @@ pub struct Hazards<const RI: usize> {
     writes_offered: Vec<Signal<Local, Bit>>,
     entering_before: Vec<Signal<Local, Bit>>,
     entering_through: Vec<Signal<Local, Bit>>,
-    alu: Constant<Bits<3>>,
-    one_write: Constant<Bits<3>>,
+    alu: Constant<UnitCode>,
+    one_write: Constant<WriteCount>,
     _served: usize,
     _seen: usize,
     _sources: usize,

@@ -17,6 +17,7 @@ pub(crate) use pending::CANDIDATES;
 
 use rust_hdl::prelude::*;
 
+use crate::core::widths::{Distance, SyncWaits, UnitCode, WaveNumber, WriteCount};
 use crate::params::{CoreParams, CoreUnit, SOURCES};
 use crate::parts::logic_in_parts;
 use crate::signals::{constant_if, signals};
@@ -48,11 +49,11 @@ pub struct Scoreboard<const RI: usize> {
     /// Per described slot ([`Scoreboard::described_slots`]): its first destination.
     pub slot_dst: Vec<Signal<In, Bits<RI>>>,
     /// Per described slot: its destination registers written.
-    pub slot_writes: Vec<Signal<In, Bits<3>>>,
+    pub slot_writes: Vec<Signal<In, WriteCount>>,
     /// Per described slot: its unit.
-    pub slot_unit: Vec<Signal<In, Bits<3>>>,
+    pub slot_unit: Vec<Signal<In, UnitCode>>,
     /// Per slot 0 and 1: its sync waits.
-    pub slot_wait: Vec<Signal<In, Bits<2>>>,
+    pub slot_wait: Vec<Signal<In, SyncWaits>>,
     /// Per seen slot ([`Scoreboard::seen_slots`]) and source: the register.
     pub slot_src: Vec<Signal<In, Bits<RI>>>,
     /// Per served slot: the offered instruction enters it at the end of this cycle.
@@ -62,11 +63,11 @@ pub struct Scoreboard<const RI: usize> {
     /// The offered instruction's first destination.
     pub instr_dst: Signal<In, Bits<RI>>,
     /// The offered instruction's destination registers written.
-    pub instr_writes: Signal<In, Bits<3>>,
+    pub instr_writes: Signal<In, WriteCount>,
     /// The offered instruction's unit.
-    pub instr_unit: Signal<In, Bits<3>>,
+    pub instr_unit: Signal<In, UnitCode>,
     /// The offered instruction's sync waits.
-    pub instr_wait: Signal<In, Bits<2>>,
+    pub instr_wait: Signal<In, SyncWaits>,
     /// External write request (write port 1).
     pub ext_valid: Signal<In, Bit>,
     /// The external write is a long-latency result's.
@@ -88,9 +89,9 @@ pub struct Scoreboard<const RI: usize> {
     /// Its first destination register.
     pub long_reg: Signal<Out, Bits<RI>>,
     /// Its destination registers written.
-    pub long_writes: Signal<Out, Bits<3>>,
+    pub long_writes: Signal<Out, WriteCount>,
     /// Its unit.
-    pub long_unit: Signal<Out, Bits<3>>,
+    pub long_unit: Signal<Out, UnitCode>,
     /// The external write is performed this cycle.
     pub ext_grant: Signal<Out, Bit>,
     /// Banks written this cycle that serve no read (1RW banks), one bit per bank.
@@ -100,29 +101,29 @@ pub struct Scoreboard<const RI: usize> {
     pub forward: Vec<Signal<Out, Bit>>,
     /// Per head source, with result forwarding (none without): the forwarded result's
     /// distance.
-    pub distance: Vec<Signal<Out, Bits<4>>>,
+    pub distance: Vec<Signal<Out, Distance>>,
     /// With several waves (none with one): per window slot, its wave.
-    pub slot_wave: Vec<Signal<In, Bits<4>>>,
+    pub slot_wave: Vec<Signal<In, WaveNumber>>,
     /// With several waves: per window slot, it holds an instruction.
     pub all_valid: Vec<Signal<In, Bit>>,
     /// With several waves: per window slot, its first destination.
     pub all_dst: Vec<Signal<In, Bits<RI>>>,
     /// With several waves: per window slot, its destination registers written.
-    pub all_writes: Vec<Signal<In, Bits<3>>>,
+    pub all_writes: Vec<Signal<In, WriteCount>>,
     /// With several waves: per window slot, its unit.
-    pub all_unit: Vec<Signal<In, Bits<3>>>,
+    pub all_unit: Vec<Signal<In, UnitCode>>,
     /// With several waves: the offered instruction's wave.
-    pub instr_wave: Vec<Signal<In, Bits<4>>>,
+    pub instr_wave: Vec<Signal<In, WaveNumber>>,
     /// With several waves: per wave, an instruction is offered.
     pub wave_valid: Vec<Signal<In, Bit>>,
     /// With several waves: per wave, the offered instruction's first destination.
     pub wave_dst: Vec<Signal<In, Bits<RI>>>,
     /// With several waves: per wave, its destination registers written.
-    pub wave_writes: Vec<Signal<In, Bits<3>>>,
+    pub wave_writes: Vec<Signal<In, WriteCount>>,
     /// With several waves: per wave, its unit.
-    pub wave_unit: Vec<Signal<In, Bits<3>>>,
+    pub wave_unit: Vec<Signal<In, UnitCode>>,
     /// With several waves: per wave, its sync waits.
-    pub wave_wait: Vec<Signal<In, Bits<2>>>,
+    pub wave_wait: Vec<Signal<In, SyncWaits>>,
     /// With several waves: per wave and source (`wave * SOURCES + source`), the register.
     pub wave_src: Vec<Signal<In, Bits<RI>>>,
     /// With several waves: per wave and source, a GPR read.
@@ -134,7 +135,7 @@ pub struct Scoreboard<const RI: usize> {
     hazards: Hazards<RI>,
     next_head: NextHead,
     /// The ALU's unit code, with forwarding (none without).
-    alu: Vec<Constant<Bits<3>>>,
+    alu: Vec<Constant<UnitCode>>,
     /// 1 with result forwarding, otherwise 0.
     _forwarding: usize,
     _served: usize,

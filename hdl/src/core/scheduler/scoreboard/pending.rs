@@ -4,6 +4,7 @@
 use rust_hdl::prelude::*;
 
 use crate::cells::regs::Registers;
+use crate::core::widths::{PendingCount, SyncWaits, UnitCode, WaveNumber, WriteCount};
 use crate::gpr::RegisterMap;
 use crate::params::{BankMap, CoreParams, CoreUnit, GprParams, SOURCES};
 use crate::signals::{constant, constants, signals};
@@ -39,11 +40,11 @@ pub struct PendingTable<const RI: usize> {
     /// Per candidate: its first destination register.
     pub cand_dst: Vec<Signal<In, Bits<RI>>>,
     /// Per candidate: its destination registers written.
-    pub cand_writes: Vec<Signal<In, Bits<3>>>,
+    pub cand_writes: Vec<Signal<In, WriteCount>>,
     /// Per candidate: its unit (`CoreUnit`).
-    pub cand_unit: Vec<Signal<In, Bits<3>>>,
+    pub cand_unit: Vec<Signal<In, UnitCode>>,
     /// Per candidate: its sync waits (bit 0 `(ss)`, bit 1 `(sy)`).
-    pub cand_wait: Vec<Signal<In, Bits<2>>>,
+    pub cand_wait: Vec<Signal<In, SyncWaits>>,
     /// A long-latency result's register is written this cycle.
     pub free: Signal<In, Bit>,
     /// The register written.
@@ -59,7 +60,7 @@ pub struct PendingTable<const RI: usize> {
     /// Held next cycle if the head issues now: [0] window slot 1, [1] the offered instruction.
     pub held_moving: Vec<Signal<Out, Bit>>,
     /// With several waves (none with one): per candidate, its wave.
-    pub cand_wave: Vec<Signal<In, Bits<4>>>,
+    pub cand_wave: Vec<Signal<In, WaveNumber>>,
     /// With several waves: per entry, valid after this cycle's free.
     pub entry_live: Vec<Signal<Out, Bit>>,
     /// With several waves: per entry, its register.
@@ -67,7 +68,7 @@ pub struct PendingTable<const RI: usize> {
     /// With several waves: per entry, guarded by `(sy)`.
     pub entry_sy: Vec<Signal<Out, Bit>>,
     /// With several waves: per entry, the wave of the instruction that took it.
-    pub entry_wave: Vec<Signal<Out, Bits<4>>>,
+    pub entry_wave: Vec<Signal<Out, WaveNumber>>,
     /// With several waves: per `k`, the head's register `dst + k`.
     pub head_plus: Vec<Signal<Out, Bits<RI>>>,
     /// With several waves: per `k`, the head writes register `dst + k`.
@@ -210,15 +211,15 @@ pub struct CandidateSpans<const RI: usize> {
     /// Per candidate: its first destination register.
     pub cand_dst: Vec<Signal<In, Bits<RI>>>,
     /// Per candidate: its destination registers written.
-    pub cand_writes: Vec<Signal<In, Bits<3>>>,
+    pub cand_writes: Vec<Signal<In, WriteCount>>,
     /// Per candidate: its unit.
-    pub cand_unit: Vec<Signal<In, Bits<3>>>,
+    pub cand_unit: Vec<Signal<In, UnitCode>>,
     /// Per candidate and `k` (`c * 4 + k`): register `dst + k`.
     pub plus: Vec<Signal<Out, Bits<RI>>>,
     /// Per candidate and `k`: register `dst + k` is written.
     pub covers: Vec<Signal<Out, Bit>>,
     /// Per candidate: the pending-table entries it takes.
-    pub takes: Vec<Signal<Out, Bits<6>>>,
+    pub takes: Vec<Signal<Out, PendingCount>>,
     /// The head (candidate 0) is a long-latency instruction.
     pub head_long: Signal<Out, Bit>,
     /// The head's results are guarded by `(sy)`.
@@ -227,11 +228,11 @@ pub struct CandidateSpans<const RI: usize> {
     long: Vec<Signal<Local, Bit>>,
     /// 0..=4 as register offsets, as write counts, and as entry counts.
     offset: Vec<Constant<Bits<RI>>>,
-    number: Vec<Constant<Bits<3>>>,
-    count: Vec<Constant<Bits<6>>>,
-    alu: Constant<Bits<3>>,
-    tex: Constant<Bits<3>>,
-    global_mem: Constant<Bits<3>>,
+    number: Vec<Constant<WriteCount>>,
+    count: Vec<Constant<PendingCount>>,
+    alu: Constant<UnitCode>,
+    tex: Constant<UnitCode>,
+    global_mem: Constant<UnitCode>,
     /// Per candidate: its first destination given back as the architectural register (none
     /// with the `mod` map).
     unmap: Vec<RegisterMap<RI>>,
@@ -327,13 +328,13 @@ pub struct PendingLookups<const RI: usize> {
     /// Per candidate: its first destination register.
     pub cand_dst: Vec<Signal<In, Bits<RI>>>,
     /// Per candidate: its sync waits.
-    pub cand_wait: Vec<Signal<In, Bits<2>>>,
+    pub cand_wait: Vec<Signal<In, SyncWaits>>,
     /// Per candidate and `k`: register `dst + k` ([`CandidateSpans`]).
     pub plus: Vec<Signal<In, Bits<RI>>>,
     /// Per candidate and `k`: register `dst + k` is written.
     pub covers: Vec<Signal<In, Bit>>,
     /// Per candidate: the entries it takes.
-    pub takes: Vec<Signal<In, Bits<6>>>,
+    pub takes: Vec<Signal<In, PendingCount>>,
     /// The head is a long-latency instruction.
     pub head_long: Signal<In, Bit>,
     /// The head's results are guarded by `(sy)`.
@@ -345,7 +346,7 @@ pub struct PendingLookups<const RI: usize> {
     /// Per entry: guarded by `(sy)`.
     pub sy: Vec<Signal<In, Bit>>,
     /// Entries taken at the start of this cycle.
-    pub taken: Signal<In, Bits<6>>,
+    pub taken: Signal<In, PendingCount>,
     /// An entry is freed this cycle.
     pub freed: Signal<In, Bit>,
     /// Registers looked up.
@@ -359,9 +360,9 @@ pub struct PendingLookups<const RI: usize> {
     /// Held next cycle if the head issues now: [0] window slot 1, [1] the offered instruction.
     pub held_moving: Vec<Signal<Out, Bit>>,
     /// With several waves (none with one): per candidate, its wave.
-    pub cand_wave: Vec<Signal<In, Bits<4>>>,
+    pub cand_wave: Vec<Signal<In, WaveNumber>>,
     /// With several waves: per entry, its wave.
-    pub wave: Vec<Signal<In, Bits<4>>>,
+    pub wave: Vec<Signal<In, WaveNumber>>,
     /// With several waves: per candidate, an outstanding `(ss)` or `(sy)` guard of its wave.
     wave_ss: Vec<Signal<Local, Bit>>,
     wave_sy: Vec<Signal<Local, Bit>>,
@@ -380,8 +381,8 @@ pub struct PendingLookups<const RI: usize> {
     /// decides late, only picks one.
     short: Vec<Signal<Local, Bit>>,
     /// Entries the table has, and one more (the room with an entry freed).
-    capacity: Constant<Bits<6>>,
-    capacity_freed: Constant<Bits<6>>,
+    capacity: Constant<PendingCount>,
+    capacity_freed: Constant<PendingCount>,
     _entries: usize,
     _sources: usize,
     /// 1 with several waves (a sync wait waits on its own wave's entries), else 0.
@@ -546,7 +547,7 @@ pub struct PendingEntries<const RI: usize> {
     /// The head issues this cycle.
     pub issue: Signal<In, Bit>,
     /// Entries the head takes when it issues (0 to 4).
-    pub count: Signal<In, Bits<6>>,
+    pub count: Signal<In, PendingCount>,
     /// The register of the `k`-th entry taken.
     pub take_reg: Vec<Signal<In, Bits<RI>>>,
     /// The guard of the entries taken: `(sy)`, else `(ss)`.
@@ -562,17 +563,17 @@ pub struct PendingEntries<const RI: usize> {
     /// Per entry: guarded by `(sy)`.
     pub sy: Vec<Signal<Out, Bit>>,
     /// Entries taken at the start of this cycle.
-    pub taken: Signal<Out, Bits<6>>,
+    pub taken: Signal<Out, PendingCount>,
     /// An entry is freed this cycle.
     pub freed: Signal<Out, Bit>,
     /// With several waves (none with one): the wave of the entries taken.
-    pub take_wave: Vec<Signal<In, Bits<4>>>,
+    pub take_wave: Vec<Signal<In, WaveNumber>>,
     /// With several waves: per entry, the wave of the instruction that took it.
-    pub wave: Vec<Signal<Out, Bits<4>>>,
+    pub wave: Vec<Signal<Out, WaveNumber>>,
     entry_valid: Registers<Bit>,
     entry_reg: Registers<Bits<RI>>,
     entry_sy: Registers<Bit>,
-    used: Registers<Bits<6>>,
+    used: Registers<PendingCount>,
     /// Per entry `e` and `k` in 0..=4, at `e * 5 + k`: at least `k` entries below `e` are free
     /// (a thermometer code of its rank among the free entries, in plain logic that synthesis
     /// balances into a tree, not a chain of adders).
@@ -580,10 +581,10 @@ pub struct PendingEntries<const RI: usize> {
     /// Per entry: the issuing head takes it.
     take: Vec<Signal<Local, Bit>>,
     /// Entries taken after this cycle's free.
-    used_after: Signal<Local, Bits<6>>,
-    number: Vec<Constant<Bits<6>>>,
+    used_after: Signal<Local, PendingCount>,
+    number: Vec<Constant<PendingCount>>,
     /// With several waves, each entry's wave (none with one).
-    entry_wave: Vec<DFF<Bits<4>>>,
+    entry_wave: Vec<DFF<WaveNumber>>,
     _entries: usize,
     _tagged: usize,
 }

@@ -4,6 +4,7 @@
 use rust_hdl::prelude::*;
 
 use super::pending::CandidateSpans;
+use crate::core::widths::{SyncWaits, UnitCode, WaveNumber, WriteCount};
 use crate::params::{CoreParams, CoreUnit, SOURCES};
 use crate::signals::{constant, constants, signals};
 
@@ -24,11 +25,11 @@ pub struct WaveReadiness<const RI: usize> {
     /// Per window slot: its first destination.
     pub slot_dst: Vec<Signal<In, Bits<RI>>>,
     /// Per window slot: its destination registers written.
-    pub slot_writes: Vec<Signal<In, Bits<3>>>,
+    pub slot_writes: Vec<Signal<In, WriteCount>>,
     /// Per window slot: its unit (`CoreUnit`).
-    pub slot_unit: Vec<Signal<In, Bits<3>>>,
+    pub slot_unit: Vec<Signal<In, UnitCode>>,
     /// Per window slot: its wave.
-    pub slot_wave: Vec<Signal<In, Bits<4>>>,
+    pub slot_wave: Vec<Signal<In, WaveNumber>>,
     /// Per flight stage staying in flight next cycle: written back on port 0.
     pub flight_write: Vec<Signal<In, Bit>>,
     /// Per flight stage staying in flight next cycle: its register.
@@ -40,7 +41,7 @@ pub struct WaveReadiness<const RI: usize> {
     /// Per entry: guarded by `(sy)`.
     pub entry_sy: Vec<Signal<In, Bit>>,
     /// Per entry: its wave.
-    pub entry_wave: Vec<Signal<In, Bits<4>>>,
+    pub entry_wave: Vec<Signal<In, WaveNumber>>,
     /// Per `k`: the head's register `dst + k`.
     pub head_plus: Vec<Signal<In, Bits<RI>>>,
     /// Per `k`: the head writes register `dst + k`.
@@ -54,11 +55,11 @@ pub struct WaveReadiness<const RI: usize> {
     /// Per wave: the offered instruction's first destination.
     pub dst: Vec<Signal<In, Bits<RI>>>,
     /// Per wave: its destination registers written.
-    pub writes: Vec<Signal<In, Bits<3>>>,
+    pub writes: Vec<Signal<In, WriteCount>>,
     /// Per wave: its unit.
-    pub unit: Vec<Signal<In, Bits<3>>>,
+    pub unit: Vec<Signal<In, UnitCode>>,
     /// Per wave: its sync waits (bit 0 `(ss)`, bit 1 `(sy)`).
-    pub waits: Vec<Signal<In, Bits<2>>>,
+    pub waits: Vec<Signal<In, SyncWaits>>,
     /// Per wave and source: the register.
     pub src: Vec<Signal<In, Bits<RI>>>,
     /// Per wave and source: it is a GPR read.
@@ -83,9 +84,9 @@ pub struct WaveReadiness<const RI: usize> {
     ss: Vec<Signal<Local, Bit>>,
     sy: Vec<Signal<Local, Bit>>,
     /// Wave numbers.
-    wave_code: Vec<Constant<Bits<4>>>,
-    alu: Constant<Bits<3>>,
-    one_write: Constant<Bits<3>>,
+    wave_code: Vec<Constant<WaveNumber>>,
+    alu: Constant<UnitCode>,
+    one_write: Constant<WriteCount>,
     _window: usize,
     _staying: usize,
     _entries: usize,
