@@ -429,4 +429,51 @@ mod tests {
         assert!((favoured.fmax - three.estimate(&unknown, 0.0).fmax * (1.0 + fmax)).abs() < 1e-6);
         assert!(favoured.logic < 1500.0 && (favoured.logic - 1500.0 * (1.0 - cost)).abs() < 75.0);
     }
+
+    #[test]
+    fn a_limit_met_exactly_is_met_and_each_limit_is_checked() {
+        let limits = Constraints {
+            min_fmax_mhz: Some(100.0),
+            max_luts: Some(1000.0),
+            max_brams: Some(4.0),
+        };
+        // 100 MHz, 1,000 LUTs and 4 block RAMs meet limits of exactly those.
+        let edge = estimate(1500.0, 4.0, 10.0);
+        assert_eq!(limits.failure(&edge, 1000.0), None);
+        let brams = Estimate { brams: 5.0, ..edge };
+        let why = limits
+            .failure(&brams, 1000.0)
+            .expect("5 block RAMs exceed 4");
+        assert_eq!(why, "--max-brams 4: it needs 5 block RAMs");
+        assert_eq!(
+            limits.failure(&edge, 1001.0).as_deref(),
+            Some("--max-luts 1000: it needs 1001 LUTs")
+        );
+        let slow = Estimate { fmax: 99.5, ..edge };
+        assert_eq!(
+            limits.failure(&slow, 1000.0).as_deref(),
+            Some("--min-fmax 100: it reaches 99.5 MHz")
+        );
+    }
+
+    #[test]
+    fn energy_is_the_models_or_logic_times_cycles_and_a_failed_placement_counts_as_tried() {
+        let mut point = design(1, true, None);
+        assert_eq!(point.energy(1500.0), 1500.0 * 300.0);
+        point.energy_pj = Some(42.0);
+        assert_eq!(point.energy(1500.0), 42.0);
+        assert!(!point.tried_placing());
+        point.failure = Some("synthesis: out of memory".into());
+        assert!(!point.tried_placing(), "a failed synthesis is no placement");
+        point.failure = Some("place and route: no legal placement".into());
+        assert!(point.tried_placing());
+        let placed = design(2, true, Some(120.0));
+        assert!(placed.tried_placing() && placed.failure.is_none());
+        let unfit = Point {
+            placed: Some(None),
+            ..design(3, true, None)
+        };
+        assert!(unfit.tried_placing());
+        assert_eq!(unfit.placed_fmax(), None);
+    }
 }
