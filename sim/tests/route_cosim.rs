@@ -257,4 +257,15 @@ fn the_window_filter_through_the_rtl_equals_the_direct_computation() {
         convolve_direct(&tile, &weights, params.element_bits)
     );
     assert_eq!(run.passes, 32);
+    // Per register: two horizontal shifts, two vertical ones per column offset, nine sums.
+    assert_eq!(run.steps.len(), 4 * (2 + 3 * 2 + 9));
+    assert_eq!(
+        run.steps[..4],
+        [
+            "shff.right.mod4 h, r1, #0, #1",
+            "shff.right v, h, #0, #4",
+            "mad acc, v, #-3, acc   (dy -1, dx -1)",
+            "mad acc, h, #2, acc   (dy +0, dx -1)",
+        ]
+    );
 }
