@@ -682,4 +682,26 @@ mod tests {
             Some("no design was placed and routed that fits the device")
         );
     }
+
+    #[test]
+    fn clear_removes_the_last_explorations_outputs_only() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = SweepDir::new(tmp.path());
+        assert!(clear(&dir).is_ok(), "nothing to remove");
+        for name in OUTPUTS.iter().chain(&["results.jsonl"]) {
+            std::fs::write(tmp.path().join(name), "x").unwrap();
+        }
+        clear(&dir).unwrap();
+        for name in OUTPUTS {
+            assert!(!tmp.path().join(name).exists(), "{name} left");
+        }
+        assert!(
+            tmp.path().join("results.jsonl").exists(),
+            "the records are kept"
+        );
+        // A directory where an output goes cannot be removed as a file: one line, --out.
+        std::fs::create_dir(tmp.path().join("front.svg")).unwrap();
+        let failed = clear(&dir).unwrap_err().to_string();
+        assert!(failed.contains("front.svg (--out)"), "{failed}");
+    }
 }
