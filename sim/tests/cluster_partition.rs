@@ -209,7 +209,10 @@ fn a_full_local_file_spills_to_the_main_file_and_a_full_main_file_is_an_error() 
         (alloc.spills, alloc.local_used.clone(), alloc.main_used),
         (2, vec![2], 2)
     );
-    assert_eq!(run_allocated(&alloc, 1, 3), interpret(&program, 3));
+    assert_eq!(
+        run_allocated(&alloc, 1, 3),
+        Ok(interpret(&program, 3).unwrap())
+    );
     let full = allocate(&partition(&program), 1, 2, 1).unwrap_err();
     assert_eq!(full.needed, 2);
 }
