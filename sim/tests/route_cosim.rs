@@ -257,6 +257,10 @@ fn the_window_filter_through_the_rtl_equals_the_direct_computation() {
         convolve_direct(&tile, &weights, params.element_bits)
     );
     assert_eq!(run.passes, 32);
+    // Every interior pixel computed (6 x 14), none on the border.
+    let computed = run.output.iter().flatten().filter(|p| p.is_some()).count();
+    assert_eq!(computed, (ROWS - 2) * (COLUMNS - 2));
+    assert!(run.output[0].iter().all(Option::is_none));
     // Per register: two horizontal shifts, two vertical ones per column offset, nine sums.
     assert_eq!(run.steps.len(), 4 * (2 + 3 * 2 + 9));
     assert_eq!(
