@@ -325,6 +325,8 @@ mod tests {
             [1; 9],
             [1, 2, 1, 2, 4, 2, 1, 2, 1],
             [0, -1, 0, -1, 4, -1, 0, -1, 0],
+            // No symmetry: a neighbour from the wrong side changes the result.
+            [-3, 1, 4, 2, -7, 5, 11, 6, -13],
         ] {
             let tile: Vec<Vec<u64>> = (0..ROWS)
                 .map(|_| (0..COLUMNS).map(|_| rng.below(256) as u64).collect())
@@ -333,5 +335,48 @@ mod tests {
             assert_eq!(run.output, convolve_direct(&tile, &weights, 32));
             assert_eq!(run.passes, 32);
         }
+    }
+
+    #[test]
+    fn the_report_says_who_agreed_with_the_direct_computation() {
+        let weights = [-3, 1, 4, 2, -7, 5, 11, 6, -13];
+        let setup = Setup::new(3, crate::block::Rtl::Off);
+        let report = run_window(4, 16, &weights, &setup).unwrap();
+        assert!(!report.rtl() && report.rtl_matches_direct.is_none());
+        assert!(report.golden_matches_direct && report.failed().is_empty());
+        assert_eq!(report.interior_pixels, (ROWS - 2) * (COLUMNS - 2));
+        assert_eq!(report.metrics(), vec![("passes", 32.0)]);
+        let text = report.text();
+        assert!(text.starts_with("3x3 convolution of an 8 x 16 tile (seed 3), weights [-3,"));
+        assert!(text.contains("32 router passes, 68 operations in all; 84 interior pixels"));
+        assert!(text.contains("golden model: equal") && !text.contains("RTL router"));
+        // One register's operations of four: 17 lines after the heading.
+        let listed = text
+            .split("(r2..r4 alike):\n")
+            .nth(1)
+            .unwrap()
+            .lines()
+            .count();
+        assert_eq!(listed, 17);
+        // Pixels of 8 bits.
+        assert!(report.tile.iter().flatten().all(|&p| p <= 255));
+        assert!(report.tile.iter().flatten().any(|&p| p > 200));
+        let broken = WindowReport {
+            golden_matches_direct: false,
+            rtl_matches_direct: Some(false),
+            rtl_checked: true,
+            ..report
+        };
+        assert_eq!(broken.failed(), ["golden model", "RTL router"]);
+        assert!(broken
+            .text()
+            .contains("golden model: DIFFERENT\nRTL router: DIFFERENT"));
+        let refused = run_window(4, 16, &weights[..8], &setup)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            refused.contains("weights") && refused.contains("exactly 9 values"),
+            "{refused}"
+        );
     }
 }
