@@ -4,7 +4,7 @@
 use grfgen_hdl::params::RouteParams;
 use grfgen_sim::block::{Rtl, Setup};
 use grfgen_sim::rng::Rng;
-use grfgen_sim::route::window::{convolve, convolve_direct, COLUMNS, ROWS};
+use grfgen_sim::route::window::{convolve, convolve_direct, run_window, COLUMNS, ROWS};
 use grfgen_sim::route::{apply, plan, run, Direction, Fill, LaneOp, Pass, RouterRtl};
 
 fn router(
@@ -272,4 +272,14 @@ fn the_window_filter_through_the_rtl_equals_the_direct_computation() {
             "mad acc, h, #2, acc   (dy +0, dx -1)",
         ]
     );
+}
+
+/// `grfgen route window` with the RTL: the Verilated router's result is checked too.
+#[test]
+fn the_window_command_checks_the_rtl_router() {
+    let weights = [-3, 1, 4, 2, -7, 5, 11, 6, -13];
+    let report = run_window(8, 32, &weights, &Setup::new(2, Rtl::On)).unwrap();
+    assert!(report.rtl_checked);
+    assert_eq!(report.rtl_matches_direct, Some(true));
+    assert!(report.failed().is_empty(), "{:?}", report.failed());
 }
