@@ -546,6 +546,11 @@ mod tests {
             "{}",
             f.command
         );
+        // No clock in the command where Fmax is unknown (0, or unbounded).
+        for unknown in [0.0, f64::INFINITY] {
+            let command = emit_command(&space, &space.points[0], unknown);
+            assert!(!command.contains("--clock-mhz"), "{command}");
+        }
         let predicted = figures(&space, &space.points[1], &estimate(123.4567, 1.0));
         assert_eq!(predicted.fmax_mhz, 123.457);
         assert_eq!(predicted.fmax_source, "predicted");
@@ -639,6 +644,16 @@ mod tests {
         let closest = text_of_closest(&placed);
         assert!(closest.contains(&format!("closest:\n{}\n  1000 LUT", placed.command)));
         assert!(!closest.contains("recommended"));
+        // Nothing left by the budgets and no prediction measured: neither line; one design
+        // never placed: the line.
+        let mut quiet = output(vec![placed.clone()], Some(placed.clone()), None);
+        quiet.left = Left::default();
+        quiet.prediction.fmax = Accuracy::default();
+        let lines: Vec<String> = super::text(&quiet).lines().map(String::from).collect();
+        assert_eq!(lines[1], "front (1 design):");
+        quiet.left.unplaced = 1;
+        assert!(super::text(&quiet)
+            .contains("the budgets ran out with 0 designs never synthesized and 1 never placed"));
         let file = front_text("explore alloc", std::slice::from_ref(&placed));
         assert_eq!(file, format!("# explore alloc\n{}", table(&[placed])));
     }
