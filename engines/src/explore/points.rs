@@ -449,6 +449,7 @@ mod tests {
             limits.failure(&edge, 1001.0).as_deref(),
             Some("--max-luts 1000: it needs 1001 LUTs")
         );
+        assert!(limits.possible(&edge, 1000.0) && !limits.possible(&brams, 1000.0));
         let slow = Estimate { fmax: 99.5, ..edge };
         assert_eq!(
             limits.failure(&slow, 1000.0).as_deref(),
@@ -475,5 +476,12 @@ mod tests {
         };
         assert!(unfit.tried_placing());
         assert_eq!(unfit.placed_fmax(), None);
+        // No clock: no time, however little work (none here).
+        let idle = Point {
+            cycles: vec![0.0],
+            ..unfit
+        };
+        let models = Models::fit(&[]);
+        assert_eq!(models.estimate(&idle, 0.0).time_ns, f64::INFINITY);
     }
 }
