@@ -590,6 +590,8 @@ mod tests {
             for rename in renames {
                 let far = renamed(&program, rename);
                 let mut ranges = live_ranges(&program);
+                // Every register the program names has a range, each with its accesses.
+                assert!(!ranges.is_empty() && ranges.iter().all(|r| !r.accesses.is_empty()));
                 for range in &mut ranges {
                     range.vr = rename(range.vr);
                 }
