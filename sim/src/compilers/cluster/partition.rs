@@ -571,6 +571,22 @@ mod tests {
     }
 
     #[test]
+    fn the_baselines_main_inputs_are_its_shared_registers_read_before_written() {
+        // v1: an input both clusters read (shared). v2: an input of cluster 1 alone (local).
+        // v3: shared, but written before it is read (no input). v4: written, never shared.
+        let text = "c1: add v3, v1, v2\nc2: add v4, v1, v3\nc2: add v4, v4, #1\n";
+        let program = crate::cluster::program::parse(text, 2).unwrap();
+        let out = baseline(&program);
+        let first = first_free(&program, RegKind::Main);
+        let inputs: Vec<_> = out.main_inputs.into_iter().collect();
+        assert_eq!(inputs, vec![(first + 1, 1)]);
+        // The shared registers live in the main file, the others stay local.
+        assert_eq!(out.program[0].dst, Some(Reg::Main(first + 3)));
+        assert_eq!(out.program[1].dst, Some(Reg::Virtual(4)));
+        assert_eq!(out.movs, 0);
+    }
+
+    #[test]
     fn register_numbers_far_above_the_program_length_compile_alike() {
         let params = ClusterParams {
             clusters: 3,
