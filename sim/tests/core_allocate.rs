@@ -235,9 +235,9 @@ fn the_verilated_core_runs_allocated_programs_in_lock_step() {
                 false,
             );
             assert_eq!(
-                report.mismatches, 0,
+                report.lock_step.mismatches, 0,
                 "{banks} banks {kind}, seed {seed}: {:?}",
-                report.first_mismatch
+                report.lock_step.first_mismatch
             );
             cycles += report.cycles;
         }

@@ -32,10 +32,10 @@ fn builtin_in_lock_step(params: &CoreParams, policy: Policy, name: &str, seed: u
     let device = Some(&mut device as &mut dyn CoreDevice);
     let report = run(params, policy, &workload, seed, device, false);
     assert_eq!(
-        report.mismatches,
+        report.lock_step.mismatches,
         0,
         "{name} {what}{policy:?}: {}",
-        report.first_mismatch.unwrap()
+        report.lock_step.first_mismatch.unwrap()
     );
 }
 
@@ -167,11 +167,11 @@ fn cosimulate(
     let device = Some(&mut device as &mut dyn CoreDevice);
     let report = run(params, policy, workload, seed, device, false);
     assert_eq!(
-        report.mismatches,
+        report.lock_step.mismatches,
         0,
         "{params:?} {policy:?} {}: {}",
         workload.name,
-        report.first_mismatch.unwrap()
+        report.lock_step.first_mismatch.unwrap()
     );
     let s = &report.stats;
     totals.cycles += report.cycles;
@@ -424,10 +424,10 @@ fn lockstep_workload(
     let device = Some(&mut device as &mut dyn CoreDevice);
     let report = run(params, policy, workload, 3, device, true);
     assert_eq!(
-        report.mismatches,
+        report.lock_step.mismatches,
         0,
         "{}",
-        report.first_mismatch.as_ref().unwrap()
+        report.lock_step.first_mismatch.as_ref().unwrap()
     );
     report
 }
@@ -620,10 +620,10 @@ fn the_request_stage_costs_one_cycle_of_read_latency() {
             let device = Some(&mut device as &mut dyn CoreDevice);
             let report = run(params, Policy::CqPq, &workload, 9, device, false);
             assert_eq!(
-                report.mismatches,
+                report.lock_step.mismatches,
                 0,
                 "{name} {params:?}: {}",
-                report.first_mismatch.unwrap()
+                report.lock_step.first_mismatch.unwrap()
             );
             cycles.push(report.cycles);
         }

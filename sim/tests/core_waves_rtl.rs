@@ -99,7 +99,7 @@ fn lock_step(shape: &Shape) -> Covered {
         let device = Some(&mut device as &mut dyn CoreDevice);
         let report = run(&settled, shape.policy, &workload, 11, device, false);
         assert_eq!(
-            report.mismatches,
+            report.lock_step.mismatches,
             0,
             "{} waves, {:?}, {:?} banks, pipeline {}, {:?} map, {:?}, {}: {}",
             shape.waves,
@@ -109,7 +109,7 @@ fn lock_step(shape: &Shape) -> Covered {
             shape.map,
             shape.policy,
             workload.name,
-            report.first_mismatch.unwrap()
+            report.lock_step.first_mismatch.unwrap()
         );
         assert_eq!(report.waves, shape.waves);
         covered.runs += 1;

@@ -27,10 +27,10 @@ fn lock_step(params: &GrfParams, trace: &Trace, seed: u64) -> GrfRun {
 
 fn assert_matches(what: &str, report: &GrfRun) {
     assert_eq!(
-        report.mismatches,
+        report.lock_step.mismatches,
         0,
         "{what}: {}",
-        report.first_mismatch.as_ref().unwrap()
+        report.lock_step.first_mismatch.as_ref().unwrap()
     );
     assert!(!report.stuck, "{what}: did not finish");
 }
@@ -98,10 +98,10 @@ fn a_million_cycles_of_random_traffic() {
                 Some(&mut device as &mut GrfDevice),
             );
             assert_eq!(
-                report.mismatches,
+                report.lock_step.mismatches,
                 0,
                 "{params:?} L3 latency {l3} seed {seed}: {}",
-                report.first_mismatch.unwrap()
+                report.lock_step.first_mismatch.unwrap()
             );
             cycles += report.cycles;
         }
@@ -132,7 +132,10 @@ fn the_lock_step_catches_a_design_that_differs_from_the_model() {
         },
         Some(&mut device as &mut GrfDevice),
     );
-    let m = report.first_mismatch.expect("the difference is seen");
+    let m = report
+        .lock_step
+        .first_mismatch
+        .expect("the difference is seen");
     assert_eq!(
         (m.port.as_str(), m.expected, m.actual),
         ("req_ready[0]", 1, 0),
@@ -189,10 +192,10 @@ fn directed(params: &GrfParams, text: &str) -> (GrfRun, Log) {
         Some(&mut recorder as &mut GrfDevice),
     );
     assert_eq!(
-        report.mismatches,
+        report.lock_step.mismatches,
         0,
         "{}",
-        report.first_mismatch.as_ref().unwrap()
+        report.lock_step.first_mismatch.as_ref().unwrap()
     );
     (report, recorder.log)
 }
@@ -547,10 +550,10 @@ fn pick_stage_cycles(files: &[GrfParams], pipeline: usize, min_cycles: u64) {
         let trace = random_trace(&params, seed, 200, eus > 1);
         let report = lock_step(&params, &trace, seed);
         assert_eq!(
-            report.mismatches,
+            report.lock_step.mismatches,
             0,
             "{params:?} seed {seed}: {}",
-            report.first_mismatch.unwrap()
+            report.lock_step.first_mismatch.unwrap()
         );
         cycles += report.cycles;
     }

@@ -121,10 +121,10 @@ fn cosimulate_every_program(pairs: &[(Policy, BankKind)]) -> u64 {
             let device = Some(&mut device as &mut dyn CoreDevice);
             let report = run(&params, policy, &workload, SEED, device, false);
             assert_eq!(
-                report.mismatches,
+                report.lock_step.mismatches,
                 0,
                 "{name} under {policy:?} on {kind:?} banks: {}",
-                report.first_mismatch.unwrap()
+                report.lock_step.first_mismatch.unwrap()
             );
             cycles += report.cycles;
         }

@@ -14,7 +14,7 @@ use super::run::{run, CoreRun};
 use super::verilated::{CoreDevice, CoreRtl};
 use super::waves::settle;
 use crate::block::{Report, Setup, SimError};
-use crate::check::Mismatch;
+use crate::check::LockStep;
 
 /// One policy's figures beside the run's.
 #[derive(Clone, Debug, Serialize)]
@@ -34,8 +34,6 @@ pub struct CoreReport {
     /// The run.
     #[serde(flatten)]
     pub run: CoreRun,
-    /// Whether the RTL ran in lock step.
-    pub rtl: bool,
     /// Every policy on the same program, by name.
     pub comparison: BTreeMap<&'static str, PolicyFigures>,
     /// With `--allocate`: the program as written against the allocated one that ran.
@@ -52,12 +50,8 @@ impl Report for CoreReport {
         Some(self.run.cycles as f64)
     }
 
-    fn mismatch(&self) -> Option<&Mismatch> {
-        self.run.first_mismatch.as_ref()
-    }
-
-    fn rtl(&self) -> bool {
-        self.rtl
+    fn lock_step(&self) -> Option<&LockStep> {
+        Some(&self.run.lock_step)
     }
 
     fn text(&self) -> String {
@@ -93,7 +87,7 @@ impl Report for CoreReport {
         }
         text += &format!(
             "mismatches {}\npolicy   cycles  x bound  stalls\n",
-            r.mismatches
+            r.lock_step.mismatches
         );
         for o in &self.others {
             text += &format!(
@@ -133,7 +127,7 @@ impl Report for CoreReport {
             ("stall_cycles", s.stall_cycles as f64),
             ("cq_preloads", s.cq_preloads as f64),
             ("pq_prefetches", s.pq_prefetches as f64),
-            ("mismatches", self.run.mismatches as f64),
+            ("mismatches", self.run.lock_step.mismatches as f64),
         ]
     }
 }
@@ -193,7 +187,7 @@ pub(super) fn run_options(
         }
     });
     // The chosen policy's own figures are the lock step's, unless the RTL stopped it early.
-    let own = match run.mismatches {
+    let own = match run.lock_step.mismatches {
         0 => CoreRun {
             schedule: None,
             ..run.clone()
@@ -220,7 +214,6 @@ pub(super) fn run_options(
     });
     Ok(CoreReport {
         run,
-        rtl: with_rtl,
         comparison,
         others,
         allocation,

@@ -13,7 +13,7 @@ use super::program_file::ProgramFigures;
 use super::verilated::CoreDevice;
 use super::waves::{PerWave, Registers, WaveMap};
 use super::workload::Workload;
-use crate::check::Mismatch;
+use crate::check::{LockStep, Mismatch};
 use crate::rng::Rng;
 
 /// The outcome of one run of a workload under one policy.
@@ -37,10 +37,10 @@ pub struct CoreRun {
     /// Counts.
     #[serde(flatten)]
     pub stats: CoreStats,
-    /// Mismatches found against the RTL (the run stops at the first).
-    pub mismatches: u64,
-    /// The first mismatch.
-    pub first_mismatch: Option<Mismatch>,
+    /// Whether the RTL ran in lock step, and what it found (the run stops at the first
+    /// mismatch).
+    #[serde(flatten)]
+    pub lock_step: LockStep,
     /// Per cycle, the GPR reads (kept on request).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub schedule: Option<Vec<Vec<Read>>>,
@@ -85,12 +85,12 @@ pub fn inputs(program: &[Instruction]) -> Vec<usize> {
 }
 
 /// The golden model and, when given, the device, one cycle in lock step.
-struct LockStep<'a> {
+struct Sides<'a> {
     model: CoreModel,
     device: Option<&'a mut dyn CoreDevice>,
 }
 
-impl LockStep<'_> {
+impl Sides<'_> {
     /// Steps both; the model's output, or the first mismatch.
     fn step(&mut self, cycle: u64, input: &CycleInput) -> Result<CycleOutput, Mismatch> {
         let out = self.model.step(input);
@@ -150,8 +150,10 @@ pub fn run(
         lower_bound_terms: bound,
         program: workload.figures.clone(),
         stats: CoreStats::default(),
-        mismatches: 0,
-        first_mismatch: None,
+        lock_step: LockStep {
+            rtl: device.is_some(),
+            ..LockStep::default()
+        },
         schedule: keep_schedule.then(Vec::new),
         waves: map.waves,
         footprint: map.footprint,
@@ -159,7 +161,7 @@ pub fn run(
         inputs: PerWave::default(),
         outputs: PerWave::default(),
     };
-    let mut lock = LockStep {
+    let mut lock = Sides {
         model: CoreModel::new(params, policy),
         device,
     };
@@ -171,8 +173,8 @@ pub fn run(
     let outcome = execute(params, &run, seed, &mut lock, &mut report)
         .and_then(|cycle| lock.final_registers(cycle, params.gpr.registers));
     if let Err(mismatch) = outcome {
-        report.mismatches = 1;
-        report.first_mismatch = Some(mismatch);
+        report.lock_step.mismatches = 1;
+        report.lock_step.first_mismatch = Some(mismatch);
     }
     report.ipc = report.stats.instructions as f64 / report.cycles.max(1) as f64;
     let written: std::collections::BTreeSet<usize> =
@@ -213,7 +215,7 @@ fn load_inputs(
     stream: &Stream,
     seed: u64,
     rng: &mut Rng,
-    lock: &mut LockStep,
+    lock: &mut Sides,
     report: &mut CoreRun,
 ) -> Result<(), Mismatch> {
     let lanes = params.gpr.lanes;
@@ -250,7 +252,7 @@ fn execute(
     params: &CoreParams,
     stream: &Stream,
     seed: u64,
-    lock: &mut LockStep,
+    lock: &mut Sides,
     report: &mut CoreRun,
 ) -> Result<u64, Mismatch> {
     let (lanes, workload, programs) = (params.gpr.lanes, stream.workload, stream.programs);

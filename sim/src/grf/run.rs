@@ -11,7 +11,7 @@ use super::options::{Conditions, GrfOptions};
 use super::trace::{Step, Trace};
 use super::verilated::GrfRtl;
 use crate::block::{Report, Setup, SimError};
-use crate::check::{end_cycle, Device, Mismatch};
+use crate::check::{end_cycle, Device, LockStep};
 
 /// What the RTL side of a GRF run is: driven with the EUs' requests, compared with the
 /// model's cycle.
@@ -35,10 +35,10 @@ pub struct GrfRun {
     /// Whether some EU never finished: parked on a barrier nobody can open any more, or still
     /// busy at the cycle limit.
     pub stuck: bool,
-    /// Mismatches against the RTL (the run stops at the first).
-    pub mismatches: u64,
-    /// The first mismatch.
-    pub first_mismatch: Option<Mismatch>,
+    /// Whether the RTL ran in lock step, and what it found (the run stops at the first
+    /// mismatch).
+    #[serde(flatten)]
+    pub lock_step: LockStep,
 }
 
 /// Per EU, where it is in its trace.
@@ -89,6 +89,7 @@ pub fn run(
         outstanding: vec![false; eus],
         idle_until: vec![0; eus],
     };
+    let rtl = device.is_some();
     let mut first_mismatch = None;
     let mut deadlocked = false;
     let mut cycle = 0;
@@ -130,8 +131,11 @@ pub fn run(
         energy_pj: conditions.energy.total(&stats, params),
         stats,
         stuck: deadlocked || cycle >= conditions.max_cycles,
-        mismatches: first_mismatch.is_some() as u64,
-        first_mismatch,
+        lock_step: LockStep {
+            rtl,
+            mismatches: first_mismatch.is_some() as u64,
+            first_mismatch,
+        },
     }
 }
 
@@ -192,8 +196,6 @@ pub struct GrfReport {
     /// The run.
     #[serde(flatten)]
     pub run: GrfRun,
-    /// Whether the RTL ran in lock step.
-    pub rtl: bool,
     /// The flat design on the same trace (golden model), when asked.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub flat: Option<GrfRun>,
@@ -205,12 +207,8 @@ impl Report for GrfReport {
         Some(self.run.cycles as f64)
     }
 
-    fn mismatch(&self) -> Option<&Mismatch> {
-        self.run.first_mismatch.as_ref()
-    }
-
-    fn rtl(&self) -> bool {
-        self.rtl
+    fn lock_step(&self) -> Option<&LockStep> {
+        Some(&self.run.lock_step)
     }
 
     fn text(&self) -> String {
@@ -242,9 +240,9 @@ impl Report for GrfReport {
             e.slow_pj,
             e.slow_low_pj,
             e.l3_pj,
-            r.mismatches,
+            r.lock_step.mismatches,
         );
-        if r.stuck && r.first_mismatch.is_none() {
+        if r.stuck && r.lock_step.first_mismatch.is_none() {
             text += "warning: the run did not finish: an EU is parked on a barrier nobody can \
                      open, or --max-cycles was reached\n";
         }
@@ -272,7 +270,7 @@ impl Report for GrfReport {
             ("slow_accesses", r.slow_accesses as f64),
             ("l3_accesses", (s.l3_reads + s.l3_writes) as f64),
             ("energy_pj", r.energy_pj),
-            ("mismatches", r.mismatches as f64),
+            ("mismatches", r.lock_step.mismatches as f64),
         ]
     }
 }
@@ -305,7 +303,6 @@ pub(super) fn run_options(
         l3_latency: conditions.l3_latency,
         energy_per_access_pj: conditions.energy,
         run: report,
-        rtl: with_rtl,
         flat,
     })
 }
