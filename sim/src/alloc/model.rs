@@ -21,7 +21,7 @@ pub struct PoolInputs {
 pub struct Allocation {
     /// First register.
     pub base: usize,
-    /// Registers.
+    /// RegisterSet.
     pub size: usize,
 }
 
@@ -34,11 +34,11 @@ pub struct PoolOutputs {
     pub resident: usize,
     /// Cycles a wave asked and did not launch, before this cycle's edge.
     pub launch_stalls: u64,
-    /// Registers released, before this cycle's edge.
+    /// RegisterSet released, before this cycle's edge.
     pub released: u64,
     /// The footprint, before this cycle's edge.
     pub footprint: u32,
-    /// Registers not allocated, before this cycle's edge.
+    /// RegisterSet not allocated, before this cycle's edge.
     pub free_registers: usize,
 }
 
@@ -51,10 +51,44 @@ pub struct PoolModel {
     released: u64,
     /// The test-only fault `alloc-off-by-one`, read once: it refuses a run ending at the top.
     off_by_one: bool,
-    /// Per register: the slot holding it, refilled from `slots` when asked ([`Self::owners`]).
-    owner: Vec<Option<usize>>,
-    /// Per register: the slot found holding it so far, in [`Self::check`].
-    taken: Vec<Option<usize>>,
+}
+
+/// A set of the pool's registers, one bit each (the pool holds at most 256).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct RegisterSet([u64; 4]);
+
+impl RegisterSet {
+    /// RegisterSet `base..base + size` (those below 256).
+    fn span(base: usize, size: usize) -> Self {
+        let mut words = [0u64; 4];
+        let end = (base + size).min(256);
+        let mut r = base.min(end);
+        while r < end {
+            let (word, low) = (r / 64, r % 64);
+            let n = (end - r).min(64 - low);
+            words[word] |= (u64::MAX >> (64 - n)) << low;
+            r += n;
+        }
+        Self(words)
+    }
+
+    /// The lowest register in both sets.
+    fn first_common(self, other: Self) -> Option<usize> {
+        (0..4).find_map(|w| {
+            let both = self.0[w] & other.0[w];
+            (both != 0).then(|| w * 64 + both.trailing_zeros() as usize)
+        })
+    }
+
+    /// Both sets together.
+    fn with(self, other: Self) -> Self {
+        Self(std::array::from_fn(|w| self.0[w] | other.0[w]))
+    }
+
+    /// RegisterSet in the set.
+    fn count(self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
 }
 
 impl PoolModel {
@@ -67,28 +101,23 @@ impl PoolModel {
             launch_stalls: 0,
             released: 0,
             off_by_one: crate::fault("alloc-off-by-one"),
-            owner: vec![None; params.pool],
-            taken: vec![None; params.pool],
         }
     }
 
-    /// Per register: the slot holding it, made again from the slots.
-    fn owners(&mut self) -> &[Option<usize>] {
-        self.owner.fill(None);
-        for (s, alloc) in self.slots.iter().enumerate() {
-            if let Some(a) = alloc {
-                self.owner[a.base..a.base + a.size].fill(Some(s));
-            }
-        }
-        &self.owner
+    /// The registers some slot holds.
+    fn held(&self) -> RegisterSet {
+        let spans = self.slots.iter().flatten();
+        spans.fold(RegisterSet::default(), |held, a| {
+            held.with(RegisterSet::span(a.base, a.size))
+        })
     }
 
-    /// The lowest base of a run of free granules covering `size` registers, in `owners`.
-    fn first_fit(&self, owners: &[Option<usize>], size: usize) -> Option<usize> {
+    /// The lowest base of a run of free granules covering `size` registers, none in `held`.
+    fn first_fit(&self, held: RegisterSet, size: usize) -> Option<usize> {
         let g = self.params.granularity;
         let top = self.params.pool - usize::from(self.off_by_one);
         (0..self.params.granules()).map(|k| k * g).find(|&base| {
-            base + size <= top && owners[base..base + size].iter().all(Option::is_none)
+            base + size <= top && held.first_common(RegisterSet::span(base, size)).is_none()
         })
     }
 
@@ -97,7 +126,7 @@ impl PoolModel {
         self.footprint
     }
 
-    /// Registers released so far.
+    /// RegisterSet released so far.
     pub fn released(&self) -> u64 {
         self.released
     }
@@ -119,13 +148,13 @@ impl PoolModel {
         let size = self.params.rounded(self.footprint as usize);
         let slot = self.slots.iter().position(Option::is_none);
         let fits = (self.footprint as usize) <= self.params.pool;
-        self.owners();
+        let held = self.held();
         let base = if fits {
-            self.first_fit(&self.owner, size)
+            self.first_fit(held, size)
         } else {
             None
         };
-        let free_registers = self.owner.iter().filter(|o| o.is_none()).count();
+        let free_registers = self.params.pool - held.count();
         let launched = match (inputs.launch, slot, base) {
             (true, Some(slot), Some(base)) => Some((slot, Allocation { base, size })),
             _ => None,
@@ -154,9 +183,8 @@ impl PoolModel {
 
     /// The invariants: allocations within the pool, none overlapping, their sum at most the
     /// pool. The first one broken, in words.
-    pub fn check(&mut self) -> Result<(), String> {
-        let taken = &mut self.taken;
-        taken.fill(None);
+    pub fn check(&self) -> Result<(), String> {
+        let mut taken = RegisterSet::default();
         let mut sum = 0;
         for (s, alloc) in self.slots.iter().enumerate() {
             let Some(a) = alloc else { continue };
@@ -168,11 +196,15 @@ impl PoolModel {
                     a.base + a.size
                 ));
             }
-            for (r, owner) in taken.iter_mut().enumerate().skip(a.base).take(a.size) {
-                if let Some(other) = owner.replace(s) {
-                    return Err(format!("slots {other} and {s} both hold register {r}"));
-                }
+            let span = RegisterSet::span(a.base, a.size);
+            if let Some(r) = taken.first_common(span) {
+                let holds = |o: &usize| {
+                    self.slots[*o].is_some_and(|b| (b.base..b.base + b.size).contains(&r))
+                };
+                let other = (0..s).rev().find(holds).unwrap_or(s);
+                return Err(format!("slots {other} and {s} both hold register {r}"));
             }
+            taken = taken.with(span);
         }
         match sum <= self.params.pool {
             true => Ok(()),
@@ -181,5 +213,82 @@ impl PoolModel {
                 self.params.pool
             )),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The registers of a set, listed.
+    fn members(set: RegisterSet) -> Vec<usize> {
+        (0..256)
+            .filter(|&r| set.first_common(RegisterSet::span(r, 1)).is_some())
+            .collect()
+    }
+
+    #[test]
+    fn a_span_holds_its_registers_across_words() {
+        for (base, size) in [
+            (0, 0),
+            (0, 1),
+            (5, 3),
+            (60, 8),
+            (0, 64),
+            (64, 64),
+            (1, 255),
+            (0, 256),
+        ] {
+            let set = RegisterSet::span(base, size);
+            assert_eq!(
+                members(set),
+                (base..base + size).collect::<Vec<_>>(),
+                "{base}+{size}"
+            );
+            assert_eq!(set.count(), size);
+        }
+        // Registers past 256 are not held.
+        assert_eq!(RegisterSet::span(250, 20).count(), 6);
+    }
+
+    #[test]
+    fn the_first_common_register_is_the_lowest_in_both() {
+        let a = RegisterSet::span(10, 100).with(RegisterSet::span(200, 4));
+        assert_eq!(a.first_common(RegisterSet::span(70, 200)), Some(70));
+        assert_eq!(a.first_common(RegisterSet::span(110, 90)), None);
+        assert_eq!(a.first_common(RegisterSet::span(150, 60)), Some(200));
+        assert_eq!(a.count(), 104);
+    }
+
+    #[test]
+    fn the_free_count_and_the_fit_follow_the_slots() {
+        let params = AllocParams {
+            pool: 96,
+            granularity: 4,
+            wave_slots: 4,
+        };
+        let mut pool = PoolModel::new(&params);
+        let launch = PoolInputs {
+            launch: true,
+            ..PoolInputs::default()
+        };
+        pool.step(&PoolInputs {
+            set_footprint: Some(70),
+            ..PoolInputs::default()
+        });
+        let first = pool.step(&launch);
+        assert_eq!(first.launched, Some((0, Allocation { base: 0, size: 72 })));
+        assert_eq!(first.free_registers, 96);
+        // 24 left: a second wave of 72 does not fit.
+        let second = pool.step(&launch);
+        assert_eq!((second.launched, second.free_registers), (None, 24));
+        pool.step(&PoolInputs {
+            set_footprint: Some(24),
+            ..PoolInputs::default()
+        });
+        let third = pool.step(&launch);
+        assert_eq!(third.launched, Some((1, Allocation { base: 72, size: 24 })));
+        assert_eq!(pool.step(&PoolInputs::default()).free_registers, 0);
+        assert_eq!(pool.check(), Ok(()));
     }
 }
