@@ -26,7 +26,7 @@ use proptest::test_runner::TestCaseError;
 #[path = "../../sim/tests/common/fuzzing.rs"]
 mod fuzzing;
 
-use fuzzing::{config, timed};
+use fuzzing::{config, fuzz, timed};
 
 /// `error` is one line without control characters, and names every one of `names`.
 fn check_error(error: &str, names: &[&str]) -> Result<(), TestCaseError> {
@@ -152,16 +152,22 @@ trait Table: Send + Sync {
     /// Its parameters' names.
     fn names(&self) -> Vec<&'static str>;
     /// The words its allowed-values texts name, over every parameter.
-    fn words(&self) -> Vec<String>;
-    /// Sets `assignments` (parameter index, value) on the defaults and validates: the property.
-    fn case(&self, assignments: Vec<(usize, String)>) -> Result<(), TestCaseError>;
-    /// Writes `json` to `path` and resolves it as `--config` with `flags`: the property.
+    fn words(&self) -> Vec<String> {
+        self.own_words().concat()
+    }
+    /// Per parameter: the words its allowed-values text names, and its default.
+    fn own_words(&self) -> Vec<Vec<String>>;
+    /// Sets `assignments` (parameter index, value) on the defaults and validates: the property;
+    /// whether the values were accepted.
+    fn case(&self, assignments: Vec<(usize, String)>) -> Result<bool, TestCaseError>;
+    /// Writes `json` to `path` and resolves it as `--config` with `flags`: the property;
+    /// whether the file and flags were accepted.
     fn config_case(
         &self,
         path: &str,
         json: &str,
         flags: Vec<(usize, String)>,
-    ) -> Result<(), TestCaseError>;
+    ) -> Result<bool, TestCaseError>;
 }
 
 /// The table of `P`.
@@ -176,11 +182,11 @@ impl<P: Params> Table for TableOf<P> {
         P::table().iter().map(|p| p.name).collect()
     }
 
-    fn words(&self) -> Vec<String> {
+    fn own_words(&self) -> Vec<Vec<String>> {
         let defaults = P::default();
         P::table()
             .iter()
-            .flat_map(|p| {
+            .map(|p| {
                 let mut words = words_of(&p.allowed(&defaults));
                 words.push(p.value(&defaults));
                 words
@@ -188,7 +194,7 @@ impl<P: Params> Table for TableOf<P> {
             .collect()
     }
 
-    fn case(&self, assignments: Vec<(usize, String)>) -> Result<(), TestCaseError> {
+    fn case(&self, assignments: Vec<(usize, String)>) -> Result<bool, TestCaseError> {
         let outcome = timed(move || {
             let table = P::table();
             let mut params = P::default();
@@ -204,8 +210,8 @@ impl<P: Params> Table for TableOf<P> {
             })
         })?;
         match outcome {
-            Ok(()) => Ok(()),
-            Err((error, flag)) => check_error(&error, &[&flag, "invalid value"]),
+            Ok(()) => Ok(true),
+            Err((error, flag)) => check_error(&error, &[&flag, "invalid value"]).map(|()| false),
         }
     }
 
@@ -214,7 +220,7 @@ impl<P: Params> Table for TableOf<P> {
         path: &str,
         json: &str,
         flags: Vec<(usize, String)>,
-    ) -> Result<(), TestCaseError> {
+    ) -> Result<bool, TestCaseError> {
         std::fs::write(path, json).expect("a writable temporary directory");
         let table = P::table();
         let mut argv = vec!["fuzz".to_string(), "--config".to_string(), path.to_string()];
@@ -228,18 +234,18 @@ impl<P: Params> Table for TableOf<P> {
                 .arg(config_arg());
             // Clap's own refusals (a value it cannot hand over) are not this parser's.
             let Ok(matches) = command.try_get_matches_from(argv) else {
-                return Ok(());
+                return Ok(false);
             };
             resolve_with_config::<P>(&matches)
-                .map(|_| ())
+                .map(|_| true)
                 .map_err(|e| e.to_string())
         })?;
         match outcome {
-            Ok(()) => Ok(()),
+            Ok(accepted) => Ok(accepted),
             Err(error) if error.contains("--config") && json_syntax_error(json) => {
-                check_error(&error, &["--config", " line ", " column "])
+                check_error(&error, &["--config", " line ", " column "]).map(|()| false)
             }
-            Err(error) => check_error(&error, &["invalid value"]),
+            Err(error) => check_error(&error, &["invalid value"]).map(|()| false),
         }
     }
 }
@@ -295,9 +301,40 @@ fn design_tables() -> Vec<Box<dyn Table>> {
     tables.0
 }
 
-/// One to four (parameter index, value) pairs for a table with `words`.
-fn assignments(words: Vec<String>) -> BoxedStrategy<Vec<(usize, String)>> {
-    vec((any::<usize>(), value(words)), 1..5).boxed()
+/// One to four (parameter index, value) pairs for a table whose parameters have `own` words:
+/// half of them a parameter's own word (most of them allowed), the rest any value.
+fn assignments(own: Vec<Vec<String>>) -> BoxedStrategy<Vec<(usize, String)>> {
+    let all = own.concat();
+    let fitting = (0..own.len()).prop_flat_map(move |k| {
+        let words = own[k].clone();
+        (Just(k), proptest::sample::select(words))
+    });
+    let pair = prop_oneof![1 => fitting, 1 => (any::<usize>(), value(all))];
+    vec(pair, 1..5).boxed()
+}
+
+/// A config file of a table's own keys, each with one of its own words (numbers as JSON
+/// numbers), and nothing broken: the files a user writes.
+fn plain_config_file(names: Vec<&'static str>, own: Vec<Vec<String>>) -> BoxedStrategy<String> {
+    let entry = (0..names.len()).prop_flat_map(move |k| {
+        let words = own[k].clone();
+        (Just(names[k]), proptest::sample::select(words))
+    });
+    vec(entry, 0..4)
+        .prop_map(|entries| {
+            let body: Vec<String> = entries
+                .into_iter()
+                .map(|(key, word)| {
+                    let value = match word.parse::<u64>() {
+                        Ok(_) => word,
+                        Err(_) => serde_json::to_string(&word).expect("a string"),
+                    };
+                    format!("{}: {value}", serde_json::to_string(key).expect("a key"))
+                })
+                .collect();
+            format!("{{{}}}\n", body.join(", "))
+        })
+        .boxed()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -376,37 +413,47 @@ fn config_file(names: Vec<&'static str>, words: Vec<String>) -> BoxedStrategy<St
 // The tests
 // ---------------------------------------------------------------------------------------------
 
-proptest! {
-    #![proptest_config(config())]
+/// Every parameter of every table, one to four set at once, then validated.
+#[test]
+fn flag_values() {
+    let all = tables();
+    let inputs = (0..all.len()).prop_flat_map(|w| (Just(w), assignments(tables()[w].own_words())));
+    fuzz(file!(), "flag values", inputs, |(which, values)| {
+        let table = &all[which];
+        table
+            .case(values)
+            .map_err(|e| TestCaseError::fail(format!("{}: {e}", table.name())))
+    });
+}
 
-    /// Every parameter of every table, one to four set at once, then validated.
-    #[test]
-    fn flag_values(
-        (which, values) in (0..tables().len()).prop_flat_map(|w| {
-            (Just(w), assignments(tables()[w].words()))
-        })
-    ) {
-        let tables = tables();
-        let table = &tables[which];
-        table.case(values).map_err(|e| TestCaseError::fail(format!("{}: {e}", table.name())))?;
-    }
-
-    /// JSON config files for every design, with flags over them.
-    #[test]
-    fn config_files(
-        (which, json, flags) in (0..design_tables().len()).prop_flat_map(|w| {
-            let table = &design_tables()[w];
-            (Just(w), config_file(table.names(), table.words()), vec((any::<usize>(), value(table.words())), 0..2))
-        })
-    ) {
-        let dir = scratch();
-        let path = dir.path().join("config.json");
-        let tables = design_tables();
-        let table = &tables[which];
+/// JSON config files for every design, with flags over them.
+#[test]
+fn config_files() {
+    let all = design_tables();
+    let inputs = (0..all.len()).prop_flat_map(|w| {
+        let table = &design_tables()[w];
+        let flags = prop_oneof![
+            1 => Just(Vec::new()),
+            1 => assignments(table.own_words()),
+        ];
+        let file = prop_oneof![
+            1 => plain_config_file(table.names(), table.own_words()),
+            1 => config_file(table.names(), table.words()),
+        ];
+        (Just(w), file, flags)
+    });
+    let dir = scratch();
+    let path = dir.path().join("config.json");
+    fuzz(file!(), "config files", inputs, |(which, json, flags)| {
+        let table = &all[which];
         table
             .config_case(path.to_str().expect("a UTF-8 path"), &json, flags)
-            .map_err(|e| TestCaseError::fail(format!("{}: {e}", table.name())))?;
-    }
+            .map_err(|e| TestCaseError::fail(format!("{}: {e}", table.name())))
+    });
+}
+
+proptest! {
+    #![proptest_config(config())]
 
     /// The router's `--op` and `--fill` and the allocator's `--uniform`.
     #[test]

@@ -15,9 +15,6 @@
 //! `GRFGEN_FUZZ_CASES=100000 cargo test --release -p grfgen-sim --test parser_fuzz`. Inputs that
 //! found bugs live in `tests/corpus/<parser>/` and are replayed by the `corpus_*` tests.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Instant;
-
 use grfgen_hdl::params::{
     AllocParams, BankKind, ClusterParams, CoreOp, CoreParams, GprParams, GrfParams,
 };
@@ -34,12 +31,12 @@ use grfgen_sim::grf::{Conditions, Step, TraceError};
 use grfgen_support::text::source_lines;
 use proptest::collection::vec;
 use proptest::prelude::*;
-use proptest::test_runner::{FileFailurePersistence, TestCaseError, TestRunner};
+use proptest::test_runner::TestCaseError;
 
 #[path = "common/fuzzing.rs"]
 mod fuzzing;
 
-use fuzzing::{cases, config, timed};
+use fuzzing::{fuzz, timed};
 
 /// Whether `c` must not appear raw in an error: a control character (new lines included), or
 /// an invisible one that hides or reorders text.
@@ -576,6 +573,7 @@ fn core_generated_programs() {
         ),
     );
     fuzz(
+        file!(),
         "core generated programs",
         choices,
         |(program, core, unit)| {
@@ -1081,52 +1079,11 @@ fn normalised(text: &str) -> String {
 // The tests
 // ---------------------------------------------------------------------------------------------
 
-/// Runs `case` on [`cases`] inputs from `inputs` (proptest shrinks a failing one and keeps its
-/// seed in `parser_fuzz.proptest-regressions`), then prints how many `parser` accepted and the time.
-fn fuzz<S: Strategy>(
-    parser: &str,
-    inputs: S,
-    case: impl Fn(S::Value) -> Result<bool, TestCaseError>,
-) {
-    let config = ProptestConfig {
-        source_file: Some(file!()),
-        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
-            "proptest-regressions",
-        ))),
-        ..config()
-    };
-    let mut runner = TestRunner::new(config);
-    let accepted = AtomicUsize::new(0);
-    let start = Instant::now();
-    let outcome = runner.run(&inputs, |input| {
-        if case(input)? {
-            accepted.fetch_add(1, Ordering::Relaxed);
-        }
-        Ok(())
-    });
-    let took = start.elapsed();
-    if let Err(e) = outcome {
-        panic!("{parser}: {e}");
-    }
-    let cases = cases();
-    let accepted = accepted.into_inner();
-    // A parser that refused every input would leave the checks on accepted ones untested.
-    assert!(
-        cases < 100 || accepted * 5 >= cases as usize,
-        "{parser}: {accepted} of {cases} cases accepted, under 20%"
-    );
-    println!(
-        "{parser}: {cases} cases in {took:.2?} ({:.0} a second), {:.0}% accepted",
-        f64::from(cases) / took.as_secs_f64(),
-        100.0 * accepted as f64 / f64::from(cases.max(1)),
-    );
-}
-
 /// Core programs: `grfgen sim core --program FILE`.
 #[test]
 fn core_programs() {
     let inputs = inputs(core_program(true), core_program(false));
-    fuzz("core programs", inputs, |text| core_case(&text));
+    fuzz(file!(), "core programs", inputs, |text| core_case(&text));
 }
 
 /// GRF traces: `grfgen sim grf --trace FILE`, for three element widths.
@@ -1136,28 +1093,32 @@ fn grf_traces() {
         let text = inputs(grf_trace(w, true), grf_trace(w, false));
         (Just(w), text)
     });
-    fuzz("GRF traces", inputs, |(which, text)| grf_case(which, &text));
+    fuzz(file!(), "GRF traces", inputs, |(which, text)| {
+        grf_case(which, &text)
+    });
 }
 
 /// Shaders: `grfgen sim alloc --shader FILE`.
 #[test]
 fn shaders() {
     let inputs = inputs(shader(true), shader(false));
-    fuzz("shaders", inputs, |text| shader_case(&text));
+    fuzz(file!(), "shaders", inputs, |text| shader_case(&text));
 }
 
 /// Cluster programs: `grfgen sim cluster --program FILE` and `grfgen partition`.
 #[test]
 fn cluster_programs() {
     let inputs = inputs(cluster_program(true), cluster_program(false));
-    fuzz("cluster programs", inputs, |text| cluster_case(&text));
+    fuzz(file!(), "cluster programs", inputs, |text| {
+        cluster_case(&text)
+    });
 }
 
 /// The line reader every parser uses: one element per line whatever the ending, the
 /// byte-order mark dropped, nothing else lost.
 #[test]
 fn source_lines_keep_every_character() {
-    fuzz("source lines", raw_text(), |text| {
+    fuzz(file!(), "source lines", raw_text(), |text| {
         let input = text.clone();
         let lines = timed(move || {
             let lines = source_lines(&input);
