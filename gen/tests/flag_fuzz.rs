@@ -558,13 +558,23 @@ fn corpus_config_files_raw_echo() {
 fn corpus_config_files_bom() {
     let json = corpus("config", "002-byte-order-mark.json");
     let dir = scratch();
-    let path = dir.path().join("config.json");
-    std::fs::write(&path, json).expect("written");
-    let argv = ["fuzz", "--config", path.to_str().expect("a UTF-8 path")];
-    let matches = Command::new("fuzz")
-        .args(args::<GprParams>(Values::One))
-        .arg(config_arg())
-        .get_matches_from(argv);
-    let params = resolve_with_config::<GprParams>(&matches).map_err(|e| e.to_string());
-    assert!(params.is_ok(), "{params:?}");
+    let read = |text: &str| {
+        let path = dir.path().join("config.json");
+        std::fs::write(&path, text).expect("written");
+        let argv = ["fuzz", "--config", path.to_str().expect("a UTF-8 path")];
+        let matches = Command::new("fuzz")
+            .args(args::<GprParams>(Values::One))
+            .arg(config_arg())
+            .get_matches_from(argv);
+        resolve_with_config::<GprParams>(&matches).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let with_mark = read(&json);
+    // The file's value, not the default, and the same as without the mark.
+    assert_eq!(with_mark.banks, 8);
+    assert_ne!(GprParams::default().banks, 8);
+    let without = read(
+        json.strip_prefix('\u{feff}')
+            .expect("the file starts with the mark"),
+    );
+    assert_eq!(with_mark, without);
 }

@@ -6,8 +6,8 @@ use std::process::Command;
 
 use serde_json::Value;
 
-/// Runs a small GPR with a waveform; its JSON report.
-fn run(cache: &Path, waveform: &Path) -> Value {
+/// Runs a small GPR with a waveform; its JSON report and what it said on standard error.
+fn run(cache: &Path, waveform: &Path) -> (Value, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_grfgen"))
         .args([
             "sim",
@@ -29,7 +29,8 @@ fn run(cache: &Path, waveform: &Path) -> Value {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_slice(&out.stdout).expect("the report is JSON")
+    let report = serde_json::from_slice(&out.stdout).expect("the report is JSON");
+    (report, String::from_utf8_lossy(&out.stderr).into_owned())
 }
 
 /// The cache's entries.
@@ -54,14 +55,15 @@ fn the_cached_model_gives_the_first_builds_outputs() {
     let dir = tempfile::tempdir().unwrap();
     let cache = dir.path().join("cache");
     let (first, cached) = (dir.path().join("first.vcd"), dir.path().join("cached.vcd"));
-    let mut built = run(&cache, &first);
+    let (mut built, said) = run(&cache, &first);
+    assert!(said.contains("build the Verilator model"), "{said}");
     let after_build = entries(&cache);
-    let mut reused = run(&cache, &cached);
-    assert_eq!(
-        entries(&cache),
-        after_build,
-        "the second run builds nothing"
+    let (mut reused, said) = run(&cache, &cached);
+    assert!(
+        !said.contains("build the Verilator model"),
+        "the second run builds nothing: {said}"
     );
+    assert_eq!(entries(&cache), after_build);
     assert_eq!(built["mismatches"], 0);
     for report in [&mut built, &mut reused] {
         let report = report.as_object_mut().unwrap();

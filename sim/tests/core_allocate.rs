@@ -209,7 +209,7 @@ fn the_kernels_get_no_slower_and_the_documents_example_loses_its_conflicts() {
 
 #[test]
 fn the_verilated_core_runs_allocated_programs_in_lock_step() {
-    let mut cycles = 0;
+    let (mut cycles, mut runs, mut own_taken) = (0, 0, 0);
     for (k, (banks, kind)) in [
         (2, BankKind::OneReadOneWrite),
         (4, BankKind::TwoReadsOneWrite),
@@ -225,7 +225,12 @@ fn the_verilated_core_runs_allocated_programs_in_lock_step() {
                     .expect("Verilator builds the core");
             let seed = 10 * k as u64 + seed;
             let program = grfgen_sim::core::workload::random_program(2_000, 40, seed);
-            let (renamed, _) = allocated(&params, Policy::CqPq, &workload(program), seed).unwrap();
+            let written = workload(program);
+            let (renamed, figures) = allocated(&params, Policy::CqPq, &written, seed).unwrap();
+            // The code co-simulated is the allocator's own, not the program as written.
+            let own = allocate(&params, &written.program);
+            own_taken += usize::from(figures.allocation.program == own.program);
+            runs += 1;
             let report = run(
                 &params,
                 Policy::CqPq,
@@ -243,6 +248,10 @@ fn the_verilated_core_runs_allocated_programs_in_lock_step() {
         }
     }
     assert!(cycles > 10_000, "only {cycles} cycles co-simulated");
+    assert!(
+        own_taken * 2 >= runs,
+        "the own allocation taken on {own_taken} of {runs} runs"
+    );
 }
 
 /// The project's ir3 programs (`sim/programs/ir3`), by file name.

@@ -362,6 +362,14 @@ fn light_load_without_retries_and_wide_elements() {
         "{:?}",
         report.lock_step.first_mismatch
     );
+    assert!(report.lock_step.rtl);
+    assert_eq!(report.cycles, 50_000);
+    // Light load: reads and writes go through, most of them granted.
+    assert!(
+        report.read_grants > 10_000 && report.write_grants > 10_000,
+        "{report:?}"
+    );
+    assert!(report.grants * 2 > report.requests, "{report:?}");
 }
 
 /// Plays `cycles` through RTL and model in lock step (zero mismatches) and returns the model's
