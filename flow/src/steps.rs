@@ -10,7 +10,7 @@ use grfgen_support::progress;
 use grfgen_support::text::plural;
 use serde::Serialize;
 
-use crate::pnr::{place_and_route_seeds, write_bitstream, Device, PnrReport};
+use crate::pnr::{place_and_route_seeds, write_bitstream, Device, Placement, PnrReport};
 use crate::tools::{lint, synth, SynthStats, SynthTarget};
 use crate::FlowError;
 
@@ -54,8 +54,20 @@ pub struct PnrRequest {
     pub seed: u64,
     /// How many seeds to place with, from `seed` on (the best one's files are kept).
     pub seeds: u64,
+    /// The placer's timing weight (nextpnr's own: [`crate::pnr::DEFAULT_TIMING_WEIGHT`]).
+    pub timing_weight: u32,
     /// Whether to pack the best seed's routed design into a bitstream (Gowin devices).
     pub bitstream: bool,
+}
+
+impl PnrRequest {
+    /// The first seed's placement.
+    pub fn placement(&self) -> Placement {
+        Placement {
+            seed: self.seed,
+            timing_weight: self.timing_weight,
+        }
+    }
 }
 
 impl<P> FlowReport<P> {
@@ -225,7 +237,7 @@ pub fn flow<B: Block>(
                 &emitted,
                 request.device,
                 timing.mhz,
-                request.seed,
+                request.placement(),
                 request.seeds,
             )?;
             let mut detail = report.summary();
@@ -235,13 +247,16 @@ pub fn flow<B: Block>(
                                GW5A-25's block RAM contents"
                 }
                 (true, Some(_)) => {
-                    let seed = report.seed;
+                    let kept = Placement {
+                        seed: report.seed,
+                        ..request.placement()
+                    };
                     report.bitstream = Some(write_bitstream(
                         out,
                         &emitted,
                         request.device,
                         timing.mhz,
-                        seed,
+                        kept,
                     )?);
                     detail = report.summary();
                 }

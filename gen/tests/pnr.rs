@@ -210,6 +210,38 @@ fn several_placement_seeds_give_each_seed_and_keep_the_best() {
     assert_eq!(number(&report, "fmax_mhz_best"), fmax[2]);
 }
 
+/// `--pnr-timing-weight` reaches nextpnr's placer and the report, and the results cache keeps
+/// the weights apart; nextpnr's own weight is the default.
+#[test]
+fn the_placer_timing_weight_is_recorded_and_cached_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |weight: &[&str]| {
+        let out = dir.path().join("gpr");
+        let mut args = vec!["flow", "gpr"];
+        args.extend(SMALL_GPR);
+        args.extend(["--out", out.to_str().unwrap(), "--cycles", "1000", "--pnr"]);
+        args.extend(["--device", "ice40-hx8k", "--clock-mhz", "50", "--json"]);
+        args.extend(weight);
+        let run = Command::new(env!("CARGO_BIN_EXE_grfgen"))
+            .args(&args)
+            .env("GRFGEN_CACHE", dir.path().join("cache"))
+            .output()
+            .expect("grfgen runs");
+        let stdout = String::from_utf8_lossy(&run.stdout).into_owned();
+        assert!(run.status.success(), "{args:?}: {stdout}");
+        serde_json::from_str::<Value>(&stdout).unwrap()["pnr"].clone()
+    };
+    let default = run(&[]);
+    assert_eq!(default["timing_weight"], 10, "{default}");
+    let weighted = run(&["--pnr-timing-weight", "30"]);
+    assert_placed("gpr", "ice40-hx8k", &weighted, true);
+    assert_eq!(weighted["timing_weight"], 30, "{weighted}");
+    // Placed again, not the default weight's placement from the cache; then from the cache.
+    assert_eq!(weighted["cached"], false, "{weighted}");
+    assert_eq!(run(&["--pnr-timing-weight", "30"])["cached"], true);
+    assert_eq!(run(&["--pnr-timing-weight", "10"])["cached"], true);
+}
+
 /// Each pipeline option added for timing places and routes on a small configuration: the GPR's
 /// registered arbitration with its SRAM port stage (4, its banks DP16KD instances, the ECP5
 /// default), the router's input
@@ -321,8 +353,16 @@ fn a_small_gpr_is_placed_and_routed_on_gowin_with_a_bitstream_and_on_nexus() {
 #[test]
 fn a_bad_device_seed_or_memory_is_refused() {
     let devices = "ecp5-85k, ecp5-25k, ice40-hx8k, ice40-up5k, gw1n-9, gw2a-18, gw5a-25, nexus-40";
-    let cases: [(&[&str], &[&str]); 7] = [
+    let cases: [(&[&str], &[&str]); 9] = [
         (&["--device", "virtex7"], &["--device", "virtex7", devices]),
+        (
+            &["--pnr-timing-weight", "0"],
+            &["--pnr-timing-weight", "0", "1..=100"],
+        ),
+        (
+            &["--pnr-timing-weight", "101"],
+            &["--pnr-timing-weight", "101", "1..=100"],
+        ),
         (&["--pnr-seed", "0"], &["--pnr-seed", "0", "1..=2147483647"]),
         (&["--pnr-seed", "x"], &["--pnr-seed", "x", "1..=2147483647"]),
         (&["--pnr-seeds", "0"], &["--pnr-seeds", "0", "1..=64"]),

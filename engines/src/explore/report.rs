@@ -496,6 +496,7 @@ mod tests {
                 device: Device::Ecp5_85k,
                 seed: 1,
                 seeds: 1,
+                timing_weight: grfgen_flow::pnr::DEFAULT_TIMING_WEIGHT,
                 bitstream: false,
             },
             objective: Objective::Time,

@@ -78,7 +78,10 @@ fn implemented<D: Design>(
     let (dir, device, seed) = (work.path(), request.device, request.seed);
     let report = match synthesis_only {
         true => synthesize_for(dir, &emitted, device, 200.0, seed)?,
-        false => place_and_route_seeds(dir, &emitted, device, 200.0, seed, request.seeds)?,
+        false => {
+            let first = request.placement();
+            place_and_route_seeds(dir, &emitted, device, 200.0, first, request.seeds)?
+        }
     };
     Ok(serde_json::to_value(report).expect("reports serialise"))
 }

@@ -10,6 +10,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use grfgen_flow::pnr::DEFAULT_TIMING_WEIGHT;
+
 use super::grid::List;
 use crate::error::CliError;
 use crate::output::write_file;
@@ -33,6 +35,12 @@ pub struct Spec {
     /// How many placement seeds, from the seed in `pnr` on (`--pnr-seeds`).
     #[serde(default = "one_seed", skip_serializing_if = "is_one_seed")]
     pub pnr_seeds: u64,
+    /// The placer's timing weight (`--pnr-timing-weight`), recorded when not nextpnr's own.
+    #[serde(
+        default = "default_timing_weight",
+        skip_serializing_if = "is_default_timing_weight"
+    )]
+    pub pnr_timing_weight: u32,
     /// `auto`, `on` or `off`: whether the RTL runs.
     pub rtl: String,
     /// Points in all.
@@ -105,13 +113,18 @@ impl Spec {
                 fix,
             );
         }
-        if (&self.pnr, self.pnr_seeds) != (&here.pnr, here.pnr_seeds) {
+        let placing = |s: &Spec| (s.pnr.clone(), s.pnr_seeds, s.pnr_timing_weight);
+        if placing(self) != placing(here) {
             let shown = |s: &Spec| match &s.pnr {
                 Some((device, seed)) => format!(
-                    "--pnr --device {device} --pnr-seed {seed}{}",
+                    "--pnr --device {device} --pnr-seed {seed}{}{}",
                     match s.pnr_seeds {
                         1 => String::new(),
                         n => format!(" --pnr-seeds {n}"),
+                    },
+                    match s.pnr_timing_weight {
+                        DEFAULT_TIMING_WEIGHT => String::new(),
+                        w => format!(" --pnr-timing-weight {w}"),
                     }
                 ),
                 None => "no --pnr".to_string(),
@@ -428,4 +441,58 @@ fn one_seed() -> u64 {
 /// Whether a store's seed count is the default one, left out of the file.
 fn is_one_seed(n: &u64) -> bool {
     *n == 1
+}
+
+/// nextpnr's own timing weight, for a `sweep.json` written before the weight was recorded.
+fn default_timing_weight() -> u32 {
+    DEFAULT_TIMING_WEIGHT
+}
+
+/// Whether `w` is nextpnr's own timing weight (not recorded).
+fn is_default_timing_weight(w: &u32) -> bool {
+    *w == DEFAULT_TIMING_WEIGHT
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A sweep placed and routed with `weight`.
+    fn placed(weight: u32) -> Spec {
+        Spec {
+            block: "gpr".into(),
+            seed: 1,
+            parameters: vec![("banks".into(), vec!["2".into(), "4".into()])],
+            options: Vec::new(),
+            synth: false,
+            pnr: Some(("ecp5-85k".into(), 1)),
+            pnr_seeds: 2,
+            pnr_timing_weight: weight,
+            rtl: "auto".into(),
+            points: 2,
+            config: None,
+            explore: false,
+        }
+    }
+
+    #[test]
+    fn a_resume_at_another_timing_weight_names_the_recorded_one() {
+        let there = placed(30);
+        let said = there.difference(&placed(DEFAULT_TIMING_WEIGHT));
+        let expected = "place and route is --pnr --device ecp5-85k --pnr-seed 1 --pnr-seeds 2 \
+                        --pnr-timing-weight 30 there and --pnr --device ecp5-85k --pnr-seed 1 \
+                        --pnr-seeds 2 here";
+        assert!(said.starts_with(expected), "{said}");
+    }
+
+    #[test]
+    fn the_default_weight_is_not_written_and_reads_back() {
+        let text = serde_json::to_string(&placed(DEFAULT_TIMING_WEIGHT)).unwrap();
+        assert!(!text.contains("timing_weight"), "{text}");
+        let read: Spec = serde_json::from_str(&text).unwrap();
+        assert_eq!(read.pnr_timing_weight, DEFAULT_TIMING_WEIGHT);
+        let weighted = serde_json::to_string(&placed(30)).unwrap();
+        let read: Spec = serde_json::from_str(&weighted).unwrap();
+        assert_eq!(read.pnr_timing_weight, 30);
+    }
 }

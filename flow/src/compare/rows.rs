@@ -99,7 +99,8 @@ pub(super) fn measure<D: Design>(
     std::fs::create_dir_all(&dir)?;
     let report = match pnr {
         Some(pnr) => {
-            place_and_route_seeds(&dir, &emitted, pnr.device, CLOCK_MHZ, pnr.seed, pnr.seeds)?
+            let first = pnr.placement();
+            place_and_route_seeds(&dir, &emitted, pnr.device, CLOCK_MHZ, first, pnr.seeds)?
         }
         None => {
             let device = crate::pnr::Device::Ecp5_85k;

@@ -10,7 +10,7 @@ use std::time::Instant;
 use grfgen_hdl::emit::Emitted;
 use serde::{Deserialize, Serialize};
 
-use super::{round3, run_nextpnr, synthesized, venv_tool, Device};
+use super::{round3, run_nextpnr, synthesized, venv_tool, Device, Placement};
 use crate::tools::{failure, output};
 use crate::FlowError;
 
@@ -51,7 +51,7 @@ impl Drop for Scratch {
     }
 }
 
-/// Routes `emitted` (files in `dir`) on `device` at `clock_mhz` with `seed` again, in a
+/// Routes `emitted` (files in `dir`) on `device` at `clock_mhz` as `placement` says again, in a
 /// scratch directory `dir/pnr/bitstream` (the kept report stays as it is), and packs what
 /// nextpnr wrote for the packer into `dir/pnr/<top>.<bit|bin|fs>`. The packer writes into the
 /// scratch directory, which goes whatever way it ends: a bitstream it did not finish goes with
@@ -61,11 +61,11 @@ pub fn write_bitstream(
     emitted: &Emitted,
     device: Device,
     clock_mhz: f64,
-    seed: u64,
+    placement: Placement,
 ) -> Result<Bitstream, FlowError> {
     let packer = device.packer();
     let started = Instant::now();
-    synthesized(dir, emitted, device, clock_mhz, seed, true)?;
+    synthesized(dir, emitted, device, clock_mhz, placement, true)?;
     let work = dir.join("pnr");
     let scratch = Scratch::new(work.join("bitstream"))?;
     std::fs::copy(work.join("synth.json"), scratch.path.join("synth.json"))?;
@@ -74,7 +74,7 @@ pub fn write_bitstream(
         emitted,
         device,
         clock_mhz,
-        seed,
+        placement,
         packer.nextpnr,
     )?;
     if !routed.status.success() {

@@ -9,7 +9,7 @@ use grfgen_hdl::params::Memory;
 use grfgen_hdl::sram::SramBank;
 use serde::Serialize;
 
-use super::{place_and_route_seeds, Device, PnrReport};
+use super::{place_and_route_seeds, Device, Placement, PnrReport};
 use crate::FlowError;
 
 /// One measured ceiling: the block RAM as it was written, and what place and route found.
@@ -35,13 +35,13 @@ pub fn variants(device: Device) -> Vec<bool> {
 }
 
 /// Places and routes the block RAM of `device` (with its output register or not) in
-/// `dir/<top>/`, with `seeds` seeds from `first_seed` on, at `clock_mhz`.
+/// `dir/<top>/`, with `seeds` seeds from `first`'s on (at its timing weight), at `clock_mhz`.
 pub fn ceiling(
     dir: &Path,
     device: Device,
     output_register: bool,
     clock_mhz: f64,
-    first_seed: u64,
+    first: Placement,
     seeds: u64,
 ) -> Result<Ceiling, FlowError> {
     let memory = device.memory();
@@ -54,7 +54,7 @@ pub fn ceiling(
     let top = emitted.top.clone();
     let work = dir.join(&top);
     std::fs::create_dir_all(&work)?;
-    let pnr = place_and_route_seeds(&work, &emitted, device, clock_mhz, first_seed, seeds)?;
+    let pnr = place_and_route_seeds(&work, &emitted, device, clock_mhz, first, seeds)?;
     Ok(Ceiling {
         top,
         memory: memory.name().into(),

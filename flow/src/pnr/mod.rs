@@ -64,6 +64,9 @@ pub struct PnrReport {
     pub critical_path: Option<CriticalPath>,
     /// The seed nextpnr placed with: with several seeds, the best one, whose files are kept.
     pub seed: u64,
+    /// The placer's timing weight (`--pnr-timing-weight`; nextpnr's own: 10).
+    #[serde(default = "default_timing_weight")]
+    pub timing_weight: u32,
     /// Every seed's figures, in seed order (one entry when one seed was asked for).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub seeds: Vec<SeedFigures>,
@@ -219,7 +222,14 @@ pub fn synthesize_for(
     clock_mhz: f64,
     seed: u64,
 ) -> Result<PnrReport, FlowError> {
-    synthesized(dir, emitted, device, clock_mhz, seed, false)
+    synthesized(
+        dir,
+        emitted,
+        device,
+        clock_mhz,
+        Placement::seed(seed),
+        false,
+    )
 }
 
 /// The cache key of `emitted`'s synthesis in its harness for `device`.
@@ -294,7 +304,7 @@ fn synthesized(
     emitted: &Emitted,
     device: Device,
     clock_mhz: f64,
-    seed: u64,
+    placement: Placement,
     netlist: bool,
 ) -> Result<PnrReport, FlowError> {
     let work = dir.join("pnr");
@@ -319,7 +329,8 @@ fn synthesized(
         routed_arcs: None,
         wirelength: None,
         critical_path: None,
-        seed,
+        seed: placement.seed,
+        timing_weight: placement.timing_weight,
         seeds: Vec::new(),
         fmax_mhz_worst: None,
         fmax_mhz_median: None,
@@ -343,7 +354,7 @@ fn run_nextpnr(
     emitted: &Emitted,
     device: Device,
     clock_mhz: f64,
-    seed: u64,
+    placement: Placement,
     extra: &[&str],
 ) -> Result<Output, FlowError> {
     let mut args: Vec<String> = device
@@ -371,38 +382,88 @@ fn run_nextpnr(
         "--freq".into(),
         clock_mhz.to_string(),
         "--seed".into(),
-        seed.to_string(),
+        placement.seed.to_string(),
     ]);
+    args.extend(placement.options());
     args.extend(extra.iter().map(|a| a.to_string()));
+    let weight = match placement.timing_weight {
+        DEFAULT_TIMING_WEIGHT => String::new(),
+        weight => format!(", timing weight {weight}"),
+    };
     let step = grfgen_support::progress::step(format!(
-        "place and route {} on {} ({}, seed {seed})",
+        "place and route {} on {} ({}, seed {}{weight})",
         emitted.top,
         device.name(),
-        device.nextpnr()
+        device.nextpnr(),
+        placement.seed,
     ));
     let out = run_yowasp(device.nextpnr(), work, &args)?;
     step.done("");
     Ok(out)
 }
 
-/// Places and routes `emitted`, whose files are in `dir`, on `device` at `clock_mhz` with
-/// nextpnr's `seed`. Works in `dir/pnr` (harness, netlists, logs, nextpnr's report).
+/// nextpnr's own timing weight for its analytic placer.
+pub const DEFAULT_TIMING_WEIGHT: u32 = 10;
+
+/// The highest timing weight a request may give.
+pub const MAX_TIMING_WEIGHT: u32 = 100;
+
+/// [`DEFAULT_TIMING_WEIGHT`], for reports cached before the weight was recorded.
+fn default_timing_weight() -> u32 {
+    DEFAULT_TIMING_WEIGHT
+}
+
+/// How nextpnr places one run: its seed and its analytic placer's timing weight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placement {
+    /// nextpnr's placement seed.
+    pub seed: u64,
+    /// The analytic (heap) placer's timing weight, `--placer-heap-timingweight`: how much a
+    /// net's timing criticality pulls its cells together against wire length.
+    pub timing_weight: u32,
+}
+
+impl Placement {
+    /// Seed `seed` at nextpnr's own timing weight.
+    pub fn seed(seed: u64) -> Self {
+        Self {
+            seed,
+            timing_weight: DEFAULT_TIMING_WEIGHT,
+        }
+    }
+
+    /// nextpnr's options for it beyond `--seed`: none at nextpnr's own weight.
+    fn options(self) -> Vec<String> {
+        match self.timing_weight {
+            DEFAULT_TIMING_WEIGHT => Vec::new(),
+            weight => vec!["--placer-heap-timingweight".into(), weight.to_string()],
+        }
+    }
+}
+
+/// Places and routes `emitted`, whose files are in `dir`, on `device` at `clock_mhz` as
+/// `placement` says. Works in `dir/pnr` (harness, netlists, logs, nextpnr's report).
 /// A design too large for the device is a result (`fits: false`), not an error.
 pub fn place_and_route(
     dir: &Path,
     emitted: &Emitted,
     device: Device,
     clock_mhz: f64,
-    seed: u64,
+    placement: Placement,
 ) -> Result<PnrReport, FlowError> {
     let work = dir.join("pnr");
-    let key = cache::key(&[
-        "pnr",
-        &synthesis_key(emitted, device),
-        &cache::version(&venv_tool(device.nextpnr()), "--version"),
-        &clock_mhz.to_string(),
-        &seed.to_string(),
-    ]);
+    let options = placement.options();
+    let mut parts = vec![
+        "pnr".to_string(),
+        synthesis_key(emitted, device),
+        cache::version(&venv_tool(device.nextpnr()), "--version"),
+        clock_mhz.to_string(),
+        placement.seed.to_string(),
+    ];
+    // nextpnr's own weight keeps the key it had before the weight could be set.
+    parts.extend(options.iter().cloned());
+    let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
+    let key = cache::key(&parts);
     if let Some(CachedPnr { mut report, files }) = cache::get("pnr", &key) {
         std::fs::create_dir_all(&work)?;
         for (name, text) in files {
@@ -411,13 +472,13 @@ pub fn place_and_route(
         report.cached = true;
         return Ok(report);
     }
-    let mut report = synthesized(dir, emitted, device, clock_mhz, seed, true)?;
+    let mut report = synthesized(dir, emitted, device, clock_mhz, placement, true)?;
     if !report.fits {
         return Ok(report);
     }
     let _partial = grfgen_support::interrupt::Partial::new(&work);
     let started = Instant::now();
-    let out = run_nextpnr(&work, emitted, device, clock_mhz, seed, &[])?;
+    let out = run_nextpnr(&work, emitted, device, clock_mhz, placement, &[])?;
     let log = log_of(&out);
     let log_path = work.join("pnr.log");
     std::fs::write(&log_path, &log)?;

@@ -6,7 +6,7 @@ use std::path::Path;
 use grfgen_hdl::emit::Emitted;
 use serde::{Deserialize, Serialize};
 
-use super::{place_and_route, CriticalPath, Device, PnrReport};
+use super::{place_and_route, CriticalPath, Device, Placement, PnrReport};
 use crate::FlowError;
 
 /// The most seeds one request places with.
@@ -51,7 +51,7 @@ impl SeedFigures {
 }
 
 /// Places and routes `emitted` (files in `dir`) on `device` at `clock_mhz` with `count` seeds
-/// from `first_seed` on: the report of the best seed (highest Fmax; the lowest seed among
+/// from `first`'s on, each at `first`'s timing weight: the report of the best seed (highest Fmax; the lowest seed among
 /// equals), whose files stay in `dir/pnr`, with every seed's figures in `seeds` and the worst,
 /// median and best Fmax. A design that does not fit is placed once: no seed changes that.
 pub fn place_and_route_seeds(
@@ -59,13 +59,14 @@ pub fn place_and_route_seeds(
     emitted: &Emitted,
     device: Device,
     clock_mhz: f64,
-    first_seed: u64,
+    first: Placement,
     count: u64,
 ) -> Result<PnrReport, FlowError> {
     let mut seeds = Vec::new();
     let mut last = None;
-    for seed in first_seed..first_seed + count.max(1) {
-        let report = place_and_route(dir, emitted, device, clock_mhz, seed)?;
+    let at = |seed| Placement { seed, ..first };
+    for seed in first.seed..first.seed + count.max(1) {
+        let report = place_and_route(dir, emitted, device, clock_mhz, at(seed))?;
         if device.overflow(&report).is_some() {
             // Too large for the device: the same for every seed.
             return Ok(report);
@@ -77,7 +78,7 @@ pub fn place_and_route_seeds(
     let mut report = match last {
         Some(report) if report.seed == best => report,
         // The best seed's files back in `dir/pnr`: from the results cache, which kept them.
-        _ => place_and_route(dir, emitted, device, clock_mhz, best)?,
+        _ => place_and_route(dir, emitted, device, clock_mhz, at(best))?,
     };
     let fmax: Vec<f64> = seeds.iter().filter_map(|s| s.fmax_mhz).collect();
     report.fmax_mhz_worst = fmax.iter().copied().reduce(f64::min);

@@ -40,7 +40,7 @@ pub fn ceiling(m: &ArgMatches) -> Result<String, CliError> {
                 request.device,
                 register,
                 mhz,
-                request.seed,
+                request.placement(),
                 request.seeds,
             )
         })

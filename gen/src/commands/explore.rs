@@ -6,7 +6,7 @@
 //! killed exploration goes on with `--resume`.
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use grfgen_flow::pnr::Device;
+use grfgen_flow::pnr::{Device, DEFAULT_TIMING_WEIGHT};
 use grfgen_flow::steps::PnrRequest;
 use grfgen_hdl::design::Design;
 use grfgen_hdl::params::Params;
@@ -90,11 +90,16 @@ fn settings(m: &ArgMatches, recorded: Option<&Spec>) -> Result<Settings, CliErro
     };
     let given = |id| crate::params::given(m, id);
     let request = match recorded.and_then(|s| s.pnr.as_ref()) {
-        Some((device, seed)) if !given("device") && !given("pnr_seed") && !given("pnr_seeds") => {
+        Some((device, seed))
+            if !["device", "pnr_seed", "pnr_seeds", "pnr_timing_weight"]
+                .into_iter()
+                .any(given) =>
+        {
             PnrRequest {
                 device: device.parse().map_err(CliError::Input)?,
                 seed: *seed,
                 seeds: recorded.map_or(1, |s| s.pnr_seeds),
+                timing_weight: recorded.map_or(DEFAULT_TIMING_WEIGHT, |s| s.pnr_timing_weight),
                 bitstream: false,
             }
         }
@@ -136,12 +141,17 @@ fn check_recorded<B: Block>(
             recorded.block, recorded.block
         )));
     }
-    let recorded_seeds = recorded.pnr_seeds;
-    if (device.as_str(), *pnr_seed, recorded_seeds)
-        != (request.device.name(), request.seed, request.seeds)
+    let (recorded_seeds, weight) = (recorded.pnr_seeds, recorded.pnr_timing_weight);
+    if (device.as_str(), *pnr_seed, recorded_seeds, weight)
+        != (
+            request.device.name(),
+            request.seed,
+            request.seeds,
+            request.timing_weight,
+        )
     {
         return Err(refuse(format!(
-            "it was explored on {device} with --pnr-seed {pnr_seed} --pnr-seeds {recorded_seeds}; give those or leave them out"
+            "it was explored on {device} with --pnr-seed {pnr_seed} --pnr-seeds {recorded_seeds} --pnr-timing-weight {weight}; give those or leave them out"
         )));
     }
     if recorded.seed != seed {

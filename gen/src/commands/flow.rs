@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use grfgen_flow::pnr::{Device, MAX_SEEDS};
+use grfgen_flow::pnr::{Device, DEFAULT_TIMING_WEIGHT, MAX_SEEDS, MAX_TIMING_WEIGHT};
 use grfgen_flow::steps::{FlowRequest, PnrRequest};
 use grfgen_hdl::design::Design;
 use grfgen_hdl::params::{Memory, ParamValue, Params};
@@ -36,9 +36,9 @@ pub fn command<B: Block>() -> Command {
         .arg(json_arg())
 }
 
-/// `--pnr`, `--device`, `--pnr-seed` and `--pnr-seeds`.
-pub(crate) fn pnr_args() -> [Arg; 4] {
-    let [device, seed, seeds] = device_args().map(|a| a.requires("pnr"));
+/// `--pnr`, `--device`, `--pnr-seed`, `--pnr-seeds` and `--pnr-timing-weight`.
+pub(crate) fn pnr_args() -> [Arg; 5] {
+    let [device, seed, seeds, weight] = device_args().map(|a| a.requires("pnr"));
     [
         Arg::new("pnr")
             .long("pnr")
@@ -47,11 +47,13 @@ pub(crate) fn pnr_args() -> [Arg; 4] {
         device,
         seed,
         seeds,
+        weight,
     ]
 }
 
-/// `--device`, `--pnr-seed` and `--pnr-seeds`: where and how often to place and route.
-pub(crate) fn device_args() -> [Arg; 3] {
+/// `--device`, `--pnr-seed`, `--pnr-seeds` and `--pnr-timing-weight`: where, how often and
+/// how hard for timing to place and route.
+pub(crate) fn device_args() -> [Arg; 4] {
     let devices: Vec<&str> = Device::ALL.iter().map(|d| d.name()).collect();
     [
         Arg::new("device")
@@ -66,6 +68,10 @@ pub(crate) fn device_args() -> [Arg; 3] {
             .long("pnr-seeds")
             .value_name("N")
             .help(format!("Place and route with N seeds, from --pnr-seed on: every seed's Fmax, the worst, median and best, the best seed's files kept, 1..={MAX_SEEDS} [default: 1]")),
+        Arg::new("pnr_timing_weight")
+            .long("pnr-timing-weight")
+            .value_name("N")
+            .help(format!("nextpnr's placer timing weight (--placer-heap-timingweight): how hard critical nets pull their cells together against wire length, 1..={MAX_TIMING_WEIGHT} [default: {DEFAULT_TIMING_WEIGHT}, nextpnr's own]")),
     ]
 }
 
@@ -98,12 +104,21 @@ pub(crate) fn device_request(m: &ArgMatches) -> Result<PnrRequest, CliError> {
             "invalid value {seeds} for --pnr-seeds: allowed {allowed}, the last seed at most 2147483647"
         )));
     }
+    let allowed = format!("1..={MAX_TIMING_WEIGHT}");
+    let timing_weight = number::<u32>(m, "pnr_timing_weight", &allowed)?;
+    let timing_weight = timing_weight.unwrap_or(DEFAULT_TIMING_WEIGHT);
+    if !(1..=MAX_TIMING_WEIGHT).contains(&timing_weight) {
+        return Err(CliError::Input(format!(
+            "invalid value {timing_weight} for --pnr-timing-weight: allowed {allowed}"
+        )));
+    }
     // Only `flow` has the flag: the other commands never pack.
     let bitstream = m.try_get_one::<bool>("bitstream").ok().flatten() == Some(&true);
     Ok(PnrRequest {
         device,
         seed,
         seeds,
+        timing_weight,
         bitstream,
     })
 }

@@ -136,6 +136,7 @@ pub fn block<B: Block>(settings: &Settings) -> Result<Vec<Record>, CliError> {
         synth: false,
         pnr: None,
         pnr_seeds: 1,
+        pnr_timing_weight: grfgen_flow::pnr::DEFAULT_TIMING_WEIGHT,
         rtl: "on".into(),
         points: jobs.len(),
         config: None,

@@ -218,6 +218,9 @@ pub(crate) fn plan<B: Block>(
         synth: steps.0,
         pnr: steps.1.map(|r| (r.device.name().to_string(), r.seed)),
         pnr_seeds: steps.1.map_or(1, |r| r.seeds),
+        pnr_timing_weight: steps
+            .1
+            .map_or(grfgen_flow::pnr::DEFAULT_TIMING_WEIGHT, |r| r.timing_weight),
         rtl: rtl_name(rtl).into(),
         points: designs.len() * runs.len(),
         config: m
@@ -370,6 +373,7 @@ pub fn sweep<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
             device: device.parse().map_err(CliError::Input)?,
             seed: *seed,
             seeds: spec.pnr_seeds,
+            timing_weight: spec.pnr_timing_weight,
             bitstream: false,
         }),
         None => None,
