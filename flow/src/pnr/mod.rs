@@ -137,7 +137,10 @@ impl PnrReport {
             path.delay_ns,
             path.routing_ns,
             self.seed_spread(),
-        ) + &self
+        ) + &match self.timing_weight {
+            DEFAULT_TIMING_WEIGHT => String::new(),
+            weight => format!("; placer timing weight {weight}"),
+        } + &self
             .bitstream
             .as_ref()
             .map_or(String::new(), |b| format!("; bitstream {} ({} bytes, {})", b.path, b.bytes, b.packer))
