@@ -38,6 +38,7 @@ pub fn command<B: Block>() -> Command {
         .arg(value("device", "DEVICE", &format!("Device to cost and place on: {} [default: ecp5-85k]", devices.join(", "))))
         .arg(value("pnr_seed", "N", "nextpnr's placement seed, 1..=2147483647 [default: 1]"))
         .arg(value("pnr_seeds", "N", &format!("Place and route each design with N seeds from --pnr-seed on; its Fmax is the worst seed's, 1..={} [default: 1]", grfgen_flow::pnr::MAX_SEEDS)))
+        .arg(value("pnr_timing_weight", "N", &format!("nextpnr's placer timing weight (--placer-heap-timingweight), 1..={} [default: {}, nextpnr's own]", grfgen_flow::pnr::MAX_TIMING_WEIGHT, DEFAULT_TIMING_WEIGHT)))
         .arg(value("min_fmax", "MHZ", "Lowest Fmax a recommended design may have, MHz (0 < f <= 2000)"))
         .arg(value("max_luts", "N", "Most LUTs a recommended design may use, 1..=10000000"))
         .arg(value("max_brams", "N", "Most block RAMs a recommended design may use, 0..=100000"))
