@@ -11,8 +11,13 @@ use crate::signals::signals;
 /// [`crate::checkers`]; synthesis sees nothing). It reports with `$error`:
 ///
 /// * the resident allocations together take more granules than the pool has;
-/// * two resident allocations share a granule;
+/// * a launch takes a granule that another allocation holds after the edge;
 /// * a resident wave's allocation changes before it retires.
+///
+/// Two allocations can come to share a granule only when one of them launches or changes
+/// while resident, so checking the launches (and the changes) from the empty pool checks
+/// every cycle's allocations: a wave's check costs nothing in a cycle it does not launch,
+/// where the pairs of every resident slot took half the Verilated model's time.
 ///
 /// Whether an allocation covers its wave's path is the draw's business, not the
 /// allocator's: the co-simulation checks it (`docs/alloc.md`).
@@ -50,20 +55,30 @@ impl AllocationChecker {
         }
     }
 
-    /// The checks of slot `s` alone, and of slot `s` against every slot below it.
+    /// The checks of slot `s` alone and, when it launches, of its allocation after the edge
+    /// against every other slot's: one launching with it (checked from the higher of the
+    /// two), or resident.
     fn checks(&self, s: usize) -> String {
         let mut text = format!(
             "    if (valid${s} && next_valid${s} && (next_base${s} != base${s} || next_count${s} != count${s}))\n      \
-             $error(\"alloc: slot {s}'s allocation changed while resident\");\n"
+             $error(\"alloc: slot {s}'s allocation changed while resident\");\n    \
+             if (!valid${s} && next_valid${s} && next_count${s} != 0) begin\n"
         );
-        for t in 0..s {
+        for t in (0..self.valid.len()).filter(|&t| t != s) {
+            let other = match t < s {
+                true => format!("next_valid${t}"),
+                false => format!("valid${t} && next_valid${t}"),
+            };
             text += &format!(
-                "    if (valid${s} && valid${t} && count${s} != 0 && count${t} != 0 && \
-                 base${s} < base${t} + count${t} && base${t} < base${s} + count${s})\n      \
-                 $error(\"alloc: slots {t} and {s} share a granule\");\n"
+                "      if ({other} && next_count${t} != 0 && \
+                 next_base${s} < next_base${t} + next_count${t} && \
+                 next_base${t} < next_base${s} + next_count${s})\n        \
+                 $error(\"alloc: slots {} and {} share a granule\");\n",
+                t.min(s),
+                t.max(s)
             );
         }
-        text
+        text + "    end\n"
     }
 }
 

@@ -46,6 +46,8 @@ pub struct PoolOutputs {
 pub struct PoolModel {
     params: AllocParams,
     slots: Vec<Option<Allocation>>,
+    /// The registers the slots hold, kept as waves launch and retire.
+    held: RegisterSet,
     footprint: u32,
     launch_stalls: u64,
     released: u64,
@@ -85,6 +87,11 @@ impl RegisterSet {
         Self(std::array::from_fn(|w| self.0[w] | other.0[w]))
     }
 
+    /// This set without the other's registers.
+    fn without(self, other: Self) -> Self {
+        Self(std::array::from_fn(|w| self.0[w] & !other.0[w]))
+    }
+
     /// RegisterSet in the set.
     fn count(self) -> usize {
         self.0.iter().map(|w| w.count_ones() as usize).sum()
@@ -97,6 +104,7 @@ impl PoolModel {
         Self {
             params: params.clone(),
             slots: vec![None; params.wave_slots],
+            held: RegisterSet::default(),
             footprint: 0,
             launch_stalls: 0,
             released: 0,
@@ -104,21 +112,20 @@ impl PoolModel {
         }
     }
 
-    /// The registers some slot holds.
-    fn held(&self) -> RegisterSet {
-        let spans = self.slots.iter().flatten();
-        spans.fold(RegisterSet::default(), |held, a| {
-            held.with(RegisterSet::span(a.base, a.size))
-        })
-    }
-
-    /// The lowest base of a run of free granules covering `size` registers, none in `held`.
-    fn first_fit(&self, held: RegisterSet, size: usize) -> Option<usize> {
+    /// The lowest base of a run of free granules covering `size` registers, none held. A
+    /// base whose run holds register `r` rules out every base up to `r`, so the search goes on
+    /// from the granule after it (the granularity is a power of two).
+    fn first_fit(&self, size: usize) -> Option<usize> {
         let g = self.params.granularity;
         let top = self.params.pool - usize::from(self.off_by_one);
-        (0..self.params.granules()).map(|k| k * g).find(|&base| {
-            base + size <= top && held.first_common(RegisterSet::span(base, size)).is_none()
-        })
+        let mut base = 0;
+        while base + size <= top {
+            match self.held.first_common(RegisterSet::span(base, size)) {
+                None => return Some(base),
+                Some(r) => base = (r | (g - 1)) + 1,
+            }
+        }
+        None
     }
 
     /// The footprint, registers per wave.
@@ -148,13 +155,12 @@ impl PoolModel {
         let size = self.params.rounded(self.footprint as usize);
         let slot = self.slots.iter().position(Option::is_none);
         let fits = (self.footprint as usize) <= self.params.pool;
-        let held = self.held();
-        let base = if fits {
-            self.first_fit(held, size)
-        } else {
-            None
+        // The fit is looked for only when a wave asks and a slot is free: it shows only then.
+        let base = match inputs.launch && slot.is_some() && fits {
+            true => self.first_fit(size),
+            false => None,
         };
-        let free_registers = self.params.pool - held.count();
+        let free_registers = self.params.pool - self.held.count();
         let launched = match (inputs.launch, slot, base) {
             (true, Some(slot), Some(base)) => Some((slot, Allocation { base, size })),
             _ => None,
@@ -168,10 +174,13 @@ impl PoolModel {
             free_registers,
         };
         if let Some(s) = inputs.retire.filter(|&s| s < self.slots.len()) {
-            self.slots[s] = None;
+            if let Some(a) = self.slots[s].take() {
+                self.held = self.held.without(RegisterSet::span(a.base, a.size));
+            }
         }
         if let Some((slot, alloc)) = launched {
             self.slots[slot] = Some(alloc);
+            self.held = self.held.with(RegisterSet::span(alloc.base, alloc.size));
         }
         self.launch_stalls += u64::from(inputs.launch && launched.is_none());
         let loaded = inputs.set_footprint.unwrap_or(self.footprint);
@@ -182,9 +191,9 @@ impl PoolModel {
     }
 
     /// The invariants: allocations within the pool, none overlapping, their sum at most the
-    /// pool. The first one broken, in words.
+    /// pool. The first one broken, in words. The held set counts as many registers as the
+    /// allocations sum to exactly when none overlap; only then is the pair looked for.
     pub fn check(&self) -> Result<(), String> {
-        let mut taken = RegisterSet::default();
         let mut sum = 0;
         for (s, alloc) in self.slots.iter().enumerate() {
             let Some(a) = alloc else { continue };
@@ -196,15 +205,9 @@ impl PoolModel {
                     a.base + a.size
                 ));
             }
-            let span = RegisterSet::span(a.base, a.size);
-            if let Some(r) = taken.first_common(span) {
-                let holds = |o: &usize| {
-                    self.slots[*o].is_some_and(|b| (b.base..b.base + b.size).contains(&r))
-                };
-                let other = (0..s).rev().find(holds).unwrap_or(s);
-                return Err(format!("slots {other} and {s} both hold register {r}"));
-            }
-            taken = taken.with(span);
+        }
+        if self.held.count() != sum {
+            return Err(self.overlap());
         }
         match sum <= self.params.pool {
             true => Ok(()),
@@ -213,6 +216,24 @@ impl PoolModel {
                 self.params.pool
             )),
         }
+    }
+
+    /// The first two slots that hold a register both, in words.
+    fn overlap(&self) -> String {
+        let mut taken = RegisterSet::default();
+        for (s, alloc) in self.slots.iter().enumerate() {
+            let Some(a) = alloc else { continue };
+            let span = RegisterSet::span(a.base, a.size);
+            if let Some(r) = taken.first_common(span) {
+                let holds = |o: &usize| {
+                    self.slots[*o].is_some_and(|b| (b.base..b.base + b.size).contains(&r))
+                };
+                let other = (0..s).rev().find(holds).unwrap_or(s);
+                return format!("slots {other} and {s} both hold register {r}");
+            }
+            taken = taken.with(span);
+        }
+        "the held registers differ from the allocations".into()
     }
 }
 
@@ -290,5 +311,55 @@ mod tests {
         assert_eq!(third.launched, Some((1, Allocation { base: 72, size: 24 })));
         assert_eq!(pool.step(&PoolInputs::default()).free_registers, 0);
         assert_eq!(pool.check(), Ok(()));
+    }
+
+    #[test]
+    fn overlapping_or_outside_allocations_break_the_invariants() {
+        let params = AllocParams {
+            pool: 96,
+            granularity: 4,
+            wave_slots: 4,
+        };
+        let mut pool = PoolModel::new(&params);
+        let hold = |pool: &mut PoolModel, slot: usize, base: usize, size: usize| {
+            pool.slots[slot] = Some(Allocation { base, size });
+            pool.held = pool.held.with(RegisterSet::span(base, size));
+        };
+        hold(&mut pool, 0, 0, 8);
+        hold(&mut pool, 2, 16, 8);
+        assert_eq!(pool.check(), Ok(()));
+        hold(&mut pool, 3, 20, 4);
+        assert_eq!(
+            pool.check(),
+            Err("slots 2 and 3 both hold register 20".into())
+        );
+        pool.slots[3] = None;
+        pool.slots[1] = Some(Allocation { base: 92, size: 8 });
+        assert_eq!(
+            pool.check(),
+            Err("slot 1: registers 92..100 beyond the pool".into())
+        );
+    }
+
+    #[test]
+    fn the_fit_is_the_lowest_free_run_of_granules() {
+        let params = AllocParams {
+            pool: 32,
+            granularity: 4,
+            wave_slots: 4,
+        };
+        let mut pool = PoolModel::new(&params);
+        for (slot, base, size) in [(0, 4, 4), (1, 12, 8), (2, 24, 4)] {
+            pool.slots[slot] = Some(Allocation { base, size });
+            pool.held = pool.held.with(RegisterSet::span(base, size));
+        }
+        // Free: 0..4, 8..12, 20..24, 28..32.
+        assert_eq!(pool.first_fit(4), Some(0));
+        assert_eq!(pool.first_fit(8), None);
+        assert_eq!(pool.first_fit(0), Some(0));
+        pool.slots[0] = None;
+        pool.held = pool.held.without(RegisterSet::span(4, 4));
+        assert_eq!(pool.first_fit(12), Some(0));
+        assert_eq!(pool.first_fit(16), None);
     }
 }
