@@ -171,7 +171,11 @@ fn a_small_configuration_of_every_block_is_placed_and_routed() {
         ),
     ];
     for (block, params, memories) in small {
-        assert_placed(block, "ecp5-85k", &pnr(block, params, &[]), memories);
+        let report = pnr(block, params, &[]);
+        assert_placed(block, "ecp5-85k", &report, memories);
+        // The router is placed at its own timing weight on ECP5, the others at nextpnr's.
+        let weight = if block == "route" { 30 } else { 10 };
+        assert_eq!(report["timing_weight"], weight, "{block}: {report}");
     }
 }
 
@@ -183,6 +187,8 @@ fn a_small_router_is_placed_and_routed_on_ice40() {
     let report = pnr("route", &params, &["--device", "ice40-hx8k", "--bitstream"]);
     assert_placed("route", "ice40-hx8k", &report, false);
     assert_eq!(report["bitstream"]["packer"], "yowasp-icepack", "{report}");
+    // Off ECP5 the router is placed at nextpnr's own timing weight.
+    assert_eq!(report["timing_weight"], 10, "{report}");
 }
 
 /// `--pnr-seeds 3` places the one netlist with seeds 1, 2 and 3: every seed's figures, the worst,

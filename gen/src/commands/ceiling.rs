@@ -28,7 +28,7 @@ pub fn command() -> Command {
 
 /// Places and routes each block-RAM variant of the device; one line each, or JSON.
 pub fn ceiling(m: &ArgMatches) -> Result<String, CliError> {
-    let request = device_request(m)?;
+    let request = device_request(m, "ceiling")?;
     let mhz = timing(m)?.mhz;
     let given = super::path(m, "out").unwrap_or_else(|| PathBuf::from("out").join("ceiling"));
     let out = grfgen_engines::output::check_dir("--out", &given)?;

@@ -185,7 +185,7 @@ fn gpr(m: &ArgMatches) -> Result<String, CliError> {
         false => vec![GprParams::MAX_PIPELINE],
     };
     let allowed = format!("0..={}", GprParams::MAX_PIPELINE);
-    let pnr = pnr_request(m)?;
+    let pnr = pnr_request(m, "gpr")?;
     let device = pnr.map_or(Device::Ecp5_85k, |r| r.device);
     let memory = match m.get_one::<String>("memory") {
         Some(text) => Memory::parse(text).ok_or_else(|| {

@@ -83,9 +83,9 @@ fn bounded(
     }
 }
 
-/// The settings of `m`, every value checked; the device and nextpnr seed are `recorded`'s
-/// (a resumed exploration's) unless given.
-fn settings(m: &ArgMatches, recorded: Option<&Spec>) -> Result<Settings, CliError> {
+/// The settings of `m` for design `name`, every value checked; the device and nextpnr seed
+/// are `recorded`'s (a resumed exploration's) unless given.
+fn settings(m: &ArgMatches, name: &str, recorded: Option<&Spec>) -> Result<Settings, CliError> {
     let budget = |id: &'static str, default: f64, range, allowed| -> Result<usize, CliError> {
         Ok(bounded(m, id, range, true, allowed)?.unwrap_or(default) as usize)
     };
@@ -104,7 +104,7 @@ fn settings(m: &ArgMatches, recorded: Option<&Spec>) -> Result<Settings, CliErro
                 bitstream: false,
             }
         }
-        _ => device_request(m)?,
+        _ => device_request(m, name)?,
     };
     Ok(Settings {
         request,
@@ -227,7 +227,7 @@ fn prepare<B: Block>(m: &ArgMatches) -> Result<Prepared<B>, CliError> {
         (false, Some(spec)) => spec.seed,
         _ => seed(m)?,
     };
-    let settings = settings(m, recorded.as_ref())?;
+    let settings = settings(m, B::Design::NAME, recorded.as_ref())?;
     if let Some(spec) = &recorded {
         check_recorded::<B>(spec, &settings.request, seed, &out)?;
     }

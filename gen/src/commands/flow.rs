@@ -4,7 +4,10 @@
 use std::path::PathBuf;
 
 use clap::{Arg, ArgAction, ArgMatches, Command};
-use grfgen_flow::pnr::{Device, DEFAULT_TIMING_WEIGHT, MAX_SEEDS, MAX_TIMING_WEIGHT};
+use grfgen_flow::pnr::{
+    default_timing_weight_of, Device, DEFAULT_TIMING_WEIGHT, MAX_SEEDS, MAX_TIMING_WEIGHT,
+    ROUTER_ECP5_TIMING_WEIGHT,
+};
 use grfgen_flow::steps::{FlowRequest, PnrRequest};
 use grfgen_hdl::design::Design;
 use grfgen_hdl::params::{Memory, ParamValue, Params};
@@ -71,21 +74,23 @@ pub(crate) fn device_args() -> [Arg; 4] {
         Arg::new("pnr_timing_weight")
             .long("pnr-timing-weight")
             .value_name("N")
-            .help(format!("nextpnr's placer timing weight (--placer-heap-timingweight): how hard critical nets pull their cells together against wire length, 1..={MAX_TIMING_WEIGHT} [default: {DEFAULT_TIMING_WEIGHT}, nextpnr's own]")),
+            .help(format!("nextpnr's placer timing weight (--placer-heap-timingweight): how hard critical nets pull their cells together against wire length, 1..={MAX_TIMING_WEIGHT} [default: {DEFAULT_TIMING_WEIGHT}, nextpnr's own; {ROUTER_ECP5_TIMING_WEIGHT} for route on ECP5]")),
     ]
 }
 
-/// The place-and-route request, if `--pnr` is given.
-pub(crate) fn pnr_request(m: &ArgMatches) -> Result<Option<PnrRequest>, CliError> {
+/// The place-and-route request for design `name` (a block's `Design::NAME`), if `--pnr` is
+/// given.
+pub(crate) fn pnr_request(m: &ArgMatches, name: &str) -> Result<Option<PnrRequest>, CliError> {
     if !m.get_flag("pnr") {
         return Ok(None);
     }
-    device_request(m).map(Some)
+    device_request(m, name).map(Some)
 }
 
-/// The device (`--device`, default ecp5-85k), nextpnr seed (`--pnr-seed`, default 1) and
-/// seed count (`--pnr-seeds`, default 1).
-pub(crate) fn device_request(m: &ArgMatches) -> Result<PnrRequest, CliError> {
+/// The device (`--device`, default ecp5-85k), nextpnr seed (`--pnr-seed`, default 1), seed
+/// count (`--pnr-seeds`, default 1) and placer timing weight (`--pnr-timing-weight`, default
+/// design `name`'s on the device) of a request.
+pub(crate) fn device_request(m: &ArgMatches, name: &str) -> Result<PnrRequest, CliError> {
     let device = match m.get_one::<String>("device") {
         Some(name) => name.parse().map_err(CliError::Input)?,
         None => Device::Ecp5_85k,
@@ -106,7 +111,7 @@ pub(crate) fn device_request(m: &ArgMatches) -> Result<PnrRequest, CliError> {
     }
     let allowed = format!("1..={MAX_TIMING_WEIGHT}");
     let timing_weight = number::<u32>(m, "pnr_timing_weight", &allowed)?;
-    let timing_weight = timing_weight.unwrap_or(DEFAULT_TIMING_WEIGHT);
+    let timing_weight = timing_weight.unwrap_or(default_timing_weight_of(name, device));
     if !(1..=MAX_TIMING_WEIGHT).contains(&timing_weight) {
         return Err(CliError::Input(format!(
             "invalid value {timing_weight} for --pnr-timing-weight: allowed {allowed}"
@@ -150,7 +155,7 @@ pub(crate) fn check_on_device_with<P: Params>(
 /// Runs the flow of block `B`; fails if a step fails.
 pub fn flow<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     let timing = timing(m)?;
-    let pnr = pnr_request(m)?;
+    let pnr = pnr_request(m, B::Design::NAME)?;
     // Placed on a device, a design with block RAM takes the device's unless told otherwise.
     let memory = pnr
         .filter(|_| B::Design::MEMORIES.is_some())

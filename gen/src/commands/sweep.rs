@@ -323,7 +323,7 @@ pub fn sweep<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
         _ => seed(m)?,
     };
     let (rtl, shard, threads) = (rtl(m), shard(m)?, jobs(m)?);
-    let steps = (m.get_flag("synth"), pnr_request(m)?);
+    let steps = (m.get_flag("synth"), pnr_request(m, B::Design::NAME)?);
     let (spec, designs, runs) = plan::<B>(m, seed, rtl, recorded.as_ref(), steps)?;
     // iCE40 synthesis and place and route take only the block RAM their device has.
     if spec.synth {
@@ -534,7 +534,7 @@ pub fn slurm_command<B: Block>() -> Command {
 /// `grfgen sweep slurm <block> ... --shards N [--partition P] [--account A] [--dry-run]`.
 pub fn slurm<B: Block>(m: &ArgMatches) -> Result<String, CliError> {
     let (seed, rtl) = (seed(m)?, rtl(m));
-    let steps = (m.get_flag("synth"), pnr_request(m)?);
+    let steps = (m.get_flag("synth"), pnr_request(m, B::Design::NAME)?);
     let (spec, _, _) = plan::<B>(m, seed, rtl, None, steps)?;
     let dir =
         grfgen_engines::output::check_dir("--out", &path(m, "out").expect("--out is required"))?;
