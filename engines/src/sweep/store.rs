@@ -115,6 +115,8 @@ impl Spec {
         }
         let placing = |s: &Spec| (s.pnr.clone(), s.pnr_seeds, s.pnr_timing_weight);
         if placing(self) != placing(here) {
+            // A weight is named when the two differ: the default differs by block and device.
+            let weights_differ = self.pnr_timing_weight != here.pnr_timing_weight;
             let shown = |s: &Spec| match &s.pnr {
                 Some((device, seed)) => format!(
                     "--pnr --device {device} --pnr-seed {seed}{}{}",
@@ -123,7 +125,7 @@ impl Spec {
                         n => format!(" --pnr-seeds {n}"),
                     },
                     match s.pnr_timing_weight {
-                        DEFAULT_TIMING_WEIGHT => String::new(),
+                        DEFAULT_TIMING_WEIGHT if !weights_differ => String::new(),
                         w => format!(" --pnr-timing-weight {w}"),
                     }
                 ),
@@ -481,8 +483,22 @@ mod tests {
         let said = there.difference(&placed(DEFAULT_TIMING_WEIGHT));
         let expected = "place and route is --pnr --device ecp5-85k --pnr-seed 1 --pnr-seeds 2 \
                         --pnr-timing-weight 30 there and --pnr --device ecp5-85k --pnr-seed 1 \
-                        --pnr-seeds 2 here";
+                        --pnr-seeds 2 --pnr-timing-weight 10 here";
         assert!(said.starts_with(expected), "{said}");
+        // Recorded at nextpnr's own weight, resumed where the default is another (the router
+        // on ECP5): the fix names the recorded weight.
+        let said = placed(DEFAULT_TIMING_WEIGHT).difference(&there);
+        assert!(
+            said.contains(
+                "give --pnr --device ecp5-85k --pnr-seed 1 --pnr-seeds 2 --pnr-timing-weight 10"
+            ),
+            "{said}"
+        );
+        // Another difference alone leaves the default weight unsaid.
+        let mut other = placed(DEFAULT_TIMING_WEIGHT);
+        other.pnr_seeds = 3;
+        let said = placed(DEFAULT_TIMING_WEIGHT).difference(&other);
+        assert!(!said.contains("timing-weight"), "{said}");
     }
 
     #[test]
