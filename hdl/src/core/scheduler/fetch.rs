@@ -113,7 +113,8 @@ impl<const RI: usize> WaveFetch<RI> {
 impl<const RI: usize> Logic for WaveFetch<RI> {
     // Each policy's later loop overrides the earlier: the lowest ready wave of the preferred
     // group wins. Single-value loops bind the wave count (nw) and the sources (nsrc) for index
-    // arithmetic.
+    // arithmetic. A one-wave slice has `_waves` 0: its loops are never unrolled, but their
+    // bounds are still computed, so they may not go below 0.
     #[hdl_gen]
     fn update(&mut self) {
         for _t in 0..self._tagged {
@@ -121,7 +122,7 @@ impl<const RI: usize> Logic for WaveFetch<RI> {
             self.instr_wave[0].next = self.wave_code[0].val();
             for _r in 0..self._round_robin {
                 for nw in self._waves..(self._waves + 1) {
-                    for j in 0..(self._waves - 1) {
+                    for j in 0..self._waves.saturating_sub(1) {
                         if self.ready[nw - 1 - j].val()
                             & (self.wave_code[nw - 1 - j].val() <= self.last[0].val())
                         {
@@ -133,7 +134,7 @@ impl<const RI: usize> Logic for WaveFetch<RI> {
                         self.instr_wave[0].next = self.wave_code[0].val();
                         self.any[0].next = true;
                     }
-                    for j in 0..(self._waves - 1) {
+                    for j in 0..self._waves.saturating_sub(1) {
                         if self.ready[nw - 1 - j].val()
                             & (self.wave_code[nw - 1 - j].val() > self.last[0].val())
                         {
