@@ -206,6 +206,18 @@ mod tests {
     }
 
     #[test]
+    fn a_program_the_banks_cannot_serve_is_not_called_conflict_free() {
+        // Three sources live at once and two single-read banks: one read waits, whatever
+        // the registers.
+        let mut params = params();
+        params.gpr.banks = 2;
+        let program = parse("mad.f32 R0, R1, R2, R3\nadd R4, R1, R2\nadd R5, R3, R0\n", 240);
+        let allocation = allocate(&params, &program.unwrap());
+        assert!(allocation.conflicts_after > 0, "{allocation:?}");
+        assert!(!allocation.conflict_free(), "{allocation:?}");
+    }
+
+    #[test]
     fn live_values_never_share_a_register() {
         let program = parse(
             "add R1, R2, R3\nadd R4, R1, R2\nmul R1, R4, R3\nmov R9, R1\n",
