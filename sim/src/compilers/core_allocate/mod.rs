@@ -211,10 +211,35 @@ mod tests {
         // the registers.
         let mut params = params();
         params.gpr.banks = 2;
-        let program = parse("mad.f32 R0, R1, R2, R3\nadd R4, R1, R2\nadd R5, R3, R0\n", 240);
+        let program = parse(
+            "mad.f32 R0, R1, R2, R3\nadd R4, R1, R2\nadd R5, R3, R0\n",
+            240,
+        );
         let allocation = allocate(&params, &program.unwrap());
         assert!(allocation.conflicts_after > 0, "{allocation:?}");
         assert!(!allocation.conflict_free(), "{allocation:?}");
+    }
+
+    #[test]
+    fn a_kept_half_keeps_its_register_until_the_partial_write() {
+        // R1's value is last read by instruction 1, but instruction 4 writes half of R1 and
+        // keeps the other half: the value lives on to it, and the first value of R3
+        // (instructions 2 to 3) may not take its register. Five registers leave no room for
+        // that (R0, R4, R2, both values of R3 and the kept value at instruction 3): the
+        // program keeps its registers. Were the half not kept, R3's first value would have to
+        // take R1's register.
+        let mut params = params();
+        params.gpr.registers = CoreParams::EXTERNAL_REGISTERS + 5;
+        let text = "add R1, R0, R0\nadd R2, R1, R0\nadd R3, R2, R4\nadd R3, R3, R2\n\
+                    mad R1, R3, R2, R0\nadd R2, R4, R1\n";
+        let program = parse(text, 240).unwrap();
+        let kept = [vec![Slot::Kept(4, 0), Slot::Written(4, 0)]];
+        let renamed = allocate_with(&params, &program, &kept).program;
+        assert_eq!(renamed[4].dst, renamed[0].dst, "the kept half: {renamed:?}");
+        assert_ne!(
+            renamed[2].dst, renamed[0].dst,
+            "R3 over the kept half: {renamed:?}"
+        );
     }
 
     #[test]
