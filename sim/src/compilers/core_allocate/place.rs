@@ -220,3 +220,42 @@ pub(super) fn solve(
     }
     assignment.registers()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compilers::core_allocate::Slot;
+    use crate::core::program::parse;
+
+    /// The second cost of the unit R0 is read from by instruction 0 at register 0 (bank 0)
+    /// and 1 (bank 1), in program `text` whose instruction `reader` reads R4, placed in R4
+    /// (bank 0: four banks, a register's bank its number mod 4); no other unit placed.
+    fn nearby(text: &str, reader: usize) -> (u64, u64) {
+        let program = parse(text, 240).unwrap();
+        let params = CoreParams::default();
+        let values = Values::of(&program, &[]);
+        let units = Units::of(&values, &program, &[]).unwrap();
+        let unit = |slot| {
+            let v = values.at(&program, slot).unwrap();
+            (units.members.iter()).position(|m| m.contains(&v)).unwrap()
+        };
+        let (r0, r4) = (unit(Slot::Source(0, 0)), unit(Slot::Source(reader, 0)));
+        let mut assignment = Assignment::new(&params, &values, &units);
+        assignment.place(r4, 4);
+        assert_eq!(assignment.cost(r0, 0).0, 0);
+        (assignment.cost(r0, 0).1, assignment.cost(r0, 1).1)
+    }
+
+    #[test]
+    fn the_second_cost_counts_placed_sources_up_to_three_instructions_away() {
+        let three = "add R1, R0, R0\nadd R2, R1, R1\nadd R3, R2, R2\nadd R5, R4, R4\n";
+        assert_eq!(
+            nearby(three, 3),
+            (1, 0),
+            "R4 three instructions on, in bank 0 only"
+        );
+        let four = "add R1, R0, R0\nadd R2, R1, R1\nadd R3, R2, R2\nadd R6, R3, R3\n\
+                    add R5, R4, R4\n";
+        assert_eq!(nearby(four, 4), (0, 0), "R4 four instructions on");
+    }
+}
