@@ -225,25 +225,35 @@ pub(super) fn solve(
 mod tests {
     use super::*;
     use crate::compilers::core_allocate::Slot;
-    use crate::core::program::parse;
+    use crate::core::program::{parse, Instruction};
+
+    /// Program `text`, its values and units, and the unit of the value each of `slots` names.
+    fn built(text: &str, slots: &[Slot]) -> (Values, Units, Vec<usize>) {
+        let program: Vec<Instruction> = parse(text, 240).unwrap();
+        let values = Values::of(&program, &[]);
+        let units = Units::of(&values, &program, &[]).unwrap();
+        let found = (slots.iter())
+            .map(|&slot| {
+                let v = values.at(&program, slot).unwrap();
+                (units.members.iter()).position(|m| m.contains(&v)).unwrap()
+            })
+            .collect();
+        (values, units, found)
+    }
 
     /// The second cost of the unit R0 is read from by instruction 0 at register 0 (bank 0)
     /// and 1 (bank 1), in program `text` whose instruction `reader` reads R4, placed in R4
     /// (bank 0: four banks, a register's bank its number mod 4); no other unit placed.
     fn nearby(text: &str, reader: usize) -> (u64, u64) {
-        let program = parse(text, 240).unwrap();
         let params = CoreParams::default();
-        let values = Values::of(&program, &[]);
-        let units = Units::of(&values, &program, &[]).unwrap();
-        let unit = |slot| {
-            let v = values.at(&program, slot).unwrap();
-            (units.members.iter()).position(|m| m.contains(&v)).unwrap()
-        };
-        let (r0, r4) = (unit(Slot::Source(0, 0)), unit(Slot::Source(reader, 0)));
+        let (values, units, found) = built(text, &[Slot::Source(0, 0), Slot::Source(reader, 0)]);
         let mut assignment = Assignment::new(&params, &values, &units);
-        assignment.place(r4, 4);
-        assert_eq!(assignment.cost(r0, 0).0, 0);
-        (assignment.cost(r0, 0).1, assignment.cost(r0, 1).1)
+        assignment.place(found[1], 4);
+        assert_eq!(assignment.cost(found[0], 0).0, 0);
+        (
+            assignment.cost(found[0], 0).1,
+            assignment.cost(found[0], 1).1,
+        )
     }
 
     #[test]
@@ -257,5 +267,21 @@ mod tests {
         let four = "add R1, R0, R0\nadd R2, R1, R1\nadd R3, R2, R2\nadd R6, R3, R3\n\
                     add R5, R4, R4\n";
         assert_eq!(nearby(four, 4), (0, 0), "R4 four instructions on");
+    }
+
+    #[test]
+    fn a_pinned_unit_takes_its_register_as_written_unless_it_is_taken() {
+        let params = CoreParams::default();
+        let text = "add R1, R0, R0\nadd R2, R1, R0\n";
+        let (values, units, found) = built(text, &[Slot::Source(0, 0), Slot::Written(0, 0)]);
+        let (r0, r1) = (found[0], found[1]);
+        let mut assignment = Assignment::new(&params, &values, &units);
+        assert!(assignment.pin(r1));
+        assert_eq!(assignment.base[r1], Some(1));
+        // R0's value is live with R1's: R1's register is not free for it.
+        let mut assignment = Assignment::new(&params, &values, &units);
+        assignment.place(r0, 1);
+        assert!(!assignment.pin(r1));
+        assert_eq!(assignment.base[r1], None);
     }
 }
