@@ -284,4 +284,12 @@ mod tests {
         assert!(!assignment.pin(r1));
         assert_eq!(assignment.base[r1], None);
     }
+
+    #[test]
+    fn among_bases_of_equal_cost_the_best_is_the_register_as_written() {
+        let params = CoreParams::default();
+        let (values, units, found) = built("add R7, R5, R5\n", &[Slot::Written(0, 0)]);
+        let assignment = Assignment::new(&params, &values, &units);
+        assert_eq!(assignment.best(found[0]), Some(7));
+    }
 }
