@@ -281,14 +281,26 @@ mod tests {
         assert_eq!(a.count(), 104);
     }
 
-    #[test]
-    fn the_free_count_and_the_fit_follow_the_slots() {
-        let params = AllocParams {
-            pool: 96,
+    /// A pool of `pool` registers in granules of 4, with 4 wave slots.
+    fn params(pool: usize) -> AllocParams {
+        AllocParams {
+            pool,
             granularity: 4,
             wave_slots: 4,
-        };
-        let mut pool = PoolModel::new(&params);
+        }
+    }
+
+    /// `pool` holding each `(slot, base, size)` of `allocations` as given, unchecked.
+    fn hold(pool: &mut PoolModel, allocations: &[(usize, usize, usize)]) {
+        for &(slot, base, size) in allocations {
+            pool.slots[slot] = Some(Allocation { base, size });
+            pool.held = pool.held.with(RegisterSet::span(base, size));
+        }
+    }
+
+    #[test]
+    fn the_free_count_and_the_fit_follow_the_slots() {
+        let mut pool = PoolModel::new(&params(96));
         let launch = PoolInputs {
             launch: true,
             ..PoolInputs::default()
@@ -315,20 +327,10 @@ mod tests {
 
     #[test]
     fn overlapping_or_outside_allocations_break_the_invariants() {
-        let params = AllocParams {
-            pool: 96,
-            granularity: 4,
-            wave_slots: 4,
-        };
-        let mut pool = PoolModel::new(&params);
-        let hold = |pool: &mut PoolModel, slot: usize, base: usize, size: usize| {
-            pool.slots[slot] = Some(Allocation { base, size });
-            pool.held = pool.held.with(RegisterSet::span(base, size));
-        };
-        hold(&mut pool, 0, 0, 8);
-        hold(&mut pool, 2, 16, 8);
+        let mut pool = PoolModel::new(&params(96));
+        hold(&mut pool, &[(0, 0, 8), (2, 16, 8)]);
         assert_eq!(pool.check(), Ok(()));
-        hold(&mut pool, 3, 20, 4);
+        hold(&mut pool, &[(3, 20, 4)]);
         assert_eq!(
             pool.check(),
             Err("slots 2 and 3 both hold register 20".into())
@@ -343,16 +345,8 @@ mod tests {
 
     #[test]
     fn the_fit_is_the_lowest_free_run_of_granules() {
-        let params = AllocParams {
-            pool: 32,
-            granularity: 4,
-            wave_slots: 4,
-        };
-        let mut pool = PoolModel::new(&params);
-        for (slot, base, size) in [(0, 4, 4), (1, 12, 8), (2, 24, 4)] {
-            pool.slots[slot] = Some(Allocation { base, size });
-            pool.held = pool.held.with(RegisterSet::span(base, size));
-        }
+        let mut pool = PoolModel::new(&params(32));
+        hold(&mut pool, &[(0, 4, 4), (1, 12, 8), (2, 24, 4)]);
         // Free: 0..4, 8..12, 20..24, 28..32.
         assert_eq!(pool.first_fit(4), Some(0));
         assert_eq!(pool.first_fit(8), None);
