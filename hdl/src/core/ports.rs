@@ -31,3 +31,31 @@ port_group! {
         ready: O signal Bit,
     }
 }
+
+port_group! {
+    /// With several waves, the instructions offered by every wave after wave 0 (wave 0's is
+    /// [`OfferedInstruction`]; `I` is `In` on the slice's side). Element `w - 1` is wave `w`'s;
+    /// per source, `(w - 1) * sources + source`.
+    pub struct OfferedInstructions<const RI: usize> new(waves, sources) {
+        /// Per wave: an instruction is offered.
+        valid: I vector Bit [waves],
+        /// Per wave: its op code.
+        op: I vector OpCode [waves],
+        /// Per wave: its first destination register.
+        dst: I vector Bits<RI> [waves],
+        /// Per wave and source: the source register.
+        src: I vector Bits<RI> [waves * sources],
+        /// Per wave and source: it is a GPR read.
+        read: I vector Bit [waves * sources],
+        /// Per wave and source: its value when it is no GPR read.
+        imm: I vector Bits<32> [waves * sources],
+        /// Per wave: its destination registers written.
+        writes: I vector WriteCount [waves],
+        /// Per wave: its unit.
+        unit: I vector UnitCode [waves],
+        /// Per wave: its sync waits.
+        wait: I vector SyncWaits [waves],
+        /// Per wave: the offered instruction is taken at the end of this cycle.
+        ready: O vector Bit [waves],
+    }
+}

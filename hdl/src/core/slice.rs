@@ -2,8 +2,8 @@
 
 use rust_hdl::prelude::*;
 
-use crate::core::ports::OfferedInstruction;
-use crate::core::widths::{OpCode, ReadCount, SyncWaits, UnitCode, WriteCount};
+use crate::core::ports::{OfferedInstruction, OfferedInstructions};
+use crate::core::widths::{OpCode, ReadCount, UnitCode, WriteCount};
 
 use super::datapath::CoreDatapath;
 use super::scheduler::{CoreScheduler, MuxInputs};
@@ -88,27 +88,9 @@ pub struct CoreSlice<const A: usize, const RI: usize> {
     pub long_unit: Signal<Out, UnitCode>,
     /// Its value, one element per lane.
     pub long_data: Vec<Signal<Out, Bits<32>>>,
-    /// With several waves (`--waves`), per wave after wave 0 (the `instr_*` ports are wave
-    /// 0's; none with one wave): an instruction is offered. Element `w - 1` is wave `w`'s.
-    pub wave_valid: Vec<Signal<In, Bit>>,
-    /// Per wave after wave 0: its op code.
-    pub wave_op: Vec<Signal<In, OpCode>>,
-    /// Per wave after wave 0: its first destination register.
-    pub wave_dst: Vec<Signal<In, Bits<RI>>>,
-    /// Per wave after wave 0 and source (`(wave - 1) * SOURCES + source`): the source register.
-    pub wave_src: Vec<Signal<In, Bits<RI>>>,
-    /// Per wave after wave 0 and source: it is a GPR read.
-    pub wave_read: Vec<Signal<In, Bit>>,
-    /// Per wave after wave 0 and source: its value when it is no GPR read.
-    pub wave_imm: Vec<Signal<In, Bits<32>>>,
-    /// Per wave after wave 0: its destination registers written.
-    pub wave_writes: Vec<Signal<In, WriteCount>>,
-    /// Per wave after wave 0: its unit.
-    pub wave_unit: Vec<Signal<In, UnitCode>>,
-    /// Per wave after wave 0: its sync waits.
-    pub wave_wait: Vec<Signal<In, SyncWaits>>,
-    /// Per wave after wave 0: the offered instruction is taken at the end of this cycle.
-    pub wave_ready: Vec<Signal<Out, Bit>>,
+    /// With several waves (`--waves`), the instructions of every wave after wave 0 (the
+    /// `instr_*` ports are wave 0's; none with one wave).
+    pub wave: OfferedInstructions<Out, In, RI>,
     gpr: BankedGpr<32, A, RI>,
     scheduler: CoreScheduler<RI>,
     datapath: CoreDatapath,
@@ -177,16 +159,7 @@ impl<const A: usize, const RI: usize> CoreSlice<A, RI> {
             long_writes: Default::default(),
             long_unit: Default::default(),
             long_data: signals(l),
-            wave_valid: signals(waves - 1),
-            wave_op: signals(waves - 1),
-            wave_dst: signals(waves - 1),
-            wave_src: signals(SOURCES * (waves - 1)),
-            wave_read: signals(SOURCES * (waves - 1)),
-            wave_imm: signals(SOURCES * (waves - 1)),
-            wave_writes: signals(waves - 1),
-            wave_unit: signals(waves - 1),
-            wave_wait: signals(waves - 1),
-            wave_ready: signals(waves - 1),
+            wave: OfferedInstructions::new(waves - 1, SOURCES),
             gpr: BankedGpr::for_scheduler(&params.physical_gpr()),
             scheduler: CoreScheduler::new(params),
             datapath: CoreDatapath::new(params),
@@ -356,30 +329,30 @@ impl<const A: usize, const RI: usize> crate::parts::Part<WaveWiring> for CoreSli
     fn update(&mut self) {
         for nsrc in SOURCES..(SOURCES + 1) {
             for w in 1..self._waves {
-                self.scheduler.wave_valid[w - 1].next = self.wave_valid[w - 1].val();
-                self.scheduler.wave_op[w - 1].next = self.wave_op[w - 1].val();
-                self.scheduler.wave_dst[w - 1].next = self.wave_dst[w - 1].val();
-                self.scheduler.wave_writes[w - 1].next = self.wave_writes[w - 1].val();
-                self.scheduler.wave_unit[w - 1].next = self.wave_unit[w - 1].val();
-                self.scheduler.wave_wait[w - 1].next = self.wave_wait[w - 1].val();
-                self.wave_ready[w - 1].next = self.scheduler.wave_ready[w - 1].val();
+                self.scheduler.wave.valid[w - 1].next = self.wave.valid[w - 1].val();
+                self.scheduler.wave.op[w - 1].next = self.wave.op[w - 1].val();
+                self.scheduler.wave.dst[w - 1].next = self.wave.dst[w - 1].val();
+                self.scheduler.wave.writes[w - 1].next = self.wave.writes[w - 1].val();
+                self.scheduler.wave.unit[w - 1].next = self.wave.unit[w - 1].val();
+                self.scheduler.wave.wait[w - 1].next = self.wave.wait[w - 1].val();
+                self.wave.ready[w - 1].next = self.scheduler.wave.ready[w - 1].val();
                 for s in 0..SOURCES {
-                    self.scheduler.wave_src[w * nsrc + s - nsrc].next =
-                        self.wave_src[w * nsrc + s - nsrc].val();
-                    self.scheduler.wave_read[w * nsrc + s - nsrc].next =
-                        self.wave_read[w * nsrc + s - nsrc].val();
-                    self.scheduler.wave_imm[w * nsrc + s - nsrc].next =
-                        self.wave_imm[w * nsrc + s - nsrc].val();
+                    self.scheduler.wave.src[w * nsrc + s - nsrc].next =
+                        self.wave.src[w * nsrc + s - nsrc].val();
+                    self.scheduler.wave.read[w * nsrc + s - nsrc].next =
+                        self.wave.read[w * nsrc + s - nsrc].val();
+                    self.scheduler.wave.imm[w * nsrc + s - nsrc].next =
+                        self.wave.imm[w * nsrc + s - nsrc].val();
                 }
             }
             for _m in 0..self._mapped {
                 for w in 1..self._waves {
-                    self.map_in[w * 4 + 2].register.next = self.wave_dst[w - 1].val();
-                    self.scheduler.wave_dst[w - 1].next = self.map_in[w * 4 + 2].mapped.val();
+                    self.map_in[w * 4 + 2].register.next = self.wave.dst[w - 1].val();
+                    self.scheduler.wave.dst[w - 1].next = self.map_in[w * 4 + 2].mapped.val();
                     for s in 0..SOURCES {
                         self.map_in[w * 4 + 3 + s].register.next =
-                            self.wave_src[w * nsrc + s - nsrc].val();
-                        self.scheduler.wave_src[w * nsrc + s - nsrc].next =
+                            self.wave.src[w * nsrc + s - nsrc].val();
+                        self.scheduler.wave.src[w * nsrc + s - nsrc].next =
                             self.map_in[w * 4 + 3 + s].mapped.val();
                     }
                 }

@@ -25,10 +25,10 @@ pub(crate) use scoreboard::CANDIDATES;
 
 use rust_hdl::prelude::*;
 
-use crate::core::ports::OfferedInstruction;
+use crate::core::ports::{OfferedInstruction, OfferedInstructions};
 use crate::core::widths::{
-    CaptureCode, EntryIndex, OpCode, OperandIndex, OperandSourceCode, ReadCount, SyncWaits,
-    UnitCode, WaveNumber, WriteCount,
+    CaptureCode, EntryIndex, OpCode, OperandIndex, OperandSourceCode, ReadCount, UnitCode,
+    WaveNumber, WriteCount,
 };
 
 use operands::OperandSources;
@@ -103,27 +103,9 @@ pub struct CoreScheduler<const RI: usize> {
     pub ext_reg: Signal<In, Bits<RI>>,
     /// The external write is performed this cycle.
     pub ext_grant: Signal<Out, Bit>,
-    /// With several waves, per wave after wave 0 (`instr_*` is wave 0's; none with one wave):
-    /// an instruction is offered.
-    pub wave_valid: Vec<Signal<In, Bit>>,
-    /// Per wave after wave 0: its op code.
-    pub wave_op: Vec<Signal<In, OpCode>>,
-    /// Per wave after wave 0: its first destination register.
-    pub wave_dst: Vec<Signal<In, Bits<RI>>>,
-    /// Per wave after wave 0 and source (`(wave - 1) * SOURCES + source`): the register.
-    pub wave_src: Vec<Signal<In, Bits<RI>>>,
-    /// Per wave after wave 0 and source: it is a GPR read.
-    pub wave_read: Vec<Signal<In, Bit>>,
-    /// Per wave after wave 0 and source: its immediate.
-    pub wave_imm: Vec<Signal<In, Bits<32>>>,
-    /// Per wave after wave 0: its destination registers written.
-    pub wave_writes: Vec<Signal<In, WriteCount>>,
-    /// Per wave after wave 0: its unit.
-    pub wave_unit: Vec<Signal<In, UnitCode>>,
-    /// Per wave after wave 0: its sync waits.
-    pub wave_wait: Vec<Signal<In, SyncWaits>>,
-    /// Per wave after wave 0: its offered instruction is taken at the end of this cycle.
-    pub wave_ready: Vec<Signal<Out, Bit>>,
+    /// With several waves, the instructions of every wave after wave 0 (`instr_*` is wave
+    /// 0's; none with one wave).
+    pub wave: OfferedInstructions<Out, In, RI>,
 
     window: InstructionWindow<RI>,
     scoreboard: Scoreboard<RI>,
@@ -188,16 +170,7 @@ impl<const RI: usize> CoreScheduler<RI> {
             ext_result: Default::default(),
             ext_reg: Default::default(),
             ext_grant: Default::default(),
-            wave_valid: signals(waves - 1),
-            wave_op: signals(waves - 1),
-            wave_dst: signals(waves - 1),
-            wave_src: signals(SOURCES * (waves - 1)),
-            wave_read: signals(SOURCES * (waves - 1)),
-            wave_imm: signals(SOURCES * (waves - 1)),
-            wave_writes: signals(waves - 1),
-            wave_unit: signals(waves - 1),
-            wave_wait: signals(waves - 1),
-            wave_ready: signals(waves - 1),
+            wave: OfferedInstructions::new(waves - 1, SOURCES),
             window: InstructionWindow::new(params),
             scoreboard: Scoreboard::new(params),
             read_side: ReadSide::new(params),
@@ -378,29 +351,29 @@ impl<const RI: usize> crate::parts::Part<WaveWiring> for CoreScheduler<RI> {
                 self.scoreboard.wave_read[s].next = self.instr.read[s].val();
             }
             for w in 1..self._waves {
-                self.fetch.op[w].next = self.wave_op[w - 1].val();
-                self.fetch.dst[w].next = self.wave_dst[w - 1].val();
-                self.fetch.writes[w].next = self.wave_writes[w - 1].val();
-                self.fetch.unit[w].next = self.wave_unit[w - 1].val();
-                self.fetch.waits[w].next = self.wave_wait[w - 1].val();
-                self.scoreboard.wave_valid[w].next = self.wave_valid[w - 1].val();
-                self.scoreboard.wave_dst[w].next = self.wave_dst[w - 1].val();
-                self.scoreboard.wave_writes[w].next = self.wave_writes[w - 1].val();
-                self.scoreboard.wave_unit[w].next = self.wave_unit[w - 1].val();
-                self.scoreboard.wave_wait[w].next = self.wave_wait[w - 1].val();
-                self.wave_ready[w - 1].next = self.window.ready.val() & self.fetch.pick[w].val();
+                self.fetch.op[w].next = self.wave.op[w - 1].val();
+                self.fetch.dst[w].next = self.wave.dst[w - 1].val();
+                self.fetch.writes[w].next = self.wave.writes[w - 1].val();
+                self.fetch.unit[w].next = self.wave.unit[w - 1].val();
+                self.fetch.waits[w].next = self.wave.wait[w - 1].val();
+                self.scoreboard.wave_valid[w].next = self.wave.valid[w - 1].val();
+                self.scoreboard.wave_dst[w].next = self.wave.dst[w - 1].val();
+                self.scoreboard.wave_writes[w].next = self.wave.writes[w - 1].val();
+                self.scoreboard.wave_unit[w].next = self.wave.unit[w - 1].val();
+                self.scoreboard.wave_wait[w].next = self.wave.wait[w - 1].val();
+                self.wave.ready[w - 1].next = self.window.ready.val() & self.fetch.pick[w].val();
                 for nsrc in SOURCES..(SOURCES + 1) {
                     for s in 0..SOURCES {
                         self.fetch.src[w * nsrc + s].next =
-                            self.wave_src[w * nsrc + s - nsrc].val();
+                            self.wave.src[w * nsrc + s - nsrc].val();
                         self.fetch.read[w * nsrc + s].next =
-                            self.wave_read[w * nsrc + s - nsrc].val();
+                            self.wave.read[w * nsrc + s - nsrc].val();
                         self.fetch.imm[w * nsrc + s].next =
-                            self.wave_imm[w * nsrc + s - nsrc].val();
+                            self.wave.imm[w * nsrc + s - nsrc].val();
                         self.scoreboard.wave_src[w * nsrc + s].next =
-                            self.wave_src[w * nsrc + s - nsrc].val();
+                            self.wave.src[w * nsrc + s - nsrc].val();
                         self.scoreboard.wave_read[w * nsrc + s].next =
-                            self.wave_read[w * nsrc + s - nsrc].val();
+                            self.wave.read[w * nsrc + s - nsrc].val();
                     }
                 }
             }
