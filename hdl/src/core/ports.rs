@@ -59,3 +59,26 @@ port_group! {
         ready: O vector Bit [waves],
     }
 }
+
+port_group! {
+    /// An offered instruction's fields, as the window and its slots take them (`I` is `In`
+    /// there).
+    pub struct InstructionFields<const RI: usize> new(sources) {
+        /// Its op code.
+        op: I signal OpCode,
+        /// Its first destination register.
+        dst: I signal Bits<RI>,
+        /// Its destination registers written.
+        writes: I signal WriteCount,
+        /// Its unit (`CoreUnit`).
+        unit: I signal UnitCode,
+        /// Its sync waits: bit 0 `(ss)`, bit 1 `(sy)`.
+        wait: I signal SyncWaits,
+        /// Its source registers.
+        src: I vector Bits<RI> [sources],
+        /// Per source: it is a GPR read.
+        read: I vector Bit [sources],
+        /// Per source: its immediate.
+        imm: I vector Bits<32> [sources],
+    }
+}

@@ -219,19 +219,19 @@ impl<const RI: usize> crate::parts::Part<Wiring> for CoreScheduler<RI> {
         self.operands.clock.next = self.clock.val();
         self.window.issue.next = self.read_side.issue.val();
         self.window.instr_valid.next = self.instr.valid.val();
-        self.window.instr_op.next = self.instr.op.val();
-        self.window.instr_dst.next = self.instr.dst.val();
-        self.window.instr_writes.next = self.instr.writes.val();
-        self.window.instr_unit.next = self.instr.unit.val();
-        self.window.instr_wait.next = self.instr.wait.val();
+        self.window.instr.op.next = self.instr.op.val();
+        self.window.instr.dst.next = self.instr.dst.val();
+        self.window.instr.writes.next = self.instr.writes.val();
+        self.window.instr.unit.next = self.instr.unit.val();
+        self.window.instr.wait.next = self.instr.wait.val();
         self.scoreboard.instr_dst.next = self.instr.dst.val();
         self.scoreboard.instr_writes.next = self.instr.writes.val();
         self.scoreboard.instr_unit.next = self.instr.unit.val();
         self.scoreboard.instr_wait.next = self.instr.wait.val();
         for s in 0..SOURCES {
-            self.window.instr_src[s].next = self.instr.src[s].val();
-            self.window.instr_read[s].next = self.instr.read[s].val();
-            self.window.instr_imm[s].next = self.instr.imm[s].val();
+            self.window.instr.src[s].next = self.instr.src[s].val();
+            self.window.instr.read[s].next = self.instr.read[s].val();
+            self.window.instr.imm[s].next = self.instr.imm[s].val();
             self.scoreboard.instr_src[s].next = self.instr.src[s].val();
         }
         self.instr.ready.next = self.window.ready.val();
@@ -382,11 +382,11 @@ impl<const RI: usize> crate::parts::Part<WaveWiring> for CoreScheduler<RI> {
             }
             self.instr.ready.next = self.window.ready.val() & self.fetch.pick[0].val();
             self.window.instr_valid.next = self.fetch.instr_valid[0].val();
-            self.window.instr_op.next = self.fetch.instr_op[0].val();
-            self.window.instr_dst.next = self.fetch.instr_dst[0].val();
-            self.window.instr_writes.next = self.fetch.instr_writes[0].val();
-            self.window.instr_unit.next = self.fetch.instr_unit[0].val();
-            self.window.instr_wait.next = self.fetch.instr_wait[0].val();
+            self.window.instr.op.next = self.fetch.instr_op[0].val();
+            self.window.instr.dst.next = self.fetch.instr_dst[0].val();
+            self.window.instr.writes.next = self.fetch.instr_writes[0].val();
+            self.window.instr.unit.next = self.fetch.instr_unit[0].val();
+            self.window.instr.wait.next = self.fetch.instr_wait[0].val();
             self.window.instr_wave[0].next = self.fetch.instr_wave[0].val();
             self.scoreboard.instr_dst.next = self.fetch.instr_dst[0].val();
             self.scoreboard.instr_writes.next = self.fetch.instr_writes[0].val();
@@ -394,9 +394,9 @@ impl<const RI: usize> crate::parts::Part<WaveWiring> for CoreScheduler<RI> {
             self.scoreboard.instr_wait.next = self.fetch.instr_wait[0].val();
             self.scoreboard.instr_wave[0].next = self.fetch.instr_wave[0].val();
             for s in 0..SOURCES {
-                self.window.instr_src[s].next = self.fetch.instr_src[s].val();
-                self.window.instr_read[s].next = self.fetch.instr_read[s].val();
-                self.window.instr_imm[s].next = self.fetch.instr_imm[s].val();
+                self.window.instr.src[s].next = self.fetch.instr_src[s].val();
+                self.window.instr.read[s].next = self.fetch.instr_read[s].val();
+                self.window.instr.imm[s].next = self.fetch.instr_imm[s].val();
                 self.scoreboard.instr_src[s].next = self.fetch.instr_src[s].val();
             }
             for j in 0..self._window {

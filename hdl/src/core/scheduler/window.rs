@@ -6,6 +6,7 @@ use rust_hdl::prelude::*;
 use super::decode::InstructionDecoder;
 use super::scoreboard::Scoreboard;
 use crate::cells::regs::Registers;
+use crate::core::ports::InstructionFields;
 use crate::core::widths::{
     AliasCode, CaptureCode, EntryIndex, OpCode, SyncWaits, UnitCode, WaveNumber, WriteCount,
 };
@@ -33,22 +34,8 @@ pub struct InstructionWindow<const RI: usize> {
     pub issue: Signal<In, Bit>,
     /// An instruction is offered.
     pub instr_valid: Signal<In, Bit>,
-    /// Its op code.
-    pub instr_op: Signal<In, OpCode>,
-    /// Its first destination register.
-    pub instr_dst: Signal<In, Bits<RI>>,
-    /// Its destination registers written.
-    pub instr_writes: Signal<In, WriteCount>,
-    /// Its unit (`CoreUnit`).
-    pub instr_unit: Signal<In, UnitCode>,
-    /// Its sync waits: bit 0 `(ss)`, bit 1 `(sy)`.
-    pub instr_wait: Signal<In, SyncWaits>,
-    /// Its sources 0..2.
-    pub instr_src: Vec<Signal<In, Bits<RI>>>,
-    /// Per source: it is a GPR read.
-    pub instr_read: Vec<Signal<In, Bit>>,
-    /// Per source: its immediate.
-    pub instr_imm: Vec<Signal<In, Bits<32>>>,
+    /// Its fields.
+    pub instr: InstructionFields<Out, In, RI>,
     /// Per slot and source: its state after this cycle's reads.
     pub next_state: Vec<Signal<In, CaptureCode>>,
     /// Per slot and source: its queue entry after this cycle's reads.
@@ -133,14 +120,7 @@ impl<const RI: usize> InstructionWindow<RI> {
             reset: Default::default(),
             issue: Default::default(),
             instr_valid: Default::default(),
-            instr_op: Default::default(),
-            instr_dst: Default::default(),
-            instr_writes: Default::default(),
-            instr_unit: Default::default(),
-            instr_wait: Default::default(),
-            instr_src: signals(SOURCES),
-            instr_read: signals(SOURCES),
-            instr_imm: signals(SOURCES),
+            instr: InstructionFields::new(SOURCES),
             next_state: signals(SOURCES * w),
             next_entry: signals(SOURCES * w),
             ready: Default::default(),
@@ -204,17 +184,17 @@ impl<const RI: usize> crate::parts::Part<Fields> for InstructionWindow<RI> {
         self.held_entry.clock.next = self.clock.val();
         self.slots.clock.next = self.clock.val();
         self.slots.issue.next = self.issue.val();
-        self.slots.instr_op.next = self.instr_op.val();
-        self.slots.instr_dst.next = self.instr_dst.val();
-        self.slots.instr_writes.next = self.instr_writes.val();
-        self.slots.instr_unit.next = self.instr_unit.val();
-        self.slots.instr_wait.next = self.instr_wait.val();
+        self.slots.instr.op.next = self.instr.op.val();
+        self.slots.instr.dst.next = self.instr.dst.val();
+        self.slots.instr.writes.next = self.instr.writes.val();
+        self.slots.instr.unit.next = self.instr.unit.val();
+        self.slots.instr.wait.next = self.instr.wait.val();
         for s in 0..SOURCES {
-            self.slots.instr_src[s].next = self.instr_src[s].val();
-            self.slots.instr_read[s].next = self.instr_read[s].val();
-            self.slots.instr_imm[s].next = self.instr_imm[s].val();
-            self.decoder.read[s].next = self.instr_read[s].val();
-            self.decoder.src[s].next = self.instr_src[s].val();
+            self.slots.instr.src[s].next = self.instr.src[s].val();
+            self.slots.instr.read[s].next = self.instr.read[s].val();
+            self.slots.instr.imm[s].next = self.instr.imm[s].val();
+            self.decoder.read[s].next = self.instr.read[s].val();
+            self.decoder.src[s].next = self.instr.src[s].val();
             self.slots.instr_alias[s].next = self.decoder.alias_code[s].val();
             self.slots.instr_conflict[s].next = self.decoder.conflict[s].val();
             self.alias_code[s].next = self.slots.alias_code[s].val();
@@ -295,7 +275,7 @@ impl<const RI: usize> crate::parts::Part<Movement> for InstructionWindow<RI> {
                 for s in 0..SOURCES {
                     if self.insert[j].val() {
                         self.held_state.d[j * nsrc + s].next = self.done.val();
-                        if self.instr_read[s].val()
+                        if self.instr.read[s].val()
                             & (self.decoder.alias_code[s].val() == self.alias_none.val())
                         {
                             self.held_state.d[j * nsrc + s].next = self.pending.val();
@@ -329,22 +309,8 @@ pub struct HeldInstructions<const RI: usize> {
     pub issue: Signal<In, Bit>,
     /// Per slot: the offered instruction goes there (after the move).
     pub insert: Vec<Signal<In, Bit>>,
-    /// The offered instruction's op code.
-    pub instr_op: Signal<In, OpCode>,
-    /// Its first destination register.
-    pub instr_dst: Signal<In, Bits<RI>>,
-    /// Its destination registers written.
-    pub instr_writes: Signal<In, WriteCount>,
-    /// Its unit.
-    pub instr_unit: Signal<In, UnitCode>,
-    /// Its sync waits.
-    pub instr_wait: Signal<In, SyncWaits>,
-    /// Its sources.
-    pub instr_src: Vec<Signal<In, Bits<RI>>>,
-    /// Per source: a GPR read.
-    pub instr_read: Vec<Signal<In, Bit>>,
-    /// Per source: the immediate.
-    pub instr_imm: Vec<Signal<In, Bits<32>>>,
+    /// The offered instruction's fields.
+    pub instr: InstructionFields<Out, In, RI>,
     /// Per source: the alias code.
     pub instr_alias: Vec<Signal<In, AliasCode>>,
     /// Per source: the bank conflict.
@@ -407,14 +373,7 @@ impl<const RI: usize> HeldInstructions<RI> {
             clock: Default::default(),
             issue: Default::default(),
             insert: signals(w),
-            instr_op: Default::default(),
-            instr_dst: Default::default(),
-            instr_writes: Default::default(),
-            instr_unit: Default::default(),
-            instr_wait: Default::default(),
-            instr_src: signals(SOURCES),
-            instr_read: signals(SOURCES),
-            instr_imm: signals(SOURCES),
+            instr: InstructionFields::new(SOURCES),
             instr_alias: signals(SOURCES),
             instr_conflict: signals(SOURCES),
             head_op: Default::default(),
@@ -526,15 +485,15 @@ impl<const RI: usize> Logic for HeldInstructions<RI> {
             }
             for j in 0..self._window {
                 if self.insert[j].val() {
-                    self.held_op.d[j].next = self.instr_op.val();
-                    self.held_dst.d[j].next = self.instr_dst.val();
-                    self.held_writes.d[j].next = self.instr_writes.val();
-                    self.held_unit.d[j].next = self.instr_unit.val();
-                    self.held_wait.d[j].next = self.instr_wait.val();
+                    self.held_op.d[j].next = self.instr.op.val();
+                    self.held_dst.d[j].next = self.instr.dst.val();
+                    self.held_writes.d[j].next = self.instr.writes.val();
+                    self.held_unit.d[j].next = self.instr.unit.val();
+                    self.held_wait.d[j].next = self.instr.wait.val();
                     for s in 0..SOURCES {
-                        self.held_src.d[j * nsrc + s].next = self.instr_src[s].val();
-                        self.held_read.d[j * nsrc + s].next = self.instr_read[s].val();
-                        self.held_imm.d[j * nsrc + s].next = self.instr_imm[s].val();
+                        self.held_src.d[j * nsrc + s].next = self.instr.src[s].val();
+                        self.held_read.d[j * nsrc + s].next = self.instr.read[s].val();
+                        self.held_imm.d[j * nsrc + s].next = self.instr.imm[s].val();
                         self.held_alias.d[j * nsrc + s].next = self.instr_alias[s].val();
                         self.held_conflict.d[j * nsrc + s].next = self.instr_conflict[s].val();
                     }
