@@ -82,3 +82,18 @@ port_group! {
         imm: I vector Bits<32> [sources],
     }
 }
+
+port_group! {
+    /// A long-latency instruction's value leaving the ALU for its external unit (`O` is `Out`
+    /// on the side it leaves).
+    pub struct LongResult<const RI: usize> new() {
+        /// A value leaves the ALU this cycle.
+        valid: O signal Bit,
+        /// Its first destination register.
+        reg: O signal Bits<RI>,
+        /// Its destination registers written (0..4).
+        writes: O signal WriteCount,
+        /// Its unit (`CoreUnit`).
+        unit: O signal UnitCode,
+    }
+}

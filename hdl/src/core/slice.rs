@@ -2,8 +2,8 @@
 
 use rust_hdl::prelude::*;
 
-use crate::core::ports::{OfferedInstruction, OfferedInstructions};
-use crate::core::widths::{OpCode, ReadCount, UnitCode, WriteCount};
+use crate::core::ports::{LongResult, OfferedInstruction, OfferedInstructions};
+use crate::core::widths::{OpCode, ReadCount};
 
 use super::datapath::CoreDatapath;
 use super::scheduler::{CoreScheduler, MuxInputs};
@@ -78,14 +78,8 @@ pub struct CoreSlice<const A: usize, const RI: usize> {
     pub retire_reg: Signal<Out, Bits<RI>>,
     /// Its value, one element per lane.
     pub retire_data: Vec<Signal<Out, Bits<32>>>,
-    /// A long-latency instruction's value leaves the ALU this cycle, for the external unit.
-    pub long_valid: Signal<Out, Bit>,
-    /// Its first destination register.
-    pub long_reg: Signal<Out, Bits<RI>>,
-    /// Its destination registers written (0..4).
-    pub long_writes: Signal<Out, WriteCount>,
-    /// Its unit.
-    pub long_unit: Signal<Out, UnitCode>,
+    /// A long-latency instruction's value leaving the ALU this cycle.
+    pub long: LongResult<Out, In, RI>,
     /// Its value, one element per lane.
     pub long_data: Vec<Signal<Out, Bits<32>>>,
     /// With several waves (`--waves`), the instructions of every wave after wave 0 (the
@@ -154,10 +148,7 @@ impl<const A: usize, const RI: usize> CoreSlice<A, RI> {
             retire_valid: Default::default(),
             retire_reg: Default::default(),
             retire_data: signals(l),
-            long_valid: Default::default(),
-            long_reg: Default::default(),
-            long_writes: Default::default(),
-            long_unit: Default::default(),
+            long: LongResult::new(),
             long_data: signals(l),
             wave: OfferedInstructions::new(waves - 1, SOURCES),
             gpr: BankedGpr::for_scheduler(&params.physical_gpr()),
@@ -266,10 +257,10 @@ impl<const A: usize, const RI: usize> crate::parts::Part<Wiring> for CoreSlice<A
         self.retire_valid.next = self.scheduler.retire_valid.val();
         self.retire_reg.next = self.scheduler.retire_reg.val();
         self.ext_grant.next = self.scheduler.ext_grant.val();
-        self.long_valid.next = self.scheduler.long_valid.val();
-        self.long_reg.next = self.scheduler.long_reg.val();
-        self.long_writes.next = self.scheduler.long_writes.val();
-        self.long_unit.next = self.scheduler.long_unit.val();
+        self.long.valid.next = self.scheduler.long.valid.val();
+        self.long.reg.next = self.scheduler.long.reg.val();
+        self.long.writes.next = self.scheduler.long.writes.val();
+        self.long.unit.next = self.scheduler.long.unit.val();
     }
 }
 
@@ -292,8 +283,8 @@ impl<const A: usize, const RI: usize> crate::parts::Part<Boundary> for CoreSlice
             self.staged_reg.d[2].next = self.map_in[5].mapped.val();
             self.map_out[0].register.next = self.scheduler.retire_reg.val();
             self.retire_reg.next = self.map_out[0].mapped.val();
-            self.map_out[1].register.next = self.scheduler.long_reg.val();
-            self.long_reg.next = self.map_out[1].mapped.val();
+            self.map_out[1].register.next = self.scheduler.long.reg.val();
+            self.long.reg.next = self.map_out[1].mapped.val();
             for p in 0..self._read_ports {
                 self.map_out[2 + p].register.next = self.gpr.read_reg[p].val();
                 self.read_reg[p].next = self.map_out[2 + p].mapped.val();

@@ -25,10 +25,9 @@ pub(crate) use scoreboard::CANDIDATES;
 
 use rust_hdl::prelude::*;
 
-use crate::core::ports::{OfferedInstruction, OfferedInstructions};
+use crate::core::ports::{LongResult, OfferedInstruction, OfferedInstructions};
 use crate::core::widths::{
-    CaptureCode, EntryIndex, OpCode, OperandIndex, OperandSourceCode, ReadCount, UnitCode,
-    WaveNumber, WriteCount,
+    CaptureCode, EntryIndex, OpCode, OperandIndex, OperandSourceCode, ReadCount, WaveNumber,
 };
 
 use operands::OperandSources;
@@ -87,14 +86,8 @@ pub struct CoreScheduler<const RI: usize> {
     pub retire_valid: Signal<Out, Bit>,
     /// Its destination register.
     pub retire_reg: Signal<Out, Bits<RI>>,
-    /// A long-latency instruction's value leaves the ALU this cycle.
-    pub long_valid: Signal<Out, Bit>,
-    /// Its first destination register.
-    pub long_reg: Signal<Out, Bits<RI>>,
-    /// Its destination registers written.
-    pub long_writes: Signal<Out, WriteCount>,
-    /// Its unit.
-    pub long_unit: Signal<Out, UnitCode>,
+    /// A long-latency instruction's value leaving the ALU this cycle.
+    pub long: LongResult<Out, In, RI>,
     /// External write request (write port 1).
     pub ext_valid: Signal<In, Bit>,
     /// The external write is a long-latency result's register.
@@ -162,10 +155,7 @@ impl<const RI: usize> CoreScheduler<RI> {
             banks_read_twice: Default::default(),
             retire_valid: Default::default(),
             retire_reg: Default::default(),
-            long_valid: Default::default(),
-            long_reg: Default::default(),
-            long_writes: Default::default(),
-            long_unit: Default::default(),
+            long: LongResult::new(),
             ext_valid: Default::default(),
             ext_result: Default::default(),
             ext_reg: Default::default(),
@@ -277,10 +267,10 @@ impl<const RI: usize> crate::parts::Part<Wiring> for CoreScheduler<RI> {
         self.alu_valid.next = self.scoreboard.alu_valid.val();
         self.retire_valid.next = self.scoreboard.retire_valid.val();
         self.retire_reg.next = self.scoreboard.retire_reg.val();
-        self.long_valid.next = self.scoreboard.long_valid.val();
-        self.long_reg.next = self.scoreboard.long_reg.val();
-        self.long_writes.next = self.scoreboard.long_writes.val();
-        self.long_unit.next = self.scoreboard.long_unit.val();
+        self.long.valid.next = self.scoreboard.long.valid.val();
+        self.long.reg.next = self.scoreboard.long.reg.val();
+        self.long.writes.next = self.scoreboard.long.writes.val();
+        self.long.unit.next = self.scoreboard.long.unit.val();
         self.scoreboard.ext_valid.next = self.ext_valid.val();
         self.scoreboard.ext_result.next = self.ext_result.val();
         self.scoreboard.ext_reg.next = self.ext_reg.val();

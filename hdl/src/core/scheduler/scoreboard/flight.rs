@@ -3,6 +3,8 @@
 
 use rust_hdl::prelude::*;
 
+use crate::core::ports::LongResult;
+
 use super::forwarding::Forwarding;
 use super::pending::CANDIDATES;
 use crate::cells::regs::Registers;
@@ -51,14 +53,8 @@ pub struct Flight<const RI: usize> {
     pub retire_valid: Signal<Out, Bit>,
     /// Its register.
     pub retire_reg: Signal<Out, Bits<RI>>,
-    /// A long-latency instruction's value leaves the ALU this cycle.
-    pub long_valid: Signal<Out, Bit>,
-    /// Its first destination register.
-    pub long_reg: Signal<Out, Bits<RI>>,
-    /// Its destination registers written.
-    pub long_writes: Signal<Out, WriteCount>,
-    /// Its unit.
-    pub long_unit: Signal<Out, UnitCode>,
+    /// A long-latency instruction's value leaving the ALU this cycle.
+    pub long: LongResult<Out, In, RI>,
     /// The external write is performed this cycle.
     pub ext_grant: Signal<Out, Bit>,
     /// Banks written this cycle that serve no read (1RW banks; zero otherwise), one bit per
@@ -119,10 +115,7 @@ impl<const RI: usize> Flight<RI> {
             alu_valid: Default::default(),
             retire_valid: Default::default(),
             retire_reg: Default::default(),
-            long_valid: Default::default(),
-            long_reg: Default::default(),
-            long_writes: Default::default(),
-            long_unit: Default::default(),
+            long: LongResult::new(),
             ext_grant: Default::default(),
             banks_written: Default::default(),
             write: signals(flight - 1),
@@ -191,10 +184,10 @@ impl<const RI: usize> Logic for Flight<RI> {
         for nl in self._flight..(self._flight + 1) {
             self.retire_valid.next = self.flight_write.q[nl - 1].val();
             self.retire_reg.next = self.flight_dst.q[nl - 1].val();
-            self.long_valid.next = self.flight_long.q[nl - 1].val();
-            self.long_reg.next = self.flight_dst.q[nl - 1].val();
-            self.long_writes.next = self.flight_writes.q[nl - 1].val();
-            self.long_unit.next = self.flight_unit.q[nl - 1].val();
+            self.long.valid.next = self.flight_long.q[nl - 1].val();
+            self.long.reg.next = self.flight_dst.q[nl - 1].val();
+            self.long.writes.next = self.flight_writes.q[nl - 1].val();
+            self.long.unit.next = self.flight_unit.q[nl - 1].val();
         }
         self.forwarding.clock.next = self.clock.val();
         for _f in 0..self._forwarding {

@@ -17,6 +17,8 @@ pub(crate) use pending::CANDIDATES;
 
 use rust_hdl::prelude::*;
 
+use crate::core::ports::LongResult;
+
 use crate::core::widths::{Distance, SyncWaits, UnitCode, WaveNumber, WriteCount};
 use crate::params::{CoreParams, CoreUnit, SOURCES};
 use crate::parts::logic_in_parts;
@@ -84,14 +86,8 @@ pub struct Scoreboard<const RI: usize> {
     pub retire_valid: Signal<Out, Bit>,
     /// Its register.
     pub retire_reg: Signal<Out, Bits<RI>>,
-    /// A long-latency instruction's value leaves the ALU this cycle.
-    pub long_valid: Signal<Out, Bit>,
-    /// Its first destination register.
-    pub long_reg: Signal<Out, Bits<RI>>,
-    /// Its destination registers written.
-    pub long_writes: Signal<Out, WriteCount>,
-    /// Its unit.
-    pub long_unit: Signal<Out, UnitCode>,
+    /// A long-latency instruction's value leaving the ALU this cycle.
+    pub long: LongResult<Out, In, RI>,
     /// The external write is performed this cycle.
     pub ext_grant: Signal<Out, Bit>,
     /// Banks written this cycle that serve no read (1RW banks), one bit per bank.
@@ -183,10 +179,7 @@ impl<const RI: usize> Scoreboard<RI> {
             alu_valid: Default::default(),
             retire_valid: Default::default(),
             retire_reg: Default::default(),
-            long_valid: Default::default(),
-            long_reg: Default::default(),
-            long_writes: Default::default(),
-            long_unit: Default::default(),
+            long: LongResult::new(),
             ext_grant: Default::default(),
             banks_written: Default::default(),
             forward: signals(SOURCES),
@@ -273,10 +266,10 @@ impl<const RI: usize> crate::parts::Part<Wiring> for Scoreboard<RI> {
         self.alu_valid.next = self.flight.alu_valid.val();
         self.retire_valid.next = self.flight.retire_valid.val();
         self.retire_reg.next = self.flight.retire_reg.val();
-        self.long_valid.next = self.flight.long_valid.val();
-        self.long_reg.next = self.flight.long_reg.val();
-        self.long_writes.next = self.flight.long_writes.val();
-        self.long_unit.next = self.flight.long_unit.val();
+        self.long.valid.next = self.flight.long.valid.val();
+        self.long.reg.next = self.flight.long.reg.val();
+        self.long.writes.next = self.flight.long.writes.val();
+        self.long.unit.next = self.flight.long.unit.val();
         self.ext_grant.next = self.flight.ext_grant.val();
         self.banks_written.next = self.flight.banks_written.val();
     }
