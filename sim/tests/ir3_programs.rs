@@ -5,7 +5,7 @@
 
 use grfgen_hdl::params::{BankKind, CoreParams, GprParams};
 use grfgen_sim::block::{Rtl, Setup};
-use grfgen_sim::core::program_file::Isa;
+use grfgen_sim::core::figures::Isa;
 use grfgen_sim::core::{run, CoreDevice, CoreOptions, CoreRtl, Policy, Workload};
 
 /// Every program, with its instructions and GPR reads counted by hand from its text: after

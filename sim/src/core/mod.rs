@@ -5,6 +5,7 @@ pub mod allocated;
 pub mod bench;
 pub mod bound;
 pub mod external;
+pub mod figures;
 pub mod ir3;
 pub mod model;
 pub mod options;

@@ -5,9 +5,10 @@ use grfgen_hdl::params::{Allowed, CoreParams, Kind, Param, ParamValue, Params, W
 use serde::{Deserialize, Serialize};
 
 use super::external::UnitLatencies;
+use super::figures::Isa;
 use super::model::Policy;
 use super::program::Instruction;
-use super::program_file::{read, Isa};
+use super::program_file::read;
 use super::workload::{builtin_sized, Workload, NAMES, RANDOM_INSTRUCTIONS};
 use crate::block::{missing_workload, SimError};
 

@@ -6,9 +6,9 @@ use grfgen_hdl::params::CoreParams;
 use serde::Serialize;
 
 use super::allocated::allocated_figures;
+use super::figures::Isa;
 use super::model::Policy;
 use super::options::CoreBenchOptions;
-use super::program_file::Isa;
 use super::run::run;
 use super::workload::Workload;
 use crate::block::{Report, SimError};

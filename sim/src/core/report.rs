@@ -7,9 +7,9 @@ use grfgen_hdl::params::CoreParams;
 use serde::Serialize;
 
 use super::allocated::{allocated, AllocationFigures};
+use super::figures::Isa;
 use super::model::Policy;
 use super::options::CoreOptions;
-use super::program_file::Isa;
 use super::run::{run, CoreRun};
 use super::verilated::{CoreDevice, CoreRtl};
 use super::waves::settle;

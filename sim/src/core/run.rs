@@ -5,11 +5,11 @@ use serde::Serialize;
 
 use super::bound::{waves_lower_bound, LowerBound};
 use super::external::ExternalUnit;
+use super::figures::ProgramFigures;
 use super::model::{
     element_mask, CoreModel, CoreStats, CycleInput, CycleOutput, ExternalWrite, Policy, Read,
 };
 use super::program::Instruction;
-use super::program_file::ProgramFigures;
 use super::verilated::CoreDevice;
 use super::waves::{PerWave, Registers, WaveMap};
 use super::workload::Workload;

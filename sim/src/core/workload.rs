@@ -8,9 +8,9 @@ use std::sync::Arc;
 use grfgen_hdl::params::{CoreOp, CoreParams, CoreUnit};
 
 use super::external::UnitLatencies;
+use super::figures::ProgramFigures;
 use super::ir3::Ir3Program;
 use super::program::{parse, Instruction, ParseError, Source, Wait};
-use super::program_file::ProgramFigures;
 use crate::rng::Rng;
 
 /// A program to run, with the external write traffic and the external unit that accompany

@@ -134,7 +134,7 @@ impl Lowering {
             }
             None => self.drop(st.kind, copies, wait),
         }
-        self.stats.nops += st.flags.nop as u64;
+        self.stats.figures.nops += st.flags.nop as u64;
         for _ in 0..st.flags.nop {
             self.nop(self.next + copies - 1);
         }
@@ -296,19 +296,19 @@ impl Lowering {
                 for (c, component) in (from..from.saturating_add(count)).enumerate() {
                     let place = self.place(&reg, k as usize, c as u64);
                     src.push((Source::Reg(self.full(line, &reg, component)?), Some(place)));
-                    self.stats.gpr_reads += 1;
-                    self.stats.half_reads += u64::from(reg.half);
+                    self.stats.figures.gpr_reads += 1;
+                    self.stats.figures.half_reads += u64::from(reg.half);
                 }
             }
             Value::Const { c, repeat } => {
                 let index = c.index.wrapping_add(if repeat { k as i64 } else { 0 });
                 let index = if c.half { index.div_euclid(2) } else { index };
                 src.push(imm(const_value(index as u32)));
-                self.stats.const_reads += 1;
+                self.stats.figures.const_reads += 1;
             }
             Value::Imm { value, repeat } => {
                 src.push(imm(value.wrapping_add(if repeat { k as u32 } else { 0 })));
-                self.stats.imm_reads += 1;
+                self.stats.figures.imm_reads += 1;
             }
             Value::Fixed(value) => src.push(imm(value)),
         }
@@ -368,13 +368,13 @@ impl Lowering {
             });
             self.origin.push(self.next + k);
         }
-        self.stats.instructions += 1;
+        self.stats.figures.instructions += 1;
         *match plan.unit {
-            CoreUnit::Alu => &mut self.stats.alu,
-            CoreUnit::Sfu => &mut self.stats.sfu,
-            CoreUnit::Tex => &mut self.stats.tex,
-            CoreUnit::Varying => &mut self.stats.varying,
-            CoreUnit::LocalMem | CoreUnit::GlobalMem => &mut self.stats.mem,
+            CoreUnit::Alu => &mut self.stats.figures.alu,
+            CoreUnit::Sfu => &mut self.stats.figures.sfu,
+            CoreUnit::Tex => &mut self.stats.figures.tex,
+            CoreUnit::Varying => &mut self.stats.figures.varying,
+            CoreUnit::LocalMem | CoreUnit::GlobalMem => &mut self.stats.figures.mem,
         } += 1;
         Ok(())
     }
@@ -394,10 +394,10 @@ impl Lowering {
         for k in 0..copies {
             match kind {
                 Kind::Nop => {
-                    self.stats.nops += 1;
+                    self.stats.figures.nops += 1;
                     self.nop(self.next + k);
                 }
-                _ => self.stats.flow_dropped += 1,
+                _ => self.stats.figures.flow_dropped += 1,
             }
         }
     }

@@ -102,6 +102,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::compilers::core_allocate::Slot;
+use crate::core::figures::{Isa, ProgramFigures};
 use crate::core::program::{Instruction, ParseError};
 
 pub use text::{
@@ -186,36 +187,29 @@ impl Ir3Program {
 }
 
 /// Counts over an ir3 program, after `(rptN)` expansion, up to the last `end`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Ir3Stats {
-    /// Instructions that run on a unit (not nops, flow, barriers).
-    pub instructions: u64,
-    /// Registers read by those instructions' value operands, one per component.
-    pub gpr_reads: u64,
-    /// Of `gpr_reads`, the reads of half registers.
-    pub half_reads: u64,
-    /// Constant operands read (`cN.c`, `hcN.c`, relative and bracketed).
-    pub const_reads: u64,
-    /// Immediate operands read (integers, floats, FLUT names), not counts or targets.
-    pub imm_reads: u64,
-    /// Nops: each `nop` copy and each `(nopN)`'s N.
-    pub nops: u64,
-    /// Dropped flow (cat0 but `nop`, `end` included) and cat7 instructions.
-    pub flow_dropped: u64,
-    /// Instructions on the ALU.
-    pub alu: u64,
-    /// Instructions on the SFU.
-    pub sfu: u64,
-    /// Instructions on the texture unit.
-    pub tex: u64,
-    /// Instructions on local or global memory.
-    pub mem: u64,
-    /// Varying instructions.
-    pub varying: u64,
+    /// The figures a report gives of the text (`figures.isa` is ir3).
+    #[serde(flatten)]
+    pub figures: ProgramFigures,
     /// Core micro-ops produced.
     pub micro_ops: u64,
     /// Flags and modifiers read and ignored, by name (`"(jp)"`), per written occurrence.
     pub flags_ignored: BTreeMap<String, u64>,
+}
+
+impl Default for Ir3Stats {
+    /// Nothing counted yet, of an ir3 text.
+    fn default() -> Self {
+        Self {
+            figures: ProgramFigures {
+                isa: Isa::Ir3,
+                ..ProgramFigures::default()
+            },
+            micro_ops: 0,
+            flags_ignored: BTreeMap::new(),
+        }
+    }
 }
 
 /// The constant file's seeded contents: constant `index` holds `fmix32(index + 0x9e3779b9)`.

@@ -59,7 +59,7 @@ fn repeat_groups_carry_nops_once_and_waits_on_the_first_copy() {
     ];
     assert_eq!(shape, expected);
     assert_eq!(p.origin, [0, 1, 1, 1]);
-    assert_eq!((p.stats.nops, p.stats.instructions), (2, 2));
+    assert_eq!((p.stats.figures.nops, p.stats.figures.instructions), (2, 2));
 }
 
 /// A program with one instruction of every class, nops and padding after its `end`.
@@ -83,16 +83,24 @@ const MIXED: &str = "@localsize 1, 1, 1\n\
 #[test]
 fn statistics_count_after_expansion_up_to_the_last_end() {
     let s = program(MIXED).stats;
-    let classes = (s.alu, s.sfu, s.tex, s.mem, s.varying);
-    assert_eq!((s.instructions, classes), (9, (4, 1, 1, 2, 1)));
+    let f = &s.figures;
+    let classes = (f.alu, f.sfu, f.tex, f.mem, f.varying);
+    assert_eq!((f.instructions, classes), (9, (4, 1, 1, 2, 1)));
     assert_eq!(
-        (s.gpr_reads, s.half_reads, s.const_reads, s.imm_reads),
+        (f.gpr_reads, f.half_reads, f.const_reads, f.imm_reads),
         (13, 2, 1, 2)
     );
-    assert_eq!((s.nops, s.flow_dropped, s.micro_ops), (4, 3, 10));
+    assert_eq!((f.nops, f.flow_dropped, s.micro_ops), (4, 3, 10));
     assert!(s.flags_ignored.is_empty());
     let json = serde_json::to_value(&s).unwrap();
-    assert_eq!(json["micro_ops"], 10);
+    assert_eq!(
+        (json["micro_ops"].as_u64(), json["isa"].as_str()),
+        (Some(10), Some("ir3"))
+    );
+    assert_eq!(
+        json["gpr_reads"], 13,
+        "the figures sit beside the micro-ops"
+    );
 }
 
 #[test]
@@ -150,12 +158,16 @@ fn reading_stops_after_the_last_end_or_runs_to_the_last_line() {
     let text = "mov.u32u32 r0.x, r3.y\nend\nmov.u32u32 r0.z, r0.y\nend\nno match: 0123\nnop";
     let p = program(text);
     assert_eq!(
-        (p.stats.instructions, p.stats.flow_dropped, p.stats.nops),
+        (
+            p.stats.figures.instructions,
+            p.stats.figures.flow_dropped,
+            p.stats.figures.nops
+        ),
         (2, 2, 0)
     );
     assert_eq!(p.source.lines[4].instructions, 4..4);
     let p = program("mov.u32u32 r0.x, r3.y\nnop\n(rpt1)nop");
-    assert_eq!((p.stats.instructions, p.stats.nops), (1, 3));
+    assert_eq!((p.stats.figures.instructions, p.stats.figures.nops), (1, 3));
     let p = program("");
     assert_eq!((p.instructions.len(), p.stats), (0, Default::default()));
 }

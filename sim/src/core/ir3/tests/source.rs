@@ -98,5 +98,8 @@ fn lines_keep_their_spans_and_instructions() {
         8..8,
     ];
     assert_eq!(held, expected);
-    assert_eq!(p.stats.nops, 0, "nothing after the last end is read");
+    assert_eq!(
+        p.stats.figures.nops, 0,
+        "nothing after the last end is read"
+    );
 }

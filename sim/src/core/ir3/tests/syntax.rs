@@ -33,7 +33,7 @@ fn comments_directives_labels_and_blank_lines_hold_no_instruction() {
                 add.u r1.x, r0.x, r0.z\t; dontcare bits in add.u: 01\n\
                 end\n";
     let p = program(text);
-    assert_eq!(p.stats.instructions, 3);
+    assert_eq!(p.stats.figures.instructions, 3);
     assert_eq!(p.instructions.len(), 3);
     let held: Vec<_> = p
         .source
@@ -78,7 +78,7 @@ fn flags_come_in_any_order_glued_or_spaced() {
     ];
     assert_eq!(ops[..5], expected);
     assert_eq!(ops[5..], [(CoreOp::Mul, ss), (nop, none)]);
-    assert_eq!(p.stats.nops, 5);
+    assert_eq!(p.stats.figures.nops, 5);
 }
 
 #[test]
@@ -121,7 +121,10 @@ fn registers_full_and_half() {
         (hr(2, 2), 1, vec![hr(5, 3)])
     );
     let p = program("add.f hr0.y, hr0.x, r0.x");
-    assert_eq!((p.stats.gpr_reads, p.stats.half_reads), (2, 1));
+    assert_eq!(
+        (p.stats.figures.gpr_reads, p.stats.figures.half_reads),
+        (2, 1)
+    );
     assert_eq!(regs(&p.instructions[0]), [0, 0]);
 }
 
@@ -142,7 +145,7 @@ fn constants_in_every_form_read_the_seeded_file() {
         let op = &p.instructions[0];
         assert_eq!(op.src, [Source::Imm(const_value(index))], "{operand}");
         assert_eq!(
-            (p.stats.const_reads, p.stats.gpr_reads),
+            (p.stats.figures.const_reads, p.stats.figures.gpr_reads),
             (1, 0),
             "{operand}"
         );
@@ -183,7 +186,7 @@ fn integer_and_float_immediates_carry_their_bits() {
             [Source::Reg(r(2, 0)), Source::Imm(bits)],
             "{operand}"
         );
-        assert_eq!(p.stats.imm_reads, 1, "{operand}");
+        assert_eq!(p.stats.figures.imm_reads, 1, "{operand}");
     }
 }
 
@@ -197,7 +200,7 @@ fn predicates_and_address_registers_are_values_but_no_reads() {
             [Source::Reg(hr(2, 3)), Source::Imm(value)],
             "{operand}"
         );
-        let s = &p.stats;
+        let s = &p.stats.figures;
         assert_eq!(
             (s.gpr_reads, s.const_reads, s.imm_reads),
             (1, 0, 0),
@@ -212,7 +215,10 @@ fn predicates_and_address_registers_are_values_but_no_reads() {
 fn memory_operands_read_the_registers_they_name() {
     let p = program("ldg.a.f32 r5.y, g[r2.z+(r3.x+1)<<2], 1");
     assert_eq!(regs(&p.instructions[0]), [r(2, 2), r(3, 0)]);
-    assert_eq!((p.stats.gpr_reads, p.stats.imm_reads), (2, 0));
+    assert_eq!(
+        (p.stats.figures.gpr_reads, p.stats.figures.imm_reads),
+        (2, 0)
+    );
     let op = only("stl.u32 l[r6.w+12], r7.x, 1");
     assert_eq!(regs(&op), [r(6, 3), r(7, 0)]);
     let op = only("ldp.u32 r1.x, p[r9.y-8], 1");
@@ -224,7 +230,10 @@ fn memory_operands_read_the_registers_they_name() {
     let p = program("ldg.a.f16 hr2.x, g[c4.y+r5.z+16], 1");
     let op = &p.instructions[0];
     assert_eq!(op.src, [Source::Imm(const_value(17)), Source::Reg(r(5, 2))]);
-    assert_eq!((p.stats.const_reads, p.stats.gpr_reads), (1, 1));
+    assert_eq!(
+        (p.stats.figures.const_reads, p.stats.figures.gpr_reads),
+        (1, 1)
+    );
     let op = only("ray_intersection r7.z, [r3.w], r5.x");
     assert_eq!(regs(&op), [r(3, 3), r(5, 0)]);
 }
@@ -253,7 +262,10 @@ fn resources_targets_offsets_and_render_targets_are_no_values() {
     let op = only("isam.v (u32)(x)r2.x, r1.y+4, s#0, t#2");
     assert_eq!(op.src, sources(&[r(1, 1)]));
     let p = program("br p0.x, #l40\njump #-12\nbr !p0.y, #done\nshps #l_after\ndone:\nend");
-    assert_eq!((p.stats.flow_dropped, p.instructions.len()), (5, 0));
+    assert_eq!((p.stats.figures.flow_dropped, p.instructions.len()), (5, 0));
     let p = program("alias.rt.f32.0 rt1.z, (2.000000)\nalias.tex.b32.0 r2.y, c1.w");
-    assert_eq!((p.stats.flow_dropped, p.stats.const_reads), (2, 0));
+    assert_eq!(
+        (p.stats.figures.flow_dropped, p.stats.figures.const_reads),
+        (2, 0)
+    );
 }

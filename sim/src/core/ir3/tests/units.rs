@@ -47,7 +47,7 @@ fn flow_barriers_and_nops_are_dropped_and_counted() {
                 fence.r.w\n(sy)(ss)(jp)lock\nalias.tex.b32.0 r2.y, c1.w\nsleep.l\nccinv\nend";
     let p = program(text);
     assert!(p.instructions.is_empty());
-    let s = &p.stats;
+    let s = &p.stats.figures;
     assert_eq!((s.nops, s.flow_dropped, s.instructions), (4, 11, 0));
 }
 
@@ -165,13 +165,19 @@ fn loads_write_their_count_and_stores_read_theirs() {
     let reads: Vec<usize> = p.instructions.iter().flat_map(|op| op.reads()).collect();
     assert_eq!(reads, [r(1, 0), r(2, 1), r(2, 2), r(2, 3)]);
     assert!(p.instructions.iter().all(|op| op.writes == 0));
-    assert_eq!((p.stats.gpr_reads, p.stats.imm_reads), (4, 0));
+    assert_eq!(
+        (p.stats.figures.gpr_reads, p.stats.figures.imm_reads),
+        (4, 0)
+    );
     let p = program("stc.u32 c[a1.x+8], r3.z, 2");
     assert_eq!(regs(&p.instructions[0]), [r(3, 2), r(3, 3)]);
-    assert_eq!(p.stats.const_reads, 0);
+    assert_eq!(p.stats.figures.const_reads, 0);
     let p = program("stsc.f32 c[40], 12, 4");
     assert_eq!(p.instructions[0].src, [Source::Imm(12)]);
-    assert_eq!((p.stats.imm_reads, p.stats.const_reads), (1, 0));
+    assert_eq!(
+        (p.stats.figures.imm_reads, p.stats.figures.const_reads),
+        (1, 0)
+    );
     let p = program("stib.b.untyped.1d.u32.2.imm r6.z, r1.w, 2");
     let reads: Vec<usize> = p.instructions.iter().flat_map(|op| op.reads()).collect();
     assert_eq!(reads, [r(6, 2), r(6, 3), r(1, 3)]);
@@ -179,7 +185,10 @@ fn loads_write_their_count_and_stores_read_theirs() {
     assert_eq!(regs(&op), [r(0, 0), r(0, 1), r(0, 3)]);
     assert_eq!(regs(&only("stg.u32 g[r1.x], r2.y, 0")), [r(1, 0)]);
     let p = program("stg.u16 g[r1.x], hr2.y, 3");
-    assert_eq!((p.stats.gpr_reads, p.stats.half_reads), (4, 3));
+    assert_eq!(
+        (p.stats.figures.gpr_reads, p.stats.figures.half_reads),
+        (4, 3)
+    );
     let reads: Vec<usize> = p.instructions.iter().flat_map(|op| op.reads()).collect();
     assert_eq!(reads, [r(1, 0), hr(2, 1), hr(2, 2), hr(2, 3)]);
 }
@@ -227,6 +236,6 @@ fn texture_coordinates_by_mode() {
         let p = program(&text);
         let read: Vec<usize> = p.instructions.iter().flat_map(|op| op.reads()).collect();
         assert_eq!(read, reads, "{text}");
-        assert_eq!(p.stats.gpr_reads as usize, reads.len(), "{text}");
+        assert_eq!(p.stats.figures.gpr_reads as usize, reads.len(), "{text}");
     }
 }
