@@ -203,8 +203,14 @@ impl MutateReport {
     }
 }
 
-/// Runs Yosys's `script` in `dir` (Debian's `yosys`, which the iCE40 synthesis uses too).
-fn yosys(dir: &Path, script: &str, limit: Option<Duration>) -> Result<(), FlowError> {
+/// Runs Yosys's `script` in `dir` (Debian's `yosys`, which the iCE40 synthesis uses too). A
+/// failure's log goes to `log` where given, else to a file of its own that the error names.
+fn yosys(
+    dir: &Path,
+    script: &str,
+    limit: Option<Duration>,
+    log: Option<&Path>,
+) -> Result<(), FlowError> {
     let out = output_within(
         Command::new("yosys")
             .current_dir(dir)
@@ -214,7 +220,7 @@ fn yosys(dir: &Path, script: &str, limit: Option<Duration>) -> Result<(), FlowEr
     )?;
     match out.status.success() {
         true => Ok(()),
-        false => Err(failure("yosys", &out, None)),
+        false => Err(failure("yosys", &out, log)),
     }
 }
 
@@ -320,7 +326,7 @@ impl<B: Block> Drawn<'_, B> {
             "{}; script {script}; opt_clean; write_verilog -noattr {name}",
             self.read
         );
-        if let Err(e) = yosys(self.work, &write, None) {
+        if let Err(e) = yosys(self.work, &write, None, None) {
             mutant.outcome = Outcome::Error;
             mutant.error = Some(e.to_string().lines().next().unwrap_or("").into());
             return Ok(mutant);
@@ -358,8 +364,8 @@ impl<B: Block> Drawn<'_, B> {
     /// `None` when Yosys cannot write them together (each then runs from its own).
     fn batch(&self, numbers: &[usize], commands: &[&str]) -> Result<Option<Batch>, FlowError> {
         let first = numbers[0];
-        let (name, script) = (format!("batch_{first}.v"), format!("batch_{first}.ys"));
-        let _partial = [&name, &script].map(|f| Partial::new(&self.work.join(f)));
+        let [name, script, log] = ["v", "ys", "log"].map(|e| format!("batch_{first}.{e}"));
+        let _partial = [&name, &script, &log].map(|f| Partial::new(&self.work.join(f)));
         let (select, width) = SELECT;
         let text: String = (numbers.iter().enumerate())
             .map(|(k, &n)| {
@@ -372,8 +378,11 @@ impl<B: Block> Drawn<'_, B> {
             "{}; script {script}; opt_clean; write_verilog -noattr {name}",
             self.read
         );
-        let written = yosys(self.work, &write, None);
-        let _ = std::fs::remove_file(self.work.join(&script));
+        // A batch Yosys cannot write is split, not reported: its log goes with its files.
+        let written = yosys(self.work, &write, None, Some(&self.work.join(&log)));
+        for file in [&script, &log] {
+            let _ = std::fs::remove_file(self.work.join(file));
+        }
         let batch = match written {
             Ok(()) => Some(Batch {
                 netlist: self.netlist(&name)?,
@@ -449,6 +458,7 @@ pub fn mutate<B: Block>(
             spec.seed,
             drawn_from(spec)
         ),
+        None,
         None,
     )?;
     let list = std::fs::read_to_string(work.join("mutations.ys"))?;
@@ -663,7 +673,7 @@ fn classify(
     // The solver's limit bounds the proof, not building the miter, which grows with the
     // design's memories: the whole check stops after CHECK_LIMIT times the solver's.
     let limit = Duration::from_secs(CHECK_LIMIT * spec.solver_seconds);
-    let ran = yosys(work, &script, Some(limit));
+    let ran = yosys(work, &script, Some(limit), None);
     let log = std::fs::read_to_string(work.join(check)).unwrap_or_default();
     let (outcome, why) = verdict(&log, ran.err().map(|e| e.to_string()));
     mutant.outcome = outcome;
