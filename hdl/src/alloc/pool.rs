@@ -7,7 +7,7 @@ use super::range::RangeMask;
 use super::slots::WaveSlots;
 use crate::cells::regs::Registers;
 use crate::checkers::EntryChecker;
-use crate::params::{AllocParams, POOL_BITS, RESIDENT_BITS, SLOT_BITS};
+use crate::params::{AllocParams, AMOUNT_BITS, POOL_BITS, RESIDENT_BITS, SLOT_BITS};
 use crate::signals::{constant, signals};
 
 /// The GPR pool allocator (`docs/alloc.md`, "The hardware"): a pool of P registers per lane in
@@ -27,11 +27,11 @@ pub struct GprPool {
     /// Load the footprint (the command processor's `set_footprint(k)`).
     pub set_footprint: Signal<In, Bit>,
     /// The footprint to load, registers per wave.
-    pub footprint_value: Signal<In, Bits<32>>,
+    pub footprint_value: Signal<In, Bits<AMOUNT_BITS>>,
     /// Lower the footprint (a `release(n)`; `release` is a Verilog keyword).
     pub release_valid: Signal<In, Bit>,
     /// Registers to release.
-    pub release_amount: Signal<In, Bits<32>>,
+    pub release_amount: Signal<In, Bits<AMOUNT_BITS>>,
     /// A wave asks to launch.
     pub launch: Signal<In, Bit>,
     /// A wave retires.
@@ -49,11 +49,11 @@ pub struct GprPool {
     /// Waves resident.
     pub resident: Signal<Out, Bits<RESIDENT_BITS>>,
     /// Cycles in which a wave asked to launch and did not.
-    pub launch_stalls: Signal<Out, Bits<32>>,
+    pub launch_stalls: Signal<Out, Bits<AMOUNT_BITS>>,
     /// Registers released so far.
-    pub released: Signal<Out, Bits<32>>,
+    pub released: Signal<Out, Bits<AMOUNT_BITS>>,
     /// The footprint, registers per wave.
-    pub footprint: Signal<Out, Bits<32>>,
+    pub footprint: Signal<Out, Bits<AMOUNT_BITS>>,
     /// Registers not allocated.
     pub free_registers: Signal<Out, Bits<POOL_BITS>>,
     fit: FirstFit,
@@ -63,7 +63,7 @@ pub struct GprPool {
     /// Per granule: allocated.
     used: Registers<Bit>,
     /// The footprint, the launch stalls and the registers released.
-    state: Registers<Bits<32>>,
+    state: Registers<Bits<AMOUNT_BITS>>,
     /// Simulation-only: no granule allocated twice or returned while free ([`pool_checks`]).
     pool_check: EntryChecker,
     /// Granules the footprint needs.
@@ -71,18 +71,18 @@ pub struct GprPool {
     /// The wave launches.
     grant: Signal<Local, Bit>,
     /// The footprint after `set_footprint`.
-    loaded: Signal<Local, Bits<32>>,
+    loaded: Signal<Local, Bits<AMOUNT_BITS>>,
     /// Registers released this cycle.
-    cut: Signal<Local, Bits<32>>,
+    cut: Signal<Local, Bits<AMOUNT_BITS>>,
     /// `free_below[i]`: free registers in granules below `i`.
     free_below: Vec<Signal<Local, Bits<POOL_BITS>>>,
-    pool: Constant<Bits<32>>,
+    pool: Constant<Bits<AMOUNT_BITS>>,
     round_up: Constant<Bits<POOL_BITS>>,
     shift: Constant<Bits<POOL_BITS>>,
     granule: Constant<Bits<POOL_BITS>>,
     none: Constant<Bits<POOL_BITS>>,
-    zero: Constant<Bits<32>>,
-    one: Constant<Bits<32>>,
+    zero: Constant<Bits<AMOUNT_BITS>>,
+    one: Constant<Bits<AMOUNT_BITS>>,
     _granules: usize,
 }
 

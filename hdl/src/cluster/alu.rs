@@ -2,7 +2,7 @@
 
 use rust_hdl::prelude::*;
 
-use super::encoding::{op_code, OPS, OP_BITS};
+use super::encoding::{op_code, DATA_BITS, OPS, OP_BITS};
 use crate::signals::constants;
 
 /// One cluster's ALU (combinational): the program format's operations on 32-bit values, all
@@ -12,13 +12,13 @@ pub struct Alu {
     /// Operation code (`encoding::OPS`).
     pub op: Signal<In, Bits<OP_BITS>>,
     /// First operand.
-    pub a: Signal<In, Bits<32>>,
+    pub a: Signal<In, Bits<DATA_BITS>>,
     /// Second operand (unused by `mov` and `out`).
-    pub b: Signal<In, Bits<32>>,
+    pub b: Signal<In, Bits<DATA_BITS>>,
     /// The result.
-    pub result: Signal<Out, Bits<32>>,
+    pub result: Signal<Out, Bits<DATA_BITS>>,
     /// The low 32 bits of `a * b`, from 16 x 16 partial products (docs/rust-hdl.md, limit 10).
-    product: Signal<Local, Bits<32>>,
+    product: Signal<Local, Bits<DATA_BITS>>,
     /// The codes of `add sub mul and or xor`, in that order (`mov` and `out` need none).
     code: Vec<Constant<Bits<OP_BITS>>>,
 }

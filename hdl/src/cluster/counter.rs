@@ -1,8 +1,8 @@
-//! The clustered file's counters, and the 32-bit event counter they are built from.
+//! The clustered file's counters, and the event counter (`COUNTER_BITS`) they are built from.
 
 use rust_hdl::prelude::*;
 
-use super::encoding::{Source, OP_BITS, OP_OUT, SEL_BITS};
+use super::encoding::{Source, COUNTER_BITS, OP_BITS, OP_OUT, SEL_BITS};
 use crate::cells::regs::Registers;
 use crate::signals::{constant, constants, signals};
 
@@ -19,16 +19,16 @@ pub struct EventCounter {
     /// The events of this cycle.
     pub event: Vec<Signal<In, Bit>>,
     /// Events counted before this cycle.
-    pub count: Signal<Out, Bits<32>>,
+    pub count: Signal<Out, Bits<COUNTER_BITS>>,
     /// `sum[k]`: events among the first `k` inputs.
     sum: Vec<Signal<Local, Bits<SUM_BITS>>>,
     /// This cycle's events, 32 bits wide.
-    step: Signal<Local, Bits<32>>,
+    step: Signal<Local, Bits<COUNTER_BITS>>,
     /// The numbers `0..=events` in 6 bits.
     small: Vec<Constant<Bits<SUM_BITS>>>,
     /// The numbers `0..=events` in 32 bits.
-    wide: Vec<Constant<Bits<32>>>,
-    total: Registers<Bits<32>>,
+    wide: Vec<Constant<Bits<COUNTER_BITS>>>,
+    total: Registers<Bits<COUNTER_BITS>>,
     _events: usize,
 }
 
@@ -95,13 +95,13 @@ pub struct AccessCounters {
     /// Per cluster: its destination is in the main file.
     pub dst_main: Vec<Signal<In, Bit>>,
     /// Local-file reads and writes so far.
-    pub local_accesses: Signal<Out, Bits<32>>,
+    pub local_accesses: Signal<Out, Bits<COUNTER_BITS>>,
     /// Main-file reads and writes so far.
-    pub main_accesses: Signal<Out, Bits<32>>,
+    pub main_accesses: Signal<Out, Bits<COUNTER_BITS>>,
     /// Offered instructions not issued, so far.
-    pub main_conflicts: Signal<Out, Bits<32>>,
+    pub main_conflicts: Signal<Out, Bits<COUNTER_BITS>>,
     /// Cycles with an offered instruction not issued, so far.
-    pub stall_cycles: Signal<Out, Bits<32>>,
+    pub stall_cycles: Signal<Out, Bits<COUNTER_BITS>>,
     local_count: EventCounter,
     main_count: EventCounter,
     conflict_count: EventCounter,

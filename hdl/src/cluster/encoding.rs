@@ -39,3 +39,7 @@ impl Source {
 
 /// Bits of a data value, an immediate and an operand field.
 pub const DATA_BITS: usize = 32;
+
+/// Bits of an event counter's output (`local_accesses`, `main_accesses`, `main_conflicts`,
+/// `stall_cycles`): 32, wrapping.
+pub const COUNTER_BITS: usize = 32;

@@ -4,7 +4,7 @@ use rust_hdl::prelude::*;
 
 use super::alu::Alu;
 use super::counter::AccessCounters;
-use super::encoding::{Source, DATA_BITS, OP_BITS, OP_OUT, SEL_BITS};
+use super::encoding::{Source, COUNTER_BITS, DATA_BITS, OP_BITS, OP_OUT, SEL_BITS};
 use super::ports::MainPorts;
 use crate::cells::crossbar::Crossbar;
 use crate::cells::regs::Registers;
@@ -53,13 +53,13 @@ pub struct ClusterFile<const L: usize, const M: usize> {
     /// Per cluster, after the edge: the result of the instruction issued at it.
     pub out_data: Vec<Signal<Out, Bits<DATA_BITS>>>,
     /// Local-file reads and writes of the instructions issued so far.
-    pub local_accesses: Signal<Out, Bits<32>>,
+    pub local_accesses: Signal<Out, Bits<COUNTER_BITS>>,
     /// Main-file reads and writes of the instructions issued so far.
-    pub main_accesses: Signal<Out, Bits<32>>,
+    pub main_accesses: Signal<Out, Bits<COUNTER_BITS>>,
     /// Offered instructions not issued (a main port was taken), summed over cycles.
-    pub main_conflicts: Signal<Out, Bits<32>>,
+    pub main_conflicts: Signal<Out, Bits<COUNTER_BITS>>,
     /// Cycles in which an offered instruction was not issued.
-    pub stall_cycles: Signal<Out, Bits<32>>,
+    pub stall_cycles: Signal<Out, Bits<COUNTER_BITS>>,
     ports: MainPorts,
     /// The local files, one group per cluster.
     locals: FlopFile<DATA_BITS, L>,

@@ -2,7 +2,7 @@
 
 use rust_hdl::prelude::*;
 
-use crate::core::widths::{OpCode, SyncWaits, UnitCode, WriteCount};
+use crate::core::widths::{OpCode, SyncWaits, UnitCode, Word, WriteCount};
 use crate::port_group::port_group;
 
 port_group! {
@@ -19,7 +19,7 @@ port_group! {
         /// Per source: it is a GPR read (else it takes `imm`).
         read: I vector Bit [sources],
         /// Per source: its value when it is no GPR read (0 for an unused source).
-        imm: I vector Bits<32> [sources],
+        imm: I vector Word [sources],
         /// Destination registers written, `dst` upwards: 0 or 1 on the ALU, 0..4 otherwise.
         writes: I signal WriteCount,
         /// Unit: 0 ALU, 1 SFU, 2 varying, 3 texture, 4 local memory, 5 global memory
@@ -48,7 +48,7 @@ port_group! {
         /// Per wave and source: it is a GPR read.
         read: I vector Bit [waves * sources],
         /// Per wave and source: its value when it is no GPR read.
-        imm: I vector Bits<32> [waves * sources],
+        imm: I vector Word [waves * sources],
         /// Per wave: its destination registers written.
         writes: I vector WriteCount [waves],
         /// Per wave: its unit.
@@ -79,7 +79,7 @@ port_group! {
         /// Per source: it is a GPR read.
         read: I vector Bit [sources],
         /// Per source: its immediate.
-        imm: I vector Bits<32> [sources],
+        imm: I vector Word [sources],
     }
 }
 

@@ -3,7 +3,7 @@
 use rust_hdl::prelude::*;
 
 use crate::core::ports::{LongResult, OfferedInstruction, OfferedInstructions};
-use crate::core::widths::{OpCode, ReadCount};
+use crate::core::widths::{BankMask, OpCode, ReadCount, Word};
 
 use super::datapath::CoreDatapath;
 use super::scheduler::{CoreScheduler, MuxInputs};
@@ -41,7 +41,7 @@ pub struct CoreSlice<const A: usize, const RI: usize> {
     /// External write register.
     pub ext_reg: Signal<In, Bits<RI>>,
     /// External write data, one element per lane.
-    pub ext_data: Vec<Signal<In, Bits<32>>>,
+    pub ext_data: Vec<Signal<In, Word>>,
     /// The external write is a long-latency result's register: performed, it frees its entry.
     pub ext_result: Signal<In, Bit>,
     /// The external write is performed this cycle (a write-back to its bank wins it); otherwise
@@ -53,7 +53,7 @@ pub struct CoreSlice<const A: usize, const RI: usize> {
     pub debug_reg: Signal<In, Bits<RI>>,
     /// Test access: the data of the read `CoreParams::read_latency` cycles earlier, one element
     /// per lane.
-    pub debug_data: Vec<Signal<Out, Bits<32>>>,
+    pub debug_data: Vec<Signal<Out, Word>>,
     /// Per read port: the scheduler reads this cycle (the GPR performs every read it asks for).
     pub read_valid: Vec<Signal<Out, Bit>>,
     /// Per read port: the register read.
@@ -61,9 +61,9 @@ pub struct CoreSlice<const A: usize, const RI: usize> {
     /// Number of scheduler reads this cycle.
     pub reads: Signal<Out, ReadCount>,
     /// Banks the scheduler reads this cycle, one bit per bank.
-    pub banks_read: Signal<Out, Bits<16>>,
+    pub banks_read: Signal<Out, BankMask>,
     /// Banks the scheduler reads twice this cycle (2R1W banks), one bit per bank.
-    pub banks_read_twice: Signal<Out, Bits<16>>,
+    pub banks_read_twice: Signal<Out, BankMask>,
     /// The head instruction issues this cycle.
     pub issue: Signal<Out, Bit>,
     /// Operands of the instruction issued last cycle are at the ALU.
@@ -71,17 +71,17 @@ pub struct CoreSlice<const A: usize, const RI: usize> {
     /// Its op code.
     pub alu_op: Signal<Out, OpCode>,
     /// Its operands, source-major (`s * lanes + l`).
-    pub alu_operand: Vec<Signal<Out, Bits<32>>>,
+    pub alu_operand: Vec<Signal<Out, Word>>,
     /// A result is written back this cycle.
     pub retire_valid: Signal<Out, Bit>,
     /// Its register.
     pub retire_reg: Signal<Out, Bits<RI>>,
     /// Its value, one element per lane.
-    pub retire_data: Vec<Signal<Out, Bits<32>>>,
+    pub retire_data: Vec<Signal<Out, Word>>,
     /// A long-latency instruction's value leaving the ALU this cycle.
     pub long: LongResult<Out, In, RI>,
     /// Its value, one element per lane.
-    pub long_data: Vec<Signal<Out, Bits<32>>>,
+    pub long_data: Vec<Signal<Out, Word>>,
     /// With several waves (`--waves`), the instructions of every wave after wave 0 (the
     /// `instr_*` ports are wave 0's; none with one wave).
     pub wave: OfferedInstructions<Out, In, RI>,
@@ -93,7 +93,7 @@ pub struct CoreSlice<const A: usize, const RI: usize> {
     staged_valid: Registers<Bit>,
     staged_reg: Registers<Bits<RI>>,
     /// The writes' data, port-major.
-    staged_data: Registers<Bits<32>>,
+    staged_data: Registers<Word>,
     /// The GPR's grants, which answer the scheduler's requests (every one of its reads, and
     /// the writes the slice grants itself) and, with registered arbitration, come a cycle or
     /// two after them: not needed, read by a wire the lint leaves alone.

@@ -45,6 +45,20 @@ pub const OPERAND_INDEX_BITS: usize = wider(
 /// the room with an entry freed): 6 bits.
 pub const PENDING_COUNT_BITS: usize = bits_for(CoreParams::MAX_LONG_RESULTS + 2);
 
+/// Banks of the largest GPR (`banks` up to 16): one bit each in a bank mask.
+pub const MAX_BANKS: usize = GprParams::BANKS[GprParams::BANKS.len() - 1];
+/// Bits of a thermometer count of read ports (`read_ports` up to 8) or queue entries
+/// (`cq_entries`, `pq_entries` up to 8), bit `k` set for `k + 1` or more: the wider, 8 bits.
+pub const THERMOMETER_BITS: usize = wider(GprParams::MAX_READ_PORTS, CoreParams::MAX_QUEUE_ENTRIES);
+
+/// A lane's value: the core's ALU lanes are `CoreParams::ELEMENT_BITS` (32) bits.
+pub type Word = Bits<{ CoreParams::ELEMENT_BITS }>;
+/// One bit per bank (`banks` up to 16).
+pub type BankMask = Bits<MAX_BANKS>;
+/// One bit per queue entry (`cq_entries`, `pq_entries` up to 8).
+pub type EntryMask = Bits<{ CoreParams::MAX_QUEUE_ENTRIES }>;
+/// A thermometer count of read ports or queue entries ([`THERMOMETER_BITS`]).
+pub type Thermometer = Bits<THERMOMETER_BITS>;
 /// An op (`CoreOp`).
 pub type OpCode = Bits<OP_BITS>;
 /// A unit (`CoreUnit`).

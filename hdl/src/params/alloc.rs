@@ -9,6 +9,9 @@ pub const POOL_BITS: usize = 9;
 pub const SLOT_BITS: usize = 5;
 /// Bits of a count of resident waves (0..=32).
 pub const RESIDENT_BITS: usize = 6;
+/// Bits of a footprint, a release amount, or a count the pool reports (`launch_stalls`,
+/// `released`): 32.
+pub const AMOUNT_BITS: usize = 32;
 
 /// Parameters of the GPR pool allocator (SPEC S5). The document gives no pool size,
 /// granularity or wave slots: these are ours, with the worked example as the default

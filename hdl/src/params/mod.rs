@@ -15,7 +15,7 @@ mod table;
 mod waves;
 
 pub use self::core::{CaptureKind, CoreOp, CoreParams, CoreUnit, OperandSource, SOURCES};
-pub use alloc::{AllocParams, POOL_BITS, RESIDENT_BITS, SLOT_BITS};
+pub use alloc::{AllocParams, AMOUNT_BITS, POOL_BITS, RESIDENT_BITS, SLOT_BITS};
 pub use cluster::ClusterParams;
 pub use gpr::{BankKind, BankMap, GprParams};
 pub use grf::{GrfOp, GrfParams, GrfStatus, Mapping};

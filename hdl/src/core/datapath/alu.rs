@@ -3,7 +3,7 @@
 use rust_hdl::prelude::*;
 
 use crate::cells::regs::Registers;
-use crate::core::widths::OpCode;
+use crate::core::widths::{OpCode, Word};
 use crate::params::{CoreOp, CoreParams, SOURCES};
 use crate::signals::{constant, signals};
 
@@ -24,29 +24,29 @@ pub struct CoreAlu {
     /// The op (`CoreOp`) of the operands presented.
     pub op: Signal<In, OpCode>,
     /// The operands a, b, c, source-major (`s * lanes + l`).
-    pub operand: Vec<Signal<In, Bits<32>>>,
+    pub operand: Vec<Signal<In, Word>>,
     /// The result leaving the last stage, one element per lane.
-    pub result: Vec<Signal<Out, Bits<32>>>,
+    pub result: Vec<Signal<Out, Word>>,
     /// The operand stage (registers with `alu_latency` 2 or more): operands and op.
-    held: Registers<Bits<32>>,
+    held: Registers<Word>,
     held_op: Registers<OpCode>,
     /// With the product stage, the multipliers' own register of the held a and b (lane-major,
     /// `2 * l + s`), marked keep. Synthesis merges the operand stage's a and b into it, so it
     /// costs no flip-flop; placed and routed, the slice is faster with it on every seed
     /// (`docs/pnr.md`, "Core").
-    held_factors: Registers<Bits<32>>,
+    held_factors: Registers<Word>,
     /// The product stage (registers with `alu_latency` 3 or more), per lane: the low 16 x 16
     /// product, the two cross products shifted into the high half, the result of a `mov`,
     /// `add`, `sub` or `nop`, and the addend (c for `mad`, else zero); and whether the op
     /// multiplies.
-    low: Registers<Bits<32>>,
-    crossed_ab: Registers<Bits<32>>,
-    crossed_ba: Registers<Bits<32>>,
-    plain: Registers<Bits<32>>,
-    addend: Registers<Bits<32>>,
+    low: Registers<Word>,
+    crossed_ab: Registers<Word>,
+    crossed_ba: Registers<Word>,
+    plain: Registers<Word>,
+    addend: Registers<Word>,
     multiplies: Registers<Bit>,
     /// The result stages, stage-major.
-    pipe: Registers<Bits<32>>,
+    pipe: Registers<Word>,
     a_low: Signal<Local, Bits<16>>,
     a_high: Signal<Local, Bits<16>>,
     b_low: Signal<Local, Bits<16>>,
@@ -56,7 +56,7 @@ pub struct CoreAlu {
     op_mul: Constant<OpCode>,
     op_mad: Constant<OpCode>,
     op_nop: Constant<OpCode>,
-    zero: Constant<Bits<32>>,
+    zero: Constant<Word>,
     _lanes: usize,
     _stages: usize,
     /// 1 with the product stage, else 0.

@@ -9,7 +9,7 @@ use rust_hdl::prelude::*;
 
 use crate::cells::crossbar::Crossbar;
 use crate::cells::regs::Registers;
-use crate::core::widths::{CaptureCode, EntryIndex, OpCode};
+use crate::core::widths::{CaptureCode, EntryIndex, OpCode, Word};
 use crate::core::MuxInputs;
 use crate::params::{CaptureKind, CoreParams, SOURCES};
 use crate::signals::{constant, constant_if, constants, signals};
@@ -30,7 +30,7 @@ pub struct CoreDatapath {
     /// Clock.
     pub clock: Signal<In, Clock>,
     /// GPR read data, port-major (`p * lanes + l`).
-    pub read_data: Vec<Signal<In, Bits<32>>>,
+    pub read_data: Vec<Signal<In, Word>>,
     /// Per read port: 0 none, 1 operand latch, 2 conflict queue, 3 prefetch queue.
     pub capture_kind: Vec<Signal<In, CaptureCode>>,
     /// Per read port: the latch (source number) or queue entry.
@@ -41,16 +41,16 @@ pub struct CoreDatapath {
     /// that input (one-hot per source).
     pub alu_select: Vec<Signal<In, Bit>>,
     /// Per source: the immediate of the instruction whose operands are at the ALU.
-    pub alu_imm: Vec<Signal<In, Bits<32>>>,
+    pub alu_imm: Vec<Signal<In, Word>>,
     /// The operands entering the ALU, source-major (`s * lanes + l`).
-    pub operand: Vec<Signal<Out, Bits<32>>>,
+    pub operand: Vec<Signal<Out, Word>>,
     /// The result leaving the pipeline, one element per lane.
-    pub result: Vec<Signal<Out, Bits<32>>>,
+    pub result: Vec<Signal<Out, Word>>,
     /// Latches, conflict queue, prefetch queue: entry-major (`entry * lanes + l`).
-    buffer: Registers<Bits<32>>,
+    buffer: Registers<Word>,
     /// With result forwarding, the results of the last `read_latency` cycles, newest first
     /// (`d * lanes + l`: the result of d + 1 cycles before); none without.
-    history: Registers<Bits<32>>,
+    history: Registers<Word>,
     /// The operand muxes: input-major inputs (`i * lanes + l`), source-major outputs.
     muxes: Crossbar<32>,
     /// The ALU and its pipeline.

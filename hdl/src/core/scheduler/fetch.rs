@@ -3,7 +3,7 @@
 
 use rust_hdl::prelude::*;
 
-use crate::core::widths::{OpCode, SyncWaits, UnitCode, WaveNumber, WriteCount};
+use crate::core::widths::{OpCode, SyncWaits, UnitCode, WaveNumber, Word, WriteCount};
 use crate::params::{CoreParams, IssuePolicy, SOURCES};
 use crate::signals::{constants, signals};
 
@@ -37,7 +37,7 @@ pub struct WaveFetch<const RI: usize> {
     /// Per wave and source: it is a GPR read.
     pub read: Vec<Signal<In, Bit>>,
     /// Per wave and source: the immediate.
-    pub imm: Vec<Signal<In, Bits<32>>>,
+    pub imm: Vec<Signal<In, Word>>,
     /// Per wave: it is the chosen one (it enters the window if a slot is free).
     pub pick: Vec<Signal<Out, Bit>>,
     /// A wave's instruction is offered to the window.
@@ -59,7 +59,7 @@ pub struct WaveFetch<const RI: usize> {
     /// Per source: a GPR read.
     pub instr_read: Vec<Signal<Out, Bit>>,
     /// Per source: the immediate.
-    pub instr_imm: Vec<Signal<Out, Bits<32>>>,
+    pub instr_imm: Vec<Signal<Out, Word>>,
     /// Some wave is ready.
     any: Vec<Signal<Local, Bit>>,
     wave_code: Vec<Constant<WaveNumber>>,

@@ -27,7 +27,8 @@ use rust_hdl::prelude::*;
 
 use crate::core::ports::{LongResult, OfferedInstruction, OfferedInstructions};
 use crate::core::widths::{
-    CaptureCode, EntryIndex, OpCode, OperandIndex, OperandSourceCode, ReadCount, WaveNumber,
+    BankMask, CaptureCode, EntryIndex, OpCode, OperandIndex, OperandSourceCode, ReadCount,
+    WaveNumber, Word,
 };
 
 use operands::OperandSources;
@@ -68,7 +69,7 @@ pub struct CoreScheduler<const RI: usize> {
     /// Its op code.
     pub alu_op: Signal<Out, OpCode>,
     /// Its immediates, per source.
-    pub alu_imm: Vec<Signal<Out, Bits<32>>>,
+    pub alu_imm: Vec<Signal<Out, Word>>,
     /// Per source: where its value is (`OperandSource`).
     pub alu_kind: Vec<Signal<Out, OperandSourceCode>>,
     /// Per source: the port, latch or entry, or a forwarded result's distance.
@@ -79,9 +80,9 @@ pub struct CoreScheduler<const RI: usize> {
     /// Number of GPR reads this cycle (observation).
     pub reads: Signal<Out, ReadCount>,
     /// Banks read this cycle, one bit per bank (observation).
-    pub banks_read: Signal<Out, Bits<16>>,
+    pub banks_read: Signal<Out, BankMask>,
     /// Banks read twice this cycle (2R1W banks), one bit per bank (observation).
-    pub banks_read_twice: Signal<Out, Bits<16>>,
+    pub banks_read_twice: Signal<Out, BankMask>,
     /// A result is written back this cycle (write port 0).
     pub retire_valid: Signal<Out, Bit>,
     /// Its destination register.

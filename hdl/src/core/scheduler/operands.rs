@@ -10,7 +10,7 @@ use super::decode::alias;
 use crate::cells::regs::Registers;
 use crate::core::widths::{
     AliasCode, CaptureCode, Distance, EntryIndex, OpCode, OperandIndex, OperandSourceCode,
-    PortNumber,
+    PortNumber, Word,
 };
 use crate::params::{CaptureKind, CoreParams, OperandSource, SOURCES};
 use crate::signals::{constant, constant_if, constants, signals};
@@ -38,7 +38,7 @@ pub struct OperandSources {
     /// Per source of the head: it takes its immediate (it is no GPR read).
     pub immediate: Vec<Signal<In, Bit>>,
     /// Per source of the head: its immediate.
-    pub head_imm: Vec<Signal<In, Bits<32>>>,
+    pub head_imm: Vec<Signal<In, Word>>,
     /// Per source of the head, with result forwarding (none without): forwarded if still
     /// pending.
     pub forward: Vec<Signal<In, Bit>>,
@@ -48,7 +48,7 @@ pub struct OperandSources {
     /// The issued instruction's op, at the ALU.
     pub alu_op: Signal<Out, OpCode>,
     /// Per source: the issued instruction's immediate, at the ALU.
-    pub alu_imm: Vec<Signal<Out, Bits<32>>>,
+    pub alu_imm: Vec<Signal<Out, Word>>,
     /// Per source: where the operand is (`OperandSource` code), at the ALU.
     pub alu_kind: Vec<Signal<Out, OperandSourceCode>>,
     /// Per source: the port, latch or entry, or a forwarded result's distance, at the ALU.
@@ -59,7 +59,7 @@ pub struct OperandSources {
     /// The op and, per source, the operand's place, for each of the `read_latency` cycles from
     /// issue to the ALU (stage-major).
     op_r: Registers<OpCode>,
-    imm_r: Registers<Bits<32>>,
+    imm_r: Registers<Word>,
     kind_r: Registers<OperandSourceCode>,
     index_r: Registers<OperandIndex>,
     /// The operand mux's selects, from the kind and index entering the last stage.

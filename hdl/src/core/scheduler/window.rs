@@ -8,7 +8,7 @@ use super::scoreboard::Scoreboard;
 use crate::cells::regs::Registers;
 use crate::core::ports::InstructionFields;
 use crate::core::widths::{
-    AliasCode, CaptureCode, EntryIndex, OpCode, SyncWaits, UnitCode, WaveNumber, WriteCount,
+    AliasCode, CaptureCode, EntryIndex, OpCode, SyncWaits, UnitCode, WaveNumber, Word, WriteCount,
 };
 use crate::params::{CaptureKind, CoreParams, SOURCES};
 use crate::parts::logic_in_parts;
@@ -63,7 +63,7 @@ pub struct InstructionWindow<const RI: usize> {
     /// Per head source: it takes its immediate (it is no GPR read).
     pub immediate: Vec<Signal<Out, Bit>>,
     /// Per head source: its immediate.
-    pub imm: Vec<Signal<Out, Bits<32>>>,
+    pub imm: Vec<Signal<Out, Word>>,
     /// Per source of the slots preloads serve (`(slot - 1) * SOURCES + source`): the bank conflict.
     pub conflict: Vec<Signal<Out, Bit>>,
     /// Per slot and source: the state.
@@ -332,7 +332,7 @@ pub struct HeldInstructions<const RI: usize> {
     /// Per head source: it takes its immediate.
     pub immediate: Vec<Signal<Out, Bit>>,
     /// Per head source: the immediate.
-    pub imm: Vec<Signal<Out, Bits<32>>>,
+    pub imm: Vec<Signal<Out, Word>>,
     /// Per source of the slots preloads serve: the bank conflict.
     pub conflict: Vec<Signal<Out, Bit>>,
     /// With several waves (none with one): the offered instruction's wave.
@@ -354,7 +354,7 @@ pub struct HeldInstructions<const RI: usize> {
     held_wait: Registers<SyncWaits>,
     held_src: Registers<Bits<RI>>,
     held_read: Registers<Bit>,
-    held_imm: Registers<Bits<32>>,
+    held_imm: Registers<Word>,
     held_alias: Registers<AliasCode>,
     held_conflict: Registers<Bit>,
     _window: usize,

@@ -3,7 +3,7 @@
 
 use rust_hdl::prelude::*;
 
-use crate::core::widths::{EntryIndex, PortNumber};
+use crate::core::widths::{BankMask, EntryIndex, EntryMask, PortNumber, Thermometer};
 use crate::params::{CoreParams, SOURCES};
 use crate::parts::logic_in_parts;
 use crate::signals::{constant_if, constants, signals};
@@ -38,11 +38,11 @@ pub struct ReadAllocator<const RI: usize> {
     /// Per candidate: its register.
     pub reg_index: Vec<Signal<In, Bits<RI>>>,
     /// Banks read before this segment, one bit per bank.
-    pub banks_in: Signal<In, Bits<16>>,
+    pub banks_in: Signal<In, BankMask>,
     /// Banks read twice before this segment (2R1W banks), one bit per bank.
-    pub twice_in: Signal<In, Bits<16>>,
+    pub twice_in: Signal<In, BankMask>,
     /// Queue entries free before this segment, one bit per entry.
-    pub free_in: Signal<In, Bits<8>>,
+    pub free_in: Signal<In, EntryMask>,
     /// Per candidate: granted a read.
     pub grant: Vec<Signal<Out, Bit>>,
     /// Per candidate: it asks for a read (it wants one, was not served by an earlier segment
@@ -53,19 +53,19 @@ pub struct ReadAllocator<const RI: usize> {
     /// Per queued candidate: the queue entry it takes.
     pub entry: Vec<Signal<Out, EntryIndex>>,
     /// Banks this segment reads.
-    pub banks_out: Signal<Out, Bits<16>>,
+    pub banks_out: Signal<Out, BankMask>,
     /// Banks this segment reads twice.
-    pub twice_out: Signal<Out, Bits<16>>,
+    pub twice_out: Signal<Out, BankMask>,
     /// Banks claimed after this segment: before it, or asked for by one of its candidates.
-    pub claimed_out: Signal<Out, Bits<16>>,
+    pub claimed_out: Signal<Out, BankMask>,
     /// Banks claimed twice after this segment (2R1W banks).
-    pub claimed_twice_out: Signal<Out, Bits<16>>,
+    pub claimed_twice_out: Signal<Out, BankMask>,
     /// Queue entries free after this segment.
-    pub free_out: Signal<Out, Bits<8>>,
+    pub free_out: Signal<Out, EntryMask>,
     /// Per candidate: it wants a read and was not served before.
     wanting: Vec<Signal<Local, Bit>>,
     /// Per candidate: its bank, one bit.
-    bank_bit: Vec<Signal<Local, Bits<16>>>,
+    bank_bit: Vec<Signal<Local, BankMask>>,
     /// `at[c * banks + b]`: candidate `c`'s register is in bank `b`.
     at: Vec<Signal<Local, Bit>>,
     /// `claimed[c * banks + b]`: bank `b` is read before this segment or asked for by a
@@ -80,29 +80,29 @@ pub struct ReadAllocator<const RI: usize> {
     blocked: Vec<Signal<Local, Bit>>,
     /// Per candidate: reads claimed before it, a bank's claims counting up to its reads per
     /// cycle (thermometer: bit k set for k + 1 or more).
-    claims: Vec<Signal<Local, Bits<8>>>,
+    claims: Vec<Signal<Local, Thermometer>>,
     /// Per queued candidate: the queued candidates before it that want a read (thermometer).
-    rank: Vec<Signal<Local, Bits<8>>>,
+    rank: Vec<Signal<Local, Thermometer>>,
     /// Free entries (thermometer); present with queued candidates.
-    free_count: Vec<Signal<Local, Bits<8>>>,
+    free_count: Vec<Signal<Local, Thermometer>>,
     /// Per entry: free entries below it (thermometer).
-    free_below: Vec<Signal<Local, Bits<8>>>,
-    no_banks: Constant<Bits<16>>,
+    free_below: Vec<Signal<Local, Thermometer>>,
+    no_banks: Constant<BankMask>,
     /// Thermometer bit `read_ports - 1`: all read ports used; present with candidates when
     /// the read ports can run out (fewer than the banks' reads per cycle).
-    port_limit: Vec<Constant<Bits<8>>>,
+    port_limit: Vec<Constant<Thermometer>>,
     /// Constants of the candidate loop, present only with candidates.
     bank_mask: Vec<Constant<Bits<RI>>>,
-    one_bank: Vec<Constant<Bits<16>>>,
+    one_bank: Vec<Constant<BankMask>>,
     /// Thermometer step and empty thermometer.
-    one: Vec<Constant<Bits<8>>>,
-    none: Vec<Constant<Bits<8>>>,
+    one: Vec<Constant<Thermometer>>,
+    none: Vec<Constant<Thermometer>>,
     /// `thermometer_bit[k]`: bit k, "k + 1 or more"; present with candidates.
-    thermometer_bit: Vec<Constant<Bits<8>>>,
+    thermometer_bit: Vec<Constant<Thermometer>>,
     /// Port numbers `0..=read_ports`; present with candidates.
     number: Vec<Constant<PortNumber>>,
     /// One-hot entries and their numbers.
-    entry_bit: Vec<Constant<Bits<8>>>,
+    entry_bit: Vec<Constant<EntryMask>>,
     entry_number: Vec<Constant<EntryIndex>>,
     _candidates: usize,
     _plain: usize,

@@ -17,7 +17,7 @@ use captures::CaptureDelay;
 
 use crate::cells::regs::Registers;
 use crate::checkers::EntryChecker;
-use crate::core::widths::{CaptureCode, EntryIndex, PortNumber, ReadCount};
+use crate::core::widths::{BankMask, CaptureCode, EntryIndex, EntryMask, PortNumber, ReadCount};
 use crate::params::{CaptureKind, CoreParams, SOURCES};
 use crate::signals::{constant, constants, signals};
 
@@ -51,7 +51,7 @@ pub struct ReadSide<const RI: usize> {
     /// The head may not issue: the pending table holds it.
     pub held: Signal<In, Bit>,
     /// Banks written this cycle that serve no read (1RW banks), one bit per bank.
-    pub banks_written: Signal<In, Bits<16>>,
+    pub banks_written: Signal<In, BankMask>,
     /// The head issues this cycle.
     pub issue: Signal<Out, Bit>,
     /// Per slot and source: its state after this cycle's reads.
@@ -73,9 +73,9 @@ pub struct ReadSide<const RI: usize> {
     /// Number of GPR reads this cycle.
     pub reads: Signal<Out, ReadCount>,
     /// Banks read this cycle, one bit per bank.
-    pub banks_read: Signal<Out, Bits<16>>,
+    pub banks_read: Signal<Out, BankMask>,
     /// Banks read twice this cycle (2R1W banks), one bit per bank.
-    pub banks_read_twice: Signal<Out, Bits<16>>,
+    pub banks_read_twice: Signal<Out, BankMask>,
     reader: ReadScheduler<RI>,
     /// The reads onto the GPR's ports, through the request stage.
     requests: ReadRequests<RI>,
@@ -227,30 +227,30 @@ pub struct QueueEntries {
     /// With a queue (none without), per head source: its queue entry after this cycle's reads.
     pub next_entry: Vec<Signal<In, EntryIndex>>,
     /// Conflict-queue entries taken this cycle.
-    pub cq_taken: Signal<In, Bits<8>>,
+    pub cq_taken: Signal<In, EntryMask>,
     /// Prefetch-queue entries taken this cycle.
-    pub pq_taken: Signal<In, Bits<8>>,
+    pub pq_taken: Signal<In, EntryMask>,
     /// Free conflict-queue entries, one bit per entry.
-    pub cq_free: Signal<Out, Bits<8>>,
+    pub cq_free: Signal<Out, EntryMask>,
     /// Free prefetch-queue entries, one bit per entry.
-    pub pq_free: Signal<Out, Bits<8>>,
+    pub pq_free: Signal<Out, EntryMask>,
     /// Busy entries: [0] conflict queue, [1] prefetch queue (bit e = entry e).
-    queue_busy: Registers<Bits<8>>,
+    queue_busy: Registers<EntryMask>,
     /// Simulation-only: the conflict queue's entries.
     cq_check: EntryChecker,
     /// Simulation-only: the prefetch queue's entries.
     pq_check: EntryChecker,
     /// Queue entries freed by the issuing head: [0] cq, [1] pq.
-    freed: Vec<Signal<Local, Bits<8>>>,
+    freed: Vec<Signal<Local, EntryMask>>,
     /// A source's state in the conflict queue (one constant, none without the queue).
     in_cq: Vec<Constant<CaptureCode>>,
     /// A source's state in the prefetch queue (one constant, none without the queue).
     in_pq: Vec<Constant<CaptureCode>>,
-    no_entries: Constant<Bits<8>>,
+    no_entries: Constant<EntryMask>,
     /// Existing queue entries: [0] cq, [1] pq.
-    queue_mask: Vec<Constant<Bits<8>>>,
+    queue_mask: Vec<Constant<EntryMask>>,
     /// One-hot entries 0..max(cq, pq).
-    entry_bit: Vec<Constant<Bits<8>>>,
+    entry_bit: Vec<Constant<EntryMask>>,
     /// The queue entries' numbers, 0..max(cq, pq).
     number: Vec<Constant<EntryIndex>>,
     _cq: usize,

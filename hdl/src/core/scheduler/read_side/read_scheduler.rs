@@ -5,7 +5,7 @@
 use rust_hdl::prelude::*;
 
 use super::allocator::ReadAllocator;
-use crate::core::widths::{CaptureCode, EntryIndex, PortNumber};
+use crate::core::widths::{BankMask, CaptureCode, EntryIndex, EntryMask, PortNumber};
 use crate::params::{CaptureKind, CoreParams, SOURCES};
 use crate::parts::logic_in_parts;
 use crate::signals::{constant, constant_if, constants, signals};
@@ -43,12 +43,12 @@ pub struct ReadScheduler<const RI: usize> {
     /// The head may not issue: the pending table holds it (its reads go on).
     pub held: Signal<In, Bit>,
     /// Free conflict-queue entries, one bit per entry.
-    pub cq_free: Signal<In, Bits<8>>,
+    pub cq_free: Signal<In, EntryMask>,
     /// Free prefetch-queue entries, one bit per entry.
-    pub pq_free: Signal<In, Bits<8>>,
+    pub pq_free: Signal<In, EntryMask>,
     /// Banks written this cycle that serve no read (1RW banks; zero otherwise), one bit per
     /// bank.
-    pub banks_written: Signal<In, Bits<16>>,
+    pub banks_written: Signal<In, BankMask>,
     /// The head issues this cycle.
     pub issue: Signal<Out, Bit>,
     /// Per slot and source: its state after this cycle's reads.
@@ -71,11 +71,11 @@ pub struct ReadScheduler<const RI: usize> {
     /// Per head source: the read port reading it.
     pub head_port: Vec<Signal<Out, PortNumber>>,
     /// Conflict-queue entries taken this cycle.
-    pub cq_taken: Signal<Out, Bits<8>>,
+    pub cq_taken: Signal<Out, EntryMask>,
     /// Prefetch-queue entries taken this cycle.
-    pub pq_taken: Signal<Out, Bits<8>>,
+    pub pq_taken: Signal<Out, EntryMask>,
     /// Banks read this cycle, and banks read twice (2R1W banks), one bit per bank.
-    pub banks: Vec<Signal<Out, Bits<16>>>,
+    pub banks: Vec<Signal<Out, BankMask>>,
     /// The head's reads and the preloads: candidate `slot * SOURCES + source`.
     conflict: ReadAllocator<RI>,
     /// The prefetches: candidate `(slot - 1) * SOURCES + source`.
@@ -90,14 +90,14 @@ pub struct ReadScheduler<const RI: usize> {
     /// Per head source: still pending after this cycle's reads, and not forwarded.
     waiting: Vec<Signal<Local, Bit>>,
     /// One bank bit and the bank mask.
-    one_bank: Constant<Bits<16>>,
+    one_bank: Constant<BankMask>,
     bank_mask: Constant<Bits<RI>>,
     pending: Constant<CaptureCode>,
     done: Constant<CaptureCode>,
     /// The conflict-queue and prefetch-queue state codes, one each when the queue is served.
     in_cq: Vec<Constant<CaptureCode>>,
     in_pq: Vec<Constant<CaptureCode>>,
-    no_banks: Constant<Bits<16>>,
+    no_banks: Constant<BankMask>,
     /// Source numbers.
     number: Vec<Constant<EntryIndex>>,
     _window: usize,

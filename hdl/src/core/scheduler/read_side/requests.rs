@@ -4,7 +4,7 @@
 use rust_hdl::prelude::*;
 
 use crate::cells::regs::Registers;
-use crate::core::widths::{CaptureCode, EntryIndex, PortNumber, ReadCount};
+use crate::core::widths::{BankMask, CaptureCode, EntryIndex, PortNumber, ReadCount};
 use crate::params::{CaptureKind, CoreParams};
 use crate::signals::{constant, constants, signals};
 
@@ -30,7 +30,7 @@ pub struct ReadRequests<const RI: usize> {
     /// Per candidate: the operand latch (source number) or queue entry.
     pub index: Vec<Signal<In, EntryIndex>>,
     /// Banks read, and banks read twice (2R1W banks), one bit per bank.
-    pub banks: Vec<Signal<In, Bits<16>>>,
+    pub banks: Vec<Signal<In, BankMask>>,
     /// Per read port: a read.
     pub read_valid: Vec<Signal<Out, Bit>>,
     /// Per read port: the register read.
@@ -42,16 +42,16 @@ pub struct ReadRequests<const RI: usize> {
     /// Reads: the highest port used, plus one.
     pub reads: Signal<Out, ReadCount>,
     /// Banks read.
-    pub banks_read: Signal<Out, Bits<16>>,
+    pub banks_read: Signal<Out, BankMask>,
     /// Banks read twice.
-    pub banks_read_twice: Signal<Out, Bits<16>>,
+    pub banks_read_twice: Signal<Out, BankMask>,
     /// The request stage, one field each.
     grant_r: Registers<Bit>,
     port_r: Registers<PortNumber>,
     reg_r: Registers<Bits<RI>>,
     kind_r: Registers<CaptureCode>,
     index_r: Registers<EntryIndex>,
-    banks_r: Registers<Bits<16>>,
+    banks_r: Registers<BankMask>,
     /// Per read port and candidate: the candidate's read is on the port.
     on_port: Vec<Signal<Local, Bit>>,
     nothing: Constant<CaptureCode>,

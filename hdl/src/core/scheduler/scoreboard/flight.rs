@@ -8,7 +8,7 @@ use crate::core::ports::LongResult;
 use super::forwarding::Forwarding;
 use super::pending::CANDIDATES;
 use crate::cells::regs::Registers;
-use crate::core::widths::{Distance, UnitCode, WriteCount};
+use crate::core::widths::{BankMask, Distance, UnitCode, WriteCount};
 use crate::params::{CoreParams, CoreUnit, SOURCES};
 use crate::signals::{constant, constant_if, signals};
 
@@ -60,7 +60,7 @@ pub struct Flight<const RI: usize> {
     /// Banks written this cycle that serve no read (1RW banks; zero otherwise), one bit per
     /// bank: the write-back's and the external write's (refused, its bank is the write-back's,
     /// so the set does not depend on the grant).
-    pub banks_written: Signal<Out, Bits<16>>,
+    pub banks_written: Signal<Out, BankMask>,
     /// Per stage still in flight next cycle (all but the last): written back on port 0.
     pub write: Vec<Signal<Out, Bit>>,
     /// Per stage still in flight next cycle: the first destination register.
@@ -82,8 +82,8 @@ pub struct Flight<const RI: usize> {
     bank_mask: Constant<Bits<RI>>,
     no_bank: Constant<Bits<RI>>,
     /// One bank bit, present with 1RW banks.
-    one_bank: Vec<Constant<Bits<16>>>,
-    no_banks: Constant<Bits<16>>,
+    one_bank: Vec<Constant<BankMask>>,
+    no_banks: Constant<BankMask>,
     _flight: usize,
     _staying: usize,
     /// The stage whose instruction has its operands at the ALU.

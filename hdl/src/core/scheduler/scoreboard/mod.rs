@@ -19,7 +19,7 @@ use rust_hdl::prelude::*;
 
 use crate::core::ports::LongResult;
 
-use crate::core::widths::{Distance, SyncWaits, UnitCode, WaveNumber, WriteCount};
+use crate::core::widths::{BankMask, Distance, SyncWaits, UnitCode, WaveNumber, WriteCount};
 use crate::params::{CoreParams, CoreUnit, SOURCES};
 use crate::parts::logic_in_parts;
 use crate::signals::{constant_if, signals};
@@ -91,7 +91,7 @@ pub struct Scoreboard<const RI: usize> {
     /// The external write is performed this cycle.
     pub ext_grant: Signal<Out, Bit>,
     /// Banks written this cycle that serve no read (1RW banks), one bit per bank.
-    pub banks_written: Signal<Out, Bits<16>>,
+    pub banks_written: Signal<Out, BankMask>,
     /// Per head source: an issue now takes it from the ALU's output or a recent result
     /// ([`Forwarding`]; never without result forwarding, nor for an outstanding register).
     pub forward: Vec<Signal<Out, Bit>>,
