@@ -342,9 +342,11 @@ fn bad_mutate_values_are_refused_in_one_line() {
     }
 }
 
-/// `grfgen mutate gpr <PARAMS> --seeds 1 --cycles 20000 --bmc-depth 4 --jobs 2` with `extra`.
-fn kept(extra: &[&str]) -> std::process::Command {
+/// `grfgen mutate gpr <PARAMS> --seeds 1 --cycles 20000 --bmc-depth 4 --jobs 2` with `extra`,
+/// its temporary files (an error mutant's kept log) in `temporary`.
+fn kept(temporary: &Path, extra: &[&str]) -> std::process::Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_grfgen"));
+    command.env("TMPDIR", temporary);
     command.args(["mutate", "gpr"]).args(PARAMS);
     command.args([
         "--seeds",
@@ -376,11 +378,14 @@ fn a_kept_run_survives_ctrl_c_and_resumes_where_it_stopped() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("run");
     let out_arg = out.to_str().unwrap();
-    let child = kept(&["--mutants", "12", "--seed", "5", "--out", out_arg])
-        .stderr(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let child = kept(
+        dir.path(),
+        &["--mutants", "12", "--seed", "5", "--out", out_arg],
+    )
+    .stderr(std::process::Stdio::piped())
+    .stdout(std::process::Stdio::null())
+    .spawn()
+    .unwrap();
     let records = out.join("mutants");
     let recorded = || std::fs::read_dir(&records).map_or(0, |d| d.count());
     let start = std::time::Instant::now();
@@ -410,18 +415,24 @@ fn a_kept_run_survives_ctrl_c_and_resumes_where_it_stopped() {
     assert!(left.is_empty(), "left behind: {left:?}");
     let before = recorded();
     assert!((1..12).contains(&before), "{before} recorded");
-    let resumed = kept(&["--mutants", "12", "--out", out_arg, "--resume", "--json"])
-        .output()
-        .unwrap();
+    let resumed = kept(
+        dir.path(),
+        &["--mutants", "12", "--out", out_arg, "--resume", "--json"],
+    )
+    .output()
+    .unwrap();
     let report: serde_json::Value = serde_json::from_slice(&resumed.stdout).unwrap();
     assert_eq!(report["seed"], 5, "the recorded seed: {report}");
     assert_eq!(report["resumed"].as_u64(), Some(before as u64), "{report}");
     assert_eq!(recorded(), 12);
     // The resumed run built its mutants in batches (one netlist, a control input picking the
     // mutant); built one by one, they fare the same.
-    let whole = kept(&["--mutants", "12", "--seed", "5", "--batch", "1", "--json"])
-        .output()
-        .unwrap();
+    let whole = kept(
+        dir.path(),
+        &["--mutants", "12", "--seed", "5", "--batch", "1", "--json"],
+    )
+    .output()
+    .unwrap();
     let whole: serde_json::Value = serde_json::from_slice(&whole.stdout).unwrap();
     assert_eq!(outcomes(&report), outcomes(&whole));
     for (extra, says) in [
@@ -430,7 +441,7 @@ fn a_kept_run_survives_ctrl_c_and_resumes_where_it_stopped() {
     ] {
         let mut args = vec!["--mutants", "12", "--out", out_arg];
         args.extend(extra);
-        let run = kept(&args).output().unwrap();
+        let run = kept(dir.path(), &args).output().unwrap();
         let err = String::from_utf8_lossy(&run.stderr);
         assert_eq!(run.status.code(), Some(2), "{err}");
         assert_eq!(err.trim_end().lines().count(), 1, "{err}");
