@@ -286,6 +286,37 @@ mod tests {
     }
 
     #[test]
+    fn a_unit_at_its_best_base_does_not_move() {
+        let params = CoreParams::default();
+        let (values, units, found) = built("add R7, R5, R5\n", &[Slot::Written(0, 0)]);
+        let mut assignment = Assignment::new(&params, &values, &units);
+        assert!(assignment.put(found[0]));
+        assert!(!assignment.improve(found[0]), "no base is cheaper than R7");
+        assert_eq!(assignment.base[found[0]], Some(7));
+    }
+
+    #[test]
+    fn values_whose_lives_do_not_overlap_share_a_register() {
+        let params = CoreParams::default();
+        let text = "add R1, R0, R0\nadd R2, R1, R1\n";
+        let (values, units, found) = built(text, &[Slot::Source(0, 0), Slot::Written(1, 0)]);
+        let mut assignment = Assignment::new(&params, &values, &units);
+        assignment.place(found[0], 9);
+        assert!(assignment.fits(found[1], 9), "R0's value ends before R2's starts");
+    }
+
+    #[test]
+    fn a_unit_of_several_registers_fits_up_to_the_last_register() {
+        let params = CoreParams::default();
+        let text = "mov.tex R238..R239, R5\nadd R0, R238, R239\n";
+        let (values, units, found) = built(text, &[Slot::Written(0, 0)]);
+        let assignment = Assignment::new(&params, &values, &units);
+        assert!(assignment.fits(found[0], 238));
+        assert!(!assignment.fits(found[0], 239), "R240 is the external writer's");
+        assert_eq!(assignment.best(found[0]), Some(238));
+    }
+
+    #[test]
     fn among_bases_of_equal_cost_the_best_is_the_register_as_written() {
         let params = CoreParams::default();
         let (values, units, found) = built("add R7, R5, R5\n", &[Slot::Written(0, 0)]);
