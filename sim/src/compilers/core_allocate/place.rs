@@ -302,7 +302,10 @@ mod tests {
         let (values, units, found) = built(text, &[Slot::Source(0, 0), Slot::Written(1, 0)]);
         let mut assignment = Assignment::new(&params, &values, &units);
         assignment.place(found[0], 9);
-        assert!(assignment.fits(found[1], 9), "R0's value ends before R2's starts");
+        assert!(
+            assignment.fits(found[1], 9),
+            "R0's value ends before R2's starts"
+        );
     }
 
     #[test]
@@ -312,8 +315,45 @@ mod tests {
         let (values, units, found) = built(text, &[Slot::Written(0, 0)]);
         let assignment = Assignment::new(&params, &values, &units);
         assert!(assignment.fits(found[0], 238));
-        assert!(!assignment.fits(found[0], 239), "R240 is the external writer's");
+        assert!(
+            !assignment.fits(found[0], 239),
+            "R240 is the external writer's"
+        );
         assert_eq!(assignment.best(found[0]), Some(238));
+    }
+
+    #[test]
+    fn a_removed_unit_leaves_its_registers_free() {
+        let params = CoreParams::default();
+        let (values, units, found) = built("add R7, R5, R5\n", &[Slot::Written(0, 0)]);
+        let mut assignment = Assignment::new(&params, &values, &units);
+        assignment.place(found[0], 9);
+        assignment.remove(found[0]);
+        assert_eq!(assignment.base[found[0]], None);
+        assert!(assignment.holders[9].is_empty());
+        assert_eq!(assignment.registers(), None, "R7's value has no register");
+    }
+
+    /// Pinned, the unit of several registers keeps its base as written and the single values
+    /// move around it: R12 leaves R8's bank, where it would clash with R8 in `add`.
+    #[test]
+    fn pinned_only_the_units_of_several_values_keep_their_registers() {
+        let params = CoreParams::default();
+        let program: Vec<Instruction> =
+            parse("mov.tex R8..R9, R5\nadd R0, R8, R12\n", 240).unwrap();
+        let values = Values::of(&program, &[]);
+        let units = Units::of(&values, &program, &[]).unwrap();
+        let value = |slot| values.at(&program, slot).unwrap();
+        let (r8, r12) = (value(Slot::Written(0, 0)), value(Slot::Source(1, 1)));
+        let registers = solve(&params, &values, &units, true).expect("every unit placed");
+        assert_eq!(registers[r8], 8);
+        assert_ne!(
+            registers[r12] % 4,
+            0,
+            "R12's value in R8's bank: {registers:?}"
+        );
+        let free = solve(&params, &values, &units, false).expect("every unit placed");
+        assert_ne!(free[r8] % 4, free[r12] % 4, "{free:?}");
     }
 
     #[test]
