@@ -90,7 +90,7 @@ impl Design for Core {
                     )?,
                     part(
                         "core_candidate_spans",
-                        CandidateSpans::<R>::new(&p.gpr, CANDIDATES, 1),
+                        CandidateSpans::<R>::new(&p.gpr, CANDIDATES),
                     )?,
                     part("core_head_below", HeadBelow::<R>::new(&p.gpr))?,
                     part(

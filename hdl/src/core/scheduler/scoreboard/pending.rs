@@ -117,7 +117,7 @@ impl<const RI: usize> PendingTable<RI> {
             head_covers: signals(4 * t),
             head_long: signals(t),
             head_sy: signals(t),
-            spans: CandidateSpans::new(&params.gpr, CANDIDATES, 1),
+            spans: CandidateSpans::new(&params.gpr, CANDIDATES),
             below: HeadBelow::new(&params.gpr),
             entries: PendingEntries::new(n, t),
             lookups: PendingLookups::new(n, sources, t),
@@ -143,8 +143,8 @@ impl<const RI: usize> Logic for PendingTable<RI> {
         self.lookups.head_long.next = self.spans.head_long.val();
         self.lookups.taken.next = self.entries.taken.val();
         self.lookups.freed.next = self.entries.freed.val();
-        self.spans.cand_dst[0].next = self.cand_dst[0].val();
         for c in 0..CANDIDATES {
+            self.spans.cand_dst[c].next = self.cand_dst[c].val();
             self.spans.cand_writes[c].next = self.cand_writes[c].val();
             self.spans.cand_unit[c].next = self.cand_unit[c].val();
             self.lookups.cand_dst[c].next = self.cand_dst[c].val();
@@ -157,12 +157,9 @@ impl<const RI: usize> Logic for PendingTable<RI> {
         }
         for j in 0..3 {
             self.entries.take_below[j].next = self.below.below[j].val();
-            self.lookups.head_below[j].next = self.below.below[j].val();
-        }
-        for k in 0..4 {
-            self.lookups.plus[k].next = self.spans.plus[k].val();
         }
         for k in 0..(4 * CANDIDATES) {
+            self.lookups.plus[k].next = self.spans.plus[k].val();
             self.lookups.covers[k].next = self.spans.covers[k].val();
         }
         for e in 0..self._entries {
@@ -210,10 +207,9 @@ impl<const RI: usize> Logic for PendingTable<RI> {
 }
 
 /// The registers each candidate of the pending table writes (`PendingTable`): per candidate
-/// and `k`, whether register `dst + k` is written (`k < writes`), and for the first `spanned`
-/// candidates which register that is; whether it is a long-latency instruction and the
-/// entries it takes (its writes, or none); and whether the head is long-latency and its
-/// results guarded by `(sy)`.
+/// and `k`, register `dst + k` and whether it is written (`k < writes`); whether it is a
+/// long-latency instruction and the entries it takes (its writes, or none); and whether the
+/// head is long-latency and its results guarded by `(sy)`.
 ///
 /// The registers come in and go out as the slice's indices, through the bank map: a result's
 /// registers are consecutive architectural registers, so with a map other than `mod` register
@@ -221,13 +217,13 @@ impl<const RI: usize> Logic for PendingTable<RI> {
 /// is the register-index width.
 #[derive(LogicBlock)]
 pub struct CandidateSpans<const RI: usize> {
-    /// Per spanned candidate: its first destination register.
+    /// Per candidate: its first destination register.
     pub cand_dst: Vec<Signal<In, Bits<RI>>>,
     /// Per candidate: its destination registers written.
     pub cand_writes: Vec<Signal<In, WriteCount>>,
     /// Per candidate: its unit.
     pub cand_unit: Vec<Signal<In, UnitCode>>,
-    /// Per spanned candidate and `k` (`c * 4 + k`): register `dst + k`.
+    /// Per candidate and `k` (`c * 4 + k`): register `dst + k`.
     pub plus: Vec<Signal<Out, Bits<RI>>>,
     /// Per candidate and `k`: register `dst + k` is written.
     pub covers: Vec<Signal<Out, Bit>>,
@@ -246,32 +242,30 @@ pub struct CandidateSpans<const RI: usize> {
     alu: Constant<UnitCode>,
     tex: Constant<UnitCode>,
     global_mem: Constant<UnitCode>,
-    /// Per spanned candidate: its first destination given back as the architectural register
-    /// (none with the `mod` map).
+    /// Per candidate: its first destination given back as the architectural register (none
+    /// with the `mod` map).
     unmap: Vec<RegisterMap<RI>>,
-    /// Per spanned candidate and `k` in 1..4 (`c * 3 + k - 1`): that register plus `k`
-    /// through the map (none with the `mod` map).
+    /// Per candidate and `k` in 1..4 (`c * 3 + k - 1`): that register plus `k` through the
+    /// map (none with the `mod` map).
     remap: Vec<RegisterMap<RI>>,
     /// 1 when the bank map is not `mod`, else 0.
     _mapped: usize,
     _candidates: usize,
-    /// The candidates whose registers `dst + k` are given.
-    _spanned: usize,
     /// 1 when there is a candidate (the head), else 0 (a slice of one wave builds the waves'
     /// spans with none).
     _head: usize,
 }
 
 impl<const RI: usize> CandidateSpans<RI> {
-    /// The spans of `candidates` candidates (the first one the head), the registers of the
-    /// first `spanned`, for a GPR of `gpr`'s register count and bank map.
-    pub fn new(gpr: &GprParams, candidates: usize, spanned: usize) -> Self {
+    /// The spans of `candidates` candidates (the first one the head) for a GPR of `gpr`'s
+    /// register count and bank map.
+    pub fn new(gpr: &GprParams, candidates: usize) -> Self {
         let mapped = usize::from(gpr.bank_map != BankMap::Mod);
         Self {
-            cand_dst: signals(spanned),
+            cand_dst: signals(candidates),
             cand_writes: signals(candidates),
             cand_unit: signals(candidates),
-            plus: signals(4 * spanned),
+            plus: signals(4 * candidates),
             covers: signals(4 * candidates),
             takes: signals(candidates),
             head_long: Default::default(),
@@ -283,15 +277,14 @@ impl<const RI: usize> CandidateSpans<RI> {
             alu: constant(CoreUnit::Alu.code()),
             tex: constant(CoreUnit::Tex.code()),
             global_mem: constant(CoreUnit::GlobalMem.code()),
-            unmap: (0..spanned * mapped)
+            unmap: (0..candidates * mapped)
                 .map(|_| RegisterMap::new(gpr, true))
                 .collect(),
-            remap: (0..3 * spanned * mapped)
+            remap: (0..3 * candidates * mapped)
                 .map(|_| RegisterMap::new(gpr, false))
                 .collect(),
             _mapped: mapped,
             _candidates: candidates,
-            _spanned: spanned,
             _head: candidates.min(1),
         }
     }
@@ -308,19 +301,15 @@ impl<const RI: usize> Logic for CandidateSpans<RI> {
             self.long[c].next = self.cand_unit[c].val() != self.alu.val();
             self.takes[c].next = self.count[0].val();
             for k in 0..4 {
+                self.plus[c * 4 + k].next = self.cand_dst[c].val() + self.offset[k].val();
                 self.covers[c * 4 + k].next = self.cand_writes[c].val() > self.number[k].val();
                 if self.long[c].val() & (self.cand_writes[c].val() == self.number[k + 1].val()) {
                     self.takes[c].next = self.count[k + 1].val();
                 }
             }
         }
-        for c in 0..self._spanned {
-            for k in 0..4 {
-                self.plus[c * 4 + k].next = self.cand_dst[c].val() + self.offset[k].val();
-            }
-        }
         for _m in 0..self._mapped {
-            for c in 0..self._spanned {
+            for c in 0..self._candidates {
                 self.unmap[c].register.next = self.cand_dst[c].val();
                 for k in 1..4 {
                     self.remap[c * 3 + k - 1].register.next =
@@ -404,14 +393,12 @@ pub struct PendingLookups<const RI: usize> {
     pub cand_dst: Vec<Signal<In, Bits<RI>>>,
     /// Per candidate: its sync waits.
     pub cand_wait: Vec<Signal<In, SyncWaits>>,
-    /// Per `k`: the head's register `dst + k` ([`CandidateSpans`]).
+    /// Per candidate and `k`: register `dst + k` ([`CandidateSpans`]).
     pub plus: Vec<Signal<In, Bits<RI>>>,
     /// Per candidate and `k`: register `dst + k` is written.
     pub covers: Vec<Signal<In, Bit>>,
     /// Per candidate: the entries it takes.
     pub takes: Vec<Signal<In, PendingCount>>,
-    /// Per `j` in 1..=3 (at `j - 1`): the head's register `dst - j` ([`HeadBelow`]).
-    pub head_below: Vec<Signal<In, Bits<RI>>>,
     /// The head is a long-latency instruction.
     pub head_long: Signal<In, Bit>,
     /// The head's results are guarded by `(sy)`.
@@ -475,10 +462,9 @@ impl<const RI: usize> PendingLookups<RI> {
         Self {
             cand_dst: signals(CANDIDATES),
             cand_wait: signals(CANDIDATES),
-            plus: signals(4),
+            plus: signals(4 * CANDIDATES),
             covers: signals(4 * CANDIDATES),
             takes: signals(CANDIDATES),
-            head_below: signals(3),
             head_long: Default::default(),
             head_sy: Default::default(),
             live: signals(entries),
@@ -591,21 +577,16 @@ impl<const RI: usize> Logic for PendingLookups<RI> {
                     & ((self.taken.val() + self.takes[0].val() + self.takes[m + 1].val())
                         > self.capacity.val()));
         }
-        // A moving candidate's `dst + k` is the head's `dst` when its `dst` is the head's
-        // `dst - k`: every adder is on the head's register, none on the candidate's.
         for m in 0..2 {
             self.overlap[m].next = false;
             for k in 0..4 {
                 self.overlap[m].next = self.overlap[m].val()
                     | (self.covers[k].val()
                         & self.covers[(m + 1) * 4].val()
-                        & (self.cand_dst[m + 1].val() == self.plus[k].val()));
-            }
-            for k in 1..4 {
-                self.overlap[m].next = self.overlap[m].val()
+                        & (self.cand_dst[m + 1].val() == self.plus[k].val()))
                     | (self.covers[(m + 1) * 4 + k].val()
                         & self.covers[0].val()
-                        & (self.cand_dst[m + 1].val() == self.head_below[k - 1].val()));
+                        & (self.cand_dst[0].val() == self.plus[(m + 1) * 4 + k].val()));
             }
             self.waits_on_head[m].next = (self.cand_wait[m + 1].val().get_bit(0)
                 & !self.head_sy.val())

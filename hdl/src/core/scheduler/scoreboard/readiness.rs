@@ -131,7 +131,7 @@ impl<const RI: usize> WaveReadiness<RI> {
             src: signals(SOURCES * waves),
             read: signals(SOURCES * waves),
             ready: signals(waves),
-            spans: CandidateSpans::new(&params.gpr, waves, waves),
+            spans: CandidateSpans::new(&params.gpr, waves),
             spans_unused: signals(t),
             one: signals(w),
             many: signals(w),
