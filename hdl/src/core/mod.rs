@@ -10,7 +10,7 @@ pub mod widths;
 pub use datapath::{CoreAlu, CoreDatapath};
 pub use ports::OfferedInstruction;
 pub use scheduler::{
-    CandidateSpans, CoreScheduler, Flight, Forwarding, Hazards, HeadBelow, HeldInstructions,
+    CandidateSpans, CoreScheduler, Flight, Forwarding, Hazards, HeldInstructions,
     InstructionDecoder, InstructionWindow, MuxInputs, NextHead, OperandSelects, PendingEntries,
     PendingLookups, PendingTable, QueueEntries, ReadAllocator, ReadRequests, ReadScheduler,
     ReadSide, Scoreboard, WaveFetch, WaveReadiness,
@@ -92,7 +92,6 @@ impl Design for Core {
                         "core_candidate_spans",
                         CandidateSpans::<R>::new(&p.gpr, CANDIDATES),
                     )?,
-                    part("core_head_below", HeadBelow::<R>::new(&p.gpr))?,
                     part(
                         "core_pending_entries",
                         PendingEntries::<R>::new(p.long_results, tagged),

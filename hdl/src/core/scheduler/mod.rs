@@ -15,8 +15,8 @@ pub use fetch::WaveFetch;
 pub use operands::{MuxInputs, OperandSelects};
 pub use read_side::{QueueEntries, ReadAllocator, ReadRequests, ReadScheduler, ReadSide};
 pub use scoreboard::{
-    CandidateSpans, Flight, Forwarding, Hazards, HeadBelow, NextHead, PendingEntries,
-    PendingLookups, PendingTable, Scoreboard, WaveReadiness,
+    CandidateSpans, Flight, Forwarding, Hazards, NextHead, PendingEntries, PendingLookups,
+    PendingTable, Scoreboard, WaveReadiness,
 };
 pub use window::{HeldInstructions, InstructionWindow};
 

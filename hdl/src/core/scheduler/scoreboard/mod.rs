@@ -10,7 +10,7 @@ mod readiness;
 pub use flight::Flight;
 pub use forwarding::Forwarding;
 pub use hazards::{Hazards, NextHead};
-pub use pending::{CandidateSpans, HeadBelow, PendingEntries, PendingLookups, PendingTable};
+pub use pending::{CandidateSpans, PendingEntries, PendingLookups, PendingTable};
 pub use readiness::WaveReadiness;
 
 pub(crate) use pending::CANDIDATES;

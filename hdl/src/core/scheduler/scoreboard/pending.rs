@@ -78,7 +78,6 @@ pub struct PendingTable<const RI: usize> {
     /// With several waves: the head's results are guarded by `(sy)`.
     pub head_sy: Vec<Signal<Out, Bit>>,
     spans: CandidateSpans<RI>,
-    below: HeadBelow<RI>,
     entries: PendingEntries<RI>,
     lookups: PendingLookups<RI>,
     _entries: usize,
@@ -118,7 +117,6 @@ impl<const RI: usize> PendingTable<RI> {
             head_long: signals(t),
             head_sy: signals(t),
             spans: CandidateSpans::new(&params.gpr, CANDIDATES),
-            below: HeadBelow::new(&params.gpr),
             entries: PendingEntries::new(n, t),
             lookups: PendingLookups::new(n, sources, t),
             _entries: n,
@@ -151,12 +149,8 @@ impl<const RI: usize> Logic for PendingTable<RI> {
             self.lookups.cand_wait[c].next = self.cand_wait[c].val();
             self.lookups.takes[c].next = self.spans.takes[c].val();
         }
-        self.below.dst.next = self.cand_dst[0].val();
         for k in 0..4 {
             self.entries.take_reg[k].next = self.spans.plus[k].val();
-        }
-        for j in 0..3 {
-            self.entries.take_below[j].next = self.below.below[j].val();
         }
         for k in 0..(4 * CANDIDATES) {
             self.lookups.plus[k].next = self.spans.plus[k].val();
@@ -166,9 +160,6 @@ impl<const RI: usize> Logic for PendingTable<RI> {
             self.lookups.live[e].next = self.entries.live[e].val();
             self.lookups.reg_index[e].next = self.entries.reg_index[e].val();
             self.lookups.sy[e].next = self.entries.sy[e].val();
-            for j in 0..3 {
-                self.lookups.below[e * 3 + j].next = self.entries.below[e * 3 + j].val();
-            }
         }
         for x in 0..self._sources {
             self.lookups.src[x].next = self.src[x].val();
@@ -328,61 +319,6 @@ impl<const RI: usize> Logic for CandidateSpans<RI> {
     }
 }
 
-/// The head's registers below its first destination (`PendingTable`): register `dst - j` for
-/// `j` in 1..=3, through the bank map like [`CandidateSpans`]' `dst + k`. The entries the head
-/// takes keep their register less 1, 2 and 3 from these, so that a candidate's `dst` is compared
-/// with them straight from its register, with no adder before the compare. `RI` is the
-/// register-index width.
-#[derive(LogicBlock)]
-pub struct HeadBelow<const RI: usize> {
-    /// The head's first destination register.
-    pub dst: Signal<In, Bits<RI>>,
-    /// Per `j` in 1..=3 (at `j - 1`): register `dst - j`.
-    pub below: Vec<Signal<Out, Bits<RI>>>,
-    /// 1..=3 as register offsets.
-    offset: Vec<Constant<Bits<RI>>>,
-    /// The head's first destination given back as the architectural register (none with the
-    /// `mod` map).
-    unmap: Vec<RegisterMap<RI>>,
-    /// Per `j`: that register less `j` through the map (none with the `mod` map).
-    remap: Vec<RegisterMap<RI>>,
-    /// 1 when the bank map is not `mod`, else 0.
-    _mapped: usize,
-}
-
-impl<const RI: usize> HeadBelow<RI> {
-    /// The registers below the head's for a GPR of `gpr`'s register count and bank map.
-    pub fn new(gpr: &GprParams) -> Self {
-        let mapped = usize::from(gpr.bank_map != BankMap::Mod);
-        Self {
-            dst: Default::default(),
-            below: signals(3),
-            offset: constants(1..4),
-            unmap: (0..mapped).map(|_| RegisterMap::new(gpr, true)).collect(),
-            remap: (0..3 * mapped)
-                .map(|_| RegisterMap::new(gpr, false))
-                .collect(),
-            _mapped: mapped,
-        }
-    }
-}
-
-impl<const RI: usize> Logic for HeadBelow<RI> {
-    #[hdl_gen]
-    fn update(&mut self) {
-        for j in 0..3 {
-            self.below[j].next = self.dst.val() - self.offset[j].val();
-        }
-        for _m in 0..self._mapped {
-            self.unmap[0].register.next = self.dst.val();
-            for j in 0..3 {
-                self.remap[j].register.next = self.unmap[0].mapped.val() - self.offset[j].val();
-                self.below[j].next = self.remap[j].mapped.val();
-            }
-        }
-    }
-}
-
 /// The pending table's lookups (`PendingTable`), from its entries after this cycle's free:
 /// per register looked up, whether an entry holds it, and (all but the head's own) whether
 /// the head writes it; and whether each candidate for next cycle's head is held, if the head
@@ -407,8 +343,6 @@ pub struct PendingLookups<const RI: usize> {
     pub live: Vec<Signal<In, Bit>>,
     /// Per entry: its register.
     pub reg_index: Vec<Signal<In, Bits<RI>>>,
-    /// Per entry and `j` in 1..=3 (at `e * 3 + j - 1`): its register less `j`.
-    pub below: Vec<Signal<In, Bits<RI>>>,
     /// Per entry: guarded by `(sy)`.
     pub sy: Vec<Signal<In, Bit>>,
     /// Entries taken at the start of this cycle.
@@ -469,7 +403,6 @@ impl<const RI: usize> PendingLookups<RI> {
             head_sy: Default::default(),
             live: signals(entries),
             reg_index: signals(entries),
-            below: signals(entries * 3),
             sy: signals(entries),
             taken: Default::default(),
             freed: Default::default(),
@@ -513,18 +446,12 @@ impl<const RI: usize> Logic for PendingLookups<RI> {
         for e in 0..self._entries {
             self.ss_live.next = self.ss_live.val() | (self.live[e].val() & !self.sy[e].val());
             self.sy_live.next = self.sy_live.val() | (self.live[e].val() & self.sy[e].val());
-            // An entry's register is a candidate's `dst + k` when its register less `k` is
-            // the candidate's `dst`: compared from registers, with no adder before.
             for c in 0..CANDIDATES {
-                self.waw[c].next = self.waw[c].val()
-                    | (self.live[e].val()
-                        & self.covers[c * 4].val()
-                        & (self.reg_index[e].val() == self.cand_dst[c].val()));
-                for k in 1..4 {
+                for k in 0..4 {
                     self.waw[c].next = self.waw[c].val()
                         | (self.live[e].val()
                             & self.covers[c * 4 + k].val()
-                            & (self.below[e * 3 + k - 1].val() == self.cand_dst[c].val()));
+                            & (self.reg_index[e].val() == self.plus[c * 4 + k].val()));
                 }
             }
             for x in 0..self._sources {
@@ -623,8 +550,6 @@ pub struct PendingEntries<const RI: usize> {
     pub count: Signal<In, PendingCount>,
     /// The register of the `k`-th entry taken.
     pub take_reg: Vec<Signal<In, Bits<RI>>>,
-    /// Per `j` in 1..=3 (at `j - 1`): the register `j` below the first entry taken's.
-    pub take_below: Vec<Signal<In, Bits<RI>>>,
     /// The guard of the entries taken: `(sy)`, else `(ss)`.
     pub take_sy: Signal<In, Bit>,
     /// A long-latency result's register is written this cycle.
@@ -635,8 +560,6 @@ pub struct PendingEntries<const RI: usize> {
     pub live: Vec<Signal<Out, Bit>>,
     /// Per entry: its register.
     pub reg_index: Vec<Signal<Out, Bits<RI>>>,
-    /// Per entry and `j` in 1..=3 (at `e * 3 + j - 1`): its register less `j`.
-    pub below: Vec<Signal<Out, Bits<RI>>>,
     /// Per entry: guarded by `(sy)`.
     pub sy: Vec<Signal<Out, Bit>>,
     /// Entries taken at the start of this cycle.
@@ -649,12 +572,8 @@ pub struct PendingEntries<const RI: usize> {
     pub wave: Vec<Signal<Out, WaveNumber>>,
     entry_valid: Registers<Bit>,
     entry_reg: Registers<Bits<RI>>,
-    entry_below: Registers<Bits<RI>>,
     entry_sy: Registers<Bit>,
     used: Registers<PendingCount>,
-    /// The taken registers' neighbours: at `3 + d`, the first entry taken's register plus `d`,
-    /// for `d` in -3..=2.
-    span: Vec<Signal<Local, Bits<RI>>>,
     /// Per entry `e` and `k` in 0..=4, at `e * 5 + k`: at least `k` entries below `e` are free
     /// (a thermometer code of its rank among the free entries, in plain logic that synthesis
     /// balances into a tree, not a chain of adders).
@@ -679,22 +598,18 @@ impl<const RI: usize> PendingEntries<RI> {
             issue: Default::default(),
             count: Default::default(),
             take_reg: signals(4),
-            take_below: signals(3),
             take_sy: Default::default(),
             free: Default::default(),
             free_reg: Default::default(),
             live: signals(entries),
             reg_index: signals(entries),
-            below: signals(entries * 3),
             sy: signals(entries),
             used_after: Default::default(),
             taken: Default::default(),
             entry_valid: Registers::new(entries),
             entry_reg: Registers::new(entries),
-            entry_below: Registers::new(entries * 3),
             entry_sy: Registers::new(entries),
             used: Registers::new(1),
-            span: signals(6),
             at_least: signals(entries * 5),
             take: signals(entries),
             freed: Default::default(),
@@ -713,16 +628,9 @@ impl<const RI: usize> Logic for PendingEntries<RI> {
     fn update(&mut self) {
         self.entry_valid.clock.next = self.clock.val();
         self.entry_reg.clock.next = self.clock.val();
-        self.entry_below.clock.next = self.clock.val();
         self.entry_sy.clock.next = self.clock.val();
         self.used.clock.next = self.clock.val();
         self.freed.next = false;
-        for j in 0..3 {
-            self.span[2 - j].next = self.take_below[j].val();
-        }
-        for k in 0..3 {
-            self.span[3 + k].next = self.take_reg[k].val();
-        }
         self.at_least[0].next = true;
         for k in 1..5 {
             self.at_least[k].next = false;
@@ -754,10 +662,6 @@ impl<const RI: usize> Logic for PendingEntries<RI> {
                 (self.live[e].val() | self.take[e].val()) & !self.reset.val();
             self.entry_reg.d[e].next = self.entry_reg.q[e].val();
             self.entry_sy.d[e].next = self.entry_sy.q[e].val();
-            for j in 0..3 {
-                self.below[e * 3 + j].next = self.entry_below.q[e * 3 + j].val();
-                self.entry_below.d[e * 3 + j].next = self.entry_below.q[e * 3 + j].val();
-            }
             for k in 0..4 {
                 if self.take[e].val()
                     & self.at_least[e * 5 + k].val()
@@ -765,9 +669,6 @@ impl<const RI: usize> Logic for PendingEntries<RI> {
                 {
                     self.entry_reg.d[e].next = self.take_reg[k].val();
                     self.entry_sy.d[e].next = self.take_sy.val();
-                    for j in 0..3 {
-                        self.entry_below.d[e * 3 + j].next = self.span[k + 2 - j].val();
-                    }
                 }
             }
         }
