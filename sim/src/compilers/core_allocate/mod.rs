@@ -279,5 +279,16 @@ mod tests {
     fn groups_whose_registers_still_step_by_one_are_written_as_rpt() {
         let program = parse("(rpt2) add R10, R20, R30\nmov R1, R2\n", 240).unwrap();
         assert_eq!(text(&program), "(rpt2) add R10, R20, R30\nmov R1, R2\n");
+        let program = parse("(rpt1) add R10, R20, #3\n", 240).unwrap();
+        assert_eq!(
+            text(&program),
+            "(rpt1) add R10, R20, #3\n",
+            "the same immediate"
+        );
+        // Destinations that do not step; none written (`_`), sources that do.
+        let apart = "add R10, R20, R30\nadd R15, R21, R31\nadd.sfu _, R1, R2\nadd.sfu _, R2, R3\n";
+        let program = parse(apart, 240).unwrap();
+        let expected = "add R10, R20, R30\nadd R15, R21, R31\n(rpt1) add.sfu _, R1, R2\n";
+        assert_eq!(text(&program), expected);
     }
 }

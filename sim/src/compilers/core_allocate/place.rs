@@ -356,6 +356,23 @@ mod tests {
         assert_ne!(free[r8] % 4, free[r12] % 4, "{free:?}");
     }
 
+    /// A program (found by search) whose first pass of moves leaves a unit a cheaper base.
+    #[test]
+    fn the_moves_go_on_until_no_unit_has_a_cheaper_base() {
+        let params = CoreParams::default();
+        let text = "mad R6, R4, R5, R2\nsub R2, R7, R4\nmad R7, R7, R6, R4\n\
+                    mad R1, R1, R5, R6\nadd R2, R6, R5\nmov R5, R2\n";
+        let (values, units, _) = built(text, &[]);
+        let registers = solve(&params, &values, &units, false).expect("every unit placed");
+        let mut assignment = Assignment::new(&params, &values, &units);
+        for (u, members) in units.members.iter().enumerate() {
+            assignment.place(u, registers[members[0]] - units.offset[members[0]]);
+        }
+        for u in 0..units.members.len() {
+            assert!(!assignment.improve(u), "unit {u} moves: {registers:?}");
+        }
+    }
+
     #[test]
     fn among_bases_of_equal_cost_the_best_is_the_register_as_written() {
         let params = CoreParams::default();
