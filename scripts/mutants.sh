@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Mutation testing of the Rust that no RTL checks, with cargo-mutants: each module below is
-# mutated alone and every mutant runs the tests that cover that module. A benchmark, not part
-# of `make test` (each mutant rebuilds the crate). Prints a table of the scores per module;
-# cargo-mutants' own outputs (the missed mutants in `missed.txt`) stay under OUT/<module>.
+# Mutation testing of the Rust that no RTL checks, and of the golden models against their
+# co-simulations, with cargo-mutants: each module below is mutated alone and every mutant runs
+# the tests that cover that module. A benchmark, not part of `make test` (each mutant rebuilds
+# the crate). Prints a table of the scores per module; cargo-mutants' own outputs (the missed
+# mutants in `missed.txt`) stay under OUT/<module>.
 #
 # Usage: scripts/mutants.sh [OUT [MODULE...]]
 #   OUT     where the outputs go (default: target/mutants)
@@ -25,6 +26,9 @@ modules=(
     "route-window|sim/src/route/window.rs|grfgen-sim|--lib --test route_cosim"
     "explore-front|engines/src/explore/points.rs|grfgen-engines|--lib"
     "explore-report|engines/src/explore/report.rs|grfgen-engines|--lib"
+    "gpr-model|sim/src/gpr/model.rs|grfgen-sim|--lib --test gpr_cosim"
+    "route-model|sim/src/route/model.rs|grfgen-sim|--lib --test route_cosim"
+    "core-model|sim/src/core/model.rs|grfgen-sim|--lib --test core_cosim"
 )
 
 wanted() {
