@@ -136,8 +136,7 @@ pub fn allocate(params: &CoreParams, program: &[Instruction]) -> Allocation {
 
 /// [`allocate`], keeping each of `groups` together: the registers of a group's slots keep the
 /// distances they have in `program` (a vector's components stay consecutive, in order; a kept
-/// half stays in the register of the write that keeps it). `program` as written must satisfy
-/// every group (asserted in debug builds; otherwise the program keeps its registers).
+/// half stays in the register of the write that keeps it), as `program` as written does.
 pub fn allocate_with(
     params: &CoreParams,
     program: &[Instruction],
@@ -151,14 +150,8 @@ pub fn allocate_with(
         .collect();
     let values = Values::of(program, &kept);
     let units = Units::of(&values, program, groups);
-    debug_assert!(
-        units.is_some(),
-        "the groups contradict the program as written"
-    );
-    let register = units.and_then(|units| {
-        place::solve(params, &values, &units, false)
-            .or_else(|| place::solve(params, &values, &units, true))
-    });
+    let register = place::solve(params, &values, &units, false)
+        .or_else(|| place::solve(params, &values, &units, true));
     let Some(register) = register else {
         return Allocation::identity(params, program);
     };

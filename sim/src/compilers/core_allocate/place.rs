@@ -231,7 +231,7 @@ mod tests {
     fn built(text: &str, slots: &[Slot]) -> (Values, Units, Vec<usize>) {
         let program: Vec<Instruction> = parse(text, 240).unwrap();
         let values = Values::of(&program, &[]);
-        let units = Units::of(&values, &program, &[]).unwrap();
+        let units = Units::of(&values, &program, &[]);
         let found = (slots.iter())
             .map(|&slot| {
                 let v = values.at(&program, slot).unwrap();
@@ -342,7 +342,7 @@ mod tests {
         let program: Vec<Instruction> =
             parse("mov.tex R8..R9, R5\nadd R0, R8, R12\n", 240).unwrap();
         let values = Values::of(&program, &[]);
-        let units = Units::of(&values, &program, &[]).unwrap();
+        let units = Units::of(&values, &program, &[]);
         let value = |slot| values.at(&program, slot).unwrap();
         let (r8, r12) = (value(Slot::Written(0, 0)), value(Slot::Source(1, 1)));
         let registers = solve(&params, &values, &units, true).expect("every unit placed");

@@ -34,9 +34,10 @@ fn root(parent: &mut [usize], v: usize) -> usize {
 
 impl Units {
     /// The units of `values` in `program` under `groups` (each instruction writing several
-    /// registers is a group by itself). `None` when the groups contradict the program as
-    /// written: two values the same register above one base that are live at once.
-    pub fn of(values: &Values, program: &[Instruction], groups: &[Vec<Slot>]) -> Option<Self> {
+    /// registers is a group by itself). The program as written always satisfies them: values
+    /// the same register above one base are values of one register, never live at once (each
+    /// write starts after its register's last value ends).
+    pub fn of(values: &Values, program: &[Instruction], groups: &[Vec<Slot>]) -> Self {
         let n = values.values.len();
         let mut parent: Vec<usize> = (0..n).collect();
         let writes = (0..program.len()).map(|i| values.destinations[i].clone());
@@ -78,24 +79,12 @@ impl Units {
         let span = (members.iter())
             .map(|m| m.iter().map(|&v| offset[v] + 1).max().unwrap_or(1))
             .collect();
-        let units = Self {
+        Self {
             members,
             unit,
             offset,
             original,
             span,
-        };
-        units.consistent(values).then_some(units)
-    }
-
-    /// Whether the values of each unit fit its original base: none on one register at once.
-    fn consistent(&self, values: &Values) -> bool {
-        self.members.iter().all(|m| {
-            m.iter().enumerate().all(|(i, &a)| {
-                m[i + 1..]
-                    .iter()
-                    .all(|&b| self.offset[a] != self.offset[b] || !values.overlap(a, b))
-            })
-        })
+        }
     }
 }
