@@ -243,8 +243,8 @@ impl GprParams {
             format!(
                 "banks ({banks}) x a power of two from {low} to {high} rows: \
                  {}..={} in powers of two",
-                banks * low,
-                banks * high
+                banks.saturating_mul(low),
+                banks.saturating_mul(high)
             ),
             move |&r: &usize| {
                 let rows = r / banks;
