@@ -16,8 +16,14 @@ if ! command -v cargo-mutants >/dev/null; then
     echo "cargo-mutants is missing: installing it (cargo install cargo-mutants --locked)" >&2
     cargo install cargo-mutants --locked
 fi
+# nextest stops a mutant's tests at the first failure, where `cargo test` runs every test of the
+# binary: a caught mutant of a golden model costs seconds of co-simulation, not the whole file.
+if ! command -v cargo-nextest >/dev/null; then
+    echo "cargo-nextest is missing: installing it (cargo install cargo-nextest --locked)" >&2
+    cargo install cargo-nextest --locked
+fi
 
-# name | file | package | cargo test arguments (the tests that cover the file)
+# name | file | package | test arguments for `cargo nextest run` (the tests that cover the file)
 modules=(
     "bound|sim/src/core/bound.rs|grfgen-sim|--lib"
     "core-allocator|sim/src/compilers/core_allocate/*.rs|grfgen-sim|--lib --test core_allocate"
@@ -48,7 +54,8 @@ for entry in "${modules[@]}"; do
     # A mutant's tests may take 5 times the unmutated run's (cargo-mutants' own rule), and at
     # least 60 s: a mutant that loops forever fails in bounded time without costing minutes.
     # shellcheck disable=SC2086 # the test arguments are words
-    cargo mutants --no-shuffle --jobs 1 --minimum-test-timeout 60 --package "$package" \
+    cargo mutants --no-shuffle --jobs 1 --minimum-test-timeout 60 --test-tool nextest \
+        --package "$package" \
         --file "$file" --output "$out/$name" -- $tests || true
     rows+=("$name|$file|$(($(date +%s) - start))")
 done
