@@ -716,3 +716,23 @@ pub fn alu(op: CoreOp, a: u64, b: u64, c: u64, mask: u64) -> u64 {
 pub fn element_mask() -> u64 {
     crate::bits::element_mask(CoreParams::ELEMENT_BITS)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A run's counts list the instructions per wave only when there are several waves.
+    #[test]
+    fn the_counts_per_wave_are_reported_only_for_several_waves() {
+        let json = |waves: usize| {
+            let stats = CoreStats {
+                issued_per_wave: vec![3; waves],
+                ..CoreStats::default()
+            };
+            serde_json::to_value(&stats).unwrap()
+        };
+        assert!(json(0).get("issued_per_wave").is_none());
+        assert!(json(1).get("issued_per_wave").is_none());
+        assert_eq!(json(2)["issued_per_wave"], serde_json::json!([3, 3]));
+    }
+}

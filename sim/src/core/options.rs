@@ -348,3 +348,21 @@ impl Params for CoreBenchOptions {
         table
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `--policy` takes each policy by the name its reports print, in any case, and no other.
+    #[test]
+    fn every_policy_reads_back_from_its_name() {
+        let names: Vec<&str> = Policy::ALL.iter().map(|p| p.name()).collect();
+        assert_eq!(names, ["naive", "cq", "cq-pq", "ideal"]);
+        for p in Policy::ALL {
+            assert_eq!(Policy::parse(p.name()), Some(p));
+            assert_eq!(Policy::parse(&p.name().to_uppercase()), Some(p));
+            assert_eq!(p.show(), p.name());
+        }
+        assert_eq!(Policy::parse("xyzzy"), None);
+    }
+}
