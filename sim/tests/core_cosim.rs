@@ -174,6 +174,11 @@ fn cosimulate(
         report.lock_step.first_mismatch.unwrap()
     );
     let s = &report.stats;
+    let issued = vec![workload.program.len() as u64; report.waves];
+    assert_eq!(
+        s.issued_per_wave, issued,
+        "every wave issues its whole program"
+    );
     totals.cycles += report.cycles;
     if s.long_instructions > 0 {
         totals.long_cycles += report.cycles;
@@ -467,6 +472,7 @@ fn a_full_conflict_queue_makes_instructions_wait_and_loses_nothing() {
         source,
     );
     assert_eq!(small.stats.sc_instructions, 8);
+    assert_eq!(small.stats.conflicts, [0, 8], "two conflicts each");
     assert!(small.stats.cq_preloads < 16, "{:?}", small.stats);
     assert!(small.stats.stall_cycles > roomy.stats.stall_cycles);
     assert!(small.cycles > roomy.cycles);
