@@ -474,6 +474,11 @@ fn a_full_conflict_queue_makes_instructions_wait_and_loses_nothing() {
     assert_eq!(small.stats.sc_instructions, 8);
     assert_eq!(small.stats.conflicts, [0, 8], "two conflicts each");
     assert!(small.stats.cq_preloads < 16, "{:?}", small.stats);
+    assert!(
+        roomy.stats.cq_preloads > small.stats.cq_preloads,
+        "{:?}",
+        roomy.stats
+    );
     assert!(small.stats.stall_cycles > roomy.stats.stall_cycles);
     assert!(small.cycles > roomy.cycles);
 }
