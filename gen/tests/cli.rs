@@ -517,6 +517,21 @@ fn route_bad_input_is_one_line_exit_2() {
             ],
             vec!["--crossbar", "3"],
         ),
+        // A lane count of 0 has every power of two as a divisor: the crossbar's range stops
+        // at the most lanes, where it once shifted past the word and panicked.
+        (
+            vec![
+                "emit",
+                "route",
+                "--lanes",
+                "0",
+                "--crossbar",
+                "1.5",
+                "--out",
+                "/nonexistent/x",
+            ],
+            vec!["--crossbar", "1.5", "1, 2, 4, 8, 16, 32 or 64"],
+        ),
     ] {
         assert_rejected(&args, none, &expected);
     }

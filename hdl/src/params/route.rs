@@ -71,7 +71,12 @@ impl Params for RouteParams {
         vec![
             lanes,
             param!(crossbar, "lanes per first-stage crossbar (q)", "Q", |p| {
-                let sizes: Vec<usize> = (0..=p.lanes.trailing_zeros()).map(|e| 1 << e).collect();
+                // The powers of two dividing the lanes, up to the most lanes: a lane count of 0
+                // (refused by its own check) has every power of two as a divisor.
+                let most = Self::LANES[Self::LANES.len() - 1].trailing_zeros();
+                let sizes: Vec<usize> = (0..=p.lanes.trailing_zeros().min(most))
+                    .map(|e| 1 << e)
+                    .collect();
                 Allowed::one_of(&sizes)
             }),
             bits,
